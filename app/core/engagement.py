@@ -1,0 +1,295 @@
+"""The projection: the current state of a game, folded from its events.
+
+``Engagement`` and ``AircraftState`` are immutable values: ``apply(state, event, seq)`` returns
+a new state sharing everything the event did not touch, so keeping the state before an action
+(for undo) costs one dictionary copy, and a redraw can compare revisions instead of contents.
+Mappings inside a state are never mutated after it is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from app.core.errors import RuleViolation
+from app.core.events import (
+    AircraftAdded,
+    AircraftChanged,
+    AircraftRemoved,
+    AttributesSet,
+    ClockSet,
+    CriticalHit,
+    DamageTaken,
+    Event,
+    GameAttributesSet,
+    GameCreated,
+    InitiativeSet,
+    LedgerChanged,
+    LedgerLimitChanged,
+    ProcedureResolved,
+    StatusChanged,
+)
+
+PILOT_QUALITIES = ("green", "inexperienced", "average", "experienced", "ace")
+
+
+class Status(StrEnum):
+    """The status flags the desk shows with an icon; rulesets may set others of their own."""
+
+    ON_FIRE = "on_fire"
+    OUT_OF_CONTROL = "out_of_control"
+    WOUNDED = "wounded"
+    DESTROYED = "destroyed"
+    EJECTED = "ejected"
+    BROKEN_OFF = "broken_off"
+    LOADED = "loaded"
+    ENGINE_DAMAGED = "engine_damaged"
+    PILOT_KILLED = "pilot_killed"
+    CRASHED = "crashed"
+
+
+OUT_OF_PLAY = frozenset(
+    {Status.DESTROYED, Status.EJECTED, Status.BROKEN_OFF, Status.CRASHED, Status.PILOT_KILLED}
+)
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """A consumable: what is left and the most it can hold (both exact)."""
+
+    value: Fraction
+    maximum: Fraction
+
+
+@dataclass(frozen=True)
+class CriticalEntry:
+    """One line of the critical-hit log as it stands in the projection."""
+
+    seq: int
+    turn: int
+    result: str
+    roll: int | None
+    effect: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class AircraftState:
+    """One roster entry: an aircraft, or a counted group of ``count`` air points."""
+
+    id: str
+    name: str
+    side: str
+    type_id: str
+    pilot: str | None
+    count: int = 1
+    card: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
+    ledgers: Mapping[str, Ledger] = field(default_factory=dict)
+    damage: int = 0
+    max_damage: int | None = None
+    boxes: Mapping[str, int] = field(default_factory=dict)
+    criticals: tuple[CriticalEntry, ...] = ()
+    status: frozenset[str] = frozenset()
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    revision: int = 0
+
+    @property
+    def in_play(self) -> bool:
+        return not (self.status & OUT_OF_PLAY)
+
+    def ledger(self, ledger_id: str) -> Fraction:
+        """What is left in a ledger; ``RuleViolation`` if this aircraft has no such ledger."""
+        try:
+            return self.ledgers[ledger_id].value
+        except KeyError:
+            raise RuleViolation(f"{self.name} has no {ledger_id.replace('_', ' ')}") from None
+
+
+@dataclass(frozen=True)
+class Engagement:
+    """The whole game as it stands after the events applied so far."""
+
+    game: str = ""
+    ruleset: str = ""
+    title: str = ""
+    variants: tuple[str, ...] = ()
+    aircraft: Mapping[str, AircraftState] = field(default_factory=dict)
+    turn: int = 1
+    step: int = 0
+    initiative_order: tuple[str, ...] = ()
+    initiative_marker: str | None = None
+    initiative_scores: Mapping[str, int] = field(default_factory=dict)
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    last_outcome: str | None = None
+    seq: int = 0
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The sides in the order their first aircraft joined."""
+        return tuple(dict.fromkeys(a.side for a in self.aircraft.values()))
+
+    def on_side(self, side: str) -> list[AircraftState]:
+        return [a for a in self.aircraft.values() if a.side == side]
+
+    def get(self, aircraft_id: str) -> AircraftState:
+        """The aircraft with this id, or ``RuleViolation`` naming the id."""
+        try:
+            return self.aircraft[aircraft_id]
+        except KeyError:
+            raise RuleViolation(f"no aircraft {aircraft_id!r} in this game") from None
+
+    def apply(self, event: Event, seq: int) -> Engagement:
+        """The state after ``event`` (sequence number ``seq``); see :func:`apply`."""
+        return apply(self, event, seq)
+
+
+def _with_aircraft(state: Engagement, a: AircraftState, seq: int) -> Engagement:
+    aircraft = dict(state.aircraft)
+    aircraft[a.id] = replace(a, revision=seq)
+    return replace(state, aircraft=aircraft, seq=seq)
+
+
+def _game_created(s: Engagement, e: GameCreated, seq: int) -> Engagement:
+    return replace(s, ruleset=e.ruleset, title=e.title, variants=tuple(e.variants), seq=seq)
+
+
+def _aircraft_added(s: Engagement, e: AircraftAdded, seq: int) -> Engagement:
+    if e.aircraft in s.aircraft:
+        raise RuleViolation(f"an aircraft with id {e.aircraft!r} is already in this game")
+    a = AircraftState(
+        id=e.aircraft,
+        name=e.name,
+        side=e.side,
+        type_id=e.type_id,
+        pilot=e.pilot,
+        count=e.count,
+        card=e.card,
+        details=e.details,
+        ledgers={k: Ledger(v, v) for k, v in e.ledgers.items()},
+        max_damage=e.max_damage,
+        attributes=e.attributes,
+    )
+    return _with_aircraft(s, a, seq)
+
+
+def _aircraft_changed(s: Engagement, e: AircraftChanged, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    changes = {k: v for k in ("name", "side", "pilot", "card") if (v := getattr(e, k)) is not None}
+    return _with_aircraft(s, replace(a, **changes), seq)
+
+
+def _aircraft_removed(s: Engagement, e: AircraftRemoved, seq: int) -> Engagement:
+    s.get(e.aircraft)
+    aircraft = {k: v for k, v in s.aircraft.items() if k != e.aircraft}
+    return replace(s, aircraft=aircraft, seq=seq)
+
+
+def _ledger_changed(s: Engagement, e: LedgerChanged, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    old = a.ledgers.get(e.ledger)
+    what = e.ledger.replace("_", " ")
+    if old is None:
+        raise RuleViolation(f"{a.name} has no {what}")
+    value = old.value + e.delta
+    if value < 0:
+        raise RuleViolation(f"{a.name} cannot pay {-e.delta} {what}: only {old.value} left")
+    if value > old.maximum:
+        raise RuleViolation(f"{a.name}: {what} cannot exceed {old.maximum}")
+    ledgers = {**a.ledgers, e.ledger: Ledger(value, old.maximum)}
+    return _with_aircraft(s, replace(a, ledgers=ledgers), seq)
+
+
+def _ledger_limit(s: Engagement, e: LedgerLimitChanged, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    old = a.ledgers.get(e.ledger)
+    if old is None:
+        raise RuleViolation(f"{a.name} has no {e.ledger.replace('_', ' ')}")
+    if e.maximum < 0:
+        raise RuleViolation(f"{a.name}: a ledger maximum cannot be negative")
+    ledgers = {**a.ledgers, e.ledger: Ledger(min(old.value, e.maximum), e.maximum)}
+    return _with_aircraft(s, replace(a, ledgers=ledgers), seq)
+
+
+def _damage_taken(s: Engagement, e: DamageTaken, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    boxes = dict(a.boxes)
+    for box, n in e.boxes.items():
+        boxes[box] = boxes.get(box, 0) + n
+    damage = a.damage + e.points
+    if damage < 0 or any(v < 0 for v in boxes.values()):
+        raise RuleViolation(f"{a.name}: damage cannot fall below zero")
+    return _with_aircraft(s, replace(a, damage=damage, boxes=boxes), seq)
+
+
+def _critical_hit(s: Engagement, e: CriticalHit, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    entry = CriticalEntry(seq, s.turn, e.result, e.roll, e.effect, e.rule)
+    return _with_aircraft(s, replace(a, criticals=(*a.criticals, entry)), seq)
+
+
+def _status_changed(s: Engagement, e: StatusChanged, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    status = (a.status - frozenset(e.cleared)) | frozenset(e.set)
+    return _with_aircraft(s, replace(a, status=status), seq)
+
+
+def _attributes_set(s: Engagement, e: AttributesSet, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    return _with_aircraft(s, replace(a, attributes={**a.attributes, **e.values}), seq)
+
+
+def _game_attributes(s: Engagement, e: GameAttributesSet, seq: int) -> Engagement:
+    return replace(s, attributes={**s.attributes, **e.values}, seq=seq)
+
+
+def _procedure(s: Engagement, e: ProcedureResolved, seq: int) -> Engagement:
+    return replace(s, last_outcome=e.outcome, seq=seq)
+
+
+def _initiative(s: Engagement, e: InitiativeSet, seq: int) -> Engagement:
+    return replace(
+        s,
+        initiative_order=tuple(e.order),
+        initiative_marker=e.marker,
+        initiative_scores=dict(e.scores),
+        seq=seq,
+    )
+
+
+def _clock(s: Engagement, e: ClockSet, seq: int) -> Engagement:
+    if e.turn < 1 or e.step < 0:
+        raise RuleViolation("the game cannot go back before turn 1")
+    return replace(s, turn=e.turn, step=e.step, seq=seq)
+
+
+_HANDLERS: dict[type, Callable[[Engagement, Any, int], Engagement]] = {
+    GameCreated: _game_created,
+    AircraftAdded: _aircraft_added,
+    AircraftChanged: _aircraft_changed,
+    AircraftRemoved: _aircraft_removed,
+    LedgerChanged: _ledger_changed,
+    LedgerLimitChanged: _ledger_limit,
+    DamageTaken: _damage_taken,
+    CriticalHit: _critical_hit,
+    StatusChanged: _status_changed,
+    AttributesSet: _attributes_set,
+    GameAttributesSet: _game_attributes,
+    ProcedureResolved: _procedure,
+    InitiativeSet: _initiative,
+    ClockSet: _clock,
+}
+
+
+def apply(state: Engagement, event: Event, seq: int) -> Engagement:
+    """Fold one domain event into the state; ``RuleViolation`` if the event cannot happen.
+
+    Undo, redo and print records are not domain events: ``app.core.history`` handles them.
+    """
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise TypeError(f"{type(event).__name__} is not applied to an engagement")
+    return handler(state, event, seq)

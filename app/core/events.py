@@ -1,0 +1,236 @@
+"""The event types of a game's log and the envelope every stored event travels in.
+
+Nothing in Airboss edits state in place: an umpire action becomes one or more events, appended
+together as one *action* (the envelope's ``action`` is the sequence number of its first event).
+The projection (``app.core.engagement``) folds them into the current state. Events are generic
+so that every ruleset shares them; a ruleset's own per-aircraft quantities travel in
+``AttributesSet`` and ``LedgerChanged``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+JSON = Any
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def touches(self) -> frozenset[str]:
+        """The aircraft whose state or card this event changes."""
+        aircraft = getattr(self, "aircraft", None)
+        return frozenset({aircraft}) if isinstance(aircraft, str) else frozenset()
+
+
+class GameCreated(_Event):
+    kind: Literal["game_created"] = "game_created"
+    ruleset: str
+    title: str
+    variants: tuple[str, ...] = ()
+
+
+class AircraftAdded(_Event):
+    """A roster entry: one aircraft, or a counted group (``count`` air points)."""
+
+    kind: Literal["aircraft_added"] = "aircraft_added"
+    aircraft: str
+    name: str
+    side: str
+    type_id: str
+    pilot: str | None = None
+    count: int = 1
+    card: dict[str, JSON] = Field(default_factory=dict)
+    details: dict[str, JSON] = Field(default_factory=dict)
+    ledgers: dict[str, Fraction] = Field(default_factory=dict)
+    max_damage: int | None = None
+    attributes: dict[str, JSON] = Field(default_factory=dict)
+
+
+class AircraftChanged(_Event):
+    """Rename, change pilot or side, or replace the card (card editor)."""
+
+    kind: Literal["aircraft_changed"] = "aircraft_changed"
+    aircraft: str
+    name: str | None = None
+    side: str | None = None
+    pilot: str | None = None
+    card: dict[str, JSON] | None = None
+
+
+class AircraftRemoved(_Event):
+    kind: Literal["aircraft_removed"] = "aircraft_removed"
+    aircraft: str
+
+
+class LedgerChanged(_Event):
+    """A consumable spent (negative ``delta``) or regained; the projection refuses < 0 or > max."""
+
+    kind: Literal["ledger_changed"] = "ledger_changed"
+    aircraft: str
+    ledger: str
+    delta: Fraction
+    reason: str = ""
+
+
+class LedgerLimitChanged(_Event):
+    """A ledger's maximum changes (a ray gun losing charge capacity, a hard point lost)."""
+
+    kind: Literal["ledger_limit_changed"] = "ledger_limit_changed"
+    aircraft: str
+    ledger: str
+    maximum: Fraction
+
+
+class DamageTaken(_Event):
+    """Damage points on the card's damage track and/or hits marked in named boxes."""
+
+    kind: Literal["damage_taken"] = "damage_taken"
+    aircraft: str
+    points: int = 0
+    boxes: dict[str, int] = Field(default_factory=dict)
+    source: str | None = None
+
+
+class CriticalHit(_Event):
+    """One entry of the critical-hit log: the table roll, its result and what it did."""
+
+    kind: Literal["critical_hit"] = "critical_hit"
+    aircraft: str
+    roll: int | None = None
+    result: str
+    effect: str = ""
+    rule: str = ""
+
+
+class StatusChanged(_Event):
+    """Status flags set or cleared (see ``app.core.engagement.Status``)."""
+
+    kind: Literal["status_changed"] = "status_changed"
+    aircraft: str
+    set: tuple[str, ...] = ()
+    cleared: tuple[str, ...] = ()
+
+
+class AttributesSet(_Event):
+    """A ruleset's own per-aircraft values (speed, altitude, maneuver, position ...)."""
+
+    kind: Literal["attributes_set"] = "attributes_set"
+    aircraft: str
+    values: dict[str, JSON]
+
+
+class GameAttributesSet(_Event):
+    """A ruleset's own game-wide values (advantage pairs, missiles in flight, kill credits ...)."""
+
+    kind: Literal["game_attributes_set"] = "game_attributes_set"
+    values: dict[str, JSON]
+
+
+class ProcedureResolved(_Event):
+    """The record of a rules procedure: what was asked, what was rolled, what came of it."""
+
+    kind: Literal["procedure_resolved"] = "procedure_resolved"
+    procedure: str
+    inputs: dict[str, JSON]
+    rolls: tuple[dict[str, JSON], ...] = ()
+    outcome: str
+    attacker: str | None = None
+    target: str | None = None
+
+    def touches(self) -> frozenset[str]:
+        return frozenset(a for a in (self.attacker, self.target) if a)
+
+
+class InitiativeSet(_Event):
+    """The order of play for this turn (sides or aircraft ids) and who holds the marker."""
+
+    kind: Literal["initiative_set"] = "initiative_set"
+    order: tuple[str, ...]
+    marker: str | None = None
+    scores: dict[str, int] = Field(default_factory=dict)
+
+
+class ClockSet(_Event):
+    """The game moves to ``turn`` and step ``step`` of the ruleset's sequence of play."""
+
+    kind: Literal["clock_set"] = "clock_set"
+    turn: int
+    step: int
+
+
+class CardsPrinted(_Event):
+    """Control cards printed: the revision of each aircraft's card that went on paper."""
+
+    kind: Literal["cards_printed"] = "cards_printed"
+    revisions: dict[str, int]
+
+
+class Reverted(_Event):
+    """Undo: the action whose first event has sequence number ``action`` no longer counts."""
+
+    kind: Literal["reverted"] = "reverted"
+    action: int
+
+
+class Restored(_Event):
+    """Redo: a reverted action counts again."""
+
+    kind: Literal["restored"] = "restored"
+    action: int
+
+
+Event = Annotated[
+    GameCreated
+    | AircraftAdded
+    | AircraftChanged
+    | AircraftRemoved
+    | LedgerChanged
+    | LedgerLimitChanged
+    | DamageTaken
+    | CriticalHit
+    | StatusChanged
+    | AttributesSet
+    | GameAttributesSet
+    | ProcedureResolved
+    | InitiativeSet
+    | ClockSet
+    | CardsPrinted
+    | Reverted
+    | Restored,
+    Field(discriminator="kind"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+class Envelope(BaseModel):
+    """A stored event: where it sits in its game's log, when, who, which rule, and what it says."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    seq: int
+    action: int
+    time: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    actor: str = "umpire"
+    rule: str = ""
+    narrative: str = ""
+    event: Event
+
+    @property
+    def is_meta(self) -> bool:
+        """Undo and redo records, which steer the log rather than change the game."""
+        return isinstance(self.event, Reverted | Restored)
+
+
+def event_to_json(event: Event) -> str:
+    return EVENT_ADAPTER.dump_json(event).decode()
+
+
+def event_from_json(text: str | bytes) -> Event:
+    return EVENT_ADAPTER.validate_json(text)

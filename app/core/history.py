@@ -1,0 +1,198 @@
+"""Undo and redo over an append-only log.
+
+An *action* is the events one umpire action appended together; it is named by the sequence
+number of its first event. Undo appends ``Reverted(action)`` for the newest action that counts,
+redo appends ``Restored(action)`` for the newest one undone, and a new action after an undo
+makes the undone ones final (they stay in the log, struck through). ``Timeline`` keeps the
+current ``Engagement`` and, for the newest actions, the state before each, so an undo costs
+nothing; an undo deeper than that replays the log.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from pydantic import TypeAdapter
+
+from app.core.engagement import Engagement, apply
+from app.core.errors import RuleViolation
+from app.core.events import CardsPrinted, Envelope, GameCreated, Restored, Reverted
+
+NOT_UNDOABLE = (Reverted, Restored, CardsPrinted)
+
+#: how many of the newest actions keep the state before them in memory
+CACHED_UNDO_STATES = 256
+
+
+def fold(state: Engagement, envelopes: Iterable[Envelope]) -> Engagement:
+    """Apply the domain events of ``envelopes`` in order."""
+    for env in envelopes:
+        state = apply(state, env.event, env.seq)
+    return state
+
+
+@dataclass
+class Timeline:
+    """The projection plus the undo and redo stacks, built incrementally or by replay.
+
+    ``load_action(action)`` returns the envelopes of one stored action; ``load_all()`` the whole
+    log. They are only called for an undo or redo that the in-memory cache cannot serve.
+    """
+
+    state: Engagement = field(default_factory=Engagement)
+    undo_stack: list[int] = field(default_factory=list)
+    redo_stack: list[int] = field(default_factory=list)
+    printed: dict[str, int] = field(default_factory=dict)
+    load_action: Callable[[int], Sequence[Envelope]] | None = None
+    load_all: Callable[[], Iterable[Envelope]] | None = None
+    _before: OrderedDict[int, Engagement] = field(default_factory=OrderedDict)
+
+    @classmethod
+    def replay(cls, envelopes: Iterable[Envelope], **loaders: object) -> Timeline:
+        """Rebuild from the whole log: the same state as applying it step by step."""
+        envs = list(envelopes)
+        t = cls(**loaders)  # type: ignore[arg-type]
+        t._stacks_from(envs)
+        active = set(t.undo_stack)
+        t.state = fold(Engagement(), (e for e in envs if _counts(e, active)))
+        t.state = _with_seq(t.state, envs[-1].seq if envs else 0)
+        return t
+
+    def _stacks_from(self, envs: Sequence[Envelope]) -> None:
+        self.undo_stack, self.redo_stack, self.printed = [], [], {}
+        seen: set[int] = set()
+        for env in envs:
+            ev = env.event
+            if isinstance(ev, Reverted):
+                self.undo_stack.remove(ev.action)
+                self.redo_stack.append(ev.action)
+            elif isinstance(ev, Restored):
+                self.redo_stack.remove(ev.action)
+                self.undo_stack.append(ev.action)
+            elif isinstance(ev, CardsPrinted):
+                self.printed.update(ev.revisions)
+            elif isinstance(ev, GameCreated):
+                continue
+            elif env.action not in seen:
+                seen.add(env.action)
+                self.undo_stack.append(env.action)
+                self.redo_stack.clear()
+
+    def check(self, envelopes: Sequence[Envelope]) -> Engagement:
+        """The state these envelopes of one new action would give; raises if they cannot apply."""
+        state = self.state
+        for env in envelopes:
+            if not _meta(env):
+                state = apply(state, env.event, env.seq)
+        return state
+
+    def append(self, envelopes: Sequence[Envelope], checked: Engagement | None = None) -> None:
+        """Take one stored action (or one undo, redo or print record) into the projection."""
+        if not envelopes:
+            return
+        first = envelopes[0]
+        ev = first.event
+        if isinstance(ev, Reverted):
+            self._revert(ev.action)
+        elif isinstance(ev, Restored):
+            self._restore(ev.action)
+        elif isinstance(ev, CardsPrinted):
+            self.printed.update(ev.revisions)
+        elif isinstance(ev, GameCreated):
+            self.state = checked if checked is not None else self.check(envelopes)
+        else:
+            before = self.state
+            self.state = checked if checked is not None else self.check(envelopes)
+            self.undo_stack.append(first.action)
+            self.redo_stack.clear()
+            self._before[first.action] = before
+            while len(self._before) > CACHED_UNDO_STATES:
+                self._before.popitem(last=False)
+        self.state = _with_seq(self.state, envelopes[-1].seq)
+
+    def _revert(self, action: int) -> None:
+        if not self.undo_stack or self.undo_stack[-1] != action:
+            raise RuleViolation("only the newest action can be undone")
+        self.undo_stack.pop()
+        self.redo_stack.append(action)
+        before = self._before.pop(action, None)
+        self.state = before if before is not None else self._rebuild()
+
+    def _restore(self, action: int) -> None:
+        if not self.redo_stack or self.redo_stack[-1] != action:
+            raise RuleViolation("only the newest undone action can be redone")
+        if self.load_action is None:
+            raise RuntimeError("this timeline cannot load stored actions for a redo")
+        self.redo_stack.pop()
+        before = self.state
+        self.state = fold(before, (e for e in self.load_action(action) if not _meta(e)))
+        self.undo_stack.append(action)
+        self._before[action] = before
+
+    def _rebuild(self) -> Engagement:
+        if self.load_all is None:
+            raise RuntimeError("this timeline cannot load the stored log for a deep undo")
+        active = set(self.undo_stack)
+        return fold(Engagement(), (e for e in self.load_all() if _counts(e, active)))
+
+    def snapshot(self) -> bytes:
+        """The state and stacks as JSON, for the store to keep every so many events."""
+        return SNAPSHOT_ADAPTER.dump_json(
+            Snapshot(self.state, list(self.undo_stack), list(self.redo_stack), dict(self.printed))
+        )
+
+    @classmethod
+    def from_snapshot(
+        cls, data: bytes | str, tail: Iterable[Envelope], **loaders: object
+    ) -> Timeline:
+        """Resume from a snapshot and the envelopes stored after it."""
+        snap = SNAPSHOT_ADAPTER.validate_json(data)
+        t = cls(
+            state=snap.state,
+            undo_stack=snap.undo_stack,
+            redo_stack=snap.redo_stack,
+            printed=snap.printed,
+            **loaders,
+        )  # type: ignore[arg-type]
+        actions: dict[int, list[Envelope]] = {}
+        for env in tail:
+            actions.setdefault(env.seq if _meta(env) else env.action, []).append(env)
+        for envs in actions.values():
+            t.append(envs)
+        return t
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.undo_stack)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo_stack)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a stored snapshot holds: enough to resume without replaying the log before it."""
+
+    state: Engagement
+    undo_stack: list[int]
+    redo_stack: list[int]
+    printed: dict[str, int]
+
+
+SNAPSHOT_ADAPTER: TypeAdapter[Snapshot] = TypeAdapter(Snapshot)
+
+
+def _meta(env: Envelope) -> bool:
+    return isinstance(env.event, NOT_UNDOABLE)
+
+
+def _counts(env: Envelope, active: set[int]) -> bool:
+    """Whether an envelope's domain event is part of the current state."""
+    return not _meta(env) and (env.action in active or isinstance(env.event, GameCreated))
+
+
+def _with_seq(state: Engagement, seq: int) -> Engagement:
+    return state if state.seq == seq else replace(state, seq=seq)

@@ -1,0 +1,473 @@
+"""The plugin contract every ruleset implements (see API.md and DESIGN.md).
+
+A ruleset is a ``Ruleset`` subclass instance registered under the ``airboss.rulesets`` entry
+point group. It declares, as data wherever it can:
+
+- ``procedure_types``: the rules actions with dice. Each ``Procedure`` has an ``Inputs`` pydantic
+  model, ``odds(inputs)`` (exact ``Fraction`` per outcome label, summing to 1) and
+  ``resolve(inputs, dice, engagement)`` (the events to append and a one-line narrative).
+- ``ledgers``: the consumables per aircraft and their starting values from the card.
+- ``Card`` (pydantic model of a control card) and ``aircraft`` (the catalogue), ``Details`` (the
+  per-aircraft settings ``add_aircraft`` accepts), ``card_blocks`` (what the printed card shows).
+- ``steps`` (the sequence of play of one turn) and ``acting`` (who acts now, in order).
+- ``variants``: optional rules, errata and readings of contradictions, chosen per game.
+- ``geometry``: how two pieces on the board relate, for the angle-off calculator.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from app.core.dice import DiceSource, Roll
+from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
+from app.core.errors import RuleViolation
+from app.core.events import AircraftAdded, Event, ProcedureResolved
+
+PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
+
+__all__ = [
+    "AircraftInputs",
+    "CardBlock",
+    "CardSpec",
+    "Geometry",
+    "KeyValues",
+    "LedgerSpec",
+    "Lines",
+    "Piece",
+    "PilotQuality",
+    "Procedure",
+    "ProcedureInputs",
+    "Relation",
+    "Resolution",
+    "Ruleset",
+    "RuleViolation",
+    "Step",
+    "Table",
+    "Track",
+    "Variant",
+]
+
+
+class ProcedureInputs(BaseModel):
+    """Base of every two-aircraft procedure's inputs: optional attacker and target ids.
+
+    With ids given the desk prefills the numbers from the aircraft and ``resolve`` emits the
+    events that change them; without, the procedure is a what-if that only logs its result.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    attacker: str | None = None
+    target: str | None = None
+
+
+class AircraftInputs(BaseModel):
+    """Base of a one-aircraft procedure's inputs (fire check, ejection, recovery ...)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    aircraft: str | None = None
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a resolved procedure appends, in order, and the narrative line for the log."""
+
+    events: tuple[Event, ...]
+    narrative: str
+    outcome: str
+    rolls: tuple[Roll, ...] = ()
+
+
+class Procedure(ABC):
+    """A rules action with dice. Subclasses set the class attributes and the two methods.
+
+    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
+    global. ``dice`` lists ``(spec, purpose)`` in the order ``resolve`` rolls them, so the desk
+    can show one field per die for typed table dice; override ``dice_needed`` when the dice
+    depend on the inputs.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    rule: ClassVar[str]
+    Inputs: ClassVar[type[BaseModel]]
+    dice: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    def __init__(self, variants: frozenset[str] = frozenset()) -> None:
+        self.variants = variants
+
+    @abstractmethod
+    def odds(self, inputs: Any) -> dict[str, Fraction]:
+        """Every outcome label -> exact probability, summing to 1 (``"miss"`` = no effect)."""
+
+    @abstractmethod
+    def resolve(
+        self, inputs: Any, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        """Roll, decide, and return the events (including a ``ProcedureResolved`` record)."""
+
+    def dice_needed(self, inputs: Any) -> list[tuple[str, str]]:
+        """``(spec, purpose)`` of each roll ``resolve`` will make for these inputs."""
+        return list(self.dice)
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        """Input values read off the aircraft's cards and state, for the desk's form."""
+        return {}
+
+    def parse(self, inputs: BaseModel | Mapping[str, Any]) -> Any:
+        """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
+        if isinstance(inputs, self.Inputs):
+            return inputs
+        if isinstance(inputs, BaseModel):
+            inputs = inputs.model_dump()
+        return self.Inputs.model_validate(inputs)
+
+    def record(self, inputs: BaseModel, rolls: Sequence[Roll], outcome: str) -> ProcedureResolved:
+        """The log record of this procedure's roll."""
+        data = inputs.model_dump(mode="json")
+        return ProcedureResolved(
+            procedure=self.id,
+            inputs=data,
+            rolls=tuple(
+                {"spec": r.spec, "purpose": r.purpose, "dice": list(r.dice), "typed": r.typed}
+                for r in rolls
+            ),
+            outcome=outcome,
+            attacker=data.get("attacker") or data.get("aircraft"),
+            target=data.get("target"),
+        )
+
+    def __repr__(self) -> str:
+        return f"<Procedure {self.id} ({self.rule})>"
+
+
+@dataclass(frozen=True)
+class LedgerSpec:
+    """A consumable per aircraft. ``card_field`` names the card field holding the starting value
+    (a number, or absent for aircraft without it); ``unit`` is the smallest step (1/2 for half
+    points of ammunition)."""
+
+    id: str
+    title: str
+    card_field: str
+    unit: Fraction = Fraction(1)
+    rule: str = ""
+
+    def start(self, card: Mapping[str, Any]) -> Fraction | None:
+        value = card.get(self.card_field)
+        if value is None or value is False:
+            return None
+        return Fraction(value)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An optional rule, erratum, or reading of a contradiction in the text."""
+
+    id: str
+    title: str
+    help: str
+    rule: str = ""
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a turn's sequence of play."""
+
+    phase: str
+    title: str
+    text: str = ""
+    rule: str = ""
+    impulse: int | None = None
+    segment: str | None = None
+
+    @property
+    def label(self) -> str:
+        parts = [self.phase]
+        if self.impulse is not None:
+            parts.append(f"impulse {self.impulse}")
+        if self.segment:
+            parts.append(f"{self.segment}) {self.title}")
+        elif self.title != self.phase:
+            parts.append(self.title)
+        return ", ".join(parts)
+
+
+# --- control cards: concrete blocks a ruleset builds from an aircraft's state ---------------
+
+
+@dataclass(frozen=True)
+class KeyValues:
+    title: str
+    items: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Track:
+    """A row of boxes: ``used`` of ``total`` crossed out; boxes from ``grey_from`` on shaded."""
+
+    title: str
+    total: int
+    used: int
+    grey_from: int | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Lines:
+    title: str
+    lines: tuple[str, ...]
+
+
+CardBlock = KeyValues | Table | Track | Lines
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """One aircraft's control card as data: the card's heading and its blocks in order.
+
+    The renderer (``app.ui.cards``) adds the title block (aircraft, side, pilot, ruleset, game,
+    turn, variants) and draws the blocks; a ruleset only says what is on the card.
+    """
+
+    title: str
+    blocks: tuple[CardBlock, ...]
+
+
+# --- geometry for the angle-off calculator --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """An aircraft on the calculator board: position in the ruleset's own units, facing in
+    degrees counter-clockwise from +x, altitude level and speed."""
+
+    x: float
+    y: float
+    facing: int = 0
+    altitude: int = 0
+    speed: float = 0
+
+
+@dataclass(frozen=True)
+class Relation:
+    """What the geometry says of an attacker against a target: label/value lines for the panel,
+    and the arcs to draw around the target as (label, from-degrees, to-degrees)."""
+
+    lines: tuple[tuple[str, str], ...]
+    arcs: tuple[tuple[str, float, float], ...] = ()
+    attack_allowed: bool | None = None
+    why_not: str = ""
+
+
+class Geometry(Protocol):
+    grid: Literal["hex", "inches"]
+
+    def relate(self, target: Piece, attacker: Piece) -> Relation: ...
+
+
+# --- the ruleset ----------------------------------------------------------------------------
+
+
+class _NoDetails(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Ruleset:
+    """Base class of a ruleset. Subclasses set the class attributes; ``RULESET = MyRuleset()``."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str] = ""
+    procedure_types: ClassVar[tuple[type[Procedure], ...]] = ()
+    ledgers: ClassVar[tuple[LedgerSpec, ...]] = ()
+    variant_list: ClassVar[tuple[Variant, ...]] = ()
+    Card: ClassVar[type[BaseModel]]
+    Details: ClassVar[type[BaseModel]] = _NoDetails
+    uses_pilot_quality: ClassVar[bool] = True
+    #: the procedure id that sets the initiative order, and whether it orders sides or aircraft
+    initiative: ClassVar[str | None] = None
+    initiative_by: ClassVar[Literal["side", "aircraft"] | None] = None
+    geometry: ClassVar[Geometry | None] = None
+
+    def __init__(self, variants: Sequence[str] = ()) -> None:
+        known = {v.id for v in self.variant_list}
+        unknown = [v for v in variants if v not in known]
+        if unknown:
+            raise RuleViolation(
+                f"{self.title} has no variant {', '.join(unknown)}; known: "
+                + (", ".join(sorted(known)) or "none")
+            )
+        self.chosen = frozenset(variants)
+        self.procedures: Mapping[str, Procedure] = {
+            p.id: p(self.chosen) for p in self.procedure_types
+        }
+
+    def bind(self, variants: Sequence[str]) -> Ruleset:
+        """This ruleset with a game's chosen variants."""
+        return type(self)(variants)
+
+    @property
+    def variants(self) -> tuple[Variant, ...]:
+        return self.variant_list
+
+    @property
+    def default_variants(self) -> tuple[str, ...]:
+        return tuple(v.id for v in self.variant_list if v.default)
+
+    # -- aircraft ---------------------------------------------------------------------------
+
+    @property
+    def aircraft(self) -> Mapping[str, BaseModel]:
+        """The catalogue: aircraft type id -> card (shipped samples plus the umpire's own)."""
+        return {}
+
+    def new_aircraft(
+        self,
+        aircraft_id: str,
+        name: str,
+        side: str,
+        type_id: str,
+        pilot: str | None,
+        details: Mapping[str, Any],
+    ) -> AircraftAdded:
+        """The event that puts an aircraft (or counted group) on the roster, all checked."""
+        catalogue = self.aircraft
+        if type_id not in catalogue:
+            raise RuleViolation(
+                f"{self.title} has no aircraft type {type_id!r}; known: {', '.join(catalogue)}"
+            )
+        if self.uses_pilot_quality and pilot not in PILOT_QUALITIES:
+            raise RuleViolation(
+                f"pilot quality {pilot!r} is not one of {', '.join(PILOT_QUALITIES)}"
+            )
+        if not name.strip() or not side.strip():
+            raise RuleViolation("an aircraft needs a name and a side")
+        try:
+            det = self.Details.model_validate(dict(details))
+        except ValidationError as e:
+            raise RuleViolation(f"{name}: {_brief(e)}") from None
+        card = catalogue[type_id].model_dump(mode="json")
+        return AircraftAdded(
+            aircraft=aircraft_id,
+            name=name.strip(),
+            side=side.strip(),
+            type_id=type_id,
+            pilot=pilot if self.uses_pilot_quality else None,
+            count=self.count_of(det),
+            card=card,
+            details=det.model_dump(mode="json"),
+            ledgers=self.starting_ledgers(card, det),
+            max_damage=self.max_damage(card, det),
+            attributes=self.initial_attributes(card, det),
+        )
+
+    def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
+        out = {}
+        for spec in self.ledgers:
+            value = spec.start(card)
+            if value is not None:
+                out[spec.id] = value
+        return out
+
+    def count_of(self, details: BaseModel) -> int:
+        """How many aircraft or air points one roster entry stands for."""
+        return 1
+
+    def max_damage(self, card: Mapping[str, Any], details: BaseModel) -> int | None:
+        return None
+
+    def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
+        return {}
+
+    def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+        """This aircraft's printed control card; rulesets override to add their data blocks."""
+        return CardSpec(
+            aircraft.type_id,
+            (*damage_track(aircraft), *ledger_tracks(self, aircraft), *critical_lines(aircraft)),
+        )
+
+    # -- sequence of play -------------------------------------------------------------------
+
+    def steps(self, engagement: Engagement) -> Sequence[Step]:
+        """The steps of one turn, in order."""
+        return (Step("Turn", "Turn"),)
+
+    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
+        """Who acts in the current step, in order: ``(aircraft id or side, what they do)``."""
+        return []
+
+    def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
+        """Events that happen by themselves when the game reaches ``turn``/``step``."""
+        return []
+
+    def ledger_spec(self, ledger_id: str) -> LedgerSpec | None:
+        return next((s for s in self.ledgers if s.id == ledger_id), None)
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.id}{' ' + ','.join(sorted(self.chosen)) if self.chosen else ''}>"
+
+
+def _brief(e: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()
+    )
+
+
+def ledger_tracks(rs: Ruleset, aircraft: AircraftState) -> list[CardBlock]:
+    """A track of boxes per ledger the aircraft has, spent units crossed out."""
+    out: list[CardBlock] = []
+    for spec in rs.ledgers:
+        led = aircraft.ledgers.get(spec.id)
+        if led is None:
+            continue
+        total = int(led.maximum / spec.unit)
+        used = int((led.maximum - led.value) / spec.unit)
+        note = f"{led.value} of {led.maximum} left" + (
+            f" (boxes are {spec.unit})" if spec.unit != 1 else ""
+        )
+        out.append(Track(spec.title, total, used, note=note))
+    return out
+
+
+def damage_track(aircraft: AircraftState, grey_from: int | None = None) -> list[CardBlock]:
+    """The damage track: ``max_damage`` boxes, the damage taken crossed out."""
+    if aircraft.max_damage is None:
+        return []
+    return [
+        Track(
+            "Damage",
+            aircraft.max_damage,
+            min(aircraft.damage, aircraft.max_damage),
+            grey_from,
+            note=f"{aircraft.damage} of {aircraft.max_damage}",
+        )
+    ]
+
+
+def critical_lines(aircraft: AircraftState) -> list[CardBlock]:
+    """The critical-hit entries and status flags, as a card block."""
+    lines = [
+        f"T{c.turn}: {c.result}" + (f" - {c.effect}" if c.effect else "")
+        for c in aircraft.criticals
+    ]
+    if aircraft.status:
+        lines.append("Status: " + ", ".join(sorted(s.replace("_", " ") for s in aircraft.status)))
+    return [Lines("Critical hits and status", tuple(lines) or ("none",))]

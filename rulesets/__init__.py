@@ -1,0 +1,1 @@
+"""The built-in rulesets, one package per source game; each imports app.core only."""
