@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -417,6 +418,14 @@ class Ruleset:
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         """Events that happen by themselves when the game reaches ``turn``/``step``."""
         return []
+
+    def table_files(self) -> Mapping[str, Path]:
+        """The ruleset's editable TOML data tables: name -> shipped file (for the tables editor).
+
+        Cells holding ``"missing"`` are ones the rules text does not print; the umpire's values
+        are saved with ``app.core.data.save_override`` and merged in by ``load_table``.
+        """
+        return {}
 
     def ledger_spec(self, ledger_id: str) -> LedgerSpec | None:
         return next((s for s in self.ledgers if s.id == ledger_id), None)
