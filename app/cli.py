@@ -1,0 +1,117 @@
+"""The ``airboss`` command: the desktop app and its sub-commands (API.md, "Command line").
+
+airboss [GAME] [--screenshot PATH] [--db URL --game ID]
+airboss cards GAME --out FILE.pdf [--side S] [--changed] [--per-page N] [--page-size A4]
+airboss rulesets
+airboss log GAME [--game ID]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from app.core.errors import RuleViolation
+from app.store import StoreError
+
+SUBCOMMANDS = ("cards", "rulesets", "log")
+
+
+def _gui_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="airboss",
+        description="The umpire's desk for face-to-face air-combat wargames. "
+        f"Sub-commands: {', '.join(SUBCOMMANDS)} (airboss SUBCOMMAND --help).",
+    )
+    p.add_argument("game", nargs="?", help="a game file (.airboss); default: the last game")
+    p.add_argument(
+        "--screenshot",
+        metavar="PATH",
+        help="render the main window with every panel to a PNG and exit",
+    )
+    p.add_argument("--db", metavar="URL", help="a PostgreSQL URL instead of a game file")
+    p.add_argument("--game", dest="game_id", metavar="ID", help="the game id on a server")
+    return p
+
+
+def _sub_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="airboss")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("cards", help="print control cards to a PDF, with no window")
+    c.add_argument("game", help="the game file or server URL")
+    c.add_argument("--out", required=True, metavar="FILE.pdf")
+    c.add_argument("--side", help="only this side's aircraft")
+    c.add_argument(
+        "--changed",
+        action="store_true",
+        help="only the cards that changed since they were last printed",
+    )
+    c.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2)
+    c.add_argument("--page-size", choices=("A4", "Letter"), help="default: from the locale")
+    c.add_argument("--game", dest="game_id", metavar="ID")
+    sub.add_parser("rulesets", help="list the installed rulesets and their procedures")
+    g = sub.add_parser("log", help="print a game's event log, undone actions marked")
+    g.add_argument("game")
+    g.add_argument("--game", dest="game_id", metavar="ID")
+    return p
+
+
+def cmd_rulesets() -> int:
+    from app.plugins import available_rulesets, broken_rulesets, load_ruleset
+
+    for rid, title in available_rulesets().items():
+        rs = load_ruleset(rid)
+        print(f"{rid}: {title}")
+        for proc in rs.procedures.values():
+            print(f"    {proc.id:<24} {proc.title} ({proc.rule})")
+    for rid, err in broken_rulesets().items():
+        print(f"{rid}: BROKEN - {err}")
+    return 0
+
+
+def cmd_log(game: str, game_id: str | None) -> int:
+    from app.session import GameSession, undone_in
+
+    with GameSession.open(game, game=game_id) as s:
+        events = s.events()
+        undone = undone_in(events)
+        for env in events:
+            if not env.narrative:
+                continue
+            mark = "[undone] " if env.action in undone and not env.is_meta else ""
+            print(f"{env.seq:>6}  {env.time:%H:%M:%S}  {mark}{env.narrative}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in SUBCOMMANDS:
+            ns = _sub_parser().parse_args(args)
+            if ns.command == "rulesets":
+                return cmd_rulesets()
+            if ns.command == "log":
+                return cmd_log(ns.game, ns.game_id)
+            from app.ui.cards import cards_command
+
+            return cards_command(
+                ns.game,
+                ns.out,
+                side=ns.side,
+                changed=ns.changed,
+                per_page=ns.per_page,
+                page_size=ns.page_size,
+                game_id=ns.game_id,
+            )
+        ns = _gui_parser().parse_args(args)
+        from app.ui.application import run
+
+        return run(game=ns.db or ns.game, game_id=ns.game_id, screenshot=ns.screenshot)
+    except (StoreError, RuleViolation, KeyError) as e:
+        print(f"airboss: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,365 @@
+"""GameSession: the one facade over store and projection that the desk, scripts and tests use.
+
+Every change goes the same way: validate, resolve (pure ruleset code), check the events against
+the current projection (a refusal appends nothing), append them durably in one transaction,
+then fold them into the projection and tell the listeners which aircraft changed.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.core.dice import DiceSource, SeededDice
+from app.core.engagement import PILOT_QUALITIES, Engagement
+from app.core.errors import RuleViolation
+from app.core.events import (
+    AircraftChanged,
+    AircraftRemoved,
+    CardsPrinted,
+    ClockSet,
+    Envelope,
+    Event,
+    GameCreated,
+    InitiativeSet,
+    Restored,
+    Reverted,
+)
+from app.core.history import Timeline
+from app.core.ruleset import Resolution, Ruleset
+from app.plugins import load_ruleset
+from app.store import ConcurrentAppend, Store, StoreError
+
+#: a snapshot of the projection is stored every this many events
+SNAPSHOT_EVERY = 500
+
+Listener = Callable[[Sequence[Envelope]], None]
+
+
+class GameSession:
+    """One open game. Create with ``GameSession.create`` or ``GameSession.open``."""
+
+    def __init__(
+        self,
+        store: Store,
+        game_id: str,
+        ruleset: Ruleset,
+        timeline: Timeline,
+        actor: str = "umpire",
+    ) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.ruleset = ruleset
+        self.actor = actor
+        self._timeline = timeline
+        self._timeline.load_action = lambda a: self.store.action(self.game_id, a)
+        self._timeline.load_all = lambda: self.store.events(self.game_id)
+        self._listeners: list[Listener] = []
+        self._closed = False
+
+    # -- opening and closing ------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        target: str | Path,
+        ruleset: str,
+        title: str,
+        variants: Sequence[str] = (),
+        actor: str = "umpire",
+    ) -> GameSession:
+        """A new game in a new ``.airboss`` file (or on a server URL)."""
+        rs = load_ruleset(ruleset).bind(variants)
+        store = Store.create(target)
+        game_id = uuid.uuid4().hex
+        store.add_game(game_id, ruleset, title, list(variants))
+        s = cls(store, game_id, rs, Timeline(), actor)
+        s._commit(
+            [GameCreated(ruleset=ruleset, title=title, variants=tuple(variants))],
+            narrative=f"New {rs.title} game {title!r}"
+            + (f" with {', '.join(variants)}" if variants else ""),
+        )
+        return s
+
+    @classmethod
+    def open(
+        cls, target: str | Path, game: str | None = None, actor: str = "umpire"
+    ) -> GameSession:
+        """Reopen a game; ``StoreError`` for a file that is not a usable Airboss game."""
+        store = Store.open(target)
+        try:
+            row = store.game(game)
+            variants = json.loads(row.variants)
+            rs = load_ruleset(row.ruleset).bind(variants)
+            snap = store.latest_snapshot(row.id)
+            if snap is None:
+                timeline = Timeline.replay(store.events(row.id))
+            else:
+                seq, data = snap
+                timeline = Timeline.from_snapshot(data, store.events(row.id, after=seq))
+        except KeyError as e:
+            store.close()
+            raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None
+        except Exception:
+            store.close()
+            raise
+        return cls(store, row.id, rs, timeline, actor)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.store.close()
+
+    def __enter__(self) -> GameSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def engagement(self) -> Engagement:
+        """The current projection (read-only)."""
+        return self._timeline.state
+
+    def events(self) -> list[Envelope]:
+        """The whole log, oldest first, undo and redo records included."""
+        return self.store.events(self.game_id)
+
+    @property
+    def title(self) -> str:
+        return self.engagement.title
+
+    @property
+    def printed(self) -> Mapping[str, int]:
+        """The card revision last printed for each aircraft."""
+        return self._timeline.printed
+
+    def changed_since_printed(self) -> list[str]:
+        """Aircraft whose current card differs from the one last printed."""
+        printed = self._timeline.printed
+        return [a.id for a in self.engagement.aircraft.values() if printed.get(a.id) != a.revision]
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(envelopes)`` after every append (including undo and redo)."""
+        self._listeners.append(listener)
+
+    # -- the one way in -----------------------------------------------------------------------
+
+    def _commit(self, events: Sequence[Event], narrative: str, rule: str = "") -> list[Envelope]:
+        if self._closed:
+            raise RuleViolation("this game is closed")
+        first = self.engagement.seq + 1
+        envs = [
+            Envelope(
+                game=self.game_id,
+                seq=first + i,
+                action=first,
+                actor=self.actor,
+                rule=rule,
+                narrative=narrative if i == 0 else "",
+                event=ev,
+            )
+            for i, ev in enumerate(events)
+        ]
+        checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
+        try:
+            self.store.append(envs)
+        except ConcurrentAppend:
+            self.refresh()
+            raise
+        self._timeline.append(envs, checked)
+        if first // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:
+            self.store.save_snapshot(self.game_id, envs[-1].seq, self._timeline.snapshot())
+        for listener in list(self._listeners):
+            listener(envs)
+        return envs
+
+    def refresh(self) -> list[Envelope]:
+        """Take in what another station appended to this game since we last looked."""
+        new = self.store.events(self.game_id, after=self.engagement.seq)
+        actions: dict[int, list[Envelope]] = {}
+        for env in new:
+            actions.setdefault(env.seq if env.is_meta else env.action, []).append(env)
+        for envs in actions.values():
+            self._timeline.append(envs)
+        if new:
+            for listener in list(self._listeners):
+                listener(new)
+        return new
+
+    def perform(
+        self, procedure: str, inputs: BaseModel | Mapping[str, Any], dice: DiceSource | None = None
+    ) -> Resolution:
+        """Validate, resolve, append durably and apply one rules procedure."""
+        try:
+            proc = self.ruleset.procedures[procedure]
+        except KeyError:
+            raise RuleViolation(
+                f"{self.ruleset.title} has no procedure {procedure!r}; known: "
+                + ", ".join(self.ruleset.procedures)
+            ) from None
+        parsed = proc.parse(inputs)
+        for field in ("attacker", "target", "aircraft"):
+            ref = getattr(parsed, field, None)
+            if ref is not None:
+                self.engagement.get(ref)
+        res = proc.resolve(parsed, dice if dice is not None else SeededDice(), self.engagement)
+        self._commit(res.events, res.narrative, proc.rule)
+        return res
+
+    def add_aircraft(
+        self, side: str, type_id: str, name: str, pilot: str | None = "average", **details: Any
+    ) -> str:
+        """Put an aircraft (or counted group) on the roster; returns its id."""
+        aircraft_id = self._new_id(name)
+        ev = self.ruleset.new_aircraft(aircraft_id, name, side, type_id, pilot, details)
+        who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"
+        self._commit([ev], f"{who} joins {ev.side}")
+        return aircraft_id
+
+    def _new_id(self, name: str) -> str:
+        base = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-") or "aircraft"
+        n, candidate = 1, base
+        while candidate in self.engagement.aircraft:
+            n += 1
+            candidate = f"{base}-{n}"
+        return candidate
+
+    def change_aircraft(
+        self,
+        aircraft_id: str,
+        *,
+        name: str | None = None,
+        pilot: str | None = None,
+        side: str | None = None,
+        card: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Rename, change pilot or side, or replace the card data of an aircraft."""
+        a = self.engagement.get(aircraft_id)
+        if pilot is not None and self.ruleset.uses_pilot_quality:
+            if pilot not in PILOT_QUALITIES:
+                raise RuleViolation(
+                    f"pilot quality {pilot!r} is not one of " + ", ".join(PILOT_QUALITIES)
+                )
+        if card is not None:
+            self.ruleset.Card.model_validate(dict(card))
+        ev = AircraftChanged(
+            aircraft=aircraft_id,
+            name=name,
+            pilot=pilot,
+            side=side,
+            card=dict(card) if card is not None else None,
+        )
+        what = [
+            f"renamed {name}" if name else "",
+            f"pilot {pilot}" if pilot else "",
+            f"to {side}" if side else "",
+            "card edited" if card is not None else "",
+        ]
+        self._commit([ev], f"{a.name}: " + ", ".join(w for w in what if w))
+
+    def remove_aircraft(self, aircraft_id: str) -> None:
+        a = self.engagement.get(aircraft_id)
+        self._commit([AircraftRemoved(aircraft=aircraft_id)], f"{a.name} removed from the roster")
+
+    # -- turn and initiative ------------------------------------------------------------------
+
+    def next_step(self) -> None:
+        """Advance the sequence of play one step (a new turn after the last step)."""
+        e = self.engagement
+        steps = self.ruleset.steps(e)
+        turn, step = (e.turn, e.step + 1) if e.step + 1 < len(steps) else (e.turn + 1, 0)
+        self._set_clock(turn, step)
+
+    def previous_step(self) -> None:
+        """Go back one step (the umpire advanced too far)."""
+        e = self.engagement
+        if e.step > 0:
+            self._set_clock(e.turn, e.step - 1)
+        elif e.turn > 1:
+            self._set_clock(e.turn - 1, len(self.ruleset.steps(e)) - 1)
+        else:
+            raise RuleViolation("this is the first step of the first turn")
+
+    def _set_clock(self, turn: int, step: int) -> None:
+        e = self.engagement
+        steps = self.ruleset.steps(e)
+        events: list[Event] = [ClockSet(turn=turn, step=step)]
+        events += self.ruleset.on_clock(e, turn, step)
+        self._commit(events, f"Turn {turn}: {steps[step].label}", steps[step].rule)
+
+    def pass_marker(self, to: str) -> None:
+        """Pass the initiative marker (Phantoms 4.0: at the end of any segment)."""
+        e = self.engagement
+        if to not in e.sides and to not in e.aircraft:
+            raise RuleViolation(f"{to!r} is neither a side nor an aircraft in this game")
+        if e.initiative_marker == to:
+            raise RuleViolation(f"{to} already holds the initiative marker")
+        self._commit(
+            [InitiativeSet(order=e.initiative_order, marker=to, scores=dict(e.initiative_scores))],
+            f"The initiative marker passes to {to}",
+        )
+
+    def mark_printed(self, aircraft_ids: Sequence[str]) -> None:
+        """Record that these aircraft's current cards went on paper (not undoable)."""
+        revs = {a: self.engagement.get(a).revision for a in aircraft_ids}
+        self._commit([CardsPrinted(revisions=revs)], f"Cards printed: {len(revs)} aircraft")
+
+    # -- undo and redo ------------------------------------------------------------------------
+
+    def _action_narrative(self, action: int) -> str:
+        envs = self.store.action(self.game_id, action)
+        return envs[0].narrative if envs else f"action {action}"
+
+    @property
+    def undo_text(self) -> str | None:
+        """What Undo would undo, for the menu; ``None`` when there is nothing."""
+        t = self._timeline
+        return self._action_narrative(t.undo_stack[-1]) if t.can_undo else None
+
+    @property
+    def redo_text(self) -> str | None:
+        t = self._timeline
+        return self._action_narrative(t.redo_stack[-1]) if t.can_redo else None
+
+    def undo(self) -> str:
+        """Undo the newest action that counts; returns its narrative."""
+        t = self._timeline
+        if not t.can_undo:
+            raise RuleViolation("nothing to undo")
+        action = t.undo_stack[-1]
+        text = self._action_narrative(action)
+        self._commit([Reverted(action=action)], f"Undone: {text}")
+        return text
+
+    def redo(self) -> str:
+        """Redo the newest undone action; returns its narrative."""
+        t = self._timeline
+        if not t.can_redo:
+            raise RuleViolation("nothing to redo")
+        action = t.redo_stack[-1]
+        text = self._action_narrative(action)
+        self._commit([Restored(action=action)], f"Redone: {text}")
+        return text
+
+    def undone_actions(self) -> set[int]:
+        """Actions that do not count now (undone), for striking through in logs."""
+        return set(self._timeline.redo_stack) | undone_in(self.events())
+
+
+def undone_in(events: Sequence[Envelope]) -> set[int]:
+    """The actions of a log that are reverted at its end."""
+    out: set[int] = set()
+    for env in events:
+        if isinstance(env.event, Reverted):
+            out.add(env.event.action)
+        elif isinstance(env.event, Restored):
+            out.discard(env.event.action)
+    return out

@@ -1,0 +1,28 @@
+"""One event of a game's log; ``(game_id, seq)`` is unique, which keeps two stations honest."""
+
+from datetime import datetime
+
+from sqlalchemy import Index, Text
+from sqlmodel import Column, Field, SQLModel
+
+
+class EventBase(SQLModel):
+    seq: int
+    action: int
+    time: datetime
+    actor: str = Field(max_length=64)
+    rule: str = Field(default="", max_length=200)
+    narrative: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    kind: str = Field(max_length=64)
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class EventRow(EventBase, table=True):
+    __tablename__ = "event"
+    __table_args__ = (
+        Index("ix_event_game_seq", "game_id", "seq", unique=True),
+        Index("ix_event_game_action", "game_id", "action"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", max_length=64)
