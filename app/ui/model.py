@@ -1,0 +1,114 @@
+"""EngagementModel: the thin QObject over a GameSession that every dock reads and listens to.
+
+Docks never touch the store and never mutate state: they read ``model.engagement`` and
+``model.session`` and submit actions through ``model.session`` (or the helpers here, which
+turn a refusal into the ``refused`` signal). After every append the model works out what
+changed by identity (the projection shares unchanged aircraft between states) and emits the
+narrowest signals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import QObject, Signal
+
+from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
+from app.core.events import Envelope
+from app.session import GameSession
+from app.store import StoreError
+
+
+def describe_error(e: Exception) -> str:
+    """One message for the umpire from a refusal or a validation error."""
+    if isinstance(e, ValidationError):
+        return "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}"
+            for err in e.errors()
+        )
+    return str(e)
+
+
+class EngagementModel(QObject):
+    """The session the desk shows, and signals for what changed."""
+
+    #: the whole game was replaced (opened, created, closed): redraw everything
+    reset = Signal()
+    #: one or more actions were appended: the envelopes
+    appended = Signal(list)
+    #: these aircraft ids changed (added, removed, or any of their state)
+    aircraft_changed = Signal(list)
+    #: turn or step changed
+    clock_changed = Signal()
+    #: initiative order or marker changed
+    initiative_changed = Signal()
+    #: an action was refused: the message for the umpire
+    refused = Signal(str)
+    #: an action succeeded: its narrative line, for the status bar
+    performed = Signal(str)
+
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._session: GameSession | None = None
+        self._state: Engagement | None = None
+        if session is not None:
+            self.set_session(session)
+
+    # -- the session --------------------------------------------------------------------------
+
+    @property
+    def session(self) -> GameSession:
+        if self._session is None:
+            raise RuleViolation("no game is open")
+        return self._session
+
+    @property
+    def has_session(self) -> bool:
+        return self._session is not None
+
+    @property
+    def engagement(self) -> Engagement:
+        return self._session.engagement if self._session else Engagement()
+
+    def set_session(self, session: GameSession | None) -> None:
+        """Show another game (or none); the old one is closed."""
+        if self._session is not None and self._session is not session:
+            self._session.close()
+        self._session = session
+        self._state = session.engagement if session else None
+        if session is not None:
+            session.subscribe(self._on_append)
+        self.reset.emit()
+
+    def _on_append(self, envelopes: Sequence[Envelope]) -> None:
+        old, new = self._state, self.engagement
+        self._state = new
+        self.appended.emit(list(envelopes))
+        if old is None:
+            self.reset.emit()
+            return
+        changed = [k for k, a in new.aircraft.items() if old.aircraft.get(k) is not a]
+        changed += [k for k in old.aircraft if k not in new.aircraft]
+        if changed:
+            self.aircraft_changed.emit(changed)
+        if (old.turn, old.step) != (new.turn, new.step):
+            self.clock_changed.emit()
+        if (old.initiative_order, old.initiative_marker) != (
+            new.initiative_order,
+            new.initiative_marker,
+        ):
+            self.initiative_changed.emit()
+
+    # -- submitting actions -------------------------------------------------------------------
+
+    def attempt(self, action: Callable[[], Any]) -> Any | None:
+        """Run a session action; a refusal becomes ``refused`` (nothing was appended)."""
+        try:
+            result = action()
+        except (RuleViolation, ValidationError, StoreError) as e:
+            self.refused.emit(describe_error(e))
+            return None
+        return result
