@@ -1,0 +1,142 @@
+"""The store: SQLite game files in WAL mode, migrations, refusal of foreign or newer files."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from app.core.dice import TableDice
+from app.session import GameSession
+from app.store import Store, StoreError
+from app.store.store import head_revision
+
+
+def make_game(path: Path) -> GameSession:
+    s = GameSession.create(path, ruleset="skirmish", title="Store test")
+    a = s.add_aircraft(side="Blue", type_id="jet", name="Blue 1", pilot="ace")
+    b = s.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    s.perform("gun_attack", {"attacker": a, "target": b, "hit_number": 6}, TableDice([1]))
+    return s
+
+
+def test_file_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
+    s = make_game(tmp_path / "g.airboss")
+    s.close()
+    with sqlite3.connect(tmp_path / "g.airboss") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert (
+            db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == head_revision()
+        )
+
+
+def test_reopen_gives_the_same_projection(tmp_path: Path) -> None:
+    s = make_game(tmp_path / "g.airboss")
+    state, events = s.engagement, s.events()
+    s.close()
+    r = GameSession.open(tmp_path / "g.airboss")
+    assert r.engagement == state
+    assert r.events() == events
+    r.close()
+
+
+def test_migrations_run_on_an_empty_file(tmp_path: Path) -> None:
+    store = Store.create(tmp_path / "new.airboss")
+    assert store.games() == []
+    assert store.integrity_ok()
+    store.close()
+    Store.open(tmp_path / "new.airboss").close()
+
+
+def test_create_refuses_to_overwrite(tmp_path: Path) -> None:
+    p = tmp_path / "g.airboss"
+    p.write_bytes(b"precious")
+    with pytest.raises(StoreError, match="exists already"):
+        GameSession.create(p, ruleset="skirmish", title="x")
+    assert p.read_bytes() == b"precious"
+
+
+def test_corrupt_file_refused_and_untouched(tmp_path: Path) -> None:
+    p = tmp_path / "bad.airboss"
+    p.write_bytes(b"this is not a database at all" * 100)
+    before = p.read_bytes()
+    with pytest.raises(StoreError, match="not a readable Airboss game"):
+        GameSession.open(p)
+    assert p.read_bytes() == before
+
+
+def test_foreign_sqlite_refused_and_untouched(tmp_path: Path) -> None:
+    p = tmp_path / "other.airboss"
+    with sqlite3.connect(p) as db:
+        db.execute("CREATE TABLE recipes (name TEXT)")
+    before = p.read_bytes()
+    with pytest.raises(StoreError, match="not an Airboss game"):
+        GameSession.open(p)
+    assert p.read_bytes() == before
+    assert not (tmp_path / "other.airboss-wal").exists()
+
+
+def test_newer_file_refused_and_untouched(tmp_path: Path) -> None:
+    p = tmp_path / "g.airboss"
+    make_game(p).close()
+    with sqlite3.connect(p) as db:
+        db.execute("UPDATE alembic_version SET version_num = '9999'")
+    before = p.read_bytes()
+    with pytest.raises(StoreError, match="newer Airboss"):
+        GameSession.open(p)
+    assert p.read_bytes() == before
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no such file"):
+        GameSession.open(tmp_path / "nope.airboss")
+
+
+def test_game_needing_an_uninstalled_ruleset(tmp_path: Path) -> None:
+    p = tmp_path / "g.airboss"
+    make_game(p).close()
+    with sqlite3.connect(p) as db:
+        db.execute("UPDATE game SET ruleset = 'kriegsspiel'")
+    with pytest.raises(StoreError, match="not installed"):
+        GameSession.open(p)
+
+
+def test_concurrent_append_is_refused_not_overwritten(tmp_path: Path) -> None:
+    """DESIGN.md Storage: an append that lost the race is refused; nothing is overwritten."""
+    p = tmp_path / "g.airboss"
+    make_game(p).close()
+    one, two = GameSession.open(p), GameSession.open(p)
+    one.next_step()
+    with pytest.raises(StoreError, match="another station"):
+        two.next_step()
+    # the loser was brought up to date and can act again
+    assert two.engagement == one.engagement
+    two.next_step()
+    one.refresh()
+    assert one.engagement == two.engagement
+    assert one.engagement.step == 2
+    one.close()
+    two.close()
+
+
+def test_snapshots_make_reopen_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.session as session
+
+    monkeypatch.setattr(session, "SNAPSHOT_EVERY", 5)
+    p = tmp_path / "g.airboss"
+    s = make_game(p)
+    for _ in range(12):
+        s.next_step()
+    s.undo()
+    state = s.engagement
+    s.close()
+    store = Store.open(p)
+    game = store.game(None)
+    assert store.latest_snapshot(game.id) is not None
+    store.close()
+    r = GameSession.open(p)
+    assert r.engagement == state
+    r.undo()  # deeper than the snapshot: served by replay from the store
+    r.redo()
+    r.close()

@@ -1,0 +1,151 @@
+"""GameSession (API.md "Game sessions"): the facade; a refused action appends nothing."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from app.core.dice import DiceError, SeededDice, TableDice
+from app.core.errors import RuleViolation
+from app.core.events import CardsPrinted
+from app.session import GameSession
+
+
+@pytest.fixture
+def game(tmp_path: Path):
+    s = GameSession.create(tmp_path / "g.airboss", ruleset="skirmish", title="Bar test")
+    s.blue = s.add_aircraft(side="Blue", type_id="jet", name="Blue 1", pilot="ace")
+    s.red = s.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    yield s
+    s.close()
+
+
+def refused(s: GameSession, fn, exc=(RuleViolation, ValidationError)) -> None:
+    before = len(s.events())
+    state = s.engagement
+    with pytest.raises(exc):
+        fn()
+    assert len(s.events()) == before
+    assert s.engagement is state
+
+
+def test_api_surface(game: GameSession) -> None:
+    a = game.engagement.aircraft[game.blue]
+    assert (a.name, a.side, a.type_id, a.pilot) == ("Blue 1", "Blue", "jet", "ace")
+    assert a.status == frozenset()
+    assert game.ruleset.id == "skirmish"
+    assert "jet" in game.ruleset.aircraft
+    assert [e.seq for e in game.events()] == [1, 2, 3]
+
+
+def test_perform_spends_and_damages(game: GameSession) -> None:
+    r = game.perform(
+        "gun_attack",
+        {"attacker": game.blue, "target": game.red, "hit_number": 6, "snap_shot": True},
+        TableDice([4]),
+    )
+    assert r.outcome == "hit"
+    e = game.engagement
+    assert e.aircraft[game.blue].ledgers["ammunition"].value == Fraction(5, 2)
+    assert e.aircraft[game.red].damage == 1
+
+
+def test_refusals_append_nothing(game: GameSession) -> None:
+    refused(game, lambda: game.perform("gun_attack", {"hit_number": 11}, TableDice([1])))
+    refused(game, lambda: game.perform("gun_attack", {"hit_number": 5}, TableDice([11])), DiceError)
+    refused(game, lambda: game.perform("gun_attack", {"hit_number": 5}, TableDice([])), DiceError)
+    refused(game, lambda: game.perform("nope", {}))
+    refused(game, lambda: game.perform("gun_attack", {"attacker": "ghost"}, TableDice([1])))
+    refused(game, lambda: game.add_aircraft(side="Blue", type_id="zeppelin", name="Z"))
+    refused(game, lambda: game.add_aircraft(side="Blue", type_id="jet", name="Z", pilot="hero"))
+    refused(game, lambda: game.add_aircraft(side="Blue", type_id="jet", name="Z", wings=3))
+    refused(game, lambda: game.change_aircraft(game.blue, pilot="legend"))
+    refused(game, lambda: game.previous_step())
+    refused(game, lambda: game.redo())
+
+
+def test_empty_ledger_refused(game: GameSession) -> None:
+    for _ in range(3):
+        game.perform("gun_attack", {"attacker": game.blue, "hit_number": 6}, SeededDice(1))
+    refused(game, lambda: game.perform("gun_attack", {"attacker": game.blue}, TableDice([1])))
+
+
+def test_rule_refusal_from_resolve(game: GameSession) -> None:
+    game.perform("critical_hit", {"aircraft": game.blue}, TableDice([1]))
+    refused(game, lambda: game.perform("afterburner", {"aircraft": game.blue}))
+
+
+def test_undo_names_the_action_and_round_trips(game: GameSession) -> None:
+    game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([2]))
+    assert game.undo_text == "gun roll 2: hit (Skirmish 1)"
+    after = game.engagement
+    assert game.undo() == "gun roll 2: hit (Skirmish 1)"
+    assert game.engagement.aircraft[game.red].damage == 0
+    assert game.redo_text == "gun roll 2: hit (Skirmish 1)"
+    game.redo()
+    assert game.engagement.aircraft == after.aircraft
+    assert game.undone_actions() == set()
+
+
+def test_clock_wraps_into_next_turn(game: GameSession) -> None:
+    for _ in range(3):
+        game.next_step()
+    assert (game.engagement.turn, game.engagement.step) == (2, 0)
+    game.previous_step()
+    assert (game.engagement.turn, game.engagement.step) == (1, 2)
+
+
+def test_initiative_and_marker(game: GameSession) -> None:
+    game.perform("initiative", {"sides": ["Blue", "Red"]}, TableDice([2, 5]))
+    assert game.engagement.initiative_order == ("Red", "Blue")
+    assert game.engagement.initiative_marker == "Red"
+    game.pass_marker("Blue")
+    assert game.engagement.initiative_marker == "Blue"
+    refused(game, lambda: game.pass_marker("Blue"))
+    refused(game, lambda: game.pass_marker("Green"))
+
+
+def test_changed_since_printed(game: GameSession) -> None:
+    assert set(game.changed_since_printed()) == {game.blue, game.red}
+    game.mark_printed([game.blue, game.red])
+    assert game.changed_since_printed() == []
+    game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([2]))
+    assert set(game.changed_since_printed()) == {game.blue, game.red}
+    game.undo()
+    assert game.changed_since_printed() == []
+    assert isinstance(game.events()[-2].event, CardsPrinted) is False
+
+
+def test_aircraft_ids_are_readable_and_unique(game: GameSession) -> None:
+    assert game.blue == "blue-1"
+    again = game.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    assert again == "blue-1-2"
+
+
+def test_rename_remove_and_undo(game: GameSession) -> None:
+    game.change_aircraft(game.red, name="Red Leader", pilot="green")
+    assert game.engagement.aircraft[game.red].name == "Red Leader"
+    game.remove_aircraft(game.red)
+    assert game.red not in game.engagement.aircraft
+    game.undo()
+    assert game.engagement.aircraft[game.red].pilot == "green"
+
+
+def test_variants_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(RuleViolation, match="no variant"):
+        GameSession.create(
+            tmp_path / "v.airboss", ruleset="skirmish", title="v", variants=["moon_gravity"]
+        )
+    assert not (tmp_path / "v.airboss").exists()
+    s = GameSession.create(
+        tmp_path / "v.airboss", ruleset="skirmish", title="v", variants=["long_guns"]
+    )
+    assert s.engagement.variants == ("long_guns",)
+    assert s.ruleset.chosen == {"long_guns"}
+    s.close()
+    r = GameSession.open(tmp_path / "v.airboss")
+    assert r.ruleset.chosen == {"long_guns"}
+    r.close()
