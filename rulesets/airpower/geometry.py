@@ -1,0 +1,405 @@
+"""Air Power angle-off arcs (rule "Angle-Off") on the map's hex grid.
+
+The map conventions (columns, hex sides, facings) are ``app.core.hexgrid``'s and API.md's. The
+target defines the line of flight; the angle-off is the horizontal angle between the line
+extending behind the target and the line from the target to the attacker, described in 30
+degree arcs to the left and right ("Angle-Off Arcs"). The lines bounding the arcs run from the
+target's location every 30 degrees, so they follow the hex rows and spines of the grid for a
+target in a hex facing a side, in a hex facing a corner and on a hex side alike.
+
+Borderline cases are resolved as "Angle-Off Procedure for Attack Modifiers" says (and, for the
+other uses of the arcs, as the three procedures after it say): move the faster element forward;
+if it stays on the line, or neither is faster, the attacker is in the adjacent arc with the more
+beneficial modifier, read from the angle-off rows of the gun and rocket modifier table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from app.core import hexgrid
+from app.core.errors import MissingTableValue
+
+__all__ = [
+    "ANGLE_OFF_RULE",
+    "AngleOff",
+    "ArcRange",
+    "ArcReading",
+    "HexPosition",
+    "Purpose",
+    "Side",
+    "angle_off",
+    "gun_range",
+    "in_field",
+    "read_angle_off",
+    "relative_angle",
+    "same_location",
+]
+
+ANGLE_OFF_RULE = "Air Power, Angle-Off"
+_EPS = 1e-7
+
+Side = Literal["left", "right"]
+Purpose = Literal["attack", "sighting", "advantage"]
+
+
+class AngleOff(StrEnum):
+    """The angle-off arcs and lines, named as the rules name them."""
+
+    LINE_0 = "0 line"
+    ARC_30 = "30 arc"
+    ARC_60 = "60 arc"
+    ARC_90 = "90 arc"
+    ARC_120 = "120 arc"
+    ARC_150 = "150 arc"
+    ARC_180 = "180 arc"
+    LINE_180 = "180 line"
+
+    @property
+    def degrees(self) -> int:
+        """The arc's outer bound (0 and 180 for the lines)."""
+        return int(self.value.split()[0])
+
+    @property
+    def is_line(self) -> bool:
+        return self.value.endswith("line")
+
+    @classmethod
+    def arc(cls, degrees: int) -> AngleOff:
+        """The arc whose outer bound is ``degrees`` (30 ... 180)."""
+        return cls(f"{degrees} arc")
+
+
+@dataclass(frozen=True)
+class HexPosition:
+    """A piece on the map: a hex centre or hex side, facing in degrees counter-clockwise from +x.
+
+    In a hex centre the facing is a multiple of 30 (30, 90, 150 ... face hex sides; 0, 60, 120
+    ... face hex corners); on a hex side it is parallel to the side. ``ValueError`` otherwise.
+    The facing is kept in ``[0, 360)``.
+    """
+
+    x: float
+    y: float
+    facing: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.facing, bool) or not isinstance(self.facing, int):
+            raise ValueError(f"facing {self.facing!r} is not a whole number of degrees")
+        where = hexgrid.kind(self.x, self.y)
+        facing = self.facing % 360
+        allowed = hexgrid.valid_directions(self.x, self.y)
+        if facing not in allowed:
+            what = (
+                "a multiple of 30 degrees in a hex centre"
+                if where == "centre"
+                else f"parallel to the hex side ({allowed[0]} or {allowed[1]})"
+            )
+            raise ValueError(f"facing {self.facing} at ({self.x}, {self.y}) must be {what}")
+        object.__setattr__(self, "facing", facing)
+
+    @property
+    def on_side(self) -> bool:
+        return hexgrid.kind(self.x, self.y) == "side"
+
+    @property
+    def location(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def forward(self) -> HexPosition:
+        """One location straight ahead, same facing."""
+        return HexPosition(*hexgrid.step(self.x, self.y, self.facing), self.facing)
+
+
+def same_location(a: HexPosition, b: HexPosition) -> bool:
+    """Whether two pieces share a hex or hex side."""
+    return abs(a.x - b.x) < _EPS and abs(a.y - b.y) < _EPS
+
+
+def _physical(p: HexPosition) -> tuple[float, float]:
+    return hexgrid.physical(p.x, p.y)
+
+
+def _cross(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return a[0] * b[1] - a[1] * b[0]
+
+
+def relative_angle(target: HexPosition, attacker: HexPosition) -> float:
+    """Signed angle in degrees ``(-180, 180]`` from the target's tail to the attacker's location:
+    negative on the target's left, positive on its right. ``ValueError`` for the same location."""
+    if same_location(target, attacker):
+        raise ValueError("the attacker and target are in the same location")
+    t, a = _physical(target), _physical(attacker)
+    r = (a[0] - t[0], a[1] - t[1])
+    tail = hexgrid.direction(target.facing + 180)
+    # clockwise from the tail is the target's left, counter-clockwise its right
+    rel = math.degrees(math.atan2(_cross(tail, r), tail[0] * r[0] + tail[1] * r[1]))
+    if rel <= -180 + _EPS:
+        rel = 180.0
+    return 0.0 if abs(rel) < _EPS else rel
+
+
+def _side_of(rel: float) -> Side:
+    return "left" if rel < 0 else "right"
+
+
+@dataclass(frozen=True)
+class ArcReading:
+    """Where the attacker is: the arc or line, the side (``None`` on a line or when either side
+    is the same), the two arcs of a borderline it sat on, and how the borderline was decided."""
+
+    arc: AngleOff
+    side: Side | None
+    borderline: tuple[AngleOff, AngleOff] | None = None
+    how: str = ""
+    degrees: float | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.side} {self.arc}" if self.side else str(self.arc)
+
+
+BeneficialFn = Callable[[AngleOff, AngleOff], AngleOff]
+
+
+def _facing_difference(target: HexPosition, attacker: HexPosition) -> ArcReading:
+    d = (attacker.facing - target.facing) % 360
+    if d == 0:
+        return ArcReading(AngleOff.LINE_0, None, how="same location, same facing", degrees=0)
+    if d == 180:
+        return ArcReading(
+            AngleOff.LINE_180, None, how="same location, opposite facing", degrees=180
+        )
+    side: Side = "left" if d < 180 else "right"
+    arc = AngleOff.arc(d if d < 180 else 360 - d)
+    return ArcReading(arc, side, how=f"same location, facing difference {arc.degrees}")
+
+
+def _moved(rel: float, turn: float) -> float:
+    """``rel`` after the attacker's bearing turns by the (tiny, signed) ``turn`` degrees."""
+    out = rel + turn
+    if out > 180:
+        out -= 360
+    if out <= -180:
+        out += 360
+    return out
+
+
+def _arc_after(rel: float, sense: float) -> tuple[AngleOff, Side] | None:
+    """The arc an attacker on the borderline at ``rel`` moves into when its bearing from the
+    target turns the way ``sense`` says (sign only); ``None`` if it stays on the line."""
+    if abs(sense) < _EPS:
+        return None
+    after = _moved(rel, math.copysign(1e-3, sense))
+    m = abs(after)
+    return AngleOff.arc(int(math.ceil(m / 30 - 1e-9) * 30)), _side_of(after)
+
+
+def _attacker_moves(target: HexPosition, attacker: HexPosition, rel: float) -> float:
+    """Sign of the change of ``rel`` if the attacker moves forward along its facing."""
+    t, a = _physical(target), _physical(attacker)
+    r = (a[0] - t[0], a[1] - t[1])
+    # a counter-clockwise turn of the bearing increases rel (see relative_angle)
+    return _cross(r, hexgrid.direction(attacker.facing))
+
+
+def _target_moves(target: HexPosition, attacker: HexPosition, rel: float) -> float:
+    t, a = _physical(target), _physical(attacker)
+    r = (a[0] - t[0], a[1] - t[1])
+    d = hexgrid.direction(target.facing)
+    return _cross(r, (-d[0], -d[1]))
+
+
+def read_angle_off(
+    target: HexPosition,
+    attacker: HexPosition,
+    *,
+    target_speed: float,
+    attacker_speed: float,
+    purpose: Purpose = "attack",
+    beneficial: BeneficialFn | None = None,
+    equal_speed_moves_target: bool = False,
+    attacker_is_ground: bool = False,
+) -> ArcReading:
+    """The attacker's angle-off arc and side relative to the target (rule "Angle-Off").
+
+    ``purpose`` picks the borderline procedure: ``"attack"`` (gun, rocket and missile attack
+    modifiers), ``"sighting"`` (restricted and blind arcs: the sighting aircraft is ``target``,
+    the sighted element ``attacker``) or ``"advantage"`` (the aircraft seeking advantage is
+    ``target``). ``beneficial(a, b)`` names the more beneficial of two adjacent arcs (for
+    attacks, from the modifier table); ``equal_speed_moves_target`` is the original wording,
+    whose examples treat equal speeds as the target being faster. A ground unit is always
+    slower than an aircraft.
+    """
+    if same_location(target, attacker):
+        return _facing_difference(target, attacker)
+    rel = relative_angle(target, attacker)
+    m = abs(rel)
+    if m > _EPS and m < 180 - _EPS and abs(m / 30 - round(m / 30)) > 1e-9:
+        arc = AngleOff.arc(int(math.ceil(m / 30)) * 30)
+        return ArcReading(arc, _side_of(rel), how="inside the arc", degrees=m)
+
+    # on one of the lines every 30 degrees
+    if m <= _EPS:
+        if attacker.facing == target.facing:
+            return ArcReading(AngleOff.LINE_0, None, how="on the 0 line facing along it", degrees=0)
+        pair = (AngleOff.ARC_30, AngleOff.ARC_30)
+    elif m >= 180 - _EPS:
+        if attacker.facing == (target.facing + 180) % 360:
+            return ArcReading(
+                AngleOff.LINE_180, None, how="on the 180 line facing along it", degrees=180
+            )
+        pair = (AngleOff.ARC_180, AngleOff.ARC_180)
+    else:
+        k = int(round(m / 30)) * 30
+        pair = (AngleOff.arc(k), AngleOff.arc(k + 30))
+
+    attacker_sense = _attacker_moves(target, attacker, rel)
+    target_sense = _target_moves(target, attacker, rel)
+    a_speed = attacker_speed
+    t_speed = target_speed
+    if attacker_is_ground:
+        a_speed, t_speed = 0.0, max(t_speed, 1.0)
+    steps: list[tuple[str, float]] = []
+    if t_speed < a_speed:
+        steps.append(("the attacker is faster and moves forward", attacker_sense))
+        if purpose != "attack":
+            steps.append(("it stays on the line, so the reference aircraft moves", target_sense))
+    elif t_speed > a_speed or equal_speed_moves_target:
+        why = "faster" if t_speed > a_speed else "as fast (original wording)"
+        steps.append((f"the target is {why} and moves forward", target_sense))
+    for why, sense in steps:
+        moved = _arc_after(rel if m < 180 - _EPS else 180.0, sense)
+        if moved is not None:
+            return ArcReading(moved[0], moved[1], pair, why, m)
+
+    # still on the line, or neither is faster: the more beneficial adjacent arc
+    side: Side | None = None
+    own = _arc_after(rel if m < 180 - _EPS else 180.0, attacker_sense)
+    if pair[0] == pair[1]:
+        side = own[1] if own else None
+        return ArcReading(
+            pair[0],
+            side,
+            pair,
+            "on the line between the left and right arcs"
+            + (f"; the {side} side is where it heads" if side else ""),
+            m,
+        )
+    side = _side_of(rel)
+    if beneficial is None:
+        raise ValueError(f"borderline between {pair[0]} and {pair[1]}: no tie-break given")
+    chosen = beneficial(*pair)
+    why = "neither is faster" if not steps else "it stays on the borderline"
+    return ArcReading(chosen, side, pair, f"{why}: the more beneficial arc", m)
+
+
+def attack_beneficial(
+    modifiers: Mapping[AngleOff, int | str], table: str = "angle-off modifiers"
+) -> BeneficialFn:
+    """The adjacent arc with the lower (better) hit-roll modifier; on equal modifiers the more
+    rearward arc, which also meets more arc requirements (SSGT, CA radar ranging)."""
+
+    def pick(a: AngleOff, b: AngleOff) -> AngleOff:
+        values = []
+        for arc in (a, b):
+            v = modifiers.get(arc, "missing")
+            if not isinstance(v, int):
+                raise MissingTableValue(table, f"angle-off {arc}", ANGLE_OFF_RULE)
+            values.append(v)
+        return b if values[1] < values[0] else a
+
+    return pick
+
+
+def angle_off(
+    target: HexPosition,
+    attacker: HexPosition,
+    *,
+    target_speed: float,
+    attacker_speed: float,
+    modifiers: Mapping[AngleOff, int | str] | None = None,
+    original_wording: bool = False,
+) -> AngleOff:
+    """The angle-off arc for an attack (rule "Angle-Off Procedure for Attack Modifiers").
+
+    ``modifiers`` are the angle-off hit modifiers used for the "more beneficial" tie-break;
+    by default the ruleset's table (with the umpire's values). A tie-break that needs a cell the
+    rules text does not print raises ``MissingTableValue``.
+    """
+    if modifiers is None:
+        from rulesets.airpower.tables import angle_off_modifiers
+
+        modifiers = angle_off_modifiers()
+    return read_angle_off(
+        target,
+        attacker,
+        target_speed=target_speed,
+        attacker_speed=attacker_speed,
+        beneficial=attack_beneficial(modifiers),
+        equal_speed_moves_target=original_wording,
+    ).arc
+
+
+@dataclass(frozen=True)
+class ArcRange:
+    """A range of arcs (rule "Ranges of Angle-Off Arcs"): ``60-`` is the 30 and 60 arcs, ``150+``
+    the 150 and 180 arcs, both sides; a bare ``90`` is the one arc."""
+
+    bound: int
+    sense: Literal["+", "-", ""]
+
+    @classmethod
+    def parse(cls, text: str) -> ArcRange:
+        t = text.strip()
+        sense = t[-1] if t and t[-1] in "+-" else ""
+        try:
+            bound = int(t[:-1] if sense else t)
+        except ValueError:
+            raise ValueError(f"{text!r} is not an arc range such as 60- or 150+") from None
+        if bound not in range(30, 181, 30):
+            raise ValueError(f"{text!r}: arcs are 30, 60, 90, 120, 150 or 180")
+        return cls(bound, sense)  # type: ignore[arg-type]
+
+    @property
+    def low(self) -> int:
+        """Smallest angle-off (degrees) in the range, borders included."""
+        return 0 if self.sense == "-" else self.bound - 30
+
+    @property
+    def high(self) -> int:
+        return 180 if self.sense == "+" else self.bound
+
+    def contains(self, arc: AngleOff) -> bool:
+        """Whether an arc (or line) is in the range; the 0 line goes with the 30 arc and the 180
+        line with the 180 arc."""
+        deg = 30 if arc is AngleOff.LINE_0 else 180 if arc is AngleOff.LINE_180 else arc.degrees
+        return self.low < deg <= self.high
+
+    def __str__(self) -> str:
+        return f"{self.bound}{self.sense}"
+
+
+def in_field(reference: HexPosition, element: HexPosition, field: ArcRange | str) -> bool:
+    """Whether ``element`` is in the sensor, jammer or designator field of ``reference``
+    (rule "Angle-Off Procedure for Other Cases"): borders included, speeds ignored. In the same
+    location the facing difference decides."""
+    rng = ArcRange.parse(field) if isinstance(field, str) else field
+    if same_location(reference, element):
+        d = (element.facing - reference.facing) % 360
+        m = float(min(d, 360 - d))
+    else:
+        m = abs(relative_angle(reference, element))
+    return rng.low - _EPS <= m <= rng.high + _EPS
+
+
+def gun_range(horizontal: int, target_altitude: int, attacker_altitude: int) -> int:
+    """Gun range (rule "Air-to-Air Gun Combat, Range"): horizontal range plus the altitude
+    difference in levels divided by two, rounded down."""
+    if horizontal < 0:
+        raise ValueError("a horizontal range cannot be negative")
+    return horizontal + abs(target_altitude - attacker_altitude) // 2

@@ -1,0 +1,144 @@
+"""Air Power's data tables: TOML beside the code, validated by pydantic, umpire values merged in.
+
+Cells the rules text does not print hold ``"missing"``; ``app.core.data.cell`` turns a missing
+cell into ``MissingTableValue`` naming table and cell when a procedure needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from app.core.data import Missing, cell, load_table
+from app.core.errors import RuleViolation
+from rulesets.airpower.geometry import AngleOff
+
+RULESET_ID = "airpower"
+TABLE_DIR = Path(__file__).parent / "tables"
+
+Cell = StrictInt | Missing
+
+MODIFIERS = "Air-to-air gun and rocket modifiers"
+ROCKETS = "Air-to-air rocket attacks"
+SCATTER = "Genie scatter"
+GUN_PODS = "Gun pod weapons"
+FIELDS = "Fields of fire"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class VerticalAttack(_Strict):
+    opposite: StrictInt
+    against_level: StrictInt
+    same: StrictInt
+
+
+class Modifiers(_Strict):
+    """The gun and rocket modifier table (rule "Air-to-Air Gun Combat: Die Roll Modifiers")."""
+
+    rule: str
+    snap_shot: StrictInt
+    ssgt_per_third: StrictInt
+    ssgt_limit: StrictInt
+    cc_rocket: StrictInt
+    rocket_damage_roll: StrictInt
+    angle_off: dict[AngleOff, Cell]
+    vertical_attack: VerticalAttack
+    attacker_damage: dict[str, Cell] = Field(min_length=1)
+    radar_ranging: dict[Annotated[str, Field(pattern="^(RE|CA|IG)$")], Cell]
+    pilot_quality: dict[
+        Annotated[str, Field(pattern="^(green|inexperienced|average|experienced|ace)$")], Cell
+    ]
+
+    def value(self, row: str, key: str, rule: str) -> int:
+        """One cell as a number; ``MissingTableValue`` if it is still missing."""
+        section: Mapping[str, Cell] = getattr(self, row)
+        if key not in section:
+            raise RuleViolation(f"{MODIFIERS}: no {row.replace('_', ' ')} entry {key!r}")
+        return cell(section[key], MODIFIERS, f"{row.replace('_', ' ')} {key}", rule)
+
+
+class RocketRow(_Strict):
+    factors: StrictInt = Field(ge=1)
+    hit: list[Cell] = Field(min_length=4, max_length=4)
+    attack_rating: Cell
+
+
+class RocketTable(_Strict):
+    """Hit die roll by range 1-4 and attack rating by factors fired (rule "Air-to-Air Rocket
+    Combat: Rocket Attack Procedure")."""
+
+    rule: str
+    rows: list[RocketRow] = Field(min_length=1)
+
+    def row(self, factors: int) -> RocketRow:
+        for r in self.rows:
+            if r.factors == factors:
+                return r
+        known = ", ".join(str(r.factors) for r in self.rows)
+        raise RuleViolation(f"{ROCKETS}: no row for {factors} rocket factors (rows: {known})")
+
+
+class ScatterTable(_Strict):
+    """Scatter direction by the first d10 roll (rule "Air-to-Air Nuclear Rockets: Genie
+    Scatter"); a direction is degrees counter-clockwise from the launcher's facing."""
+
+    rule: str
+    direction: dict[Annotated[str, Field(pattern="^([1-9]|10)$")], Cell]
+
+
+class GunPod(_Strict):
+    hit_numbers: list[Cell] = Field(min_length=2, max_length=3)
+    attack_rating: Cell
+    ammunition: Cell
+
+
+class GunPodTable(_Strict):
+    """Gun pods (Table "stores-GP", referred to but not printed)."""
+
+    rule: str
+    pods: dict[str, GunPod]
+
+
+class Fields(_Strict):
+    """Arc ranges the text shows only in figures: the gun field of fire (Figure "air-to-air gun
+    attacks") and the limited radar arc used for rockets (Figure "limited arcs"), as arc ranges
+    of the attacker (``150+`` is the 150 and 180 arcs)."""
+
+    rule: str
+    gun_field_of_fire: str
+    limited_radar_arc: str
+
+
+def table_files() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(TABLE_DIR.glob("*.toml"))}
+
+
+def modifiers() -> Modifiers:
+    return load_table(RULESET_ID, TABLE_DIR / "modifiers.toml", Modifiers)
+
+
+def rocket_table() -> RocketTable:
+    return load_table(RULESET_ID, TABLE_DIR / "rockets.toml", RocketTable)
+
+
+def scatter_table() -> ScatterTable:
+    return load_table(RULESET_ID, TABLE_DIR / "genie_scatter.toml", ScatterTable)
+
+
+def gun_pods() -> GunPodTable:
+    return load_table(RULESET_ID, TABLE_DIR / "gun_pods.toml", GunPodTable)
+
+
+def fields() -> Fields:
+    return load_table(RULESET_ID, TABLE_DIR / "fields.toml", Fields)
+
+
+def angle_off_modifiers() -> dict[AngleOff, int | str]:
+    """The angle-off rows of the modifier table (with the umpire's values)."""
+    return dict(modifiers().angle_off)
