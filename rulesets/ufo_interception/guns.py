@@ -1,0 +1,280 @@
+"""Guns: the aircraft's cannon, the UFO's ray guns and their recharge (UFO rules, Firing)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field
+
+from app.core.dice import DiceSource, distribution, label_odds, successes
+from app.core.engagement import AircraftState, Engagement
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, LedgerChanged
+from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+
+from .common import card_of, fighter, fired_this_step, lost_hard_points, need, ray_gun_ledger, ufo
+from .sequence import CANNON_1, CANNON_2, MISSILES, require_step
+
+
+def hits_label(hits: int) -> str:
+    """``"miss"`` for no hits (no effect on the target), else ``"N hit(s)"``."""
+    return "miss" if hits <= 0 else f"{hits} hit" + ("s" if hits > 1 else "")
+
+
+def due_rolls(target: AircraftState, hits: int) -> list[Event]:
+    """Hits waiting to be rolled on the damage table (the desk shows them on the target)."""
+    if hits <= 0:
+        return []
+    due = int(target.attributes.get("damage_rolls_due", 0)) + hits
+    return [AttributesSet(aircraft=target.id, values={"damage_rolls_due": due})]
+
+
+class CannonInputs(ProcedureInputs):
+    range_inches: int = Field(
+        ge=0, le=6, title="Range (inches)", description="Cannon. Range 6 inches"
+    )
+    in_forward_arc: bool = Field(
+        True, title="Target in forward arc", description="forward arc of aircraft"
+    )
+
+
+class Cannon(Procedure):
+    """UFO rules, Firing: Cannons and Hitting: "Cannon. Range 6 inches, forward arc of aircraft";
+    "Roll d6+1 and subtract range in inches- this is number of hits on Damage Table."
+
+    An aircraft fires at the half way point of its move and again at the end (the two Cannon
+    firing steps), or "fire guns once" instead of missiles in Missile Firing.
+    """
+
+    id = "cannon"
+    title = "Cannon"
+    rule = "UFO rules, Firing: Cannons; Hitting: Cannon"
+    Inputs = CannonInputs
+    dice = (("d6", "cannon hits"),)
+
+    @staticmethod
+    def hits(range_inches: int, roll: int) -> int:
+        return max(0, roll + 1 - range_inches)
+
+    def odds(self, inputs: CannonInputs) -> dict[str, Fraction]:
+        if not inputs.in_forward_arc:
+            return {"miss": Fraction(1)}
+        return label_odds(
+            distribution("d6"), lambda r: hits_label(self.hits(inputs.range_inches, r))
+        )
+
+    def resolve(
+        self, inputs: CannonInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if not inputs.in_forward_arc:
+            raise RuleViolation("the cannon fires only into the forward arc of the aircraft")
+        events: list[Event] = []
+        if inputs.attacker:
+            a = fighter(engagement, inputs.attacker)
+            assert engagement is not None
+            require_step(engagement, (CANNON_1, CANNON_2, MISSILES), "cannon fire")
+            if fired_this_step(a, engagement):
+                raise RuleViolation(f"{a.name} has already fired in this step")
+            cannon = [h.number for h in card_of(a).hard_points if h.store == "cannon"]
+            if not cannon or all(n in lost_hard_points(a) for n in cannon):
+                raise RuleViolation(f"{a.name} has no cannon left (hard point lost)")
+            events.append(
+                AttributesSet(aircraft=a.id, values={"fired": [engagement.turn, engagement.step]})
+            )
+        target = need(engagement, inputs.target) if inputs.target else None
+        roll = dice.roll("d6", "cannon hits")
+        hits = self.hits(inputs.range_inches, roll.total)
+        outcome = hits_label(hits)
+        if target is not None:
+            events += due_rolls(target, hits)
+        narrative = (
+            f'cannon at {inputs.range_inches}": d6={roll.total} + 1 - {inputs.range_inches} = '
+            f"{outcome}" + (" on the damage table" if hits else "")
+        )
+        return Resolution(
+            (self.record(inputs, [roll], outcome), *events),
+            f"{narrative} ({self.rule})",
+            outcome,
+            (roll,),
+        )
+
+
+class RayGunInputs(ProcedureInputs):
+    charge: int = Field(ge=0, title="Charge", description="the gun's current charge")
+    range_inches: int = Field(ge=0, title="Range (inches)")
+    gun: int = Field(1, ge=1, title="Ray gun", description="which of the UFO's ray guns")
+
+
+class RayGun(Procedure):
+    """UFO rules, Firing: UFO and Hitting: Ray Gun: "Roll one die for every point of charge,
+    minus 1 die for every inch of range"; "Any 5 or 6 is a hit- roll on damage table". Ray guns
+    "may fire in any direction". Firing uses the gun's charge (it then recharges in turns it
+    does not fire); the UFO fires in Missile Firing at initiative 13 minus its charge.
+    """
+
+    id = "ray_gun"
+    title = "Ray gun"
+    rule = "UFO rules, Firing: UFO; Hitting: Ray Gun"
+    Inputs = RayGunInputs
+
+    @staticmethod
+    def dice_count(inputs: RayGunInputs) -> int:
+        return max(0, inputs.charge - inputs.range_inches)
+
+    def dice_needed(self, inputs: RayGunInputs) -> list[tuple[str, str]]:
+        return [("d6", f"ray gun die {i + 1}") for i in range(self.dice_count(inputs))]
+
+    def odds(self, inputs: RayGunInputs) -> dict[str, Fraction]:
+        dist = successes(self.dice_count(inputs), "d6", lambda f: f >= 5)
+        return label_odds(dict(sorted(dist.items())), hits_label)
+
+    def resolve(
+        self, inputs: RayGunInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        events: list[Event] = []
+        if inputs.attacker:
+            u = ufo(engagement, inputs.attacker)
+            assert engagement is not None
+            require_step(engagement, (MISSILES,), "ray gun fire")
+            ledger = ray_gun_ledger(inputs.gun)
+            charge = u.ledger(ledger)
+            if charge != inputs.charge:
+                raise RuleViolation(f"{u.name}'s ray gun {inputs.gun} holds {charge} charge")
+            key = f"{ledger}_used_turn"
+            if u.attributes.get(key) == engagement.turn:
+                raise RuleViolation(
+                    f"{u.name}'s ray gun {inputs.gun} has already fired or recharged this turn"
+                )
+            if charge:
+                events.append(
+                    LedgerChanged(aircraft=u.id, ledger=ledger, delta=-charge, reason="fired")
+                )
+            events.append(
+                AttributesSet(
+                    aircraft=u.id,
+                    values={key: engagement.turn, f"{ledger}_fired_turn": engagement.turn},
+                )
+            )
+        target = need(engagement, inputs.target) if inputs.target else None
+        rolls = [dice.roll("d6", f"ray gun die {i + 1}") for i in range(self.dice_count(inputs))]
+        hits = sum(1 for r in rolls if r.total >= 5)
+        outcome = hits_label(hits)
+        if target is not None:
+            events += due_rolls(target, hits)
+        faces = " ".join(str(r.total) for r in rolls) or "no dice"
+        narrative = (
+            f'ray gun charge {inputs.charge} at {inputs.range_inches}": '
+            f"{self.dice_count(inputs)} dice ({faces}): {outcome}"
+        )
+        return Resolution(
+            (self.record(inputs, rolls, outcome), *events),
+            f"{narrative} ({self.rule})",
+            outcome,
+            tuple(rolls),
+        )
+
+
+class RechargeInputs(AircraftInputs):
+    gun: int = Field(1, ge=1, title="Ray gun")
+    charge: int = Field(ge=0, title="Current charge")
+    power: int = Field(ge=1, title="Power", description="the maximum charge")
+    recharge_dice: int = Field(ge=0, le=12, title="Recharge dice (d6)")
+
+
+class Recharge(Procedure):
+    """UFO rules, Firing: UFO: "Any turn the gun does not fire it may recharge. Roll a number
+    of dice equal to its recharge rating, and add result to current charge. Any points over
+    maximum are lost."
+    """
+
+    id = "recharge"
+    title = "Ray gun recharge"
+    rule = "UFO rules, Firing: UFO (recharge)"
+    Inputs = RechargeInputs
+
+    def dice_needed(self, inputs: RechargeInputs) -> list[tuple[str, str]]:
+        return [("d6", f"recharge die {i + 1}") for i in range(inputs.recharge_dice)]
+
+    @staticmethod
+    def _label(inputs: RechargeInputs, total: int) -> str:
+        return f"charge {min(inputs.power, inputs.charge + total)}"
+
+    def odds(self, inputs: RechargeInputs) -> dict[str, Fraction]:
+        if inputs.charge > inputs.power:
+            raise RuleViolation("the charge cannot exceed the gun's power")
+        dist = (
+            distribution(f"{inputs.recharge_dice}d6") if inputs.recharge_dice else {0: Fraction(1)}
+        )
+        return label_odds(dist, lambda t: self._label(inputs, t))
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        who = attacker or target
+        if who is None:
+            return {}
+        a = engagement.get(who)
+        guns = card_of(a).ray_guns
+        led = a.ledgers.get(ray_gun_ledger(1))
+        if isinstance(guns, str) or not guns or led is None:
+            return {}
+        return {
+            "gun": 1,
+            "charge": int(led.value),
+            "power": int(led.maximum),
+            "recharge_dice": guns[0].recharge_dice,
+        }
+
+    def resolve(
+        self, inputs: RechargeInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if inputs.charge > inputs.power:
+            raise RuleViolation("the charge cannot exceed the gun's power")
+        events: list[Event] = []
+        ledger = ray_gun_ledger(inputs.gun)
+        if inputs.aircraft:
+            u = ufo(engagement, inputs.aircraft)
+            assert engagement is not None
+            led = u.ledgers.get(ledger)
+            guns = card_of(u).ray_guns
+            if led is None or isinstance(guns, str) or inputs.gun > len(guns):
+                raise RuleViolation(f"{u.name} has no ray gun {inputs.gun}")
+            given = (inputs.charge, inputs.power, inputs.recharge_dice)
+            actual = (int(led.value), int(led.maximum), guns[inputs.gun - 1].recharge_dice)
+            if given != actual:
+                raise RuleViolation(
+                    f"{u.name}'s ray gun {inputs.gun} has charge {actual[0]}, power {actual[1]}"
+                    f" and {actual[2]} recharge dice"
+                )
+            key = f"{ledger}_used_turn"
+            if u.attributes.get(key) == engagement.turn:
+                raise RuleViolation(
+                    f"{u.name}'s ray gun {inputs.gun} fired or recharged this turn: "
+                    "only a gun that does not fire may recharge"
+                )
+            events.append(AttributesSet(aircraft=u.id, values={key: engagement.turn}))
+        rolls = [dice.roll("d6", f"recharge die {i + 1}") for i in range(inputs.recharge_dice)]
+        total = sum(r.total for r in rolls)
+        new = min(inputs.power, inputs.charge + total)
+        outcome = f"charge {new}"
+        if inputs.aircraft and new > inputs.charge:
+            events.insert(
+                0,
+                LedgerChanged(
+                    aircraft=inputs.aircraft,
+                    ledger=ledger,
+                    delta=Fraction(new - inputs.charge),
+                    reason="recharge",
+                ),
+            )
+        lost = inputs.charge + total - new
+        narrative = f"recharge {total}: {outcome}" + (
+            f" ({lost} over maximum lost)" if lost else ""
+        )
+        return Resolution(
+            (self.record(inputs, rolls, outcome), *events),
+            f"{narrative} ({self.rule})",
+            outcome,
+            tuple(rolls),
+        )

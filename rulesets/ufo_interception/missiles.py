@@ -1,0 +1,273 @@
+"""Missiles: launch, flight and lock, and the hit (UFO rules, Firing: Missiles; Hitting)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from app.core.dice import DiceSource, distribution, label_odds
+from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, GameAttributesSet, LedgerChanged
+from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+
+from .common import card_of, fighter, fired_this_step, hard_point_ledger, lost_hard_points, need
+from .guns import due_rolls
+from .sequence import MISSILES, require_step
+
+MissileType = Literal["sidewinder", "amraam"]
+
+
+@dataclass(frozen=True)
+class MissileData:
+    """UFO rules, Firing: Missiles: nomination range, turns in flight and move per turn."""
+
+    name: str
+    range_inches: int
+    turns: int
+    move_inches: int
+
+
+MISSILE_DATA: dict[str, MissileData] = {
+    # "AMRAAM- Lasts 3 turns. Move 12 inches per turn." nominated "within 24in"
+    "amraam": MissileData("AMRAAM", 24, 3, 12),
+    # "Sidewinder 1 turn only. Move 12 inches." nominated within "12 inches"
+    "sidewinder": MissileData("Sidewinder", 12, 1, 12),
+}
+
+
+def in_flight(engagement: Engagement) -> list[dict[str, Any]]:
+    """The missiles in flight (game attribute ``missiles``), oldest first."""
+    return [dict(m) for m in engagement.attributes.get("missiles", [])]
+
+
+class LaunchInputs(ProcedureInputs):
+    missile: MissileType = Field(title="Missile")
+    count: Literal[1, 2] = Field(1, title="How many", description="up to 1 or 2 of one type")
+    range_inches: int = Field(ge=0, title="Range to the target (inches)")
+    hard_points: list[int] = Field(
+        default_factory=list,
+        title="Hard points",
+        description="which hard point each missile comes from (empty: the first loaded ones)",
+    )
+
+    @model_validator(mode="after")
+    def _points(self) -> LaunchInputs:
+        if self.hard_points and len(self.hard_points) != self.count:
+            raise ValueError("name one hard point for each missile fired")
+        return self
+
+
+class MissileLaunch(Procedure):
+    """UFO rules, Firing: Missiles: "May fire up to 1 or 2 missiles of the same type- each
+    missile noted may be used only once, or fire guns once"; the pilot nominates a target within
+    24in for AMRAAM or 12 inches for Sidewinder; "If 2 sidewinders fired at once one must come
+    from HP2 and one from HP4" (Tornado card): two Sidewinders come from different hard points.
+    """
+
+    id = "missile_launch"
+    title = "Missile launch"
+    rule = "UFO rules, Firing: Missiles"
+    Inputs = LaunchInputs
+
+    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
+        data = MISSILE_DATA[inputs.missile]
+        if inputs.range_inches > data.range_inches:
+            return {"out of range": Fraction(1)}
+        return {"launched": Fraction(1)}
+
+    def _choose(self, inputs: LaunchInputs, engagement: Engagement, aid: str) -> list[int]:
+        a = engagement.get(aid)
+        lost = lost_hard_points(a)
+        if inputs.hard_points:
+            chosen = list(inputs.hard_points)
+        else:
+            loaded = [
+                h.number
+                for h in card_of(a).hard_points
+                if h.store == inputs.missile
+                and h.number not in lost
+                and a.ledgers.get(hard_point_ledger(h.number)) is not None
+                and a.ledger(hard_point_ledger(h.number)) > 0
+            ]
+            # two Sidewinders come from different hard points; two AMRAAMs may share one
+            spread = inputs.count == 2 and inputs.missile == "sidewinder"
+            chosen = loaded[:2] if spread else (loaded[:1] * inputs.count)
+            if len(chosen) < inputs.count:
+                raise RuleViolation(
+                    f"{a.name} has no {inputs.count} {MISSILE_DATA[inputs.missile].name} to fire"
+                )
+        if inputs.missile == "sidewinder" and inputs.count == 2 and chosen[0] == chosen[1]:
+            raise RuleViolation(
+                "two Sidewinders fired at once come from different hard points "
+                "(one from HP2 and one from HP4)"
+            )
+        for n in chosen:
+            hp = next((h for h in card_of(a).hard_points if h.number == n), None)
+            if hp is None or hp.store != inputs.missile:
+                raise RuleViolation(
+                    f"{a.name}'s hard point {n} carries no {MISSILE_DATA[inputs.missile].name}"
+                )
+            if n in lost:
+                raise RuleViolation(f"{a.name}'s hard point {n} is lost")
+            need_here = chosen.count(n)
+            have = a.ledger(hard_point_ledger(n))
+            if have < need_here:
+                raise RuleViolation(f"{a.name}'s hard point {n} has only {have} missile(s) left")
+        return chosen
+
+    def resolve(
+        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        data = MISSILE_DATA[inputs.missile]
+        if inputs.range_inches > data.range_inches:
+            raise RuleViolation(
+                f"{data.name} targets must be within {data.range_inches} inches "
+                f"(this one is {inputs.range_inches})"
+            )
+        events: list[Event] = []
+        what = f"{inputs.count} {data.name}" + ("s" if inputs.count > 1 else "")
+        if inputs.attacker:
+            a = fighter(engagement, inputs.attacker)
+            assert engagement is not None
+            require_step(engagement, (MISSILES,), "missile fire")
+            if fired_this_step(a, engagement):
+                raise RuleViolation(f"{a.name} has already fired in this step")
+            chosen = self._choose(inputs, engagement, a.id)
+            for n in sorted(set(chosen)):
+                events.append(
+                    LedgerChanged(
+                        aircraft=a.id,
+                        ledger=hard_point_ledger(n),
+                        delta=Fraction(-chosen.count(n)),
+                        reason=f"{data.name} fired",
+                    )
+                )
+            events.append(
+                AttributesSet(aircraft=a.id, values={"fired": [engagement.turn, engagement.step]})
+            )
+            what += " from hard point" + ("s " if len(set(chosen)) > 1 else " ")
+            what += " and ".join(str(n) for n in sorted(set(chosen)))
+            if inputs.target:
+                t = need(engagement, inputs.target)
+                flying = in_flight(engagement)
+                serial = int(engagement.attributes.get("missile_serial", 0))
+                for _ in range(inputs.count):
+                    serial += 1
+                    flying.append(
+                        {
+                            "id": f"M{serial}",
+                            "type": inputs.missile,
+                            "attacker": a.id,
+                            "target": t.id,
+                            "turns_left": data.turns,
+                            "launched": engagement.turn,
+                            "moved_turn": 0,
+                        }
+                    )
+                events.append(
+                    GameAttributesSet(values={"missiles": flying, "missile_serial": serial})
+                )
+        return Resolution(
+            (self.record(inputs, [], "launched"), *events),
+            f"{what} launched ({self.rule})",
+            "launched",
+        )
+
+
+class FlightInputs(ProcedureInputs):
+    missile: str = Field(
+        "", title="Missile in flight", description="its id (M1, M2 ...); empty for a what-if"
+    )
+    came_within_1_inch: bool = Field(
+        title='Came within 1" of the target', description="at any point of its move"
+    )
+    target_in_front_arc: bool = Field(
+        True, title="Target in its front arc", description="at the end of its turn's movement"
+    )
+
+
+class MissileFlight(Procedure):
+    """UFO rules, Firing: Missile lock and Hitting: a missile moves after all other movement;
+    "If a missile gets within 1" at any point of its move then it explodes for 1d6 rolls on
+    Damage Table"; "If at the end of its turn's movement the target is not in its front arc,
+    the missile loses lock, and is removed from play". An AMRAAM lasts 3 turns, a Sidewinder 1.
+    """
+
+    id = "missile_flight"
+    title = "Missile flight"
+    rule = "UFO rules, Firing: Missile lock; Hitting: missile"
+    Inputs = FlightInputs
+
+    def dice_needed(self, inputs: FlightInputs) -> list[tuple[str, str]]:
+        return [("d6", "rolls on the damage table")] if inputs.came_within_1_inch else []
+
+    @staticmethod
+    def _label(rolls: int) -> str:
+        return f"{rolls} damage roll" + ("s" if rolls > 1 else "")
+
+    def odds(self, inputs: FlightInputs) -> dict[str, Fraction]:
+        if not inputs.came_within_1_inch:
+            return {"miss": Fraction(1)}
+        return label_odds(distribution("d6"), self._label)
+
+    def resolve(
+        self, inputs: FlightInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        events: list[Event] = []
+        record: dict[str, Any] | None = None
+        if inputs.missile:
+            if engagement is None:
+                raise RuleViolation("a missile in flight needs the game it belongs to")
+            require_step(engagement, (MISSILES,), "missile movement")
+            flying = in_flight(engagement)
+            record = next((m for m in flying if m["id"] == inputs.missile), None)
+            if record is None:
+                known = ", ".join(m["id"] for m in flying) or "none"
+                raise RuleViolation(f"no missile {inputs.missile} in flight (in flight: {known})")
+            if record["moved_turn"] == engagement.turn:
+                raise RuleViolation(f"missile {inputs.missile} has already moved this turn")
+        rolls = []
+        name = MISSILE_DATA[record["type"]].name if record else "missile"
+        if inputs.came_within_1_inch:
+            roll = dice.roll("d6", "rolls on the damage table")
+            rolls.append(roll)
+            outcome = self._label(roll.total)
+            narrative = f'{name} explodes within 1": d6={roll.total}, {outcome}'
+            gone = True
+        elif not inputs.target_in_front_arc:
+            outcome, narrative, gone = "miss", f"{name} loses lock and is removed", True
+        else:
+            outcome = "miss"
+            left = int(record["turns_left"]) - 1 if record else 0
+            gone = left <= 0
+            narrative = f"{name} " + (
+                "runs out and is removed" if gone else f"tracking, {left} turn(s) left"
+            )
+        if record is not None and engagement is not None:
+            flying = in_flight(engagement)
+            rest = [m for m in flying if m["id"] != record["id"]]
+            if not gone:
+                moved = {
+                    **record,
+                    "turns_left": int(record["turns_left"]) - 1,
+                    "moved_turn": engagement.turn,
+                }
+                rest = [moved if m["id"] == record["id"] else m for m in flying]
+            events.append(GameAttributesSet(values={"missiles": rest}))
+            target = engagement.aircraft.get(record["target"])
+            if rolls and target is not None and target.in_play:
+                events += due_rolls(target, rolls[0].total)
+        data = inputs.model_dump()
+        if record is not None:
+            data |= {"attacker": record["attacker"], "target": record["target"]}
+        logged = FlightInputs.model_validate(data)
+        return Resolution(
+            (self.record(logged, rolls, outcome), *events),
+            f"{narrative} ({self.rule})",
+            outcome,
+            tuple(rolls),
+        )

@@ -1,0 +1,220 @@
+"""Movement limits as checks the desk shows (UFO rules, Movement). No dice."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource
+from app.core.engagement import Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, StatusChanged
+from app.core.ruleset import AircraftInputs, Procedure, Resolution
+
+from .common import ANTI_GRAV, MAX_SPEED, fighter, ufo
+from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
+
+#: "UFO may move *any* distance up to 6 inches per turn."
+UFO_MAX_MOVE = 6
+#: "It may change direction up to 90'."
+UFO_MAX_TURN = 90
+#: "They may change speed by up to 3 inches at the start of the turn."
+MAX_SPEED_CHANGE = 3
+#: "They may make one turn of up to 45' at the halfway point, and another at the end."
+MAX_AIRCRAFT_TURN = 45
+
+
+class UfoMoveInputs(AircraftInputs):
+    inches: int = Field(ge=0, title="Distance (inches)")
+    direction_change: int = Field(
+        0, ge=0, le=180, title="Direction change (degrees)", description="made before moving"
+    )
+    max_speed: int = Field(UFO_MAX_MOVE, ge=0, title="Current maximum speed")
+    anti_grav: int = Field(ge=0, title="Current anti-grav rating")
+    moved_last_turn: int = Field(0, ge=0, title="Distance moved last turn (inches)")
+
+
+def ufo_move_problems(inputs: UfoMoveInputs) -> list[str]:
+    """Every way this UFO move breaks UFO rules, Movement (empty: it is legal)."""
+    out = []
+    limit = min(UFO_MAX_MOVE, inputs.max_speed)
+    if inputs.inches > limit:
+        out.append(f"a UFO may move up to {limit} inches this turn (not {inputs.inches})")
+    if inputs.direction_change > UFO_MAX_TURN:
+        out.append(f"a UFO may change direction up to {UFO_MAX_TURN} degrees")
+    if inputs.direction_change and inputs.moved_last_turn > inputs.anti_grav:
+        out.append(
+            f"it may not change direction: it moved {inputs.moved_last_turn} inches last turn, "
+            f"further than its anti-grav rating {inputs.anti_grav}"
+        )
+    return out
+
+
+class UfoMove(Procedure):
+    """UFO rules, Movement: "UFO may move *any* distance up to 6 inches per turn. It may change
+    direction up to 90'. This change of direction happens before movement. It may not change
+    direction if it moved further than its current anti-grav rating last turn"."""
+
+    id = "ufo_move"
+    title = "UFO move"
+    rule = "UFO rules, Movement: UFO"
+    Inputs = UfoMoveInputs
+
+    def odds(self, inputs: UfoMoveInputs) -> dict[str, Fraction]:
+        return {"illegal" if ufo_move_problems(inputs) else "legal": Fraction(1)}
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        who = attacker or target
+        if who is None:
+            return {}
+        u = engagement.get(who)
+        last = u.attributes.get("moved", [0, 0])
+        return {
+            "max_speed": int(u.ledger(MAX_SPEED)),
+            "anti_grav": int(u.ledger(ANTI_GRAV)),
+            "moved_last_turn": last[1] if last[0] == engagement.turn - 1 else 0,
+        }
+
+    def resolve(
+        self, inputs: UfoMoveInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        events: list[Event] = []
+        if inputs.aircraft:
+            u = ufo(engagement, inputs.aircraft)
+            assert engagement is not None
+            require_step(engagement, (UFO_MOVES,), "the UFO's move")
+            if u.attributes.get("moved", [0])[0] == engagement.turn:
+                raise RuleViolation(f"{u.name} has already moved this turn")
+            actual = self.prefill(engagement, u.id, None)
+            given = {k: getattr(inputs, k) for k in actual}
+            if given != actual:
+                raise RuleViolation(f"{u.name} has {actual}, not {given}")
+            events.append(
+                AttributesSet(aircraft=u.id, values={"moved": [engagement.turn, inputs.inches]})
+            )
+        problems = ufo_move_problems(inputs)
+        if problems:
+            raise RuleViolation("; ".join(problems) + f" ({self.rule})")
+        turn = (
+            f", turning {inputs.direction_change} degrees first" if inputs.direction_change else ""
+        )
+        narrative = f"UFO moves {inputs.inches} inches{turn}"
+        return Resolution(
+            (self.record(inputs, [], "legal"), *events), f"{narrative} ({self.rule})", "legal"
+        )
+
+
+class AircraftMoveInputs(AircraftInputs):
+    half: Literal[1, 2] = Field(1, title="Half of the move")
+    speed: int = Field(ge=0, title="Speed this turn (inches)")
+    previous_speed: int = Field(ge=0, title="Speed last turn (inches)")
+    top_speed: int = Field(ge=0, title="Top speed (inches)")
+    turn: int = Field(
+        0, ge=0, le=180, title="Turn (degrees)", description="at the halfway point or the end"
+    )
+
+
+def aircraft_move_problems(inputs: AircraftMoveInputs) -> list[str]:
+    """Every way this half move breaks UFO rules, Movement (empty: it is legal)."""
+    out = []
+    if inputs.speed > inputs.top_speed:
+        out.append(f"top speed is {inputs.top_speed} inches (not {inputs.speed})")
+    if abs(inputs.speed - inputs.previous_speed) > MAX_SPEED_CHANGE:
+        out.append(
+            f"speed may change by up to {MAX_SPEED_CHANGE} inches "
+            f"({inputs.previous_speed} -> {inputs.speed})"
+        )
+    if inputs.turn > MAX_AIRCRAFT_TURN:
+        out.append(f"a turn is up to {MAX_AIRCRAFT_TURN} degrees")
+    return out
+
+
+class AircraftMove(Procedure):
+    """UFO rules, Movement: "Aircraft have a top speed of 8 inches (or as noted on Aircraft
+    card). They may change speed by up to 3 inches at the start of the turn. They may make one
+    turn of up to 45' at the halfway point, and another at the end." "Any aircraft reduced to 0
+    speed crashes."
+    """
+
+    id = "aircraft_move"
+    title = "Aircraft move"
+    rule = "UFO rules, Movement: Aircraft"
+    Inputs = AircraftMoveInputs
+
+    def odds(self, inputs: AircraftMoveInputs) -> dict[str, Fraction]:
+        if aircraft_move_problems(inputs):
+            return {"illegal": Fraction(1)}
+        return {"crashes" if inputs.speed == 0 else "legal": Fraction(1)}
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        who = attacker or target
+        if who is None:
+            return {}
+        a = engagement.get(who)
+        planned = a.attributes.get("speed_turn")
+        speed = int(a.attributes.get("speed", 0))
+        previous = int(a.attributes.get("previous_speed", speed))
+        if planned != engagement.turn:
+            previous = speed
+        return {
+            "speed": speed,
+            "previous_speed": previous,
+            "top_speed": int(a.ledger(MAX_SPEED)),
+            "half": 2 if a.attributes.get("half_moved") == [engagement.turn, 1] else 1,
+        }
+
+    def resolve(
+        self, inputs: AircraftMoveInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        events: list[Event] = []
+        problems = aircraft_move_problems(inputs)
+        if problems:
+            raise RuleViolation("; ".join(problems) + f" ({self.rule})")
+        where = "at the halfway point" if inputs.half == 1 else "at the end"
+        if inputs.aircraft:
+            a = fighter(engagement, inputs.aircraft)
+            assert engagement is not None
+            require_step(
+                engagement, (FIRST_HALF if inputs.half == 1 else SECOND_HALF,), "this half move"
+            )
+            done = a.attributes.get("half_moved")
+            if done == [engagement.turn, inputs.half]:
+                raise RuleViolation(f"{a.name} has already made this half of its move")
+            if inputs.half == 2 and done != [engagement.turn, 1]:
+                raise RuleViolation(f"{a.name} has not made the first half of its move")
+            actual = self.prefill(engagement, a.id, None)
+            if inputs.top_speed != actual["top_speed"]:
+                raise RuleViolation(f"{a.name}'s top speed is {actual['top_speed']}")
+            if inputs.previous_speed != actual["previous_speed"]:
+                raise RuleViolation(f"{a.name} flew at {actual['previous_speed']} last turn")
+            if inputs.half == 2 and inputs.speed != actual["speed"]:
+                raise RuleViolation(
+                    "speed changes only at the start of the turn "
+                    f"({a.name} is flying at {actual['speed']})"
+                )
+            values: dict[str, Any] = {"half_moved": [engagement.turn, inputs.half]}
+            if inputs.half == 1:
+                values |= {
+                    "speed": inputs.speed,
+                    "previous_speed": inputs.previous_speed,
+                    "speed_turn": engagement.turn,
+                }
+            events.append(AttributesSet(aircraft=a.id, values=values))
+            if inputs.speed == 0:
+                events.append(StatusChanged(aircraft=a.id, set=(Status.CRASHED,)))
+        outcome = "crashes" if inputs.speed == 0 else "legal"
+        half = Fraction(inputs.speed, 2)
+        narrative = f"half {inputs.half} of the move: {half} inches at speed {inputs.speed}"
+        if inputs.turn:
+            narrative += f", turning {inputs.turn} degrees {where}"
+        if outcome == "crashes":
+            narrative += ": reduced to 0 speed, it crashes"
+        return Resolution(
+            (self.record(inputs, [], outcome), *events), f"{narrative} ({self.rule})", outcome
+        )
