@@ -96,12 +96,17 @@ class GameSession:
             row = store.game(game)
             variants = json.loads(row.variants)
             rs = load_ruleset(row.ruleset).bind(variants)
-            snap = store.latest_snapshot(row.id)
+            gid = row.id
+            loaders = {
+                "load_action": lambda a: store.action(gid, a),
+                "load_all": lambda: store.events(gid),
+            }
+            snap = store.latest_snapshot(gid)
             if snap is None:
-                timeline = Timeline.replay(store.events(row.id))
+                timeline = Timeline.replay(store.events(gid), **loaders)
             else:
                 seq, data = snap
-                timeline = Timeline.from_snapshot(data, store.events(row.id, after=seq))
+                timeline = Timeline.from_snapshot(data, store.events(gid, after=seq), **loaders)
         except KeyError as e:
             store.close()
             raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None

@@ -1,7 +1,7 @@
 """The game store: SQLite files (``*.airboss``, WAL) or a PostgreSQL database, same schema.
 
 Each ``append`` is one transaction; when it returns, the events are durable (SQLite WAL with
-``synchronous=FULL``). Opening checks, without writing, that the file is an Airboss store of a
+``synchronous=FULL`` unless ``AIRBOSS_SQLITE_SYNC=normal``). Opening checks, without writing, that the file is an Airboss store of a
 schema this version knows; a corrupt, foreign or newer file is refused with a message and never
 modified. An older file is backed up before its migration.
 """
@@ -9,6 +9,7 @@ modified. An older file is backed up before its migration.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -59,14 +60,25 @@ def is_url(target: str | Path) -> bool:
     return "://" in str(target)
 
 
+def _sync_mode() -> str:
+    """FULL (default) makes every commit survive a power cut: the WAL is synced to disk before
+    the append returns. NORMAL survives a crash or kill of Airboss but not of the computer; it
+    is for disks whose sync is slow, chosen with ``AIRBOSS_SQLITE_SYNC=normal``."""
+    mode = os.environ.get("AIRBOSS_SQLITE_SYNC", "full").upper()
+    if mode not in ("FULL", "NORMAL"):
+        raise StoreError(f"AIRBOSS_SQLITE_SYNC must be 'full' or 'normal', not {mode.lower()!r}")
+    return mode
+
+
 def _sqlite_engine(path: Path) -> Engine:
     engine = create_engine(f"sqlite:///{path}")
+    sync = _sync_mode()
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute(f"PRAGMA synchronous={sync}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
