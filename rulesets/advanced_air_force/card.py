@@ -1,0 +1,115 @@
+"""The Advanced Air Force data card: guns, silhouette, hit boxes, speeds, dive and climb data.
+
+Altitudes and altitude rates are in feet (the rules write .1 for 100 ft); speeds are Speed
+Points. The shipped aircraft in ``aircraft/`` are samples (``sample = true``): their numbers are
+illustrative, not the published data cards; the umpire enters the real cards in the card editor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.core.data import load_catalogue
+
+from .hits import HIT_TYPES, EngineRule, Hemisphere
+
+GunKind = Literal["FF", "FH", "FL", "F"]
+Role = Literal["fighter", "bomber", "heavy_bomber", "other"]
+AIRCRAFT_DIR = Path(__file__).with_name("aircraft")
+FIXED_GUNS: frozenset[str] = frozenset({"FF", "FH", "FL"})
+
+
+class GunStation(BaseModel):
+    """One gun position: its kind (fixed "FF", "FH", "FL" or flexible "F"), factors and arc."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    position: str = Field(min_length=1)
+    kind: GunKind
+    factors: int = Field(ge=0, le=60)
+    arc: str = Field(min_length=1, description="clock positions the guns bear on, e.g. 10-2")
+    hemisphere: Hemisphere
+
+
+class Card(BaseModel):
+    """One aircraft type's data card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    sample: bool = False
+    note: str = ""
+    role: Role
+    engines: int = Field(ge=1, le=8)
+    #: rule 24's E-hit pattern; empty means by engine count (1 single, 2 twin, more: none)
+    engine_rule: EngineRule | None = None
+    silhouette_modifier: int = Field(ge=0, le=9)
+    k14_sight: bool = False
+    #: rule 15: rolls per Game-Turn to enter flexible fire (the text under the chart; 1 if none)
+    flexible_rolls: int = Field(1, ge=1, le=3)
+    guns: tuple[GunStation, ...] = ()
+    hit_boxes: dict[str, int]
+    ammunition: int | None = Field(None, ge=0)
+    stall_speed: int = Field(ge=0, le=40)
+    maneuver_speed: int | None = Field(None, ge=0, le=40)
+    max_level_speed: int = Field(ge=1, le=40)
+    max_dive_speed: int = Field(ge=1, le=50)
+    power_factors: int = Field(ge=0, le=10)
+    brake_factors: int = Field(ge=0, le=10)
+    max_dive_ft: int = Field(ge=0, le=10000, description="black Max. Dive value")
+    max_dive_red_ft: int | None = Field(None, ge=0, le=10000)
+    dive_speed_climb_ft: int = Field(ge=0, le=10000, description="black Dive Sp. Climb value")
+    max_climb_ft: int = Field(ge=0, le=10000)
+    #: Movement Points of the V. Dive Maneuver Requirement; empty: no V. Dive (V. Dive rule 1)
+    v_dive_requirement: int | None = Field(None, ge=0, le=10)
+    #: the smallest Slip Maneuver Requirement, used to declare a V. Climb
+    slip_requirement: int | None = Field(None, ge=0, le=10)
+    #: rule 10's stall reduction does not apply to the Me-262A or Me-163B
+    level_bank_stall_reduction: bool = True
+
+    @model_validator(mode="after")
+    def _check(self) -> Card:
+        if sorted(self.hit_boxes) != sorted(HIT_TYPES):
+            raise ValueError(f"hit_boxes must give exactly the hit types {', '.join(HIT_TYPES)}")
+        if any(v < 0 for v in self.hit_boxes.values()):
+            raise ValueError("hit_boxes cannot be negative")
+        if self.engine_rule in ("single_engine", "il_2", "p_47_group") and self.engines != 1:
+            raise ValueError(f"engine_rule {self.engine_rule} is for single-engine aircraft")
+        if self.engine_rule == "twin_engine" and self.engines != 2:
+            raise ValueError("engine_rule twin_engine is for twin-engine aircraft")
+        if self.max_dive_speed < self.max_level_speed:
+            raise ValueError("max_dive_speed is below max_level_speed")
+        if self.stall_speed >= self.max_level_speed:
+            raise ValueError("stall_speed must be below max_level_speed")
+        return self
+
+    @property
+    def e_hit_rule(self) -> EngineRule | None:
+        """Rule 24's pattern for this aircraft."""
+        if self.engine_rule is not None:
+            return self.engine_rule
+        return {1: "single_engine", 2: "twin_engine"}.get(self.engines)  # type: ignore[return-value]
+
+    @property
+    def is_fighter(self) -> bool:
+        return self.role == "fighter"
+
+    @property
+    def multi_engine_bomber(self) -> bool:
+        """Rule 23 applies to multi-engine bombers."""
+        return self.role in ("bomber", "heavy_bomber") and self.engines >= 2
+
+    @property
+    def has_fixed_guns(self) -> bool:
+        return any(g.kind in FIXED_GUNS and g.factors > 0 for g in self.guns)
+
+    def flexible_factors(self, hemisphere: Hemisphere) -> int:
+        return sum(g.factors for g in self.guns if g.kind == "F" and g.hemisphere == hemisphere)
+
+
+def catalogue() -> dict[str, Card]:
+    """The shipped sample cards plus the umpire's own."""
+    return load_catalogue(AIRCRAFT_DIR, Card, "advanced_air_force")

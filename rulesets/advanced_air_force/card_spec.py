@@ -1,0 +1,97 @@
+"""The printed Advanced Air Force control card: data, guns, hit boxes per type, hit effects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.core.engagement import AircraftState, Engagement
+from app.core.ruleset import (
+    CardBlock,
+    CardSpec,
+    KeyValues,
+    Lines,
+    Ruleset,
+    Table,
+    Track,
+    critical_lines,
+    ledger_tracks,
+)
+
+from .card import Card
+from .hits import HIT_TYPES
+
+
+def _ft(v: int | None) -> str:
+    return "-" if v is None else f"{v} ft"
+
+
+def build_card(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+    """The card as data: the printed values with the losses the hits have caused."""
+    c = Card.model_validate(aircraft.card)
+    at: dict[str, Any] = dict(aircraft.attributes)
+    lvl_loss = int(at.get("max_level_speed_loss", 0))
+    pf_loss = int(at.get("power_factor_loss", 0))
+    dive_loss = int(at.get("max_dive_speed_loss", 0))
+    rate_loss = int(at.get("dive_rate_loss_ft", 0))
+    climb_loss = int(at.get("climb_loss_ft", 0))
+
+    def now(base: int, loss: int) -> str:
+        return str(base) if not loss else f"{max(base - loss, 0)} (card {base}, -{loss})"
+
+    data = KeyValues(
+        "Data" + (" (SAMPLE VALUES)" if c.sample else ""),
+        (
+            ("Role", f"{c.role.replace('_', ' ')}, {c.engines} engine(s)"),
+            ("Silhouette modifier", str(c.silhouette_modifier)),
+            ("Stall speed", str(c.stall_speed)),
+            ("Maneuver speed", "-" if c.maneuver_speed is None else str(c.maneuver_speed)),
+            ("Max. level speed", now(c.max_level_speed, lvl_loss)),
+            ("Max. dive speed", now(c.max_dive_speed, dive_loss)),
+            ("Power factors", now(c.power_factors, pf_loss)),
+            ("Brake factors", str(c.brake_factors)),
+            ("Max. dive (black)", _ft(c.max_dive_ft) + (f" -{rate_loss} ft" if rate_loss else "")),
+            ("Max. dive (red)", _ft(c.max_dive_red_ft)),
+            (
+                "Dive sp. climb",
+                _ft(c.dive_speed_climb_ft) + (f" -{rate_loss} ft" if rate_loss else ""),
+            ),
+            ("Max. climb", _ft(c.max_climb_ft) + (f" -{climb_loss} ft" if climb_loss else "")),
+            (
+                "V. Dive requirement",
+                "none" if c.v_dive_requirement is None else f"{c.v_dive_requirement} MP",
+            ),
+            ('"F" entry rolls', str(c.flexible_rolls)),
+        ),
+    )
+    g_loss = at.get("flexible_gun_loss", {"front": 0, "rear": 0})
+    guns = Table(
+        "Guns",
+        ("Position", "Kind", "Factors", "Arc", "Hemisphere"),
+        tuple(
+            (
+                g.position,
+                g.kind,
+                str(g.factors)
+                if g.kind != "F" or not g_loss.get(g.hemisphere)
+                else f"{g.factors} (hemisphere -{g_loss[g.hemisphere]}, rule 26)",
+                g.arc,
+                g.hemisphere,
+            )
+            for g in c.guns
+        ),
+    )
+    tracks: list[CardBlock] = [
+        Track(
+            f"{t} hits",
+            c.hit_boxes[t],
+            min(aircraft.boxes.get(t, 0), c.hit_boxes[t]),
+            note=f"{aircraft.boxes.get(t, 0)} of {c.hit_boxes[t]}"
+            + (" (full)" if aircraft.boxes.get(t, 0) >= c.hit_boxes[t] else ""),
+        )
+        for t in HIT_TYPES
+    ]
+    effects = Lines("Hit effects (rules 24-27)", tuple(at.get("damage_notes", ())) or ("none",))
+    blocks: list[CardBlock] = [data, guns, *tracks, effects]
+    blocks += ledger_tracks(rs, aircraft)
+    blocks += critical_lines(aircraft)
+    return CardSpec(c.name, tuple(blocks))

@@ -1,0 +1,95 @@
+"""Entry into the Fire Resolution process: the rolls some gunfire must make first.
+
+- Rule 12: from the target's 2, 4, 8 or 10 o'clock (High Deflection) the Special High
+  Deflection Roll must be above 4 (above 3 if the target's Silhouette Modifier is above three,
+  above 2 with a K-14 gyro sight); it applies to flexible guns too; a miss spends ammunition.
+- Rule 15: flexible ("F") guns must roll 6 (above 4 when the target is in the firing aircraft's
+  6 o'clock straight path of hexes), with the card's number of rolls, at most three rolls per
+  target per Game-Turn.
+- Rule 8: fixed Snapshot fire is 1 hex range K-14 High Deflection; a target hex entered from
+  the front hemisphere makes all Snapshot fire 1 hex single-roll "F" Gunnery Play; flexible guns
+  on the entry side use "F" Gunnery Play at 1 hex.
+- Rule 11: interlocking front hemispheres at 10+ combined Speed Points: single-roll "F" Gunnery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+FireMode = Literal["normal", "snapshot", "snapshot_front", "interlocking"]
+HIGH_DEFLECTION_CLOCK = frozenset({2, 4, 8, 10})
+
+
+@dataclass(frozen=True)
+class EntryRoll:
+    """A d6 that must show more than ``above``; up to ``tries`` rolls, the first success counts."""
+
+    purpose: str
+    above: int
+    tries: int
+    rule: str
+    spends_ammunition_on_miss: bool
+    flexible: bool = False
+
+    @property
+    def chance(self) -> Fraction:
+        """Exact chance that one of the ``tries`` rolls is above ``above``."""
+        return 1 - Fraction(self.above, 6) ** self.tries
+
+
+def high_deflection_above(*, silhouette_modifier: int, k14_sight: bool) -> int:
+    """Rule 12: the number the High Deflection roll must exceed."""
+    if k14_sight:
+        return 2
+    return 3 if silhouette_modifier > 3 else 4
+
+
+def flexible_entry(tries: int, six_oclock_straight: bool, rule: str) -> EntryRoll:
+    """Rule 15: flexible guns enter fire on a 6, or above 4 from the 6 o'clock straight path."""
+    return EntryRoll(
+        "flexible gun entry" if tries == 1 else f"flexible gun entry (up to {tries} rolls)",
+        4 if six_oclock_straight else 5,
+        tries,
+        rule,
+        False,
+        True,
+    )
+
+
+def entry_rolls(
+    *,
+    flexible: bool,
+    fire_mode: FireMode,
+    target_clock: int | None,
+    silhouette_modifier: int,
+    k14_sight: bool,
+    flexible_rolls: int,
+    six_oclock_straight: bool,
+) -> list[EntryRoll]:
+    """The entry rolls for this fire, in the order they are rolled (all must succeed)."""
+    if fire_mode in ("snapshot_front", "interlocking"):
+        rule = "rule 8" if fire_mode == "snapshot_front" else "rule 11"
+        return [EntryRoll("single-roll F Gunnery Play entry", 5, 1, rule, False, True)]
+    if fire_mode == "snapshot":
+        if flexible:
+            return [flexible_entry(flexible_rolls, False, "rules 8, 15")]
+        return [EntryRoll("snapshot: K-14 High Deflection roll", 2, 1, "rules 8, 12", True)]
+    rolls: list[EntryRoll] = []
+    if flexible:
+        rolls.append(flexible_entry(flexible_rolls, six_oclock_straight, "rule 15"))
+    if target_clock in HIGH_DEFLECTION_CLOCK:
+        above = high_deflection_above(
+            silhouette_modifier=silhouette_modifier, k14_sight=k14_sight and not flexible
+        )
+        rolls.append(EntryRoll("High Deflection roll", above, 1, "rule 12", True))
+    return rolls
+
+
+def entry_chance(rolls: list[EntryRoll]) -> Fraction:
+    """Exact chance of passing every entry roll."""
+    p = Fraction(1)
+    for r in rolls:
+        p *= r.chance
+    return p

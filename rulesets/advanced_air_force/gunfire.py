@@ -1,0 +1,384 @@
+"""Gunfire: the fire tables, entry rolls, hit codes and their effects (rules 1-15, 22-27)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from app.core.dice import DiceSource, Roll
+from app.core.engagement import AircraftState, Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import (
+    AttributesSet,
+    DamageTaken,
+    Event,
+    GameAttributesSet,
+    LedgerChanged,
+    StatusChanged,
+)
+from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+
+from . import advantage_state
+from .advantage_state import AdvantageStatus
+from .card import FIXED_GUNS, Card, GunKind
+from .entry import EntryRoll, FireMode, entry_chance, entry_rolls
+from .hits import Hemisphere, c_multiplier, damage_effects, parse_hit_code
+from .tables import load_fire_tables
+
+FRONT_CLOCK = frozenset({10, 11, 12, 1, 2})
+REAR_CLOCK = frozenset({4, 5, 6, 7, 8})
+MAX_FLEXIBLE_ROLLS_PER_TARGET = 3
+FIRE_RECORD = "fire_record"
+
+
+class GunFireInputs(ProcedureInputs):
+    total_gun_factors: int = Field(
+        ge=1, le=200, title="Total gun factors", description="of the guns firing"
+    )
+    range_hexes: int = Field(
+        ge=1, le=6, title="Range (hexes)", description="rules 1, 4: 300 ft of altitude = 1 hex"
+    )
+    gun_type: GunKind = Field("FF", title="Guns", description='fixed "FF", "FH", "FL" or "F"')
+    silhouette_modifier: int = Field(
+        0, ge=0, le=9, title="Target silhouette modifier", description='added for "FH" only'
+    )
+    target_clock: int | None = Field(
+        None, ge=1, le=12, title="Attacker at target's o'clock", description="rules 6, 12, 23"
+    )
+    target_straight_ahead: bool = Field(
+        False, title="Target directly ahead in a straight path of hexes", description="rule 2"
+    )
+    target_at_12_oclock: bool = Field(
+        False, title="Target in the attacker's 12 o'clock", description="rule 2"
+    )
+    six_oclock_straight_path: bool = Field(
+        False, title="Target in the firer's 6 o'clock straight path", description="rule 15"
+    )
+    advantage: AdvantageStatus = Field(
+        "none", title="Advantage against this target", description="rules 2, 6, 7"
+    )
+    k14_sight: bool = Field(False, title="K-14 gyro sight", description="rule 12")
+    flexible_rolls: int = Field(
+        1, ge=1, le=3, title='"F" entry rolls', description="rule 15: the card's number"
+    )
+    attacker_inverted: bool = Field(False, title="Attacker inverted", description="rules 6, 13")
+    in_turn_or_slip_hex: bool = Field(
+        False, title="Firer in a Turn or Slip hex", description="rule 22"
+    )
+    altitude_difference_ft: int | None = Field(
+        None,
+        ge=-30000,
+        le=30000,
+        title="Target altitude minus attacker altitude (ft)",
+        description="Resulting Game-Turn altitudes (rules 1, 5)",
+    )
+    fire_mode: FireMode = Field("normal", title="Fire", description="rules 8, 11")
+    multi_engine_bomber_target: bool = Field(
+        False, title="Target is a multi-engine bomber", description="rule 23"
+    )
+    hit_hemisphere: Hemisphere | None = Field(
+        None, title="Target hemisphere fired on", description="rule 26; from the clock if empty"
+    )
+
+    @model_validator(mode="after")
+    def _rules(self) -> GunFireInputs:
+        fixed = self.gun_type in FIXED_GUNS
+        if self.attacker_inverted and self.range_hexes > 2:
+            raise ValueError("rule 13: an inverted attitude limits gun range to two hexes")
+        if self.fire_mode in ("snapshot", "snapshot_front") and self.range_hexes != 1:
+            raise ValueError("rule 8: Snapshot fire is always resolved at 1 hex range")
+        d = self.altitude_difference_ft
+        if self.gun_type == "FF" and d is not None:
+            if d > 600:
+                raise ValueError('rule 5: "FF" guns fire at most 600 ft upward (from below)')
+            if d < -1200:
+                raise ValueError('rule 5: "FF" guns fire at most 1200 ft downward (from above)')
+        if fixed and self.attacker_inverted and self.target_clock == 12:
+            raise ValueError("rule 6: no fixed-gun fire from an inverted 12 o'clock attitude")
+        if self.gun_type == "F" and self.in_turn_or_slip_hex:
+            raise ValueError('rule 22: "F" guns may not fire while in a Turn or Slip hex')
+        if fixed and self.fire_mode == "normal":
+            need = aiming_requirement(self.advantage, self.target_clock)
+            ok = self.target_straight_ahead or (
+                self.target_at_12_oclock and (need == "12 o'clock" or self.silhouette_modifier >= 4)
+            )
+            if need != "none" and not ok:
+                raise ValueError(
+                    "rules 2, 6, 7: fixed guns need the target directly ahead in a straight "
+                    "path of hexes"
+                    + (
+                        " or in the 12 o'clock"
+                        if need == "12 o'clock"
+                        else " (or in the 12 o'clock if its Silhouette Modifier is 4 or more)"
+                    )
+                )
+        return self
+
+    @property
+    def effective_gun_factors(self) -> int:
+        """Rule 14: the Silhouette Modifier is added to "FH" guns only."""
+        return self.total_gun_factors + (self.silhouette_modifier if self.gun_type == "FH" else 0)
+
+    @property
+    def hemisphere(self) -> Hemisphere:
+        if self.hit_hemisphere is not None:
+            return self.hit_hemisphere
+        return "rear" if self.target_clock in REAR_CLOCK else "front"
+
+    @property
+    def c_multiplier(self) -> int:
+        return c_multiplier(
+            flexible_guns=self.gun_type == "F",
+            gun_factors=self.total_gun_factors,
+            bomber_from_12_straight=self.multi_engine_bomber_target
+            and self.target_clock == 12
+            and self.target_straight_ahead,
+        )
+
+
+def aiming_requirement(advantage: AdvantageStatus, target_clock: int | None) -> str:
+    """What fixed guns need (rules 2, 6, 7): "straight path", "12 o'clock" or "none".
+
+    First Advantage requirements (straight path; the 12 o'clock if the target's Silhouette
+    Modifier is 4 or more) hold on the First Advantage (rule 2), for a Disadvantaged aircraft
+    (rule 7) and when facing the target's 12 o'clock (rule 6); on the Second Consecutive
+    Advantage the 12 o'clock suffices (rule 2).
+    """
+    if target_clock == 12 or advantage in ("first", "disadvantaged"):
+        return "straight path"
+    if advantage == "second_consecutive":
+        return "12 o'clock"
+    return "none"
+
+
+def _record(engagement: Engagement) -> dict[str, Any]:
+    raw = engagement.attributes.get(FIRE_RECORD)
+    if isinstance(raw, dict) and raw.get("turn") == engagement.turn:
+        return {
+            "turn": engagement.turn,
+            "fixed": list(raw.get("fixed", [])),
+            "flexible": list(raw.get("flexible", [])),
+            "flexible_attackers": list(raw.get("flexible_attackers", [])),
+            "flexible_rolls": dict(raw.get("flexible_rolls", {})),
+        }
+    return {
+        "turn": engagement.turn,
+        "fixed": [],
+        "flexible": [],
+        "flexible_attackers": [],
+        "flexible_rolls": {},
+    }
+
+
+class GunFire(Procedure):
+    """Fire table (total gun factors x range -> column) and a d6 on the result table.
+
+    Rules 1-15 decide whether and how fire is resolved, rules 22-27 what the hits do.
+    """
+
+    id = "gun_fire"
+    title = "Gunfire"
+    rule = "Advanced Air Force fire tables; rules 1-15, 22-27"
+    Inputs = GunFireInputs
+
+    def _entries(self, inputs: GunFireInputs) -> list[EntryRoll]:
+        return entry_rolls(
+            flexible=inputs.gun_type == "F",
+            fire_mode=inputs.fire_mode,
+            target_clock=inputs.target_clock,
+            silhouette_modifier=inputs.silhouette_modifier,
+            k14_sight=inputs.k14_sight,
+            flexible_rolls=inputs.flexible_rolls,
+            six_oclock_straight=inputs.six_oclock_straight_path,
+        )
+
+    def column(self, inputs: GunFireInputs) -> int:
+        return load_fire_tables().fire_column(inputs.effective_gun_factors, inputs.range_hexes)
+
+    def dice_needed(self, inputs: GunFireInputs) -> list[tuple[str, str]]:
+        out = [("d6", e.purpose) for e in self._entries(inputs) for _ in range(e.tries)]
+        return [*out, ("d6", f"fire result, column {self.column(inputs)}")]
+
+    def odds(self, inputs: GunFireInputs) -> dict[str, Fraction]:
+        """Each of the column's six results at 1/6 times the chance to enter fire; else miss."""
+        tables = load_fire_tables()
+        col = tables.fire_column(inputs.effective_gun_factors, inputs.range_hexes)
+        enter = entry_chance(self._entries(inputs))
+        out: dict[str, Fraction] = {}
+        for code in tables.result_table.columns[col]:
+            out[code] = out.get(code, Fraction(0)) + enter / 6
+        if enter < 1:
+            out["miss"] = 1 - enter
+        return out
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if attacker is not None:
+            a = Card.model_validate(engagement.get(attacker).card)
+            out["k14_sight"] = a.k14_sight
+            out["flexible_rolls"] = a.flexible_rolls
+        if target is not None:
+            t = Card.model_validate(engagement.get(target).card)
+            out["silhouette_modifier"] = t.silhouette_modifier
+            out["multi_engine_bomber_target"] = t.multi_engine_bomber
+        if attacker is not None and target is not None:
+            out["advantage"] = advantage_state.status(engagement, attacker, target)
+        return out
+
+    def _check_state(
+        self, inputs: GunFireInputs, engagement: Engagement, record: dict[str, Any]
+    ) -> None:
+        """Rules 2, 14, 15 against the game state (advantages and this turn's fire record)."""
+        attacker, target = inputs.attacker, inputs.target
+        if attacker is None or target is None:
+            return
+        if attacker == target:
+            raise RuleViolation("an aircraft cannot fire on itself")
+        a, t = engagement.get(attacker), engagement.get(target)
+        for x in (a, t):
+            if not x.in_play:
+                raise RuleViolation(f"{x.name} is out of play")
+        actual = advantage_state.status(engagement, attacker, target)
+        if actual != inputs.advantage:
+            raise RuleViolation(
+                f"{a.name} has advantage status {actual.replace('_', ' ')!r} against {t.name}, "
+                f"not {inputs.advantage.replace('_', ' ')!r} (rules 2, 6, 7)"
+            )
+        held = advantage_state.advantages(engagement).get(attacker)
+        t_card = Card.model_validate(t.card)
+        if (
+            held is not None
+            and held["target"] != target
+            and target in advantage_state.disadvantaged(engagement)
+            and t_card.is_fighter
+        ):
+            raise RuleViolation(
+                f"rule 2: {a.name} holds the Advantage over another aircraft and may not fire "
+                f"at the Disadvantaged fighter {t.name}"
+            )
+        if inputs.gun_type in FIXED_GUNS:
+            if target in record["fixed"]:
+                raise RuleViolation(
+                    f"rule 14: {t.name} has already been fired at by fixed guns this Game-Turn"
+                )
+        else:
+            if target in record["flexible"]:
+                raise RuleViolation(
+                    f'rule 14: {t.name} has already been fired at by "F" guns this Game-Turn'
+                )
+            if attacker in record["flexible_attackers"]:
+                raise RuleViolation(
+                    f'rule 15: {a.name} has already entered "F" fire this Game-Turn'
+                )
+            left = MAX_FLEXIBLE_ROLLS_PER_TARGET - int(record["flexible_rolls"].get(target, 0))
+            wanted = max((e.tries for e in self._entries(inputs)), default=0)
+            if wanted > left:
+                raise RuleViolation(
+                    f'rule 15: at most three "F" entry rolls per target per Game-Turn; {left} '
+                    f"left against {t.name} this Game-Turn"
+                )
+
+    def resolve(
+        self, inputs: GunFireInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        tables = load_fire_tables()
+        col = tables.fire_column(inputs.effective_gun_factors, inputs.range_hexes)
+        record = _record(engagement) if engagement is not None else None
+        if engagement is not None and record is not None:
+            self._check_state(inputs, engagement, record)
+        rolls: list[Roll] = []
+        spent = False
+        flexible_rolls_made = 0
+        failed: str | None = None
+        for entry in self._entries(inputs):
+            ok = False
+            for _ in range(entry.tries):
+                r = dice.roll("d6", entry.purpose)
+                rolls.append(r)
+                if entry.flexible and inputs.gun_type == "F":
+                    flexible_rolls_made += 1
+                if r.total > entry.above:
+                    ok = True
+                    break
+            if not ok:
+                failed = f"{entry.purpose} failed (needed above {entry.above}, {entry.rule})"
+                spent = entry.spends_ammunition_on_miss
+                break
+        code: str | None = None
+        if failed is None:
+            fire = dice.roll("d6", f"fire result, column {col}")
+            rolls.append(fire)
+            code = tables.result(col, fire.total)
+            spent = True
+        outcome = code or "miss"
+        events: list[Event] = [self.record(inputs, rolls, outcome)]
+        notes: list[str] = []
+        if inputs.gun_type == "FH" and inputs.silhouette_modifier:
+            notes.append(f"+{inputs.silhouette_modifier} silhouette (rule 14)")
+        if inputs.attacker and engagement is not None:
+            a = engagement.get(inputs.attacker)
+            if spent and "ammunition" in a.ledgers:
+                events.append(
+                    LedgerChanged(
+                        aircraft=a.id, ledger="ammunition", delta=Fraction(-1), reason="rule 12"
+                    )
+                )
+        if inputs.target and inputs.attacker and engagement is not None and record is not None:
+            fixed = inputs.gun_type in FIXED_GUNS
+            if fixed:
+                record["fixed"].append(inputs.target)
+            else:
+                counts = record["flexible_rolls"]
+                counts[inputs.target] = int(counts.get(inputs.target, 0)) + flexible_rolls_made
+                if failed is None:
+                    record["flexible"].append(inputs.target)
+                    record["flexible_attackers"].append(inputs.attacker)
+            events.append(GameAttributesSet(values={FIRE_RECORD: record}))
+        if code is not None:
+            hits = parse_hit_code(code)
+            mult = inputs.c_multiplier
+            if "C" in hits and mult > 1:
+                hits["C"] *= mult
+                notes.append(f"each C hit x{mult} (rules 22, 23)")
+            if inputs.target and engagement is not None:
+                events += _mark_hits(
+                    engagement.get(inputs.target), hits, inputs.hemisphere, inputs.attacker
+                )
+        narrative = (
+            f"{inputs.total_gun_factors} {inputs.gun_type} gun factors at {inputs.range_hexes} "
+            f"hex(es): column {col}; "
+            + (failed if failed else f"rolled {rolls[-1].total}: {code}")
+            + (f" ({'; '.join(notes)})" if notes else "")
+        )
+        return Resolution(tuple(events), narrative, outcome, tuple(rolls))
+
+
+def _mark_hits(
+    target: AircraftState, hits: dict[str, int], hemisphere: Hemisphere, source: str | None
+) -> list[Event]:
+    """DamageTaken for the boxes, then the target's recomputed hit effects (rules 24-27)."""
+    card = Card.model_validate(target.card)
+    boxes = dict(target.boxes)
+    for k, n in hits.items():
+        boxes[k] = boxes.get(k, 0) + n
+    g_by = dict(target.attributes.get("g_hits", {"front": 0, "rear": 0}))
+    if hits.get("G"):
+        g_by[hemisphere] = int(g_by.get(hemisphere, 0)) + hits["G"]
+    effects = damage_effects(
+        boxes=boxes,
+        engine_rule=card.e_hit_rule,
+        w_boxes=card.hit_boxes["W"],
+        heavy_bomber=card.role == "heavy_bomber",
+        g_hits_by_hemisphere=g_by,
+    )
+    events: list[Event] = [DamageTaken(aircraft=target.id, boxes=hits, source=source)]
+    events.append(
+        AttributesSet(aircraft=target.id, values={**effects.as_attributes(), "g_hits": g_by})
+    )
+    if hits.get("E") and Status.ENGINE_DAMAGED not in target.status:
+        events.append(StatusChanged(aircraft=target.id, set=(Status.ENGINE_DAMAGED,)))
+    return events

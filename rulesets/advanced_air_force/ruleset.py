@@ -1,0 +1,83 @@
+"""The Advanced Air Force ruleset object: procedures, ledgers, card, sequence of play."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.core.engagement import AircraftState, Engagement
+from app.core.ruleset import CardSpec, LedgerSpec, Procedure, Ruleset, Step
+
+from . import advantage_state
+from .card import Card, catalogue
+from .card_spec import build_card
+from .gunfire import GunFire
+from .tables import FIRE_TABLES
+
+PROCEDURES: tuple[type[Procedure], ...] = (GunFire,)
+
+
+class AdvancedAirForce(Ruleset):
+    id = "advanced_air_force"
+    title = "Advanced Air Force"
+    source = "Advanced Air Force (a variant of Avalon Hill's Air Force), seed 001"
+    procedure_types = PROCEDURES
+    ledgers = (
+        LedgerSpec("ammunition", "Ammunition (fire resolutions)", "ammunition", rule="rule 12"),
+    )
+    Card = Card
+    uses_pilot_quality = False
+
+    @property
+    def aircraft(self) -> Mapping[str, BaseModel]:
+        return catalogue()
+
+    def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
+        return {"g_hits": {"front": 0, "rear": 0}}
+
+    def table_files(self) -> Mapping[str, Path]:
+        return {"fire_tables": FIRE_TABLES}
+
+    def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+        return build_card(self, aircraft, engagement)
+
+    def steps(self, engagement: Engagement) -> Sequence[Step]:
+        return (
+            Step(
+                "Movement",
+                "Plot and move",
+                "Unaffected aircraft write their movement secretly, then Disadvantaged aircraft "
+                "move, then Advantaged aircraft plot.",
+                "rule 2",
+            ),
+            Step(
+                "Advantage",
+                "Advantage determination",
+                "Pursuers within 1200 ft declare or repeat their Advantage.",
+                "rules 2, 3",
+            ),
+            Step(
+                "Fire",
+                "Fire resolution",
+                "Fixed guns once and flexible guns once per target per Game-Turn.",
+                "rules 12-15",
+            ),
+        )
+
+    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
+        """Rule 2's movement order: unaffected aircraft plot secretly, then the Disadvantaged
+        move, then the Advantaged plot."""
+        adv = advantage_state.advantages(engagement)
+        down = advantage_state.disadvantaged(engagement)
+        live = [a for a in engagement.aircraft.values() if a.in_play]
+        first = [
+            (a.id, "writes its movement secretly") for a in live if a.id not in set(adv) | down
+        ]
+        second = [
+            (a.id, "moves first: Disadvantaged") for a in live if a.id in down and a.id not in adv
+        ]
+        third = [(a.id, "plots last: Advantaged") for a in live if a.id in adv]
+        return [*first, *second, *third]
