@@ -1,9 +1,10 @@
 """The game store: SQLite files (``*.airboss``, WAL) or a PostgreSQL database, same schema.
 
 Each ``append`` is one transaction; when it returns, the events are durable (SQLite WAL with
-``synchronous=FULL`` unless ``AIRBOSS_SQLITE_SYNC=normal``). Opening checks, without writing, that the file is an Airboss store of a
-schema this version knows; a corrupt, foreign or newer file is refused with a message and never
-modified. An older file is backed up before its migration.
+``synchronous=FULL`` unless ``AIRBOSS_SQLITE_SYNC=normal``). Opening checks, without writing,
+that the file is an Airboss store of a schema this version knows; a corrupt, foreign or newer
+file is refused with a message and never modified. An older file is backed up before its
+migration.
 """
 
 from __future__ import annotations

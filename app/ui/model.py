@@ -26,8 +26,7 @@ def describe_error(e: Exception) -> str:
     """One message for the umpire from a refusal or a validation error."""
     if isinstance(e, ValidationError):
         return "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}"
-            for err in e.errors()
+            f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()
         )
     return str(e)
 

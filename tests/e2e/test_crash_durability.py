@@ -21,6 +21,11 @@ SITE = HERE.parent / "fixtures" / "site"
 KILLS = 20
 
 
+def _read_lines(child: subprocess.Popen[str], into: list[str]) -> None:
+    assert child.stdout is not None
+    into.extend(iter(child.stdout.readline, ""))
+
+
 @pytest.mark.slow
 def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
     path = tmp_path / "crash.airboss"
@@ -43,7 +48,7 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
             env=env,
         )
         lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(iter(child.stdout.readline, "")))
+        reader = threading.Thread(target=_read_lines, args=(child, lines))
         reader.start()
         deadline = time.monotonic() + 20
         while not lines and time.monotonic() < deadline and child.poll() is None:
