@@ -1,0 +1,408 @@
+"""Air-to-air combat procedures (Nth Fleet 2.5-2.15)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.core.dice import DiceSource, Roll
+from app.core.engagement import AircraftState, Engagement, Status
+from app.core.errors import MissingTableValue, RuleViolation
+from app.core.events import AttributesSet, Event, LedgerChanged, StatusChanged
+from app.core.ruleset import Procedure as _Procedure
+from app.core.ruleset import ProcedureInputs, Resolution
+from rulesets.nth_fleet.combat import (
+    INT,
+    NON_INT,
+    Combatant,
+    allocate_aborts,
+    allocate_losses,
+    attack_total,
+    damage_for_rolls,
+    damage_odds,
+    in_shooter_order,
+    roll_modifier,
+)
+from rulesets.nth_fleet.display import tracks_of
+from rulesets.nth_fleet.missions import card_of
+from rulesets.nth_fleet.tables import AttackTable, attack_table
+from rulesets.nth_fleet.values import (
+    STRATEGIC_ABORT_MISSIONS,
+    STRIKE_MISSIONS,
+    attack_value,
+    defence_value,
+    in_int_mode,
+)
+
+#: variant: one 2d5 roll is read on every column of a split attack (a reading of 2.9)
+ONE_ROLL = "one_roll_for_split"
+
+
+def _damage_label(points: int) -> str:
+    return "miss" if points == 0 else f"{points} damage points"
+
+
+class AttackInputs(ProcedureInputs):
+    attack_total: int = Field(
+        0, ge=0, title="Attack value total", description="air points x attack value, summed (2.9)"
+    )
+    friendly_ew: bool = Field(False, title="Friendly EW", description="+1 (2.10)")
+    enemy_ew: bool = Field(False, title="Enemy EW", description="-1 (2.10)")
+    on_cap: bool = Field(False, title="Fighters on CAP", description="+2 (2.11)")
+    attacking_cap: bool = Field(False, title="Attacking CAP", description="-2 (2.11)")
+
+
+class AirAttack(_Procedure):
+    """Nth Fleet 2.9-2.11: one force's attack on the air-to-air attack table (a what-if).
+
+    The total is rounded down to a column, split over several columns above the last (90 ->
+    40 + 50), and each column rolled with 2d5, modified +/-1 for friendly/enemy EW, +2 on CAP
+    and -2 attacking CAP. It only logs its result; ``air_combat`` applies losses.
+    """
+
+    id = "air_attack"
+    title = "Air-to-air attack (what-if)"
+    rule = "Nth Fleet 2.9-2.11"
+    Inputs = AttackInputs
+
+    def _modifier(self, inputs: AttackInputs) -> int:
+        return roll_modifier(
+            inputs.friendly_ew, inputs.enemy_ew, inputs.on_cap, inputs.attacking_cap
+        )
+
+    def dice_needed(self, inputs: AttackInputs) -> list[tuple[str, str]]:
+        return _dice_for("attack", attack_table().split(inputs.attack_total), self.variants)
+
+    def odds(self, inputs: AttackInputs) -> dict[str, Fraction]:
+        table = attack_table()
+        dist = damage_odds(
+            table,
+            table.split(inputs.attack_total),
+            self._modifier(inputs),
+            ONE_ROLL in self.variants,
+        )
+        return {_damage_label(d): p for d, p in dist.items()}
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        if attacker is None:
+            return {}
+        a = engagement.get(attacker)
+        card = card_of(a)
+        t = tracks_of(a)
+        on_cap = t["cap"] > 0 and t["aloft"] == 0
+        points = t["cap"] if on_cap else t["aloft"]
+        mission = None if on_cap else a.attributes.get("mission")
+        try:
+            value = attack_value(a.type_id, card, mission)
+        except MissingTableValue:
+            return {"on_cap": on_cap}
+        return {"attack_total": points * value, "on_cap": on_cap}
+
+    def resolve(
+        self, inputs: AttackInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        table = attack_table()
+        columns = table.split(inputs.attack_total)
+        mod = self._modifier(inputs)
+        rolls, faces = _roll(dice, "attack", columns, self.variants)
+        damage = damage_for_rolls(table, columns, faces, mod)
+        outcome = _damage_label(damage)
+        narrative = (
+            f"air-to-air attack {inputs.attack_total}: {_describe(columns, faces, mod)} = "
+            f"{damage} damage points (2.9)"
+        )
+        return Resolution((self.record(inputs, rolls, outcome),), narrative, outcome, tuple(rolls))
+
+
+def _dice_for(who: str, columns: Sequence[int], variants: frozenset[str]) -> list[tuple[str, str]]:
+    if not columns:
+        return []
+    if ONE_ROLL in variants:
+        return [("2d5", f"{who} (every column)")]
+    return [("2d5", f"{who}, {c} column") for c in columns]
+
+
+def _roll(
+    dice: DiceSource, who: str, columns: Sequence[int], variants: frozenset[str]
+) -> tuple[list[Roll], list[int]]:
+    """The rolls made for one force's attack, and the (unmodified) roll read on each column."""
+    rolls = [dice.roll(spec, purpose) for spec, purpose in _dice_for(who, columns, variants)]
+    if ONE_ROLL in variants and rolls:
+        return rolls, [rolls[0].total] * len(columns)
+    return rolls, [r.total for r in rolls]
+
+
+def _describe(columns: Sequence[int], faces: Sequence[int], mod: int) -> str:
+    if not columns:
+        return "below the first column, no roll"
+    sign = f"{mod:+d}" if mod else ""
+    return ", ".join(f"{c} column 2d5={f}{sign}" for c, f in zip(columns, faces, strict=True))
+
+
+Cap = Literal["neither", "first", "second"]
+
+
+class CombatInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    first: list[str] = Field(
+        default_factory=list, title="First force", description="its counters (roster ids)"
+    )
+    second: list[str] = Field(
+        default_factory=list, title="Second force", description="its counters (roster ids)"
+    )
+    first_attack: int | None = Field(
+        None, ge=0, title="First force's attack", description="what-if total without counters"
+    )
+    second_attack: int | None = Field(
+        None, ge=0, title="Second force's attack", description="what-if total without counters"
+    )
+    first_ew: bool = Field(
+        False, title="EW supports the first force", description="besides its own EW counters"
+    )
+    second_ew: bool = Field(
+        False, title="EW supports the second force", description="besides its own EW counters"
+    )
+    cap: Cap = Field("neither", title="Force on CAP", description="+2 on CAP, -2 attacking it")
+    phase: Literal["activation", "strategic air", "other"] = Field(
+        "other", title="Phase", description="aborts: strikes (2.13), RCN and TC (2.14)"
+    )
+    first_picks: list[str] = Field(
+        default_factory=list,
+        title="First force's choice",
+        description="enemy counters it shoots at first, in order (2.15)",
+    )
+    second_picks: list[str] = Field(
+        default_factory=list,
+        title="Second force's choice",
+        description="enemy counters it shoots at first, in order (2.15)",
+    )
+
+    @model_validator(mode="after")
+    def _each_side_known(self) -> Self:
+        for side in ("first", "second"):
+            if not getattr(self, side) and getattr(self, f"{side}_attack") is None:
+                raise ValueError(f"the {side} force needs its counters or an attack total")
+        overlap = set(self.first) & set(self.second)
+        if overlap:
+            raise ValueError(f"{', '.join(sorted(overlap))} cannot fight on both sides")
+        return self
+
+
+@dataclass(frozen=True)
+class _Force:
+    who: str
+    label: str
+    members: tuple[Combatant, ...]
+    states: dict[str, AircraftState]
+    total: int
+    ew: bool
+    cap: bool
+    track: str
+
+
+class AirCombat(_Procedure):
+    """Nth Fleet 2.5-2.15: two forces fight; damage is simultaneous; losses and aborts follow.
+
+    Each force's attack (2.9-2.11, as ``air_attack``) inflicts damage points on the other.
+    Enemy air points are shot down so that their defence values add up to the damage, rounded
+    down, INTs first, the shooter choosing within each category (2.12, 2.15). In an activation
+    phase as many enemy strike points abort as were shot down (2.13); in a strategic air phase,
+    RCN and tactical coordination points (2.14). Aborted points go to the used track (2.1).
+    """
+
+    id = "air_combat"
+    title = "Air-to-air combat"
+    rule = "Nth Fleet 2.5-2.15"
+    Inputs = CombatInputs
+
+    def dice_needed(self, inputs: CombatInputs) -> list[tuple[str, str]]:
+        table = attack_table()
+        out: list[tuple[str, str]] = []
+        for who, total in (
+            ("first force", inputs.first_attack),
+            ("second force", inputs.second_attack),
+        ):
+            try:
+                columns = table.split(total) if total is not None else [table.columns[0]]
+            except MissingTableValue:
+                columns = [table.columns[0]]
+            out += _dice_for(who, columns, self.variants)
+        return out
+
+    def _mods(self, inputs: CombatInputs, first_ew: bool, second_ew: bool) -> tuple[int, int]:
+        return (
+            roll_modifier(first_ew, second_ew, inputs.cap == "first", inputs.cap == "second"),
+            roll_modifier(second_ew, first_ew, inputs.cap == "second", inputs.cap == "first"),
+        )
+
+    def odds(self, inputs: CombatInputs) -> dict[str, Fraction]:
+        if inputs.first_attack is None or inputs.second_attack is None:
+            raise RuleViolation("the odds of a combat of counters need the game: use air_attack")
+        table = attack_table()
+        m1, m2 = self._mods(inputs, inputs.first_ew, inputs.second_ew)
+        one = ONE_ROLL in self.variants
+        d1 = damage_odds(table, table.split(inputs.first_attack), m1, one)
+        d2 = damage_odds(table, table.split(inputs.second_attack), m2, one)
+        out: dict[str, Fraction] = {}
+        for a, pa in d1.items():
+            for b, pb in d2.items():
+                key = _combat_label(a, b)
+                out[key] = out.get(key, Fraction(0)) + pa * pb
+        return out
+
+    def _force(
+        self, inputs: CombatInputs, side: Literal["first", "second"], engagement: Engagement | None
+    ) -> _Force:
+        ids: list[str] = getattr(inputs, side)
+        given: int | None = getattr(inputs, f"{side}_attack")
+        ew: bool = getattr(inputs, f"{side}_ew")
+        on_cap = inputs.cap == side
+        track = "cap" if on_cap else "aloft"
+        if not ids:
+            assert given is not None
+            return _Force(f"{side} force", f"{side} force", (), {}, given, ew, on_cap, track)
+        if engagement is None:
+            raise RuleViolation("a combat of counters needs the game")
+        members, states = [], {}
+        for cid in ids:
+            a = engagement.get(cid)
+            card = card_of(a)
+            points = tracks_of(a)[track]
+            if points == 0:
+                where = "on CAP" if on_cap else "aloft"
+                raise RuleViolation(f"{a.name} has no air points {where} to fight with")
+            mission = None if on_cap else a.attributes.get("mission")
+            if mission == "ew":
+                if a.attributes.get("effective") is None:
+                    raise RuleViolation(
+                        f"{a.name}: roll the EW mission's effectiveness first (Nth Fleet 2.2)"
+                    )
+                ew = ew or bool(a.attributes.get("effective"))
+            category = INT if in_int_mode(card, mission) else NON_INT
+            members.append(
+                Combatant(
+                    a.id, a.name, points, attack_value(a.type_id, card, mission), category, mission
+                )
+            )
+            states[a.id] = a
+        sides = sorted({a.side for a in states.values()})
+        if len(sides) > 1:
+            raise RuleViolation(f"the {side} force mixes sides: {', '.join(sides)}")
+        total = attack_total(members)
+        if given is not None and given != total:
+            raise RuleViolation(
+                f"the {side} force's counters have an attack value of {total}, not {given} (2.9)"
+            )
+        return _Force(f"{side} force", sides[0], tuple(members), states, total, ew, on_cap, track)
+
+    def resolve(
+        self, inputs: CombatInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        table = attack_table()
+        first = self._force(inputs, "first", engagement)
+        second = self._force(inputs, "second", engagement)
+        if first.states and second.states and first.label == second.label:
+            raise RuleViolation(f"both forces are {first.label}: a combat needs two sides")
+        m1, m2 = self._mods(inputs, first.ew, second.ew)
+        # 2.12: damage is applied simultaneously, so both attacks use the forces as they were.
+        d1, rolls1, text1 = self._attack(table, first, m1, dice)
+        d2, rolls2, text2 = self._attack(table, second, m2, dice)
+        outcome = _combat_label(d1, d2)
+        rolls = (*rolls1, *rolls2)
+        events: list[Event] = [self.record(inputs, rolls, outcome)]
+        lines = [text1, text2]
+        for shooter, target, damage, picks in (
+            (first, second, d1, inputs.first_picks),
+            (second, first, d2, inputs.second_picks),
+        ):
+            if not target.members or damage == 0:
+                continue
+            evs, line = self._losses(inputs, shooter, target, damage, picks)
+            events += evs
+            lines.append(line)
+        return Resolution(tuple(events), "; ".join(lines), outcome, rolls)
+
+    def _attack(
+        self, table: AttackTable, force: _Force, mod: int, dice: DiceSource
+    ) -> tuple[int, list[Roll], str]:
+        columns = table.split(force.total)
+        rolls, faces = _roll(dice, force.who, columns, self.variants)
+        damage = damage_for_rolls(table, columns, faces, mod)
+        text = f"{force.label} attacks with {force.total}: {_describe(columns, faces, mod)}"
+        return damage, rolls, f"{text} = {damage} damage points"
+
+    def _losses(
+        self,
+        inputs: CombatInputs,
+        shooter: _Force,
+        target: _Force,
+        damage: int,
+        picks: Sequence[str],
+    ) -> tuple[list[Event], str]:
+        unknown = [p for p in picks if p not in target.states]
+        if unknown:
+            raise RuleViolation(
+                f"{shooter.label} can only choose among {target.label}'s counters, "
+                f"not {', '.join(unknown)} (2.15)"
+            )
+        ordered = in_shooter_order(target.members, picks)
+        states = target.states
+
+        def defence_of(c: Combatant) -> int:
+            return defence_value(states[c.id].type_id, card_of(states[c.id]))
+
+        losses, left = allocate_losses(damage, ordered, defence_of)
+        shot_down = sum(losses.values())
+        eligible: frozenset[str] = frozenset()
+        if inputs.phase == "activation":
+            eligible = STRIKE_MISSIONS
+        elif inputs.phase == "strategic air":
+            eligible = STRATEGIC_ABORT_MISSIONS
+        candidates = [c for c in ordered if c.mission in eligible and target.track == "aloft"]
+        aborts = allocate_aborts(shot_down, candidates, losses)
+        events: list[Event] = []
+        for c in target.members:
+            lost, aborted = losses.get(c.id, 0), aborts.get(c.id, 0)
+            if not (lost or aborted):
+                continue
+            a = states[c.id]
+            tracks = tracks_of(a)
+            tracks[target.track] -= lost + aborted
+            tracks["used"] += aborted
+            values: dict[str, Any] = {"tracks": tracks}
+            if not tracks["aloft"]:
+                values.update(mission=None, mission_name="", effective=None)
+            if lost:
+                events.append(
+                    LedgerChanged(
+                        aircraft=c.id,
+                        ledger="air_points",
+                        delta=Fraction(-lost),
+                        reason="shot down (Nth Fleet 2.12)",
+                    )
+                )
+            events.append(AttributesSet(aircraft=c.id, values=values))
+            if lost and a.ledger("air_points") == lost:
+                events.append(StatusChanged(aircraft=c.id, set=(Status.DESTROYED,)))
+        names = {c.id: c.name for c in target.members}
+        line = f"{shooter.label} shoots down " + (
+            ", ".join(f"{n} {names[i]}" for i, n in losses.items()) or "nothing"
+        )
+        line += f" ({left} damage point(s) left over)" if left else ""
+        if aborts:
+            line += "; aborted: " + ", ".join(f"{n} {names[i]}" for i, n in aborts.items())
+            line += " (2.13)" if inputs.phase == "activation" else " (2.14)"
+        return events, line
+
+
+def _combat_label(first: int, second: int) -> str:
+    if first == 0 and second == 0:
+        return "miss"
+    return f"first force {first}, second force {second} damage points"

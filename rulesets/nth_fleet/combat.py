@@ -1,0 +1,128 @@
+"""Air-to-air combat arithmetic (Nth Fleet 2.9-2.15), pure functions over plain values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.core.dice import distribution
+from rulesets.nth_fleet.tables import AttackTable
+
+INT = "INT"
+NON_INT = "non-INT"
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One counter's air points in a combat, with what the rules need to know of them."""
+
+    id: str
+    name: str
+    points: int
+    attack: int
+    category: str  # INT or non-INT (2.12)
+    mission: str | None
+
+
+def attack_total(force: Sequence[Combatant]) -> int:
+    """Nth Fleet 2.9: the sum over types of air points times the air-air attack value."""
+    return sum(c.points * c.attack for c in force)
+
+
+def roll_modifier(own_ew: bool, enemy_ew: bool, own_cap: bool, enemy_cap: bool) -> int:
+    """Nth Fleet 2.10, 2.11: +1 friendly EW, -1 enemy EW; +2 on CAP, -2 attacking CAP."""
+    return (
+        (1 if own_ew else 0)
+        - (1 if enemy_ew else 0)
+        + (2 if own_cap else 0)
+        - (2 if enemy_cap else 0)
+    )
+
+
+def damage_for_rolls(
+    table: AttackTable, columns: Sequence[int], rolls: Sequence[int], modifier: int
+) -> int:
+    """Nth Fleet 2.9: the damage of one roll per column (each roll modified), added up."""
+    if len(columns) != len(rolls):
+        raise ValueError("one roll per column")
+    return sum(table.damage(c, r + modifier) for c, r in zip(columns, rolls, strict=True))
+
+
+def damage_odds(
+    table: AttackTable, columns: Sequence[int], modifier: int, one_roll: bool = False
+) -> dict[int, Fraction]:
+    """Exact distribution of the damage points of one force's attack (2.9-2.11).
+
+    Each column is rolled separately (2.9 "roll once on the 40 column, and once on the 50
+    column"); with ``one_roll`` a single 2d5 roll is read on every column.
+    """
+    dice = distribution("2d5")
+    if one_roll:
+        out: dict[int, Fraction] = {}
+        for roll, p in dice.items():
+            d = damage_for_rolls(table, columns, [roll] * len(columns), modifier)
+            out[d] = out.get(d, Fraction(0)) + p
+        return dict(sorted(out.items()))
+    total: dict[int, Fraction] = {0: Fraction(1)}
+    for column in columns:
+        step: dict[int, Fraction] = {}
+        for roll, p in dice.items():
+            d = table.damage(column, roll + modifier)
+            step[d] = step.get(d, Fraction(0)) + p
+        total = _convolve(total, step)
+    return dict(sorted(total.items()))
+
+
+def _convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            out[x + y] = out.get(x + y, Fraction(0)) + px * py
+    return out
+
+
+def in_shooter_order(force: Sequence[Combatant], preferred: Sequence[str]) -> list[Combatant]:
+    """Nth Fleet 2.15: the shooter's choice; counters it names first, the rest as listed."""
+    rank = {cid: i for i, cid in enumerate(preferred)}
+    return sorted(force, key=lambda c: rank.get(c.id, len(rank)))
+
+
+def allocate_losses(
+    damage: int, targets: Sequence[Combatant], defence_of: Callable[[Combatant], int]
+) -> tuple[dict[str, int], int]:
+    """Nth Fleet 2.12, 2.15: air points shot down by ``damage``, and the damage left over.
+
+    Points are destroyed while the damage still covers their defence value (so 13 damage
+    against defence 4 destroys 3 points). INTs go first; damage left over then falls on
+    non-INT points. Within each category ``targets`` is the shooter's order: each counter
+    loses as many points as the damage pays for before the next is taken.
+    """
+    losses: dict[str, int] = {}
+    left = damage
+    for category in (INT, NON_INT):
+        for t in targets:
+            if t.category != category or left <= 0 or t.points == 0:
+                continue
+            defence = defence_of(t)
+            n = min(t.points, left // defence)
+            if n:
+                losses[t.id] = n
+                left -= n * defence
+    return losses, left
+
+
+def allocate_aborts(
+    shot_down: int, candidates: Sequence[Combatant], losses: dict[str, int]
+) -> dict[str, int]:
+    """Nth Fleet 2.13, 2.14: ``shot_down`` surviving candidate points abort, in the given order."""
+    aborts: dict[str, int] = {}
+    left = shot_down
+    for c in candidates:
+        if left <= 0:
+            break
+        n = min(c.points - losses.get(c.id, 0), left)
+        if n > 0:
+            aborts[c.id] = n
+            left -= n
+    return aborts

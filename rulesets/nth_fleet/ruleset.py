@@ -1,0 +1,229 @@
+"""The Nth Fleet ruleset: counters of air points on Air Base Displays (Nth Fleet 1-2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.core.engagement import AircraftState, Engagement
+from app.core.errors import MissingTableValue
+from app.core.events import AircraftAdded
+from app.core.ruleset import (
+    CardBlock,
+    CardSpec,
+    KeyValues,
+    LedgerSpec,
+    Lines,
+    Ruleset,
+    Step,
+    Table,
+    Variant,
+    critical_lines,
+    ledger_tracks,
+)
+from rulesets.nth_fleet.air_combat import ONE_ROLL, AirAttack, AirCombat
+from rulesets.nth_fleet.cards import Card as TypeCard
+from rulesets.nth_fleet.cards import Details, catalogue, per_point
+from rulesets.nth_fleet.display import PLACES, TRACK_TITLES, base_of, start_tracks, tracks_of
+from rulesets.nth_fleet.missions import (
+    LaunchMissionProc,
+    MissionEffectiveness,
+    MoveAirPoints,
+    ReturnToBase,
+    effectiveness_kind,
+)
+from rulesets.nth_fleet.tables import TABLE_FILES
+from rulesets.nth_fleet.values import attack_value, defence_value, in_int_mode
+
+
+def _details(details: BaseModel) -> Details:
+    return details if isinstance(details, Details) else Details.model_validate(details)
+
+
+class NthFleet(Ruleset):
+    id = "nth_fleet"
+    title = "Nth Fleet air rules"
+    source = "Nth Fleet Games, Air Rules (variant for Victory Games' Fleet series)"
+    procedure_types = (
+        LaunchMissionProc,
+        MissionEffectiveness,
+        AirAttack,
+        AirCombat,
+        ReturnToBase,
+        MoveAirPoints,
+    )
+    ledgers = (LedgerSpec("air_points", "Air points", "air_points", rule="Nth Fleet 2.1"),)
+    variant_list = (
+        Variant(
+            ONE_ROLL,
+            "One roll for a split attack",
+            "An attack split over several columns (2.9) makes one 2d5 roll and reads it on "
+            "every column, instead of one roll per column.",
+            "Nth Fleet 2.9",
+        ),
+    )
+    Card = TypeCard
+    Details = Details
+    uses_pilot_quality = False
+
+    @property
+    def aircraft(self) -> Mapping[str, TypeCard]:
+        return catalogue()
+
+    def table_files(self) -> Mapping[str, Path]:
+        return dict(TABLE_FILES)
+
+    def new_aircraft(
+        self,
+        aircraft_id: str,
+        name: str,
+        side: str,
+        type_id: str,
+        pilot: str | None,
+        details: Mapping[str, Any],
+    ) -> AircraftAdded:
+        """A counter on a base display; without a count, the type's own sides give it (2.1)."""
+        d = dict(details)
+        types = self.aircraft
+        if "air_points" not in d and "unit_sides" not in d and type_id in types:
+            d["unit_sides"] = types[type_id].unit_sides
+        return super().new_aircraft(aircraft_id, name, side, type_id, pilot, d)
+
+    def count_of(self, details: BaseModel) -> int:
+        return _details(details).points
+
+    def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
+        return {"air_points": Fraction(_details(details).points)}
+
+    def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
+        d = _details(details)
+        return {
+            "tracks": start_tracks(d.points, d.track),
+            "mission": None,
+            "mission_name": "",
+            "effective": None,
+        }
+
+    # -- the printed card ------------------------------------------------------------------
+
+    def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+        card = TypeCard.model_validate(dict(aircraft.card))
+        blocks: list[CardBlock] = [
+            self._counter_block(aircraft, card),
+            self._values_block(aircraft, card),
+            self._display_block(aircraft, engagement),
+            *ledger_tracks(self, aircraft),
+            *critical_lines(aircraft),
+        ]
+        if card.sample:
+            blocks.append(
+                Lines("Sample data", ("Sample values, not the game's counters: edit the card.",))
+            )
+        return CardSpec(card.name, tuple(blocks))
+
+    @staticmethod
+    def _counter_block(a: AircraftState, card: TypeCard) -> KeyValues:
+        mission = a.attributes.get("mission")
+        effective = a.attributes.get("effective")
+        state = "" if mission is None else str(mission)
+        if mission is not None and a.attributes.get("mission_name"):
+            state += f" ({a.attributes['mission_name']})"
+        if mission is not None and effectiveness_kind(mission):
+            state += {True: ", effective", False: ", ineffective", None: ", roll pending"}[
+                effective
+            ]
+        role = card.role + (f" ({card.specialty})" if card.specialty else "")
+        return KeyValues(
+            "Counter",
+            (
+                ("Type", card.name),
+                ("Role", role),
+                ("Base", base_of(a)),
+                ("Air points", str(a.ledger("air_points"))),
+                ("Mission", state or "none"),
+            ),
+        )
+
+    @staticmethod
+    def _values_block(a: AircraftState, card: TypeCard) -> KeyValues:
+        mission = a.attributes.get("mission")
+        try:
+            attack = str(attack_value(a.type_id, card, mission))
+        except MissingTableValue:
+            attack = "half the defence value (missing)"
+        try:
+            defence = str(defence_value(a.type_id, card))
+        except MissingTableValue:
+            defence = "missing (Defence Value Table)"
+        items = [
+            ("Printed air-air", "-" if card.air_air is None else str(card.air_air)),
+            ("Attack value" + (" (INT)" if in_int_mode(card, mission) else ""), attack),
+            ("Defence value", defence),
+        ]
+        points = a.ledger("air_points")
+        for title, printed in (("Air-surface", card.air_surface), ("ASW", card.asw)):
+            value = per_point(printed, card.unit_sides)
+            if value is not None:
+                items.append((f"{title} per air point (2.4)", f"{value} ({value * points} now)"))
+        return KeyValues("Values", tuple(items))
+
+    @staticmethod
+    def _display_block(a: AircraftState, engagement: Engagement) -> Table:
+        base = base_of(a)
+        counters = [c for c in engagement.aircraft.values() if base_of(c) == base]
+        rows = [(c.name, *(str(tracks_of(c)[p]) for p in PLACES)) for c in counters]
+        totals = [sum(tracks_of(c)[p] for c in counters) for p in PLACES]
+        rows.append(("Total", *(str(t) for t in totals)))
+        return Table(
+            f"Air Base Display: {base} (2.1)",
+            ("Counter", *(TRACK_TITLES[p] for p in PLACES)),
+            tuple(rows),
+        )
+
+    # -- sequence of play ------------------------------------------------------------------
+
+    def steps(self, engagement: Engagement) -> Sequence[Step]:
+        """The air phases the text names; the rest of the turn is the Fleet series' (1.1)."""
+        return (
+            Step(
+                "Strategic air phase",
+                "Strategic air phase",
+                "Strategic non-INT missions under 4 air points roll for effectiveness (2.3); "
+                "combat aborts RCN and tactical coordination points (2.14).",
+                "Nth Fleet 2.3, 2.14",
+            ),
+            Step(
+                "Activation phase",
+                "Activation phase",
+                "Strikes fly with their escorts; combat aborts strike points (2.13).",
+                "Nth Fleet 2.2, 2.13",
+            ),
+            Step(
+                "Return to base phase",
+                "Return to base phase",
+                "Missions aloft, ineffective ones too, land on the used track (2.1, 2.3).",
+                "Nth Fleet 2.1, 2.3",
+            ),
+        )
+
+    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
+        steps = self.steps(engagement)
+        if not 0 <= engagement.step < len(steps):
+            return []
+        phase = steps[engagement.step].phase
+        out = []
+        for a in engagement.aircraft.values():
+            aloft = tracks_of(a)["aloft"] if "tracks" in a.attributes else 0
+            if not aloft:
+                continue
+            if phase == "Return to base phase":
+                out.append((a.id, "returns to base"))
+            elif a.attributes.get("effective") is None and effectiveness_kind(
+                a.attributes.get("mission")
+            ):
+                out.append((a.id, "rolls for mission effectiveness"))
+        return out
