@@ -1,0 +1,562 @@
+"""The combat panel: pick a procedure and its aircraft, fill the generated form, read the exact
+odds of every outcome (table and bar chart) before anything is rolled, then resolve it with
+Airboss's dice or with the dice typed from the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+import pyqtgraph as pg
+from pydantic import BaseModel, ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.dice import DiceError, DiceSpec, SeededDice, TableDice
+from app.core.errors import MissingTableValue, RuleViolation
+from app.core.ruleset import Procedure
+from app.ui.forms import AIRCRAFT_FIELDS, InputForm
+from app.ui.message_bar import MessageBar, attempt_here, muted
+from app.ui.model import EngagementModel
+
+NO_AIRCRAFT = "(none: what-if)"
+
+
+def percent(p: Fraction) -> str:
+    """A probability as a percentage with one decimal (exact ones without)."""
+    v = p * 100
+    return f"{int(v)}%" if v.denominator == 1 else f"{float(v):.1f}%"
+
+
+def aircraft_label(name: str, side: str) -> str:
+    return f"{name} ({side})"
+
+
+class OddsChart(pg.PlotWidget):
+    """The odds as bars in percent: one BarGraphItem made once and updated with ``setOpts``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, background=None)
+        self.setObjectName("odds_chart")
+        self.setMinimumHeight(140)
+        self.setMaximumHeight(220)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.setLabel("left", "%")
+        self.setYRange(0, 100, padding=0)
+        self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.6, brush="#1e88e5")
+        self.addItem(self.bars)
+        self.labels: list[str] = []
+        self.heights: list[float] = []
+
+    def show_odds(self, odds: Sequence[tuple[str, Fraction]]) -> None:
+        self.labels = [label for label, _ in odds]
+        self.heights = [float(p * 100) for _, p in odds]
+        xs = list(range(len(odds))) or [0]
+        self.bars.setOpts(x=xs, height=self.heights or [0], width=0.6)
+        self.getAxis("bottom").setTicks([list(enumerate(self.labels))])
+        self.setXRange(-0.5, max(len(odds), 1) - 0.5, padding=0.05)
+
+
+class DieField(QWidget):
+    """One typed die: a line edit with the die and its purpose, and its error in place."""
+
+    def __init__(self, spec: DiceSpec, purpose: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec, self.purpose = spec, purpose
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText(f"{spec.low}-{spec.high}")
+        self.edit.setMaximumWidth(70)
+        self.edit.setAccessibleName(f"{spec.die_name} for {purpose}")
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel(f"{spec.die_name}, {purpose}:"))
+        row.addWidget(self.edit)
+        row.addWidget(self.error, 1)
+        self.edit.textChanged.connect(lambda _t: self.check(required=False))
+
+    def value(self) -> int | None:
+        text = self.edit.text().strip()
+        return int(text) if text.lstrip("-").isdigit() else None
+
+    def check(self, required: bool) -> bool:
+        """Whether the typed value is a face of this die; the reason shown in place if not."""
+        text = self.edit.text().strip()
+        message = ""
+        if not text:
+            message = "type the number rolled" if required else ""
+        else:
+            try:
+                self.spec.read(int(text) if text.lstrip("-").isdigit() else text, self.purpose)
+            except DiceError as e:
+                message = str(e)
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+        self.edit.setStyleSheet("border: 1px solid #c62828;" if message else "")
+        return not message and bool(text)
+
+
+class CombatDock(QDockWidget):
+    """Procedures with their forms, exact odds and dice."""
+
+    #: a cell the rules text lacks was needed: (table, cell); the window opens the tables editor
+    missing_table_value = Signal(str, str)
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__("Combat", parent)
+        self.setObjectName("CombatDock")
+        self.model = model
+        self.form: InputForm | None = None
+        self.dice_fields: list[DieField] = []
+        self._dice_key: list[tuple[str, str]] | None = None
+        self._missing: MissingTableValue | None = None
+        self._odds: dict[str, Fraction] = {}
+
+        body = QWidget()
+        outer = QVBoxLayout(body)
+
+        top = QFormLayout()
+        self.procedure = QComboBox()
+        self.procedure.setObjectName("procedure")
+        top.addRow("&Procedure", self.procedure)
+        self.attacker = QComboBox()
+        self.attacker.setObjectName("attacker")
+        self.target = QComboBox()
+        self.target.setObjectName("target")
+        self.aircraft = QComboBox()
+        self.aircraft.setObjectName("aircraft")
+        self._attacker_label = QLabel("&Attacker")
+        self._attacker_label.setBuddy(self.attacker)
+        self._target_label = QLabel("&Target")
+        self._target_label.setBuddy(self.target)
+        self._aircraft_label = QLabel("Ai&rcraft")
+        self._aircraft_label.setBuddy(self.aircraft)
+        top.addRow(self._attacker_label, self.attacker)
+        top.addRow(self._target_label, self.target)
+        top.addRow(self._aircraft_label, self.aircraft)
+        self.rule = QLabel()
+        self.rule.setWordWrap(True)
+        top.addRow(self.rule)
+        outer.addLayout(top)
+
+        self.form_box = QGroupBox("Inputs")
+        self.form_layout = QVBoxLayout(self.form_box)
+        self.prefill_button = QPushButton("Read from the c&ards")
+        self.prefill_button.setToolTip(
+            "Fill the numbers from the chosen aircraft's cards and state"
+        )
+        self.form_layout.addWidget(self.prefill_button)
+        outer.addWidget(self.form_box)
+
+        odds_box = QGroupBox("Odds before the roll")
+        odds_layout = QVBoxLayout(odds_box)
+        self.odds_table = QTableWidget(0, 3)
+        self.odds_table.setObjectName("odds_table")
+        self.odds_table.setHorizontalHeaderLabels(["Outcome", "Exact", "Percent"])
+        self.odds_table.verticalHeader().hide()
+        self.odds_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.odds_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.odds_table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.odds_message = QLabel()
+        self.odds_message.setObjectName("odds_message")
+        self.odds_message.setWordWrap(True)
+        self.odds_message.hide()
+        self.chart = OddsChart()
+        odds_layout.addWidget(self.odds_table)
+        odds_layout.addWidget(self.odds_message)
+        odds_layout.addWidget(self.chart)
+        outer.addWidget(odds_box)
+
+        dice_box = QGroupBox("Dice")
+        dice_layout = QVBoxLayout(dice_box)
+        modes = QHBoxLayout()
+        self.roll_here = QRadioButton("Airboss &rolls")
+        self.roll_table = QRadioButton("T&yped from the table")
+        self.roll_here.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.roll_here)
+        group.addButton(self.roll_table)
+        modes.addWidget(self.roll_here)
+        modes.addWidget(self.roll_table)
+        modes.addStretch(1)
+        dice_layout.addLayout(modes)
+        self.dice_area = QWidget()
+        self.dice_grid = QGridLayout(self.dice_area)
+        self.dice_grid.setContentsMargins(0, 0, 0, 0)
+        dice_layout.addWidget(self.dice_area)
+        self.no_dice = QLabel("This procedure rolls no dice.")
+        dice_layout.addWidget(self.no_dice)
+        self.resolve_button = QPushButton("Re&solve")
+        self.resolve_button.setObjectName("resolve")
+        self.resolve_button.setToolTip("Resolve the procedure (Ctrl+Return)")
+        dice_layout.addWidget(self.resolve_button)
+        outer.addWidget(dice_box)
+
+        self.refusal = MessageBar()
+        outer.addWidget(self.refusal)
+        self.open_tables = QPushButton("Open the tables &editor to fill it in")
+        self.open_tables.setObjectName("open_tables")
+        self.open_tables.hide()
+        outer.addWidget(self.open_tables)
+        self.result = QLabel()
+        self.result.setObjectName("result")
+        self.result.setWordWrap(True)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.result)
+        outer.addStretch(1)
+
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+
+        for key in ("Ctrl+Return", "Ctrl+Enter"):
+            sc = QShortcut(QKeySequence(key), body)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(self.resolve)
+
+        self.procedure.currentIndexChanged.connect(self._procedure_chosen)
+        for combo in (self.attacker, self.target, self.aircraft):
+            combo.currentIndexChanged.connect(self._aircraft_chosen)
+        self.prefill_button.clicked.connect(self.prefill)
+        self.roll_here.toggled.connect(self._dice_mode)
+        self.resolve_button.clicked.connect(self.resolve)
+        self.open_tables.clicked.connect(self._open_tables)
+
+        model.reset.connect(self._reset)
+        model.aircraft_changed.connect(self._aircraft_list_changed)
+        self._reset()
+
+    # -- what is chosen ----------------------------------------------------------------------
+
+    @property
+    def current_procedure(self) -> Procedure | None:
+        pid = self.procedure.currentData()
+        if pid is None or not self.model.has_session:
+            return None
+        return self.model.session.ruleset.procedures.get(pid)
+
+    def _ids(self) -> dict[str, str | None]:
+        proc = self.current_procedure
+        if proc is None:
+            return {}
+        fields = proc.Inputs.model_fields
+        combos = {"attacker": self.attacker, "target": self.target, "aircraft": self.aircraft}
+        return {k: combos[k].currentData() for k in AIRCRAFT_FIELDS if k in fields}
+
+    def select_procedure(self, procedure_id: str) -> None:
+        i = self.procedure.findData(procedure_id)
+        if i >= 0:
+            self.procedure.setCurrentIndex(i)
+
+    def set_aircraft(self, attacker: str | None = None, target: str | None = None) -> None:
+        """Choose the aircraft (from the roster): the attacker is also the one-aircraft choice."""
+        for combo, aid in ((self.attacker, attacker), (self.aircraft, attacker)):
+            if aid is not None:
+                combo.setCurrentIndex(max(combo.findData(aid), 0))
+        if target is not None:
+            self.target.setCurrentIndex(max(self.target.findData(target), 0))
+
+    def show_selection(self, ids: list[str]) -> None:
+        """The roster's selection: the first is the attacker (or aircraft), a second the target."""
+        if ids:
+            self.set_aircraft(ids[0], ids[1] if len(ids) > 1 else None)
+
+    # -- rebuilding --------------------------------------------------------------------------
+
+    def _reset(self) -> None:
+        keep = self.procedure.currentData()
+        self.procedure.blockSignals(True)
+        self.procedure.clear()
+        if self.model.has_session:
+            for pid, proc in self.model.session.ruleset.procedures.items():
+                self.procedure.addItem(f"{proc.title} ({proc.rule})", pid)
+        self.procedure.blockSignals(False)
+        self._fill_aircraft()
+        self.result.clear()
+        self.refusal.clear_refusal()
+        if keep is not None and self.procedure.findData(keep) >= 0:
+            self.procedure.setCurrentIndex(self.procedure.findData(keep))
+        self._procedure_chosen()
+
+    def _fill_aircraft(self) -> None:
+        e = self.model.engagement
+        for combo in (self.attacker, self.target, self.aircraft):
+            keep = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItem(NO_AIRCRAFT, None)
+            for a in e.aircraft.values():
+                combo.addItem(aircraft_label(a.name, a.side), a.id)
+            i = combo.findData(keep)
+            combo.setCurrentIndex(i if i >= 0 else 0)
+            combo.blockSignals(False)
+
+    def _aircraft_list_changed(self, ids: list[str]) -> None:
+        e = self.model.engagement
+        known = {self.attacker.itemData(i) for i in range(1, self.attacker.count())}
+        if known != set(e.aircraft) or any(
+            self.attacker.itemText(self.attacker.findData(a))
+            != aircraft_label(e.aircraft[a].name, e.aircraft[a].side)
+            for a in ids
+            if a in e.aircraft
+        ):
+            before = self._ids()
+            self._fill_aircraft()
+            if self._ids() != before:
+                self._aircraft_chosen()
+
+    def _procedure_chosen(self, *_: object) -> None:
+        proc = self.current_procedure
+        if self.form is not None:
+            self.form_layout.removeWidget(self.form)
+            self.form.deleteLater()
+            self.form = None
+        self._missing = None
+        self.open_tables.hide()
+        self.refusal.clear_refusal()
+        if proc is None:
+            self.rule.setText("No game is open." if not self.model.has_session else "")
+            for w in (self.attacker, self.target, self.aircraft):
+                w.setVisible(False)
+            for w in (self._attacker_label, self._target_label, self._aircraft_label):
+                w.setVisible(False)
+            self._show_odds(None)
+            self._rebuild_dice([])
+            self.resolve_button.setEnabled(False)
+            return
+        doc = ((proc.__doc__ or "").strip().splitlines() or [""])[0]
+        if doc.startswith(proc.rule):
+            doc = doc[len(proc.rule) :].lstrip(" :")
+        self.rule.setText(f"<b>{escape(proc.rule)}</b>" + (f": {escape(doc)}" if doc else ""))
+        fields = proc.Inputs.model_fields
+        pair = "attacker" in fields or "target" in fields
+        one = "aircraft" in fields
+        for w in (self.attacker, self._attacker_label):
+            w.setVisible("attacker" in fields)
+        for w in (self.target, self._target_label):
+            w.setVisible("target" in fields)
+        for w in (self.aircraft, self._aircraft_label):
+            w.setVisible(one and not pair)
+        self.form = InputForm(proc.Inputs, exclude=AIRCRAFT_FIELDS, fixed=self._ids())
+        self.form.setObjectName("inputs")
+        self.form.changed.connect(self._inputs_changed)
+        self.form_layout.insertWidget(0, self.form)
+        self.prefill_button.setVisible(pair or one)
+        self.resolve_button.setEnabled(True)
+        self._aircraft_chosen()
+
+    def _aircraft_chosen(self, *_: object) -> None:
+        if self.form is None:
+            return
+        self.form.fixed = self._ids()
+        self.prefill()
+
+    def prefill(self) -> None:
+        """Fill the form from the chosen aircraft (``procedure.prefill``), then recompute."""
+        proc = self.current_procedure
+        if proc is None or self.form is None:
+            return
+        ids = self._ids()
+        first = ids.get("attacker") or ids.get("aircraft")
+        values: dict[str, Any] = {}
+        if first or ids.get("target"):
+            try:
+                values = proc.prefill(self.model.engagement, first, ids.get("target"))
+            except (RuleViolation, KeyError, ValueError) as e:
+                self.refusal.show_refusal(f"Cannot read the cards: {e}")
+        self.form.set_values(values)  # validates and emits changed -> odds and dice
+
+    # -- odds and dice -----------------------------------------------------------------------
+
+    def _inputs_changed(self, inputs: BaseModel | None) -> None:
+        proc = self.current_procedure
+        if proc is None:
+            return
+        if inputs is None:
+            self._show_odds(
+                None, f"Fix the inputs first: {self.form.error_text() if self.form else ''}"
+            )
+            return
+        try:
+            odds = proc.odds(inputs)
+        except MissingTableValue as e:
+            self._offer_tables(e)
+            self._show_odds(None, str(e))
+        except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
+            self._show_odds(None, f"No odds for these inputs: {e}")
+        else:
+            self._show_odds(odds)
+        try:
+            needed = list(proc.dice_needed(inputs))
+        except Exception:  # noqa: BLE001 - then no typed dice can be offered
+            needed = []
+        self._rebuild_dice(needed)
+
+    def _show_odds(self, odds: dict[str, Fraction] | None, message: str = "") -> None:
+        self._odds = dict(odds or {})
+        rows = list(self._odds.items())
+        self.odds_table.setRowCount(len(rows))
+        for r, (label, p) in enumerate(rows):
+            for c, text in enumerate((label, str(p), percent(p))):
+                item = QTableWidgetItem(text)
+                if c:
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                self.odds_table.setItem(r, c, item)
+        self.chart.show_odds(rows)
+        header = self.odds_table.horizontalHeader().height()
+        self.odds_table.setFixedHeight(
+            header
+            + 2 * self.odds_table.frameWidth()
+            + 2
+            + sum(self.odds_table.rowHeight(r) for r in range(len(rows)))
+        )
+        self.odds_message.setText(message)
+        self.odds_message.setStyleSheet(f"color: {muted(self)};")
+        self.odds_message.setVisible(bool(message))
+
+    @property
+    def odds(self) -> dict[str, Fraction]:
+        """The odds on show (outcome label -> exact probability)."""
+        return dict(self._odds)
+
+    def _rebuild_dice(self, needed: list[tuple[str, str]]) -> None:
+        if needed == self._dice_key:
+            return
+        self._dice_key = needed
+        typed = [f.edit.text() for f in self.dice_fields]
+        for f in self.dice_fields:
+            self.dice_grid.removeWidget(f)
+            f.deleteLater()
+        self.dice_fields = []
+        for spec_text, purpose in needed:
+            spec = DiceSpec.parse(spec_text)
+            for i in range(spec.count):
+                which = f"{purpose} (die {i + 1} of {spec.count})" if spec.count > 1 else purpose
+                one = DiceSpec(1, spec.low, spec.high, spec.die_name, spec.zero_reads)
+                field = DieField(one, which)
+                field.edit.returnPressed.connect(self.resolve)
+                self.dice_grid.addWidget(field, len(self.dice_fields), 0)
+                self.dice_fields.append(field)
+        for f, text in zip(self.dice_fields, typed, strict=False):
+            f.edit.setText(text)
+        self._dice_mode()
+
+    def _dice_mode(self, *_: object) -> None:
+        typed = self.roll_table.isChecked()
+        self.dice_area.setVisible(typed and bool(self.dice_fields))
+        self.no_dice.setVisible(typed and not self.dice_fields)
+
+    def typed_dice(self) -> list[int] | None:
+        """The typed values, or ``None`` with each wrong one's reason shown in place."""
+        ok = [f.check(required=True) for f in self.dice_fields]
+        if not all(ok):
+            return None
+        return [v for f in self.dice_fields if (v := f.value()) is not None]
+
+    # -- resolving ---------------------------------------------------------------------------
+
+    def resolve(self) -> None:
+        """Resolve the procedure with the chosen dice; a refusal is shown here."""
+        proc = self.current_procedure
+        if proc is None or self.form is None:
+            return
+        inputs = self.form.value()
+        if inputs is None:
+            self.refusal.show_refusal(f"Not resolved: {self.form.error_text()}")
+            return
+        if self.roll_table.isChecked():
+            values = self.typed_dice()
+            if values is None:
+                bad = [f.error.text() for f in self.dice_fields if f.error.text()]
+                self.refusal.show_refusal("Not resolved: " + "; ".join(bad))
+                return
+            dice: TableDice | SeededDice = TableDice(values)
+        else:
+            dice = SeededDice()
+        self._missing = None
+        self.open_tables.hide()
+
+        def perform() -> Any:
+            try:
+                return self.model.session.perform(proc.id, inputs, dice)
+            except MissingTableValue as e:
+                self._missing = e
+                raise
+            except (RuleViolation, ValidationError):
+                raise
+            except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
+                raise RuleViolation(
+                    f"{proc.title}: the ruleset could not resolve these inputs "
+                    f"({type(e).__name__}: {e}); nothing was written"
+                ) from e
+
+        done, res = attempt_here(self.model, perform, self.refusal)
+        if not done:
+            if self._missing is not None:
+                self._offer_tables(self._missing)
+            return
+        rolled = ", ".join(str(r) for r in res.rolls)
+        self.result.setText(
+            f"<b>{escape(res.outcome)}</b>: {escape(res.narrative)}"
+            + (f"<br>Dice: {escape(rolled)}" if rolled else "")
+        )
+        for f in self.dice_fields:
+            f.edit.clear()
+            f.check(required=False)
+        # the aircraft may have changed (ammunition, damage): read their state again
+        self.prefill()
+
+    def _offer_tables(self, e: MissingTableValue) -> None:
+        self._missing = e
+        self.open_tables.setText(f"Fill in {e.table}: {e.cell} (tables editor)")
+        self.open_tables.show()
+
+    def _open_tables(self) -> None:
+        if self._missing is None or not self.model.has_session:
+            return
+        from app.ui.editors.tables_editor import TablesEditor
+
+        e = self._missing
+        self.missing_table_value.emit(e.table, e.cell)
+        editor = TablesEditor(self.model.session.ruleset, self, select=(e.table, e.cell))
+        editor.saved.connect(lambda: self._inputs_changed(self.form.value() if self.form else None))
+        editor.show()
+        self.tables_editor = editor
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(CombatDock))

@@ -1,0 +1,337 @@
+"""An input form generated from a pydantic model: a procedure's ``Inputs`` or a ruleset's ``Card``.
+
+Each field gets the editor its type calls for (int -> spin box within its ``ge``/``le``,
+bool -> check box, ``Literal``/``Enum`` -> combo box, str -> line edit, ``list[int]`` -> a line
+of comma-separated numbers, anything else -> a line edit read as JSON or text). The field's
+title and description become its label and tooltip. Every change validates the whole model;
+the pydantic message is shown under the field it concerns and ``changed`` carries the valid
+model (or ``None`` while something is wrong).
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+import annotated_types
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+#: the aircraft reference fields every procedure may have; the combat dock picks them itself
+AIRCRAFT_FIELDS = ("attacker", "target", "aircraft")
+
+_SPIN_LIMIT = 999_999
+
+
+def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
+    """``(X, True)`` for ``X | None``; ``(annotation, False)`` otherwise."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1 and len(args) < len(typing.get_args(annotation)):
+            return args[0], True
+    return annotation, False
+
+
+def _bounds(info: FieldInfo) -> tuple[int, int]:
+    low, high = -_SPIN_LIMIT, _SPIN_LIMIT
+    for m in info.metadata:
+        if isinstance(m, annotated_types.Ge):
+            low = max(low, int(m.ge))
+        elif isinstance(m, annotated_types.Gt):
+            low = max(low, int(m.gt) + 1)
+        elif isinstance(m, annotated_types.Le):
+            high = min(high, int(m.le))
+        elif isinstance(m, annotated_types.Lt):
+            high = min(high, int(m.lt) - 1)
+    return low, high
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ", ".join(_text(v) for v in value)
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, dict):
+        return json.dumps(value)
+    return str(value)
+
+
+class _Field:
+    """One row of the form: the editor widget, how to read and set it, and its error label."""
+
+    def __init__(self, name: str, info: FieldInfo, form: InputForm) -> None:
+        self.name = name
+        self.info = info
+        annotation, self.optional = _unwrap_optional(info.annotation)
+        self.kind, self.widget = self._editor(annotation, form)
+        self.widget.setObjectName(f"field_{name}")
+        self.error = QLabel()
+        self.error.setObjectName(f"error_{name}")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.hide()
+        tip = info.description or ""
+        if tip:
+            self.widget.setToolTip(tip)
+
+    def _editor(self, annotation: Any, form: InputForm) -> tuple[str, QWidget]:
+        origin = typing.get_origin(annotation)
+        args = typing.get_args(annotation)
+        if annotation is bool:
+            box = QCheckBox()
+            box.toggled.connect(form._on_edit)
+            return "bool", box
+        if annotation is int and not self.optional:
+            spin = QSpinBox()
+            low, high = _bounds(self.info)
+            spin.setRange(low, high)
+            spin.setKeyboardTracking(True)
+            spin.valueChanged.connect(form._on_edit)
+            return "int", spin
+        choices: list[Any] | None = None
+        if origin is typing.Literal:
+            choices = list(args)
+        elif isinstance(annotation, type) and issubclass(annotation, Enum):
+            choices = [m.value for m in annotation]
+        if choices is not None:
+            combo = QComboBox()
+            if self.optional:
+                combo.addItem("(none)", None)
+            for c in choices:
+                combo.addItem(str(c), c)
+            combo.currentIndexChanged.connect(form._on_edit)
+            return "choice", combo
+        edit = QLineEdit()
+        edit.textChanged.connect(form._on_edit)
+        if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
+            inner = args[0] if args else Any
+            edit.setPlaceholderText(
+                "numbers separated by commas" if inner is int else "items separated by commas"
+            )
+            return ("int_list" if inner is int else "str_list"), edit
+        if annotation is int:
+            edit.setPlaceholderText("a whole number, or empty for none")
+            return "int_text", edit
+        if annotation is str:
+            return "str", edit
+        if annotation in (float, Fraction):
+            edit.setPlaceholderText("a number, e.g. 2 or 5/2")
+            return "number", edit
+        edit.setPlaceholderText("a value (JSON)")
+        return "json", edit
+
+    # -- reading and writing ----------------------------------------------------------------
+
+    def raw(self) -> Any:
+        """The editor's value as pydantic should see it (``None`` for an empty optional)."""
+        w = self.widget
+        if self.kind == "bool":
+            assert isinstance(w, QCheckBox)
+            return w.isChecked()
+        if self.kind == "int":
+            assert isinstance(w, QSpinBox)
+            return w.value()
+        if self.kind == "choice":
+            assert isinstance(w, QComboBox)
+            return w.currentData()
+        assert isinstance(w, QLineEdit)
+        text = w.text().strip()
+        if not text and self.optional:
+            return None
+        if self.kind == "int_list":
+            parts = [p.strip() for p in text.split(",") if p.strip()]
+            return [int(p) if p.lstrip("+-").isdigit() else p for p in parts]
+        if self.kind == "str_list":
+            return [p.strip() for p in text.split(",") if p.strip()]
+        if self.kind == "int_text":
+            return int(text) if text.lstrip("+-").isdigit() else text
+        if self.kind == "json":
+            try:
+                return json.loads(text)
+            except ValueError:
+                return text
+        return text
+
+    def set(self, value: Any) -> None:
+        w = self.widget
+        if self.kind == "bool":
+            assert isinstance(w, QCheckBox)
+            w.setChecked(bool(value))
+        elif self.kind == "int":
+            assert isinstance(w, QSpinBox)
+            if isinstance(value, int):
+                w.setValue(value)
+        elif self.kind == "choice":
+            assert isinstance(w, QComboBox)
+            i = w.findData(value.value if isinstance(value, Enum) else value)
+            if i >= 0:
+                w.setCurrentIndex(i)
+        else:
+            assert isinstance(w, QLineEdit)
+            w.setText(_text(value))
+
+    def show_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+        self.widget.setProperty("invalid", bool(message))
+        self.widget.setStyleSheet("border: 1px solid #c62828;" if message else "")
+
+
+class InputForm(QWidget):
+    """A form for a pydantic model class; ``changed`` carries the valid model or ``None``."""
+
+    changed = Signal(object)
+
+    def __init__(
+        self,
+        model: type[BaseModel],
+        parent: QWidget | None = None,
+        *,
+        exclude: Iterable[str] = (),
+        fixed: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.fixed: dict[str, Any] = dict(fixed or {})
+        self._fields: dict[str, _Field] = {}
+        self._loading = False
+        self._valid: BaseModel | None = None
+        self._message = ""
+        skip = set(exclude)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        layout = QFormLayout()
+        layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        outer.addLayout(layout)
+        self._loading = True
+        for name, info in model.model_fields.items():
+            if name in skip:
+                continue
+            f = _Field(name, info, self)
+            self._fields[name] = f
+            if not info.is_required():
+                default = info.get_default(call_default_factory=True)
+                if default is not None or f.optional:
+                    f.set(default)
+            label = QLabel(info.title or name.replace("_", " ").capitalize())
+            label.setBuddy(f.widget)
+            if info.description:
+                label.setToolTip(info.description)
+            box = QWidget()
+            col = QVBoxLayout(box)
+            col.setContentsMargins(0, 0, 0, 0)
+            col.setSpacing(1)
+            col.addWidget(f.widget)
+            col.addWidget(f.error)
+            layout.addRow(label, box)
+        self._loading = False
+        self.general_error = QLabel()
+        self.general_error.setObjectName("form_error")
+        self.general_error.setWordWrap(True)
+        self.general_error.setStyleSheet("color: #c62828;")
+        self.general_error.hide()
+        outer.addWidget(self.general_error)
+        self._validate()
+
+    # -- public ------------------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._fields)
+
+    def editor(self, name: str) -> QWidget:
+        """The widget editing field ``name`` (for tests and focus)."""
+        return self._fields[name].widget
+
+    def error_text(self, name: str | None = None) -> str:
+        """The message shown under field ``name`` (or the whole form's message)."""
+        if name is None:
+            return self._message
+        return self._fields[name].error.text() if not self._fields[name].error.isHidden() else ""
+
+    def raw_values(self) -> dict[str, Any]:
+        return {**{n: f.raw() for n, f in self._fields.items()}, **self.fixed}
+
+    def value(self) -> BaseModel | None:
+        """The valid model, or ``None`` while a field is wrong."""
+        return self._valid
+
+    def set_values(self, values: Mapping[str, Any]) -> None:
+        """Fill fields (prefill); unknown names are ignored. Validates once at the end."""
+        self._loading = True
+        try:
+            for name, v in values.items():
+                if name in self._fields:
+                    self._fields[name].set(v)
+        finally:
+            self._loading = False
+        self._on_edit()
+
+    def set_fixed(self, values: Mapping[str, Any]) -> None:
+        """Values the form does not show but includes (the aircraft ids)."""
+        self.fixed = dict(values)
+        self._on_edit()
+
+    # -- validation --------------------------------------------------------------------------
+
+    def _on_edit(self, *_: object) -> None:
+        if self._loading:
+            return
+        self._validate()
+        self.changed.emit(self._valid)
+
+    def _validate(self) -> None:
+        for f in self._fields.values():
+            f.show_error("")
+        general: list[str] = []
+        try:
+            self._valid = self.model.model_validate(self.raw_values())
+            self._message = ""
+        except ValidationError as e:
+            self._valid = None
+            per_field: dict[str, list[str]] = {}
+            for err in e.errors():
+                loc = err["loc"]
+                name = str(loc[0]) if loc else ""
+                msg = err["msg"]
+                if len(loc) > 1:
+                    msg = f"item {'.'.join(str(p) for p in loc[1:])}: {msg}"
+                if name in self._fields:
+                    per_field.setdefault(name, []).append(msg)
+                else:
+                    general.append(f"{name}: {msg}" if name else msg)
+            for name, msgs in per_field.items():
+                self._fields[name].show_error("; ".join(dict.fromkeys(msgs)))
+            self._message = "; ".join(
+                [f"{n.replace('_', ' ')}: {'; '.join(m)}" for n, m in per_field.items()] + general
+            )
+        except ValueError as e:
+            self._valid = None
+            self._message = str(e)
+            general.append(str(e))
+        self.general_error.setText("; ".join(general))
+        self.general_error.setVisible(bool(general))
+
+
+__all__ = ["AIRCRAFT_FIELDS", "InputForm"]

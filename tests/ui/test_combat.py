@@ -1,0 +1,199 @@
+"""The combat panel: procedure, aircraft, generated form, live exact odds, typed or rolled dice."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.core.events import ProcedureResolved
+from app.session import GameSession
+from app.ui.docks.combat import CombatDock
+from app.ui.model import EngagementModel
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+@pytest.fixture
+def game(tmp_path):
+    s = GameSession.create(tmp_path / "g.airboss", "skirmish", "Combat test")
+    s.add_aircraft("Blue", "jet", "Blue 1")
+    s.add_aircraft("Red", "prop", "Red 1")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def dock(qtbot, game):
+    model = EngagementModel(game)
+    d = CombatDock(model)
+    qtbot.addWidget(d)
+    d.show()
+    return d
+
+
+def choose(combo, text):
+    i = combo.findText(text)
+    assert i >= 0, f"{text!r} not in {[combo.itemText(j) for j in range(combo.count())]}"
+    combo.setCurrentIndex(i)
+
+
+def odds_rows(dock):
+    t = dock.odds_table
+    return [tuple(t.item(r, c).text() for c in range(3)) for r in range(t.rowCount())]
+
+
+def test_lists_procedures_and_prefills_from_the_attacker(dock):
+    names = [dock.procedure.itemText(i) for i in range(dock.procedure.count())]
+    assert names == [
+        "Gun attack (Skirmish 1)",
+        "Critical hit (Skirmish 2)",
+        "Afterburner (Skirmish 3)",
+        "Initiative (Skirmish 4)",
+    ]
+    choose(dock.attacker, "Red 1 (Red)")
+    assert dock.form.editor("hit_number").value() == 5  # the prop's card
+    assert odds_rows(dock) == [("hit", "1/2", "50%"), ("miss", "1/2", "50%")]
+    choose(dock.attacker, "Blue 1 (Blue)")
+    assert dock.form.editor("hit_number").value() == 6
+    assert odds_rows(dock) == [("hit", "3/5", "60%"), ("miss", "2/5", "40%")]
+    assert dock.chart.labels == ["hit", "miss"]
+    assert dock.chart.heights == [60.0, 40.0]
+
+
+def test_odds_update_live_as_the_umpire_types(qtbot, dock):
+    spin = dock.form.editor("modifier")
+    spin.selectAll()
+    qtbot.keyClicks(spin, "2")
+    # hit number 6 (default) and +2: rolls 1-4 hit
+    assert odds_rows(dock) == [("hit", "2/5", "40%"), ("miss", "3/5", "60%")]
+    bars = dock.chart.bars
+    assert list(bars.opts["height"]) == [40.0, 60.0]
+    assert dock.chart.bars is bars  # updated in place, never rebuilt
+
+
+def test_resolve_with_typed_dice_appends_and_shows_the_narrative(qtbot, dock, game):
+    choose(dock.attacker, "Blue 1 (Blue)")
+    choose(dock.target, "Red 1 (Red)")
+    qtbot.mouseClick(dock.roll_table, Qt.MouseButton.LeftButton)
+    assert len(dock.dice_fields) == 1
+    assert dock.dice_fields[0].isVisible()
+    qtbot.keyClicks(dock.dice_fields[0].edit, "3")
+    before = len(game.events())
+    qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
+    events = game.events()
+    assert len(events) > before
+    rec = next(e.event for e in events[before:] if isinstance(e.event, ProcedureResolved))
+    assert rec.outcome == "hit" and rec.rolls[0]["dice"] == [3] and rec.rolls[0]["typed"]
+    assert "gun roll 3: hit (Skirmish 1)" in dock.result.text()
+    assert game.engagement.aircraft["red-1"].damage == 1
+    assert game.engagement.aircraft["blue-1"].ledger("ammunition") == Fraction(2)
+    assert dock.refusal.message == ""
+
+
+def test_a_die_typed_out_of_range_is_refused_in_place_and_nothing_is_appended(qtbot, dock, game):
+    choose(dock.attacker, "Blue 1 (Blue)")
+    dock.roll_table.setChecked(True)
+    field = dock.dice_fields[0]
+    qtbot.keyClicks(field.edit, "11")
+    assert "11 is not a face of a d10" in field.error.text()
+    assert field.error.isVisible()
+    before = len(game.events())
+    qtbot.keyClick(field.edit, Qt.Key.Key_Return)
+    assert len(game.events()) == before
+    assert "11 is not a face of a d10" in dock.refusal.message
+    field.edit.clear()
+    qtbot.keyClicks(field.edit, "0")  # a d10's 0 reads as 10
+    assert field.error.text() == ""
+    qtbot.keyClick(field.edit, Qt.Key.Key_Return)
+    assert len(game.events()) > before
+    assert "gun roll 10: miss" in dock.result.text()
+
+
+def test_an_empty_die_is_asked_for_and_nothing_is_appended(qtbot, dock, game):
+    dock.roll_table.setChecked(True)
+    before = len(game.events())
+    qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
+    assert dock.dice_fields[0].error.text() == "type the number rolled"
+    assert len(game.events()) == before
+
+
+def test_airboss_rolls_with_ctrl_return(qtbot, dock, game):
+    dock.activateWindow()
+    qtbot.waitActive(dock)
+    dock.form.editor("modifier").setFocus()
+    before = len(game.events())
+    qtbot.keyClick(
+        dock.form.editor("modifier"), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier
+    )
+    assert len(game.events()) == before + 1
+    rec = game.events()[-1].event
+    assert isinstance(rec, ProcedureResolved) and not rec.rolls[0]["typed"]
+    assert rec.outcome in dock.result.text()
+
+
+def test_a_ledger_that_cannot_pay_is_refused_in_the_dock(qtbot, dock, game):
+    for _ in range(2):  # the prop carries no afterburner, the jet two uses
+        game.perform("afterburner", {"aircraft": "blue-1"})
+    choose(dock.procedure, "Afterburner (Skirmish 3)")
+    assert dock.aircraft.isVisible() and not dock.attacker.isVisible()
+    choose(dock.aircraft, "Blue 1 (Blue)")
+    assert odds_rows(dock) == [("speed +1", "1", "100%")]
+    assert not dock.roll_table.isChecked() or dock.no_dice.isVisible()
+    before = len(game.events())
+    qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
+    assert len(game.events()) == before
+    assert "cannot pay 1 afterburner: only 0 left" in dock.refusal.message
+    assert dock.refusal.isVisible()
+
+
+def test_dice_fields_follow_dice_needed(qtbot, dock, game):
+    choose(dock.procedure, "Initiative (Skirmish 4)")
+    dock.roll_table.setChecked(True)
+    assert [f.purpose for f in dock.dice_fields] == ["initiative for Blue", "initiative for Red"]
+    sides = dock.form.editor("sides")
+    sides.clear()
+    qtbot.keyClicks(sides, "Blue, Red, Green")
+    assert len(dock.dice_fields) == 3
+    assert odds_rows(dock) == [("see order", "1", "100%")]
+    for f, v in zip(dock.dice_fields, ("2", "7", "5"), strict=True):
+        qtbot.keyClicks(f.edit, v)
+    before = len(game.events())
+    qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
+    assert "7 is not a face of a d6" in dock.refusal.message
+    assert len(game.events()) == before
+    dock.dice_fields[1].edit.clear()
+    qtbot.keyClicks(dock.dice_fields[1].edit, "6")
+    qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
+    assert game.engagement.initiative_order == ("Red", "Green", "Blue")
+    assert not dock.refusal.isVisible()
+
+
+def test_new_aircraft_appear_in_the_pickers_and_undo_keeps_the_dock_consistent(qtbot, dock, game):
+    game.add_aircraft("Red", "jet", "Red 2")
+    assert dock.target.findText("Red 2 (Red)") >= 0
+    choose(dock.attacker, "Blue 1 (Blue)")
+    game.remove_aircraft("blue-1")
+    assert dock.attacker.findText("Blue 1 (Blue)") < 0
+    assert dock.attacker.currentData() is None
+    game.undo()
+    assert dock.attacker.findText("Blue 1 (Blue)") >= 0
+
+
+def test_a_ruleset_error_is_refused_not_raised(qtbot, dock, game):
+    choose(dock.procedure, "Initiative (Skirmish 4)")
+    dock.form.editor("sides").clear()  # the test ruleset cannot order no sides
+    before = len(game.events())
+    qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
+    assert len(game.events()) == before
+    assert "could not resolve these inputs" in dock.refusal.message
+
+
+def test_screenshot(qtbot, dock, tmp_path):
+    choose(dock.attacker, "Blue 1 (Blue)")
+    choose(dock.target, "Red 1 (Red)")
+    dock.roll_table.setChecked(True)
+    dock.resize(420, 900)
+    assert not dock.grab().isNull()
+    dock.grab().save(str(tmp_path.parent / "combat.png"))
