@@ -1,0 +1,491 @@
+"""Roster: the sides and their aircraft, with type, pilot, status badges and damage.
+
+Add an aircraft from the ruleset's catalogue (Insert), rename (F2), change pilot, remove
+(Delete); every change is an event, undoable. The selection is a signal other panels use.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QSpinBox,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QToolBar,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, Status
+from app.core.ruleset import Ruleset
+from app.ui.message_bar import MessageBar, attempt_here
+from app.ui.model import EngagementModel
+
+NAME, TYPE, PILOT, STATUS, DAMAGE = range(5)
+HEADERS = ("Aircraft", "Type", "Pilot", "Status", "Damage")
+ID_ROLE = Qt.ItemDataRole.UserRole
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
+
+#: badge text and colour for each status flag the desk knows; others get a grey badge
+BADGES: dict[str, tuple[str, str]] = {
+    Status.ON_FIRE: ("FIRE", "#d84315"),
+    Status.OUT_OF_CONTROL: ("OOC", "#8e24aa"),
+    Status.WOUNDED: ("WND", "#f9a825"),
+    Status.DESTROYED: ("DEST", "#212121"),
+    Status.EJECTED: ("EJ", "#1565c0"),
+    Status.BROKEN_OFF: ("OFF", "#607d8b"),
+    Status.CRASHED: ("CRSH", "#4e342e"),
+    Status.PILOT_KILLED: ("KIA", "#000000"),
+    Status.ENGINE_DAMAGED: ("ENG", "#ef6c00"),
+    Status.LOADED: ("LOAD", "#2e7d32"),
+}
+#: the order badges are drawn in (most serious first)
+BADGE_ORDER = list(BADGES)
+
+
+def status_words(status: Iterable[str]) -> str:
+    """The status flags as words, most serious first: ``on fire, wounded``."""
+    ordered = sorted(status, key=lambda s: (BADGE_ORDER.index(s) if s in BADGES else 99, s))
+    return ", ".join(s.replace("_", " ") for s in ordered)
+
+
+def badge(flag: str) -> tuple[str, str]:
+    return BADGES.get(flag, (flag.replace("_", " ")[:5].upper(), "#757575"))
+
+
+class StatusBadges(QStyledItemDelegate):
+    """Paints the status column as small coloured badges (FIRE, OOC, WND, DEST, EJ, OFF)."""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        flags = index.data(STATUS_ROLE) or ()
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        font = QFont(opt.font)
+        font.setBold(True)
+        font.setPointSizeF(max(6.0, opt.font.pointSizeF() * 0.8))
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        x = opt.rect.x() + 3
+        h = min(opt.rect.height() - 4, metrics.height() + 2)
+        y = opt.rect.y() + (opt.rect.height() - h) // 2
+        for flag in flags:
+            text, colour = badge(flag)
+            w = metrics.horizontalAdvance(text) + 8
+            rect = QRect(x, y, w, h)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(colour))
+            painter.drawRoundedRect(rect, 3, 3)
+            painter.setPen(QColor("white"))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+            x += w + 3
+        painter.restore()
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        base = super().sizeHint(option, index)
+        flags = index.data(STATUS_ROLE) or ()
+        metrics = option.fontMetrics
+        width = sum(metrics.horizontalAdvance(badge(f)[0]) + 11 for f in flags) + 6
+        return QSize(max(base.width(), width), base.height())
+
+
+class RosterDock(QWidget):
+    """Sides and aircraft; the umpire's selection is ``selection_changed(list of ids)``."""
+
+    selection_changed = Signal(list)
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self._sides: dict[str, QTreeWidgetItem] = {}
+        self._filling = False
+
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(len(HEADERS))
+        self.tree.setHeaderLabels(HEADERS)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setItemDelegateForColumn(STATUS, StatusBadges(self.tree))
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        for col in (TYPE, PILOT, STATUS, DAMAGE):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.itemSelectionChanged.connect(self._selection)
+        self.tree.itemChanged.connect(self._edited)
+        self.tree.itemDoubleClicked.connect(self._double_clicked)
+
+        self.add_action = self._action("Add…", "Insert", self.add_aircraft)
+        self.add_action.setToolTip("Add an aircraft from the ruleset's catalogue (Insert)")
+        self.rename_action = self._action("Rename", "F2", self.rename_selected)
+        self.remove_action = self._action("Remove", "Delete", self.remove_selected)
+        self.remove_action.setToolTip("Remove the selected aircraft (undoable) (Delete)")
+        self.pilot_menu = QMenu("Pilot", self)
+        self.pilot_actions: dict[str, QAction] = {}
+        for quality in PILOT_QUALITIES:
+            act = self.pilot_menu.addAction(quality)
+            act.triggered.connect(lambda _=False, q=quality: self.set_pilot(q))
+            self.pilot_actions[quality] = act
+        self.pilot_button = QToolButton()
+        self.pilot_button.setText("Pilot")
+        self.pilot_button.setMenu(self.pilot_menu)
+        self.pilot_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.pilot_button.setToolTip("Change the pilot quality of the selected aircraft")
+
+        bar = QToolBar()
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        bar.addAction(self.add_action)
+        bar.addAction(self.rename_action)
+        bar.addWidget(self.pilot_button)
+        bar.addAction(self.remove_action)
+
+        self.message = MessageBar()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(bar)
+        layout.addWidget(self.tree)
+        layout.addWidget(self.message)
+
+        model.reset.connect(self.rebuild)
+        model.aircraft_changed.connect(self._aircraft_changed)
+        self.rebuild()
+
+    def _action(self, text: str, key: str, slot: Callable[[], Any]) -> QAction:
+        act = QAction(text, self)
+        act.setShortcut(QKeySequence(key))
+        act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        act.triggered.connect(slot)
+        self.addAction(act)
+        return act
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    @property
+    def engagement(self) -> Engagement:
+        return self.model.engagement
+
+    def rebuild(self) -> None:
+        """Redraw the whole roster, keeping the selection."""
+        keep = set(self.selected_ids())
+        self._filling = True
+        self.tree.blockSignals(True)
+        try:
+            self.tree.clear()
+            self._items.clear()
+            self._sides.clear()
+            e = self.engagement
+            for side in e.sides:
+                self._side_item(side)
+            for a in e.aircraft.values():
+                item = QTreeWidgetItem()
+                self._sides[a.side].addChild(item)
+                self._items[a.id] = item
+                self._fill(item, a)
+                item.setSelected(a.id in keep)
+            for side in e.sides:
+                self._update_side(side)
+            self.tree.expandAll()
+        finally:
+            self.tree.blockSignals(False)
+            self._filling = False
+        self._enable()
+        if keep != set(self.selected_ids()):
+            self._selection()
+
+    def _side_item(self, side: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(self.tree, [side])
+        font = item.font(NAME)
+        font.setBold(True)
+        item.setFont(NAME, font)
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        item.setFirstColumnSpanned(False)
+        self._sides[side] = item
+        return item
+
+    def _update_side(self, side: str) -> None:
+        item = self._sides[side]
+        members = self.engagement.on_side(side)
+        in_play = sum(1 for a in members if a.in_play)
+        item.setText(NAME, side)
+        item.setText(TYPE, f"{in_play} of {len(members)} in play")
+
+    def _fill(self, item: QTreeWidgetItem, a: AircraftState) -> None:
+        item.setFlags(
+            Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
+        )
+        item.setData(NAME, ID_ROLE, a.id)
+        item.setText(NAME, a.name)
+        card_name = a.card.get("name") if isinstance(a.card, Mapping) else None
+        item.setText(TYPE, a.type_id + (f" ×{a.count}" if a.count != 1 else ""))
+        item.setToolTip(TYPE, str(card_name or a.type_id))
+        item.setText(PILOT, a.pilot or "")
+        flags = sorted(a.status, key=lambda s: (BADGE_ORDER.index(s) if s in BADGES else 99, s))
+        item.setData(STATUS, STATUS_ROLE, tuple(flags))
+        words = status_words(a.status)
+        item.setText(STATUS, words)
+        item.setToolTip(STATUS, words or "in play")
+        item.setText(
+            DAMAGE, f"{a.damage} / {a.max_damage}" if a.max_damage is not None else str(a.damage)
+        )
+        item.setTextAlignment(DAMAGE, Qt.AlignmentFlag.AlignCenter)
+        muted = self.palette().color(self.palette().ColorRole.PlaceholderText)
+        for col in range(len(HEADERS)):
+            if a.in_play:
+                item.setData(col, Qt.ItemDataRole.ForegroundRole, None)
+            else:
+                item.setForeground(col, muted)
+
+    def _aircraft_changed(self, ids: list[str]) -> None:
+        e = self.engagement
+        for aircraft_id in ids:
+            a = e.aircraft.get(aircraft_id)
+            item = self._items.get(aircraft_id)
+            if a is None or item is None or item.parent() is not self._sides.get(a.side):
+                self.rebuild()  # added, removed or changed side: the tree's shape changes
+                return
+        self.tree.blockSignals(True)
+        try:
+            for aircraft_id in ids:
+                self._fill(self._items[aircraft_id], e.aircraft[aircraft_id])
+            for side in {e.aircraft[i].side for i in ids}:
+                self._update_side(side)
+        finally:
+            self.tree.blockSignals(False)
+
+    # -- selection ----------------------------------------------------------------------------
+
+    def selected_ids(self) -> list[str]:
+        return [i.data(NAME, ID_ROLE) for i in self.tree.selectedItems() if i.data(NAME, ID_ROLE)]
+
+    def select(self, ids: Iterable[str]) -> None:
+        wanted = set(ids)
+        for aircraft_id, item in self._items.items():
+            item.setSelected(aircraft_id in wanted)
+
+    def _selection(self) -> None:
+        self._enable()
+        self.selection_changed.emit(self.selected_ids())
+
+    def _enable(self) -> None:
+        has_game = self.model.has_session
+        chosen = bool(self.selected_ids())
+        self.add_action.setEnabled(has_game)
+        self.rename_action.setEnabled(chosen)
+        self.remove_action.setEnabled(chosen)
+        uses_pilot = has_game and self.model.session.ruleset.uses_pilot_quality
+        self.pilot_button.setEnabled(chosen and uses_pilot)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def add_aircraft(self) -> None:
+        """The Add aircraft dialog; it stays open with the reason if the ruleset refuses."""
+        if not self.model.has_session:
+            return
+        dialog = AddAircraftDialog(self.model, self)
+        dialog.exec()
+
+    def rename_selected(self) -> None:
+        items = [i for i in self.tree.selectedItems() if i.data(NAME, ID_ROLE)]
+        if items:
+            self.tree.setCurrentItem(items[0], NAME)
+            self.tree.editItem(items[0], NAME)
+
+    def _double_clicked(self, item: QTreeWidgetItem, column: int) -> None:
+        if column == NAME and item.data(NAME, ID_ROLE):
+            self.tree.editItem(item, NAME)
+
+    def _edited(self, item: QTreeWidgetItem, column: int) -> None:
+        aircraft_id = item.data(NAME, ID_ROLE)
+        if self._filling or column != NAME or not aircraft_id:
+            return
+        a = self.engagement.aircraft.get(aircraft_id)
+        if a is None:
+            return
+        new = item.text(NAME).strip()
+        if new == a.name:
+            return
+        if not new:
+            self.message.show_refusal(f"{a.name}: an aircraft needs a name; not renamed")
+            self._fill_quietly(item, a)
+            return
+        done, _ = attempt_here(
+            self.model,
+            lambda: self.model.session.change_aircraft(aircraft_id, name=new),
+            self.message,
+        )
+        if not done:
+            self._fill_quietly(item, a)
+
+    def _fill_quietly(self, item: QTreeWidgetItem, a: AircraftState) -> None:
+        self.tree.blockSignals(True)
+        try:
+            self._fill(item, a)
+        finally:
+            self.tree.blockSignals(False)
+
+    def set_pilot(self, quality: str) -> None:
+        session = self.model.session
+        for aircraft_id in self.selected_ids():
+            a = self.engagement.aircraft.get(aircraft_id)
+            if a is None or a.pilot == quality:
+                continue
+            done, _ = attempt_here(
+                self.model,
+                lambda i=aircraft_id: session.change_aircraft(i, pilot=quality),
+                self.message,
+            )
+            if not done:
+                return
+
+    def remove_selected(self) -> None:
+        session = self.model.session
+        for aircraft_id in self.selected_ids():
+            done, _ = attempt_here(
+                self.model, lambda i=aircraft_id: session.remove_aircraft(i), self.message
+            )
+            if not done:
+                return
+
+
+class AddAircraftDialog(QDialog):
+    """Type (from the catalogue), name, side, pilot quality and the ruleset's own details."""
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.setWindowTitle("Add aircraft")
+        rs: Ruleset = model.session.ruleset
+        e = model.engagement
+
+        self.type_box = QComboBox()
+        for type_id, card in rs.aircraft.items():
+            title = getattr(card, "name", None)
+            self.type_box.addItem(f"{title} ({type_id})" if title else type_id, type_id)
+        self.side_box = QComboBox()
+        self.side_box.setEditable(True)
+        self.side_box.addItems(list(e.sides) or ["Blue", "Red"])
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("e.g. Blue 3")
+        self.pilot_box = QComboBox()
+        self.pilot_box.addItems(list(PILOT_QUALITIES))
+        self.pilot_box.setCurrentText("average")
+        self.pilot_box.setEnabled(rs.uses_pilot_quality)
+
+        form = QFormLayout()
+        form.addRow("&Type", self.type_box)
+        form.addRow("&Name", self.name_edit)
+        form.addRow("&Side", self.side_box)
+        form.addRow("&Pilot", self.pilot_box)
+        self.detail_fields = detail_fields(rs.Details, form)
+
+        self.message = MessageBar()
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Add")
+        self.buttons.accepted.connect(self.submit)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(self.buttons)
+        self.side_box.currentTextChanged.connect(self._suggest_name)
+        self._suggest_name(self.side_box.currentText())
+        self.added: str | None = None
+
+    def _suggest_name(self, side: str) -> None:
+        n = len(self.model.engagement.on_side(side)) + 1
+        self.name_edit.setText(f"{side} {n}" if side.strip() else "")
+
+    def submit(self) -> None:
+        session = self.model.session
+        type_id = self.type_box.currentData()
+        details = {name: read() for name, read in self.detail_fields.items()}
+        done, result = attempt_here(
+            self.model,
+            lambda: session.add_aircraft(
+                side=self.side_box.currentText(),
+                type_id=type_id,
+                name=self.name_edit.text(),
+                pilot=self.pilot_box.currentText(),
+                **details,
+            ),
+            self.message,
+        )
+        if done:
+            self.added = result
+            self.accept()
+
+
+def detail_fields(details: type[BaseModel], form: QFormLayout) -> dict[str, Callable[[], Any]]:
+    """A field per simple setting of the ruleset's ``Details`` model; name -> value reader."""
+    readers: dict[str, Callable[[], Any]] = {}
+    for name, info in details.model_fields.items():
+        label = info.title or name.replace("_", " ").capitalize()
+        ann = info.annotation
+        default = None if info.is_required() else info.get_default(call_default_factory=True)
+        if ann is bool:
+            box = QCheckBox()
+            box.setChecked(bool(default))
+            readers[name] = box.isChecked
+            form.addRow(label, box)
+        elif ann is int:
+            spin = QSpinBox()
+            spin.setRange(-9999, 9999)
+            spin.setValue(int(default or 0))
+            readers[name] = spin.value
+            form.addRow(label, spin)
+        elif typing.get_origin(ann) is typing.Literal:
+            combo = QComboBox()
+            combo.addItems([str(v) for v in typing.get_args(ann)])
+            if default is not None:
+                combo.setCurrentText(str(default))
+            choices = {str(v): v for v in typing.get_args(ann)}
+            readers[name] = lambda c=combo, ch=choices: ch[c.currentText()]
+            form.addRow(label, combo)
+        elif ann is str:
+            edit = QLineEdit(str(default or ""))
+            readers[name] = edit.text
+            form.addRow(label, edit)
+        # other kinds of settings keep the ruleset's default
+    return readers
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(RosterDock))

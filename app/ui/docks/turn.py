@@ -1,0 +1,183 @@
+"""Turn: the ruleset's sequence of play, where the game is now, and who acts, in order.
+
+Next (Space) and Previous (Shift+Space) move the clock through the session; each is an event.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.engagement import Engagement
+from app.core.ruleset import Step
+from app.ui.message_bar import MessageBar, attempt_here, muted
+from app.ui.model import EngagementModel
+
+
+def who_name(engagement: Engagement, who: str) -> str:
+    """An aircraft id as the aircraft's name; a side as itself."""
+    a = engagement.aircraft.get(who)
+    return a.name if a is not None else who
+
+
+def step_where(step: Step) -> str:
+    """Where in the turn a step is: ``Movement, impulse 2, segment B``."""
+    parts = [step.phase]
+    if step.impulse is not None:
+        parts.append(f"impulse {step.impulse}")
+    if step.segment:
+        parts.append(f"segment {step.segment}")
+    return ", ".join(parts)
+
+
+class TurnDock(QWidget):
+    """The sequence of play with the current step highlighted; Next and Previous."""
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.steps: list[Step] = []
+
+        self.heading = QLabel()
+        font = QFont(self.heading.font())
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.heading.setWordWrap(True)
+
+        self.step_list = QListWidget()
+        self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        self.what = QLabel()
+        self.what.setWordWrap(True)
+        self.what.setTextFormat(Qt.TextFormat.PlainText)
+        self.acting_title = QLabel("<b>Who acts now, in order</b>")
+        self.acting = QListWidget()
+        self.acting.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.acting.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        self.next_action = QAction("Next step", self)
+        self.next_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
+        self.next_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.next_action.setToolTip("Advance to the next step of the sequence of play (Space)")
+        self.next_action.triggered.connect(self.next_step)
+        self.previous_action = QAction("Previous step", self)
+        self.previous_action.setShortcut(QKeySequence("Shift+Space"))
+        self.previous_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.previous_action.setToolTip("Go back one step (Shift+Space)")
+        self.previous_action.triggered.connect(self.previous_step)
+        self.addAction(self.next_action)
+        self.addAction(self.previous_action)
+
+        self.previous_button = QPushButton("◀ Previous")
+        self.previous_button.setToolTip(self.previous_action.toolTip())
+        self.previous_button.clicked.connect(self.previous_action.trigger)
+        self.next_button = QPushButton("Next ▶")
+        self.next_button.setToolTip(self.next_action.toolTip())
+        self.next_button.setDefault(True)
+        self.next_button.clicked.connect(self.next_action.trigger)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.previous_button)
+        buttons.addWidget(self.next_button)
+
+        self.message = MessageBar()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.heading)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(self.step_list, 2)
+        layout.addWidget(self.what)
+        layout.addWidget(self.acting_title)
+        layout.addWidget(self.acting, 1)
+
+        model.reset.connect(self.refresh)
+        model.clock_changed.connect(self.refresh)
+        model.initiative_changed.connect(self._refresh_acting)
+        model.aircraft_changed.connect(self._refresh_acting)
+        self.refresh()
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Step | None:
+        e = self.model.engagement
+        return self.steps[e.step] if 0 <= e.step < len(self.steps) else None
+
+    def refresh(self) -> None:
+        has = self.model.has_session
+        for w in (self.next_button, self.previous_button):
+            w.setEnabled(has)
+        self.next_action.setEnabled(has)
+        self.previous_action.setEnabled(has)
+        self.step_list.clear()
+        if not has:
+            self.steps = []
+            self.heading.setText("No game open")
+            self.what.setText("")
+            self.acting.clear()
+            return
+        e = self.model.engagement
+        self.steps = list(self.model.session.ruleset.steps(e))
+        step = self.current
+        self.heading.setText(f"Turn {e.turn}" + (f" — {step.title}" if step else ""))
+        bold = QFont(self.step_list.font())
+        bold.setBold(True)
+        for i, s in enumerate(self.steps):
+            here = i == e.step
+            text = ("▶ " if here else "    ") + s.label + (f"   [{s.rule}]" if s.rule else "")
+            item = QListWidgetItem(text)
+            if here:
+                item.setFont(bold)
+                item.setBackground(self.palette().highlight())
+                item.setForeground(self.palette().highlightedText())
+            self.step_list.addItem(item)
+        if step is not None:
+            self.step_list.scrollToItem(self.step_list.item(e.step))
+            rule = f" ({step.rule})" if step.rule else ""
+            self.what.setText(f"{step_where(step)}: {step.text or step.title}{rule}")
+        else:
+            self.what.setText("")
+        self._refresh_acting()
+
+    def _refresh_acting(self, *_: object) -> None:
+        self.acting.clear()
+        if not self.model.has_session:
+            return
+        e = self.model.engagement
+        order = self.model.session.ruleset.acting(e)
+        for n, (who, what) in enumerate(order, 1):
+            marker = "  ★ marker" if e.initiative_marker == who else ""
+            self.acting.addItem(f"{n}. {who_name(e, who)} — {what}{marker}")
+        if not order:
+            item = QListWidgetItem("nobody acts in this step")
+            item.setForeground(self.palette().placeholderText())
+            self.acting.addItem(item)
+        self.acting_title.setStyleSheet("" if order else f"color: {muted(self)}")
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def next_step(self) -> None:
+        if self.model.has_session:
+            attempt_here(self.model, self.model.session.next_step, self.message)
+
+    def previous_step(self) -> None:
+        if self.model.has_session:
+            attempt_here(self.model, self.model.session.previous_step, self.message)
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(TurnDock))

@@ -1,0 +1,515 @@
+"""The umpire's desk: the main window, its menus and actions, the dock layout and its memory.
+
+The window owns no game state: it hands the ``EngagementModel`` to every panel, opens and
+closes games through ``GameSession`` and shows refusals and what just happened in the status
+bar. The layout and window geometry are kept in ``QSettings`` and restored on the next start.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
+
+from app.core.events import Envelope
+from app.plugins import available_rulesets, broken_rulesets, load_ruleset
+from app.session import GameSession
+from app.store import StoreError
+from app.store.store import is_url
+from app.ui.dock_registry import available_docks
+from app.ui.docks.turn import step_where
+from app.ui.message_bar import MessageBar
+from app.ui.model import EngagementModel, describe_error
+from app.ui.new_game_dialog import NewGameDialog
+
+APP_NAME = "Airboss"
+LICENCE = "GPL-3.0-or-later"
+RECENT_MAX = 8
+#: how much larger type is in table mode
+TABLE_SCALE = 1.4
+
+
+def version() -> str:
+    try:
+        return metadata.version("airboss")
+    except metadata.PackageNotFoundError:
+        return "0.1.0"
+
+
+class MainWindow(QMainWindow):
+    """The desk. ``settings`` holds layout, recent games and the last game."""
+
+    def __init__(
+        self, model: EngagementModel, settings: QSettings, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.settings = settings
+        self.persist_layout = True
+        self.docks: dict[str, QDockWidget] = {}
+        self.panels: dict[str, QWidget] = {}
+        self.missing_panels: dict[str, str] = {}
+        self.selected_aircraft: list[str] = []
+        self.player_view: QWidget | None = None
+        self._base_font = QFont(self.font())
+        self.setObjectName("airboss-main")
+        self.setDockOptions(
+            QMainWindow.DockOption.AllowTabbedDocks
+            | QMainWindow.DockOption.AllowNestedDocks
+            | QMainWindow.DockOption.AnimatedDocks
+        )
+        self._build_docks()
+        self._build_status_bar()
+        self._build_menus()
+        self.resize(1400, 900)
+        self._default_state = self.saveState()
+        self._restore_layout()
+        self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
+
+        model.reset.connect(self._game_changed)
+        model.appended.connect(self._appended)
+        model.refused.connect(self.show_refusal)
+        model.clock_changed.connect(self._update_status)
+        self._game_changed()
+
+    # -- panels -------------------------------------------------------------------------------
+
+    def _build_docks(self) -> None:
+        for entry, factory, error in available_docks():
+            if factory is None:
+                self.missing_panels[entry.name] = error or f"{entry.module} is not installed"
+                continue
+            try:
+                widget = factory(self.model)
+            except Exception as e:  # noqa: BLE001 - one broken panel must not stop the desk
+                self.missing_panels[entry.name] = f"{type(e).__name__}: {e}"
+                continue
+            if isinstance(widget, QDockWidget):
+                dock = widget
+            else:
+                dock = QDockWidget(entry.title, self)
+                dock.setWidget(widget)
+            dock.setObjectName(entry.name)
+            dock.setWindowTitle(entry.title)
+            self.addDockWidget(entry.area, dock)
+            if entry.tab_with and entry.tab_with in self.docks:
+                self.tabifyDockWidget(self.docks[entry.tab_with], dock)
+            self.docks[entry.name] = dock
+            self.panels[entry.name] = dock.widget()
+        roster = self.panels.get("roster")
+        if roster is not None and hasattr(roster, "selection_changed"):
+            roster.selection_changed.connect(self._selection)
+        for entry, _, _ in available_docks():  # the first panel of each tab group in front
+            if entry.tab_with in self.docks and entry.name in self.docks:
+                self.docks[entry.tab_with].raise_()
+
+    def _selection(self, ids: list[str]) -> None:
+        self.selected_aircraft = list(ids)
+
+    # -- menus --------------------------------------------------------------------------------
+
+    def _act(
+        self, menu: QMenu, text: str, slot: Callable[[], Any], key: str | QKeySequence | None = None
+    ) -> QAction:
+        act = menu.addAction(text)
+        if key is not None:
+            act.setShortcut(QKeySequence(key))
+        act.triggered.connect(lambda _=False: slot())
+        return act
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        f = bar.addMenu("&File")
+        self.new_action = self._act(
+            f, "&New game…", self.new_game_dialog, QKeySequence.StandardKey.New
+        )
+        self.open_action = self._act(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = f.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.copy_action = self._act(f, "Save a &copy as…", self.save_copy_dialog, "Ctrl+Shift+S")
+        self.close_action = self._act(f, "&Close", self.close_game, QKeySequence.StandardKey.Close)
+        f.addSeparator()
+        self.print_action = self._act(f, "&Print cards…", self.print_cards, "Ctrl+P")
+        f.addSeparator()
+        self.quit_action = self._act(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        e = bar.addMenu("&Edit")
+        self.undo_action = self._act(e, "&Undo", self.undo, "Ctrl+Z")
+        self.redo_action = self._act(e, "&Redo", self.redo, "Ctrl+Shift+Z")
+
+        v = bar.addMenu("&View")
+        for dock in self.docks.values():
+            v.addAction(dock.toggleViewAction())
+        v.addSeparator()
+        self.reset_layout_action = self._act(v, "Reset &layout", self.reset_layout)
+        self.table_mode_action = self._act(v, "&Table mode (larger type)", self._toggle_table)
+        self.table_mode_action.setCheckable(True)
+        self.table_mode_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
+        v.addSeparator()
+        self.player_action = self._act(
+            v, "&Player display", self._toggle_player_view, "Ctrl+Shift+P"
+        )
+        self.player_action.setCheckable(True)
+        self.player_full_action = self._act(
+            v, "Player display &full screen", self.player_full_screen, "F11"
+        )
+
+        h = bar.addMenu("&Help")
+        self.about_action = self._act(h, f"&About {APP_NAME}", self.show_about)
+        self.rulesets_action = self._act(h, "&Rulesets", self.show_rulesets)
+
+    # -- status bar ---------------------------------------------------------------------------
+
+    def _build_status_bar(self) -> None:
+        sb = self.statusBar()
+        self.refusal = MessageBar()
+        self.refusal.setObjectName("refusal")
+        sb.addWidget(self.refusal, 1)
+        self.status_labels: dict[str, QLabel] = {}
+        for key in ("game", "ruleset", "turn", "phase", "segment"):
+            label = QLabel()
+            label.setObjectName(f"status-{key}")
+            label.setContentsMargins(6, 0, 6, 0)
+            sb.addPermanentWidget(label)
+            self.status_labels[key] = label
+        self._refusal_timer = QTimer(self)
+        self._refusal_timer.setSingleShot(True)
+        self._refusal_timer.timeout.connect(self.refusal.clear_refusal)
+
+    def show_refusal(self, text: str) -> None:
+        """A refusal in red in the status bar until the next action (or half a minute)."""
+        self.refusal.show_refusal(text)
+        self._refusal_timer.start(30_000)
+
+    def _update_status(self) -> None:
+        labels = self.status_labels
+        if not self.model.has_session:
+            for label in labels.values():
+                label.setText("")
+            labels["game"].setText("No game open")
+            return
+        s = self.model.session
+        e = s.engagement
+        labels["game"].setText(f"Game: {e.title}")
+        variants = f" + {', '.join(e.variants)}" if e.variants else ""
+        labels["ruleset"].setText(f"Ruleset: {s.ruleset.title}{variants}")
+        labels["turn"].setText(f"Turn {e.turn}")
+        steps = s.ruleset.steps(e)
+        step = steps[e.step] if 0 <= e.step < len(steps) else None
+        if step is None:
+            labels["phase"].setText("")
+            labels["segment"].setText("")
+            return
+        phase = step_where(step).split(", segment ")[0]
+        labels["phase"].setText(phase if step.title == step.phase else f"{phase}: {step.title}")
+        labels["segment"].setText(f"Segment {step.segment}" if step.segment else "")
+
+    def _appended(self, envelopes: Sequence[Envelope]) -> None:
+        self.refusal.clear_refusal()
+        said = [env.narrative for env in envelopes if env.narrative]
+        if said:
+            self.statusBar().showMessage(said[-1], 10_000)
+        self._update_edit_actions()
+        self._update_status()
+
+    def _update_edit_actions(self) -> None:
+        has = self.model.has_session
+        undo = self.model.session.undo_text if has else None
+        redo = self.model.session.redo_text if has else None
+        self.undo_action.setText(f"&Undo {_short(undo)}" if undo else "&Undo")
+        self.undo_action.setEnabled(undo is not None)
+        self.undo_action.setToolTip(f"Undo: {undo}" if undo else "Nothing to undo")
+        self.redo_action.setText(f"&Redo {_short(redo)}" if redo else "&Redo")
+        self.redo_action.setEnabled(redo is not None)
+        self.redo_action.setToolTip(f"Redo: {redo}" if redo else "Nothing to redo")
+
+    def _game_changed(self) -> None:
+        has = self.model.has_session
+        for act in (self.copy_action, self.close_action, self.print_action):
+            act.setEnabled(has)
+        title = f"{self.model.engagement.title} — {APP_NAME}" if has else APP_NAME
+        self.setWindowTitle(title)
+        self._update_edit_actions()
+        self._update_status()
+
+    # -- edit ---------------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        if self.model.has_session:
+            self.model.attempt(self.model.session.undo)
+
+    def redo(self) -> None:
+        if self.model.has_session:
+            self.model.attempt(self.model.session.redo)
+
+    # -- games --------------------------------------------------------------------------------
+
+    @property
+    def game_path(self) -> str | None:
+        return self.model.session.store.where if self.model.has_session else None
+
+    def show_session(self, session: GameSession | None) -> None:
+        """Show this game (the previous one is closed) and remember it as the last game."""
+        self.model.set_session(session)
+        where = session.store.where if session is not None else ""
+        self.settings.setValue("last_game", where)
+        if session is not None:
+            self._remember(where)
+        self.refusal.clear_refusal()
+
+    def _remember(self, where: str) -> None:
+        recent = [r for r in self.recent_games() if r != where]
+        self.settings.setValue("recent", [where, *recent][:RECENT_MAX])
+
+    def recent_games(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            return [value] if value else []
+        return [str(v) for v in value or []]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_games()
+        for where in recent:
+            act = self.recent_menu.addAction(where)
+            act.triggered.connect(lambda _=False, w=where: self.open_game(w))
+        if not recent:
+            self.recent_menu.addAction("(no recent games)").setEnabled(False)
+
+    def new_game(self, path: str | Path, ruleset: str, title: str, variants: Sequence[str]) -> bool:
+        try:
+            session = GameSession.create(path, ruleset, title, list(variants))
+        except (StoreError, KeyError, ValueError) as e:
+            self.show_refusal(f"New game not created: {describe_error(e)}")
+            return False
+        except Exception as e:  # noqa: BLE001 - a ruleset's own error, shown not crashed
+            self.show_refusal(f"New game not created: {type(e).__name__}: {e}")
+            return False
+        self.show_session(session)
+        return True
+
+    def new_game_dialog(self) -> None:
+        dialog = NewGameDialog(self)
+        if dialog.exec():
+            self.new_game(*dialog.values())
+
+    def open_game(self, where: str | Path) -> bool:
+        try:
+            session = GameSession.open(where)
+        except Exception as e:  # noqa: BLE001 - a corrupt or foreign file is a message
+            self.show_refusal(f"Could not open {where}: {describe_error(e)}")
+            return False
+        self.show_session(session)
+        return True
+
+    def open_dialog(self) -> None:
+        start = (
+            str(Path(self.game_path).parent)
+            if self.game_path and not is_url(self.game_path)
+            else ""
+        )
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open game", start, "Airboss games (*.airboss);;All files (*)"
+        )
+        if path:
+            self.open_game(path)
+
+    def save_copy(self, target: str | Path) -> bool:
+        """Copy the open game to another file (a consistent copy, even mid-game)."""
+        where = self.game_path
+        if where is None:
+            return False
+        target = Path(target)
+        if is_url(where):
+            self.show_refusal("A game on a server cannot be copied to a file from here.")
+            return False
+        if target.exists() or target.resolve() == Path(where).resolve():
+            self.show_refusal(f"{target}: a file of that name exists already; choose another")
+            return False
+        try:
+            src = sqlite3.connect(where)
+            dst = sqlite3.connect(target)
+            with dst:
+                src.backup(dst)
+            src.close()
+            dst.close()
+        except (sqlite3.Error, OSError) as e:
+            self.show_refusal(f"Could not copy the game to {target}: {e}")
+            return False
+        self.statusBar().showMessage(f"A copy of the game was saved as {target}", 10_000)
+        return True
+
+    def save_copy_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save a copy as", "", "Airboss games (*.airboss)"
+        )
+        if path:
+            self.save_copy(path if path.endswith(".airboss") else path + ".airboss")
+
+    def close_game(self) -> None:
+        self.show_session(None)
+
+    def print_cards(self) -> None:
+        if not self.model.has_session:
+            return
+        try:
+            from app.ui import cards
+        except ImportError as e:
+            self.show_refusal(f"Printing cards is not available: {e}")
+            return
+        dialog_cls = getattr(cards, "PrintCardsDialog", None)
+        if dialog_cls is None:
+            self.show_refusal("Printing cards is not available yet (no PrintCardsDialog).")
+            return
+        dialog_cls(self.model, list(self.selected_aircraft), self).exec()
+
+    # -- view ---------------------------------------------------------------------------------
+
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if isinstance(geometry, QByteArray | bytes):
+            self.restoreGeometry(QByteArray(geometry))
+        if isinstance(state, QByteArray | bytes):
+            self.restoreState(QByteArray(state))
+
+    def save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+
+    def reset_layout(self) -> None:
+        for dock in self.docks.values():
+            dock.setFloating(False)
+        self.restoreState(self._default_state)
+        for dock in self.docks.values():
+            dock.setVisible(True)
+
+    def show_all_panels(self) -> None:
+        for dock in self.docks.values():
+            dock.setVisible(True)
+
+    def _toggle_table(self) -> None:
+        self.set_table_mode(self.table_mode_action.isChecked())
+
+    def set_table_mode(self, on: bool) -> None:
+        """Larger type everywhere in the window, for reading at arm's length."""
+        font = QFont(self._base_font)
+        if on:
+            font.setPointSizeF(self._base_font.pointSizeF() * TABLE_SCALE)
+        self.setFont(font)
+        for dock in self.docks.values():
+            dock.setFont(font)  # floating docks are windows of their own
+        self.table_mode_action.setChecked(on)
+        self.settings.setValue("view/table_mode", on)
+
+    @property
+    def table_mode(self) -> bool:
+        return self.table_mode_action.isChecked()
+
+    def _toggle_player_view(self) -> None:
+        if self.player_action.isChecked():
+            self.open_player_view()
+        elif self.player_view is not None:
+            self.player_view.close()
+
+    def open_player_view(self) -> QWidget:
+        from app.ui.player_view import PlayerView
+
+        if self.player_view is None:
+            self.player_view = PlayerView(self.model)
+            self.player_view.closed.connect(lambda: self.player_action.setChecked(False))
+        self.player_view.show()
+        self.player_view.raise_()
+        self.player_action.setChecked(True)
+        return self.player_view
+
+    def player_full_screen(self) -> None:
+        """F11: the player display full screen (opened if needed), or back to a window."""
+        view = self.open_player_view()
+        if view.isFullScreen():
+            view.showNormal()
+        else:
+            view.showFullScreen()
+
+    # -- help ---------------------------------------------------------------------------------
+
+    def about_text(self) -> str:
+        lines = [
+            f"<h3>{APP_NAME} {version()}</h3>",
+            "<p>The umpire's desk for face-to-face air-combat wargames.</p>",
+            f"<p>Licence: {LICENCE}</p>",
+            "<p><b>Rulesets</b></p><ul>",
+        ]
+        for rid in available_rulesets():
+            rs = load_ruleset(rid)
+            source = f" — {rs.source}" if rs.source else ""
+            lines.append(f"<li>{_esc(rs.title)} ({rid}){_esc(source)}</li>")
+        lines.append("</ul>")
+        return "".join(lines)
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}", self.about_text())
+
+    def rulesets_text(self) -> str:
+        lines = ["<p><b>Installed</b></p><ul>"]
+        for rid, title in available_rulesets().items():
+            rs = load_ruleset(rid)
+            procs = ", ".join(p.title for p in rs.procedures.values())
+            lines.append(f"<li><b>{_esc(title)}</b> ({rid}): {_esc(procs)}</li>")
+        lines.append("</ul>")
+        broken = broken_rulesets()
+        if broken:
+            lines.append("<p><b>Broken (not loaded)</b></p><ul>")
+            lines += [f"<li><b>{rid}</b>: {_esc(err)}</li>" for rid, err in broken.items()]
+            lines.append("</ul>")
+        return "".join(lines)
+
+    def show_rulesets(self) -> None:
+        box = QMessageBox(self)
+        box.setWindowTitle("Rulesets")
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(self.rulesets_text())
+        box.exec()
+
+    # -- closing ------------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.persist_layout:
+            self.save_layout()
+        if self.player_view is not None:
+            self.player_view.close()
+        super().closeEvent(event)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """A narrative shortened for a menu item."""
+    text = text.replace("&", "&&")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def settle() -> None:
+    """Let pending layout and paint events run (used before a screenshot)."""
+    app = QApplication.instance()
+    if app is not None:
+        for _ in range(3):
+            app.processEvents()

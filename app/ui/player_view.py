@@ -1,0 +1,159 @@
+"""The player display: a second window for a screen the players can see.
+
+Turn, step, initiative order and each aircraft's status, in large type. It shows nothing the
+players should not see: no odds, no typed dice, no umpire notes, no log.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.docks.roster import status_words
+from app.ui.docks.turn import step_where, who_name
+from app.ui.model import EngagementModel
+
+
+class PlayerView(QWidget):
+    """What the players may see, redrawn from the model. F11 toggles full screen."""
+
+    closed = Signal()
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.model = model
+        self.setWindowTitle("Airboss — player display")
+        self.setObjectName("player-display")
+
+        self.turn = QLabel()
+        big = QFont(self.turn.font())
+        big.setPointSizeF(big.pointSizeF() * 2.6)
+        big.setBold(True)
+        self.turn.setFont(big)
+        self.step = QLabel()
+        mid = QFont(self.step.font())
+        mid.setPointSizeF(mid.pointSizeF() * 1.8)
+        self.step.setFont(mid)
+        self.step.setWordWrap(True)
+
+        self.order_title = QLabel("Initiative")
+        self.order_title.setFont(mid)
+        self.order = QListWidget()
+        self.order.setFont(mid)
+        self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.order.setSelectionMode(QListWidget.SelectionMode.NoSelection)
+
+        self.sides_row = QHBoxLayout()
+        self.side_lists: dict[str, QListWidget] = {}
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.turn)
+        layout.addWidget(self.step)
+        layout.addWidget(self.order_title)
+        layout.addWidget(self.order)
+        layout.addLayout(self.sides_row, 3)
+        self._mid = mid
+
+        full = QShortcut(QKeySequence(Qt.Key.Key_F11), self)
+        full.activated.connect(self.toggle_full_screen)
+        leave = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        leave.activated.connect(self.showNormal)
+
+        model.reset.connect(self.refresh)
+        model.clock_changed.connect(self.refresh)
+        model.initiative_changed.connect(self.refresh)
+        model.aircraft_changed.connect(self.refresh)
+        self.refresh()
+        self.resize(1000, 700)
+
+    def toggle_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
+    def refresh(self, *_: object) -> None:
+        if not self.model.has_session:
+            self.turn.setText("Airboss")
+            self.step.setText("No game in progress")
+            self.order.clear()
+            self._sides({})
+            return
+        session = self.model.session
+        e = session.engagement
+        steps = session.ruleset.steps(e)
+        step = steps[e.step] if 0 <= e.step < len(steps) else None
+        self.turn.setText(f"Turn {e.turn}")
+        self.step.setText(f"{step_where(step)}: {step.title}" if step else "")
+        self.order.clear()
+        for n, who in enumerate(e.initiative_order, 1):
+            marker = "   ★ initiative marker" if e.initiative_marker == who else ""
+            self.order.addItem(f"{n}. {who_name(e, who)}{marker}")
+        if not e.initiative_order:
+            self.order.addItem("not rolled yet this game")
+        self.order.setMaximumHeight(self.order.sizeHintForRow(0) * max(1, self.order.count()) + 8)
+        rows: dict[str, list[tuple[str, bool]]] = {}
+        for side in e.sides:
+            rows[side] = []
+            for a in e.on_side(side):
+                status = status_words(a.status)
+                damage = f"  damage {a.damage}/{a.max_damage}" if a.max_damage else ""
+                count = f" ×{a.count}" if a.count != 1 else ""
+                text = f"{a.name} ({a.type_id}{count}){damage}" + (f" — {status}" if status else "")
+                rows[side].append((text, a.in_play))
+        self._sides(rows)
+
+    def _sides(self, rows: dict[str, list[tuple[str, bool]]]) -> None:
+        for side in list(self.side_lists):
+            if side not in rows:
+                box = self.side_lists.pop(side)
+                box.parentWidget().deleteLater() if box.parentWidget() else None
+        for side, lines in rows.items():
+            box = self.side_lists.get(side)
+            if box is None:
+                holder = QWidget()
+                col = QVBoxLayout(holder)
+                col.setContentsMargins(0, 0, 0, 0)
+                title = QLabel(side)
+                title.setFont(self._mid)
+                col.addWidget(title)
+                box = QListWidget()
+                box.setFont(self._mid)
+                box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                box.setSelectionMode(QListWidget.SelectionMode.NoSelection)
+                col.addWidget(box)
+                self.sides_row.addWidget(holder)
+                self.side_lists[side] = box
+            box.clear()
+            for text, in_play in lines:
+                item = QListWidgetItem(text)
+                if not in_play:
+                    item.setForeground(self.palette().placeholderText())
+                box.addItem(item)
+
+    def texts(self) -> list[str]:
+        """Every line the players can read (for checking what is public)."""
+        out = [self.turn.text(), self.step.text()]
+        out += [self.order.item(i).text() for i in range(self.order.count())]
+        for side, box in self.side_lists.items():
+            out.append(side)
+            out += [box.item(i).text() for i in range(box.count())]
+        return out
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.closed.emit()
+        super().closeEvent(event)
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(PlayerView))
