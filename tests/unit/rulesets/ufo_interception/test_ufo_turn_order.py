@@ -1,0 +1,144 @@
+"""UFO rules, Turn Order: initiative per plane, ties, roll-off, and who acts in each step."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from ufo_helpers import at, fold, game, perform, standard
+
+from app.core.errors import RuleViolation
+from app.core.events import LedgerChanged
+from rulesets.ufo_interception import RULESET
+from rulesets.ufo_interception.sequence import (
+    CANNON_1,
+    FIRST_HALF,
+    INITIATIVE,
+    MISSILES,
+    SECOND_HALF,
+    UFO_MOVES,
+)
+
+INIT = RULESET.procedures["initiative"]
+
+
+def test_steps_are_the_turn_order_as_printed() -> None:
+    labels = [s.label for s in RULESET.steps(standard())]
+    assert labels == [
+        "Roll Initiative",
+        "UFO Moves",
+        "Move first half",
+        "Cannon firing, at the half way point",
+        "Move second half",
+        "Cannon firing, at the end of the move",
+        "Missile Firing",
+    ]
+    assert all(s.rule == "UFO rules, Turn Order" for s in RULESET.steps(standard()))
+
+
+def test_initiative_odds_higher_reaction_moves_second() -> None:
+    """d6+2 against d6+1: A moves first only when b >= a + 2 (10 of 36); a tie in the totals
+    goes to the higher reaction, which moves second."""
+    odds = INIT.odds(INIT.Inputs(planes=["A", "B"], reactions=[2, 1]))
+    assert odds == {"A, B": Fraction(10, 36), "B, A": Fraction(26, 36)}
+
+
+def test_initiative_odds_equal_reactions_roll_off() -> None:
+    odds = INIT.odds(INIT.Inputs(planes=["A", "B"], reactions=[1, 1]))
+    assert odds == {
+        "A, B": Fraction(15, 36),
+        "B, A": Fraction(15, 36),
+        "[A = B roll off]": Fraction(6, 36),
+    }
+    three = INIT.odds(INIT.Inputs(planes=["A", "B", "C"], reactions=[0, 0, 0]))
+    assert three["[A = B = C roll off]"] == Fraction(6, 216)
+    assert sum(three.values()) == 1
+
+
+def test_initiative_inputs_checked() -> None:
+    with pytest.raises(ValueError):
+        INIT.Inputs(planes=["A", "B"], reactions=[1])
+    with pytest.raises(ValueError):
+        INIT.Inputs(planes=["A", "A"], reactions=[1, 1])
+
+
+def test_initiative_sets_the_order() -> None:
+    """Blue1 3+2 = 5 ties Blue2 4+1 = 5: Blue1's higher reaction moves second."""
+    e, res = perform(
+        standard(), "initiative", {"planes": ["blue1", "blue2"], "reactions": [2, 1]}, [3, 4]
+    )
+    assert e.initiative_order == ("blue2", "blue1")
+    assert e.initiative_scores == {"blue1": 5, "blue2": 5}
+    assert res.outcome == "blue2, blue1"
+    with pytest.raises(RuleViolation, match="reaction is 2"):
+        perform(standard(), "initiative", {"planes": ["blue1"], "reactions": [1]}, [3])
+    with pytest.raises(RuleViolation, match="Roll Initiative"):
+        perform(
+            at(standard(), UFO_MOVES), "initiative", {"planes": ["blue1"], "reactions": [2]}, [3]
+        )
+    with pytest.raises(RuleViolation, match="not an aircraft with a pilot"):
+        perform(standard(), "initiative", {"planes": ["saucer"], "reactions": [0]}, [3])
+
+
+def test_roll_off_for_tied_players_only() -> None:
+    e = game(
+        ("A", "tornado", {"reaction": 1}),
+        ("B", "tornado", {"reaction": 1}),
+        ("C", "tornado", {"reaction": 3}),
+    )
+    e, res = perform(
+        e, "initiative", {"planes": ["a", "b", "c"], "reactions": [1, 1, 3]}, [4, 4, 1]
+    )
+    assert res.outcome == "c, [a = b roll off]"
+    assert e.attributes["initiative_ties"] == [["a", "b"]]
+    with pytest.raises(RuleViolation, match="only planes tied"):
+        perform(e, "initiative_roll_off", {"planes": ["a", "c"]}, [1, 2])
+    e2, res = perform(e, "initiative_roll_off", {"planes": ["a", "b"]}, [3, 3])
+    assert e2.attributes["initiative_ties"] == [["a", "b"]]
+    e3, res = perform(e2, "initiative_roll_off", {"planes": ["a", "b"]}, [5, 2])
+    # the higher roll moves second
+    assert e3.initiative_order == ("c", "b", "a")
+    assert e3.attributes["initiative_ties"] == []
+
+
+def rolled() -> object:
+    e, _ = perform(
+        standard(), "initiative", {"planes": ["blue1", "blue2"], "reactions": [2, 1]}, [6, 2]
+    )
+    return e  # Blue1 8, Blue2 3
+
+
+def test_acting_in_each_step() -> None:
+    e = rolled()
+    assert RULESET.acting(at(e, INITIATIVE)) == [
+        ("blue1", "rolls d6 + pilot reaction 2"),
+        ("blue2", "rolls d6 + pilot reaction 1"),
+    ]
+    assert RULESET.acting(at(e, UFO_MOVES)) == [
+        ("saucer", "moves up to 6 inches (may change direction up to 90 degrees first)")
+    ]
+    assert [a for a, _ in RULESET.acting(at(e, FIRST_HALF))] == ["blue2", "blue1"]
+    assert RULESET.acting(at(e, SECOND_HALF))[0] == (
+        "blue2",
+        "moves second half of its move (4 inches) (initiative 3)",
+    )
+    assert [a for a, _ in RULESET.acting(at(e, CANNON_1))] == ["blue1", "blue2"]
+
+
+def test_missile_firing_with_ufo_initiative_13_minus_charge() -> None:
+    """Full charge 9: UFO initiative 4, between Blue1 (8) and Blue2 (3); charge 4: 9, first."""
+    e = at(rolled(), MISSILES)
+    assert [a for a, _ in RULESET.acting(e)] == ["blue1", "saucer", "blue2"]
+    assert RULESET.acting(e)[1] == ("saucer", "fires its ray gun or recharges (initiative 4)")
+    e = fold(e, [LedgerChanged(aircraft="saucer", ledger="ray_gun_1", delta=-5)])
+    assert [a for a, _ in RULESET.acting(e)] == ["saucer", "blue1", "blue2"]
+    e = fold(e, [LedgerChanged(aircraft="saucer", ledger="ray_gun_1", delta=1)])
+    assert "tied with Blue1" in RULESET.acting(e)[0][1]
+
+
+def test_new_turn_clears_the_initiative() -> None:
+    e = at(rolled(), MISSILES)
+    events = RULESET.on_clock(e, 2, 0)
+    e2 = fold(e, events)
+    assert e2.initiative_order == () and e2.initiative_scores == {}
+    assert RULESET.on_clock(e, 1, 5) == []

@@ -1,0 +1,173 @@
+"""UFO rules, Firing and Hitting: cannon, ray gun charge and recharge, missiles."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from ufo_helpers import at, fold, perform, standard
+
+from app.core.errors import RuleViolation
+from app.core.events import LedgerChanged
+from rulesets.ufo_interception import RULESET
+from rulesets.ufo_interception.sequence import CANNON_1, CANNON_2, FIRST_HALF, MISSILES
+
+RECHARGE = RULESET.procedures["recharge"]
+
+
+def test_cannon_fire_on_the_table() -> None:
+    """Cannon at the half way point and again at the end; d6+1-range hits."""
+    e = at(standard(), CANNON_1)
+    shot = {"attacker": "blue1", "target": "saucer", "range_inches": 3}
+    e, res = perform(e, "cannon", shot, [5])
+    assert res.outcome == "3 hits"
+    assert e.aircraft["saucer"].attributes["damage_rolls_due"] == 3
+    with pytest.raises(RuleViolation, match="already fired"):
+        perform(e, "cannon", shot, [5])
+    e, res = perform(at(e, CANNON_2), "cannon", shot, [2])
+    assert res.outcome == "miss" and e.aircraft["saucer"].attributes["damage_rolls_due"] == 3
+    with pytest.raises(RuleViolation, match="Cannon firing"):
+        perform(at(e, FIRST_HALF), "cannon", shot, [2])
+    with pytest.raises(RuleViolation, match="forward arc"):
+        perform(at(e, CANNON_1, turn=2), "cannon", {**shot, "in_forward_arc": False}, [2])
+
+
+def test_ray_gun_fire_spends_its_charge() -> None:
+    """Roll one die per point of charge minus one per inch; 5 or 6 hits; the gun is spent."""
+    e = at(standard(), MISSILES)
+    shot = {"attacker": "saucer", "target": "blue1", "charge": 9, "range_inches": 5}
+    e2, res = perform(e, "ray_gun", shot, [5, 1, 6, 4])
+    assert res.outcome == "2 hits"
+    assert e2.aircraft["saucer"].ledger("ray_gun_1") == 0
+    assert e2.aircraft["blue1"].attributes["damage_rolls_due"] == 2
+    with pytest.raises(RuleViolation, match="holds 0 charge"):
+        perform(e2, "ray_gun", shot, [5, 1, 6, 4])
+    with pytest.raises(RuleViolation, match="already fired"):
+        perform(e2, "ray_gun", {**shot, "charge": 0}, [])
+    with pytest.raises(RuleViolation, match="Missile Firing"):
+        perform(at(e, CANNON_1), "ray_gun", shot, [5, 1, 6, 4])
+    with pytest.raises(RuleViolation, match="not a UFO"):
+        perform(e, "ray_gun", {**shot, "attacker": "blue2"}, [5, 1, 6, 4])
+    # a gun that fired may not recharge that turn
+    pre = RECHARGE.prefill(e2, "saucer", None)
+    assert pre == {"gun": 1, "charge": 0, "power": 9, "recharge_dice": 1}
+    with pytest.raises(RuleViolation, match="only a gun that does not fire"):
+        perform(e2, "recharge", {**pre, "aircraft": "saucer"}, [4])
+    e3, res = perform(at(e2, MISSILES, turn=2), "recharge", {**pre, "aircraft": "saucer"}, [4])
+    assert res.outcome == "charge 4" and e3.aircraft["saucer"].ledger("ray_gun_1") == 4
+
+
+def test_recharge_excess_lost() -> None:
+    """Roll the recharge dice and add to the charge; any points over maximum are lost."""
+    odds = RECHARGE.odds(RECHARGE.Inputs(charge=5, power=9, recharge_dice=1))
+    assert odds == {
+        "charge 6": Fraction(1, 6),
+        "charge 7": Fraction(1, 6),
+        "charge 8": Fraction(1, 6),
+        "charge 9": Fraction(3, 6),
+    }
+    two = RECHARGE.odds(RECHARGE.Inputs(charge=0, power=9, recharge_dice=2))
+    assert two["charge 9"] == Fraction(4 + 3 + 2 + 1, 36)
+    e = fold(
+        at(standard(), MISSILES), [LedgerChanged(aircraft="saucer", ledger="ray_gun_1", delta=-4)]
+    )
+    e, res = perform(
+        e, "recharge", {"aircraft": "saucer", "charge": 5, "power": 9, "recharge_dice": 1}, [6]
+    )
+    assert res.outcome == "charge 9" and "2 over maximum lost" in res.narrative
+    assert e.aircraft["saucer"].ledger("ray_gun_1") == 9
+    with pytest.raises(RuleViolation, match="charge 9"):
+        perform(
+            e, "recharge", {"aircraft": "saucer", "charge": 5, "power": 9, "recharge_dice": 1}, [6]
+        )
+
+
+def launch(e, **kw):  # type: ignore[no-untyped-def]
+    return perform(e, "missile_launch", {"attacker": "blue1", "target": "saucer", **kw})
+
+
+def test_missile_ranges() -> None:
+    """Nominate a target within 24in for AMRAAM or 12 inches for Sidewinder."""
+    e = at(standard(), MISSILES)
+    with pytest.raises(RuleViolation, match="within 12 inches"):
+        launch(e, missile="sidewinder", range_inches=13)
+    launch(e, missile="sidewinder", range_inches=12)
+    with pytest.raises(RuleViolation, match="within 24 inches"):
+        launch(e, missile="amraam", range_inches=25)
+    launch(e, missile="amraam", range_inches=24)
+
+
+def test_two_sidewinders_from_hp2_and_hp4() -> None:
+    """If 2 sidewinders fired at once one must come from HP2 and one from HP4."""
+    e = at(standard(), MISSILES)
+    e2, res = launch(e, missile="sidewinder", count=2, range_inches=8)
+    b = e2.aircraft["blue1"]
+    assert (b.ledger("hard_point_2"), b.ledger("hard_point_4")) == (2, 2)
+    assert "hard points 2 and 4" in res.narrative
+    assert [m["id"] for m in e2.attributes["missiles"]] == ["M1", "M2"]
+    with pytest.raises(RuleViolation, match="different hard points"):
+        launch(e, missile="sidewinder", count=2, range_inches=8, hard_points=[2, 2])
+    with pytest.raises(RuleViolation, match="carries no AMRAAM"):
+        launch(e, missile="amraam", range_inches=8, hard_points=[2])
+    # each missile is used only once; one firing per step ("or fire guns once")
+    with pytest.raises(RuleViolation, match="already fired"):
+        launch(e2, missile="amraam", range_inches=8)
+    with pytest.raises(RuleViolation, match="already fired"):
+        perform(e2, "cannon", {"attacker": "blue1", "range_inches": 2}, [3])
+
+
+def test_missiles_run_out() -> None:
+    e = fold(
+        at(standard(), MISSILES), [LedgerChanged(aircraft="blue1", ledger="hard_point_3", delta=-2)]
+    )
+    e, _ = launch(e, missile="amraam", range_inches=20)
+    assert e.aircraft["blue1"].ledger("hard_point_3") == 0
+    with pytest.raises(RuleViolation, match="no 1 AMRAAM"):
+        launch(at(e, MISSILES, turn=2), missile="amraam", range_inches=20)
+
+
+FLIGHT = RULESET.procedures["missile_flight"]
+
+
+def test_missile_hit_is_1d6_damage_rolls() -> None:
+    """If a missile gets within 1" at any point of its move it explodes for 1d6 rolls."""
+    odds = FLIGHT.odds(FLIGHT.Inputs(came_within_1_inch=True))
+    assert odds == {
+        "1 damage roll": Fraction(1, 6),
+        **{f"{n} damage rolls": Fraction(1, 6) for n in range(2, 7)},
+    }
+    assert FLIGHT.odds(FLIGHT.Inputs(came_within_1_inch=False)) == {"miss": Fraction(1)}
+    e, _ = launch(at(standard(), MISSILES), missile="sidewinder", range_inches=10)
+    e, res = perform(e, "missile_flight", {"missile": "M1", "came_within_1_inch": True}, [4])
+    assert res.outcome == "4 damage rolls"
+    assert e.aircraft["saucer"].attributes["damage_rolls_due"] == 4
+    assert e.attributes["missiles"] == []
+
+
+def test_amraam_lasts_3_turns_sidewinder_1() -> None:
+    e, _ = launch(at(standard(), MISSILES), missile="amraam", range_inches=20)
+    stay = {"missile": "M1", "came_within_1_inch": False}
+    for turn in (1, 2):
+        e, res = perform(at(e, MISSILES, turn=turn), "missile_flight", stay)
+        assert res.outcome == "miss" and "tracking" in res.narrative
+        with pytest.raises(RuleViolation, match="already moved"):
+            perform(e, "missile_flight", stay)
+    assert e.attributes["missiles"][0]["turns_left"] == 1
+    e, res = perform(at(e, MISSILES, turn=3), "missile_flight", stay)
+    assert "runs out" in res.narrative and e.attributes["missiles"] == []
+    e, _ = launch(at(e, MISSILES, turn=4), missile="sidewinder", range_inches=5)
+    e, res = perform(e, "missile_flight", {"missile": "M2", "came_within_1_inch": False})
+    assert "runs out" in res.narrative and e.attributes["missiles"] == []
+
+
+def test_missile_loses_lock_out_of_front_arc() -> None:
+    """If at the end of its move the target is not in its front arc, it is removed."""
+    e, _ = launch(at(standard(), MISSILES), missile="amraam", range_inches=20)
+    e, res = perform(
+        e,
+        "missile_flight",
+        {"missile": "M1", "came_within_1_inch": False, "target_in_front_arc": False},
+    )
+    assert "loses lock" in res.narrative and e.attributes["missiles"] == []
+    with pytest.raises(RuleViolation, match="no missile M1"):
+        perform(e, "missile_flight", {"missile": "M1", "came_within_1_inch": True}, [3])
