@@ -40,6 +40,8 @@ from rulesets.nth_fleet.values import (
 
 #: variant: one 2d5 roll is read on every column of a split attack (a reading of 2.9)
 ONE_ROLL = "one_roll_for_split"
+#: variant: damage reaches non-INTs only after every INT point is shot down (a reading of 2.12)
+INTS_SCREEN = "ints_screen"
 
 
 def _damage_label(points: int) -> str:
@@ -358,7 +360,9 @@ class AirCombat(_Procedure):
         def defence_of(c: Combatant) -> int:
             return defence_value(states[c.id].type_id, card_of(states[c.id]))
 
-        losses, left = allocate_losses(damage, ordered, defence_of)
+        losses, left = allocate_losses(
+            damage, ordered, defence_of, ints_screen=INTS_SCREEN in self.variants
+        )
         shot_down = sum(losses.values())
         eligible: frozenset[str] = frozenset()
         if inputs.phase == "activation":

@@ -89,18 +89,26 @@ def in_shooter_order(force: Sequence[Combatant], preferred: Sequence[str]) -> li
 
 
 def allocate_losses(
-    damage: int, targets: Sequence[Combatant], defence_of: Callable[[Combatant], int]
+    damage: int,
+    targets: Sequence[Combatant],
+    defence_of: Callable[[Combatant], int],
+    ints_screen: bool = False,
 ) -> tuple[dict[str, int], int]:
     """Nth Fleet 2.12, 2.15: air points shot down by ``damage``, and the damage left over.
 
     Points are destroyed while the damage still covers their defence value (so 13 damage
     against defence 4 destroys 3 points). INTs go first; damage left over then falls on
     non-INT points. Within each category ``targets`` is the shooter's order: each counter
-    loses as many points as the damage pays for before the next is taken.
+    loses as many points as the damage pays for before the next is taken. With
+    ``ints_screen`` (a variant reading) non-INTs take damage only once every INT is down.
     """
     losses: dict[str, int] = {}
     left = damage
     for category in (INT, NON_INT):
+        if category == NON_INT and ints_screen:
+            ints = [t for t in targets if t.category == INT]
+            if any(losses.get(t.id, 0) < t.points for t in ints):
+                break
         for t in targets:
             if t.category != category or left <= 0 or t.points == 0:
                 continue

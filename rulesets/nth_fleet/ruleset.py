@@ -25,7 +25,7 @@ from app.core.ruleset import (
     critical_lines,
     ledger_tracks,
 )
-from rulesets.nth_fleet.air_combat import ONE_ROLL, AirAttack, AirCombat
+from rulesets.nth_fleet.air_combat import INTS_SCREEN, ONE_ROLL, AirAttack, AirCombat
 from rulesets.nth_fleet.cards import Card as TypeCard
 from rulesets.nth_fleet.cards import Details, catalogue, per_point
 from rulesets.nth_fleet.display import PLACES, TRACK_TITLES, base_of, start_tracks, tracks_of
@@ -64,6 +64,14 @@ class NthFleet(Ruleset):
             "An attack split over several columns (2.9) makes one 2d5 roll and reads it on "
             "every column, instead of one roll per column.",
             "Nth Fleet 2.9",
+        ),
+        Variant(
+            INTS_SCREEN,
+            "INTs screen the others",
+            "Damage left over reaches non-INT air points only once every INT air point is shot "
+            "down (the text: 'If damage points are still left over, then apply them to non-INT "
+            "aircraft' is otherwise read as any damage the INTs could not absorb).",
+            "Nth Fleet 2.12",
         ),
     )
     Card = TypeCard
