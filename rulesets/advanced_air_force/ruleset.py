@@ -9,15 +9,32 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.core.engagement import AircraftState, Engagement
-from app.core.ruleset import CardSpec, LedgerSpec, Procedure, Ruleset, Step
+from app.core.events import Event
+from app.core.ruleset import CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
 
 from . import advantage_state
+from .advantage import DeclareAdvantage, EndAdvantage, expire_advantages
 from .card import Card, catalogue
 from .card_spec import build_card
+from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
 from .gunfire import GunFire
+from .speed import ClimbRate, SpeedChange, StallSpeed
 from .tables import FIRE_TABLES
+from .vertical import VDiveSurvival, VerticalClimb, VerticalDive
 
-PROCEDURES: tuple[type[Procedure], ...] = (GunFire,)
+PROCEDURES: tuple[type[Procedure], ...] = (
+    GunFire,
+    GunRange,
+    Snapshot,
+    DeclareAdvantage,
+    EndAdvantage,
+    SpeedChange,
+    StallSpeed,
+    ClimbRate,
+    VerticalDive,
+    VDiveSurvival,
+    VerticalClimb,
+)
 
 
 class AdvancedAirForce(Ruleset):
@@ -27,6 +44,16 @@ class AdvancedAirForce(Ruleset):
     procedure_types = PROCEDURES
     ledgers = (
         LedgerSpec("ammunition", "Ammunition (fire resolutions)", "ammunition", rule="rule 12"),
+    )
+    variant_list = (
+        Variant(
+            RANGE_BY_SUM,
+            "Gun range adds the altitude hexes",
+            "Rule 4 makes 300 ft of altitude one hex but does not say how that combines with "
+            "the hexes apart. By default the range is the larger of the two; with this variant "
+            "the two are added.",
+            "rule 4",
+        ),
     )
     Card = Card
     uses_pilot_quality = False
@@ -66,6 +93,10 @@ class AdvancedAirForce(Ruleset):
                 "rules 12-15",
             ),
         )
+
+    def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
+        """A new Game-Turn drops the Advantages not repeated on the Game-Turn before (rule 2)."""
+        return expire_advantages(engagement, turn)
 
     def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
         """Rule 2's movement order: unaffected aircraft plot secretly, then the Disadvantaged

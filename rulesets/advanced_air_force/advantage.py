@@ -1,0 +1,168 @@
+"""Advantage procedures (rules 2, 3, 6, 7; Vertical Dive rule 6).
+
+The advantage table lives in the game attribute ``advantage`` (see ``advantage_state``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field
+
+from app.core.dice import DiceSource
+from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
+from app.core.events import Event, GameAttributesSet
+from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+
+from . import advantage_state
+from .card import Card
+
+ADVANTAGE_ALTITUDE_FT = 1200
+V_DIVE_ADVANTAGE_FT = 2400
+
+
+class DeclareAdvantageInputs(ProcedureInputs):
+    attacker: str | None = Field(None, title="Pursuer")
+    target: str | None = Field(None, title="Target")
+    altitude_difference_ft: int = Field(
+        0,
+        ge=-30000,
+        le=30000,
+        title="Target altitude minus pursuer altitude (ft)",
+        description="Resulting Game-Turn altitudes (rules 1, 3)",
+    )
+    both_in_v_dive: bool = Field(
+        False, title="Both in a Vertical Dive", description="V. Dive rule 6: up to 2400 ft below"
+    )
+
+
+def altitude_allows(altitude_difference_ft: int, both_in_v_dive: bool) -> str | None:
+    """Why the altitudes forbid an Advantage (rule 3; V. Dive rule 6), or None if they allow it."""
+    d = altitude_difference_ft
+    if both_in_v_dive:
+        if not -V_DIVE_ADVANTAGE_FT <= d <= -100:
+            return (
+                "V. Dive rule 6: in a Vertical Dive the Advantage is gained only on a V. Diving "
+                "aircraft .1 to 2400 ft directly below"
+            )
+        return None
+    if abs(d) > ADVANTAGE_ALTITUDE_FT:
+        return f"rule 3: the Advantage altitude limit is 1200 ft above or below ({d:+} ft)"
+    return None
+
+
+class DeclareAdvantage(Procedure):
+    """Rules 2, 3, 7: gain or repeat the Advantage over a target within 1200 ft."""
+
+    id = "declare_advantage"
+    title = "Declare Advantage"
+    rule = "rules 2, 3, 6, 7"
+    Inputs = DeclareAdvantageInputs
+
+    def odds(self, inputs: DeclareAdvantageInputs) -> dict[str, Fraction]:
+        why = altitude_allows(inputs.altitude_difference_ft, inputs.both_in_v_dive)
+        if why:
+            raise RuleViolation(why)
+        return {"advantage": Fraction(1)}
+
+    def resolve(
+        self,
+        inputs: DeclareAdvantageInputs,
+        dice: DiceSource,
+        engagement: Engagement | None = None,
+    ) -> Resolution:
+        why = altitude_allows(inputs.altitude_difference_ft, inputs.both_in_v_dive)
+        if why:
+            raise RuleViolation(why)
+        if engagement is None or inputs.attacker is None or inputs.target is None:
+            return Resolution(
+                (self.record(inputs, [], "advantage"),),
+                "altitudes allow the Advantage (rule 3)",
+                "advantage",
+            )
+        att, tgt = inputs.attacker, inputs.target
+        if att == tgt:
+            raise RuleViolation("an aircraft cannot hold the Advantage over itself")
+        a, t = engagement.get(att), engagement.get(tgt)
+        for x in (a, t):
+            if not x.in_play:
+                raise RuleViolation(f"{x.name} is out of play")
+        table = advantage_state.advantages(engagement)
+        if att in advantage_state.disadvantaged(engagement):
+            raise RuleViolation(f"rule 7: {a.name} is Disadvantaged and cannot hold an Advantage")
+        card = Card.model_validate(a.card)
+        if not card.is_fighter and not card.has_fixed_guns:
+            raise RuleViolation(
+                f"rule 2: {a.name} is not a fighter and has no fixed guns: no Advantage"
+            )
+        held = table.get(att)
+        consecutive = 1
+        if held is not None:
+            if held["target"] != tgt:
+                other = engagement.get(str(held["target"])).name
+                raise RuleViolation(
+                    f"rule 2: {a.name} holds the Advantage over {other}, which forbids "
+                    f"Disadvantaging {t.name}; end that Advantage first"
+                )
+            if int(held["turn"]) == engagement.turn:
+                raise RuleViolation(
+                    f"{a.name} already declared the Advantage over {t.name} this Game-Turn"
+                )
+            if int(held["turn"]) == engagement.turn - 1:
+                consecutive = 2
+        table[att] = {"target": tgt, "turn": engagement.turn, "consecutive": consecutive}
+        lost = table.pop(tgt, None)
+        outcome = "second consecutive advantage" if consecutive == 2 else "advantage"
+        narrative = f"{a.name} holds the {outcome} over {t.name} (rules 2, 3)"
+        if lost is not None:
+            narrative += f"; {t.name}, now Disadvantaged, loses its own Advantage (rule 7)"
+        events: list[Event] = [
+            self.record(inputs, [], outcome),
+            GameAttributesSet(values={advantage_state.KEY: table}),
+        ]
+        return Resolution(tuple(events), narrative, outcome)
+
+
+class EndAdvantageInputs(AircraftInputs):
+    aircraft: str | None = Field(None, title="Advantaged aircraft")
+
+
+class EndAdvantage(Procedure):
+    """Rules 2, 6: the pursuer loses (or gives up) its Advantage."""
+
+    id = "end_advantage"
+    title = "End Advantage"
+    rule = "rules 2, 6"
+    Inputs = EndAdvantageInputs
+
+    def odds(self, inputs: EndAdvantageInputs) -> dict[str, Fraction]:
+        return {"advantage ended": Fraction(1)}
+
+    def resolve(
+        self, inputs: EndAdvantageInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        events: list[Event] = [self.record(inputs, [], "advantage ended")]
+        if engagement is None or inputs.aircraft is None:
+            return Resolution(tuple(events), "advantage ended", "advantage ended")
+        a = engagement.get(inputs.aircraft)
+        table = advantage_state.advantages(engagement)
+        if inputs.aircraft not in table:
+            raise RuleViolation(f"{a.name} holds no Advantage")
+        table.pop(inputs.aircraft)
+        events.append(GameAttributesSet(values={advantage_state.KEY: table}))
+        return Resolution(
+            tuple(events), f"{a.name} no longer holds the Advantage", "advantage ended"
+        )
+
+
+def expire_advantages(engagement: Engagement, turn: int) -> list[Event]:
+    """At a new Game-Turn, drop Advantages not repeated on the Game-Turn before (rule 2)."""
+    if turn <= engagement.turn:
+        return []
+    table = advantage_state.advantages(engagement)
+    kept: dict[str, Any] = {k: v for k, v in table.items() if int(v["turn"]) >= turn - 1}
+    if kept == table:
+        return []
+    return [GameAttributesSet(values={advantage_state.KEY: kept})]

@@ -1,0 +1,238 @@
+"""Speed and altitude book-keeping: stall speed (10), climb rate (9), the airspeed of a
+Game-Turn with its Power, Brake and Dive Speed restrictions (2, 16-21, 29)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
+from app.core.ruleset import AircraftInputs
+
+from .calculator import Calculator, Result
+from .card import Card
+
+
+class StallInputs(AircraftInputs):
+    stall_speed: int = Field(ge=0, le=40, title="Stall speed (card)")
+    level_bank_without_maneuvers: bool = Field(
+        False, title="Level Bank, no maneuvers this Game-Turn"
+    )
+    exempt_type: bool = Field(False, title="Me-262A or Me-163B")
+
+
+class StallSpeed(Calculator):
+    """Rule 10: Stall Speed is one less in a Level Bank Game-Turn without maneuvers (not for
+    the Me-262A or Me-163B)."""
+
+    id = "stall_speed"
+    title = "Stall speed"
+    rule = "rule 10"
+    Inputs = StallInputs
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        who = attacker or target
+        if who is None:
+            return {}
+        card = Card.model_validate(engagement.get(who).card)
+        return {"stall_speed": card.stall_speed, "exempt_type": not card.level_bank_stall_reduction}
+
+    def compute(self, inputs: StallInputs, engagement: Engagement | None) -> Result:
+        s = inputs.stall_speed
+        if inputs.level_bank_without_maneuvers and not inputs.exempt_type:
+            s = max(s - 1, 0)
+        return Result(
+            f"stall speed {s}",
+            f"stall speed {s}"
+            + (
+                " (an Airspeed of 0 displaces the aircraft 1 hex per 2 Game-Turns)"
+                if s == 0
+                else ""
+            ),
+        )
+
+
+class ClimbInputs(AircraftInputs):
+    available_climb_ft: int = Field(ge=0, le=10000, title="Available Climb Rate (ft)")
+    non_level_or_inverted_flying: bool = Field(
+        False, title="Non-level or inverted flying this Game-Turn"
+    )
+    inverted_only_from_climbing_half_loop: bool = Field(
+        False, title="Inverted only by a climbing Half-Loop, no other maneuvers"
+    )
+
+
+class ClimbRate(Calculator):
+    """Rule 9: the available Climb Rate is halved (50 ft fractions ignored) after any non-level
+    or inverted flying, unless the inversion is a climbing Half-Loop's with no other maneuver."""
+
+    id = "climb_rate"
+    title = "Climb rate"
+    rule = "rule 9"
+    Inputs = ClimbInputs
+
+    def compute(self, inputs: ClimbInputs, engagement: Engagement | None) -> Result:
+        c = inputs.available_climb_ft
+        if c % 100:
+            raise RuleViolation("climb rates are in steps of 100 ft (.1)")
+        halve = inputs.non_level_or_inverted_flying and not (
+            inputs.inverted_only_from_climbing_half_loop
+        )
+        if halve:
+            c = (c // 2) // 100 * 100
+        return Result(
+            f"climb {c} ft",
+            f"available climb {c} ft" + (" (halved, 50 ft fraction ignored)" if halve else ""),
+        )
+
+
+HalfLoop = Literal["none", "diving", "climbing"]
+
+
+class SpeedInputs(AircraftInputs):
+    current_speed: int = Field(ge=0, le=50, title="Current Game-Turn Airspeed")
+    max_level_speed: int = Field(ge=1, le=40, title="Max. Level Sp. (after hit losses)")
+    max_dive_speed: int = Field(ge=1, le=50, title="Max. Dive Sp. (after hit losses)")
+    power_factors: int = Field(ge=0, le=10, title="Power Factors available")
+    brake_factors: int = Field(ge=0, le=10, title="Brake Factors available")
+    power_used: int = Field(0, ge=0, le=10)
+    brake_used: int = Field(0, ge=0, le=10)
+    dive_gain: int = Field(
+        0, ge=0, le=20, title="Speed Points gained by diving", description="Altitude Change chart"
+    )
+    maneuver_and_climb_cost: int = Field(
+        0, ge=0, le=30, title="Other Speed Point costs (maneuvers, climb loss)"
+    )
+    slips: int = Field(
+        0, ge=0, le=5, title="Slips", description="rule 16: -2 each (-0 in Dive Sp.)"
+    )
+    inverted: bool = Field(False, title="Inverted attitude")
+    half_loop: HalfLoop = Field("none", title="Half-Loop", description="rules 20, 21")
+    altitude_ft: int = Field(0, ge=0, le=60000, title="Altitude (ft)", description="rule 21")
+    h_loop_from_level_or_inverted_bank: bool = Field(True, title="H-Loop from L or I Bank")
+    outside_loop: bool = Field(False, title="Outside loop", description="rule 20")
+    half_rolls: int = Field(0, ge=0, le=5, title="Half-Rolls (cost 0)", description="rule 29")
+    full_half_rolls: int = Field(0, ge=0, le=5, title='"Full" H-Rolls (-1 each)')
+    advantage_exception: bool = Field(
+        False,
+        title="Advantaged, plotted costs bring the airspeed below Dive Sp.",
+        description="rule 2",
+    )
+    advantaged: bool = Field(False, title="Advantaged", description="rule 21")
+
+
+class SpeedChange(Calculator):
+    """Rules 2, 16-21, 29: the Resulting Game-Turn Airspeed and the Power and Brake Factor
+    restrictions of Dive Speed.
+
+    - Dive Speed is above Max. Level Sp. (hit losses included: rules 24, 27);
+    - rule 17: only a dive gaining at least one Speed Point enters Dive Speed; Power Factors add
+      no Dive Speed Points, and none is used while in Dive Speed (except rule 2's Advantage case,
+      when the plotted costs bring the airspeed below Dive Speed);
+    - rule 18: in Dive Speed one Brake Factor must be used;
+    - rule 19: acceleration beyond Max. Dive Sp. is void;
+    - rule 16: a Slip costs 2 (0 in Dive Speed), never inverted; rule 20-21: H-Loop only from an
+      L or I Bank, not climbing from inverted, no outside loop above Airspeed 4, no Power Factors
+      with an H-Loop (if Advantaged the loss applies to the next Game-Turn), costs 1 diving, 0
+      climbing below 29,900 ft, 1 above; rule 29: Half-Roll 0, "Full" H-Roll 1.
+    """
+
+    id = "speed_change"
+    title = "Airspeed for the Game-Turn"
+    rule = "rules 2, 16-21, 29"
+    Inputs = SpeedInputs
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        who = attacker or target
+        if who is None:
+            return {}
+        a = engagement.get(who)
+        out: dict[str, Any] = effective_speeds(Card.model_validate(a.card), dict(a.attributes))
+        if "airspeed" in a.attributes:
+            out["current_speed"] = a.attributes["airspeed"]
+        return out
+
+    def compute(self, inputs: SpeedInputs, engagement: Engagement | None) -> Result:
+        i = inputs
+        if engagement is not None and i.aircraft is not None:
+            _allowed(i, engagement)
+        if i.power_used > i.power_factors:
+            raise RuleViolation(f"only {i.power_factors} Power Factor(s) available")
+        if i.brake_used > i.brake_factors:
+            raise RuleViolation(f"only {i.brake_factors} Brake Factor(s) available")
+        if i.max_dive_speed < i.max_level_speed:
+            raise RuleViolation("Max. Dive Sp. cannot be below Max. Level Sp.")
+        in_dive = i.current_speed > i.max_level_speed
+        if i.slips and i.inverted:
+            raise RuleViolation("rule 16: no Slip in any inverted attitude")
+        if i.half_loop != "none":
+            if not i.h_loop_from_level_or_inverted_bank:
+                raise RuleViolation("rule 20: an H-Loop is performed only from an L or I Bank")
+            if i.half_loop == "climbing" and i.inverted:
+                raise RuleViolation("rule 20: no climbing Half-Loop from an inverted attitude")
+            if i.power_used and not i.advantaged:
+                raise RuleViolation("rule 21: no Power Factors in a Game-Turn with an H-Loop")
+        if i.outside_loop and i.current_speed > 4:
+            raise RuleViolation("rule 20: no outside loop above a Current Airspeed of 4")
+        costs = i.maneuver_and_climb_cost + (0 if in_dive else 2 * i.slips) + i.full_half_rolls
+        if i.half_loop == "diving":
+            costs += 1
+        elif i.half_loop == "climbing":
+            costs += 1 if i.altitude_ft > 29900 else 0
+        notes: list[str] = []
+        if in_dive:
+            if i.brake_used < 1:
+                raise RuleViolation("rule 18: an aircraft in Dive Speed must use one Brake Factor")
+            exception = i.advantage_exception and i.current_speed - costs <= i.max_level_speed
+            if i.power_used and not exception:
+                raise RuleViolation("rule 17: no Power Factors while in Dive Speed")
+        without_dive = i.current_speed - costs - i.brake_used + i.power_used
+        if i.power_used and without_dive > i.max_level_speed and not i.advantage_exception:
+            raise RuleViolation("rule 17: Power Factors may not add Dive Speed Points")
+        resulting = without_dive + i.dive_gain
+        if resulting > i.max_level_speed and i.dive_gain < 1:
+            raise RuleViolation(
+                "rule 17: only a dive gaining at least one Speed Point enters Dive Speed"
+            )
+        if resulting > i.max_dive_speed:
+            notes.append(f"{resulting - i.max_dive_speed} Speed Point(s) beyond Max. Dive void")
+            resulting = i.max_dive_speed
+        resulting = max(resulting, 0)
+        if i.slips:
+            notes.append("each Slip must be followed by at least one Turn (rule 16)")
+        if resulting > i.max_level_speed:
+            notes.append("in Dive Speed next Game-Turn: one Brake Factor, no Power (rules 17-18)")
+        return Result(
+            f"airspeed {resulting}",
+            f"Resulting Airspeed {resulting}" + (f"; {'; '.join(notes)}" if notes else ""),
+            {"airspeed": resulting},
+        )
+
+
+def _allowed(i: SpeedInputs, engagement: Engagement) -> None:
+    """Maneuvers the hits have removed (rules 25, 27)."""
+    assert i.aircraft is not None
+    a = engagement.get(i.aircraft)
+    at = a.attributes
+    if i.slips and at.get("slips_allowed") is False:
+        raise RuleViolation(f"rule 27: {a.name} may no longer Slip")
+    if i.half_loop != "none" and at.get("half_loops_allowed") is False:
+        raise RuleViolation(f"rules 25, 27: {a.name} may no longer Half-Loop")
+    if (i.half_rolls or i.full_half_rolls) and at.get("half_rolls_allowed") is False:
+        raise RuleViolation(f"rules 25, 27: {a.name} may no longer Half-Roll")
+
+
+def effective_speeds(card: Card, attributes: dict[str, Any]) -> dict[str, int]:
+    """The card's speeds and factors less the losses the hits caused (rules 24, 27)."""
+    return {
+        "max_level_speed": card.max_level_speed - int(attributes.get("max_level_speed_loss", 0)),
+        "max_dive_speed": card.max_dive_speed - int(attributes.get("max_dive_speed_loss", 0)),
+        "power_factors": max(card.power_factors - int(attributes.get("power_factor_loss", 0)), 0),
+        "brake_factors": card.brake_factors,
+    }

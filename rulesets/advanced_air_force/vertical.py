@@ -1,0 +1,187 @@
+"""Vertical Dives and Vertical Climbs (the "Vertical Dive Rules" and "Vertical Climb Rules").
+
+Reading: "+ 500%" / "+ 400%" of the black Max. Dive value is taken as a V. Dive Rate of five
+(four) times that value, matching "below 500% black Max. Dive" in the same rule.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource, distribution, label_odds
+from app.core.engagement import Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import Event, StatusChanged
+from app.core.ruleset import AircraftInputs, Procedure, Resolution
+
+from .calculator import Calculator, Result
+from .card import Card
+
+MAX_V_DIVE_ENTRY_SPEED = 7
+FT_PER_MOVEMENT_POINT = 500
+
+
+class VDiveInputs(AircraftInputs):
+    current_speed: int = Field(ge=0, le=50, title="Current Airspeed")
+    game_turn: Literal[1, 2] = Field(1, title="V. Dive Game-Turn (1st or 2nd consecutive)")
+    movement_points_spent: int = Field(
+        0, ge=0, le=20, title="Movement Points spent to reach the V. Dive hex"
+    )
+    from_maneuver_speed: bool = Field(False, title="From Maneuver Speed")
+    inverted: bool = Field(False, title="Inverted at the start (not L, RB or LB)")
+    max_dive_ft: int = Field(ge=0, le=10000, title="Black Max. Dive (ft, after W-hit losses)")
+    max_dive_speed: int = Field(ge=1, le=50, title="Max. Dive Sp. (after hit losses)")
+    v_dive_requirement: int | None = Field(
+        None, ge=0, le=10, title="V. Dive Maneuver Requirement (card; empty: none)"
+    )
+    remaining_w_hits: int = Field(ge=0, le=40, title='Remaining "W" hit boxes')
+    altitude_ft: int | None = Field(None, ge=0, le=60000, title="Altitude before the dive (ft)")
+
+
+class VerticalDive(Calculator):
+    """V. Dive rules 1-3: the V. Dive Rate, the exit airspeed and what the dive requires."""
+
+    id = "vertical_dive"
+    title = "Vertical Dive"
+    rule = "Vertical Dive rules 1-3"
+    Inputs = VDiveInputs
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        who = attacker or target
+        if who is None:
+            return {}
+        a = engagement.get(who)
+        c = Card.model_validate(a.card)
+        at = a.attributes
+        return {
+            "max_dive_ft": max(c.max_dive_ft - int(at.get("dive_rate_loss_ft", 0)), 0),
+            "max_dive_speed": c.max_dive_speed - int(at.get("max_dive_speed_loss", 0)),
+            "v_dive_requirement": c.v_dive_requirement,
+            "remaining_w_hits": max(c.hit_boxes["W"] - a.boxes.get("W", 0), 0),
+        }
+
+    def compute(self, inputs: VDiveInputs, engagement: Engagement | None) -> Result:
+        i = inputs
+        if i.v_dive_requirement is None:
+            raise RuleViolation(
+                "V. Dive rule 1: only an aircraft with V. Dive Maneuver Requirements may V. Dive"
+            )
+        notes: list[str] = []
+        if i.game_turn == 1:
+            if i.current_speed > MAX_V_DIVE_ENTRY_SPEED:
+                raise RuleViolation(
+                    "V. Dive rule 1: a Vertical Dive starts from a Current Airspeed of 7 or less"
+                )
+            need = 1 if i.inverted else i.v_dive_requirement
+            factor = 4 if i.from_maneuver_speed else 5
+            rate = factor * i.max_dive_ft - FT_PER_MOVEMENT_POINT * i.movement_points_spent
+            rate = max(rate, 0)
+            exit_speed = i.max_dive_speed - 2
+            notes.append(f"requirement {need} Movement Point(s); later Movement Points void")
+            if i.altitude_ft is not None and i.altitude_ft - rate < 5 * i.max_dive_ft:
+                notes.append("exit mandatory: Resulting Altitude below 500% black Max. Dive")
+            notes.append("next Game-Turn after exit: full red Max. Dive is mandatory")
+        else:
+            if i.remaining_w_hits <= 4:
+                raise RuleViolation(
+                    'V. Dive rule 2: no Second Consecutive V. Dive with 4 or fewer "W" hits left'
+                )
+            rate = 4 * i.max_dive_ft
+            exit_speed = i.max_dive_speed - 1
+            notes.append("ends with 3 Level Bank Movement Points (2 if Advantaged, optional)")
+            notes.append("on exit, roll for survival (vertical_dive_survival)")
+        return Result(
+            f"V. Dive {rate} ft, exit airspeed {exit_speed}",
+            f"V. Dive Game-Turn {i.game_turn}: dive {rate} ft, exit airspeed {exit_speed}; "
+            + "; ".join(notes),
+            {"airspeed_on_exit": exit_speed},
+        )
+
+
+class SurvivalInputs(AircraftInputs):
+    remaining_w_hits: int = Field(ge=0, le=40, title='Remaining "W" hit boxes')
+    under_half_max_dive_used: bool = Field(
+        title="Under 50% of black Max. Dive used on the Resulting Game-Turn"
+    )
+
+
+class VDiveSurvival(Procedure):
+    """V. Dive rule 3: after exiting a Second Consecutive V. Dive, a d6 must be at least 2 below
+    the remaining "W" hits if under 50% of black Max. Dive is used, otherwise not above them."""
+
+    id = "vertical_dive_survival"
+    title = "Vertical Dive survival"
+    rule = "Vertical Dive rule 3"
+    Inputs = SurvivalInputs
+    dice = (("d6", "V. Dive survival"),)
+
+    @staticmethod
+    def _limit(inputs: SurvivalInputs) -> int:
+        return inputs.remaining_w_hits - (2 if inputs.under_half_max_dive_used else 0)
+
+    def _label(self, inputs: SurvivalInputs, roll: int) -> str:
+        return "survives" if roll <= self._limit(inputs) else "does not survive"
+
+    def odds(self, inputs: SurvivalInputs) -> dict[str, Fraction]:
+        return label_odds(distribution("d6"), lambda r: self._label(inputs, r))
+
+    def resolve(
+        self, inputs: SurvivalInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        roll = dice.roll("d6", "V. Dive survival")
+        outcome = self._label(inputs, roll.total)
+        events: list[Event] = [self.record(inputs, [roll], outcome)]
+        if outcome != "survives" and inputs.aircraft is not None and engagement is not None:
+            engagement.get(inputs.aircraft)
+            events.append(StatusChanged(aircraft=inputs.aircraft, set=(Status.CRASHED,)))
+        return Resolution(
+            tuple(events),
+            f"V. Dive survival roll {roll.total} (needs {self._limit(inputs)} or less): {outcome}",
+            outcome,
+            (roll,),
+        )
+
+
+class VClimbInputs(AircraftInputs):
+    current_speed: int = Field(ge=0, le=50, title="Current Airspeed")
+    stall_speed: int = Field(ge=0, le=40, title="Stall speed")
+    dive_speed_climb_ft: int = Field(ge=0, le=10000, title="Black Dive Sp. Climb (ft)")
+    voided_movement_points: int = Field(0, ge=0, le=20, title="Movement Points voided")
+    from_level_bank: bool = Field(True, title="Started from a Level (L) Bank")
+    fired_guns: bool = Field(False, title="Fired guns during the V. Climb")
+
+
+class VerticalClimb(Calculator):
+    """Vertical Climb rules: the climb, the Resulting airspeed and the mandatory stall."""
+
+    id = "vertical_climb"
+    title = "Vertical Climb"
+    rule = "Vertical Climb rules"
+    Inputs = VClimbInputs
+
+    def compute(self, inputs: VClimbInputs, engagement: Engagement | None) -> Result:
+        i = inputs
+        if not i.from_level_bank:
+            raise RuleViolation("Vertical Climb rules: a V. Climb starts only from a Level Bank")
+        climb = (
+            i.dive_speed_climb_ft
+            + 100 * max(i.current_speed - i.stall_speed, 0)
+            + 100 * i.voided_movement_points
+        )
+        if i.current_speed <= i.stall_speed + 2:
+            speed, stall = max(i.current_speed - 2, 0), True
+        else:
+            speed, stall = i.stall_speed + 1, False
+        stall = stall or i.fired_guns
+        return Result(
+            f"V. Climb {climb} ft, airspeed {speed}" + (", stall" if stall else ""),
+            f"V. Climb {climb} ft; Resulting Airspeed {speed}"
+            + ("; Resulting Stall mandatory" if stall else "")
+            + "; next Game-Turn: a dive equal to the V. Climb, no Power Factor",
+            {"airspeed": speed},
+        )

@@ -1,0 +1,283 @@
+"""Calculators: gun range (1, 4, 5, 13), Snapshot (8), stall (10), climb (9), airspeed
+(2, 16-21, 29), Vertical Dives and Climbs."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from aaf_helpers import apply, game
+
+from app.core.dice import TableDice
+from app.core.errors import RuleViolation
+from app.core.events import StatusChanged
+from rulesets.advanced_air_force import RULESET
+from rulesets.advanced_air_force.gun_range import altitude_hexes
+
+P = RULESET.procedures
+
+
+def label(proc: str, **kw: Any) -> str:
+    p = P[proc]
+    (only,) = p.odds(p.parse(kw))
+    return only
+
+
+@pytest.mark.parametrize(
+    ("ft", "hexes"), [(0, 0), (299, 0), (300, 1), (599, 1), (600, 2), (-1200, 4)]
+)
+def test_rule_4_300_ft_is_one_hex_fractions_ignored(ft: int, hexes: int) -> None:
+    assert altitude_hexes(ft) == hexes
+
+
+def test_gun_range_default_and_variant() -> None:
+    """Rule 4 reading: the larger of hexes apart and altitude hexes; the variant adds them."""
+    assert label("gun_range", horizontal_hexes=2, altitude_difference_ft=-900) == "range 3"
+    assert label("gun_range", horizontal_hexes=0, altitude_difference_ft=0) == "range 1"
+    added = RULESET.bind(["range_adds_altitude"]).procedures["gun_range"]
+    i = added.parse({"horizontal_hexes": 2, "altitude_difference_ft": -900})
+    assert added.odds(i) == {"range 5": Fraction(1)}
+
+
+def test_rule_5_and_13_in_gun_range() -> None:
+    with pytest.raises(RuleViolation, match="rule 5"):
+        label("gun_range", horizontal_hexes=1, altitude_difference_ft=900)
+    assert label("gun_range", horizontal_hexes=1, altitude_difference_ft=900, gun_type="FH")
+    with pytest.raises(RuleViolation, match="rule 13"):
+        label("gun_range", horizontal_hexes=3, attacker_inverted=True)
+
+
+def test_v_dive_rule_5_vertical_range_1800_ft() -> None:
+    """V. Dive rule 5: downward in the V. Dive hex only, at most 1800 ft = 6 hexes."""
+    assert (
+        label(
+            "gun_range", horizontal_hexes=0, altitude_difference_ft=-1800, attacker_in_v_dive=True
+        )
+        == "range 6"
+    )
+    with pytest.raises(RuleViolation, match="V. Dive rule 5"):
+        label("gun_range", horizontal_hexes=1, altitude_difference_ft=-600, attacker_in_v_dive=True)
+
+
+def _snap(**kw: Any) -> str:
+    base = {
+        "target_disadvantaged_or_straight_bomber": True,
+        "hexes_beyond": 2,
+        "attacker_current_altitude_ft": 10000,
+        "attacker_resulting_altitude_ft": 8700,
+        "target_resulting_altitude_ft": 9000,
+    }
+    return label("snapshot_check", **{**base, **kw})
+
+
+def test_rule_8_snapshot() -> None:
+    """Rule 8: from above, the attacker must end 300 ft below the target; at most 2 hexes
+    beyond; only on a Disadvantaged aircraft or straight-course bomber."""
+    assert _snap() == "snapshot allowed"
+    assert _snap(attacker_current_altitude_ft=8000, attacker_resulting_altitude_ft=9300)
+    assert _snap(attacker_current_altitude_ft=9000, attacker_resulting_altitude_ft=9000)
+    with pytest.raises(RuleViolation, match="8700"):
+        _snap(attacker_resulting_altitude_ft=9000)
+    with pytest.raises(RuleViolation, match="2 hexes"):
+        _snap(hexes_beyond=3)
+    with pytest.raises(RuleViolation, match="Disadvantaged"):
+        _snap(target_disadvantaged_or_straight_bomber=False)
+
+
+def test_rule_10_stall_speed() -> None:
+    assert label("stall_speed", stall_speed=4, level_bank_without_maneuvers=True) == "stall speed 3"
+    assert label("stall_speed", stall_speed=4) == "stall speed 4"
+    assert (
+        label("stall_speed", stall_speed=4, level_bank_without_maneuvers=True, exempt_type=True)
+        == "stall speed 4"
+    )
+
+
+@pytest.mark.parametrize(
+    ("climb", "kw", "out"),
+    [
+        (500, {"non_level_or_inverted_flying": True}, 200),
+        (800, {"non_level_or_inverted_flying": True}, 400),
+        (500, {}, 500),
+        (
+            500,
+            {"non_level_or_inverted_flying": True, "inverted_only_from_climbing_half_loop": True},
+            500,
+        ),
+    ],
+)
+def test_rule_9_climb_rate_halved_ignoring_50_ft(climb: int, kw: dict[str, Any], out: int) -> None:
+    """Rule 9: 50% after non-level or inverted flying, 50 ft fractions ignored (500 -> 200)."""
+    assert label("climb_rate", available_climb_ft=climb, **kw) == f"climb {out} ft"
+
+
+SPEED = {
+    "current_speed": 8,
+    "max_level_speed": 10,
+    "max_dive_speed": 14,
+    "power_factors": 2,
+    "brake_factors": 2,
+}
+
+
+def speed(**kw: Any) -> str:
+    return label("speed_change", **{**SPEED, **kw})
+
+
+def test_speed_power_and_brake() -> None:
+    assert speed(power_used=2) == "airspeed 10"
+    assert speed(brake_used=2) == "airspeed 6"
+    with pytest.raises(RuleViolation, match="only 2 Power"):
+        speed(power_used=3)
+
+
+def test_rule_17_power_adds_no_dive_speed_and_dive_needs_a_gain() -> None:
+    with pytest.raises(RuleViolation, match="rule 17"):
+        speed(current_speed=10, power_used=1)
+    assert speed(current_speed=10, dive_gain=2) == "airspeed 12"
+    with pytest.raises(RuleViolation, match="rule 17"):
+        speed(current_speed=12, brake_used=1, power_used=1)
+
+
+def test_rule_2_advantage_exception_for_power_in_dive_speed() -> None:
+    """Rule 2: with Advantage, Power may add Dive Speed Points only if the plotted costs bring
+    the Resulting Airspeed below Dive Speed."""
+    assert (
+        speed(
+            current_speed=12,
+            brake_used=1,
+            power_used=1,
+            maneuver_and_climb_cost=3,
+            advantage_exception=True,
+        )
+        == "airspeed 9"
+    )
+
+
+def test_rule_18_dive_speed_uses_a_brake_factor() -> None:
+    with pytest.raises(RuleViolation, match="rule 18"):
+        speed(current_speed=12)
+    assert speed(current_speed=12, brake_used=1, dive_gain=1) == "airspeed 12"
+
+
+def test_rule_19_acceleration_beyond_max_dive_is_void() -> None:
+    assert speed(current_speed=13, brake_used=1, dive_gain=5) == "airspeed 14"
+
+
+def test_rule_16_slip_cost_and_inverted() -> None:
+    """Rule 16: Slip -2 (-0 in Dive Speed); no Slip inverted."""
+    assert speed(slips=1) == "airspeed 6"
+    assert speed(current_speed=12, brake_used=1, dive_gain=1, slips=1) == "airspeed 12"
+    with pytest.raises(RuleViolation, match="rule 16"):
+        speed(slips=1, inverted=True)
+
+
+def test_rules_20_21_half_loop() -> None:
+    """Rule 21: H-Loop -1 in dive, -0 climbing below 29.9, -1 above; no Power with it.
+    Rule 20: not climbing from inverted; only from L or I Bank; no outside loop above 4."""
+    assert speed(half_loop="diving", dive_gain=1) == "airspeed 8"
+    assert speed(half_loop="climbing", altitude_ft=20000) == "airspeed 8"
+    assert speed(half_loop="climbing", altitude_ft=30000) == "airspeed 7"
+    with pytest.raises(RuleViolation, match="rule 21"):
+        speed(half_loop="diving", power_used=1)
+    with pytest.raises(RuleViolation, match="rule 20"):
+        speed(half_loop="climbing", inverted=True)
+    with pytest.raises(RuleViolation, match="rule 20"):
+        speed(half_loop="diving", h_loop_from_level_or_inverted_bank=False)
+    with pytest.raises(RuleViolation, match="rule 20"):
+        speed(outside_loop=True)
+
+
+def test_rule_29_half_rolls() -> None:
+    assert speed(half_rolls=2) == "airspeed 8"
+    assert speed(full_half_rolls=1) == "airspeed 7"
+
+
+def test_rules_25_27_hits_remove_maneuvers_for_a_tracked_aircraft() -> None:
+    e = game(("blue", "Blue", "spitfire_sample"), ("red", "Red", "bf110_sample"))
+    gf = P["gun_fire"]
+    r = gf.resolve(
+        gf.parse({"total_gun_factors": 2, "range_hexes": 1, "attacker": "red", "target": "blue"}),
+        TableDice([6]),
+        e,
+    )
+    e = apply(e, r)  # 2WCEL: one C hit: no Half-Loops (rule 25)
+    p = P["speed_change"]
+    pre = p.prefill(e, "blue", None)
+    assert pre["max_level_speed"] == 10  # single engine, first E hit: -1 (rule 24)
+    with pytest.raises(RuleViolation, match="rule"):
+        p.resolve(
+            p.parse(
+                {
+                    **pre,
+                    "aircraft": "blue",
+                    "current_speed": 6,
+                    "half_loop": "diving",
+                    "dive_gain": 1,
+                }
+            ),
+            TableDice([]),
+            e,
+        )
+
+
+def vdive(**kw: Any) -> str:
+    base = {
+        "current_speed": 6,
+        "max_dive_ft": 1200,
+        "max_dive_speed": 16,
+        "v_dive_requirement": 2,
+        "remaining_w_hits": 6,
+    }
+    return label("vertical_dive", **{**base, **kw})
+
+
+def test_v_dive_rules_1_to_3() -> None:
+    """1st Game-Turn: 500% (400% from Maneuver Sp.) of black Max. Dive, -500 ft per Movement
+    Point spent; exit 2 below Max. Dive Sp. 2nd: 400%, exit 1 below; not with 4 W left."""
+    assert vdive() == "V. Dive 6000 ft, exit airspeed 14"
+    assert vdive(movement_points_spent=3) == "V. Dive 4500 ft, exit airspeed 14"
+    assert vdive(from_maneuver_speed=True) == "V. Dive 4800 ft, exit airspeed 14"
+    assert vdive(game_turn=2, current_speed=14) == "V. Dive 4800 ft, exit airspeed 15"
+    with pytest.raises(RuleViolation, match="7 or less"):
+        vdive(current_speed=8)
+    with pytest.raises(RuleViolation, match="4 or fewer"):
+        vdive(game_turn=2, remaining_w_hits=4)
+    with pytest.raises(RuleViolation, match="V. Dive Maneuver"):
+        vdive(v_dive_requirement=None)
+
+
+@pytest.mark.parametrize(
+    ("w", "under", "p"),
+    [(6, True, Fraction(4, 6)), (6, False, 1), (3, False, Fraction(3, 6)), (2, True, 0)],
+)
+def test_v_dive_rule_3_survival_odds(w: int, under: bool, p: Fraction) -> None:
+    """Survival: a d6 at least 2 below the remaining W hits if under 50% black Max. Dive used,
+    otherwise not above them."""
+    proc = P["vertical_dive_survival"]
+    odds = proc.odds(proc.parse({"remaining_w_hits": w, "under_half_max_dive_used": under}))
+    assert odds.get("survives", 0) == p
+    assert sum(odds.values()) == 1
+
+
+def test_v_dive_survival_failure_crashes_the_aircraft() -> None:
+    e = game(("blue", "Blue", "spitfire_sample"))
+    proc = P["vertical_dive_survival"]
+    i = proc.parse({"aircraft": "blue", "remaining_w_hits": 5, "under_half_max_dive_used": True})
+    r = proc.resolve(i, TableDice([4]), e)
+    assert r.outcome == "does not survive"
+    assert any(isinstance(x, StatusChanged) and "crashed" in x.set for x in r.events)
+
+
+def test_v_climb() -> None:
+    """V. Climb: +.1 per Sp. Point above Stall and per voided Movement Point over the black
+    Dive Sp. Climb; Resulting Airspeed 1 above Stall, or -2 and a stall if within 2 of it."""
+    base = {"stall_speed": 3, "dive_speed_climb_ft": 800}
+    assert label("vertical_climb", current_speed=8, voided_movement_points=3, **base) == (
+        "V. Climb 1600 ft, airspeed 4"
+    )
+    assert label("vertical_climb", current_speed=5, **base) == "V. Climb 1000 ft, airspeed 3, stall"
+    assert label("vertical_climb", current_speed=8, fired_guns=True, **base).endswith("stall")
+    with pytest.raises(RuleViolation, match="Level Bank"):
+        label("vertical_climb", current_speed=8, from_level_bank=False, **base)
