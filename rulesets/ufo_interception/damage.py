@@ -107,10 +107,7 @@ def apply_effect(
         tally.flag(Status.CRASHED)
     if effect.destroyed:
         tally.flag(Status.DESTROYED)
-    if effect.pilot_killed or effect.destroyed:
-        tally.events.append(
-            CriticalHit(aircraft=a.id, roll=roll, result=effect.text, rule=DAMAGE_RULE)
-        )
+    before = len(tally.notes)
     tally.take(rolled(effect.dp, "damage points"), source, effect.text)
     if effect.max_speed:
         tally.lose(MAX_SPEED, rolled(effect.max_speed, "maximum speed lost"), effect.text)
@@ -136,6 +133,20 @@ def apply_effect(
                 if hp.extra_damage:
                     extra = rolled(hp.extra_damage, f"hard point {hp.number}: +d6 DP if hit")
                     tally.take(extra, source, f"hard point {hp.number} +d6 DP if hit")
+    if effect.max_speed:
+        tally.flag(Status.ENGINE_DAMAGED)
+    special = effect.pilot_killed or effect.destroyed or effect.crash or effect.hard_points
+    if special or effect.max_speed or effect.anti_grav or effect.ray_gun:
+        # everything beyond plain damage points goes on the critical-hit log
+        tally.events.append(
+            CriticalHit(
+                aircraft=a.id,
+                roll=roll,
+                result=effect.text,
+                effect="; ".join(tally.notes[before:]),
+                rule=DAMAGE_RULE,
+            )
+        )
 
 
 class VitalInputs(AircraftInputs):

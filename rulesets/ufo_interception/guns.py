@@ -125,6 +125,14 @@ class RayGun(Procedure):
     def dice_needed(self, inputs: RayGunInputs) -> list[tuple[str, str]]:
         return [("d6", f"ray gun die {i + 1}") for i in range(self.dice_count(inputs))]
 
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        if attacker is None:
+            return {}
+        led = engagement.get(attacker).ledgers.get(ray_gun_ledger(1))
+        return {} if led is None else {"gun": 1, "charge": int(led.value)}
+
     def odds(self, inputs: RayGunInputs) -> dict[str, Fraction]:
         dist = successes(self.dice_count(inputs), "d6", lambda f: f >= 5)
         return label_odds(dict(sorted(dist.items())), hits_label)

@@ -114,7 +114,8 @@ class Initiative(Procedure):
         self, inputs: InitiativeInputs, dice: DiceSource, engagement: Engagement | None = None
     ) -> Resolution:
         names = list(inputs.planes)
-        if engagement is not None and any(p in engagement.aircraft for p in inputs.planes):
+        on_table = engagement is not None and any(p in engagement.aircraft for p in names)
+        if engagement is not None and on_table:
             require_step(engagement, (INITIATIVE,), "rolling initiative")
             for p, r in zip(inputs.planes, inputs.reactions, strict=True):
                 a = fighter(engagement, p)
@@ -128,7 +129,7 @@ class Initiative(Procedure):
         scores = {p: f + r for p, f, r in zip(inputs.planes, faces, inputs.reactions, strict=True)}
         ties = [g for g in gs if len(g) > 1]
         events: list[Event] = [self.record(inputs, rolls, outcome)]
-        if engagement is not None and names != list(inputs.planes):
+        if on_table:
             order = tuple(p for g in gs for p in g)
             events += [
                 InitiativeSet(order=order, marker=None, scores=scores),

@@ -241,6 +241,7 @@ class UfoInterception(Ruleset):
             (aid, what + (f" (initiative {s})" if s is not None else " (no initiative rolled)"))
             for s, aid, what in firing
         ]
+        out += self._due(engagement)
         for m in in_flight(engagement):
             target = engagement.aircraft.get(m["target"])
             name = MISSILE_DATA[m["type"]].name
@@ -251,6 +252,22 @@ class UfoInterception(Ruleset):
                     f"{target.name if target else m['target']} ({m['turns_left']} turn(s) left)",
                 )
             )
+        return out
+
+    @staticmethod
+    def _due(engagement: Engagement) -> list[tuple[str, str]]:
+        """Damage rolls waiting, and vital-system checks due this turn (UFO rules, Damage)."""
+        out = []
+        for a in engagement.aircraft.values():
+            if not a.in_play:
+                continue
+            due = int(a.attributes.get("damage_rolls_due", 0))
+            if due:
+                out.append((a.id, f"{due} roll(s) on the damage table due"))
+            damaged = a.attributes.get("damaged_turn") == engagement.turn
+            checked = a.attributes.get("vital_checked_turn") == engagement.turn
+            if a.card["kind"] == "fighter" and damaged and not checked:
+                out.append((a.id, "vital system check: d6 less than total damage ejects"))
         return out
 
     @staticmethod

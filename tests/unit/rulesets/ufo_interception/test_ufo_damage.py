@@ -197,3 +197,17 @@ def test_hit_location_amraam_adds_d6_dp_and_cannon_loss() -> None:
     e, _ = perform(e, "hit_location", {"aircraft": "blue1"}, [1])
     with pytest.raises(RuleViolation, match="no cannon"):
         perform(at(e, CANNON_1), "cannon", {"attacker": "blue1", "range_inches": 1}, [3])
+
+
+def test_results_beyond_plain_dp_go_on_the_critical_log() -> None:
+    """Engine, anti-grav, ray gun, hard points and the killing results are logged; plain DP
+    is only the damage track."""
+    e, _ = hit(standard(), "blue1", "fighter", [3, 4])  # 7: 1 DP
+    assert e.aircraft["blue1"].criticals == ()
+    e, _ = hit(e, "blue1", "fighter", [5, 6])  # 11: 2 DP plus Engine
+    (entry,) = e.aircraft["blue1"].criticals
+    assert entry.result == "2 DP plus Engine: max speed-1" and entry.roll == 11
+    assert "max speed -1" in entry.effect
+    assert "engine_damaged" in e.aircraft["blue1"].status
+    e, _ = hit(standard(), "saucer", "ufo", [4, 4, 1])
+    assert e.aircraft["saucer"].criticals[0].effect.startswith("2 DP")

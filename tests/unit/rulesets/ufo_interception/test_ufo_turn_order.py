@@ -142,3 +142,18 @@ def test_new_turn_clears_the_initiative() -> None:
     e2 = fold(e, events)
     assert e2.initiative_order == () and e2.initiative_scores == {}
     assert RULESET.on_clock(e, 1, 5) == []
+
+
+def test_missile_firing_lists_damage_due_and_vital_checks() -> None:
+    e = at(rolled(), CANNON_1)
+    e, _ = perform(e, "cannon", {"attacker": "blue1", "target": "saucer", "range_inches": 2}, [3])
+    e, _ = perform(e, "damage_roll", {"target": "blue2", "target_type": "fighter"}, [3, 4])
+    acts = RULESET.acting(at(e, MISSILES))
+    assert ("saucer", "2 roll(s) on the damage table due") in acts
+    assert ("blue2", "vital system check: d6 less than total damage ejects") in acts
+
+
+def test_initiative_for_a_plane_whose_name_is_its_id() -> None:
+    e = game(("solo", "tornado", {"reaction": 1}))
+    e, _ = perform(e, "initiative", {"planes": ["solo"], "reactions": [1]}, [2])
+    assert e.initiative_order == ("solo",) and e.initiative_scores == {"solo": 3}

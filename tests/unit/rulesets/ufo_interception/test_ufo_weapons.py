@@ -171,3 +171,9 @@ def test_missile_loses_lock_out_of_front_arc() -> None:
     assert "loses lock" in res.narrative and e.attributes["missiles"] == []
     with pytest.raises(RuleViolation, match="no missile M1"):
         perform(e, "missile_flight", {"missile": "M1", "came_within_1_inch": True}, [3])
+
+
+def test_ray_gun_prefill_reads_the_charge() -> None:
+    e = standard()
+    assert RULESET.procedures["ray_gun"].prefill(e, "saucer", "blue1") == {"gun": 1, "charge": 9}
+    assert RULESET.procedures["ray_gun"].prefill(e, "blue1", "saucer") == {}
