@@ -1,0 +1,328 @@
+"""The ledgers panel: per aircraft, every consumable the ruleset declares as what is left of
+what it started with (half points shown as exact fractions, ``2 1/2``), and the history of each
+from the log. A refusal because a ledger cannot pay is shown here too, with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.engagement import AircraftState
+from app.core.events import AircraftAdded, Envelope, LedgerChanged, LedgerLimitChanged
+from app.core.ruleset import LedgerSpec
+from app.ui.docks.critical_log import LogReader
+from app.ui.message_bar import MessageBar
+from app.ui.model import EngagementModel
+
+EMPTY = QColor("#c62828")
+ROLE_KEY = Qt.ItemDataRole.UserRole
+
+
+def exact(value: Fraction) -> str:
+    """A ledger quantity exactly: ``3``, ``1/2``, ``2 1/2``, ``-1/2``."""
+    if value < 0:
+        return "-" + exact(-value)
+    whole, rest = divmod(value.numerator, value.denominator)
+    if not rest:
+        return str(whole)
+    part = f"{rest}/{value.denominator}"
+    return f"{whole} {part}" if whole else part
+
+
+@dataclass(frozen=True)
+class Change:
+    """One line of a ledger's history."""
+
+    seq: int
+    action: int
+    turn: int
+    text: str
+    why: str
+
+
+class LedgersDock(QDockWidget):
+    """Every ledger of every aircraft, and the selected one's history."""
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__("Ledgers", parent)
+        self.setObjectName("LedgersDock")
+        self.model = model
+        self.reader = LogReader()
+        self.history: dict[tuple[str, str], list[Change]] = {}
+        self._items: dict[str, QTreeWidgetItem] = {}
+
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        self.message = MessageBar()
+        layout.addWidget(self.message)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("ledger_tree")
+        self.tree.setHeaderLabels(["Aircraft / ledger", "Left", "Start", "Rule"])
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        split.addWidget(self.tree)
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        self.history_title = QLabel("Select a ledger to see its history.")
+        self.history_title.setObjectName("history_title")
+        lower_layout.addWidget(self.history_title)
+        self.history_table = QTableWidget(0, 4)
+        self.history_table.setObjectName("ledger_history")
+        self.history_table.setHorizontalHeaderLabels(["Turn", "Change", "Why", "Log entry"])
+        self.history_table.verticalHeader().hide()
+        self.history_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.history_table.horizontalHeader().setSectionResizeMode(
+            2, QHeaderView.ResizeMode.Stretch
+        )
+        lower_layout.addWidget(self.history_table)
+        split.addWidget(lower)
+        layout.addWidget(split, 1)
+        self.empty = QLabel()
+        self.empty.setObjectName("empty")
+        self.empty.setWordWrap(True)
+        layout.addWidget(self.empty)
+        self.setWidget(body)
+
+        self.tree.currentItemChanged.connect(lambda *_: self._show_history())
+        model.reset.connect(self._reset)
+        model.appended.connect(self._appended)
+        model.aircraft_changed.connect(self._aircraft_changed)
+        model.refused.connect(self._refused)
+        self._reset()
+
+    # -- the specs ---------------------------------------------------------------------------
+
+    @property
+    def specs(self) -> tuple[LedgerSpec, ...]:
+        return self.model.session.ruleset.ledgers if self.model.has_session else ()
+
+    def _title(self, ledger_id: str) -> str:
+        spec = next((s for s in self.specs if s.id == ledger_id), None)
+        return spec.title if spec else ledger_id.replace("_", " ")
+
+    # -- the tree ----------------------------------------------------------------------------
+
+    def _reset(self) -> None:
+        self.reader = LogReader()
+        self.history = {}
+        self.message.clear_refusal()
+        if self.model.has_session:
+            self._read(self.model.session.events())
+        self.tree.clear()
+        self._items = {}
+        for a in self.model.engagement.aircraft.values():
+            self._place(a)
+        self.tree.expandAll()
+        self._update_empty()
+        self._show_history()
+
+    def _place(self, a: AircraftState) -> None:
+        item = QTreeWidgetItem(self.tree)
+        item.setData(0, ROLE_KEY, (a.id, None))
+        self._items[a.id] = item
+        self._fill(item, a)
+        item.setExpanded(True)
+
+    def _fill(self, item: QTreeWidgetItem, a: AircraftState) -> None:
+        count = f" ×{a.count}" if a.count != 1 else ""
+        item.setText(0, f"{a.name} ({a.side}){count}")
+        bold = QFont(item.font(0))
+        bold.setBold(True)
+        item.setFont(0, bold)
+        specs = [s for s in self.specs if s.id in a.ledgers]
+        extra = [k for k in a.ledgers if k not in {s.id for s in self.specs}]
+        wanted = [(s.id, s.title, s.rule, s.unit) for s in specs]
+        wanted += [(k, k.replace("_", " "), "", Fraction(1)) for k in extra]
+        while item.childCount() > len(wanted):
+            item.removeChild(item.child(item.childCount() - 1))
+        while item.childCount() < len(wanted):
+            QTreeWidgetItem(item)
+        for i, (lid, title, rule, unit) in enumerate(wanted):
+            child = item.child(i)
+            led = a.ledgers[lid]
+            child.setData(0, ROLE_KEY, (a.id, lid))
+            child.setText(0, title)
+            child.setText(1, exact(led.value))
+            child.setText(2, exact(led.maximum))
+            child.setText(3, rule)
+            tip = f"{title}: {exact(led.value)} of {exact(led.maximum)} left"
+            if unit != 1:
+                tip += f" (spent in steps of {exact(unit)})"
+            for c in range(4):
+                child.setToolTip(c, tip)
+            for c in (1, 2):
+                child.setTextAlignment(
+                    c, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                )
+            empty = led.value == 0
+            child.setForeground(1, QBrush(EMPTY) if empty else QBrush())
+            if empty:
+                child.setText(1, "0 (empty)")
+        if not wanted:
+            item.setText(1, "")
+            item.setToolTip(0, "This aircraft has no ledgers in this ruleset")
+
+    def _aircraft_changed(self, ids: list[str]) -> None:
+        e = self.model.engagement
+        for aid in ids:
+            a = e.aircraft.get(aid)
+            item = self._items.get(aid)
+            if a is None:
+                if item is not None:
+                    self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(item))
+                    del self._items[aid]
+            elif item is None:
+                self._place(a)
+            else:
+                self._fill(item, a)
+        self._update_empty()
+        self._show_history()
+
+    def _update_empty(self) -> None:
+        if not self.specs:
+            text = (
+                "This ruleset keeps no ledgers." if self.model.has_session else "No game is open."
+            )
+        elif not self._items:
+            text = "No aircraft on the roster yet."
+        else:
+            text = ""
+        self.empty.setText(text)
+        self.empty.setVisible(bool(text))
+
+    # -- history -----------------------------------------------------------------------------
+
+    def _read(self, envelopes: Iterable[Envelope]) -> set[tuple[str, str]]:
+        fed, _ = self.reader.feed(envelopes)
+        touched: set[tuple[str, str]] = set()
+        narratives: dict[int, str] = {}
+        for env, turn in fed:
+            if env.narrative:
+                narratives[env.action] = env.narrative
+            ev = env.event
+            if isinstance(ev, AircraftAdded):
+                for lid, start in ev.ledgers.items():
+                    key = (ev.aircraft, lid)
+                    self.history[key] = [
+                        Change(env.seq, env.action, turn, f"start {exact(Fraction(start))}", "card")
+                    ]
+                    touched.add(key)
+            elif isinstance(ev, LedgerChanged):
+                key = (ev.aircraft, ev.ledger)
+                delta = Fraction(ev.delta)
+                sign = "+" if delta > 0 else ""
+                why = ev.reason or narratives.get(env.action, "")
+                self.history.setdefault(key, []).append(
+                    Change(env.seq, env.action, turn, f"{sign}{exact(delta)}", why)
+                )
+                touched.add(key)
+            elif isinstance(ev, LedgerLimitChanged):
+                key = (ev.aircraft, ev.ledger)
+                why = narratives.get(env.action, "")
+                self.history.setdefault(key, []).append(
+                    Change(env.seq, env.action, turn, f"limit {exact(Fraction(ev.maximum))}", why)
+                )
+                touched.add(key)
+        return touched
+
+    def _appended(self, envelopes: list[Envelope]) -> None:
+        before = set(self.reader.undone)
+        touched = self._read(envelopes)
+        self.message.clear_refusal()
+        if touched or self.reader.undone != before:
+            self._show_history()
+
+    def current_key(self) -> tuple[str, str | None] | None:
+        item = self.tree.currentItem()
+        return item.data(0, ROLE_KEY) if item is not None else None
+
+    def select(self, aircraft_id: str, ledger_id: str | None = None) -> None:
+        """Show one aircraft (from the roster), or one of its ledgers."""
+        item = self._items.get(aircraft_id)
+        if item is None:
+            return
+        if ledger_id is not None:
+            for i in range(item.childCount()):
+                if item.child(i).data(0, ROLE_KEY) == (aircraft_id, ledger_id):
+                    item = item.child(i)
+                    break
+        self.tree.setCurrentItem(item)
+
+    def show_selection(self, ids: list[str]) -> None:
+        """The roster's selection."""
+        if ids:
+            self.select(ids[0])
+
+    def _show_history(self) -> None:
+        key = self.current_key()
+        rows: list[tuple[str, Change]] = []
+        if key is None:
+            self.history_title.setText("Select a ledger to see its history.")
+        else:
+            aid, lid = key
+            name = self.reader.names.get(aid, aid)
+            lids = [lid] if lid else [k for (a, k) in self.history if a == aid]
+            for one in lids:
+                rows += [(self._title(one), c) for c in self.history.get((aid, one), [])]
+            rows.sort(key=lambda r: r[1].seq)
+            what = self._title(lid) if lid else "every ledger"
+            self.history_title.setText(f"History of {name}: {what}")
+        t = self.history_table
+        t.setRowCount(len(rows))
+        show_ledger = key is not None and key[1] is None
+        for r, (title, c) in enumerate(rows):
+            undone = c.action in self.reader.undone
+            change = f"{title}: {c.text}" if show_ledger else c.text
+            cells = (str(c.turn), change, c.why, str(c.seq))
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if undone:
+                    f = item.font()
+                    f.setStrikeOut(True)
+                    item.setFont(f)
+                    item.setToolTip("Undone")
+                t.setItem(r, col, item)
+
+    def history_rows(self) -> list[tuple[str, ...]]:
+        """The history on show, as text (turn, change, why, log entry)."""
+        t = self.history_table
+        return [
+            tuple(t.item(r, c).text() for c in range(t.columnCount())) for r in range(t.rowCount())
+        ]
+
+    # -- refusals ----------------------------------------------------------------------------
+
+    def _refused(self, text: str) -> None:
+        """A refusal that names a ledger is shown here too: the umpire may be looking here."""
+        words = text.lower()
+        for spec in self.specs:
+            if spec.id.replace("_", " ") in words or spec.title.lower() in words:
+                self.message.show_refusal(text)
+                return
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(LedgersDock))
