@@ -1,0 +1,131 @@
+"""Disengaging and break-off checks (10.0)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field
+
+from app.core.dice import DiceSource
+from app.core.engagement import Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, StatusChanged
+from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution
+from rulesets.phantoms.common import D10, attr, contest, in_play, pilot_of, require
+from rulesets.phantoms.tables import tables
+
+
+def turn_modifier(turn: int, chart: bool) -> int:
+    """10.0 game-turn modifier: the text's (default) or the Game Turn chart's."""
+    row = tables().break_off.chart_turns if chart else tables().break_off.text_turns
+    return row[min(turn, len(row)) - 1]
+
+
+class BreakOffInputs(AircraftInputs):
+    turn: int = Field(1, ge=1, title="Game turn")
+    pilot: PilotQuality = Field("average", title="Pilot quality")
+    unspotted: bool = Field(False, title="Aircraft not spotted (13.0, +5)")
+    tailed: bool = Field(False, title="An enemy is in tailing position (6.1.1): not allowed")
+
+
+class BreakOff(Procedure):
+    """10.0 Break-off check: d10 + game-turn modifier + pilot (+5 unspotted) must beat an
+    enemy's d10; not allowed with an enemy in tailing position."""
+
+    id = "break_off"
+    title = "Break-off check"
+    rule = "10.0"
+    Inputs = BreakOffInputs
+    dice = ((D10, "break-off: aircraft"), (D10, "break-off: enemy"))
+
+    def modifier(self, i: BreakOffInputs) -> int:
+        t = tables()
+        m = turn_modifier(i.turn, "breakoff_chart_modifiers" in self.variants)
+        m += t.pilot.break_off[i.pilot]
+        if i.unspotted and "spotting" in self.variants:
+            m += t.break_off.unspotted
+        return m
+
+    def odds(self, inputs: BreakOffInputs) -> dict[str, Fraction]:
+        if inputs.tailed:
+            raise RuleViolation(
+                "an aircraft with an enemy in tailing position may not break off (10.0)"
+            )
+        return contest(
+            self.modifier(inputs), 0, lambda d: "broken off" if d > 0 else "still engaged"
+        )
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        aid = target or attacker
+        if not aid:
+            return {"turn": engagement.turn}
+        a = engagement.get(aid)
+        tailed = any(attr(e, "tailing") == aid and e.in_play for e in engagement.aircraft.values())
+        return {"turn": engagement.turn, "pilot": pilot_of(a), "tailed": tailed}
+
+    def resolve(
+        self, inputs: BreakOffInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = None
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            assert engagement is not None
+            in_play(a)
+            if engagement.step != 1:
+                raise RuleViolation(
+                    "break-off checks are made in the Break-Off Check Phase (3.0, 10.0)"
+                )
+            if attr(a, "break_off_turn") == engagement.turn:
+                raise RuleViolation(f"{a.name} has already attempted to break off this turn")
+            known = self.prefill(engagement, a.id, None)
+            inputs = inputs.model_copy(
+                update={k: v for k, v in known.items() if k != "tailed" or v}
+            )
+        if inputs.tailed:
+            raise RuleViolation(
+                "an aircraft with an enemy in tailing position may not break off (10.0)"
+            )
+        r1 = dice.roll(D10, "break-off: aircraft")
+        r2 = dice.roll(D10, "break-off: enemy")
+        m = self.modifier(inputs)
+        outcome = "broken off" if r1.total + m > r2.total else "still engaged"
+        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
+        if a is not None and engagement is not None:
+            if outcome == "broken off":
+                events.append(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))
+            events.append(AttributesSet(aircraft=a.id, values={"break_off_turn": engagement.turn}))
+        return Resolution(
+            tuple(events),
+            f"break-off {r1.total}{m:+d} = {r1.total + m} vs enemy {r2.total}: {outcome} (10.0)",
+            outcome,
+            (r1, r2),
+        )
+
+
+class Disengage(Procedure):
+    """10.0: with a static map an aircraft may leave the game by flying off the map edge."""
+
+    id = "disengage"
+    title = "Fly off the map"
+    rule = "10.0"
+    Inputs = AircraftInputs
+
+    def odds(self, inputs: AircraftInputs) -> dict[str, Fraction]:
+        return {"disengaged": Fraction(1)}
+
+    def resolve(
+        self, inputs: AircraftInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if "static_map" not in self.variants:
+            raise RuleViolation("flying off the map disengages only on a static map (10.0)")
+        events: list[Event] = [self.record(inputs, [], "disengaged")]
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            in_play(a)
+            events.append(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))
+        return Resolution(
+            tuple(events), "the aircraft flies off the map and leaves the game (10.0)", "disengaged"
+        )

@@ -1,0 +1,206 @@
+"""Losing control of an aircraft (6.4): the checks (6.4.1), recovery (6.4.2) and its effects
+(6.4.3)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource, distribution, label_odds
+from app.core.engagement import Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, StatusChanged
+from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution
+from rulesets.phantoms.common import D10, attr, in_play, loss_events, now_impulse, pilot_of, require
+from rulesets.phantoms.tables import tables
+
+Cause = Literal["hard turn", "loop", "speed"]
+
+
+def safe_up_to(cause: Cause, pilot: str) -> int | None:
+    """6.4.1 / Losing Control chart: the highest safe roll, or None if no check is needed."""
+    p = tables().pilot
+    row = {"hard turn": p.control_hard_turn, "loop": p.control_loop, "speed": p.control_speed}[
+        cause
+    ]
+    return next((v for k, v in row.items() if k == pilot), None)
+
+
+class ControlInputs(AircraftInputs):
+    cause: Cause = Field("hard turn", title="Cause", description="hard turn, loop, speed <= 0")
+    pilot: PilotQuality = Field("green", title="Pilot quality")
+    wounded: bool = Field(False, title="Pilot wounded (checks a Hard Turn or Loop as Inexp.)")
+    below_zero: int = Field(0, ge=0, title="Speed points below zero (speed checks)")
+
+
+class LossOfControl(Procedure):
+    """6.4.1 Loss of control check: d10 within 1-N is safe (Hard Turn: Green 1-4, Inexp.
+    1-6; Loop: Green 1-4; speed <= 0: 1-8/1-6/1-4), -1 per speed point below zero."""
+
+    id = "loss_of_control"
+    title = "Loss of control check"
+    rule = "6.4.1"
+    Inputs = ControlInputs
+    dice = ((D10, "loss of control"),)
+
+    def _label(self, i: ControlInputs, roll: int) -> str:
+        top = safe_up_to(i.cause, i.pilot)
+        if i.wounded and i.cause != "speed" and i.pilot != "green":
+            # Critical Hit Table #4: "if Hard Turn or Loop check for spin as Inexp."
+            top = safe_up_to("hard turn", "inexperienced")
+        if top is None:
+            raise RuleViolation(
+                f"a {i.pilot} pilot does not check for loss of control on a {i.cause} (6.4.1)"
+            )
+        if i.cause != "speed" or i.below_zero == 0:
+            return "safe" if roll <= top else "out of control"
+        if "loss_of_control_literal" in self.variants:
+            return "safe" if 1 <= roll - i.below_zero <= top else "out of control"
+        return "safe" if roll + i.below_zero <= top else "out of control"
+
+    def odds(self, inputs: ControlInputs) -> dict[str, Fraction]:
+        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        aid = target or attacker
+        if not aid:
+            return {}
+        a = engagement.get(aid)
+        checks = attr(a, "control_checks") or []
+        out: dict[str, Any] = {"pilot": pilot_of(a), "wounded": Status.WOUNDED in a.status}
+        if checks:
+            out.update(cause=checks[0]["cause"], below_zero=checks[0]["below_zero"])
+        return out
+
+    def resolve(
+        self, inputs: ControlInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = None
+        checks: list[dict[str, Any]] = []
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            assert engagement is not None
+            in_play(a)
+            checks = list(attr(a, "control_checks") or [])
+            if not checks:
+                raise RuleViolation(f"{a.name} has no loss of control check to make (6.4.1)")
+            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
+        self._label(inputs, 1)  # refuse a check the rules do not call for, before rolling
+        roll = dice.roll(D10, "loss of control")
+        outcome = self._label(inputs, roll.total)
+        events: list[Event] = [self.record(inputs, [roll], outcome)]
+        if a is not None:
+            values: dict[str, Any] = {"control_checks": checks[1:]}
+            speed = int(attr(a, "speed", 1))
+            if outcome == "out of control":
+                events.append(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
+                values["maneuver"] = None
+                values["control_checks"] = []
+                if speed <= 0:
+                    values["speed"] = 1  # 6.4.2: treated as speed 1
+            elif inputs.cause == "speed":
+                values["speed"] = 1  # 6.4.1: "the aircraft's speed is set at 1"
+            events.append(AttributesSet(aircraft=a.id, values=values))
+        return Resolution(
+            tuple(events),
+            f"loss of control check ({inputs.cause}) {roll.total}: {outcome} (6.4.1)",
+            outcome,
+            (roll,),
+        )
+
+
+class RecoveryInputs(AircraftInputs):
+    pilot: PilotQuality = Field("average", title="Pilot quality")
+    speed: int = Field(1, ge=1, le=10, title="Current speed")
+    altitude: int = Field(0, ge=0, title="Current altitude")
+
+
+class Recovery(Procedure):
+    """6.4.2-6.4.3 Recovery: d10 within 1-8 (Ace/Exp./Avg.), 1-6 (Inexp.), 1-4 (Green)
+    recovers, then lose d6 speed (at least speed 1) and turn d6 hexsides clockwise; otherwise
+    lose one altitude level, crashing below 0 (a kill for the other side)."""
+
+    id = "recovery"
+    title = "Out-of-control recovery"
+    rule = "6.4.2"
+    Inputs = RecoveryInputs
+    dice = (
+        (D10, "recovery"),
+        ("d6", "speed lost (if recovered)"),
+        ("d6", "hexsides turned clockwise (if recovered)"),
+    )
+
+    def _label(self, i: RecoveryInputs, roll: int) -> str:
+        if roll <= tables().pilot.recovery[i.pilot]:
+            return "recovered"
+        return "crashed" if i.altitude == 0 else "still out of control"
+
+    def odds(self, inputs: RecoveryInputs) -> dict[str, Fraction]:
+        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        aid = target or attacker
+        if not aid:
+            return {}
+        a = engagement.get(aid)
+        return {
+            "pilot": pilot_of(a),
+            "speed": max(1, int(attr(a, "speed", 1))),
+            "altitude": int(attr(a, "altitude", 0)),
+        }
+
+    def resolve(
+        self, inputs: RecoveryInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = None
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            assert engagement is not None
+            in_play(a)
+            if Status.OUT_OF_CONTROL not in a.status:
+                raise RuleViolation(f"{a.name} is not out of control (6.4.2)")
+            now = now_impulse(engagement)
+            if now is not None and attr(a, "recovery_due_at") != now:
+                raise RuleViolation(
+                    f"{a.name} checks recovery only in an impulse in which it would move (6.4.2)"
+                )
+            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
+        roll = dice.roll(D10, "recovery")
+        outcome = self._label(inputs, roll.total)
+        rolls = [roll]
+        narrative = f"recovery roll {roll.total}: {outcome}"
+        values: dict[str, Any] = {}
+        if outcome == "recovered":
+            lost = dice.roll("d6", "speed lost (if recovered)")
+            turn = dice.roll("d6", "hexsides turned clockwise (if recovered)")
+            rolls += [lost, turn]
+            speed = inputs.speed - lost.total
+            values = {
+                "speed": speed if speed > 0 else 1,
+                "last_facing": f"turned {turn.total} hexsides clockwise (6.4.3)",
+            }
+            narrative += (
+                f"; speed {inputs.speed} - {lost.total} -> {values['speed']}, "
+                f"turn {turn.total} hexsides clockwise"
+            )
+        elif outcome == "still out of control":
+            values = {"altitude": inputs.altitude - 1}
+            narrative += f"; altitude {inputs.altitude} -> {inputs.altitude - 1}"
+        else:
+            narrative += " below altitude 0: the aircraft crashes, a kill for the other side"
+        events: list[Event] = [self.record(inputs, rolls, outcome)]
+        if a is not None and engagement is not None:
+            if outcome == "recovered":
+                events.append(StatusChanged(aircraft=a.id, cleared=(Status.OUT_OF_CONTROL,)))
+                values["recovered_at"] = now_impulse(engagement)
+            elif outcome == "crashed":
+                events += loss_events(engagement, a, (Status.CRASHED,), "crashed")
+                values = {"altitude": 0, "criticals_due": 0}
+            events.append(AttributesSet(aircraft=a.id, values=values))
+        return Resolution(tuple(events), narrative + " (6.4.2-6.4.3)", outcome, tuple(rolls))

@@ -1,0 +1,373 @@
+"""Damage (8.0), critical hits (8.1 and the Critical Hit Table), ejection (8.2), fire (9.0)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource, distribution, label_odds
+from app.core.engagement import AircraftState, Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, CriticalHit, DamageTaken, Event, StatusChanged
+from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution
+from rulesets.phantoms.common import (
+    D10,
+    attr,
+    in_play,
+    loss_events,
+    now_impulse,
+    pilot_of,
+    require,
+)
+from rulesets.phantoms.tables import tables
+
+STRUCTURAL = "structural_damage"  # our own status flag: no more Hard Turns or Loops
+
+
+def criticals_owed(points: int, damage_before: int, max_damage: int, missile: bool) -> int:
+    """8.1: critical-hit rolls owed for ``points`` of damage inflicted in one combat.
+
+    One for a missile hit (8.1.1), one per full 3 points (8.1.2), one per point inflicted
+    beyond the maximum damage level (8.1.3).
+    """
+    if points < 0 or damage_before < 0:
+        raise ValueError("damage cannot be negative")
+    if points == 0:
+        return 0
+    beyond = max(0, damage_before + points - max_damage) - max(0, damage_before - max_damage)
+    return (1 if missile else 0) + points // 3 + beyond
+
+
+def damage_events(
+    target: AircraftState, points: int, missile: bool, source: str | None
+) -> list[Event]:
+    """Hits marked on the damage track (8.0) and the critical hits they bring (8.1).
+
+    Hits moving into the grey part of the track make the aircraft loaded (8.0, 11.0). The
+    critical rolls owed are kept on the target (``criticals_due``) for ``critical_hit``.
+    """
+    if points <= 0:
+        return []
+    max_damage = target.max_damage or 0
+    owed = criticals_owed(points, target.damage, max_damage, missile)
+    events: list[Event] = [DamageTaken(aircraft=target.id, points=points, source=source)]
+    if target.damage + points > max_damage and Status.LOADED not in target.status:
+        events.append(StatusChanged(aircraft=target.id, set=(Status.LOADED,)))
+    if owed:
+        due = int(attr(target, "criticals_due", 0)) + owed
+        events.append(AttributesSet(aircraft=target.id, values={"criticals_due": due}))
+    return events
+
+
+def hits_label(hits: int) -> str:
+    return "miss" if hits <= 0 else f"{hits} hit" + ("s" if hits > 1 else "")
+
+
+# --- the Critical Hit Table -----------------------------------------------------------------
+
+
+class CriticalInputs(AircraftInputs):
+    pilot_wounded: bool = Field(False, title="Pilot already wounded", description="2nd = killed")
+    structural_damage: bool = Field(False, title="Already has structural damage")
+    engine_hit: bool = Field(False, title="Engine already hit")
+    had_fire: bool = Field(False, title="Already had a Fire critical hit")
+    in_hard_turn_or_loop: bool = Field(
+        False, title="In a Hard Turn or Loop", description="structural damage breaks it up"
+    )
+
+
+_LOST = {"pilot killed", "aircraft breaks up", "structural failure", "engine lost"}
+_LOST |= {"destroyed by fire", "major damage"}
+
+
+def critical_result(roll: int, s: CriticalInputs) -> str:
+    """Critical Hit Table (8.1): the result of a d10, with the second-hit escalations."""
+    row = tables().critical.row(roll)
+    if row.id == "minor":
+        return "miss"  # Minor Damage, no effect
+    if row.id == "pilot_wounded":
+        return "pilot killed" if s.pilot_wounded else "pilot wounded"
+    if row.id == "structural":
+        if s.structural_damage:
+            return "structural failure"  # 2nd hit = treat as #10
+        return "aircraft breaks up" if s.in_hard_turn_or_loop else "structural damage"
+    if row.id == "engine":
+        return "engine lost" if s.engine_hit else "engine hit"  # 2nd hit = treat as #10
+    if row.id == "fire":
+        return "destroyed by fire" if s.had_fire else "fire"
+    return "major damage"
+
+
+def critical_state(a: AircraftState) -> dict[str, bool]:
+    """The inputs the Critical Hit Table needs, read off the aircraft's state."""
+    maneuver = attr(a, "maneuver") or {}
+    return {
+        "pilot_wounded": Status.WOUNDED in a.status,
+        "structural_damage": STRUCTURAL in a.status,
+        "engine_hit": Status.ENGINE_DAMAGED in a.status,
+        "had_fire": int(attr(a, "fire_hits", 0)) > 0,
+        "in_hard_turn_or_loop": maneuver.get("kind") in ("hard_turn", "loop"),
+    }
+
+
+class CriticalHitRoll(Procedure):
+    """Critical Hit Table (8.1): one d10 per critical hit owed; second hits escalate."""
+
+    id = "critical_hit"
+    title = "Critical hit"
+    rule = "8.1"
+    Inputs = CriticalInputs
+    dice = ((D10, "critical hit table"),)
+
+    def odds(self, inputs: CriticalInputs) -> dict[str, Fraction]:
+        return label_odds(distribution(D10), lambda r: critical_result(r, inputs))
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        aid = target or attacker
+        return critical_state(engagement.get(aid)) if aid else {}
+
+    def resolve(
+        self, inputs: CriticalInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = None
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            in_play(a)
+            if int(attr(a, "criticals_due", 0)) <= 0:
+                raise RuleViolation(
+                    f"{a.name} has no critical hit to roll (8.1: a missile hit, 3 points in one "
+                    "combat, points beyond the maximum, or a fire check of 5 or less)"
+                )
+            inputs = inputs.model_copy(update=critical_state(a))
+        roll = dice.roll(D10, "critical hit table")
+        result = critical_result(roll.total, inputs)
+        row = tables().critical.row(roll.total)
+        events: list[Event] = [self.record(inputs, [roll], result)]
+        if a is not None and engagement is not None:
+            events += self._effects(engagement, a, roll.total, result, row.title, row.text)
+        shown = "Minor Damage, no effect" if result == "miss" else result
+        return Resolution(
+            tuple(events), f"critical hit roll {roll.total}: {shown} ({self.rule})", result, (roll,)
+        )
+
+    def _effects(
+        self,
+        engagement: Engagement,
+        a: AircraftState,
+        roll: int,
+        result: str,
+        title: str,
+        text: str,
+    ) -> list[Event]:
+        due = int(attr(a, "criticals_due", 0)) - 1
+        entry = "Minor Damage" if result == "miss" else result.capitalize()
+        events: list[Event] = [
+            CriticalHit(
+                aircraft=a.id, roll=roll, result=entry, effect=f"{title}: {text}", rule=self.rule
+            ),
+        ]
+        values: dict[str, Any] = {"criticals_due": due}
+        if result == "pilot wounded":
+            events.append(StatusChanged(aircraft=a.id, set=(Status.WOUNDED,)))
+        elif result == "structural damage":
+            events.append(StatusChanged(aircraft=a.id, set=(STRUCTURAL,)))
+        elif result == "engine hit":
+            events.append(StatusChanged(aircraft=a.id, set=(Status.ENGINE_DAMAGED,)))
+        elif result == "fire":
+            events.append(StatusChanged(aircraft=a.id, set=(Status.ON_FIRE,)))
+            values["fire_hits"] = int(attr(a, "fire_hits", 0)) + 1
+        elif result in _LOST:
+            flags: tuple[str, ...] = (Status.DESTROYED,)
+            if result == "pilot killed":
+                flags = (Status.DESTROYED, Status.PILOT_KILLED)
+            cause = {
+                "aircraft breaks up": "structural breakup",
+                "destroyed by fire": "fire",
+                "pilot killed": "pilot killed",
+            }.get(result, "major damage")
+            values.update(criticals_due=0, destroyed_by=cause)
+            if result == "destroyed by fire":
+                values["fire_hits"] = int(attr(a, "fire_hits", 0)) + 1
+            events += loss_events(engagement, a, flags, cause)
+        events.append(AttributesSet(aircraft=a.id, values=values))
+        return events
+
+
+# --- 8.2 Ejecting -----------------------------------------------------------------------------
+
+
+class EjectionInputs(AircraftInputs):
+    wounded: bool = Field(False, title="Pilot wounded (-2)")
+    on_fire: bool = Field(False, title="Aircraft on fire (-3)")
+    destroyed_by: Literal["other", "major damage", "structural breakup"] = Field(
+        "other",
+        title="Destroyed by",
+        description="Major Damage critical -2; Structural Damage in a Hard Turn/Loop -4",
+    )
+
+
+class Ejection(Procedure):
+    """8.2 Ejecting: d10 plus modifiers; 3 or more is a safe ejection."""
+
+    id = "ejection"
+    title = "Ejection"
+    rule = "8.2"
+    Inputs = EjectionInputs
+    dice = ((D10, "ejection"),)
+
+    @staticmethod
+    def modifier(inputs: EjectionInputs) -> int:
+        t = tables().ejection
+        m = (t.wounded if inputs.wounded else 0) + (t.on_fire if inputs.on_fire else 0)
+        if inputs.destroyed_by == "major damage":
+            m += t.major_damage
+        elif inputs.destroyed_by == "structural breakup":
+            m += t.structural_breakup
+        return m
+
+    def _label(self, inputs: EjectionInputs, roll: int) -> str:
+        return (
+            "ejected"
+            if roll + self.modifier(inputs) >= tables().ejection.safe_at_least
+            else "pilot lost"
+        )
+
+    def odds(self, inputs: EjectionInputs) -> dict[str, Fraction]:
+        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        aid = target or attacker
+        if not aid:
+            return {}
+        a = engagement.get(aid)
+        by = attr(a, "destroyed_by")
+        return {
+            "wounded": Status.WOUNDED in a.status,
+            "on_fire": Status.ON_FIRE in a.status,
+            "destroyed_by": by if by in ("major damage", "structural breakup") else "other",
+        }
+
+    def resolve(
+        self, inputs: EjectionInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = None
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            if Status.DESTROYED not in a.status:
+                raise RuleViolation(f"{a.name} is not destroyed; a pilot ejects only then (8.2)")
+            if a.status & {Status.PILOT_KILLED, Status.EJECTED} or attr(a, "ejection_rolled"):
+                raise RuleViolation(f"{a.name}: the pilot has no ejection left to attempt (8.2)")
+            assert engagement is not None  # require() checked it
+            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
+        roll = dice.roll(D10, "ejection")
+        outcome = self._label(inputs, roll.total)
+        events: list[Event] = [self.record(inputs, [roll], outcome)]
+        if a is not None:
+            flag = Status.EJECTED if outcome == "ejected" else Status.PILOT_KILLED
+            events += [
+                StatusChanged(aircraft=a.id, set=(flag,)),
+                AttributesSet(aircraft=a.id, values={"ejection_rolled": True}),
+            ]
+        total = roll.total + self.modifier(inputs)
+        return Resolution(
+            tuple(events),
+            f"ejection roll {roll.total}{self.modifier(inputs):+d} = {total}: {outcome} (8.2)",
+            outcome,
+            (roll,),
+        )
+
+
+# --- 9.0 Fire-Check Segment -------------------------------------------------------------------
+
+
+class FireInputs(AircraftInputs):
+    speed: int = Field(1, ge=0, le=10, title="Current speed")
+    dove: bool = Field(False, title="Dove during the impulse (+1)")
+    pilot: PilotQuality = Field("average", title="Pilot quality")
+
+
+class FireCheck(Procedure):
+    """9.0 Fire check: d10 plus speed, dive and pilot modifiers; out above 9, critical at 5 or
+    less. A 9 is not printed: by default it keeps burning (variant ``fire_out_on_9``)."""
+
+    id = "fire_check"
+    title = "Fire check"
+    rule = "9.0"
+    Inputs = FireInputs
+    dice = ((D10, "fire check"),)
+
+    @staticmethod
+    def modifier(inputs: FireInputs) -> int:
+        t = tables().fire
+        m = t.dove if inputs.dove else 0
+        if inputs.speed > 7:
+            m += t.speed_above_7
+        elif inputs.speed >= 6:
+            m += t.speed_6_7
+        elif inputs.speed >= 4:
+            m += t.speed_4_5
+        return m + tables().pilot.fire[inputs.pilot]
+
+    def _label(self, inputs: FireInputs, roll: int) -> str:
+        t = tables().fire
+        total = roll + self.modifier(inputs)
+        out_from = t.out_above if "fire_out_on_9" in self.variants else t.out_above + 1
+        if total >= out_from:
+            return "fire out"
+        if total <= t.critical_at_most:
+            return "critical hit"
+        return "still burning"
+
+    def odds(self, inputs: FireInputs) -> dict[str, Fraction]:
+        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        aid = target or attacker
+        if not aid:
+            return {}
+        a = engagement.get(aid)
+        return {
+            "speed": int(attr(a, "speed", 1)),
+            "dove": attr(a, "dove_at") == now_impulse(engagement),
+            "pilot": pilot_of(a),
+        }
+
+    def resolve(
+        self, inputs: FireInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = None
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            in_play(a)
+            if Status.ON_FIRE not in a.status:
+                raise RuleViolation(f"{a.name} is not on fire (9.0)")
+            assert engagement is not None  # require() checked it
+            now = now_impulse(engagement)
+            if now is not None and attr(a, "fire_checked_at") == now:
+                raise RuleViolation(f"{a.name} has already checked its fire this impulse (9.0)")
+            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
+        roll = dice.roll(D10, "fire check")
+        outcome = self._label(inputs, roll.total)
+        events: list[Event] = [self.record(inputs, [roll], outcome)]
+        if a is not None and engagement is not None:
+            values: dict[str, Any] = {"fire_checked_at": now_impulse(engagement)}
+            if outcome == "fire out":
+                events.append(StatusChanged(aircraft=a.id, cleared=(Status.ON_FIRE,)))
+            elif outcome == "critical hit":
+                values["criticals_due"] = int(attr(a, "criticals_due", 0)) + 1
+            events.append(AttributesSet(aircraft=a.id, values=values))
+        total = roll.total + self.modifier(inputs)
+        return Resolution(
+            tuple(events),
+            f"fire check {roll.total}{self.modifier(inputs):+d} = {total}: {outcome} (9.0)",
+            outcome,
+            (roll,),
+        )

@@ -1,0 +1,184 @@
+"""Initiative (4.0): one modified d10 per side, ties re-rolled; the marker may be passed."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field
+
+from app.core.dice import DiceError, DiceSource, distribution
+from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
+from app.core.events import Event, InitiativeSet
+from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+from rulesets.phantoms.common import D10, attr, is_loaded
+from rulesets.phantoms.tables import tables
+
+MAX_REROLLS = 50
+
+
+class InitiativeInputs(ProcedureInputs):
+    first_side: str = Field("Blue", title="First side")
+    second_side: str = Field("Red", title="Second side")
+    first_ace: bool = Field(False, title="First side has an Ace pilot (+2)")
+    first_loaded: bool = Field(False, title="First side has a loaded aircraft (-2)")
+    first_only_green_or_inexperienced: bool = Field(
+        False, title="First side: only Inexp./Green (-2)"
+    )
+    first_controller: bool = Field(False, title="First side: ground/airborne controller (+1)")
+    second_ace: bool = Field(False, title="Second side has an Ace pilot (+2)")
+    second_loaded: bool = Field(False, title="Second side has a loaded aircraft (-2)")
+    second_only_green_or_inexperienced: bool = Field(
+        False, title="Second side: only Inexp./Green (-2)"
+    )
+    second_controller: bool = Field(False, title="Second side: ground/airborne controller (+1)")
+
+
+def side_modifier(ace: bool, loaded: bool, only_green: bool, controller: bool) -> int:
+    """4.0 Initiative Marker die roll modifiers for a side."""
+    t = tables().initiative
+    return (
+        (t.ace if ace else 0)
+        + (t.loaded if loaded else 0)
+        + (t.only_green_or_inexperienced if only_green else 0)
+        + (t.controller if controller else 0)
+    )
+
+
+class Initiative(Procedure):
+    """4.0 Initiative: each side rolls a d10 and adds its modifiers; the higher holds the
+    Initiative Marker (places maneuver markers and fires first); ties are re-rolled."""
+
+    id = "initiative"
+    title = "Initiative"
+    rule = "4.0"
+    Inputs = InitiativeInputs
+
+    def dice_needed(self, inputs: InitiativeInputs) -> list[tuple[str, str]]:
+        return [
+            (D10, f"initiative for {inputs.first_side}"),
+            (D10, f"initiative for {inputs.second_side}"),
+        ]
+
+    def modifiers(self, i: InitiativeInputs) -> tuple[int, int]:
+        return (
+            side_modifier(
+                i.first_ace, i.first_loaded, i.first_only_green_or_inexperienced, i.first_controller
+            ),
+            side_modifier(
+                i.second_ace,
+                i.second_loaded,
+                i.second_only_green_or_inexperienced,
+                i.second_controller,
+            ),
+        )
+
+    def odds(self, inputs: InitiativeInputs) -> dict[str, Fraction]:
+        m1, m2 = self.modifiers(inputs)
+        d = distribution(D10)
+        win = sum(
+            (pa * pb for a, pa in d.items() for b, pb in d.items() if a + m1 > b + m2), Fraction(0)
+        )
+        tie = sum(
+            (pa * pb for a, pa in d.items() for b, pb in d.items() if a + m1 == b + m2), Fraction(0)
+        )
+        p1 = win / (1 - tie)  # ties are re-rolled until one side is higher
+        out = {
+            f"{inputs.first_side} holds the marker": p1,
+            f"{inputs.second_side} holds the marker": 1 - p1,
+        }
+        return {k: v for k, v in out.items() if v}
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        sides = engagement.sides
+        if len(sides) < 2:
+            return {}
+        out: dict[str, Any] = {"first_side": sides[0], "second_side": sides[1]}
+        for key, side in (("first", sides[0]), ("second", sides[1])):
+            planes = [a for a in engagement.on_side(side) if a.in_play]
+            out[f"{key}_ace"] = any(a.pilot == "ace" for a in planes)
+            out[f"{key}_loaded"] = any(is_loaded(a) for a in planes)
+            out[f"{key}_only_green_or_inexperienced"] = bool(planes) and all(
+                a.pilot in ("green", "inexperienced") for a in planes
+            )
+            out[f"{key}_controller"] = any(attr(a, "controller", False) for a in planes)
+        return out
+
+    def resolve(
+        self, inputs: InitiativeInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if inputs.first_side == inputs.second_side:
+            raise RuleViolation("initiative is rolled between two different sides")
+        m1, m2 = self.modifiers(inputs)
+        rolls = []
+        for _ in range(MAX_REROLLS):
+            r1 = dice.roll(D10, f"initiative for {inputs.first_side}")
+            r2 = dice.roll(D10, f"initiative for {inputs.second_side}")
+            rolls += [r1, r2]
+            s1, s2 = r1.total + m1, r2.total + m2
+            if s1 != s2:
+                break
+        else:
+            raise DiceError("initiative: too many tied re-rolls")
+        first = s1 > s2
+        holder = inputs.first_side if first else inputs.second_side
+        other = inputs.second_side if first else inputs.first_side
+        outcome = f"{holder} holds the marker"
+        events: list[Event] = [
+            self.record(inputs, rolls, outcome),
+            InitiativeSet(
+                order=(holder, other),
+                marker=holder,
+                scores={inputs.first_side: s1, inputs.second_side: s2},
+            ),
+        ]
+        ties = len(rolls) // 2 - 1
+        extra = f" after {ties} tie(s) re-rolled" if ties else ""
+        return Resolution(
+            tuple(events),
+            f"initiative {inputs.first_side} {s1} vs {inputs.second_side} {s2}{extra}: "
+            f"{outcome} (4.0)",
+            outcome,
+            tuple(rolls),
+        )
+
+
+class PassInputs(ProcedureInputs):
+    pass
+
+
+class PassInitiative(Procedure):
+    """4.0: a side may pass the Initiative Marker to the other side at the end of any segment."""
+
+    id = "pass_initiative"
+    title = "Pass the Initiative Marker"
+    rule = "4.0"
+    Inputs = PassInputs
+
+    def odds(self, inputs: PassInputs) -> dict[str, Fraction]:
+        return {"marker passed": Fraction(1)}
+
+    def resolve(
+        self, inputs: PassInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if engagement is None or engagement.initiative_marker is None:
+            raise RuleViolation("nobody holds the Initiative Marker yet: roll initiative (4.0)")
+        holder = engagement.initiative_marker
+        others = [s for s in (engagement.initiative_order or engagement.sides) if s != holder]
+        if not others:
+            raise RuleViolation("there is no other side to pass the marker to")
+        new = others[0]
+        events: list[Event] = [
+            self.record(inputs, [], "marker passed"),
+            InitiativeSet(
+                order=(new, *[s for s in others[1:]], holder),
+                marker=new,
+                scores=dict(engagement.initiative_scores),
+            ),
+        ]
+        return Resolution(
+            tuple(events), f"{holder} passes the Initiative Marker to {new} (4.0)", "marker passed"
+        )

@@ -1,0 +1,416 @@
+"""Speed and movement: set speed (5.0), afterburner (6.5), maneuver markers with climbs and
+dives (6.1-6.3), moving impulse by impulse (6.0), tailing (6.1.1) and jettison (11.0)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource
+from app.core.engagement import AircraftState, Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, LedgerChanged
+from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from rulesets.phantoms.cards import Card, SpeedChart
+from rulesets.phantoms.common import (
+    attr,
+    clock_of,
+    engine_damaged,
+    in_play,
+    is_loaded,
+    now_impulse,
+    pilot_of,
+    require,
+)
+from rulesets.phantoms.damage import STRUCTURAL
+from rulesets.phantoms.tables import tables
+
+AFTERBURNER_LEDGER = "afterburner"
+
+ManeuverChoice = Literal[
+    "straight",
+    "turn left",
+    "turn right",
+    "hard turn left",
+    "hard turn right",
+    "slip left",
+    "slip right",
+    "loop",
+]
+_KIND = {
+    "straight": "straight",
+    "turn left": "turn",
+    "turn right": "turn",
+    "hard turn left": "hard_turn",
+    "hard turn right": "hard_turn",
+    "slip left": "slip",
+    "slip right": "slip",
+    "loop": "loop",
+}
+_FACING = {
+    "straight": "keeps its facing (6.2.1)",
+    "turn left": "turns one hexside left (6.2.2)",
+    "turn right": "turns one hexside right (6.2.2)",
+    "hard turn left": "turns two hexsides left (6.2.3)",
+    "hard turn right": "turns two hexsides right (6.2.3)",
+    "slip left": "moves one row left and back one hex (6.2.4)",
+    "slip right": "moves one row right and back one hex (6.2.4)",
+    "loop": "turns three hexsides (6.2.5)",
+}
+
+
+def speed_chart(a: AircraftState) -> SpeedChart:
+    """The Normal or Damaged Engine part of the Speed Chart (5.0)."""
+    c = Card.model_validate(a.card)
+    return c.speeds.damaged if engine_damaged(a) else c.speeds.normal
+
+
+def condition_max(a: AircraftState, diving: bool = False) -> int:
+    """The maximum speed for the aircraft's condition: diving, loaded or level (5.0, 6.5)."""
+    ch = speed_chart(a)
+    if diving:
+        return ch.max_dive
+    return ch.max_loaded if is_loaded(a) else ch.max_level
+
+
+def moves_at(speed: int, impulse: int) -> bool:
+    """6.0 Movement Impulse Chart: does an aircraft at ``speed`` move in ``impulse``?"""
+    return max(speed, 1) in tables().impulse_chart.speeds[impulse]
+
+
+def control_check_for(a: AircraftState, kind: str) -> str | None:
+    """6.2.3, 6.2.5, 6.4.1, Critical Hit #4: the loss-of-control check a completed maneuver
+    needs, as (cause) or None. A wounded pilot checks as Inexperienced."""
+    pilot = pilot_of(a)
+    if Status.WOUNDED in a.status and pilot not in ("green", "inexperienced"):
+        pilot = "inexperienced"
+    p = tables().pilot
+    if kind == "hard_turn" and pilot in p.control_hard_turn:
+        return "hard turn"
+    if kind == "loop" and (pilot in p.control_loop or Status.WOUNDED in a.status):
+        return "loop"
+    return None
+
+
+def move_events(engagement: Engagement, a: AircraftState, now: int) -> list[Event]:
+    """6.0, 6.2, 6.3: one hex of movement for an aircraft the chart moves this impulse."""
+    card = Card.model_validate(a.card)
+    values: dict[str, Any] = {"moved_at": now}
+    speed = int(attr(a, "speed", 1))
+    altitude = int(attr(a, "altitude", 0))
+    checks = list(attr(a, "control_checks") or [])
+    m = dict(attr(a, "maneuver") or {})
+    if not m:
+        m = {
+            "choice": "straight",
+            "kind": "straight",
+            "label": "straight",
+            "hexes": 1,
+            "levels": 0,
+            "vertical": None,
+            "moved": 0,
+            "levels_done": 0,
+        }
+    m["moved"] = int(m["moved"]) + 1
+    if int(m["levels_done"]) < int(m["levels"]):
+        m["levels_done"] = int(m["levels_done"]) + 1
+        if m["vertical"] == "climb":
+            altitude += 1
+            speed += card.speeds.climb
+            values["climbed_at"] = now
+        else:
+            altitude -= 1
+            cap = speed_chart(a).max_dive
+            speed = speed + card.speeds.dive if speed + card.speeds.dive <= cap else max(speed, cap)
+            values["dove_at"] = now
+    if m["moved"] >= max(int(m["hexes"]), int(m["levels"])):
+        speed -= card.maneuvers[m["kind"]].speed_loss if m["kind"] in card.maneuvers else 0
+        values["last_maneuver"] = m["kind"]
+        values["last_facing"] = _FACING[m["choice"]]
+        values["completed_at"] = now
+        cause = control_check_for(a, m["kind"])
+        if cause:
+            checks.append({"cause": cause, "below_zero": 0})
+        values["maneuver"] = None
+    else:
+        values["maneuver"] = m
+    if speed <= 0:
+        checks.append({"cause": "speed", "below_zero": -speed})
+    values.update(speed=speed, altitude=altitude, control_checks=checks)
+    return [AttributesSet(aircraft=a.id, values=values)]
+
+
+def movement_segment(engagement: Engagement, impulse: int, now: int) -> list[Event]:
+    """Movement Segment (3.0 a, 6.0): every aircraft whose speed the chart marks moves one hex;
+    out-of-control ones stay and check recovery instead (6.4.2)."""
+    events: list[Event] = []
+    for a in engagement.aircraft.values():
+        if not a.in_play or attr(a, "moved_at") == now or attr(a, "recovery_due_at") == now:
+            continue
+        if not moves_at(int(attr(a, "speed", 1)), impulse):
+            continue
+        if Status.OUT_OF_CONTROL in a.status:
+            events.append(AttributesSet(aircraft=a.id, values={"recovery_due_at": now}))
+        else:
+            events += move_events(engagement, a, now)
+    return events
+
+
+# --- 5.0 Set speed ----------------------------------------------------------------------------
+
+
+class SetSpeedInputs(AircraftInputs):
+    speed: int = Field(ge=1, le=10, title="New speed")
+
+
+class SetSpeed(Procedure):
+    """5.0 Setting speed: change by at most the Speed Chart's amount (Normal or Damaged
+    Engine), never above the level or loaded maximum. An aircraft above that maximum (after a
+    dive) may always come down to it."""
+
+    id = "set_speed"
+    title = "Set speed"
+    rule = "5.0"
+    Inputs = SetSpeedInputs
+
+    def odds(self, inputs: SetSpeedInputs) -> dict[str, Fraction]:
+        return {f"speed {inputs.speed}": Fraction(1)}
+
+    def resolve(
+        self, inputs: SetSpeedInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        events: list[Event] = [self.record(inputs, [], f"speed {inputs.speed}")]
+        if inputs.aircraft:
+            a = require(engagement, inputs.aircraft)
+            assert engagement is not None
+            in_play(a)
+            if engagement.step != 0:
+                raise RuleViolation("speed is set in the Set Speed Phase (3.0, 5.0)")
+            if Status.OUT_OF_CONTROL in a.status:
+                raise RuleViolation(f"{a.name} is out of control and keeps its speed (6.4.2)")
+            ch = speed_chart(a)
+            top = condition_max(a)
+            current = int(attr(a, "speed", 1))
+            which = "Damaged" if engine_damaged(a) else "Normal"
+            if inputs.speed > top:
+                cond = "loaded" if is_loaded(a) else "level"
+                raise RuleViolation(
+                    f"{a.name}: speed {inputs.speed} is above its {cond} maximum {top} (5.0)"
+                )
+            low = min(current, top) - ch.adjust
+            if not low <= inputs.speed <= current + ch.adjust:
+                raise RuleViolation(
+                    f"{a.name}: from speed {current} the {which} Engine chart allows "
+                    f"{max(low, 1)}-{min(current + ch.adjust, top)} (5.0)"
+                )
+            events.append(AttributesSet(aircraft=a.id, values={"speed": inputs.speed}))
+        return Resolution(
+            tuple(events), f"speed set to {inputs.speed} (5.0)", f"speed {inputs.speed}"
+        )
+
+
+# --- 6.5 Afterburners -------------------------------------------------------------------------
+
+
+class Afterburner(Procedure):
+    """6.5 Afterburner: one use from the ledger adds the card's speed, capped at the maximum
+    for the condition (level, loaded or diving), the excess lost; not with a damaged engine or
+    a fire."""
+
+    id = "afterburner"
+    title = "Afterburner"
+    rule = "6.5"
+    Inputs = AircraftInputs
+
+    def odds(self, inputs: AircraftInputs) -> dict[str, Fraction]:
+        return {"afterburner": Fraction(1)}
+
+    def resolve(
+        self, inputs: AircraftInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if not inputs.aircraft:
+            raise RuleViolation("choose the aircraft using its afterburner")
+        a = require(engagement, inputs.aircraft)
+        assert engagement is not None
+        in_play(a)
+        card = Card.model_validate(a.card)
+        if card.afterburner_uses is None:
+            raise RuleViolation(f"{a.name} has no afterburner (6.5)")
+        if engine_damaged(a) or Status.ON_FIRE in a.status:
+            raise RuleViolation(f"{a.name} has a damaged engine or a fire: no afterburner (6.5)")
+        now = now_impulse(engagement)
+        if now is not None and attr(a, "afterburner_at") == now:
+            raise RuleViolation(f"{a.name} has already used its afterburner this impulse")
+        m = attr(a, "maneuver") or {}
+        diving = attr(a, "dove_at") == now or (
+            m.get("vertical") == "dive" and int(m.get("levels_done", 0)) < int(m.get("levels", 0))
+        )
+        top = condition_max(a, diving)
+        speed = int(attr(a, "speed", 1))
+        new = max(speed, min(speed + card.speeds.afterburner, top))
+        lost = speed + card.speeds.afterburner - new
+        events: list[Event] = [
+            self.record(inputs, [], "afterburner"),
+            LedgerChanged(
+                aircraft=a.id, ledger=AFTERBURNER_LEDGER, delta=Fraction(-1), reason="6.5"
+            ),
+            AttributesSet(aircraft=a.id, values={"speed": new, "afterburner_at": now}),
+        ]
+        extra = f"; {lost} lost above the maximum {top}" if lost else ""
+        return Resolution(
+            tuple(events), f"afterburner: speed {speed} -> {new}{extra} (6.5)", "afterburner"
+        )
+
+
+# --- 6.1-6.3 Maneuver markers -----------------------------------------------------------------
+
+
+class ManeuverInputs(AircraftInputs):
+    maneuver: ManeuverChoice = Field("straight", title="Maneuver")
+    climb: int = Field(0, ge=0, title="Levels to climb")
+    dive: int = Field(0, ge=0, title="Levels to dive")
+
+
+class MarkManeuver(Procedure):
+    """6.1-6.3 Maneuver marking: the marker goes the Maneuver Chart's hexes ahead (+1 loaded,
+    11.0), less one per climb/dive level; levels are limited by that distance; loaded, wounded
+    or structurally damaged aircraft fly no Hard Turns or Loops."""
+
+    id = "mark_maneuver"
+    title = "Place maneuver marker"
+    rule = "6.1"
+    Inputs = ManeuverInputs
+
+    def odds(self, inputs: ManeuverInputs) -> dict[str, Fraction]:
+        return {inputs.maneuver: Fraction(1)}
+
+    def resolve(
+        self, inputs: ManeuverInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if not inputs.aircraft:
+            raise RuleViolation("choose the aircraft placing a maneuver marker")
+        a = require(engagement, inputs.aircraft)
+        in_play(a)
+        if Status.OUT_OF_CONTROL in a.status:
+            raise RuleViolation(f"{a.name} is out of control (6.4.2)")
+        if attr(a, "maneuver"):
+            raise RuleViolation(f"{a.name} already has a maneuver marker on the map (6.1)")
+        if inputs.climb and inputs.dive:
+            raise RuleViolation("an aircraft may not climb and dive during the same maneuver (6.3)")
+        kind = _KIND[inputs.maneuver]
+        card = Card.model_validate(a.card)
+        speed = int(attr(a, "speed", 1))
+        if kind in ("hard_turn", "loop"):
+            if is_loaded(a):
+                raise RuleViolation(f"{a.name} is loaded: no Hard Turns or Loops (11.0)")
+            if Status.WOUNDED in a.status or STRUCTURAL in a.status:
+                raise RuleViolation(
+                    f"{a.name}: after a Pilot Wounded or Structural Damage critical hit, no "
+                    "more Hard Turns or Loops (Critical Hit Table)"
+                )
+        row = card.maneuvers.get(kind)  # type: ignore[call-overload]
+        hexes = 1 if kind == "straight" else (row.at(speed) if row is not None else None)
+        if hexes is None:
+            raise RuleViolation(
+                f"{card.name} cannot fly a {inputs.maneuver} at speed {speed} (6.1)"
+            )
+        if is_loaded(a):
+            hexes += 1
+        levels = inputs.climb or inputs.dive
+        if levels > hexes:
+            raise RuleViolation(
+                f"at most {hexes} level(s) of climb or dive in a {hexes}-hex maneuver (6.3)"
+            )
+        if inputs.dive > int(attr(a, "altitude", 0)):
+            raise RuleViolation(
+                f"{a.name} is at altitude {attr(a, 'altitude', 0)}: cannot dive {inputs.dive}"
+            )
+        vertical = "climb" if inputs.climb else "dive" if inputs.dive else None
+        marker = {
+            "choice": inputs.maneuver,
+            "kind": kind,
+            "label": inputs.maneuver,
+            "hexes": hexes - levels,
+            "levels": levels,
+            "vertical": vertical,
+            "moved": 0,
+            "levels_done": 0,
+        }
+        events: list[Event] = [
+            self.record(inputs, [], inputs.maneuver),
+            AttributesSet(aircraft=a.id, values={"maneuver": marker}),
+        ]
+        extra = f", {vertical} {levels}" if levels else ""
+        return Resolution(
+            tuple(events),
+            f"{a.name}: {inputs.maneuver} marker {hexes - levels} hex(es) ahead{extra} (6.1, 6.3)",
+            inputs.maneuver,
+        )
+
+
+# --- 6.1.1 Tailing advantage, 11.0 jettison ---------------------------------------------------
+
+
+class TailingInputs(ProcedureInputs):
+    tailing: bool = Field(True, title="In the hex directly behind and facing the target")
+
+
+class Tailing(Procedure):
+    """6.1.1 Tailing advantage: an aircraft directly behind and facing an enemy places its
+    maneuver marker last; an aircraft so tailed may not attempt to break off (10.0)."""
+
+    id = "tailing"
+    title = "Tailing position"
+    rule = "6.1.1"
+    Inputs = TailingInputs
+
+    def odds(self, inputs: TailingInputs) -> dict[str, Fraction]:
+        return {"tailing" if inputs.tailing else "not tailing": Fraction(1)}
+
+    def resolve(
+        self, inputs: TailingInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        label = "tailing" if inputs.tailing else "not tailing"
+        if not (inputs.attacker and inputs.target):
+            raise RuleViolation("choose the tailing aircraft (attacker) and the one tailed")
+        a = require(engagement, inputs.attacker)
+        t = require(engagement, inputs.target)
+        if a.side == t.side:
+            raise RuleViolation("tailing advantage is over an enemy aircraft (6.1.1)")
+        events: list[Event] = [
+            self.record(inputs, [], label),
+            AttributesSet(aircraft=a.id, values={"tailing": t.id if inputs.tailing else None}),
+        ]
+        return Resolution(tuple(events), f"{a.name} {label} {t.name} (6.1.1)", label)
+
+
+class Jettison(Procedure):
+    """11.0: air-to-ground ordnance and full tanks may be jettisoned in a Maneuver Marking
+    Phase, ending the loaded restrictions they caused."""
+
+    id = "jettison"
+    title = "Jettison stores"
+    rule = "11.0"
+    Inputs = AircraftInputs
+
+    def odds(self, inputs: AircraftInputs) -> dict[str, Fraction]:
+        return {"jettisoned": Fraction(1)}
+
+    def resolve(
+        self, inputs: AircraftInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if not inputs.aircraft:
+            raise RuleViolation("choose the aircraft jettisoning its stores")
+        a = require(engagement, inputs.aircraft)
+        assert engagement is not None
+        if not attr(a, "stores"):
+            raise RuleViolation(f"{a.name} carries no stores to jettison (11.0)")
+        if clock_of(engagement.step)[1] != "i":
+            raise RuleViolation("stores are jettisoned in a Maneuver Marking Segment (11.0)")
+        events: list[Event] = [
+            self.record(inputs, [], "jettisoned"),
+            AttributesSet(aircraft=a.id, values={"stores": False}),
+        ]
+        return Resolution(tuple(events), f"{a.name} jettisons its stores (11.0)", "jettisoned")

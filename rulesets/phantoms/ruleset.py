@@ -1,0 +1,192 @@
+"""The Phantoms ruleset object: procedures, ledgers, variants, cards, sequence of play."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from app.core.engagement import AircraftState, Engagement
+from app.core.errors import RuleViolation
+from app.core.events import Event
+from app.core.ruleset import CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
+from rulesets.phantoms import sequence
+from rulesets.phantoms.breakoff import BreakOff, Disengage
+from rulesets.phantoms.card import card_spec
+from rulesets.phantoms.cards import Card, Details, catalogue, resolve_countermeasures
+from rulesets.phantoms.combat import (
+    GUN_LEDGER,
+    BreakLock,
+    GunAttack,
+    MissileAttack,
+    MissileLaunch,
+    MissileLost,
+    RadarLock,
+    missile_ledger,
+)
+from rulesets.phantoms.control import LossOfControl, Recovery
+from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
+from rulesets.phantoms.initiative import Initiative, PassInitiative
+from rulesets.phantoms.movement import (
+    AFTERBURNER_LEDGER,
+    Afterburner,
+    Jettison,
+    MarkManeuver,
+    SetSpeed,
+    Tailing,
+)
+from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
+from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
+
+VARIANTS = (
+    Variant(
+        "fire_out_on_9",
+        "Fire check: a 9 puts the fire out",
+        "9.0 says >9 puts a fire out and <=8 keeps it burning, leaving 9 unsaid; the Critical "
+        "Hit Table repeats 'must roll >9'. Default: a 9 keeps burning (no critical). With this "
+        "variant a 9 puts the fire out.",
+        "9.0",
+    ),
+    Variant(
+        "breakoff_chart_modifiers",
+        "Break-off: the chart's game-turn modifiers",
+        "10.0's text gives +2 for game turns 1, 2 and 6; the Game Turn chart prints +1 for "
+        "turns 1-2 and +2 for turn 6. Default: the text. With this variant: the chart.",
+        "10.0",
+    ),
+    Variant(
+        "spotting",
+        "Spotting (optional rule)",
+        "13.0: aircraft must be spotted by radar or visually; unspotted attackers get +4 (guns, "
+        "missiles) and +5 to break off. Off: everyone is spotted.",
+        "13.0",
+    ),
+    Variant(
+        "static_map",
+        "Static map",
+        "10.0: flying off the map edge disengages. Off: the aircraft are shifted to stay on "
+        "the map and only a break-off check leaves the game.",
+        "10.0",
+    ),
+    Variant(
+        "loss_of_control_literal",
+        "Loss of control: the literal -1 per speed point below zero",
+        "6.4.1 modifies the die by -1 per speed point below zero, which (safe results being "
+        "low) would help the pilot. Default: each point counts against the pilot (safe if roll "
+        "+ points is within the range). With this variant: roll - points must lie in 1-N.",
+        "6.4.1",
+    ),
+)
+
+
+class Phantoms(Ruleset):
+    """Phantoms: Air Combat in the Missile Age (Dave Schueler)."""
+
+    id = "phantoms"
+    title = "Phantoms"
+    source = "Phantoms, Air Combat in the Missile Age, by Dave Schueler"
+    procedure_types: ClassVar[tuple[type[Procedure], ...]] = (
+        GunAttack,
+        MissileAttack,
+        RadarLock,
+        BreakLock,
+        MissileLaunch,
+        MissileLost,
+        CriticalHitRoll,
+        Ejection,
+        FireCheck,
+        Initiative,
+        PassInitiative,
+        SetSpeed,
+        Afterburner,
+        MarkManeuver,
+        Tailing,
+        Jettison,
+        LossOfControl,
+        Recovery,
+        BreakOff,
+        Disengage,
+        RadarSpot,
+        VisualSpot,
+        LoseSpot,
+    )
+    ledgers = (
+        LedgerSpec(GUN_LEDGER, "Gun ammunition", "gun_ammunition", rule="7.2"),
+        LedgerSpec(AFTERBURNER_LEDGER, "Afterburner uses", "afterburner_uses", rule="6.5"),
+    )
+    variant_list = VARIANTS
+    Card = Card
+    Details = Details
+    initiative = "initiative"
+    initiative_by = "side"
+
+    @property
+    def aircraft(self) -> Mapping[str, BaseModel]:
+        return catalogue()
+
+    # -- per-aircraft setup ----------------------------------------------------------------
+
+    def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
+        """Gun ammunition, afterburner uses, and one ledger per missile type (2.0, 6.5, 7.1.2)."""
+        out = super().starting_ledgers(card, details)
+        for m in card.get("missiles", []):
+            out[missile_ledger(m["id"])] = Fraction(m["count"])
+        return out
+
+    def ledger_spec(self, ledger_id: str) -> LedgerSpec | None:
+        spec = super().ledger_spec(ledger_id)
+        if spec is None and ledger_id.startswith("missile_"):
+            return LedgerSpec(ledger_id, f"Missiles: {ledger_id[8:]}", ledger_id, rule="7.1.2")
+        return spec
+
+    def max_damage(self, card: Mapping[str, Any], details: BaseModel) -> int:
+        return int(card["max_damage"])
+
+    def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
+        c = Card.model_validate(card)
+        d = details if isinstance(details, Details) else Details.model_validate(details)
+        try:
+            radar_cm, ir_cm = resolve_countermeasures(c, d)
+        except ValueError as e:
+            raise RuleViolation(f"{c.name}: {e}") from None
+        top = c.speeds.normal.max_loaded if d.stores else c.speeds.normal.max_level
+        speed = d.speed if d.speed is not None else top
+        if speed > top:
+            raise RuleViolation(
+                f"{c.name}: starting speed {speed} is above its maximum {top} (5.0)"
+            )
+        return {
+            "speed": speed,
+            "altitude": d.altitude,
+            "stores": d.stores,
+            "radar_cm": radar_cm,
+            "ir_cm": ir_cm,
+            "controller": d.controller,
+            "wingman": d.wingman,
+            "maneuver": None,
+            "locks": [],
+            "criticals_due": 0,
+        }
+
+    def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+        titles = {s.id: s.title for s in self.ledgers}
+        for m in aircraft.card.get("missiles", []):
+            titles[missile_ledger(m["id"])] = f"Missiles: {m['name']}"
+        return card_spec(aircraft, engagement, titles)
+
+    # -- sequence of play ------------------------------------------------------------------
+
+    def steps(self, engagement: Engagement) -> Sequence[Step]:
+        return sequence.STEPS
+
+    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
+        return sequence.acting(engagement, self.chosen)
+
+    def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
+        return sequence.on_clock(engagement, turn, step)
+
+    def table_files(self) -> Mapping[str, Path]:
+        return {"tables": TABLES_FILE, "positions": POSITIONS_FILE}

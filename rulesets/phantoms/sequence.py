@@ -1,0 +1,137 @@
+"""Sequence of play (3.0): Set Speed, Break-Off Check, then 10 impulses of segments a-j; who
+acts in each step, and what happens by itself (movement by the Movement Impulse Chart, 6.0)."""
+
+from __future__ import annotations
+
+from app.core.engagement import AircraftState, Engagement, Status
+from app.core.events import Event
+from app.core.ruleset import Step
+from rulesets.phantoms.common import (
+    IMPULSES,
+    SEGMENTS,
+    absolute_impulse,
+    attr,
+    clock_of,
+    engine_damaged,
+)
+from rulesets.phantoms.movement import movement_segment, moves_at
+
+_TEXT = {
+    "a": "Aircraft at the speeds marked X move one hex; out-of-control ones check recovery.",
+    "b": "Aircraft on fire check whether the fire goes out (Critical Hit #8).",
+    "c": "Afterburner use is declared, the marker holder first.",
+    "d": "Optional rule: aircraft attempt to spot enemy aircraft.",
+    "e": "Missiles due this impulse check for impact; destroyed aircraft check ejection.",
+    "f": "Aircraft that moved may fire guns, the marker holder first; damage applies at once.",
+    "g": "Locked aircraft may try to break lock; missiles are launched, the marker holder first.",
+    "h": "Aircraft attempt radar lock-on.",
+    "i": "Aircraft without a marker place one: marker holder, other side, then tailing aircraft.",
+    "j": "The impulse ends; after impulse 10 a new turn starts.",
+}
+
+STEPS: tuple[Step, ...] = (
+    Step(
+        "Set speed", "Set speed", "Each aircraft adjusts its speed within its Speed Chart.", "5.0"
+    ),
+    Step("Break-off", "Break-off check", "Aircraft not tailed may attempt to break off.", "10.0"),
+    *(
+        Step("Impulse", title, _TEXT[letter], rule, impulse=imp, segment=letter)
+        for imp in range(1, IMPULSES + 1)
+        for letter, title, rule in SEGMENTS
+    ),
+)
+
+
+def _sides(engagement: Engagement) -> list[str]:
+    """The sides, the Initiative Marker holder first (4.0)."""
+    sides = list(engagement.sides)
+    marker = engagement.initiative_marker
+    if marker in sides:
+        sides.remove(marker)
+        sides.insert(0, marker)
+    return sides
+
+
+def _by_marker(engagement: Engagement) -> list[AircraftState]:
+    return [a for s in _sides(engagement) for a in engagement.on_side(s) if a.in_play]
+
+
+def acting(engagement: Engagement, variants: frozenset[str]) -> list[tuple[str, str]]:
+    """Who acts in the current step, in order."""
+    impulse, seg = clock_of(engagement.step)
+    planes = _by_marker(engagement)
+    out: list[tuple[str, str]] = []
+    for a in planes:  # things owed from earlier steps come first
+        due = int(attr(a, "criticals_due", 0))
+        if due:
+            out.append((a.id, f"rolls {due} critical hit(s) (8.1)"))
+        if attr(a, "control_checks"):
+            out.append((a.id, "checks loss of control (6.4.1)"))
+    if impulse is None:
+        if engagement.step == 0:
+            return out + [(a.id, "sets speed (5.0)") for a in planes]
+        tailed = {attr(e, "tailing") for e in planes}
+        return out + [
+            (a.id, "may attempt to break off (10.0)") for a in planes if a.id not in tailed
+        ]
+    now = absolute_impulse(engagement.turn, impulse)
+    if seg == "a":
+        for a in planes:
+            if moves_at(int(attr(a, "speed", 1)), impulse):
+                ooc = Status.OUT_OF_CONTROL in a.status
+                out.append((a.id, "checks recovery (6.4.2)" if ooc else "moves one hex (6.0)"))
+    elif seg == "b":
+        out += [(a.id, "checks its fire (9.0)") for a in planes if Status.ON_FIRE in a.status]
+    elif seg == "c":
+        out += [
+            (a.id, "may use its afterburner (6.5)")
+            for a in planes
+            if a.ledgers.get("afterburner")
+            and a.ledgers["afterburner"].value > 0
+            and not engine_damaged(a)
+            and Status.ON_FIRE not in a.status
+        ]
+    elif seg == "d":
+        if "spotting" in variants:
+            out += [(a.id, "may attempt to spot (13.0)") for a in planes]
+    elif seg == "e":
+        for m in engagement.attributes.get("missiles_in_flight", []):
+            if m["impact_at"] <= now:
+                out.append((m["attacker"], f"{m['name']} impact on {m['target']} (7.1.3)"))
+    elif seg == "f":
+        out += [
+            (a.id, "may fire guns (7.2)")
+            for a in planes
+            if attr(a, "moved_at") == now
+            and a.card.get("gun_value") is not None
+            and Status.OUT_OF_CONTROL not in a.status
+        ]
+    elif seg == "g":
+        out += [
+            (a.id, "may break lock or launch a missile (7.1.1c, 7.1.2)")
+            for a in planes
+            if Status.OUT_OF_CONTROL not in a.status
+        ]
+    elif seg == "h":
+        out += [
+            (a.id, "may attempt radar lock-on (7.1.1b)")
+            for a in planes
+            if a.card.get("radar") is not None and Status.OUT_OF_CONTROL not in a.status
+        ]
+    elif seg == "i":
+        need = [
+            a for a in planes if not attr(a, "maneuver") and Status.OUT_OF_CONTROL not in a.status
+        ]
+        plain = [a for a in need if not attr(a, "tailing")]
+        tailing = [a for a in need if attr(a, "tailing")]
+        out += [(a.id, "places its maneuver marker (6.1)") for a in plain]
+        out += [(a.id, "places its maneuver marker last: tailing (6.1.1)") for a in tailing]
+    return out
+
+
+def on_clock(engagement: Engagement, turn: int, step: int) -> list[Event]:
+    """Movement Segment: move every aircraft the Movement Impulse Chart moves (6.0)."""
+    impulse, seg = clock_of(step)
+    if impulse is None or seg != "a":
+        return []
+    return movement_segment(engagement, impulse, absolute_impulse(turn, impulse))

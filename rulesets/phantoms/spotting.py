@@ -1,0 +1,282 @@
+"""Spotting (13.0, optional rule): radar spotting (13.1), visual spotting (13.2), wingmen,
+and the ways spots are lost. With the rule off everyone is spotted."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource
+from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, GameAttributesSet
+from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
+from rulesets.phantoms.common import D10, attr, contest, in_play, now_impulse, pilot_of, require
+from rulesets.phantoms.tables import tables
+
+Spots = dict[str, dict[str, list[str]]]
+
+
+def spots_of(engagement: Engagement) -> Spots:
+    raw = engagement.attributes.get("spots", {})
+    return {
+        k: {"radar": list(v.get("radar", [])), "visual": list(v.get("visual", []))}
+        for k, v in raw.items()
+    }
+
+
+def is_spotted(engagement: Engagement, target: str, by: str, variants: frozenset[str]) -> bool:
+    """13.0: has aircraft ``by`` (with its friends' radar spots and its wingman's visual spots
+    while they are within 5 hexes) spotted ``target``? Always true with the rule off."""
+    if "spotting" not in variants:
+        return True
+    me = engagement.get(by)
+    spots = spots_of(engagement)
+    if target in spots.get(by, {}).get("visual", []):
+        return True
+    for friend in engagement.on_side(me.side):  # 13.1: friendly aircraft share radar spots
+        if target in spots.get(friend.id, {}).get("radar", []):
+            return True
+    mate = attr(me, "wingman")
+    if mate and attr(me, "wingman_close", True) and mate in engagement.aircraft:
+        return target in spots.get(mate, {}).get("visual", [])
+    return False
+
+
+def _require_rule(variants: frozenset[str]) -> None:
+    if "spotting" not in variants:
+        raise RuleViolation("spotting is an optional rule (13.0): choose the 'spotting' variant")
+
+
+class RadarSpotInputs(ProcedureInputs):
+    spotter_radar: int = Field(title="Spotter Radar Value")
+    spotter_pilot: PilotQuality = Field("average", title="Spotter pilot")
+    spotter_altitude: int = Field(ge=0, title="Spotter altitude")
+    target_altitude: int = Field(ge=0, title="Target altitude")
+    target_radar_countermeasures: int = Field(ge=0, title="Target radar C/M")
+
+
+class RadarSpot(Procedure):
+    """13.1 Radar spotting: d10 + radar + pilot + altitude modifiers against d10 + radar C/M."""
+
+    id = "radar_spot"
+    title = "Radar spot"
+    rule = "13.1"
+    Inputs = RadarSpotInputs
+    dice = ((D10, "radar spot: spotter"), (D10, "radar spot: target"))
+
+    def modifiers(self, i: RadarSpotInputs) -> tuple[int, int]:
+        t = tables()
+        r = t.radar_lock
+        m = i.spotter_radar + t.pilot.radar[i.spotter_pilot]
+        if i.target_altitude > i.spotter_altitude:
+            m += r.target_higher
+        elif i.target_altitude < i.spotter_altitude:
+            m += r.target_lower
+        if i.target_altitude == 0:
+            m += r.target_altitude_0
+        return m, i.target_radar_countermeasures
+
+    def odds(self, inputs: RadarSpotInputs) -> dict[str, Fraction]:
+        att, dfn = self.modifiers(inputs)
+        return contest(att, dfn, lambda d: "spotted" if d > 0 else "miss")
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if attacker:
+            a = engagement.get(attacker)
+            out.update(
+                spotter_radar=int(a.card.get("radar") or 0),
+                spotter_pilot=pilot_of(a),
+                spotter_altitude=int(attr(a, "altitude", 0)),
+            )
+        if target:
+            t = engagement.get(target)
+            out.update(
+                target_altitude=int(attr(t, "altitude", 0)),
+                target_radar_countermeasures=int(attr(t, "radar_cm", 0)),
+            )
+        return out
+
+    def resolve(
+        self, inputs: RadarSpotInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        _require_rule(self.variants)
+        if inputs.attacker and inputs.target:
+            a = require(engagement, inputs.attacker)
+            in_play(a)
+            if a.card.get("radar") is None:
+                raise RuleViolation(f"{a.name} has no radar (13.1)")
+        r1 = dice.roll(D10, "radar spot: spotter")
+        r2 = dice.roll(D10, "radar spot: target")
+        att, dfn = self.modifiers(inputs)
+        outcome = "spotted" if r1.total + att > r2.total + dfn else "miss"
+        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
+        if outcome == "spotted" and engagement is not None and inputs.attacker and inputs.target:
+            events.append(_add_spot(engagement, inputs.attacker, inputs.target, "radar"))
+        return Resolution(
+            tuple(events),
+            f"radar spot {r1.total}{att:+d} vs {r2.total}{dfn:+d}: {outcome} (13.1)",
+            outcome,
+            (r1, r2),
+        )
+
+
+def _add_spot(engagement: Engagement, spotter: str, target: str, kind: str) -> GameAttributesSet:
+    spots = spots_of(engagement)
+    mine = spots.setdefault(spotter, {"radar": [], "visual": []})
+    if target not in mine[kind]:
+        mine[kind].append(target)
+    return GameAttributesSet(values={"spots": spots})
+
+
+class VisualSpotInputs(ProcedureInputs):
+    spotter_pilot: PilotQuality = Field("average", title="Spotter pilot")
+    radar_spot_lock_or_controller: bool = Field(
+        False, title="Radar spot/lock-on or controller (+3)"
+    )
+    all_round_canopy: bool = Field(False, title="All-round vision canopy (+2)")
+    target_size: Literal["small", "normal", "large"] = Field("normal", title="Target size")
+    two_crew: bool = Field(False, title="Spotter has 2 or more crew (+1)")
+    target_altitude: int = Field(ge=0, title="Target altitude (0: -2)")
+    range_hexes: int = Field(ge=0, le=10, title="Range (hexes + altitude difference, at most 10)")
+
+
+class VisualSpot(Procedure):
+    """13.2 Visual spotting: d10 + pilot + radar/controller, canopy, large target, crew,
+    altitude modifiers against d10 + range (+1 small target); range at most 10."""
+
+    id = "visual_spot"
+    title = "Visual spot"
+    rule = "13.2"
+    Inputs = VisualSpotInputs
+    dice = ((D10, "visual spot: spotter"), (D10, "visual spot: target"))
+
+    def modifiers(self, i: VisualSpotInputs) -> tuple[int, int]:
+        t = tables()
+        v = t.visual
+        m = t.pilot.visual[i.spotter_pilot]
+        m += v.radar_spot_or_controller if i.radar_spot_lock_or_controller else 0
+        m += v.all_round_canopy if i.all_round_canopy else 0
+        m += v.target_large if i.target_size == "large" else 0
+        m += v.two_crew if i.two_crew else 0
+        m += v.target_altitude_0 if i.target_altitude == 0 else 0
+        return m, i.range_hexes + (v.target_small if i.target_size == "small" else 0)
+
+    def odds(self, inputs: VisualSpotInputs) -> dict[str, Fraction]:
+        att, dfn = self.modifiers(inputs)
+        return contest(att, dfn, lambda d: "spotted" if d > 0 else "miss")
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if attacker:
+            a = engagement.get(attacker)
+            out.update(
+                spotter_pilot=pilot_of(a),
+                all_round_canopy=bool(a.card.get("all_round_canopy")),
+                two_crew=int(a.card.get("crew", 1)) >= 2,
+            )
+        if target:
+            t = engagement.get(target)
+            out.update(
+                target_size=t.card.get("size", "normal"),
+                target_altitude=int(attr(t, "altitude", 0)),
+            )
+        if attacker and target:
+            a = engagement.get(attacker)
+            radar = target in spots_of(engagement).get(attacker, {}).get("radar", [])
+            out["radar_spot_lock_or_controller"] = (
+                radar or target in (attr(a, "locks") or []) or bool(attr(a, "controller"))
+            )
+        return out
+
+    def resolve(
+        self, inputs: VisualSpotInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        _require_rule(self.variants)
+        extra: list[Event] = []
+        if inputs.attacker and inputs.target:
+            a = require(engagement, inputs.attacker)
+            assert engagement is not None
+            in_play(a)
+            now = now_impulse(engagement)
+            if now is not None and attr(a, "visual_attempt_at") == now:
+                raise RuleViolation(
+                    f"{a.name} may try to spot only one aircraft visually per segment (13.2)"
+                )
+            extra.append(AttributesSet(aircraft=a.id, values={"visual_attempt_at": now}))
+        r1 = dice.roll(D10, "visual spot: spotter")
+        r2 = dice.roll(D10, "visual spot: target")
+        att, dfn = self.modifiers(inputs)
+        outcome = "spotted" if r1.total + att > r2.total + dfn else "miss"
+        events: list[Event] = [self.record(inputs, [r1, r2], outcome), *extra]
+        if outcome == "spotted" and engagement is not None and inputs.attacker and inputs.target:
+            events.append(_add_spot(engagement, inputs.attacker, inputs.target, "visual"))
+        return Resolution(
+            tuple(events),
+            f"visual spot {r1.total}{att:+d} vs {r2.total}{dfn:+d}: {outcome} (13.2)",
+            outcome,
+            (r1, r2),
+        )
+
+
+class LoseSpotInputs(ProcedureInputs):
+    reason: Literal[
+        "target left the radar cone",
+        "target beyond 10 hexes",
+        "spotter fired guns",
+        "spotter in a spin",
+        "wingmen more than 5 hexes apart",
+        "wingmen back within 5 hexes",
+    ] = Field(title="What happened")
+
+
+class LoseSpot(Procedure):
+    """13.1-13.2: spots are lost when the target leaves the radar cone (radar) or the 10-hex
+    range (visual), when the spotter fires guns (visual, except on its target) or spins (all);
+    wingmen share visual spots only within 5 hexes."""
+
+    id = "lose_spot"
+    title = "Spots lost"
+    rule = "13.2"
+    Inputs = LoseSpotInputs
+
+    def odds(self, inputs: LoseSpotInputs) -> dict[str, Fraction]:
+        return {inputs.reason: Fraction(1)}
+
+    def resolve(
+        self, inputs: LoseSpotInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        _require_rule(self.variants)
+        if not inputs.attacker:
+            raise RuleViolation("choose the spotting aircraft (attacker)")
+        a = require(engagement, inputs.attacker)
+        assert engagement is not None
+        spots = spots_of(engagement)
+        mine = spots.setdefault(a.id, {"radar": [], "visual": []})
+        events: list[Event] = [self.record(inputs, [], inputs.reason)]
+        r = inputs.reason
+        if r.startswith("wingmen"):
+            close = r.endswith("within 5 hexes")
+            events.append(AttributesSet(aircraft=a.id, values={"wingman_close": close}))
+            mate = attr(a, "wingman")
+            if mate in engagement.aircraft:
+                events.append(AttributesSet(aircraft=mate, values={"wingman_close": close}))
+            return Resolution(tuple(events), f"{a.name}: {r} (13.2)", r)
+        if r == "spotter in a spin":
+            mine["radar"], mine["visual"] = [], []
+        elif r == "spotter fired guns":
+            mine["visual"] = [x for x in mine["visual"] if x == inputs.target]
+        else:
+            if not inputs.target:
+                raise RuleViolation("choose the aircraft no longer spotted (target)")
+            kind = "radar" if r == "target left the radar cone" else "visual"
+            mine[kind] = [x for x in mine[kind] if x != inputs.target]
+        events.append(GameAttributesSet(values={"spots": spots}))
+        return Resolution(tuple(events), f"{a.name}: {r}: spots lost (13.1-13.2)", r)

@@ -1,0 +1,440 @@
+"""Phantoms 7.1-7.2: guns, radar lock-on, breaking lock, missile launch and impact."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from app.core.dice import TableDice
+from app.core.engagement import Status
+from app.core.errors import RuleViolation
+from rulesets.phantoms import RULESET
+from rulesets.phantoms.combat import flight_impulses, missile_range
+
+GUN = RULESET.procedures["gun_attack"]
+MISSILE = RULESET.procedures["missile_attack"]
+LOCK = RULESET.procedures["radar_lock"]
+
+
+def enumerate_contest(att: int, dfn: int, label: Any) -> dict[str, Fraction]:
+    """Hand enumeration: all 100 pairs of d10 faces, each 1/100."""
+    out: dict[str, Fraction] = {}
+    for a in range(1, 11):
+        for b in range(1, 11):
+            key = label((a + att) - (b + dfn))
+            out[key] = out.get(key, Fraction(0)) + Fraction(1, 100)
+    return out
+
+
+def gun_inputs(**kw: Any) -> Any:
+    base: dict[str, Any] = dict(
+        attacker_gun_value=5,
+        position_modifier=1,
+        attacker_pilot="ace",
+        target_defense=3,
+        target_pilot="experienced",
+        hits_by_difference=[1, 1, 2, 3],
+    )
+    base.update(kw)
+    return GUN.Inputs(**base)
+
+
+# --- 7.2 guns --------------------------------------------------------------------------------
+
+
+def test_7_2_gun_odds_exact_against_hand_enumeration() -> None:
+    # 7.2: attacker 5 - 1 + 4 (Ace) = +8; target 3 + 1 (Experienced) = +4
+    def label(d: int) -> str:
+        if d <= 0:
+            return "miss"
+        h = [1, 1, 2, 3][min(d, 4) - 1]
+        return f"{h} hit" + ("s" if h > 1 else "")
+
+    odds = GUN.odds(gun_inputs())
+    assert odds == enumerate_contest(8, 4, label)
+    assert sum(odds.values()) == 1
+    # a tie is a miss: P(a + 8 <= b + 4) = P(b - a >= 4) = (6+5+4+3+2+1)/100
+    assert odds["miss"] == Fraction(21, 100)
+
+
+def test_7_2_gun_pilot_modifiers_from_the_text() -> None:
+    # 7.2 / 12.x: attacker +4 Ace, +2 Experienced, -2 Green; target +2 Ace, +1 Experienced
+    for pilot, mod in (("ace", 4), ("experienced", 2), ("average", 0), ("green", -2)):
+        att, _ = GUN.modifiers(gun_inputs(attacker_pilot=pilot))  # type: ignore[attr-defined]
+        assert att == 5 - 1 + mod
+    for pilot, mod in (("ace", 2), ("experienced", 1), ("average", 0), ("inexperienced", 0)):
+        _, dfn = GUN.modifiers(gun_inputs(target_pilot=pilot))  # type: ignore[attr-defined]
+        assert dfn == 3 + mod
+
+
+def test_7_2_zero_hits_on_the_chart_is_a_miss() -> None:
+    odds = GUN.odds(gun_inputs(hits_by_difference=[0, 0, 1]))
+    assert set(odds) == {"miss", "1 hit"}
+
+
+def test_7_2_unspotted_only_with_the_optional_rule() -> None:
+    # 13.0: with spotting off everyone is spotted, so +4 never applies
+    plain = GUN.odds(gun_inputs(attacker_unspotted=True))
+    assert plain == GUN.odds(gun_inputs())
+    spot = RULESET.bind(["spotting"]).procedures["gun_attack"]
+    assert spot.odds(gun_inputs(attacker_unspotted=True)) == GUN.odds(
+        gun_inputs(attacker_modifiers=4)
+    )
+
+
+def test_7_2_bad_inputs_are_refused() -> None:
+    with pytest.raises(ValidationError):
+        gun_inputs(hits_by_difference=[])
+    with pytest.raises(ValidationError):
+        gun_inputs(attacker_pilot="veteran")
+    with pytest.raises(ValidationError):
+        gun_inputs(hits_by_difference=[1, -1])
+
+
+def test_7_2_gun_resolve_typed_dice() -> None:
+    r = GUN.resolve(gun_inputs(), TableDice([7, 3]))
+    # 7 + 8 = 15 against 3 + 4 = 7: difference 8 -> last entry, 3 hits
+    assert r.outcome == "3 hits"
+    assert len(r.events) == 1  # what-if: only the record
+    with pytest.raises(RuleViolation):
+        GUN.resolve(gun_inputs(), TableDice([11, 3]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    gun=st.integers(-5, 12),
+    pos=st.integers(-3, 6),
+    dfn=st.integers(-3, 8),
+    hits=st.lists(st.integers(0, 6), min_size=1, max_size=8),
+)
+def test_7_2_gun_odds_sum_to_one(gun: int, pos: int, dfn: int, hits: list[int]) -> None:
+    odds = GUN.odds(
+        gun_inputs(
+            attacker_gun_value=gun,
+            position_modifier=pos,
+            target_defense=dfn,
+            hits_by_difference=hits,
+        )
+    )
+    assert sum(odds.values()) == 1
+    assert all(isinstance(p, Fraction) and p > 0 for p in odds.values())
+
+
+def _in_impulse(g: Any, impulse: int = 1, seg: str = "f") -> None:
+    from rulesets.phantoms.common import step_of
+
+    g.clock(1, step_of(impulse, "a"))
+    g.clock(1, step_of(impulse, seg))
+
+
+def test_7_2_gun_attack_spends_ammunition_and_marks_damage(game: Any) -> None:
+    g = game()
+    g.add("f4", "Blue", "f4e", "ace")
+    g.add("mig", "Red", "mig21", "average")
+    _in_impulse(g)  # both at their maximum level speed (8) move in impulse 1
+    inputs = GUN.prefill(g.e, "f4", "mig")
+    assert inputs["attacker_gun_value"] == 3 and inputs["target_defense"] == 2
+    inputs.update(attacker="f4", target="mig", position_modifier=0)
+    r = g.do("gun_attack", inputs, [10, 1])
+    # 10 + 3 + 4 = 17 against 1 + 2 = 3: difference 14 -> last entry (5 hits)
+    assert r.outcome == "5 hits"
+    assert g.a("f4").ledger("gun_ammunition") == 4
+    mig = g.a("mig")
+    assert mig.damage == 5
+    assert mig.attributes["criticals_due"] == 1  # 8.1.2: one per full 3 points
+    # 7.0 guns or missiles, not both; one gun target per segment
+    with pytest.raises(RuleViolation, match="already fired"):
+        g.do("gun_attack", inputs, [5, 5])
+
+
+def test_7_0_only_aircraft_that_moved_fire_guns(game: Any) -> None:
+    g = game()
+    g.add("f4", "Blue", "f4e", speed=2)
+    g.add("mig", "Red", "mig21")
+    _in_impulse(g, 1)  # speed 2 does not move in impulse 1 (6.0)
+    inputs = {
+        **GUN.prefill(g.e, "f4", "mig"),
+        "attacker": "f4",
+        "target": "mig",
+        "position_modifier": 0,
+    }
+    with pytest.raises(RuleViolation, match="did not move"):
+        g.do("gun_attack", inputs, [5, 5])
+
+
+def test_7_2_no_ammunition_left_is_refused(game: Any) -> None:
+    g = game()
+    g.add("mig", "Red", "mig21")
+    g.add("f4", "Blue", "f4e")
+    inputs = {
+        **GUN.prefill(g.e, "mig", "f4"),
+        "attacker": "mig",
+        "target": "f4",
+        "position_modifier": 0,
+    }
+    for _ in range(3):
+        g.do("gun_attack", inputs, [1, 10])
+    assert g.a("mig").ledger("gun_ammunition") == 0
+    with pytest.raises(RuleViolation, match="only 0 left"):
+        g.do("gun_attack", inputs, [1, 10])
+
+
+# --- 7.1.1b radar lock-on ----------------------------------------------------------------------
+
+
+def test_7_1_1b_range_example_f15_mig21() -> None:
+    # "An F-15 ... MiG-21 that is 3 hexes away. The F-15 is at altitude level 4 and the MiG-21
+    # is at altitude level 1. The range between the F-15 and MiG-21 is 6."
+    assert missile_range(3, 4, 1) == 6
+
+
+def lock_inputs(**kw: Any) -> Any:
+    base: dict[str, Any] = dict(
+        attacker_radar=6,
+        attacker_pilot="average",
+        attacker_altitude=4,
+        target_altitude=1,
+        target_radar_countermeasures=2,
+        range_hexes=6,
+    )
+    base.update(kw)
+    return LOCK.Inputs(**base)
+
+
+def test_7_1_1b_lock_odds_f15_example_exact() -> None:
+    # attacker 6 (radar) - 1 (target lower) = +5; target 2 (C/M) + 2 (range 6 >= 5) = +4
+    odds = LOCK.odds(lock_inputs())
+    assert set(odds) == {"lock", "miss"}
+    assert odds == enumerate_contest(5, 4, lambda d: "lock" if d > 0 else "miss")
+    # lock iff a + 1 > b, i.e. b <= a: 55 of the 100 pairs (45 with b < a, 10 with b = a)
+    assert odds["lock"] == Fraction(55, 100)
+
+
+def test_7_1_1b_lock_modifiers() -> None:
+    from rulesets.phantoms.combat import radar_modifiers
+
+    assert radar_modifiers(lock_inputs(attacker_pilot="ace")) == (6 + 2 - 1, 4)
+    assert radar_modifiers(lock_inputs(attacker_pilot="experienced")) == (6 + 1 - 1, 4)
+    assert radar_modifiers(lock_inputs(attacker_pilot="green")) == (6 - 2 - 1, 4)
+    assert radar_modifiers(lock_inputs(target_altitude=5)) == (6 + 1, 4)
+    assert radar_modifiers(lock_inputs(target_altitude=4, range_hexes=4)) == (6, 2)
+    # altitude 0 below the attacker: -1 lower and -4 at altitude 0, as the text lists both
+    assert radar_modifiers(lock_inputs(target_altitude=0)) == (6 - 1 - 4, 4)
+
+
+def test_7_1_1b_lock_is_kept_and_lost_on_a_new_target(game: Any) -> None:
+    g = game()
+    g.add("f4", "Blue", "f4e")
+    g.add("m1", "Red", "mig21")
+    g.add("m2", "Red", "mig21")
+    base = {"range_hexes": 4}
+    r = g.do(
+        "radar_lock",
+        {**LOCK.prefill(g.e, "f4", "m1"), **base, "attacker": "f4", "target": "m1"},
+        [10, 1],
+    )
+    assert r.outcome == "lock" and g.a("f4").attributes["locks"] == ["m1"]
+    # trying to lock another target loses the first lock (the F-4E card keeps one)
+    r = g.do(
+        "radar_lock",
+        {**LOCK.prefill(g.e, "f4", "m2"), **base, "attacker": "f4", "target": "m2"},
+        [1, 10],
+    )
+    assert r.outcome == "miss" and g.a("f4").attributes["locks"] == []
+
+
+def test_7_1_1c_break_lock(game: Any) -> None:
+    g = game()
+    g.add("f4", "Blue", "f4e")
+    g.add("m1", "Red", "mig21")
+    inp = {**LOCK.prefill(g.e, "f4", "m1"), "range_hexes": 4, "attacker": "f4", "target": "m1"}
+    g.do("radar_lock", inp, [10, 1])
+    brk = g.rs.procedures["break_lock"]
+    # same manner as a lock-on: the lock holds only if the locking side still rolls higher
+    odds = brk.odds(brk.parse({k: v for k, v in inp.items() if k not in ("attacker", "target")}))
+    lock = LOCK.odds(LOCK.parse({k: v for k, v in inp.items() if k not in ("attacker", "target")}))
+    assert odds["lock broken"] == lock["miss"]
+    r = g.do("break_lock", inp, [1, 10])
+    assert r.outcome == "lock broken" and g.a("f4").attributes["locks"] == []
+
+
+# --- 7.1.2 launch, 7.1.3 impact --------------------------------------------------------------
+
+
+def test_7_1_3_radar_missile_flies_5_hexes_per_impulse() -> None:
+    assert flight_impulses("heat", 3) == 1
+    assert [flight_impulses("radar", r) for r in (1, 5, 6, 10, 11, 15)] == [1, 1, 2, 2, 3, 3]
+
+
+def missile_inputs(**kw: Any) -> Any:
+    base: dict[str, Any] = dict(
+        guidance="heat",
+        hit_number=5,
+        position_modifier=-1,
+        target_countermeasures=2,
+        target_pilot="experienced",
+        target_altitude=3,
+    )
+    base.update(kw)
+    return MISSILE.Inputs(**base)
+
+
+def test_7_1_3_missile_odds_exact() -> None:
+    # attacker 5 - 1 + 4 (afterburner, heat) = 8; target 2 + 2 (Exp.) + 3 (hard turn) + 2 (alt 0)
+    i = missile_inputs(
+        target_used_afterburner=True, target_hard_turn_or_loop=True, target_altitude=0
+    )
+    odds = MISSILE.odds(i)
+
+    def label(d: int) -> str:
+        return "miss" if d <= 0 else f"{d} hit" + ("s" if d > 1 else "")
+
+    assert odds == enumerate_contest(8, 9, label)
+    # radar-guided missiles get no afterburner bonus (heat-seeking only)
+    r = MISSILE.odds(missile_inputs(guidance="radar", target_used_afterburner=True))
+    assert r == MISSILE.odds(missile_inputs(guidance="radar"))
+    # 7.1.4: +3 for breaking contact; pilot ability 0/0/1/2/3
+    assert MISSILE.modifiers(missile_inputs(target_broke_contact=True))[1] == 2 + 2 + 3  # type: ignore[attr-defined]
+    for pilot, ability in (("green", 0), ("inexperienced", 0), ("average", 1), ("ace", 3)):
+        assert MISSILE.modifiers(missile_inputs(target_pilot=pilot))[1] == 2 + ability  # type: ignore[attr-defined]
+
+
+def test_7_1_missile_launch_and_impact(game: Any) -> None:
+    from rulesets.phantoms.common import step_of
+
+    g = game()
+    g.add("f15", "Blue", "f15c", "average", altitude=4)
+    g.add("mig", "Red", "mig21", "average", altitude=1)
+    g.clock(1, step_of(1, "h"))
+    g.do(
+        "radar_lock",
+        {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 6, "attacker": "f15", "target": "mig"},
+        [10, 1],
+    )
+    g.clock(1, step_of(2, "g"))
+    # range 6: outside the AIM-7M's minimum 2 and inside its maximum 15; 2 impulses of flight
+    g.do(
+        "missile_launch",
+        {
+            "attacker": "f15",
+            "target": "mig",
+            "missile": "aim7m",
+            "range_hexes": 6,
+            "position_modifier": -2,
+        },
+    )
+    assert g.a("f15").ledger("missile_aim7m") == 3
+    (m,) = g.e.attributes["missiles_in_flight"]
+    assert m["impact_at"] == 4 and m["hit"] == 4
+    # not due in impulse 3
+    g.clock(1, step_of(3, "e"))
+    with pytest.raises(RuleViolation, match="due"):
+        g.do(
+            "missile_attack",
+            {
+                **MISSILE.prefill(g.e, "f15", "mig"),
+                "guidance": "radar",
+                "hit_number": 4,
+                "target_countermeasures": 2,
+                "target_altitude": 1,
+                "attacker": "f15",
+                "target": "mig",
+            },
+            [5, 5],
+        )
+    g.clock(1, step_of(4, "e"))
+    pre = MISSILE.prefill(g.e, "f15", "mig")
+    assert pre["hit_number"] == 4 and pre["target_countermeasures"] == 2  # 1970s Russia radar C/M
+    r = g.do("missile_attack", {**pre, "attacker": "f15", "target": "mig"}, [10, 2])
+    # 10 + 4 = 14 against 2 + 2 (C/M) + 1 (Average) = 5: 9 hits
+    assert r.outcome == "9 hits"
+    mig = g.a("mig")
+    assert mig.damage == 9
+    # 8.1: one for the missile hit, 3 for 9 points, 1 for the point beyond the maximum of 8
+    assert mig.attributes["criticals_due"] == 1 + 3 + 1
+    assert Status.LOADED in mig.status  # 8.0: into the grey zone
+    assert g.e.attributes["missiles_in_flight"] == []
+
+
+def test_7_1_launch_restrictions(game: Any) -> None:
+    from rulesets.phantoms.common import step_of
+
+    g = game()
+    g.add("f15", "Blue", "f15c", altitude=4)
+    g.add("mig", "Red", "mig21", altitude=1)
+    g.clock(1, step_of(1, "g"))
+    with pytest.raises(RuleViolation, match="no radar lock-on"):
+        g.do(
+            "missile_launch",
+            {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 6},
+        )
+    with pytest.raises(RuleViolation, match="one altitude level"):
+        g.do(
+            "missile_launch",
+            {"attacker": "f15", "target": "mig", "missile": "aim9m", "range_hexes": 6},
+        )
+    with pytest.raises(RuleViolation, match="same hex"):
+        g.do(
+            "missile_launch",
+            {
+                "attacker": "f15",
+                "target": "mig",
+                "missile": "aim9m",
+                "range_hexes": 0,
+                "same_hex_same_altitude": True,
+            },
+        )
+    with pytest.raises(RuleViolation, match="carries no missile"):
+        g.do(
+            "missile_launch",
+            {"attacker": "f15", "target": "mig", "missile": "aim120", "range_hexes": 3},
+        )
+    g.do(
+        "radar_lock",
+        {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 20, "attacker": "f15", "target": "mig"},
+        [10, 1],
+    )
+    with pytest.raises(RuleViolation, match="outside its minimum"):
+        g.do(
+            "missile_launch",
+            {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 16},
+        )
+    with pytest.raises(RuleViolation, match="outside its minimum"):
+        g.do(
+            "missile_launch",
+            {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 2},
+        )
+    g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 10},
+    )
+    # one missile per impulse unless the card says otherwise (7.1.2)
+    with pytest.raises(RuleViolation, match="per impulse"):
+        g.do(
+            "missile_launch",
+            {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 10},
+        )
+
+
+def test_7_1_1b_missile_misses_when_the_lock_is_broken(game: Any) -> None:
+    from rulesets.phantoms.common import step_of
+
+    g = game()
+    g.add("f15", "Blue", "f15c", altitude=4)
+    g.add("mig", "Red", "mig21", altitude=4)
+    g.clock(1, step_of(1, "g"))
+    inp = {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 12, "attacker": "f15", "target": "mig"}
+    g.do("radar_lock", inp, [10, 1])
+    g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 12},
+    )
+    assert len(g.e.attributes["missiles_in_flight"]) == 1
+    g.clock(1, step_of(2, "g"))
+    g.do("break_lock", inp, [1, 10])
+    assert g.e.attributes["missiles_in_flight"] == []
