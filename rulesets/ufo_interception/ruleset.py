@@ -38,6 +38,7 @@ from .common import (
     ray_gun_ledger,
 )
 from .damage import DamageRoll, HitLocation, VitalSystem
+from .geometry import InchesGeometry
 from .guns import Cannon, RayGun, Recharge
 from .initiative import Initiative, RollOff
 from .missiles import MISSILE_DATA, MissileFlight, MissileLaunch, in_flight
@@ -146,6 +147,7 @@ class UfoInterception(Ruleset):
     uses_pilot_quality = False
     initiative = "initiative"
     initiative_by = "aircraft"
+    geometry = InchesGeometry()
 
     @property
     def aircraft(self) -> Mapping[str, BaseModel]:

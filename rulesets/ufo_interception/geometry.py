@@ -1,0 +1,50 @@
+"""How two pieces relate on a table measured in inches (UFO rules, Firing and Movement)."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from app.core.ruleset import Piece, Relation
+
+from .missiles import MISSILE_DATA
+
+#: "Cannon. Range 6 inches"
+CANNON_RANGE = 6
+
+
+def off_the_nose(target: Piece, attacker: Piece) -> float:
+    """Bearing of the target from the attacker's nose, -180..180 degrees (left positive)."""
+    angle = math.degrees(math.atan2(target.y - attacker.y, target.x - attacker.x))
+    return (angle - attacker.facing + 180) % 360 - 180
+
+
+class InchesGeometry:
+    """Range in inches and the bearing off the attacker's nose, with the weapon ranges.
+
+    The text names a "forward arc" (cannon) and a "front arc" (missile lock) without giving
+    their width, so the bearing is shown for the umpire to judge and no arc is asserted.
+    """
+
+    def __init__(self) -> None:
+        self.grid: Literal["hex", "inches"] = "inches"
+
+    def relate(self, target: Piece, attacker: Piece) -> Relation:
+        rng = math.hypot(target.x - attacker.x, target.y - attacker.y)
+        bearing = off_the_nose(target, attacker)
+
+        def reach(limit: int) -> str:
+            return f"in range ({limit} in)" if rng <= limit else f"out of range ({limit} in)"
+
+        lines = (
+            ("Range", f"{rng:.1f} in"),
+            ("Bearing off the nose", f"{bearing:+.0f} deg"),
+            ("Cannon", reach(CANNON_RANGE)),
+            *((d.name, reach(d.range_inches)) for d in MISSILE_DATA.values()),
+            ("Ray gun", f"charge minus {math.floor(rng)} dice (any direction)"),
+        )
+        return Relation(
+            lines,
+            attack_allowed=None,
+            why_not="the text gives no width for the forward arc: judge it on the table",
+        )
