@@ -292,9 +292,15 @@ class RosterDock(QWidget):
         return [i.data(NAME, ID_ROLE) for i in self.tree.selectedItems() if i.data(NAME, ID_ROLE)]
 
     def select(self, ids: Iterable[str]) -> None:
+        """Select these aircraft (one ``selection_changed``)."""
         wanted = set(ids)
-        for aircraft_id, item in self._items.items():
-            item.setSelected(aircraft_id in wanted)
+        self.tree.blockSignals(True)
+        try:
+            for aircraft_id, item in self._items.items():
+                item.setSelected(aircraft_id in wanted)
+        finally:
+            self.tree.blockSignals(False)
+        self._selection()
 
     def _selection(self) -> None:
         self._enable()

@@ -1,0 +1,83 @@
+"""Turn panel: the sequence of play, the current step, Next (Space) and Previous."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.core.dice import TableDice
+from app.session import GameSession
+from app.ui.docks.turn import TurnDock
+from app.ui.model import EngagementModel
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = GameSession.create(tmp_path / "turn.airboss", "skirmish", "Turn test")
+    s.add_aircraft("Blue", "jet", "Blue 1")
+    s.add_aircraft("Red", "jet", "Red 1")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def dock(session, qtbot):
+    d = TurnDock(EngagementModel(session))
+    qtbot.addWidget(d)
+    d.show()
+    qtbot.waitExposed(d)
+    d.activateWindow()
+    qtbot.waitUntil(d.isActiveWindow)
+    return d
+
+
+def current_row(dock):
+    rows = [dock.step_list.item(i).text() for i in range(dock.step_list.count())]
+    return [r for r in rows if r.startswith("▶")]
+
+
+def acting(dock):
+    return [dock.acting.item(i).text() for i in range(dock.acting.count())]
+
+
+def test_shows_the_sequence_of_play_and_where_we_are(dock):
+    assert dock.heading.text() == "Turn 1 — Initiative"
+    assert dock.step_list.count() == 3
+    assert current_row(dock) == ["▶ Initiative   [Skirmish 4]"]
+    assert dock.what.text() == "Initiative: Each side rolls a d6. (Skirmish 4)"
+    assert acting(dock) == ["1. Blue — acts", "2. Red — acts"]
+
+
+def test_space_advances_and_wraps_to_the_next_turn(dock, session, qtbot):
+    qtbot.keyClick(dock, Qt.Key.Key_Space)
+    assert (session.engagement.turn, session.engagement.step) == (1, 1)
+    assert dock.heading.text() == "Turn 1 — Movement"
+    assert current_row(dock) == ["▶ Movement   [Skirmish 0]"]
+    qtbot.mouseClick(dock.next_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(dock, Qt.Key.Key_Space)
+    assert dock.heading.text() == "Turn 2 — Initiative"
+    assert session.events()[-1].narrative == "Turn 2: Initiative"
+
+
+def test_previous_goes_back_and_is_refused_at_the_start(dock, session, qtbot):
+    before = len(session.events())
+    qtbot.mouseClick(dock.previous_button, Qt.MouseButton.LeftButton)
+    assert dock.message.message == "this is the first step of the first turn"
+    assert len(session.events()) == before
+    dock.next_step()
+    assert dock.message.message == ""
+    qtbot.keyClick(dock, Qt.Key.Key_Space, Qt.KeyboardModifier.ShiftModifier)
+    assert dock.heading.text() == "Turn 1 — Initiative"
+
+
+def test_who_acts_follows_the_initiative_and_names_the_marker(dock, session):
+    session.perform("initiative", {"sides": ["Blue", "Red"]}, TableDice([2, 6]))
+    assert acting(dock) == ["1. Red — acts  ★ marker", "2. Blue — acts"]
+
+
+def test_undo_moves_the_clock_back(dock, session):
+    dock.next_step()
+    session.undo()
+    assert dock.heading.text() == "Turn 1 — Initiative"
