@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from app.core.dice import DiceSource, Roll
 from app.core.engagement import AircraftState, Engagement, Status
@@ -148,16 +148,19 @@ def _describe(columns: Sequence[int], faces: Sequence[int], mod: int) -> str:
 
 
 Cap = Literal["neither", "first", "second"]
+#: the phase of each step of the ruleset's sequence of play (see ``NthFleet.steps``)
+_PHASES = {0: "strategic air", 1: "activation"}
 
 
-class CombatInputs(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class CombatInputs(ProcedureInputs):
+    """``attacker`` and ``target`` (optional) are one counter of each force, added to the
+    ``first`` and ``second`` lists, so the desk's attacker/target selection starts a combat."""
 
     first: list[str] = Field(
-        default_factory=list, title="First force", description="its counters (roster ids)"
+        default_factory=list, title="First force", description="its (other) counters"
     )
     second: list[str] = Field(
-        default_factory=list, title="Second force", description="its counters (roster ids)"
+        default_factory=list, title="Second force", description="its (other) counters"
     )
     first_attack: int | None = Field(
         None, ge=0, title="First force's attack", description="what-if total without counters"
@@ -189,12 +192,18 @@ class CombatInputs(BaseModel):
     @model_validator(mode="after")
     def _each_side_known(self) -> Self:
         for side in ("first", "second"):
-            if not getattr(self, side) and getattr(self, f"{side}_attack") is None:
+            if not self.counters(side) and getattr(self, f"{side}_attack") is None:
                 raise ValueError(f"the {side} force needs its counters or an attack total")
-        overlap = set(self.first) & set(self.second)
+        overlap = set(self.counters("first")) & set(self.counters("second"))
         if overlap:
             raise ValueError(f"{', '.join(sorted(overlap))} cannot fight on both sides")
         return self
+
+    def counters(self, side: str) -> list[str]:
+        """The counters of one force: ``attacker`` (first) or ``target`` (second), then the list."""
+        lead = self.attacker if side == "first" else self.target
+        ids = getattr(self, side)
+        return list(dict.fromkeys([lead, *ids] if lead else ids))
 
 
 @dataclass(frozen=True)
@@ -238,6 +247,18 @@ class AirCombat(_Procedure):
             out += _dice_for(who, columns, self.variants)
         return out
 
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        """The force on CAP (a counter with points on CAP and none aloft), and the phase."""
+        out: dict[str, Any] = {"phase": _PHASES.get(engagement.step, "other")}
+        for side, cid in (("first", attacker), ("second", target)):
+            if cid is not None:
+                t = tracks_of(engagement.get(cid))
+                if t["cap"] and not t["aloft"]:
+                    out["cap"] = side
+        return out
+
     def _mods(self, inputs: CombatInputs, first_ew: bool, second_ew: bool) -> tuple[int, int]:
         return (
             roll_modifier(first_ew, second_ew, inputs.cap == "first", inputs.cap == "second"),
@@ -262,7 +283,7 @@ class AirCombat(_Procedure):
     def _force(
         self, inputs: CombatInputs, side: Literal["first", "second"], engagement: Engagement | None
     ) -> _Force:
-        ids: list[str] = getattr(inputs, side)
+        ids = inputs.counters(side)
         given: int | None = getattr(inputs, f"{side}_attack")
         ew: bool = getattr(inputs, f"{side}_ew")
         on_cap = inputs.cap == side
