@@ -250,13 +250,24 @@ class AirCombat(_Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        """The force on CAP (a counter with points on CAP and none aloft), and the phase."""
+        """The phase, the force on CAP (a counter with points on CAP and none aloft), and the
+        two counters' attack totals, so that the odds can be shown before the roll."""
         out: dict[str, Any] = {"phase": _PHASES.get(engagement.step, "other")}
         for side, cid in (("first", attacker), ("second", target)):
             if cid is not None:
                 t = tracks_of(engagement.get(cid))
                 if t["cap"] and not t["aloft"]:
                     out["cap"] = side
+        if attacker is None or target is None:
+            return out
+        draft = self.parse({"attacker": attacker, "target": target, **out})
+        try:
+            first = self._force(draft, "first", engagement)
+            second = self._force(draft, "second", engagement)
+        except RuleViolation:  # a missing table value, or a counter with nothing to fight with
+            return out
+        out.update(first_attack=first.total, second_attack=second.total)
+        out.update(first_ew=first.ew, second_ew=second.ew)
         return out
 
     def _mods(self, inputs: CombatInputs, first_ew: bool, second_ew: bool) -> tuple[int, int]:

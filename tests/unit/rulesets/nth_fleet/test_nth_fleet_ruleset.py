@@ -82,7 +82,16 @@ def test_air_combat_takes_attacker_and_target_and_prefills(game: Callable, fille
     g.perform("launch_mission", {"aircraft": mig, "points": 4, "mission": "cap"})
     p = RULESET.procedures["air_combat"]
     pre = p.prefill(replace(g.state, step=1), f14, mig)
-    assert pre == {"phase": "activation", "cap": "second"}
+    assert pre == {
+        "phase": "activation",
+        "cap": "second",
+        "first_attack": 44,
+        "second_attack": 36,
+        "first_ew": False,
+        "second_ew": False,
+    }
+    odds = p.odds(p.parse({"attacker": f14, "target": mig, **pre}))
+    assert sum(odds.values()) == 1
     # 4 x 11 = 44 -> 40 column, 2d5 = 5 -2 -> row 3: 6 damage; 4 x 9 = 36 -> 30 column,
     # 2d5 = 1 +2 -> row 3: 4 damage. 6 damage: 1 MiG (defence 4); 4 damage: no F-14A (5).
     res = g.perform("air_combat", {"attacker": f14, "target": mig, **pre}, [2, 3, 0, 1])
@@ -91,3 +100,13 @@ def test_air_combat_takes_attacker_and_target_and_prefills(game: Callable, fille
     assert g.tracks(f14)["aloft"] == 4
     assert res.events[0].attacker == f14
     assert res.events[0].target == mig
+
+
+def test_air_combat_prefill_without_the_tables(game: Callable) -> None:
+    """With a missing Defence Value Table cell the prefill leaves the totals to the umpire."""
+    g = game()
+    a6 = g.add("Blue", "a6e", "VA-35", base="Nimitz", unit_sides=2)
+    mig = g.add("Red", "mig29", "Fulcrums", base="Olenya", unit_sides=2, track="cap")
+    g.perform("launch_mission", {"aircraft": a6, "points": 4, "mission": "strike"})
+    pre = RULESET.procedures["air_combat"].prefill(g.state, a6, mig)
+    assert pre == {"phase": "strategic air", "cap": "second"}
