@@ -218,9 +218,19 @@ class GunFire(Procedure):
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if attacker is not None:
-            a = Card.model_validate(engagement.get(attacker).card)
+            state = engagement.get(attacker)
+            a = Card.model_validate(state.card)
             out["k14_sight"] = a.k14_sight
             out["flexible_rolls"] = a.flexible_rolls
+            fixed = [g for g in a.guns if g.kind in FIXED_GUNS and g.factors > 0]
+            if fixed:
+                out["gun_type"] = max(fixed, key=lambda g: g.factors).kind
+                out["total_gun_factors"] = sum(g.factors for g in fixed)
+            else:
+                loss = state.attributes.get("flexible_gun_loss", {})
+                by = {h: a.flexible_factors(h) - int(loss.get(h, 0)) for h in ("front", "rear")}
+                out["gun_type"] = "F"
+                out["total_gun_factors"] = max(max(by.values()), 1)
         if target is not None:
             t = Card.model_validate(engagement.get(target).card)
             out["silhouette_modifier"] = t.silhouette_modifier

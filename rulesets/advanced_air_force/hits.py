@@ -65,6 +65,8 @@ class DamageEffects:
     """What the hits marked so far do to the aircraft (rules 24-27), as losses from its card."""
 
     max_level_speed_loss: int = 0
+    #: the part of ``max_level_speed_loss`` due to E hits (rule 24: those points stay usable)
+    e_level_speed_loss: int = 0
     power_factor_loss: int = 0
     climb_loss_ft: int = 0
     max_dive_speed_loss: int = 0
@@ -79,6 +81,7 @@ class DamageEffects:
     def as_attributes(self) -> dict[str, object]:
         return {
             "max_level_speed_loss": self.max_level_speed_loss,
+            "e_level_speed_loss": self.e_level_speed_loss,
             "power_factor_loss": self.power_factor_loss,
             "climb_loss_ft": self.climb_loss_ft,
             "max_dive_speed_loss": self.max_dive_speed_loss,
@@ -162,6 +165,7 @@ def damage_effects(
         notes.append("rule 25: no Half-Loops" + (", no Half-Rolls" if c >= 2 else ""))
     return DamageEffects(
         max_level_speed_loss=lvl_e + (1 if limit else 0),
+        e_level_speed_loss=lvl_e,
         power_factor_loss=pf,
         climb_loss_ft=climb,
         max_dive_speed_loss=dive_speed,

@@ -96,6 +96,13 @@ HalfLoop = Literal["none", "diving", "climbing"]
 class SpeedInputs(AircraftInputs):
     current_speed: int = Field(ge=0, le=50, title="Current Game-Turn Airspeed")
     max_level_speed: int = Field(ge=1, le=40, title="Max. Level Sp. (after hit losses)")
+    e_hit_level_loss: int = Field(
+        0,
+        ge=0,
+        le=10,
+        title="Max. Level Sp. points lost to E hits",
+        description="rule 24: still flown without a dive, under the Dive Speed restrictions",
+    )
     max_dive_speed: int = Field(ge=1, le=50, title="Max. Dive Sp. (after hit losses)")
     power_factors: int = Field(ge=0, le=10, title="Power Factors available")
     brake_factors: int = Field(ge=0, le=10, title="Brake Factors available")
@@ -129,7 +136,8 @@ class SpeedChange(Calculator):
     """Rules 2, 16-21, 29: the Resulting Game-Turn Airspeed and the Power and Brake Factor
     restrictions of Dive Speed.
 
-    - Dive Speed is above Max. Level Sp. (hit losses included: rules 24, 27);
+    - Dive Speed is above Max. Level Sp. (hit losses included: rules 24, 27); the points E hits
+      removed stay usable without a dive but under the Dive Speed restrictions (rule 24);
     - rule 17: only a dive gaining at least one Speed Point enters Dive Speed; Power Factors add
       no Dive Speed Points, and none is used while in Dive Speed (except rule 2's Advantage case,
       when the plotted costs bring the airspeed below Dive Speed);
@@ -196,7 +204,7 @@ class SpeedChange(Calculator):
         if i.power_used and without_dive > i.max_level_speed and not i.advantage_exception:
             raise RuleViolation("rule 17: Power Factors may not add Dive Speed Points")
         resulting = without_dive + i.dive_gain
-        if resulting > i.max_level_speed and i.dive_gain < 1:
+        if resulting > i.max_level_speed + i.e_hit_level_loss and i.dive_gain < 1:
             raise RuleViolation(
                 "rule 17: only a dive gaining at least one Speed Point enters Dive Speed"
             )
@@ -235,4 +243,5 @@ def effective_speeds(card: Card, attributes: dict[str, Any]) -> dict[str, int]:
         "max_dive_speed": card.max_dive_speed - int(attributes.get("max_dive_speed_loss", 0)),
         "power_factors": max(card.power_factors - int(attributes.get("power_factor_loss", 0)), 0),
         "brake_factors": card.brake_factors,
+        "e_hit_level_loss": int(attributes.get("e_level_speed_loss", 0)),
     }

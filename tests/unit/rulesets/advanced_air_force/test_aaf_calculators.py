@@ -281,3 +281,40 @@ def test_v_climb() -> None:
     assert label("vertical_climb", current_speed=8, fired_guns=True, **base).endswith("stall")
     with pytest.raises(RuleViolation, match="Level Bank"):
         label("vertical_climb", current_speed=8, from_level_bank=False, **base)
+
+
+def test_rule_24_e_hit_level_point_needs_no_dive_but_keeps_dive_restrictions() -> None:
+    """Rule 24: a Max. Level Sp. point removed by an E hit remains, under the Dive Speed Power
+    and Brake Factor restrictions (rules 17-18); one removed by W hits is true Dive Sp."""
+    kw = {**SPEED, "max_level_speed": 9, "e_hit_level_loss": 1}
+    assert label("speed_change", **{**kw, "current_speed": 10, "brake_used": 1}) == "airspeed 9"
+    assert (
+        label("speed_change", **{**kw, "current_speed": 10, "brake_used": 1, "dive_gain": 1})
+        == "airspeed 10"
+    )
+    with pytest.raises(RuleViolation, match="rule 18"):
+        label("speed_change", **{**kw, "current_speed": 10})
+    with pytest.raises(RuleViolation, match="rule 17"):
+        label("speed_change", **{**kw, "current_speed": 10, "brake_used": 1, "power_used": 1})
+    with pytest.raises(RuleViolation, match="rule 17"):
+        label("speed_change", **{**kw, "current_speed": 9, "power_used": 1})
+
+
+def test_gun_fire_prefill_from_cards() -> None:
+    e = game(
+        ("b17", "Blue", "b17_sample"),
+        ("blue", "Blue", "p47_sample"),
+        ("red", "Red", "bf110_sample"),
+    )
+    gf = P["gun_fire"]
+    assert gf.prefill(e, "blue", "red") | {} == {
+        "k14_sight": True,
+        "flexible_rolls": 1,
+        "gun_type": "FF",
+        "total_gun_factors": 12,
+        "silhouette_modifier": 2,
+        "multi_engine_bomber_target": False,
+        "advantage": "none",
+    }
+    pre = gf.prefill(e, "b17", None)
+    assert (pre["gun_type"], pre["total_gun_factors"], pre["flexible_rolls"]) == ("F", 10, 3)
