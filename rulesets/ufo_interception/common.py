@@ -26,6 +26,8 @@ from .cards import Card, HardPoint
 
 ANTI_GRAV = "anti_grav"
 MAX_SPEED = "max_speed"
+#: variant: the vital-system check counts only the damage taken this turn
+VITAL_THIS_TURN = "vital_this_turn"
 #: how many ray guns and hard points a card may have ledgers for
 MAX_RAY_GUNS = 4
 MAX_HARD_POINTS = 6
@@ -121,6 +123,12 @@ class Tally:
             return
         self.damage += points
         self.events.append(DamageTaken(aircraft=self.id, points=points, source=source))
+        # the damage taken this turn restarts from 0 with the first damage of a new turn
+        last = {**self.aircraft.attributes, **self.attributes}
+        so_far = (
+            int(last.get("damage_this_turn", 0)) if last.get("damaged_turn") == self.turn else 0
+        )
+        self.attributes["damage_this_turn"] = so_far + points
         self.attributes["damaged_turn"] = self.turn
         self.notes.append(f"{points} DP ({why})")
 

@@ -14,7 +14,7 @@ from app.core.events import AttributesSet, CriticalHit, Event, StatusChanged
 from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
 
 from .cards import Card, catalogue
-from .common import ANTI_GRAV, MAX_SPEED, Tally, card_of, fighter, need
+from .common import ANTI_GRAV, MAX_SPEED, VITAL_THIS_TURN, Tally, card_of, fighter, need
 from .tables import Effect, damage_table
 
 DAMAGE_RULE = "UFO rules, Damage"
@@ -158,7 +158,8 @@ class VitalInputs(AircraftInputs):
 class VitalSystem(Procedure):
     """UFO rules, Damage: "Any turn a plane takes damage roll d6. If the result is LESS than the
     total damage taken then a vital system has been hit, the plane is unflyable and the pilot
-    ejects (and lands) safely."
+    ejects (and lands) safely." The total is the plane's damage so far; the variant
+    "vital_this_turn" reads it as the damage taken this turn.
     """
 
     id = "vital_system"
@@ -178,7 +179,13 @@ class VitalSystem(Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         who = target or attacker
-        return {} if who is None else {"total_damage": engagement.get(who).damage}
+        if who is None:
+            return {}
+        a = engagement.get(who)
+        if VITAL_THIS_TURN in self.variants:
+            fresh = a.attributes.get("damaged_turn") == engagement.turn
+            return {"total_damage": int(a.attributes.get("damage_this_turn", 0)) if fresh else 0}
+        return {"total_damage": a.damage}
 
     def resolve(
         self, inputs: VitalInputs, dice: DiceSource, engagement: Engagement | None = None

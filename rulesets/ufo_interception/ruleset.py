@@ -32,6 +32,7 @@ from .common import (
     MAX_HARD_POINTS,
     MAX_RAY_GUNS,
     MAX_SPEED,
+    VITAL_THIS_TURN,
     card_of,
     hard_point_ledger,
     lost_hard_points,
@@ -140,6 +141,13 @@ class UfoInterception(Ruleset):
             "The Tornado card prints 'Hard Point 3 - 4 Amraam' but only three boxes (OOO); "
             "by default the three boxes are used, with this variant the printed 4.",
             "UFO rules, Tornado card",
+        ),
+        Variant(
+            VITAL_THIS_TURN,
+            "Vital systems: this turn's damage",
+            "The vital-system check compares the d6 with the damage taken this turn, not the "
+            "plane's total so far ('LESS than the total damage taken' can be read either way).",
+            "UFO rules, Damage",
         ),
     )
     Card = Card

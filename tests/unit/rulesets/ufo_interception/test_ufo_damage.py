@@ -211,3 +211,18 @@ def test_results_beyond_plain_dp_go_on_the_critical_log() -> None:
     assert "engine_damaged" in e.aircraft["blue1"].status
     e, _ = hit(standard(), "saucer", "ufo", [4, 4, 1])
     assert e.aircraft["saucer"].criticals[0].effect.startswith("2 DP")
+
+
+def test_vital_system_total_or_this_turn_variant() -> None:
+    """ "LESS than the total damage taken": by default the plane's total so far; the variant
+    vital_this_turn counts only this turn's damage."""
+    e, _ = hit(standard(), "blue1", "fighter", [2, 4])  # turn 1: 2 DP
+    e = at(e, 0, turn=2)
+    e, _ = hit(e, "blue1", "fighter", [3, 4])  # turn 2: 1 DP
+    e, _ = hit(e, "blue1", "fighter", [1, 5])  # turn 2: 2 DP
+    assert e.aircraft["blue1"].in_play
+    assert VITAL.prefill(e, "blue1", None) == {"total_damage": 5}
+    assert e.aircraft["blue1"].attributes["damage_this_turn"] == 3
+    this_turn = RULESET.bind(["vital_this_turn"]).procedures["vital_system"]
+    assert this_turn.prefill(e, "blue1", None) == {"total_damage": 3}
+    assert this_turn.prefill(at(e, 0, turn=3), "blue1", None) == {"total_damage": 0}
