@@ -151,29 +151,39 @@ class Details(_Model):
     wingman: str | None = Field(None, description="the aircraft id of its wingman (13.2)")
 
 
-def countermeasures(era: Era | None, group: CountryGroup | None) -> tuple[int, int]:
-    """14.0: the recommended (radar, IR) countermeasures for an era and country/group."""
+def _row(era: Era | None, group: CountryGroup | None) -> tuple[int | str, int | str]:
     if era is None or group is None:
         raise ValueError("give radar_cm and ir_cm, or an era and country_group (14.0)")
     row = tables().countermeasures.eras[era].get(group)
     if row is None:
         raise ValueError(f"the 14.0 table for {era} has no {group}: give radar_cm and ir_cm")
-    radar, ir = row
-    if not isinstance(radar, int) or not isinstance(ir, int):
-        raise ValueError(
-            f"14.0 prints {radar!r} / {ir!r} for {group} {era}: choose radar_cm and ir_cm"
-        )
-    return radar, ir
+    return row
+
+
+def _pick(value: int | str, what: str, era: str, group: str) -> int:
+    if not isinstance(value, int):
+        raise ValueError(f"14.0 prints {value!r} as the {what} rating of {group} {era}: choose it")
+    return value
+
+
+def countermeasures(era: Era | None, group: CountryGroup | None) -> tuple[int, int]:
+    """14.0: the recommended (radar, IR) countermeasures for an era and country/group."""
+    radar, ir = _row(era, group)
+    return _pick(radar, "radar", str(era), str(group)), _pick(ir, "IR", str(era), str(group))
 
 
 def resolve_countermeasures(card: Card, details: Details) -> tuple[int, int]:
     """The aircraft's (radar, IR) countermeasures: given values, else the 14.0 defaults."""
     if details.radar_cm is not None and details.ir_cm is not None:
         return details.radar_cm, details.ir_cm
-    default = countermeasures(details.era or card.era, details.country_group or card.country_group)
+    era = details.era or card.era
+    group = details.country_group or card.country_group
+    radar, ir = _row(era, group)
     return (
-        details.radar_cm if details.radar_cm is not None else default[0],
-        details.ir_cm if details.ir_cm is not None else default[1],
+        details.radar_cm
+        if details.radar_cm is not None
+        else _pick(radar, "radar", str(era), str(group)),
+        details.ir_cm if details.ir_cm is not None else _pick(ir, "IR", str(era), str(group)),
     )
 
 
