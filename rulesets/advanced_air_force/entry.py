@@ -10,6 +10,9 @@
   the front hemisphere makes all Snapshot fire 1 hex single-roll "F" Gunnery Play; flexible guns
   on the entry side use "F" Gunnery Play at 1 hex.
 - Rule 11: interlocking front hemispheres at 10+ combined Speed Points: single-roll "F" Gunnery.
+- V. Dive rule 6: fire from a non-V. Diving aircraft at one in a Current Game-Turn V. Dive is
+  "F" Gunnery Play only and is treated as High Deflection (``at_v_diver``); fire from a V. Diver
+  at a non-V. Diver has the inverted restrictions of rule 13 (``from_v_dive``: 2 hexes).
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-FireMode = Literal["normal", "snapshot", "snapshot_front", "interlocking"]
+FireMode = Literal[
+    "normal", "snapshot", "snapshot_front", "interlocking", "at_v_diver", "from_v_dive"
+]
 HIGH_DEFLECTION_CLOCK = frozenset({2, 4, 8, 10})
 
 
@@ -77,9 +82,15 @@ def entry_rolls(
             return [flexible_entry(flexible_rolls, False, "rules 8, 15")]
         return [EntryRoll("snapshot: K-14 High Deflection roll", 2, 1, "rules 8, 12", True)]
     rolls: list[EntryRoll] = []
-    if flexible:
+    if fire_mode == "at_v_diver":
+        rolls.append(
+            flexible_entry(flexible_rolls, False, "V. Dive rule 6, rule 15")
+            if flexible
+            else EntryRoll("single-roll F Gunnery Play entry", 5, 1, "V. Dive rule 6", False, True)
+        )
+    elif flexible:
         rolls.append(flexible_entry(flexible_rolls, six_oclock_straight, "rule 15"))
-    if target_clock in HIGH_DEFLECTION_CLOCK:
+    if target_clock in HIGH_DEFLECTION_CLOCK or fire_mode == "at_v_diver":
         above = high_deflection_above(
             silhouette_modifier=silhouette_modifier, k14_sight=k14_sight and not flexible
         )

@@ -74,7 +74,7 @@ class GunFireInputs(ProcedureInputs):
         title="Target altitude minus attacker altitude (ft)",
         description="Resulting Game-Turn altitudes (rules 1, 5)",
     )
-    fire_mode: FireMode = Field("normal", title="Fire", description="rules 8, 11")
+    fire_mode: FireMode = Field("normal", title="Fire", description="rules 8, 11; V. Dive rule 6")
     multi_engine_bomber_target: bool = Field(
         False, title="Target is a multi-engine bomber", description="rule 23"
     )
@@ -87,6 +87,11 @@ class GunFireInputs(ProcedureInputs):
         fixed = self.gun_type in FIXED_GUNS
         if self.attacker_inverted and self.range_hexes > 2:
             raise ValueError("rule 13: an inverted attitude limits gun range to two hexes")
+        if self.fire_mode == "from_v_dive" and self.range_hexes > 2:
+            raise ValueError(
+                "V. Dive rule 6: fire at a non-V. Diving aircraft has the inverted restriction "
+                "of rule 13 (2 hexes, 600 ft)"
+            )
         if self.fire_mode in ("snapshot", "snapshot_front") and self.range_hexes != 1:
             raise ValueError("rule 8: Snapshot fire is always resolved at 1 hex range")
         d = self.altitude_difference_ft

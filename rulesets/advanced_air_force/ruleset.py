@@ -14,6 +14,7 @@ from app.core.ruleset import CardSpec, LedgerSpec, Procedure, Ruleset, Step, Var
 
 from . import advantage_state
 from .advantage import DeclareAdvantage, EndAdvantage, expire_advantages
+from .altitude import AltitudeChange
 from .card import Card, catalogue
 from .card_spec import build_card
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
@@ -31,6 +32,7 @@ PROCEDURES: tuple[type[Procedure], ...] = (
     SpeedChange,
     StallSpeed,
     ClimbRate,
+    AltitudeChange,
     VerticalDive,
     VDiveSurvival,
     VerticalClimb,

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from aaf_helpers import apply, game
+from aaf_helpers import apply, game, next_turn
 
 from app.core.dice import TableDice
 from app.core.errors import RuleViolation
@@ -318,3 +318,57 @@ def test_gun_fire_prefill_from_cards() -> None:
     }
     pre = gf.prefill(e, "b17", None)
     assert (pre["gun_type"], pre["total_gun_factors"], pre["flexible_rolls"]) == ("F", 10, 3)
+
+
+def test_rule_30_red_values() -> None:
+    """Rule 30: red beyond the highest black value: not twice in a row the same way, and the
+    next Game-Turn needs .1 (100 ft) of the opposite change; climbs use the red loss."""
+    base = {"highest_black_ft": 800}
+    assert label("altitude_change", direction="climb", change_ft=800, **base) == "climb 800 ft"
+    assert (
+        label("altitude_change", direction="climb", change_ft=1000, **base) == "climb 1000 ft (red)"
+    )
+    with pytest.raises(RuleViolation, match="rule 30"):
+        label(
+            "altitude_change",
+            direction="climb",
+            change_ft=300,
+            previous_red_direction="climb",
+            **base,
+        )
+    with pytest.raises(RuleViolation, match="rule 30"):
+        label(
+            "altitude_change", direction="dive", change_ft=0, previous_red_direction="climb", **base
+        )
+    assert (
+        label(
+            "altitude_change",
+            direction="dive",
+            change_ft=100,
+            previous_red_direction="climb",
+            **base,
+        )
+        == "dive 100 ft"
+    )
+
+
+def test_rule_30_tracked_on_the_aircraft() -> None:
+    e = game(("blue", "Blue", "spitfire_sample"))
+    p = P["altitude_change"]
+    r = p.resolve(
+        p.parse(
+            {"aircraft": "blue", "direction": "dive", "change_ft": 1500, "highest_black_ft": 1200}
+        ),
+        TableDice([]),
+        e,
+    )
+    e = next_turn(apply(e, r))
+    again = p.parse(
+        {"aircraft": "blue", "direction": "dive", "change_ft": 500, "highest_black_ft": 1200}
+    )
+    with pytest.raises(RuleViolation, match="100 ft of climb"):
+        p.resolve(again, TableDice([]), e)
+    ok = p.parse(
+        {"aircraft": "blue", "direction": "climb", "change_ft": 100, "highest_black_ft": 500}
+    )
+    assert p.resolve(ok, TableDice([]), e).outcome == "climb 100 ft"

@@ -287,3 +287,18 @@ def test_impossible_die_is_refused() -> None:
 def test_out_of_range_inputs_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
         inputs(**bad)
+
+
+def test_v_dive_rule_6_fire_at_a_v_diver_is_f_gunnery_and_high_deflection() -> None:
+    """V. Dive rule 6: from a non-V. Diver at a V. Diver: "F" Gunnery Play (a 6) and High
+    Deflection (above 4): 1/6 x 2/6 to enter."""
+    odds = GF.odds(inputs(fire_mode="at_v_diver"))
+    assert odds["miss"] == 1 - Fraction(1, 6) * Fraction(2, 6)
+    flex = GF.odds(inputs(fire_mode="at_v_diver", gun_type="F", flexible_rolls=2))
+    assert flex["miss"] == 1 - (1 - Fraction(25, 36)) * Fraction(2, 6)
+
+
+def test_v_dive_rule_6_fire_from_a_v_diver_has_the_inverted_range_limit() -> None:
+    inputs(fire_mode="from_v_dive", range_hexes=2)
+    with pytest.raises(ValidationError, match="V. Dive rule 6"):
+        inputs(fire_mode="from_v_dive", range_hexes=3)
