@@ -66,7 +66,7 @@ class DamageRoll(Procedure):
         narrative = f"damage table {roll.total}: {effect.text}"
         if t is not None and engagement is not None:
             tally = Tally.of(t, engagement.turn)
-            apply_effect(tally, effect, roll.total, dice, rolls, inputs.attacker, self.rule)
+            apply_effect(tally, effect, roll.total, dice, rolls, inputs.attacker)
             due = int(t.attributes.get("damage_rolls_due", 0))
             if due:
                 tally.attributes["damage_rolls_due"] = due - 1
@@ -89,7 +89,6 @@ def apply_effect(
     dice: DiceSource,
     rolls: list[Roll],
     source: str | None,
-    rule: str,
 ) -> None:
     """Apply one damage table result to ``tally``, rolling the dice the result calls for."""
 
