@@ -13,8 +13,7 @@ from app.core.dice import DiceSource, Roll
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged, StatusChanged
-from app.core.ruleset import Procedure as _Procedure
-from app.core.ruleset import ProcedureInputs, Resolution
+from app.core.ruleset import Procedure, ProcedureInputs, Resolution
 from rulesets.nth_fleet.combat import (
     INT,
     NON_INT,
@@ -58,7 +57,7 @@ class AttackInputs(ProcedureInputs):
     attacking_cap: bool = Field(False, title="Attacking CAP", description="-2 (2.11)")
 
 
-class AirAttack(_Procedure):
+class AirAttack(Procedure):
     """Nth Fleet 2.9-2.11: one force's attack on the air-to-air attack table (a what-if).
 
     The total is rounded down to a column, split over several columns above the last (90 ->
@@ -218,7 +217,7 @@ class _Force:
     track: str
 
 
-class AirCombat(_Procedure):
+class AirCombat(Procedure):
     """Nth Fleet 2.5-2.15: two forces fight; damage is simultaneous; losses and aborts follow.
 
     Each force's attack (2.9-2.11, as ``air_attack``) inflicts damage points on the other.

@@ -6,7 +6,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from app.core.data import load_catalogue
 
@@ -56,15 +56,17 @@ def catalogue() -> dict[str, Card]:
 class Details(BaseModel):
     """What ``add_aircraft`` takes for one counter on an Air Base Display (2.1).
 
-    Give either ``air_points`` directly, or ``unit_sides`` (and ``units``) to convert counters:
-    a two-sided unit is four air points, a single-sided unit two. Without either, the type's
-    own ``unit_sides`` is used. ``track`` is where the points start on the display.
+    Give either ``air_points`` (also accepted as ``count``) directly, or ``unit_sides`` (and
+    ``units``) to convert counters: a two-sided unit is four air points, a single-sided unit
+    two. Without either, the type's own ``unit_sides`` is used. ``track`` is where the points start on the display.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     base: str = Field(min_length=1, description="the carrier or land air base (its display)")
-    air_points: int | None = Field(None, ge=1, le=400)
+    air_points: int | None = Field(
+        None, ge=1, le=400, validation_alias=AliasChoices("air_points", "count")
+    )
     unit_sides: Literal[1, 2] | None = None
     units: int = Field(1, ge=1, le=100)
     track: Track = "unused"

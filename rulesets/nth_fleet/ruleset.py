@@ -97,7 +97,8 @@ class NthFleet(Ruleset):
         """A counter on a base display; without a count, the type's own sides give it (2.1)."""
         d = dict(details)
         types = self.aircraft
-        if "air_points" not in d and "unit_sides" not in d and type_id in types:
+        counted = any(d.get(k) is not None for k in ("air_points", "count", "unit_sides"))
+        if not counted and type_id in types:
             d["unit_sides"] = types[type_id].unit_sides
         return super().new_aircraft(aircraft_id, name, side, type_id, pilot, d)
 

@@ -44,6 +44,17 @@ def test_2_1_several_units_and_direct_air_points(game: Callable) -> None:
     assert g.state.get(vf2).count == 3
 
 
+def test_count_is_another_name_for_air_points(game: Callable) -> None:
+    """API.md: ``add_aircraft(..., count=N)`` puts a counter of N air points on the display."""
+    g = game()
+    a = g.add("Blue", "f14a", "VF-1", base="Nimitz", count=6)
+    assert g.state.get(a).count == 6
+    assert g.state.get(a).details["air_points"] == 6
+    # a form that sends every field, unset ones as None, still gets the type's own count
+    b = g.add("Blue", "e2c", "VAW-117", base="Nimitz", air_points=None, unit_sides=None)
+    assert g.state.get(b).count == 2
+
+
 def test_details_are_validated() -> None:
     with pytest.raises(ValidationError, match="not both"):
         Details(base="Nimitz", air_points=4, unit_sides=2)
