@@ -58,7 +58,8 @@ class Details(BaseModel):
 
     Give either ``air_points`` (also accepted as ``count``) directly, or ``unit_sides`` (and
     ``units``) to convert counters: a two-sided unit is four air points, a single-sided unit
-    two. Without either, the type's own ``unit_sides`` is used. ``track`` is where the points start on the display.
+    two. Without either, the type's own ``unit_sides`` is used. ``track`` is where the points
+    start on the display.
     """
 
     model_config = ConfigDict(extra="forbid")
