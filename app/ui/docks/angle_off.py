@@ -1,0 +1,631 @@
+"""The angle-off calculator: a small board where the umpire places a target and an attacker and
+reads what the ruleset's geometry says of them, with its arcs drawn around the target.
+
+Click the board to place the chosen piece, drag a piece to move it, turn it with the wheel or
+``[`` (left) and ``]`` (right); altitude, speed and the exact position are fields below, and
+either piece can follow an aircraft of the roster. The board knows nothing of any game's angle
+rules: it draws the map's grid and shows whatever ``ruleset.geometry.relate`` reports.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QRadioButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core import hexgrid
+from app.core.errors import RuleViolation
+from app.core.ruleset import Geometry, Piece, Relation
+from app.ui.model import EngagementModel
+
+ROLES = ("target", "attacker")
+COLOURS = {"target": QColor("#c62828"), "attacker": QColor("#1565c0")}
+ARC_COLOURS = ("#ffb300", "#43a047", "#8e24aa", "#00897b", "#f4511e", "#3949ab")
+#: board pixels per map unit (one hex across flats; one inch)
+SCALE = {"hex": 46.0, "inches": 18.0}
+#: how far the board reaches from the middle, in map units
+EXTENT = {"hex": 7, "inches": 24}
+#: the arcs' radius in map units
+ARC_RADIUS = {"hex": 3.2, "inches": 12.0}
+#: the turn of one wheel notch or key press in a place where any facing goes
+FREE_TURN = {"hex": 30, "inches": 15}
+
+
+def to_physical(grid: str, x: float, y: float) -> tuple[float, float]:
+    return hexgrid.physical(x, y) if grid == "hex" else (x, y)
+
+
+def to_map(grid: str, px: float, py: float) -> tuple[float, float]:
+    return (px / hexgrid.HALF_SQRT3, py) if grid == "hex" else (px, py)
+
+
+def snap(grid: str, x: float, y: float) -> tuple[float, float]:
+    """The nearest place a piece can stand: a hex centre, or a hex side when very near one."""
+    if grid != "hex":
+        return (round(x * 4) / 4, round(y * 4) / 4)
+    px, py = hexgrid.physical(x, y)
+    best: tuple[float, tuple[float, float]] | None = None
+    for col in range(math.floor(x) - 1, math.floor(x) + 3):
+        base = math.floor(y) if col % 2 == 0 else math.floor(y - 0.5) + 0.5
+        for cy in (base - 1, base, base + 1, base + 2):
+            cx_p, cy_p = hexgrid.physical(col, cy)
+            d = math.hypot(cx_p - px, cy_p - py)
+            if best is None or d < best[0]:
+                best = (d, (float(col), float(cy)))
+    assert best is not None
+    centre = best[1]
+    for n in hexgrid.neighbours(*centre):
+        side = ((centre[0] + n[0]) / 2, (centre[1] + n[1]) / 2)
+        sx, sy = hexgrid.physical(*side)
+        if math.hypot(sx - px, sy - py) < 0.17:
+            return side
+    return centre
+
+
+def facings(grid: str, x: float, y: float) -> tuple[int, ...]:
+    """The facings a piece may take at ``(x, y)``, counter-clockwise from +x."""
+    if grid == "hex":
+        try:
+            return hexgrid.valid_directions(x, y)
+        except ValueError:
+            return tuple(range(0, 360, 30))
+    return tuple(range(0, 360, FREE_TURN["inches"]))
+
+
+def nearest_facing(allowed: tuple[int, ...], facing: int) -> int:
+    return min(allowed, key=lambda f: abs((f - facing + 180) % 360 - 180))
+
+
+def turned(allowed: tuple[int, ...], facing: int, steps: int) -> int:
+    """The facing ``steps`` allowed facings counter-clockwise (negative: clockwise)."""
+    ordered = sorted(allowed)
+    i = ordered.index(nearest_facing(allowed, facing))
+    return ordered[(i + steps) % len(ordered)]
+
+
+class PieceItem(QGraphicsPathItem):
+    """A piece on the board: an arrow pointing along its facing."""
+
+    def __init__(self, role: str, board: Board) -> None:
+        super().__init__()
+        self.role, self.board = role, board
+        s = 0.36 * board.scale
+        path = QPainterPath()
+        path.addPolygon(
+            QPolygonF(
+                [
+                    QPointF(s, 0),
+                    QPointF(-s * 0.7, s * 0.6),
+                    QPointF(-s * 0.35, 0),
+                    QPointF(-s * 0.7, -s * 0.6),
+                    QPointF(s, 0),
+                ]
+            )
+        )
+        self.setPath(path)
+        colour = COLOURS[role]
+        self.setBrush(QBrush(colour))
+        self.setPen(QPen(colour.darker(150), 1.5))
+        self.setZValue(10)
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+            | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
+        )
+        self.setToolTip(role.capitalize())
+        self.label = QGraphicsSimpleTextItem(role.capitalize())
+        self.label.setBrush(QBrush(colour.darker(130)))
+        self.label.setZValue(11)
+        self.syncing = False
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # noqa: N802
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and not self.syncing:
+            self.board.piece_dragged.emit(self.role, self.pos(), False)
+        return super().itemChange(change, value)
+
+    def mousePressEvent(self, event: Any) -> None:  # noqa: N802
+        self.board.piece_pressed.emit(self.role)
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: Any) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        self.board.piece_dragged.emit(self.role, self.pos(), True)
+
+
+class Board(QGraphicsView):
+    """The map: grid, arcs and two pieces. It reports clicks, drags and turns; the dock decides."""
+
+    clicked = Signal(QPointF)
+    turn = Signal(int)
+    piece_pressed = Signal(str)
+    piece_dragged = Signal(str, QPointF, bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("board")
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMinimumSize(260, 220)
+        self.setToolTip("Click to place the chosen piece, drag to move, wheel or [ and ] to turn")
+        self.grid = "hex"
+        self.scale = SCALE["hex"]
+        self.pieces: dict[str, PieceItem] = {}
+        self._grid_items: list[QGraphicsItem] = []
+        self._arc_items: list[QGraphicsItem] = []
+        self.draw_grid("hex")
+
+    def scene_point(self, grid: str, x: float, y: float) -> QPointF:
+        px, py = to_physical(grid, x, y)
+        return QPointF(px * self.scale, -py * self.scale)
+
+    def map_point(self, p: QPointF) -> tuple[float, float]:
+        return to_map(self.grid, p.x() / self.scale, -p.y() / self.scale)
+
+    def draw_grid(self, grid: str) -> None:
+        scene = self.scene()
+        for item in self._grid_items:
+            scene.removeItem(item)
+        for piece in self.pieces.values():
+            scene.removeItem(piece)
+            scene.removeItem(piece.label)
+        self._grid_items = []
+        self.grid, self.scale = grid, SCALE[grid]
+        pen = QPen(self.palette().color(self.foregroundRole()))
+        pen.setColor(QColor(128, 128, 128, 110))
+        pen.setCosmetic(True)
+        n = EXTENT[grid]
+        path = QPainterPath()
+        if grid == "hex":
+            r = self.scale / math.sqrt(3)
+            for col in range(-n, n + 1):
+                offset = 0.0 if col % 2 == 0 else 0.5
+                for row in range(-n + 2, n - 1):
+                    c = self.scene_point("hex", col, row + offset)
+                    corners = [
+                        QPointF(
+                            c.x() + r * math.cos(math.radians(a)),
+                            c.y() - r * math.sin(math.radians(a)),
+                        )
+                        for a in range(0, 361, 60)
+                    ]
+                    path.addPolygon(QPolygonF(corners))
+        else:
+            s = self.scale
+            for i in range(-n, n + 1):
+                path.moveTo(i * s, -n * s)
+                path.lineTo(i * s, n * s)
+                path.moveTo(-n * s, i * s)
+                path.lineTo(n * s, i * s)
+        item = scene.addPath(path, pen)
+        item.setZValue(-10)
+        self._grid_items.append(item)
+        self.pieces = {role: PieceItem(role, self) for role in ROLES}
+        for piece in self.pieces.values():
+            scene.addItem(piece)
+            scene.addItem(piece.label)
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-20, -20, 20, 20))
+
+    def place(self, role: str, piece: Piece, active: bool) -> None:
+        item = self.pieces[role]
+        item.syncing = True
+        item.setPos(self.scene_point(self.grid, piece.x, piece.y))
+        item.setRotation(-piece.facing)
+        item.syncing = False
+        item.setPen(
+            QPen(QColor("#ffd54f") if active else COLOURS[role].darker(150), 3 if active else 1.5)
+        )
+        item.label.setPos(item.pos() + QPointF(0.3 * self.scale, 0.15 * self.scale))
+
+    def draw_arcs(self, target: Piece, arcs: tuple[tuple[str, float, float], ...]) -> None:
+        scene = self.scene()
+        for item in self._arc_items:
+            scene.removeItem(item)
+        self._arc_items = []
+        centre = self.scene_point(self.grid, target.x, target.y)
+        radius = ARC_RADIUS[self.grid] * self.scale
+        rect = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
+        for i, (label, start, end) in enumerate(arcs):
+            span = (end - start) % 360 or 360.0
+            colour = QColor(ARC_COLOURS[i % len(ARC_COLOURS)])
+            path = QPainterPath(centre)
+            # map degrees are counter-clockwise from +x, as Qt's arc angles are on screen
+            path.arcTo(rect, start, span)
+            path.closeSubpath()
+            fill = QColor(colour)
+            fill.setAlpha(45)
+            pen = QPen(colour, 1.5)
+            pen.setCosmetic(True)
+            item = scene.addPath(path, pen, QBrush(fill))
+            item.setZValue(-5)
+            item.setToolTip(f"{label}: {start:g} to {end:g} degrees")
+            middle = math.radians(start + span / 2)
+            text = scene.addSimpleText(label)
+            text.setBrush(QBrush(colour.darker(140)))
+            br = text.boundingRect()
+            text.setPos(
+                centre.x() + 0.75 * radius * math.cos(middle) - br.width() / 2,
+                centre.y() - 0.75 * radius * math.sin(middle) - br.height() / 2,
+            )
+            text.setZValue(-4)
+            self._arc_items += [item, text]
+
+    # -- input -------------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton and not isinstance(
+            self.itemAt(event.position().toPoint()), PieceItem
+        ):
+            self.clicked.emit(self.mapToScene(event.position().toPoint()))
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        steps = event.angleDelta().y() // 120
+        if steps:
+            self.turn.emit(int(steps))
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_BracketLeft:
+            self.turn.emit(1)
+        elif event.key() == Qt.Key.Key_BracketRight:
+            self.turn.emit(-1)
+        else:
+            super().keyPressEvent(event)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+
+class PieceFields(QWidget):
+    """One piece's numbers: position, facing, altitude, speed, and the aircraft it follows."""
+
+    edited = Signal()
+
+    def __init__(self, role: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        title = QLabel(f"<b>{role.capitalize()}</b>")
+        title.setStyleSheet(f"color: {COLOURS[role].name()};")
+        self.aircraft = QComboBox()
+        self.aircraft.setObjectName(f"{role}_aircraft")
+        self.x = QDoubleSpinBox()
+        self.y = QDoubleSpinBox()
+        for box in (self.x, self.y):
+            box.setRange(-999, 999)
+            box.setDecimals(2)
+            box.setSingleStep(0.5)
+        self.facing = QSpinBox()
+        self.facing.setRange(0, 359)
+        self.facing.setWrapping(True)
+        self.facing.setSingleStep(30)
+        self.facing.setSuffix("°")
+        self.altitude = QSpinBox()
+        self.altitude.setRange(-999, 99_999)
+        self.speed = QDoubleSpinBox()
+        self.speed.setRange(0, 9_999)
+        self.speed.setDecimals(1)
+        for name, box in (
+            ("x", self.x),
+            ("y", self.y),
+            ("facing", self.facing),
+            ("altitude", self.altitude),
+            ("speed", self.speed),
+        ):
+            box.setObjectName(f"{role}_{name}")
+            box.setKeyboardTracking(False)
+            box.valueChanged.connect(lambda _v: self.edited.emit())
+        grid.addWidget(title, 0, 0)
+        grid.addWidget(self.aircraft, 0, 1, 1, 5)
+        for col, (label, box) in enumerate(
+            (
+                ("X", self.x),
+                ("Y", self.y),
+                ("Facing", self.facing),
+                ("Alt", self.altitude),
+                ("Speed", self.speed),
+            )
+        ):
+            lab = QLabel(label)
+            lab.setBuddy(box)
+            grid.addWidget(lab, 1, col)
+            grid.addWidget(box, 2, col)
+
+    def show_piece(self, piece: Piece) -> None:
+        boxes = (self.x, self.y, self.facing, self.altitude, self.speed)
+        for box in boxes:
+            box.blockSignals(True)
+        self.x.setValue(piece.x)
+        self.y.setValue(piece.y)
+        self.facing.setValue(int(piece.facing) % 360)
+        self.altitude.setValue(int(piece.altitude))
+        self.speed.setValue(float(piece.speed))
+        for box in boxes:
+            box.blockSignals(False)
+
+    def piece(self) -> Piece:
+        return Piece(
+            self.x.value(),
+            self.y.value(),
+            self.facing.value(),
+            self.altitude.value(),
+            self.speed.value(),
+        )
+
+
+class AngleOffDock(QDockWidget):
+    """Two pieces on a board and what the ruleset's geometry says of them."""
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__("Angle-off", parent)
+        self.setObjectName("AngleOffDock")
+        self.model = model
+        self.pieces: dict[str, Piece] = {
+            "target": Piece(0.0, 0.0, 90, 0, 0),
+            "attacker": Piece(0.0, -2.0, 90, 0, 0),
+        }
+        self.relation: Relation | None = None
+        self.error = ""
+
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        self.no_geometry = QLabel()
+        self.no_geometry.setObjectName("no_geometry")
+        self.no_geometry.setWordWrap(True)
+        self.no_geometry.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.no_geometry)
+        self.panel = QWidget()
+        panel = QVBoxLayout(self.panel)
+        panel.setContentsMargins(0, 0, 0, 0)
+        place = QHBoxLayout()
+        place.addWidget(QLabel("Click places the"))
+        self.place_target = QRadioButton("&target")
+        self.place_attacker = QRadioButton("atta&cker")
+        self.place_attacker.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.place_target)
+        group.addButton(self.place_attacker)
+        place.addWidget(self.place_target)
+        place.addWidget(self.place_attacker)
+        place.addStretch(1)
+        panel.addLayout(place)
+        self.board = Board()
+        panel.addWidget(self.board, 1)
+        self.fields = {role: PieceFields(role) for role in ROLES}
+        for f in self.fields.values():
+            panel.addWidget(f)
+        self.verdict = QLabel()
+        self.verdict.setObjectName("verdict")
+        self.verdict.setWordWrap(True)
+        panel.addWidget(self.verdict)
+        self.lines = QTableWidget(0, 2)
+        self.lines.setObjectName("relation")
+        self.lines.horizontalHeader().hide()
+        self.lines.verticalHeader().hide()
+        self.lines.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.lines.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.lines.setMaximumHeight(160)
+        panel.addWidget(self.lines)
+        layout.addWidget(self.panel, 1)
+        self.setWidget(body)
+
+        self.board.clicked.connect(self._clicked)
+        self.board.turn.connect(self.turn_active)
+        self.board.piece_pressed.connect(self._activate)
+        self.board.piece_dragged.connect(self._dragged)
+        for role, f in self.fields.items():
+            f.edited.connect(lambda r=role: self._fields_edited(r))
+            f.aircraft.currentIndexChanged.connect(lambda _i, r=role: self._follow(r))
+        self.place_target.toggled.connect(lambda _c: self._redraw())
+        model.reset.connect(self._reset)
+        model.aircraft_changed.connect(self._aircraft_changed)
+        self._reset()
+
+    # -- the ruleset's geometry --------------------------------------------------------------
+
+    @property
+    def geometry(self) -> Geometry | None:
+        return self.model.session.ruleset.geometry if self.model.has_session else None
+
+    @property
+    def grid(self) -> str:
+        g = self.geometry
+        return g.grid if g is not None else "hex"
+
+    @property
+    def active(self) -> str:
+        return "target" if self.place_target.isChecked() else "attacker"
+
+    def _reset(self) -> None:
+        g = self.geometry
+        if g is None:
+            title = self.model.session.ruleset.title if self.model.has_session else ""
+            self.no_geometry.setText(
+                f"{title} has no board geometry: there is nothing for the angle-off "
+                "calculator to measure in this game."
+                if title
+                else "No game is open."
+            )
+            self.no_geometry.show()
+            self.panel.hide()
+            return
+        self.no_geometry.hide()
+        self.panel.show()
+        if self.board.grid != g.grid:
+            self.board.draw_grid(g.grid)
+            for role in ROLES:
+                p = self.pieces[role]
+                self.pieces[role] = self._legal(replace(p, x=p.x, y=p.y))
+        self._fill_aircraft()
+        self._redraw()
+
+    def _fill_aircraft(self) -> None:
+        e = self.model.engagement
+        for f in self.fields.values():
+            keep = f.aircraft.currentData()
+            f.aircraft.blockSignals(True)
+            f.aircraft.clear()
+            f.aircraft.addItem("(a free piece)", None)
+            for a in e.aircraft.values():
+                f.aircraft.addItem(f"{a.name} ({a.side})", a.id)
+            i = f.aircraft.findData(keep)
+            f.aircraft.setCurrentIndex(i if i >= 0 else 0)
+            f.aircraft.blockSignals(False)
+
+    def _aircraft_changed(self, ids: list[str]) -> None:
+        if self.geometry is None:
+            return
+        self._fill_aircraft()
+        for role, f in self.fields.items():
+            if f.aircraft.currentData() in ids:
+                self._follow(role)
+
+    # -- changing the pieces -----------------------------------------------------------------
+
+    def _legal(self, p: Piece) -> Piece:
+        x, y = snap(self.grid, p.x, p.y)
+        return replace(p, x=x, y=y, facing=nearest_facing(facings(self.grid, x, y), int(p.facing)))
+
+    def set_piece(self, role: str, **changes: Any) -> None:
+        """Move, turn or change one piece (snapped to a place it can stand) and re-measure."""
+        self.pieces[role] = self._legal(replace(self.pieces[role], **changes))
+        self._redraw()
+
+    def turn_active(self, steps: int) -> None:
+        """Turn the chosen piece ``steps`` allowed facings left (negative: right)."""
+        p = self.pieces[self.active]
+        self.set_piece(
+            self.active, facing=turned(facings(self.grid, p.x, p.y), int(p.facing), steps)
+        )
+
+    def _activate(self, role: str) -> None:
+        (self.place_target if role == "target" else self.place_attacker).setChecked(True)
+
+    def _clicked(self, scene_pos: QPointF) -> None:
+        x, y = self.board.map_point(scene_pos)
+        self.set_piece(self.active, x=x, y=y)
+
+    def _dragged(self, role: str, scene_pos: QPointF, final: bool) -> None:
+        x, y = self.board.map_point(scene_pos)
+        if final:
+            self.set_piece(role, x=x, y=y)
+        else:  # live while dragging: measure from the nearest legal place, leave the item be
+            self.pieces[role] = self._legal(replace(self.pieces[role], x=x, y=y))
+            self._measure()
+
+    def _fields_edited(self, role: str) -> None:
+        self.pieces[role] = self._legal(self.fields[role].piece())
+        self._redraw()
+
+    def _follow(self, role: str) -> None:
+        """Take altitude, speed (and position, where the game records it) from the aircraft."""
+        aid = self.fields[role].aircraft.currentData()
+        if aid is None or aid not in self.model.engagement.aircraft:
+            return
+        a = self.model.engagement.aircraft[aid]
+        attrs = {**a.card, **a.attributes}
+        changes: dict[str, Any] = {}
+        for key in ("x", "y", "facing", "altitude", "speed"):
+            value = attrs.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                changes[key] = int(value) if key in ("facing", "altitude") else float(value)
+        self.set_piece(role, **changes)
+
+    def show_selection(self, ids: list[str]) -> None:
+        """The roster's selection: the first is the attacker, a second the target."""
+        for role, aid in zip(("attacker", "target"), ids, strict=False):
+            combo = self.fields[role].aircraft
+            combo.setCurrentIndex(max(combo.findData(aid), 0))
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        if self.geometry is None:
+            return
+        for role in ROLES:
+            self.board.place(role, self.pieces[role], role == self.active)
+            self.fields[role].show_piece(self.pieces[role])
+        self._measure()
+
+    def _measure(self) -> None:
+        g = self.geometry
+        if g is None:
+            return
+        target, attacker = self.pieces["target"], self.pieces["attacker"]
+        try:
+            rel = g.relate(target, attacker)
+        except (ValueError, RuleViolation) as e:
+            self.relation, self.error = None, str(e)
+            self.verdict.setText(f"Cannot measure: {escape(str(e))}")
+            self.verdict.setStyleSheet("color: #c62828;")
+            self.lines.setRowCount(0)
+            self.board.draw_arcs(target, ())
+            return
+        self.relation, self.error = rel, ""
+        if rel.attack_allowed is True:
+            text, colour = "Attack allowed", "#2e7d32"
+        elif rel.attack_allowed is False:
+            text, colour = "No attack" + (f": {rel.why_not}" if rel.why_not else ""), "#c62828"
+        else:
+            text, colour = rel.why_not or "", ""
+        self.verdict.setText(escape(text))
+        self.verdict.setStyleSheet(f"color: {colour}; font-weight: bold;" if colour else "")
+        self.lines.setRowCount(len(rel.lines))
+        for r, (label, value) in enumerate(rel.lines):
+            self.lines.setItem(r, 0, QTableWidgetItem(label))
+            self.lines.setItem(r, 1, QTableWidgetItem(value))
+        self.board.draw_arcs(target, rel.arcs)
+
+    def relation_lines(self) -> dict[str, str]:
+        """What the geometry reported, as shown."""
+        return {
+            self.lines.item(r, 0).text(): self.lines.item(r, 1).text()
+            for r in range(self.lines.rowCount())
+        }
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(AngleOffDock))

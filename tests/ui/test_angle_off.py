@@ -1,0 +1,196 @@
+"""The angle-off board against a small fake geometry: place, drag, turn, fields, roster."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from app.core import hexgrid
+from app.core.ruleset import Piece, Relation
+from app.session import GameSession
+from app.ui.docks.angle_off import AngleOffDock, snap
+from app.ui.model import EngagementModel
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+class FakeGeometry:
+    """Reports the distance and bearing, a rear arc, and allows an attack within 3 units."""
+
+    grid = "hex"
+
+    def __init__(self):
+        self.calls = []
+
+    def relate(self, target: Piece, attacker: Piece) -> Relation:
+        self.calls.append((target, attacker))
+        if target.x == attacker.x and target.y == attacker.y:
+            raise ValueError("both pieces are in the same place")
+        tx, ty = hexgrid.physical(target.x, target.y)
+        ax, ay = hexgrid.physical(attacker.x, attacker.y)
+        dist = math.hypot(ax - tx, ay - ty)
+        bearing = round(math.degrees(math.atan2(ay - ty, ax - tx))) % 360
+        rear = (target.facing + 150) % 360
+        return Relation(
+            lines=(
+                ("Range", f"{dist:.2f}"),
+                ("Bearing", str(bearing)),
+                ("Facing", str(target.facing)),
+                ("Altitude difference", str(attacker.altitude - target.altitude)),
+                ("Speeds", f"{target.speed:g}/{attacker.speed:g}"),
+            ),
+            arcs=(("rear", rear, rear + 60),),
+            attack_allowed=dist <= 3,
+            why_not="" if dist <= 3 else "out of range",
+        )
+
+
+@pytest.fixture
+def game(tmp_path):
+    s = GameSession.create(tmp_path / "g.airboss", "skirmish", "Board test")
+    s.add_aircraft("Blue", "jet", "Blue 1")
+    s.add_aircraft("Red", "prop", "Red 1")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def geometry(game):
+    g = FakeGeometry()
+    game.ruleset.geometry = g  # this game's bound ruleset only
+    return g
+
+
+@pytest.fixture
+def dock(qtbot, game, geometry):
+    d = AngleOffDock(EngagementModel(game))
+    qtbot.addWidget(d)
+    d.resize(520, 760)
+    d.show()
+    qtbot.waitExposed(d)
+    return d
+
+
+def view_pos(dock, x, y):
+    return dock.board.mapFromScene(dock.board.scene_point("hex", x, y))
+
+
+def test_without_geometry_the_dock_says_so(qtbot, game):
+    d = AngleOffDock(EngagementModel(game))
+    qtbot.addWidget(d)
+    assert d.panel.isHidden()
+    assert "Skirmish (test ruleset) has no board geometry" in d.no_geometry.text()
+
+
+def test_shows_what_the_geometry_reports_with_the_arc_drawn(dock, geometry):
+    lines = dock.relation_lines()
+    assert lines["Range"] == "2.00" and lines["Bearing"] == "270"
+    assert dock.verdict.text() == "Attack allowed"
+    arcs = [i for i in dock.board._arc_items if i.toolTip().startswith("rear")]
+    assert arcs and arcs[0].toolTip() == "rear: 240 to 300 degrees"
+    assert geometry.calls[-1][0] == Piece(0.0, 0.0, 90, 0, 0)
+
+
+def test_click_places_the_chosen_piece_snapped_to_a_hex(qtbot, dock):
+    qtbot.mouseClick(dock.board.viewport(), Qt.MouseButton.LeftButton, pos=view_pos(dock, 4.1, 2.9))
+    a = dock.pieces["attacker"]
+    assert (a.x, a.y) == (4.0, 3.0)
+    assert dock.verdict.text() == "No attack: out of range"
+    assert dock.fields["attacker"].x.value() == 4.0
+    qtbot.mouseClick(dock.place_target, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.board.viewport(), Qt.MouseButton.LeftButton, pos=view_pos(dock, 3, 2.5))
+    assert (dock.pieces["target"].x, dock.pieces["target"].y) == (3.0, 2.5)
+    assert dock.relation_lines()["Range"] == "1.00"
+
+
+def test_drag_moves_a_piece(qtbot, dock):
+    vp = dock.board.viewport()
+    start, end = view_pos(dock, 0, -2), view_pos(dock, 2, 1)
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(vp, start + QPoint(5, 5))
+    qtbot.mouseMove(vp, end)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=end)
+    a = dock.pieces["attacker"]
+    assert (a.x, a.y) == (2.0, 1.0)
+    assert dock.relation_lines()["Bearing"] == str(
+        round(math.degrees(math.atan2(1, 2 * hexgrid.HALF_SQRT3)))
+    )
+
+
+def test_keys_and_wheel_turn_the_chosen_piece(qtbot, dock):
+    dock.place_target.setChecked(True)
+    dock.board.setFocus()
+    qtbot.keyClick(dock.board, Qt.Key.Key_BracketLeft)
+    assert dock.pieces["target"].facing == 120
+    assert dock.relation_lines()["Facing"] == "120"
+    qtbot.keyClick(dock.board, Qt.Key.Key_BracketRight)
+    qtbot.keyClick(dock.board, Qt.Key.Key_BracketRight)
+    assert dock.pieces["target"].facing == 60
+    pos = QPointF(view_pos(dock, 3, 3))
+    wheel = QWheelEvent(
+        pos,
+        dock.board.viewport().mapToGlobal(pos),
+        QPoint(),
+        QPoint(0, -120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(dock.board.viewport(), wheel)
+    assert dock.pieces["target"].facing == 30
+    assert dock.fields["target"].facing.value() == 30
+    assert dock.board.pieces["target"].rotation() == -30
+
+
+def test_a_piece_on_a_hex_side_turns_along_the_side(dock):
+    dock.set_piece("attacker", x=0.0, y=0.5)  # the side between (0, 0) and (0, 1)
+    assert dock.pieces["attacker"].facing in (0, 180)
+    dock.turn_active(1)
+    assert dock.pieces["attacker"].facing in (0, 180)
+
+
+def test_altitude_and_speed_fields_reach_the_geometry(qtbot, dock):
+    alt = dock.fields["attacker"].altitude
+    alt.selectAll()
+    qtbot.keyClicks(alt, "3")
+    qtbot.keyClick(alt, Qt.Key.Key_Return)
+    speed = dock.fields["target"].speed
+    speed.selectAll()
+    qtbot.keyClicks(speed, "4")
+    qtbot.keyClick(speed, Qt.Key.Key_Return)
+    assert dock.relation_lines()["Altitude difference"] == "3"
+    assert dock.relation_lines()["Speeds"] == "4/0"
+
+
+def test_an_invalid_place_is_reported_not_raised(dock):
+    dock.set_piece("attacker", x=0.0, y=0.0)
+    assert dock.verdict.text() == "Cannot measure: both pieces are in the same place"
+    assert dock.relation_lines() == {}
+
+
+def test_pieces_follow_roster_aircraft(qtbot, dock, game):
+    combo = dock.fields["attacker"].aircraft
+    combo.setCurrentIndex(combo.findText("Blue 1 (Blue)"))
+    assert dock.pieces["attacker"].speed == 6  # the jet's speed attribute
+    game.perform("afterburner", {"aircraft": "blue-1"})
+    assert dock.pieces["attacker"].speed == 7
+    dock.show_selection(["red-1", "blue-1"])
+    assert dock.pieces["attacker"].speed == 5
+    assert dock.pieces["target"].speed == 7
+
+
+def test_snap_prefers_centres_and_takes_sides_when_near():
+    assert snap("hex", 0.1, 0.2) == (0.0, 0.0)
+    assert snap("hex", 0.0, 0.5) == (0.0, 0.5)
+    assert snap("hex", 1.05, 0.45) == (1.0, 0.5)
+    assert snap("inches", 1.13, 2.6) == (1.25, 2.5)
+
+
+def test_screenshot(dock, tmp_path):
+    dock.set_piece("attacker", x=2.0, y=-1.0, facing=120)
+    assert dock.grab().save(str(tmp_path.parent / "angle_off.png"))
