@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from app.core.data import Missing, cell, load_table
 from app.core.errors import RuleViolation
-from rulesets.airpower.geometry import AngleOff
+from rulesets.airpower.geometry import AngleOff, ArcRange
 
 RULESET_ID = "airpower"
 TABLE_DIR = Path(__file__).parent / "tables"
@@ -23,7 +23,7 @@ Cell = StrictInt | Missing
 
 MODIFIERS = "Air-to-air gun and rocket modifiers"
 ROCKETS = "Air-to-air rocket attacks"
-SCATTER = "Genie scatter"
+GENIE = "Genie launch and scatter"
 GUN_PODS = "Gun pod weapons"
 FIELDS = "Fields of fire"
 
@@ -84,11 +84,12 @@ class RocketTable(_Strict):
         raise RuleViolation(f"{ROCKETS}: no row for {factors} rocket factors (rows: {known})")
 
 
-class ScatterTable(_Strict):
-    """Scatter direction by the first d10 roll (rule "Air-to-Air Nuclear Rockets: Genie
-    Scatter"); a direction is degrees counter-clockwise from the launcher's facing."""
+class GenieTable(_Strict):
+    """The Genie's launch number (rule "Genie Launch") and the scatter direction by the first
+    d10 roll (rule "Genie Scatter"), in degrees counter-clockwise from the Genie's facing."""
 
     rule: str
+    launch_number: Cell
     direction: dict[Annotated[str, Field(pattern="^([1-9]|10)$")], Cell]
 
 
@@ -114,6 +115,13 @@ class Fields(_Strict):
     gun_field_of_fire: str
     limited_radar_arc: str
 
+    @field_validator("gun_field_of_fire", "limited_radar_arc")
+    @classmethod
+    def _arc_range(cls, v: str) -> str:
+        if v != "missing":
+            ArcRange.parse(v)
+        return v
+
 
 def table_files() -> dict[str, Path]:
     return {p.stem: p for p in sorted(TABLE_DIR.glob("*.toml"))}
@@ -127,8 +135,8 @@ def rocket_table() -> RocketTable:
     return load_table(RULESET_ID, TABLE_DIR / "rockets.toml", RocketTable)
 
 
-def scatter_table() -> ScatterTable:
-    return load_table(RULESET_ID, TABLE_DIR / "genie_scatter.toml", ScatterTable)
+def genie_table() -> GenieTable:
+    return load_table(RULESET_ID, TABLE_DIR / "genie.toml", GenieTable)
 
 
 def gun_pods() -> GunPodTable:

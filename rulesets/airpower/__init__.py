@@ -1,0 +1,243 @@
+"""Air Power (J.D. Webster): air-to-air guns and rockets, angle-off, recovery periods, SSGT,
+radar ranging and the Genie nuclear rocket, from the revised rules text (seed
+000_8bb6a36db64f6e01), with the original wording as a variant."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.core.data import load_catalogue
+from app.core.engagement import AircraftState, Engagement
+from app.core.errors import RuleViolation
+from app.core.events import AircraftAdded, AttributesSet, Event
+from app.core.ruleset import (
+    CardSpec,
+    KeyValues,
+    LedgerSpec,
+    Ruleset,
+    Step,
+    Variant,
+    critical_lines,
+    ledger_tracks,
+)
+from rulesets.airpower import tables
+from rulesets.airpower.board import AirPowerGeometry
+from rulesets.airpower.cards import Card, Details, air_to_air_factors
+from rulesets.airpower.common import GUN_RULE, ROCKET_RULE
+from rulesets.airpower.flight import DefensivePreemption, RecordFlight
+from rulesets.airpower.genie import GenieDetonation, GenieLaunch, GenieScatter
+from rulesets.airpower.guns import ORIGINAL, AbortGunAttack, GunAttack
+from rulesets.airpower.radar import RadarRanging
+from rulesets.airpower.rockets import RocketAttack
+
+AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
+
+ORIGINAL_WORDING = Variant(
+    ORIGINAL,
+    "Original wording",
+    "The rules as first written (with the errata of editions 1B and 1C) where they differ from "
+    "the revised text in a number or a permission:\n"
+    "- Angle-off, borderline at equal speeds: the original examples assume the target is "
+    '"co-speed or faster", so equal speeds move the target forward (revised: the arc with the '
+    "more beneficial modifier).\n"
+    "- SSGT: only an attacker in the 60 or less angle-off arc may track its target (revised: "
+    "on a tracking line of the SSGT figure).\n"
+    "- Rocket restrictions: any aircraft (not only one in level flight) may fire rockets at a "
+    "target in another hex only at the same or an adjacent altitude level (before the 2B "
+    "errata).\n"
+    "- Rocket modifiers: only target size, angle-off, gunsight, SSGT, radar ranging, CC attack "
+    "and pilot quality apply (before 2B); attacker damage and the same-location vertical "
+    "modifier do not.\n"
+    "- CC rocket attack: the attacker must start the game turn with its lock-on to the target "
+    "(revised: have a lock-on).",
+    "Air Power (original wording)",
+)
+
+
+class AirPower(Ruleset):
+    id = "airpower"
+    title = "Air Power"
+    source = "J.D. Webster, Air Power (revised text, seed 000_8bb6a36db64f6e01)"
+    procedure_types = (
+        GunAttack,
+        AbortGunAttack,
+        RadarRanging,
+        RocketAttack,
+        RecordFlight,
+        DefensivePreemption,
+        GenieLaunch,
+        GenieScatter,
+        GenieDetonation,
+    )
+    ledgers = (
+        LedgerSpec("gun_ammunition", "Gun ammunition", "gun_ammunition", Fraction(1, 2), GUN_RULE),
+        LedgerSpec(
+            "pod_ammunition", "Gun pod ammunition", "pod_ammunition", Fraction(1, 2), GUN_RULE
+        ),
+        LedgerSpec(
+            "rocket_factors", "Rocket factors", "rocket_factors", Fraction(1, 2), ROCKET_RULE
+        ),
+        LedgerSpec(
+            "genies", "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
+        ),
+    )
+    variant_list = (ORIGINAL_WORDING,)
+    Card = Card
+    Details = Details
+    geometry = AirPowerGeometry()
+
+    @property
+    def aircraft(self) -> Mapping[str, BaseModel]:
+        return load_catalogue(AIRCRAFT_DIR, Card, self.id)
+
+    def new_aircraft(
+        self,
+        aircraft_id: str,
+        name: str,
+        side: str,
+        type_id: str,
+        pilot: str | None,
+        details: Mapping[str, Any],
+    ) -> AircraftAdded:
+        ev = super().new_aircraft(aircraft_id, name, side, type_id, pilot, details)
+        allowed = set(ev.card.get("gun_pod_stations") or [])
+        for station in ev.details.get("gun_pods") or []:
+            if station not in allowed:
+                raise RuleViolation(
+                    f"{name}: the ADC's station limits do not allow a gun pod on {station} "
+                    f"(allowed: {', '.join(sorted(allowed)) or 'none'})"
+                )
+        return ev
+
+    def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
+        assert isinstance(details, Details)
+        out: dict[str, Fraction] = {}
+        gun = card.get("gun")
+        if gun:
+            out["gun_ammunition"] = Fraction(gun["ammunition"])
+        if details.gun_pods and details.gun_pod_type:
+            pods = tables.gun_pods().pods
+            if details.gun_pod_type not in pods:
+                raise RuleViolation(
+                    f"no gun pod type {details.gun_pod_type!r}; known: {', '.join(pods)}"
+                )
+            ammo = pods[details.gun_pod_type].ammunition
+            if not isinstance(ammo, int):
+                raise RuleViolation(
+                    f"the ammunition of the {details.gun_pod_type} gun pod is not printed in the "
+                    "rules text: fill it in (Tables editor, gun_pods) first"
+                )
+            out["pod_ammunition"] = Fraction(ammo * len(details.gun_pods))
+        rockets = Fraction(card.get("rocket_factors") or 0) + air_to_air_factors(
+            details.ag_rockets, details.ag_rocket_pods
+        )
+        if rockets:
+            out["rocket_factors"] = rockets
+        if card.get("genies"):
+            out["genies"] = Fraction(card["genies"])
+        return out
+
+    def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
+        assert isinstance(details, Details)
+        return {
+            "speed": details.speed or card["speed"],
+            "altitude": details.altitude,
+            "this_turn": [],
+            "last_turn": [],
+            "ssgt_fps": 0,
+        }
+
+    def steps(self, engagement: Engagement) -> Sequence[Step]:
+        return (
+            Step(
+                "Flight",
+                "Flight phase",
+                "Aircraft fly FP by FP; gun and rocket attacks after an FP (record each "
+                "aircraft's FPs for recovery periods and SSGT).",
+                GUN_RULE,
+            ),
+            Step(
+                "Air-to-air missile launch",
+                "Air-to-air missile launch phase",
+                "Genie launch rolls.",
+                "Air Power, Air-to-Air Nuclear Rockets: Genie Launch",
+            ),
+            Step(
+                "Genie",
+                "Genie scatter and detonation",
+                "After the Genie and all aircraft have moved: scatter, then the detonation roll.",
+                "Air Power, Air-to-Air Nuclear Rockets",
+            ),
+            Step(
+                "Administration",
+                "Aircraft administrative phase",
+                "New speeds for next game turn.",
+                "Air Power, Angle-Off",
+            ),
+        )
+
+    def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
+        """A new game turn: this turn's FPs become last turn's (recovery periods carry over) and
+        SSGT is lost ("Any SSGT modifiers and accumulated FPs are lost at the end of a game
+        turn")."""
+        if not (turn == engagement.turn + 1 and step == 0):
+            return []
+        out: list[Event] = []
+        for a in engagement.aircraft.values():
+            at = a.attributes
+            out.append(
+                AttributesSet(
+                    aircraft=a.id,
+                    values={
+                        "last_turn": list(at.get("this_turn") or []),
+                        "last_speed": at.get("speed"),
+                        "this_turn": [],
+                        "ssgt_fps": 0,
+                    },
+                )
+            )
+        return out
+
+    def table_files(self) -> Mapping[str, Path]:
+        return tables.table_files()
+
+    def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+        c = aircraft.card
+        gun = c.get("gun")
+        gs = c.get("gunsight") or {}
+        items = [
+            ("Size", f"{c.get('size', 0):+d}"),
+            ("Speed", str(aircraft.attributes.get("speed", c.get("speed")))),
+            ("Altitude", str(aircraft.attributes.get("altitude", 0))),
+        ]
+        if gun:
+            items += [
+                ("Gun", gun["name"]),
+                ("Hit (range 0/1/2)", "/".join(str(h) for h in gun["hit_numbers"])),
+                ("Attack rating", str(gun["attack_rating"])),
+            ]
+        if c.get("radar_ranging"):
+            items.append(("Radar ranging", f"{c['radar_ranging']}, lock-on {c.get('lock_on')}"))
+        items.append(
+            ("Gunsight TT/HT/BT", f"{gs.get('TT', 0)}/{gs.get('HT', 0)}/{gs.get('BT', 0)}")
+        )
+        if c.get("cc_rockets"):
+            items.append(("Technology", "CC rocket attacks"))
+        if c.get("sample"):
+            items.append(("Data", "SAMPLE values, not a published ADC"))
+        return CardSpec(
+            c.get("name", aircraft.type_id),
+            (
+                KeyValues("Combat characteristics", tuple(items)),
+                *ledger_tracks(self, aircraft),
+                *critical_lines(aircraft),
+            ),
+        )
+
+
+RULESET = AirPower()

@@ -1,0 +1,265 @@
+"""Air Power's AIR-2 Genie nuclear rocket (rule "Air-to-Air Nuclear Rockets"): launch,
+scatter, detonation and the blast zone."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from app.core.data import cell
+from app.core.dice import DiceSource, distribution
+from app.core.engagement import Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, LedgerChanged, StatusChanged
+from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from rulesets.airpower.geometry import HexPosition
+from rulesets.airpower.tables import GENIE, genie_table
+
+GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"
+BLAST_HEXES = 6
+
+
+def blast_range(hexes: int, altitude_difference: int) -> int:
+    """Range from the point of detonation: hexes plus two altitude levels per hex (rounded
+    down, as "count two altitude levels as 1 hex" in the original wording)."""
+    if hexes < 0:
+        raise ValueError("hexes cannot be negative")
+    return hexes + abs(altitude_difference) // 2
+
+
+def blast_rating(range_hexes: int) -> int:
+    """Rule "Nuclear Attack": "The attack rating is 12 minus 2 for each hex of range from the
+    point of detonation"; the zone extends to six hexes."""
+    if not 0 <= range_hexes <= BLAST_HEXES:
+        raise RuleViolation(
+            f"range {range_hexes}: the blast zone extends to {BLAST_HEXES} hexes only"
+        )
+    return 12 - 2 * range_hexes
+
+
+def scatter_distance(roll: int) -> int:
+    """Rule "Genie Scatter": the second roll halved, rounded down."""
+    if not 1 <= roll <= 10:
+        raise ValueError(f"{roll} is not a d10 roll")
+    return roll // 2
+
+
+class LaunchInputs(ProcedureInputs):
+    launch_number: int | None = Field(
+        None, ge=0, le=10, title="Genie launch number", description="default: the Genie table"
+    )
+    has_lock_on: bool = Field(True, title="Radar lock-on to the target")
+    ends_wings_level: bool = Field(True, title="Ends its move neither turning nor maneuvering")
+
+
+class GenieLaunch(Procedure):
+    """Rule "Genie Launch": with a radar lock-on to the target and ending its move neither
+    turning nor maneuvering, roll in the air-to-air missile launch phase: at most the Genie's
+    launch number launches; otherwise a dud motor or warhead, removed from play."""
+
+    id = "genie_launch"
+    title = "Genie launch"
+    rule = GENIE_RULE + ": Genie Launch"
+    Inputs = LaunchInputs
+    dice = (("d10", "Genie launch"),)
+
+    def number(self, inputs: LaunchInputs) -> int:
+        if not inputs.has_lock_on:
+            raise RuleViolation("a Genie needs a radar lock-on to the target")
+        if not inputs.ends_wings_level:
+            raise RuleViolation(
+                "a Genie launcher must end its move neither turning nor maneuvering"
+            )
+        if inputs.launch_number is not None:
+            return inputs.launch_number
+        return cell(genie_table().launch_number, GENIE, "launch number", self.rule)
+
+    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
+        n = self.number(inputs)
+        p = sum((q for r, q in distribution("d10").items() if r <= n), Fraction(0))
+        return {k: v for k, v in {"launched": p, "miss": 1 - p}.items() if v}
+
+    def resolve(
+        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        n = self.number(inputs)
+        roll = dice.roll("d10", "Genie launch")
+        outcome = "launched" if roll.total <= n else "miss"
+        events: list[Event] = [self.record(inputs, [roll], outcome)]
+        if inputs.attacker:
+            events.append(
+                LedgerChanged(
+                    aircraft=inputs.attacker, ledger="genies", delta=Fraction(-1), reason=self.rule
+                )
+            )
+        said = "launched" if outcome == "launched" else "dud motor or warhead, removed from play"
+        return Resolution(
+            tuple(events),
+            f"Genie launch: d10 {roll.total} against {n}: {said} ({self.rule})",
+            outcome,
+            (roll,),
+        )
+
+
+class ScatterInputs(AircraftInputs):
+    x: float | None = Field(None, title="Genie position x (column)")
+    y: float | None = Field(None, title="Genie position y")
+    facing: int = Field(0, title="Genie facing")
+
+    @model_validator(mode="after")
+    def _position(self) -> ScatterInputs:
+        if (self.x is None) != (self.y is None):
+            raise ValueError("give both x and y of the Genie, or neither")
+        if self.x is not None and self.y is not None:
+            HexPosition(self.x, self.y, self.facing)
+        return self
+
+
+def _scatter_label(direction_roll: int, distance: int) -> str:
+    return "no scatter" if distance == 0 else f"{distance} hex(es), direction roll {direction_roll}"
+
+
+class GenieScatter(Procedure):
+    """Rule "Genie Scatter": after the Genie and all aircraft have moved, a first d10 gives the
+    direction (scatter figure) and a second d10, halved and rounded down, the hexes."""
+
+    id = "genie_scatter"
+    title = "Genie scatter"
+    rule = GENIE_RULE + ": Genie Scatter"
+    Inputs = ScatterInputs
+    dice = (("d10", "scatter direction"), ("d10", "scatter distance"))
+
+    def odds(self, inputs: ScatterInputs) -> dict[str, Fraction]:
+        d = distribution("d10")
+        out: dict[str, Fraction] = {}
+        for a, pa in d.items():
+            for b, pb in d.items():
+                label = _scatter_label(a, scatter_distance(b))
+                out[label] = out.get(label, Fraction(0)) + pa * pb
+        return out
+
+    def landing(self, inputs: ScatterInputs, direction_roll: int, distance: int) -> str:
+        """Where the Genie ends up, when the position is given and the figure filled in."""
+        if inputs.x is None or inputs.y is None or distance == 0:
+            return ""
+        turn = cell(
+            genie_table().direction[str(direction_roll)],
+            GENIE,
+            f"scatter direction for a roll of {direction_roll}",
+            self.rule,
+        )
+        heading = (inputs.facing + turn) % 360
+        pos = HexPosition(inputs.x, inputs.y, inputs.facing)
+        if pos.on_side or heading % 60 != 30:
+            return f"; move it {distance} hex(es) towards {heading} degrees"
+        p = HexPosition(inputs.x, inputs.y, heading)
+        for _ in range(distance):
+            p = p.forward()
+        return f"; it lands at ({p.x:g}, {p.y:g})"
+
+    def resolve(
+        self, inputs: ScatterInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        direction = dice.roll("d10", "scatter direction")
+        distance_roll = dice.roll("d10", "scatter distance")
+        distance = scatter_distance(distance_roll.total)
+        outcome = _scatter_label(direction.total, distance)
+        where = self.landing(inputs, direction.total, distance)
+        return Resolution(
+            (self.record(inputs, [direction, distance_roll], outcome),),
+            f"Genie scatter: direction roll {direction.total}, distance roll "
+            f"{distance_roll.total} / 2 = {distance} hex(es){where} ({self.rule})",
+            outcome,
+            (direction, distance_roll),
+        )
+
+
+class DetonationInputs(ProcedureInputs):
+    """The aircraft in the blast zone and their range from the point of detonation."""
+
+    in_zone: list[str] = Field(
+        default_factory=list, title="Aircraft in the zone (ids)", max_length=200
+    )
+    hexes: list[int] = Field(
+        default_factory=list, title="Hexes from the detonation, per aircraft", max_length=200
+    )
+    altitude_difference: list[int] = Field(
+        default_factory=list, title="Altitude levels from the detonation, per aircraft"
+    )
+
+    @model_validator(mode="after")
+    def _lengths(self) -> DetonationInputs:
+        if not (len(self.in_zone) == len(self.hexes) == len(self.altitude_difference)):
+            raise ValueError("give hexes and altitude difference for each aircraft in the zone")
+        for h, a in zip(self.hexes, self.altitude_difference, strict=True):
+            blast_rating(blast_range(h, a))
+        return self
+
+
+class GenieDetonation(Procedure):
+    """Rule "Nuclear Attack": after scattering, a d10: 10 is a dud; otherwise the blast zone
+    reaches six hexes: aircraft in the same position are vaporised, others automatically hit
+    with attack rating 12 - 2 x range."""
+
+    id = "genie_detonation"
+    title = "Genie detonation"
+    rule = GENIE_RULE + ": Nuclear Attack"
+    Inputs = DetonationInputs
+    dice = (("d10", "Genie warhead"),)
+
+    def odds(self, inputs: DetonationInputs) -> dict[str, Fraction]:
+        return {"detonation": Fraction(9, 10), "miss": Fraction(1, 10)}
+
+    def effects(self, inputs: DetonationInputs) -> list[tuple[str, int | None]]:
+        """(aircraft, attack rating), ``None`` for vaporised (same position)."""
+        out: list[tuple[str, int | None]] = []
+        for a, h, alt in zip(inputs.in_zone, inputs.hexes, inputs.altitude_difference, strict=True):
+            out.append((a, None if h == 0 and alt == 0 else blast_rating(blast_range(h, alt))))
+        return out
+
+    def resolve(
+        self, inputs: DetonationInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        roll = dice.roll("d10", "Genie warhead")
+        if roll.total == 10:
+            return Resolution(
+                (self.record(inputs, [roll], "miss"),),
+                f"Genie warhead: d10 10, a dud ({self.rule})",
+                "miss",
+                (roll,),
+            )
+        events: list[Event] = [self.record(inputs, [roll], "detonation")]
+        said = []
+        for aircraft, rating in self.effects(inputs):
+            name = engagement.get(aircraft).name if engagement is not None else aircraft
+            if rating is None:
+                said.append(f"{name} vaporised")
+                events.append(
+                    StatusChanged(aircraft=aircraft, set=(Status.DESTROYED, Status.PILOT_KILLED))
+                )
+            else:
+                said.append(f"{name} hit, attack rating {rating}")
+                pending: list[Any] = []
+                if engagement is not None:
+                    pending = list(engagement.get(aircraft).attributes.get("hits_to_resolve", []))
+                events.append(
+                    AttributesSet(
+                        aircraft=aircraft,
+                        values={
+                            "hits_to_resolve": [
+                                *pending,
+                                {"attack_rating": rating, "source": "Genie", "rule": self.rule},
+                            ]
+                        },
+                    )
+                )
+        return Resolution(
+            tuple(events),
+            f"Genie warhead: d10 {roll.total}, detonates: "
+            + ("; ".join(said) if said else "no aircraft in the zone")
+            + f" ({self.rule})",
+            "detonation",
+            (roll,),
+        )

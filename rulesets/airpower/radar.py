@@ -1,0 +1,101 @@
+"""Air Power radar ranging for gun and rocket attacks (rule "Radar Ranging")."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource, distribution, label_odds
+from app.core.engagement import Engagement
+from app.core.events import AttributesSet, Event
+from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+from rulesets.airpower.common import RR_RULE, check_radar_ranging
+from rulesets.airpower.geometry import AngleOff
+
+
+class RangingInputs(ProcedureInputs):
+    radar_ranging: Literal["RE", "CA", "IG"] = Field("IG", title="Radar ranging type (ADC)")
+    lock_on_number: int = Field(0, ge=0, le=10, title="Radar lock-on number (ADC)")
+    has_lock_on: bool = Field(False, title="Already locked on to the target")
+    angle_off: AngleOff = Field(AngleOff.ARC_30, title="Angle-off")
+    ssgt_fps: int = Field(0, ge=0, le=30, title="FPs of SSGT accumulated")
+    kept: bool = Field(
+        False,
+        title="Ranged on this target earlier this game turn",
+        description="kept for a second attack on the same target",
+    )
+
+
+class RadarRanging(Procedure):
+    """Rule "Radar Ranging Procedure": after declaring a gun or rocket attack and meeting the
+    requirements (RE: 1 FP of SSGT; CA: the 90- arc; IG: none) the attacker may range. It
+    succeeds automatically with a lock-on to the target (or when it succeeded for the first
+    attack on the same target this game turn); otherwise a d10 at most the lock-on number."""
+
+    id = "radar_ranging"
+    title = "Radar ranging"
+    rule = RR_RULE
+    Inputs = RangingInputs
+
+    def automatic(self, inputs: RangingInputs) -> bool:
+        return inputs.has_lock_on or inputs.kept
+
+    def dice_needed(self, inputs: RangingInputs) -> list[tuple[str, str]]:
+        return [] if self.automatic(inputs) else [("d10", "radar ranging")]
+
+    def odds(self, inputs: RangingInputs) -> dict[str, Fraction]:
+        check_radar_ranging(inputs.radar_ranging, inputs.angle_off, inputs.ssgt_fps)
+        if self.automatic(inputs):
+            return {"ranged": Fraction(1)}
+        return label_odds(
+            distribution("d10"), lambda r: "ranged" if r <= inputs.lock_on_number else "miss"
+        )
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        if attacker is None:
+            return {}
+        a = engagement.get(attacker)
+        out: dict[str, Any] = {"ssgt_fps": a.attributes.get("ssgt_fps", 0)}
+        if a.card.get("radar_ranging"):
+            out["radar_ranging"] = a.card["radar_ranging"]
+        if a.card.get("lock_on") is not None:
+            out["lock_on_number"] = a.card["lock_on"]
+        ranged = a.attributes.get("radar_ranged") or {}
+        out["kept"] = bool(
+            target and ranged.get("turn") == engagement.turn and ranged.get("target") == target
+        )
+        return out
+
+    def resolve(
+        self, inputs: RangingInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        check_radar_ranging(inputs.radar_ranging, inputs.angle_off, inputs.ssgt_fps)
+        rolls = []
+        if self.automatic(inputs):
+            outcome = "ranged"
+            why = "kept from the first attack" if inputs.kept else "automatic with a lock-on"
+        else:
+            roll = dice.roll("d10", "radar ranging")
+            rolls.append(roll)
+            outcome = "ranged" if roll.total <= inputs.lock_on_number else "miss"
+            why = f"d10 {roll.total} against lock-on number {inputs.lock_on_number}"
+        events: list[Event] = [self.record(inputs, rolls, outcome)]
+        if inputs.attacker and outcome == "ranged" and inputs.target:
+            turn = engagement.turn if engagement is not None else 1
+            events.append(
+                AttributesSet(
+                    aircraft=inputs.attacker,
+                    values={"radar_ranged": {"turn": turn, "target": inputs.target}},
+                )
+            )
+        said = "ranging succeeds" if outcome == "ranged" else "ranging fails"
+        return Resolution(
+            tuple(events),
+            f"{inputs.radar_ranging} radar ranging: {why}: {said} ({self.rule})",
+            outcome,
+            tuple(rolls),
+        )
