@@ -361,7 +361,11 @@ class GunFire(Procedure):
                 notes.append(f"each C hit x{mult} (rules 22, 23)")
             if inputs.target and engagement is not None:
                 events += _mark_hits(
-                    engagement.get(inputs.target), hits, inputs.hemisphere, inputs.attacker
+                    engagement.get(inputs.target),
+                    hits,
+                    inputs.hemisphere,
+                    inputs.attacker,
+                    self.variants,
                 )
         narrative = (
             f"{inputs.total_gun_factors} {inputs.gun_type} gun factors at {inputs.range_hexes} "
@@ -373,7 +377,11 @@ class GunFire(Procedure):
 
 
 def _mark_hits(
-    target: AircraftState, hits: dict[str, int], hemisphere: Hemisphere, source: str | None
+    target: AircraftState,
+    hits: dict[str, int],
+    hemisphere: Hemisphere,
+    source: str | None,
+    variants: frozenset[str],
 ) -> list[Event]:
     """DamageTaken for the boxes, then the target's recomputed hit effects (rules 24-27)."""
     card = Card.model_validate(target.card)
@@ -389,6 +397,7 @@ def _mark_hits(
         w_boxes=card.hit_boxes["W"],
         heavy_bomber=card.role == "heavy_bomber",
         g_hits_by_hemisphere=g_by,
+        variants=variants,
     )
     events: list[Event] = [DamageTaken(aircraft=target.id, boxes=hits, source=source)]
     events.append(

@@ -95,7 +95,13 @@ class DamageEffects:
         }
 
 
-def engine_losses(rule: EngineRule | None, e_hits: int) -> tuple[int, int, int]:
+E_NAMED_ONCE = "e_hits_named_once"
+W_INTACT_REMAINING = "w_intact_remaining"
+
+
+def engine_losses(
+    rule: EngineRule | None, e_hits: int, named_once: bool = False
+) -> tuple[int, int, int]:
     """Rule 24: (Max. Level Sp. loss, Power Factor loss, max climb loss in ft) for ``e_hits``.
 
     - single engine: -1 Max. Level Sp. for the first E hit, -1 Power Factor per additional one;
@@ -105,6 +111,8 @@ def engine_losses(rule: EngineRule | None, e_hits: int) -> tuple[int, int, int]:
       from the 3rd on);
     - P-47, FW-190F, G and A-8/R2, F4U, F6F: -1 Max. Level Sp. from the 2nd E hit, -1 Power
       Factor from the 3rd (read: for each E hit from that one on).
+    With ``named_once`` (variant ``e_hits_named_once``) each named-type loss is taken once, at
+    the hit named.
     Aircraft with three or more engines have no E-hit effect in the text (``rule`` None).
     """
     if e_hits < 0:
@@ -116,25 +124,34 @@ def engine_losses(rule: EngineRule | None, e_hits: int) -> tuple[int, int, int]:
         return min(e_hits, 1), max(e_hits - 1, 0), climb
     if rule == "twin_engine":
         return max(e_hits - 1, 0), min(e_hits, 1), climb
+
+    def from_hit(n: int) -> int:
+        if named_once:
+            return 1 if e_hits >= n else 0
+        return max(e_hits - n + 1, 0)
+
     if rule == "il_2":
-        n = max(e_hits - 2, 0)
-        return n, n, climb
-    return max(e_hits - 1, 0), max(e_hits - 2, 0), climb
+        return from_hit(3), from_hit(3), climb
+    return from_hit(2), from_hit(3), climb
 
 
-def wing_losses(w_hits: int, w_boxes: int, heavy_bomber: bool) -> tuple[int, int, bool]:
+def wing_losses(
+    w_hits: int, w_boxes: int, heavy_bomber: bool, intact_remaining: bool = False
+) -> tuple[int, int, bool]:
     """Rule 27: (Max. Dive Sp. loss, Max. Dive Rate / Dive Sp. Climb loss in ft, limit reached).
 
     One Max. Dive Sp. point per two W hits; .1 (100 ft) of Max. Dive Rate and Dive Sp. Climb per
     W hit up to -.4, or -.5 if the aircraft has 7 or more W boxes intact (read: its card's W
-    boxes, before any hit); reaching that maximum also costs -1 Max. Level Sp. and all Slip,
+    boxes, before any hit; with ``intact_remaining``, variant ``w_intact_remaining``: its W boxes
+    still unhit); reaching that maximum also costs -1 Max. Level Sp. and all Slip,
     H-Loop and H-Roll maneuvers. None of this applies to heavy bombers.
     """
     if w_hits < 0:
         raise ValueError("W hits cannot be negative")
     if heavy_bomber:
         return 0, 0, False
-    cap = 5 if w_boxes >= 7 else 4
+    intact = w_boxes - w_hits if intact_remaining else w_boxes
+    cap = 5 if intact >= 7 else 4
     return w_hits // 2, 100 * min(w_hits, cap), w_hits >= cap
 
 
@@ -145,10 +162,13 @@ def damage_effects(
     w_boxes: int,
     heavy_bomber: bool,
     g_hits_by_hemisphere: dict[str, int],
+    variants: frozenset[str] = frozenset(),
 ) -> DamageEffects:
     """The effects of every hit marked so far (rules 24, 25, 26, 27)."""
-    lvl_e, pf, climb = engine_losses(engine_rule, boxes.get("E", 0))
-    dive_speed, dive_rate, limit = wing_losses(boxes.get("W", 0), w_boxes, heavy_bomber)
+    lvl_e, pf, climb = engine_losses(engine_rule, boxes.get("E", 0), E_NAMED_ONCE in variants)
+    dive_speed, dive_rate, limit = wing_losses(
+        boxes.get("W", 0), w_boxes, heavy_bomber, W_INTACT_REMAINING in variants
+    )
     c = boxes.get("C", 0)
     notes: list[str] = []
     if lvl_e:

@@ -19,6 +19,7 @@ from .card import Card, catalogue
 from .card_spec import build_card
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
 from .gunfire import GunFire
+from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .speed import ClimbRate, SpeedChange, StallSpeed
 from .tables import FIRE_TABLES
 from .vertical import VDiveSurvival, VerticalClimb, VerticalDive
@@ -55,6 +56,22 @@ class AdvancedAirForce(Ruleset):
             "the hexes apart. By default the range is the larger of the two; with this variant "
             "the two are added.",
             "rule 4",
+        ),
+        Variant(
+            E_NAMED_ONCE,
+            "Rule 24's named types: one loss at the hit named",
+            "Rule 24 gives the Il-2 '-1 Power Factor and -1 Max. Level Sp. from 3rd E hit only' "
+            "and the P-47 group '-1 Max. Level Sp. from 2nd E hit, -1 Power Factor from 3rd'. "
+            "By default each loss is taken for every E hit from the one named on; with this "
+            "variant each is taken once, at the hit named.",
+            "rule 24",
+        ),
+        Variant(
+            W_INTACT_REMAINING,
+            "Rule 27: '7+ W intact' counts the unhit W boxes",
+            "Rule 27 allows -.5 instead of -.4 'if 7+ W intact'. By default that is the card's "
+            "number of W boxes; with this variant it is the W boxes still unhit.",
+            "rule 27",
         ),
     )
     Card = Card

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from aaf_helpers import apply, game
 
+from app.core.dice import TableDice
+from rulesets.advanced_air_force import RULESET
 from rulesets.advanced_air_force.hits import (
     c_multiplier,
     damage_effects,
@@ -120,3 +123,37 @@ def test_rule_27_limit_adds_level_speed_loss_and_forbids_maneuvers() -> None:
     assert e.max_dive_speed_loss == 2
     assert e.dive_rate_loss_ft == 400
     assert not (e.slips_allowed or e.half_loops_allowed or e.half_rolls_allowed)
+
+
+@pytest.mark.parametrize(
+    ("rule", "e", "level", "pf"),
+    [
+        ("p_47_group", 2, 1, 0),
+        ("p_47_group", 4, 1, 1),
+        ("il_2", 2, 0, 0),
+        ("il_2", 4, 1, 1),
+    ],
+)
+def test_rule_24_variant_named_losses_once(rule: str, e: int, level: int, pf: int) -> None:
+    """Variant e_hits_named_once: rule 24's named-type losses are taken once each."""
+    assert engine_losses(rule, e, named_once=True) == (level, pf, 100 * e)  # type: ignore[arg-type]
+
+
+def test_rule_27_variant_intact_counts_unhit_boxes() -> None:
+    """Variant w_intact_remaining: with 11 W boxes and 5 hits only 6 are intact: cap -.4."""
+    assert wing_losses(5, 11, heavy_bomber=False) == (2, 500, True)
+    assert wing_losses(5, 11, heavy_bomber=False, intact_remaining=True) == (2, 400, True)
+    assert wing_losses(4, 12, heavy_bomber=False, intact_remaining=True) == (2, 400, False)
+
+
+def test_variants_reach_gun_fire() -> None:
+    rs = RULESET.bind(["e_hits_named_once"])
+    e = game(("blue", "Blue", "spitfire_sample"), ("red", "Red", "p47_sample"))
+    gf = rs.procedures["gun_fire"]
+    # 29+ factors at 1 hex: column 19; roll 1 = 7F3W3E: P-47 with 3 E hits
+    i = gf.parse({"total_gun_factors": 30, "range_hexes": 1, "attacker": "blue", "target": "red"})
+    red = apply(e, gf.resolve(i, TableDice([1]), e)).aircraft["red"]
+    assert (red.attributes["e_level_speed_loss"], red.attributes["power_factor_loss"]) == (1, 1)
+    plain = RULESET.procedures["gun_fire"]
+    red = apply(e, plain.resolve(i, TableDice([1]), e)).aircraft["red"]
+    assert (red.attributes["e_level_speed_loss"], red.attributes["power_factor_loss"]) == (2, 1)
