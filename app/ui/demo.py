@@ -51,7 +51,7 @@ def new_games_dir() -> Path:
 def fresh_path(stem: str, directory: Path | None = None) -> Path:
     """A game file name that does not exist yet: ``<stem> <date>.airboss`` (numbered if taken)."""
     directory = directory or new_games_dir()
-    safe = "".join(c if c.isalnum() or c in " -_" else "-" for c in stem).strip() or "game"
+    safe = " ".join("".join(c for c in stem if c.isalnum() or c in " -_").split()) or "game"
     base = f"{safe} {dt.date.today():%Y-%m-%d}"
     path, n = directory / f"{base}.airboss", 1
     while path.exists():

@@ -32,7 +32,7 @@ from app.session import GameSession
 from app.store import StoreError
 from app.store.store import is_url
 from app.ui.dock_registry import available_docks
-from app.ui.docks.turn import step_where
+from app.ui.docks.turn import phase_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.new_game_dialog import NewGameDialog
@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._build_menus()
         self.resize(1400, 900)
+        self._initial_sizes()
         self._default_state = self.saveState()
         self._restore_layout()
         self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
@@ -117,6 +118,19 @@ class MainWindow(QMainWindow):
         for entry, _, _ in available_docks():  # the first panel of each tab group in front
             if entry.tab_with in self.docks and entry.name in self.docks:
                 self.docks[entry.tab_with].raise_()
+
+    def _initial_sizes(self) -> None:
+        """The starting proportions: roster and turn on the left, the log along the bottom."""
+        d = self.docks
+        bottom = [d[n] for n in ("ledgers", "critical_log", "game_log") if n in d]
+        if bottom:
+            self.resizeDocks(bottom[:1], [230], Qt.Orientation.Vertical)
+        left = [d[n] for n in ("roster", "turn") if n in d]
+        if len(left) == 2:
+            self.resizeDocks(left, [400, 400], Qt.Orientation.Vertical)
+        across = [d[n] for n in ("roster", "combat") if n in d]
+        if len(across) == 2:
+            self.resizeDocks(across, [700, 800], Qt.Orientation.Horizontal)
 
     def _selection(self, ids: list[str]) -> None:
         self.selected_aircraft = list(ids)
@@ -215,9 +229,13 @@ class MainWindow(QMainWindow):
             labels["phase"].setText("")
             labels["segment"].setText("")
             return
-        phase = step_where(step).split(", segment ")[0]
-        labels["phase"].setText(phase if step.title == step.phase else f"{phase}: {step.title}")
-        labels["segment"].setText(f"Segment {step.segment}" if step.segment else "")
+        phase = phase_name(step)
+        if step.segment:
+            labels["phase"].setText(phase)
+            labels["segment"].setText(f"Segment {step.segment}) {step.title}")
+        else:
+            labels["phase"].setText(phase if step.title == step.phase else f"{phase}: {step.title}")
+            labels["segment"].setText("")
 
     def _appended(self, envelopes: Sequence[Envelope]) -> None:
         self.refusal.clear_refusal()

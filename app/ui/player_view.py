@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.docks.roster import status_words
-from app.ui.docks.turn import step_where, who_name
+from app.ui.docks.turn import step_label, who_name
 from app.ui.model import EngagementModel
 
 
@@ -92,7 +92,7 @@ class PlayerView(QWidget):
         steps = session.ruleset.steps(e)
         step = steps[e.step] if 0 <= e.step < len(steps) else None
         self.turn.setText(f"Turn {e.turn}")
-        self.step.setText(f"{step_where(step)}: {step.title}" if step else "")
+        self.step.setText(step_label(step) if step else "")
         self.order.clear()
         for n, who in enumerate(e.initiative_order, 1):
             marker = "   ★ initiative marker" if e.initiative_marker == who else ""
@@ -114,8 +114,9 @@ class PlayerView(QWidget):
     def _sides(self, rows: dict[str, list[tuple[str, bool]]]) -> None:
         for side in list(self.side_lists):
             if side not in rows:
-                box = self.side_lists.pop(side)
-                box.parentWidget().deleteLater() if box.parentWidget() else None
+                holder = self.side_lists.pop(side).parentWidget()
+                if holder is not None:
+                    holder.deleteLater()
         for side, lines in rows.items():
             box = self.side_lists.get(side)
             if box is None:

@@ -30,14 +30,27 @@ def who_name(engagement: Engagement, who: str) -> str:
     return a.name if a is not None else who
 
 
+def phase_name(step: Step) -> str:
+    """The phase, with its impulse: ``Impulse 2``, ``Movement, impulse 2``, ``Set speed``."""
+    if step.impulse is None:
+        return step.phase
+    if step.phase.lower() == "impulse":
+        return f"{step.phase} {step.impulse}"
+    return f"{step.phase}, impulse {step.impulse}"
+
+
 def step_where(step: Step) -> str:
-    """Where in the turn a step is: ``Movement, impulse 2, segment B``."""
-    parts = [step.phase]
-    if step.impulse is not None:
-        parts.append(f"impulse {step.impulse}")
+    """Where in the turn a step is: ``Impulse 2, segment B``."""
+    return phase_name(step) + (f", segment {step.segment}" if step.segment else "")
+
+
+def step_label(step: Step) -> str:
+    """A step as one line of the sequence of play: ``Impulse 1 · a) Movement``."""
     if step.segment:
-        parts.append(f"segment {step.segment}")
-    return ", ".join(parts)
+        return f"{phase_name(step)} · {step.segment}) {step.title}"
+    if step.title != step.phase:
+        return f"{phase_name(step)} · {step.title}"
+    return phase_name(step)
 
 
 class TurnDock(QWidget):
@@ -66,6 +79,8 @@ class TurnDock(QWidget):
         self.acting = QListWidget()
         self.acting.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.acting.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for view in (self.step_list, self.acting):
+            view.setMinimumHeight(60)
 
         self.next_action = QAction("Next step", self)
         self.next_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
@@ -136,7 +151,7 @@ class TurnDock(QWidget):
         bold.setBold(True)
         for i, s in enumerate(self.steps):
             here = i == e.step
-            text = ("▶ " if here else "    ") + s.label + (f"   [{s.rule}]" if s.rule else "")
+            text = ("▶ " if here else "    ") + step_label(s) + (f"   [{s.rule}]" if s.rule else "")
             item = QListWidgetItem(text)
             if here:
                 item.setFont(bold)

@@ -1,0 +1,350 @@
+"""Initiative: runs the ruleset's initiative procedure with Airboss's dice or the dice typed
+from the table, shows the order for this turn and who holds the marker, and passes it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.dice import DiceError, DiceSpec, SeededDice, TableDice
+from app.core.ruleset import Procedure
+from app.ui.docks.turn import who_name
+from app.ui.forms import AIRCRAFT_FIELDS, InputForm
+from app.ui.message_bar import MessageBar, attempt_here
+from app.ui.model import EngagementModel
+
+ERROR_STYLE = "color: #c62828;"
+
+
+class TypedDie(QWidget):
+    """One die rolled at the table: its field, and an impossible value refused in place."""
+
+    def __init__(self, spec: DiceSpec, purpose: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec, self.purpose = spec, purpose
+        self.edit = QLineEdit()
+        self.edit.setMaximumWidth(64)
+        self.edit.setPlaceholderText(f"{spec.low}-{spec.high}")
+        self.edit.setAccessibleName(f"{spec.die_name} for {purpose}")
+        self.error = QLabel()
+        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setWordWrap(True)
+        self.error.hide()
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel(f"{spec.die_name}, {purpose}:"))
+        row.addWidget(self.edit)
+        row.addWidget(self.error, 1)
+        self.edit.textChanged.connect(lambda _t: self.check(required=False))
+
+    def value(self) -> int | None:
+        text = self.edit.text().strip()
+        return int(text) if text.lstrip("-").isdigit() else None
+
+    def check(self, required: bool) -> bool:
+        """Whether the field holds a face of the die; the reason shown beside it if not."""
+        text = self.edit.text().strip()
+        message = "type the number rolled" if required and not text else ""
+        if text:
+            try:
+                self.spec.read(int(text) if text.lstrip("-").isdigit() else text, self.purpose)  # type: ignore[arg-type]
+            except DiceError as e:
+                message = str(e)
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+        self.edit.setStyleSheet("border: 1px solid #c62828;" if message else "")
+        return bool(text) and not message
+
+
+class _TypedDice(TableDice):
+    """Table dice that remember whether the procedure wanted more than were typed (a tie)."""
+
+    ran_out = False
+
+    def roll(self, spec: DiceSpec | str, purpose: str) -> Any:
+        if self._next >= len(self.values):
+            self.ran_out = True
+        return super().roll(spec, purpose)
+
+
+class InitiativeDock(QWidget):
+    """Roll initiative (typed or rolled dice), see the order and the marker, pass the marker."""
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.form: InputForm | None = None
+        self.dice_fields: list[TypedDie] = []
+        self._extra_rounds = 0
+
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.order = QListWidget()
+        self.order.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.order.setMaximumHeight(110)
+
+        self.inputs_box = QGroupBox("Modifiers")
+        self.inputs_layout = QVBoxLayout(self.inputs_box)
+        self.read_button = QPushButton("Read from the game")
+        self.read_button.setToolTip("Fill the modifiers in from the aircraft on the roster")
+        self.read_button.clicked.connect(self.prefill)
+
+        self.rolled = QRadioButton("Airboss rolls")
+        self.typed = QRadioButton("Typed from the table")
+        self.rolled.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.rolled)
+        group.addButton(self.typed)
+        self.typed.toggled.connect(self._dice_mode)
+        modes = QHBoxLayout()
+        modes.addWidget(self.rolled)
+        modes.addWidget(self.typed)
+        modes.addStretch(1)
+        self.dice_box = QWidget()
+        self.dice_layout = QVBoxLayout(self.dice_box)
+        self.dice_layout.setContentsMargins(0, 0, 0, 0)
+
+        self.roll_action = QAction("Roll initiative", self)
+        self.roll_action.setShortcut(QKeySequence("Ctrl+I"))
+        self.roll_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.roll_action.triggered.connect(self.roll)
+        self.addAction(self.roll_action)
+        self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
+        self.roll_button.clicked.connect(self.roll_action.trigger)
+
+        self.pass_to = QComboBox()
+        self.pass_button = QPushButton("Pass marker")
+        self.pass_button.setToolTip("Pass the initiative marker to the chosen side or aircraft")
+        self.pass_button.clicked.connect(self.pass_marker)
+        pass_row = QHBoxLayout()
+        pass_row.addWidget(QLabel("Pass the marker to"))
+        pass_row.addWidget(self.pass_to, 1)
+        pass_row.addWidget(self.pass_button)
+
+        self.message = MessageBar()
+        self.controls = QWidget()
+        c = QVBoxLayout(self.controls)
+        c.setContentsMargins(0, 0, 0, 0)
+        c.addWidget(self.inputs_box)
+        c.addLayout(modes)
+        c.addWidget(self.dice_box)
+        c.addWidget(self.roll_button)
+        c.addLayout(pass_row)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.order)
+        layout.addWidget(self.message)
+        layout.addWidget(self.controls)
+        layout.addStretch(1)
+
+        model.reset.connect(self.rebuild)
+        model.initiative_changed.connect(self.show_order)
+        model.aircraft_changed.connect(self._roster_changed)
+        self.rebuild()
+
+    # -- the procedure ------------------------------------------------------------------------
+
+    @property
+    def procedure(self) -> Procedure | None:
+        if not self.model.has_session:
+            return None
+        rs = self.model.session.ruleset
+        return rs.procedures.get(rs.initiative) if rs.initiative else None
+
+    def rebuild(self) -> None:
+        """A new game (or none): the form for its initiative procedure."""
+        if self.form is not None:
+            self.form.deleteLater()
+            self.form = None
+        while self.inputs_layout.count():
+            self.inputs_layout.takeAt(0)
+        proc = self.procedure
+        self.controls.setVisible(proc is not None)
+        if not self.model.has_session:
+            self.title.setText("No game open")
+        elif proc is None:
+            self.title.setText(f"{self.model.session.ruleset.title} has no initiative roll.")
+        else:
+            by = self.model.session.ruleset.initiative_by or "side"
+            self.title.setText(f"<b>{proc.title}</b> ({proc.rule}), by {by}")
+            self.form = InputForm(proc.Inputs, exclude=AIRCRAFT_FIELDS)
+            self.form.changed.connect(lambda _v: self._dice_fields())
+            self.inputs_layout.addWidget(self.form)
+            self.inputs_layout.addWidget(self.read_button)
+            self.inputs_box.setVisible(bool(self.form.names))
+            self.prefill()
+        self.message.clear_refusal()
+        self.show_order()
+
+    def _defaults(self) -> dict[str, Any]:
+        """What the game says about the inputs: the sides or aircraft, then the ruleset's own."""
+        proc = self.procedure
+        if proc is None:
+            return {}
+        e = self.model.engagement
+        fields = proc.Inputs.model_fields
+        out: dict[str, Any] = {}
+        if "sides" in fields and len(e.sides) >= 2:
+            out["sides"] = list(e.sides)
+        if "aircraft_ids" in fields:
+            out["aircraft_ids"] = [a.id for a in e.aircraft.values() if a.in_play]
+        out.update(proc.prefill(e, None, None))
+        return out
+
+    def prefill(self) -> None:
+        if self.form is not None:
+            self.form.set_values(self._defaults())
+            self._dice_fields()
+
+    def _roster_changed(self, _ids: list[str]) -> None:
+        self.prefill()
+        self.show_order()
+
+    def inputs(self) -> Any | None:
+        return self.form.value() if self.form is not None else None
+
+    # -- dice ---------------------------------------------------------------------------------
+
+    def _dice_mode(self) -> None:
+        self.dice_box.setVisible(self.typed.isChecked())
+        self._dice_fields()
+
+    def _dice_fields(self, extra_rounds: int = 0) -> None:
+        """One field per die the roll needs (plus re-roll rounds after a typed tie)."""
+        old = [f.edit.text() for f in self.dice_fields]
+        for f in self.dice_fields:
+            f.deleteLater()
+        self.dice_fields = []
+        self._extra_rounds = extra_rounds
+        proc, inputs = self.procedure, self.inputs()
+        self.dice_box.setVisible(self.typed.isChecked())
+        if proc is None or inputs is None or not self.typed.isChecked():
+            return
+        needed = proc.dice_needed(inputs)
+        rounds = [needed] + [
+            [(spec, f"{purpose} (re-roll {n})") for spec, purpose in needed]
+            for n in range(1, extra_rounds + 1)
+        ]
+        for batch in rounds:
+            for spec, purpose in batch:
+                parsed = DiceSpec.parse(spec)
+                for i in range(parsed.count):
+                    one = DiceSpec.parse(parsed.die_name)
+                    which = (
+                        f"{purpose} (die {i + 1} of {parsed.count})"
+                        if parsed.count > 1
+                        else purpose
+                    )
+                    field = TypedDie(one, which)
+                    self.dice_layout.addWidget(field)
+                    self.dice_fields.append(field)
+        for field, text in zip(self.dice_fields, old, strict=False):
+            field.edit.setText(text)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def roll(self) -> None:
+        proc, inputs = self.procedure, self.inputs()
+        if proc is None:
+            return
+        if inputs is None:
+            self.message.show_refusal(f"Not rolled: {self.form.error_text() if self.form else ''}")
+            return
+        session = self.model.session
+        if not self.typed.isChecked():
+            done, _ = attempt_here(
+                self.model, lambda: session.perform(proc.id, inputs, SeededDice()), self.message
+            )
+            return
+        ok = [f.check(required=True) for f in self.dice_fields]
+        if not all(ok):
+            bad = next(f for f, good in zip(self.dice_fields, ok, strict=True) if not good)
+            self.message.show_refusal(f"Not rolled: {bad.error.text()}")
+            bad.edit.setFocus()
+            return
+        dice = _TypedDice([f.value() or 0 for f in self.dice_fields])
+        done, _ = attempt_here(
+            self.model, lambda: session.perform(proc.id, inputs, dice), self.message
+        )
+        if done:
+            self._dice_fields()
+            for f in self.dice_fields:
+                f.edit.clear()
+        elif dice.ran_out:
+            # a tie the rules re-roll: ask for the next round of dice, keeping what was typed
+            self._dice_fields(self._extra_rounds + 1)
+            self.message.show_refusal(
+                "A tie: the rules re-roll it. Type the re-rolled dice in the new fields."
+            )
+            self.dice_fields[-1].edit.setFocus()
+
+    def pass_marker(self) -> None:
+        to = self.pass_to.currentData()
+        if not self.model.has_session:
+            return
+        if to is None:
+            self.message.show_refusal("Nobody to pass the marker to.")
+            return
+        attempt_here(self.model, lambda: self.model.session.pass_marker(to), self.message)
+
+    # -- the order ----------------------------------------------------------------------------
+
+    def show_order(self, *_: object) -> None:
+        self.order.clear()
+        self.pass_to.clear()
+        if not self.model.has_session:
+            return
+        e = self.model.engagement
+        for n, who in enumerate(e.initiative_order, 1):
+            score = e.initiative_scores.get(who)
+            text = f"{n}. {who_name(e, who)}" + (f"   ({score})" if score is not None else "")
+            item = QListWidgetItem(text)
+            if e.initiative_marker == who:
+                item.setText(text + "   ★ holds the marker")
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.order.addItem(item)
+        if not e.initiative_order:
+            item = QListWidgetItem("Not rolled yet")
+            item.setForeground(self.palette().placeholderText())
+            self.order.addItem(item)
+        by = self.model.session.ruleset.initiative_by
+        candidates = (
+            [(a.id, a.name) for a in e.aircraft.values() if a.in_play]
+            if by == "aircraft"
+            else [(s, s) for s in e.sides]
+        )
+        for key, name in candidates:
+            if key != e.initiative_marker:
+                self.pass_to.addItem(name, key)
+        self.pass_button.setEnabled(self.pass_to.count() > 0)
+
+    def order_lines(self) -> list[str]:
+        return [self.order.item(i).text() for i in range(self.order.count())]
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(InitiativeDock))

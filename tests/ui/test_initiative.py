@@ -1,0 +1,108 @@
+"""Initiative panel: rolled or typed dice, impossible values refused in place, order, marker."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.session import GameSession
+from app.ui.docks.initiative import InitiativeDock
+from app.ui.model import EngagementModel
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = GameSession.create(tmp_path / "init.airboss", "skirmish", "Initiative test")
+    s.add_aircraft("Blue", "jet", "Blue 1")
+    s.add_aircraft("Red", "jet", "Red 1")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def dock(session, qtbot):
+    d = InitiativeDock(EngagementModel(session))
+    qtbot.addWidget(d)
+    d.show()
+    qtbot.waitExposed(d)
+    return d
+
+
+def type_dice(dock, qtbot, *values):
+    qtbot.mouseClick(dock.typed, Qt.MouseButton.LeftButton)
+    for field, value in zip(dock.dice_fields, values, strict=True):
+        field.edit.clear()
+        qtbot.keyClicks(field.edit, str(value))
+
+
+def test_before_any_roll(dock):
+    assert "Initiative" in dock.title.text() and "by side" in dock.title.text()
+    assert dock.order_lines() == ["Not rolled yet"]
+    assert dock.form.raw_values()["sides"] == ["Blue", "Red"]
+
+
+def test_one_field_per_die_from_dice_needed(dock, qtbot):
+    qtbot.mouseClick(dock.typed, Qt.MouseButton.LeftButton)
+    assert [f.purpose for f in dock.dice_fields] == ["initiative for Blue", "initiative for Red"]
+    assert all(f.spec.name == "d6" for f in dock.dice_fields)
+
+
+def test_typed_dice_set_the_order_and_the_marker(dock, session, qtbot):
+    type_dice(dock, qtbot, 2, 5)
+    qtbot.mouseClick(dock.roll_button, Qt.MouseButton.LeftButton)
+    assert session.engagement.initiative_order == ("Red", "Blue")
+    assert dock.order_lines() == ["1. Red   (5)   ★ holds the marker", "2. Blue   (2)"]
+    rolls = session.events()[-2].event.rolls
+    assert [r["dice"] for r in rolls] == [[2], [5]] and all(r["typed"] for r in rolls)
+    assert [f.edit.text() for f in dock.dice_fields] == ["", ""]
+
+
+def test_impossible_die_is_refused_in_place_and_nothing_is_appended(dock, session, qtbot):
+    before = len(session.events())
+    type_dice(dock, qtbot, 7, 3)
+    field = dock.dice_fields[0]
+    assert not field.error.isHidden()
+    assert "7 is not a face of a d6 (1-6)" in field.error.text()
+    qtbot.mouseClick(dock.roll_button, Qt.MouseButton.LeftButton)
+    assert "7 is not a face of a d6" in dock.message.message
+    assert len(session.events()) == before
+    assert session.engagement.initiative_order == ()
+
+
+def test_missing_typed_die_is_refused(dock, session, qtbot):
+    before = len(session.events())
+    qtbot.mouseClick(dock.typed, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(dock.dice_fields[0].edit, "4")
+    qtbot.mouseClick(dock.roll_button, Qt.MouseButton.LeftButton)
+    assert dock.dice_fields[1].error.text() == "type the number rolled"
+    assert "type the number rolled" in dock.message.message
+    assert len(session.events()) == before
+
+
+def test_airboss_rolls_with_ctrl_i(dock, session, qtbot):
+    dock.activateWindow()
+    qtbot.waitUntil(dock.isActiveWindow)
+    qtbot.keyClick(dock, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    assert set(session.engagement.initiative_order) == {"Blue", "Red"}
+    assert not any(r["typed"] for r in session.events()[-2].event.rolls)
+    assert "★ holds the marker" in dock.order_lines()[0]
+
+
+def test_pass_the_marker(dock, session, qtbot):
+    type_dice(dock, qtbot, 6, 1)
+    dock.roll()
+    assert session.engagement.initiative_marker == "Blue"
+    assert [dock.pass_to.itemText(i) for i in range(dock.pass_to.count())] == ["Red"]
+    qtbot.mouseClick(dock.pass_button, Qt.MouseButton.LeftButton)
+    assert session.engagement.initiative_marker == "Red"
+    assert dock.order_lines()[1].endswith("★ holds the marker")
+    assert session.events()[-1].narrative == "The initiative marker passes to Red"
+
+
+def test_the_sides_follow_the_roster(dock, session):
+    session.add_aircraft("Green", "prop", "Green 1")
+    assert dock.form.raw_values()["sides"] == ["Blue", "Red", "Green"]
+    dock.typed.setChecked(True)
+    assert len(dock.dice_fields) == 3
