@@ -1,0 +1,77 @@
+"""Game log panel: every action's narrative, newest last, undone ones struck through."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.dice import TableDice
+from app.session import GameSession
+from app.ui.docks.game_log import GameLogDock
+from app.ui.model import EngagementModel
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = GameSession.create(tmp_path / "log.airboss", "skirmish", "Log test")
+    s.add_aircraft("Blue", "jet", "Blue 1")
+    s.add_aircraft("Red", "jet", "Red 1")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def dock(session, qtbot):
+    d = GameLogDock(EngagementModel(session))
+    qtbot.addWidget(d)
+    d.show()
+    return d
+
+
+def narratives(dock):
+    return [line.split("  ", 1)[1] for line in dock.lines()]
+
+
+def test_every_action_newest_last(dock, session):
+    assert narratives(dock) == [
+        "New Skirmish (test ruleset) game 'Log test'",
+        "Blue 1 (jet, average pilot) joins Blue",
+        "Red 1 (jet, average pilot) joins Red",
+    ]
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
+    assert narratives(dock)[-1] == "gun roll 3: hit (Skirmish 1)"
+    assert dock.count.text() == "4 lines"
+
+
+def test_undone_lines_are_struck_through_and_redo_clears_it(dock, session):
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
+    session.undo()
+    assert narratives(dock)[-2:] == [
+        "gun roll 3: hit (Skirmish 1)",
+        "Undone: gun roll 3: hit (Skirmish 1)",
+    ]
+    assert dock.is_struck(3) and not dock.is_struck(4)
+    session.redo()
+    assert not dock.is_struck(3)
+    assert narratives(dock)[-1] == "Redone: gun roll 3: hit (Skirmish 1)"
+
+
+def test_reopened_game_shows_the_struck_lines(dock, session, tmp_path, qtbot):
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([9]))
+    session.undo()
+    where = session.store.where
+    dock.model.set_session(GameSession.open(where))
+    assert dock.is_struck(3)
+    assert len(dock.lines()) == 5
+    dock.model.set_session(None)
+
+
+def test_filter(dock, session, qtbot):
+    qtbot.keyClicks(dock.filter, "red")
+    shown = [
+        dock.list.item(i).text()
+        for i in range(dock.list.count())
+        if not dock.list.item(i).isHidden()
+    ]
+    assert len(shown) == 1 and "Red 1" in shown[0]

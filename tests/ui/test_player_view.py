@@ -1,0 +1,67 @@
+"""The player display: turn, step, initiative, aircraft status; never odds, dice or notes."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.core.dice import TableDice
+from app.session import GameSession
+from app.ui.model import EngagementModel
+from app.ui.player_view import PlayerView
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = GameSession.create(tmp_path / "pv.airboss", "skirmish", "Players")
+    s.add_aircraft("Blue", "jet", "Blue 1", "ace")
+    s.add_aircraft("Red", "jet", "Red 1")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def view(session, qtbot):
+    v = PlayerView(EngagementModel(session))
+    qtbot.addWidget(v)
+    v.show()
+    qtbot.waitExposed(v)
+    return v
+
+
+def test_turn_step_initiative_and_status(view, session):
+    assert view.turn.text() == "Turn 1"
+    assert view.step.text() == "Initiative"
+    session.perform("initiative", {"sides": ["Blue", "Red"]}, TableDice([1, 4]))
+    session.next_step()
+    session.perform("critical_hit", {"aircraft": "red-1"}, TableDice([1]))
+    assert view.step.text() == "Movement"
+    texts = view.texts()
+    assert "1. Red   ★ initiative marker" in texts
+    assert "Red 1 (jet)  damage 0/4 — on fire" in texts
+    assert "Blue 1 (jet)  damage 0/4" in texts
+
+
+def test_never_odds_dice_or_umpire_notes(view, session):
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([7]))
+    session.perform("initiative", {"sides": ["Blue", "Red"]}, TableDice([5, 2]))
+    everything = " ".join(view.texts()).lower()
+    for secret in ("gun roll", "%", "odds", "miss", "d10", "d6", "typed", "skirmish 1", "(5)"):
+        assert secret not in everything
+
+
+def test_f11_toggles_full_screen(view, qtbot):
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    qtbot.keyClick(view, Qt.Key.Key_F11)
+    assert view.isFullScreen()
+    qtbot.keyClick(view, Qt.Key.Key_F11)
+    assert not view.isFullScreen()
+
+
+def test_no_game(qtbot):
+    v = PlayerView(EngagementModel())
+    qtbot.addWidget(v)
+    assert v.step.text() == "No game in progress"
