@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from app.core.data import user_data_dir
 from app.session import GameSession
 from app.store.store import is_url
-from app.ui.demo import create_demo_game
+from app.ui.demo import DEMO, create_demo_game
 from app.ui.main_window import APP_NAME, MainWindow, settle, version
 from app.ui.model import EngagementModel, describe_error
 
@@ -43,7 +43,7 @@ def application() -> QApplication:
 
 
 def start_game(
-    game: str | None, game_id: str | None, settings: QSettings
+    game: str | None, game_id: str | None, settings: QSettings, demo: Path = DEMO
 ) -> tuple[GameSession | None, str]:
     """The game to show at start and a message for the umpire if something was not opened.
 
@@ -55,7 +55,7 @@ def start_game(
     last = settings.value("last_game")
     if last is None:
         try:
-            return create_demo_game(), ""
+            return create_demo_game(demo=demo), ""
         except Exception as e:  # noqa: BLE001 - no demo is a message, not a crash
             return None, f"No demo game: {describe_error(e)}"
     if last:

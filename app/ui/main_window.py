@@ -452,8 +452,10 @@ class MainWindow(QMainWindow):
         if self.player_view is None:
             self.player_view = PlayerView(self.model)
             self.player_view.closed.connect(lambda: self.player_action.setChecked(False))
-        self.player_view.show()
-        self.player_view.raise_()
+        if self.player_view.isVisible():
+            self.player_view.raise_()
+        else:
+            self.player_view.show()
         self.player_action.setChecked(True)
         return self.player_view
 

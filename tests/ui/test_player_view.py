@@ -52,6 +52,7 @@ def test_never_odds_dice_or_umpire_notes(view, session):
         assert secret not in everything
 
 
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 def test_f11_toggles_full_screen(view, qtbot):
     view.activateWindow()
     qtbot.waitUntil(view.isActiveWindow)

@@ -1,0 +1,280 @@
+"""The main window: panels, menus, undo/redo naming the action, status bar, games, help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QImage
+
+from app.core.dice import TableDice
+from app.session import GameSession
+from app.ui import cards
+from app.ui.application import run, start_game
+from app.ui.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
+from app.ui.dock_registry import DOCKS
+from app.ui.main_window import LICENCE, MainWindow, version
+from app.ui.model import EngagementModel
+from app.ui.new_game_dialog import NewGameDialog
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+SKIRMISH_DEMO = """
+ruleset = "skirmish"
+title = "Skirmish demo"
+[[aircraft]]
+side = "Blue"
+type = "jet"
+name = "Blue 1"
+[[aircraft]]
+side = "Blue"
+type = "prop"
+name = "Blue 2"
+[[aircraft]]
+side = "Red"
+type = "jet"
+name = "Red 1"
+[[aircraft]]
+side = "Red"
+type = "prop"
+name = "Red 2"
+"""
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def demo_file(tmp_path):
+    path = tmp_path / "demo.toml"
+    path.write_text(SKIRMISH_DEMO, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def window(tmp_path, settings, demo_file, qtbot):
+    model = EngagementModel()
+    w = MainWindow(model, settings)
+    qtbot.addWidget(w)
+    w.show_session(create_demo_game(tmp_path / "desk.airboss", demo=demo_file))
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    yield w
+    model.set_session(None)
+
+
+def test_every_registered_panel_is_a_dock_with_a_view_toggle(window):
+    for name in ("roster", "turn", "initiative", "game_log"):
+        assert window.docks[name].isVisible()
+    assert set(window.docks) | set(window.missing_panels) == {d.name for d in DOCKS}
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    toggles = {a.text() for a in view_menu.actions()}
+    assert {"Roster", "Turn", "Initiative", "Game log"} <= toggles
+    window.docks["game_log"].toggleViewAction().trigger()
+    assert not window.docks["game_log"].isVisible()
+
+
+def test_status_bar_shows_game_ruleset_turn_and_step(window, qtbot):
+    labels = window.status_labels
+    assert labels["game"].text() == "Game: Skirmish demo"
+    assert labels["ruleset"].text() == "Ruleset: Skirmish (test ruleset)"
+    assert (labels["turn"].text(), labels["phase"].text()) == ("Turn 1", "Initiative")
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert labels["phase"].text() == "Movement"
+
+
+def test_undo_and_redo_name_the_action_and_use_the_shortcuts(window, qtbot):
+    session = window.model.session
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([2]))
+    assert window.undo_action.text() == "&Undo gun roll 2: hit (Skirmish 1)"
+    assert window.undo_action.shortcut().toString() == "Ctrl+Z"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.engagement.aircraft["red-1"].damage == 0
+    assert window.redo_action.text() == "&Redo gun roll 2: hit (Skirmish 1)"
+    qtbot.keyClick(
+        window,
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert session.engagement.aircraft["red-1"].damage == 1
+    assert not window.redo_action.isEnabled()
+    assert window.statusBar().currentMessage() == "Redone: gun roll 2: hit (Skirmish 1)"
+
+
+def test_refusals_are_shown_in_the_status_bar_and_append_nothing(window, qtbot):
+    session = window.model.session
+    before = len(session.events())
+    window.model.attempt(session.previous_step)
+    assert window.refusal.message == "this is the first step of the first turn"
+    assert not window.refusal.isHidden()
+    assert len(session.events()) == before
+    session.next_step()
+    assert window.refusal.message == ""
+
+
+def test_nothing_to_redo_is_refused(window):
+    before = len(window.model.session.events())
+    window.redo()
+    assert window.refusal.message == "nothing to redo"
+    assert len(window.model.session.events()) == before
+
+
+def test_new_game_open_recent_and_close(window, tmp_path):
+    first = window.game_path
+    assert window.new_game(tmp_path / "second.airboss", "skirmish", "Second", ["long_guns"])
+    assert window.status_labels["ruleset"].text() == "Ruleset: Skirmish (test ruleset) + long_guns"
+    assert window.windowTitle() == "Second — Airboss"
+    assert window.recent_games() == [str(tmp_path / "second.airboss"), first]
+    window._fill_recent()
+    recent = [a.text() for a in window.recent_menu.actions()]
+    assert recent == window.recent_games()
+    window.recent_menu.actions()[1].trigger()
+    assert window.model.engagement.title == "Skirmish demo"
+    window.close_action.trigger()
+    assert not window.model.has_session
+    assert window.status_labels["game"].text() == "No game open"
+    assert not window.close_action.isEnabled()
+    assert window.panels["turn"].heading.text() == "No game open"
+    assert window.settings.value("last_game") == ""
+
+
+def test_new_game_refused_when_the_file_exists(window, tmp_path):
+    taken = tmp_path / "desk.airboss"
+    assert not window.new_game(taken, "skirmish", "Again", [])
+    assert "exists already" in window.refusal.message
+    assert window.model.engagement.title == "Skirmish demo"
+
+
+def test_a_foreign_file_is_refused_and_left_alone(window, tmp_path):
+    junk = tmp_path / "notes.airboss"
+    junk.write_bytes(b"this is not a game")
+    assert not window.open_game(junk)
+    assert "Could not open" in window.refusal.message
+    assert junk.read_bytes() == b"this is not a game"
+    assert window.model.engagement.title == "Skirmish demo"
+
+
+def test_save_a_copy(window, tmp_path):
+    window.model.session.next_step()
+    copy = tmp_path / "copy.airboss"
+    assert window.save_copy(copy)
+    with GameSession.open(copy) as s:
+        assert len(s.events()) == len(window.model.session.events())
+        assert s.engagement.step == 1
+    assert not window.save_copy(copy)
+    assert "exists already" in window.refusal.message
+
+
+def test_new_game_dialog_lists_rulesets_broken_ones_and_variants(qtbot, tmp_path):
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    ids = [dialog.ruleset_box.itemData(i) for i in range(dialog.ruleset_box.count())]
+    assert "skirmish" in ids and "broken" not in ids
+    assert "broken: RuntimeError: this ruleset is broken on purpose" in dialog.broken_label.text()
+    dialog.ruleset_box.setCurrentIndex(ids.index("skirmish"))
+    assert dialog.variant_list.item(0).text() == "Long guns (Skirmish 5)"
+    dialog.variant_list.item(0).setCheckState(Qt.CheckState.Checked)
+    dialog._check()
+    assert dialog.message.message == "A new game needs a title."
+    qtbot.keyClicks(dialog.title_edit, "Club night")
+    dialog.path_edit.setText(str(tmp_path / "club.airboss"))
+    dialog._check()
+    assert dialog.result() == dialog.DialogCode.Accepted
+    assert dialog.values() == (tmp_path / "club.airboss", "skirmish", "Club night", ["long_guns"])
+
+
+def test_print_cards_gets_the_model_and_the_roster_selection(window, monkeypatch):
+    seen = []
+
+    class Recorder:
+        def __init__(self, model, selected, parent):
+            seen.append((model, selected, parent))
+
+        def exec(self):
+            return 0
+
+    monkeypatch.setattr(cards, "PrintCardsDialog", Recorder)
+    window.panels["roster"].select(["red-1"])
+    assert window.print_action.shortcut().toString() == "Ctrl+P"
+    window.print_action.trigger()
+    assert seen == [(window.model, ["red-1"], window)]
+
+
+def test_about_and_rulesets(window):
+    about = window.about_text()
+    assert version() in about and LICENCE in about
+    assert "Skirmish (test ruleset) (skirmish) — Airboss test suite" in about
+    text = window.rulesets_text()
+    assert "Gun attack" in text
+    assert "<b>broken</b>: RuntimeError: this ruleset is broken on purpose" in text
+
+
+def test_table_mode_enlarges_the_type(window):
+    normal = window.panels["roster"].font().pointSizeF()
+    window.table_mode_action.trigger()
+    assert window.panels["roster"].font().pointSizeF() == pytest.approx(normal * 1.4)
+    window.table_mode_action.trigger()
+    assert window.panels["roster"].font().pointSizeF() == pytest.approx(normal)
+
+
+# full screen asks the window system to raise the window, which offscreen cannot do
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
+def test_player_display_from_the_view_menu_and_f11(window, qtbot):
+    window.player_action.trigger()
+    view = window.player_view
+    qtbot.addWidget(view)
+    assert view.isVisible() and view.turn.text() == "Turn 1"
+    window.player_full_action.trigger()
+    assert view.isFullScreen()
+    window.player_full_action.trigger()
+    assert not view.isFullScreen()
+    view.close()
+    assert not window.player_action.isChecked()
+
+
+def test_first_start_makes_the_demo_then_reopens_the_last_game(settings, demo_file):
+    session, problem = start_game(None, None, settings, demo=demo_file)
+    assert problem == ""
+    assert len(session.engagement.aircraft) == 4
+    where = session.store.where
+    session.close()
+    settings.setValue("last_game", where)
+    again, problem = start_game(None, None, settings, demo=demo_file)
+    assert again.store.where == where and problem == ""
+    again.close()
+    settings.setValue("last_game", where + ".gone")
+    none, problem = start_game(None, None, settings, demo=demo_file)
+    assert none is None and "no longer there" in problem
+
+
+def test_the_built_in_demo_is_a_phantoms_fight(tmp_path):
+    spec = read_demo(DEMO)
+    assert spec.ruleset == "phantoms"
+    assert {a.type for a in spec.aircraft} == {"f4e", "mig21", "f15c", "mig23"}
+    with create_demo_game(tmp_path / "demo.airboss") as s:
+        e = s.engagement
+        assert len(e.sides) == 2 and all(len(e.on_side(side)) >= 4 for side in e.sides)
+
+
+def test_a_demo_whose_ruleset_is_missing_says_so(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SKIRMISH_DEMO.replace('"skirmish"', '"broken"'), encoding="utf-8")
+    with pytest.raises(DemoUnavailable, match="needs the 'broken' ruleset, which cannot be loaded"):
+        create_demo_game(tmp_path / "x.airboss", demo=bad)
+    assert not (tmp_path / "x.airboss").exists()
+
+
+def test_screenshot_renders_every_panel(tmp_path, settings, demo_file, qapp):
+    game = create_demo_game(tmp_path / "shot.airboss", demo=demo_file)
+    game.close()
+    png = tmp_path / "shot.png"
+    assert run(game=str(tmp_path / "shot.airboss"), screenshot=str(png), settings=settings) == 0
+    image = QImage(str(png))
+    assert (image.width(), image.height()) == (1600, 1000)
+    assert settings.value("window/state") is None  # a screenshot leaves the layout alone
+    assert Path(str(settings.value("last_game"))) == tmp_path / "shot.airboss"
