@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from app.core.data import load_catalogue
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AircraftAdded, AttributesSet, Event
+from app.core.events import AttributesSet, Event
 from app.core.ruleset import (
     CardSpec,
     KeyValues,
@@ -95,27 +95,15 @@ class AirPower(Ruleset):
     def aircraft(self) -> Mapping[str, BaseModel]:
         return load_catalogue(AIRCRAFT_DIR, Card, self.id)
 
-    def new_aircraft(
-        self,
-        aircraft_id: str,
-        name: str,
-        side: str,
-        type_id: str,
-        pilot: str | None,
-        details: Mapping[str, Any],
-    ) -> AircraftAdded:
-        ev = super().new_aircraft(aircraft_id, name, side, type_id, pilot, details)
-        allowed = set(ev.card.get("gun_pod_stations") or [])
-        for station in ev.details.get("gun_pods") or []:
-            if station not in allowed:
-                raise RuleViolation(
-                    f"{name}: the ADC's station limits do not allow a gun pod on {station} "
-                    f"(allowed: {', '.join(sorted(allowed)) or 'none'})"
-                )
-        return ev
-
     def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
         assert isinstance(details, Details)
+        allowed = set(card.get("gun_pod_stations") or [])
+        for station in details.gun_pods:
+            if station not in allowed:
+                raise RuleViolation(
+                    f"the ADC's station limits do not allow a gun pod on {station} "
+                    f"(allowed: {', '.join(sorted(allowed)) or 'none'})"
+                )
         out: dict[str, Fraction] = {}
         gun = card.get("gun")
         if gun:

@@ -194,7 +194,9 @@ class DetonationInputs(ProcedureInputs):
         if not (len(self.in_zone) == len(self.hexes) == len(self.altitude_difference)):
             raise ValueError("give hexes and altitude difference for each aircraft in the zone")
         for h, a in zip(self.hexes, self.altitude_difference, strict=True):
-            blast_rating(blast_range(h, a))
+            r = blast_range(h, a)
+            if r > BLAST_HEXES:
+                raise ValueError(f"range {r}: the blast zone extends to {BLAST_HEXES} hexes only")
         return self
 
 
