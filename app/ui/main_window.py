@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
             if entry.tab_with and entry.tab_with in self.docks:
                 self.tabifyDockWidget(self.docks[entry.tab_with], dock)
             self.docks[entry.name] = dock
-            self.panels[entry.name] = dock.widget()
+            self.panels[entry.name] = widget
         roster = self.panels.get("roster")
         if roster is not None and hasattr(roster, "selection_changed"):
             roster.selection_changed.connect(self._selection)
