@@ -12,7 +12,7 @@ from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.airpower.geometry import AngleOff, ArcRange
-from rulesets.airpower.recovery import FPKind
+from rulesets.airpower.recovery import FPKind, fire_status, status_before_move
 from rulesets.airpower.tables import Modifiers
 
 GUN_RULE = "Air Power, Air-to-Air Gun Combat"
@@ -195,6 +195,29 @@ def record_attack(
     return {"turn": turn, "list": [*attacks_this_turn(engagement, aircraft), entry]}
 
 
+def flight_prefill(attributes: Mapping[str, Any]) -> dict[str, Any]:
+    """What the recorded flight says about an attack now: the FP just flown, the recovery period
+    it is in, the gunsight turn rates that apply and the SSGT accumulated."""
+    this_turn = list(attributes.get("this_turn") or [])
+    last_turn = list(attributes.get("last_turn") or [])
+    speed = attributes.get("speed")
+    if speed is None:
+        return {}
+    if this_turn:
+        status = fire_status(this_turn, speed, last_turn, attributes.get("last_speed"))[-1]
+        last: str = this_turn[-1]
+    else:
+        status = status_before_move(speed, last_turn, attributes.get("last_speed"))
+        last = "none"
+    return {
+        "last_fp": last,
+        "recovering_from": status.recovering_from[0] if status.recovering_from else "none",
+        "turn_rates": list(status.gunsight),
+        "ssgt_fps": attributes.get("ssgt_fps", 0),
+        "fp": len(this_turn) or None,
+    }
+
+
 def prefill_attack(
     engagement: Engagement, attacker: str | None, target: str | None
 ) -> dict[str, Any]:
@@ -211,9 +234,12 @@ def prefill_attack(
             radar_ranging=card.get("radar_ranging") or "none",
             pilot=a.pilot or "average",
         )
-        for key in ("speed", "altitude"):
-            if key in a.attributes:
-                out["speed" if key == "speed" else "attacker_altitude"] = a.attributes[key]
+        at = a.attributes
+        if "speed" in at:
+            out["speed"] = at["speed"]
+        if "altitude" in at:
+            out["attacker_altitude"] = at["altitude"]
+        out.update(flight_prefill(at))
         ranged = a.attributes.get("radar_ranged") or {}
         if target and ranged.get("turn") == engagement.turn and ranged.get("target") == target:
             out["radar_ranged"] = True

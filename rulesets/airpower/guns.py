@@ -23,7 +23,7 @@ from rulesets.airpower.common import (
     record_attack,
 )
 from rulesets.airpower.geometry import AngleOff
-from rulesets.airpower.tables import modifiers
+from rulesets.airpower.tables import gun_pods, modifiers
 
 ORIGINAL = "original_wording"
 
@@ -150,13 +150,14 @@ class GunAttack(Procedure):
                 out["fire_internal"] = False
             pods = a.details.get("gun_pods") or []
             pod_type = a.details.get("gun_pod_type")
-            if pods and pod_type:
-                pod = a.card.get("pod_data") or {}
+            pod = gun_pods().pods.get(pod_type) if pods and pod_type else None
+            if pod is not None:
                 out["pods_firing"] = len(pods)
-                if pod:
-                    out.update(
-                        pod_hit_numbers=pod["hit_numbers"], pod_attack_rating=pod["attack_rating"]
-                    )
+                numbers = [h for h in pod.hit_numbers if isinstance(h, int)]
+                if len(numbers) == len(pod.hit_numbers):
+                    out["pod_hit_numbers"] = numbers
+                if isinstance(pod.attack_rating, int):
+                    out["pod_attack_rating"] = pod.attack_rating
         return out
 
     def resolve(

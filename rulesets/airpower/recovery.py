@@ -53,6 +53,7 @@ class FireStatus:
     why_not: str
     gunsight: tuple[GunsightRate, ...]
     counts_for_ssgt: bool
+    recovering_from: tuple[Literal["ET", "unloaded"], ...] = ()
 
     @property
     def gunsight_rate(self) -> GunsightRate | None:
@@ -108,8 +109,15 @@ def _status(fp: int, kind: FPKind, active: dict[str, _Period]) -> FireStatus:
         rocket_reasons.append(f"it turned at the {kind} rate on this FP (no rockets)")
     gunsight = tuple(r for r in _RATES if r in active)
     ssgt = kind not in ("ET", "unloaded", "roll") and not ({"ET", "unloaded"} & set(active))
+    recovering = tuple(c for c in ("ET", "unloaded") if c in active and kind != c)
     return FireStatus(
-        fp, not reasons, not rocket_reasons, "; ".join(rocket_reasons), gunsight, ssgt
+        fp,
+        not reasons,
+        not rocket_reasons,
+        "; ".join(rocket_reasons),
+        gunsight,
+        ssgt,
+        recovering,
     )
 
 
@@ -170,4 +178,12 @@ def status_before_move(
     status = _status(0, last if last in ("ET", "unloaded", "roll") else "none", periods)
     why = status.why_not.replace("on this FP", "on its last FP of the previous game turn")
     why = why.replace("this FP is in", "it is in").replace("this FP was", "its last FP was")
-    return FireStatus(0, status.may_fire_guns, status.may_fire_guns, why, status.gunsight, False)
+    return FireStatus(
+        0,
+        status.may_fire_guns,
+        status.may_fire_guns,
+        why,
+        status.gunsight,
+        False,
+        tuple(c for c in ("ET", "unloaded") if c in periods),
+    )

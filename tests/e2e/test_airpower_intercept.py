@@ -50,12 +50,24 @@ def test_gun_intercept(tmp_path: Path) -> None:
         assert s.engagement.aircraft[f4].ledgers["gun_ammunition"].value == 4
 
         s.perform("flight", {"aircraft": f4, "speed": 7.0, "this_turn": ["none"] * 6 + ["ET"]})
-        # as the desk does: the numbers off the cards, then what the umpire sees on the table
-        pre = s.ruleset.procedures["gun_attack"].prefill(s.engagement, f4, mig)
-        assert pre["hit_numbers"] == [8, 6, 4] and pre["attack_rating"] == 5
-        gun = {**pre, "horizontal_range": 1, "angle_off": "0 line", "attacker": f4, "target": mig}
+        gun_attack = s.ruleset.procedures["gun_attack"]
+
+        def gun() -> dict[str, object]:
+            # as the desk does: the numbers off the cards and the flight record, then what the
+            # umpire sees on the table
+            pre = gun_attack.prefill(s.engagement, f4, mig)
+            return {
+                **pre,
+                "horizontal_range": 1,
+                "angle_off": "0 line",
+                "attacker": f4,
+                "target": mig,
+            }
+
+        assert gun()["hit_numbers"] == [8, 6, 4] and gun()["attack_rating"] == 5
+        assert gun()["last_fp"] == "ET" and gun()["fp"] == 7
         with pytest.raises(RuleViolation, match="ET"):
-            s.perform("gun_attack", {**gun, "last_fp": "ET", "fp": 7}, TableDice([1]))
+            s.perform("gun_attack", gun(), TableDice([1]))
         n = len(s.events())
 
         for _ in s.ruleset.steps(s.engagement):
@@ -68,12 +80,11 @@ def test_gun_intercept(tmp_path: Path) -> None:
             r = s.perform("flight", {**pre, "aircraft": f4, "this_turn": ["none"] * fps})
             assert r.outcome.startswith("may fire guns" if may_fire else "may not fire guns")
             if not may_fire:
+                assert gun()["recovering_from"] == "ET"
                 with pytest.raises(RuleViolation, match="recovery"):
-                    s.perform(
-                        "gun_attack", {**gun, "recovering_from": "ET", "fp": fps}, TableDice([1])
-                    )
+                    s.perform("gun_attack", gun(), TableDice([1]))
 
-        r = s.perform("gun_attack", {**gun, "snap_shot": True, "fp": 4}, TableDice([6]))
+        r = s.perform("gun_attack", {**gun(), "snap_shot": True}, TableDice([6]))
         assert r.outcome == "hit: attack rating 4"
         assert s.engagement.aircraft[f4].ledgers["gun_ammunition"].value == Fraction(7, 2)
         s.undo()
@@ -81,12 +92,14 @@ def test_gun_intercept(tmp_path: Path) -> None:
         s.redo()
         assert s.engagement.aircraft[f4].ledgers["gun_ammunition"].value == Fraction(7, 2)
 
-        r = s.perform("gun_attack", {**gun, "fp": 5}, TableDice([9]))
+        pre = flight.prefill(s.engagement, f4, None)
+        s.perform("flight", {**pre, "aircraft": f4, "this_turn": ["none"] * 5})
+        r = s.perform("gun_attack", gun(), TableDice([9]))
         assert r.outcome == "miss"
         assert s.engagement.aircraft[f4].ledgers["gun_ammunition"].value == Fraction(5, 2)
         before = len(s.events())
         with pytest.raises(RuleViolation, match="at most two"):
-            s.perform("gun_attack", {**gun, "fp": 6}, TableDice([1]))
+            s.perform("gun_attack", {**gun(), "fp": 6}, TableDice([1]))
         assert len(s.events()) == before > n
     finally:
         s.close()

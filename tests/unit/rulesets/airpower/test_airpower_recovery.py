@@ -96,3 +96,10 @@ def test_return_fire_before_moving() -> None:
 def test_bad_fp_kinds_are_refused() -> None:
     with pytest.raises(ValueError):
         fire_status(["loop"], 5.0)  # type: ignore[list-item]
+
+
+def test_status_names_the_recovery_period() -> None:
+    """Activities Requiring Recovery: the status says which recovery period the FP is in."""
+    s = fire_status(["unloaded", "none", "none", "none"], 5.0)
+    assert [x.recovering_from for x in s] == [(), ("unloaded",), ("unloaded",), ()]
+    assert status_before_move(7.0, ["ET"]).recovering_from == ("ET",)
