@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter
 from PySide6.QtWidgets import (
@@ -39,6 +38,9 @@ from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, Stat
 from app.core.ruleset import Ruleset
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 NAME, TYPE, PILOT, STATUS, DAMAGE = range(5)
 HEADERS = ("Aircraft", "Type", "Pilot", "Status", "Damage")
