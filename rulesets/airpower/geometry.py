@@ -34,7 +34,9 @@ __all__ = [
     "Side",
     "angle_off",
     "gun_range",
+    "has_advantage",
     "in_field",
+    "in_sighting_arc",
     "read_angle_off",
     "relative_angle",
     "same_location",
@@ -395,6 +397,57 @@ def in_field(reference: HexPosition, element: HexPosition, field: ArcRange | str
     else:
         m = abs(relative_angle(reference, element))
     return rng.low - _EPS <= m <= rng.high + _EPS
+
+
+def in_sighting_arc(
+    sighting: HexPosition,
+    element: HexPosition,
+    arcs: ArcRange | str,
+    *,
+    sighting_speed: float,
+    element_speed: float,
+    element_is_ground: bool = False,
+) -> bool:
+    """Whether ``element`` is in the restricted or blind arcs ``arcs`` of ``sighting`` (rule
+    "Angle-Off Procedure for Restricted and Blind Arcs"). A borderline still undecided goes the
+    way that benefits the element being sighted (original wording, "In sighting attempts, the
+    arc that benefits the aircraft being sighted"): inside the restricted or blind arcs. A
+    ground unit is always slower than the aircraft."""
+    rng = ArcRange.parse(arcs) if isinstance(arcs, str) else arcs
+    r = read_angle_off(
+        sighting,
+        element,
+        target_speed=sighting_speed,
+        attacker_speed=element_speed,
+        purpose="sighting",
+        beneficial=lambda a, b: a if rng.contains(a) else b,
+        attacker_is_ground=element_is_ground,
+    )
+    return rng.contains(r.arc)
+
+
+def has_advantage(
+    seeker: HexPosition,
+    other: HexPosition,
+    arcs: ArcRange | str,
+    *,
+    seeker_speed: float,
+    other_speed: float,
+) -> bool:
+    """Whether ``other`` is in the arcs ``arcs`` of ``seeker`` that give advantage (rule
+    "Angle-Off Procedure for Advantage"; the arc ranges are the initiative rule's). A borderline
+    still undecided goes the way that benefits the potentially disadvantaged aircraft (original
+    wording: "the arc that benefits the aircraft being considered for potential disadvantage")."""
+    rng = ArcRange.parse(arcs) if isinstance(arcs, str) else arcs
+    r = read_angle_off(
+        seeker,
+        other,
+        target_speed=seeker_speed,
+        attacker_speed=other_speed,
+        purpose="advantage",
+        beneficial=lambda a, b: a if not rng.contains(a) else b,
+    )
+    return rng.contains(r.arc)
 
 
 def gun_range(horizontal: int, target_altitude: int, attacker_altitude: int) -> int:

@@ -254,3 +254,29 @@ def test_turning_the_picture_by_60_degrees_changes_nothing(
 @given(positions(), speeds, speeds)
 def test_same_location_same_facing_is_the_0_line(t: HexPosition, ts: float, as_: float) -> None:
     assert angle_off(t, t, target_speed=ts, attacker_speed=as_, modifiers={}) == AngleOff.LINE_0
+
+
+def test_restricted_and_blind_arcs() -> None:
+    """Angle-Off Procedure for Restricted and Blind Arcs: B2 sits on the border of A2's right 60
+    and 90 arcs, facing along it. A faster B2 stays on the line, so A2 is taken as faster and
+    moves: the 60 arc, inside a "60-" blind arc. At equal speeds the arc that benefits the
+    sighted aircraft: inside. A ground unit is always slower (A2 "moves")."""
+    from rulesets.airpower.geometry import in_sighting_arc
+
+    assert in_sighting_arc(A2, B2, "60-", sighting_speed=5, element_speed=7)
+    assert in_sighting_arc(A2, B2, "60-", sighting_speed=6, element_speed=6)
+    assert in_sighting_arc(A2, B2, "90+", sighting_speed=6, element_speed=6)
+    assert not in_sighting_arc(A2, B2, "90+", sighting_speed=5, element_speed=7)
+    assert not in_sighting_arc(
+        A3, B3, "120+", sighting_speed=4, element_speed=9, element_is_ground=True
+    )
+
+
+def test_advantage() -> None:
+    """Angle-Off Procedure for Advantage: the same, an undecided borderline going the way of the
+    potentially disadvantaged aircraft."""
+    from rulesets.airpower.geometry import has_advantage
+
+    assert has_advantage(A2, B2, "60-", seeker_speed=5, other_speed=7)
+    assert not has_advantage(A2, B2, "60-", seeker_speed=6, other_speed=6)
+    assert has_advantage(A2, B2, "60-", seeker_speed=7, other_speed=5)
