@@ -25,7 +25,7 @@ from rulesets.phantoms.common import (
 )
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import is_spotted
-from rulesets.phantoms.tables import tables
+from rulesets.phantoms.tables import positions, tables
 
 GUN_LEDGER = "gun_ammunition"
 
@@ -69,6 +69,18 @@ def _check_can_fire(engagement: Engagement, a: AircraftState, kind: str) -> int 
                 "guns or missiles, not both, and one gun target (7.0, 7.2)"
             )
     return now
+
+
+def _check_vertical(a: AircraftState, t: AircraftState, now: int | None, rule: str) -> None:
+    """7.2, 7.1.2: an aircraft that climbed this impulse may not fire at lower targets, one
+    that dove may not fire at higher ones."""
+    if now is None:
+        return
+    alt_a, alt_t = int(attr(a, "altitude", 0)), int(attr(t, "altitude", 0))
+    if attr(a, "climbed_at") == now and alt_t < alt_a:
+        raise RuleViolation(f"{a.name} climbed this impulse: no fire at lower aircraft ({rule})")
+    if attr(a, "dove_at") == now and alt_t > alt_a:
+        raise RuleViolation(f"{a.name} dove this impulse: no fire at higher aircraft ({rule})")
 
 
 def _fired(a: AircraftState, now: int | None, kind: str) -> AttributesSet:
@@ -192,8 +204,12 @@ class GunAttack(Procedure):
         if inputs.target:
             t = require(engagement, inputs.target)
             in_play(t)
-            if a is not None and a.side == t.side:
-                raise RuleViolation(f"{a.name} and {t.name} are on the same side")
+            if a is not None:
+                if a.side == t.side:
+                    raise RuleViolation(f"{a.name} and {t.name} are on the same side")
+                if abs(int(attr(a, "altitude", 0)) - int(attr(t, "altitude", 0))) > 1:
+                    raise RuleViolation("guns reach only within one altitude level (7.2)")
+                _check_vertical(a, t, now, "7.2")
         r1 = dice.roll(D10, "gun attack: attacker")
         r2 = dice.roll(D10, "gun attack: target")
         att, dfn = self.modifiers(inputs)
@@ -419,7 +435,31 @@ class LaunchInputs(ProcedureInputs):
     position_modifier: int = Field(
         0, title="Firing position modifier", description="from the missile position charts"
     )
+    position: str = Field(
+        "",
+        title="Firing position",
+        description="a position on the missile's chart (its filled-in number replaces the "
+        "modifier above); radar-guided: front, side or rear aspect",
+    )
     same_hex_same_altitude: bool = Field(False, title="Target in the same hex and altitude")
+
+
+def launch_position_modifier(aspect: str, position: str) -> int:
+    """7.1.1a/b: the Hit # modifier for a firing position: the heat-seeking chart of the
+    missile's sub-type (missing until the umpire fills it in), or the radar aspect modifier."""
+    if aspect == "radar":
+        m = tables().missile
+        table = {"front": m.radar_front, "side": m.radar_side, "rear": m.radar_rear}
+        if position not in table:
+            raise RuleViolation("a radar-guided missile fires from the front, side or rear aspect")
+        return table[position]
+    chart = {"HN": "heat_narrow", "HW": "heat_wide", "HA": "heat_all"}[aspect]
+    try:
+        return positions().modifier(chart, position)
+    except KeyError as e:
+        raise RuleViolation(
+            f"{e.args[0]}: the {aspect} missile cannot be fired from there (7.1.1a)"
+        ) from None
 
 
 class MissileLaunch(Procedure):
@@ -467,7 +507,11 @@ class MissileLaunch(Procedure):
                 raise RuleViolation(
                     f"{a.name} may fire {card.missiles_per_impulse} missile(s) per impulse (7.1.2)"
                 )
+        _check_vertical(a, t, now, "7.1.2")
         alt_a, alt_t = int(attr(a, "altitude", 0)), int(attr(t, "altitude", 0))
+        modifier = inputs.position_modifier
+        if inputs.position:
+            modifier = launch_position_modifier(m.aspect, inputs.position)
         if m.guidance == "heat":
             if abs(alt_a - alt_t) > 1:
                 raise RuleViolation(
@@ -492,7 +536,7 @@ class MissileLaunch(Procedure):
             "name": m.name,
             "guidance": m.guidance,
             "active": m.active,
-            "hit": m.hit + inputs.position_modifier,
+            "hit": m.hit + modifier,
             "launched_at": now,
             "impact_at": base + flight,
         }
@@ -576,7 +620,9 @@ class MissileAttack(Procedure):
         out: dict[str, Any] = {}
         if target:
             t = engagement.get(target)
-            kind = (attr(t, "maneuver") or {}).get("kind") or attr(t, "last_maneuver")
+            kind = (attr(t, "maneuver") or {}).get("kind")
+            if attr(t, "completed_at") == now_impulse(engagement):  # "just completed"
+                kind = kind or attr(t, "last_maneuver")
             out.update(
                 target_pilot=pilot_of(t),
                 target_altitude=int(attr(t, "altitude", 0)),

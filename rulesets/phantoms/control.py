@@ -11,7 +11,7 @@ from pydantic import Field
 from app.core.dice import DiceSource, distribution, label_odds
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, StatusChanged
+from app.core.events import AttributesSet, Event, GameAttributesSet, StatusChanged
 from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution
 from rulesets.phantoms.common import D10, attr, in_play, loss_events, now_impulse, pilot_of, require
 from rulesets.phantoms.tables import tables
@@ -98,6 +98,11 @@ class LossOfControl(Procedure):
             speed = int(attr(a, "speed", 1))
             if outcome == "out of control":
                 events.append(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
+                assert engagement is not None
+                spots = dict(engagement.attributes.get("spots", {}))
+                if a.id in spots:  # 13.1, 13.2: a spinning aircraft loses all its spots
+                    spots[a.id] = {"radar": [], "visual": []}
+                    events.append(GameAttributesSet(values={"spots": spots}))
                 values["maneuver"] = None
                 values["control_checks"] = []
                 if speed <= 0:

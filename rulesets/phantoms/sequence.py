@@ -67,6 +67,10 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[tuple[str, 
             out.append((a.id, f"rolls {due} critical hit(s) (8.1)"))
         if attr(a, "control_checks"):
             out.append((a.id, "checks loss of control (6.4.1)"))
+    for a in engagement.aircraft.values():
+        lost = Status.DESTROYED in a.status and not attr(a, "ejection_rolled")
+        if lost and not a.status & {Status.PILOT_KILLED, Status.EJECTED}:
+            out.append((a.id, "may attempt to eject (8.2)"))
     if impulse is None:
         if engagement.step == 0:
             return out + [(a.id, "sets speed (5.0)") for a in planes]

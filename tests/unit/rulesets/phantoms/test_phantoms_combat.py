@@ -438,3 +438,58 @@ def test_7_1_1b_missile_misses_when_the_lock_is_broken(game: Any) -> None:
     g.clock(1, step_of(2, "g"))
     g.do("break_lock", inp, [1, 10])
     assert g.e.attributes["missiles_in_flight"] == []
+
+
+def test_7_2_gun_range_and_climb_dive_restrictions(game: Any) -> None:
+    g = game()
+    g.add("f4", "Blue", "f4e", altitude=3)
+    g.add("low", "Red", "mig21", altitude=1)
+    g.add("mid", "Red", "mig21", altitude=2)
+    g.do("mark_maneuver", {"aircraft": "f4", "maneuver": "straight", "climb": 1})
+    _in_impulse(g)  # the F-4E climbs to 4 while moving in impulse 1
+    assert g.a("f4").attributes["altitude"] == 4
+    base = {"attacker": "f4", "position_modifier": 0}
+    with pytest.raises(RuleViolation, match="one altitude level"):
+        g.do("gun_attack", {**GUN.prefill(g.e, "f4", "low"), **base, "target": "low"}, [5, 5])
+    g2 = game()
+    g2.add("f4", "Blue", "f4e", altitude=3)
+    g2.add("mid", "Red", "mig21", altitude=3)
+    g2.do("mark_maneuver", {"aircraft": "f4", "maneuver": "straight", "climb": 1})
+    _in_impulse(g2)
+    # 7.2: climbed this impulse, may not fire at a lower aircraft
+    with pytest.raises(RuleViolation, match="climbed"):
+        g2.do("gun_attack", {**GUN.prefill(g2.e, "f4", "mid"), **base, "target": "mid"}, [5, 5])
+    # the different-altitude modifier is prefilled (-2)
+    assert GUN.prefill(g2.e, "f4", "mid")["attacker_modifiers"] == -2
+
+
+def test_7_1_launch_position_from_the_charts(game: Any) -> None:
+    from app.core.data import save_override
+    from app.core.errors import MissingTableValue
+    from rulesets.phantoms.combat import launch_position_modifier
+    from rulesets.phantoms.common import step_of
+
+    # Radar Missile Hit # Modifiers: front aspect -3, side aspect -2
+    assert launch_position_modifier("radar", "front") == -3
+    assert launch_position_modifier("radar", "side") == -2
+    with pytest.raises(MissingTableValue):
+        launch_position_modifier("HW", "beam")
+    with pytest.raises(RuleViolation, match="cannot be fired"):
+        launch_position_modifier("HN", "head on")  # not on the narrow-aspect chart
+    save_override("phantoms", "positions", {"heat_wide": {"cells": {"beam": -2}}})
+    g = game()
+    g.add("f4", "Blue", "f4e", altitude=3)
+    g.add("mig", "Red", "mig21", altitude=3)
+    g.clock(1, step_of(1, "g"))
+    g.do(
+        "missile_launch",
+        {
+            "attacker": "f4",
+            "target": "mig",
+            "missile": "aim9j",
+            "range_hexes": 2,
+            "position": "beam",
+        },
+    )
+    (m,) = g.e.attributes["missiles_in_flight"]
+    assert m["hit"] == 5 - 2 and m["impact_at"] == 2  # heat-seekers impact next impulse

@@ -321,3 +321,22 @@ def test_malformed_aircraft_names_file_and_field(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text('name = "X"\ndefense = "high"\n')
     with pytest.raises(DataFileError, match=r"bad.toml.*defense"):
         load_catalogue(tmp_path, Card)
+
+
+def test_13_0_a_spin_loses_all_spots(game: Any) -> None:
+    from app.core.events import AttributesSet
+
+    g = game(["spotting"])
+    g.add("a", "Blue", "f4e", "green")
+    g.add("r", "Red", "mig21")
+    vs = {"target_altitude": 3, "range_hexes": 2, "attacker": "a", "target": "r"}
+    g.do("visual_spot", vs, [10, 1])
+    g.apply(
+        [
+            AttributesSet(
+                aircraft="a", values={"control_checks": [{"cause": "hard turn", "below_zero": 0}]}
+            )
+        ]
+    )
+    assert g.do("loss_of_control", {"aircraft": "a"}, [9]).outcome == "out of control"
+    assert g.e.attributes["spots"]["a"] == {"radar": [], "visual": []}
