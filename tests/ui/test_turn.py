@@ -81,3 +81,13 @@ def test_undo_moves_the_clock_back(dock, session):
     dock.next_step()
     session.undo()
     assert dock.heading.text() == "Turn 1 — Initiative"
+
+
+def test_space_on_a_focused_button_presses_the_button_not_next(dock, session, qtbot):
+    dock.previous_button.setFocus()
+    qtbot.keyClick(dock.previous_button, Qt.Key.Key_Space)
+    assert (session.engagement.turn, session.engagement.step) == (1, 0)
+    assert dock.message.message == "this is the first step of the first turn"
+    dock.step_list.setFocus()
+    qtbot.keyClick(dock.step_list, Qt.Key.Key_Space)
+    assert session.engagement.step == 1

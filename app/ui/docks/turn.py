@@ -5,10 +5,13 @@ Next (Space) and Previous (Shift+Space) move the clock through the session; each
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
+    QApplication,
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -117,6 +120,10 @@ class TurnDock(QWidget):
         layout.addWidget(self.acting_title)
         layout.addWidget(self.acting, 1)
 
+        app = QApplication.instance()
+        if app is not None:
+            # Qt removes the filter by itself when this panel is destroyed
+            app.installEventFilter(self)
         model.reset.connect(self.refresh)
         model.clock_changed.connect(self.refresh)
         model.initiative_changed.connect(self._refresh_acting)
@@ -180,6 +187,19 @@ class TurnDock(QWidget):
             item.setForeground(self.palette().placeholderText())
             self.acting.addItem(item)
         self.acting_title.setStyleSheet("" if order else f"color: {muted(self)}")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Space on a focused button, check box or combo box presses it, not Next step."""
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Space
+            and isinstance(watched, QAbstractButton | QComboBox)
+            and watched.window() is self.window()
+        ):
+            event.accept()
+            return True
+        return super().eventFilter(watched, event)
 
     # -- actions ------------------------------------------------------------------------------
 
