@@ -29,6 +29,7 @@ from rulesets.airpower import tables
 from rulesets.airpower.board import AirPowerGeometry
 from rulesets.airpower.cards import Card, Details, air_to_air_factors
 from rulesets.airpower.common import GUN_RULE, ROCKET_RULE
+from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
 from rulesets.airpower.genie import GenieDetonation, GenieLaunch, GenieScatter
 from rulesets.airpower.guns import ORIGINAL, AbortGunAttack, GunAttack
@@ -73,6 +74,7 @@ class AirPower(Ruleset):
         GenieLaunch,
         GenieScatter,
         GenieDetonation,
+        DamageRoll,
     )
     ledgers = (
         LedgerSpec("gun_ammunition", "Gun ammunition", "gun_ammunition", Fraction(1, 2), GUN_RULE),

@@ -13,7 +13,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from app.core.data import Missing, cell, load_table
-from app.core.errors import RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation
 from rulesets.airpower.geometry import AngleOff, ArcRange
 
 RULESET_ID = "airpower"
@@ -121,6 +121,37 @@ class Fields(_Strict):
         if v != "missing":
             ArcRange.parse(v)
         return v
+
+
+DAMAGE = "Aircraft damage"
+#: the modified damage rolls the damage table has a row for (rockets: d10 - 2)
+DAMAGE_ROLLS = tuple(range(-1, 11))
+
+
+class DamageTable(_Strict):
+    """Result by attack rating and modified d10 damage roll -1 ... 10 (rule "Aircraft Damage
+    Resolution", not printed in this text); ``"-"`` is no effect."""
+
+    rule: str
+    results: dict[
+        Annotated[str, Field(pattern=r"^\d+$")],
+        Annotated[list[str], Field(min_length=len(DAMAGE_ROLLS), max_length=len(DAMAGE_ROLLS))],
+    ]
+
+    def result(self, rating: int, roll: int, rule: str) -> str:
+        if str(rating) not in self.results:
+            known = ", ".join(self.results)
+            raise RuleViolation(f"{DAMAGE}: no column for attack rating {rating} ({known})")
+        if roll not in DAMAGE_ROLLS:
+            raise RuleViolation(f"{DAMAGE}: a modified damage roll of {roll} is off the table")
+        value = self.results[str(rating)][DAMAGE_ROLLS.index(roll)]
+        if value == "missing":
+            raise MissingTableValue(DAMAGE, f"attack rating {rating}, roll {roll}", rule)
+        return value
+
+
+def damage_table() -> DamageTable:
+    return load_table(RULESET_ID, TABLE_DIR / "aircraft_damage.toml", DamageTable)
 
 
 def table_files() -> dict[str, Path]:

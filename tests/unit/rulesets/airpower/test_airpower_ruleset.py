@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from app.core.data import load_catalogue, save_override
 from app.core.dice import TableDice
 from app.core.engagement import Engagement
-from app.core.errors import DataFileError, RuleViolation
+from app.core.errors import DataFileError, MissingTableValue, RuleViolation
 from app.core.ruleset import Piece
 from app.plugins import load_ruleset
 from rulesets.airpower.cards import Card, Details
@@ -135,3 +135,21 @@ def test_variants_and_card() -> None:
     spec = RS.card_spec(e.get("a"), e)
     assert "F-4E" in spec.title
     assert spec.blocks
+
+
+def test_damage_roll_reads_the_umpires_table(_user_data: Path) -> None:
+    """Aircraft Damage Resolution (not printed): missing until filled; rockets roll -2 (Rocket
+    Attack Procedure). Test values: rating 4 gives "A" on modified rolls -1 to 2, "-" above."""
+    dmg = RS.procedures["damage"]
+    with pytest.raises(MissingTableValue):
+        dmg.odds(dmg.Inputs(attack_rating=4))
+    save_override("airpower", "aircraft_damage", {"results": {"4": ["A"] * 4 + ["-"] * 8}})
+    assert dmg.odds(dmg.Inputs(attack_rating=4)) == {"A": Fraction(2, 10), "miss": Fraction(8, 10)}
+    assert dmg.odds(dmg.Inputs(attack_rating=4, weapon="rocket")) == {
+        "A": Fraction(4, 10),
+        "miss": Fraction(6, 10),
+    }
+    res = dmg.resolve(dmg.Inputs(attack_rating=4, target="t", weapon="rocket"), TableDice([3]))
+    assert res.outcome == "A" and res.events[-1].kind == "critical_hit"
+    with pytest.raises(RuleViolation, match="no column"):
+        dmg.odds(dmg.Inputs(attack_rating=20))
