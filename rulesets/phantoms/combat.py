@@ -1,17 +1,16 @@
-"""Air-to-air combat (7.0): gun attacks (7.2), radar lock-on and breaking it (7.1.1b-c),
-missile launch (7.1.2) and missile impact (7.1.3, 7.1.4)."""
+"""Air-to-air combat (7.0): the firing restrictions every attack shares, and gun attacks (7.2)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field, field_validator
 
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, GameAttributesSet, LedgerChanged
+from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
 from rulesets.phantoms.cards import Card
 from rulesets.phantoms.common import (
@@ -25,7 +24,7 @@ from rulesets.phantoms.common import (
 )
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import is_spotted
-from rulesets.phantoms.tables import positions, tables
+from rulesets.phantoms.tables import tables
 
 GUN_LEDGER = "gun_ammunition"
 
@@ -34,26 +33,11 @@ def missile_ledger(missile_id: str) -> str:
     return f"missile_{missile_id}"
 
 
-def missile_range(hexes: int, altitude: int, target_altitude: int) -> int:
-    """7.1.1b: the range is the hexes between the aircraft plus their altitude difference."""
-    if hexes < 0 or altitude < 0 or target_altitude < 0:
-        raise ValueError("hexes and altitudes cannot be negative")
-    return hexes + abs(altitude - target_altitude)
-
-
-def flight_impulses(guidance: str, range_hexes: int) -> int:
-    """7.1.3: heat-seekers impact the impulse after launch; radar-guided missiles fly 5 hexes
-    per impulse (7.1.1b), impacting in the impulse they reach the target."""
-    if guidance == "heat":
-        return 1
-    return max(1, -(-range_hexes // tables().missile.radar_speed))
-
-
-def _two_dice(purpose: str) -> tuple[tuple[str, str], ...]:
+def two_dice(purpose: str) -> tuple[tuple[str, str], ...]:
     return ((D10, f"{purpose}: attacker"), (D10, f"{purpose}: target"))
 
 
-def _check_can_fire(engagement: Engagement, a: AircraftState, kind: str) -> int | None:
+def check_can_fire(engagement: Engagement, a: AircraftState, kind: str) -> int | None:
     """7.0: out of control or just recovered may not fire; guns or missiles, not both."""
     in_play(a)
     if Status.OUT_OF_CONTROL in a.status:
@@ -71,7 +55,7 @@ def _check_can_fire(engagement: Engagement, a: AircraftState, kind: str) -> int 
     return now
 
 
-def _check_vertical(a: AircraftState, t: AircraftState, now: int | None, rule: str) -> None:
+def check_vertical(a: AircraftState, t: AircraftState, now: int | None, rule: str) -> None:
     """7.2, 7.1.2: an aircraft that climbed this impulse may not fire at lower targets, one
     that dove may not fire at higher ones."""
     if now is None:
@@ -83,7 +67,7 @@ def _check_vertical(a: AircraftState, t: AircraftState, now: int | None, rule: s
         raise RuleViolation(f"{a.name} dove this impulse: no fire at higher aircraft ({rule})")
 
 
-def _fired(a: AircraftState, now: int | None, kind: str) -> AttributesSet:
+def fired_event(a: AircraftState, now: int | None, kind: str) -> AttributesSet:
     fired = attr(a, "fired") or {}
     count = int(fired.get("count", 0)) + 1 if fired.get("at") == now and now is not None else 1
     return AttributesSet(aircraft=a.id, values={"fired": {"at": now, "kind": kind, "count": count}})
@@ -146,7 +130,7 @@ class GunAttack(Procedure):
     title = "Gun attack"
     rule = "7.2"
     Inputs = GunInputs
-    dice = _two_dice("gun attack")
+    dice = two_dice("gun attack")
 
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
         t = tables()
@@ -196,7 +180,7 @@ class GunAttack(Procedure):
             assert engagement is not None
             if a.card.get("gun_value") is None:
                 raise RuleViolation(f"{a.name} has no gun (7.2)")
-            now = _check_can_fire(engagement, a, "gun")
+            now = check_can_fire(engagement, a, "gun")
             if now is not None and attr(a, "moved_at") != now:
                 raise RuleViolation(
                     f"{a.name} did not move this impulse; only aircraft that moved fire guns (7.0)"
@@ -209,7 +193,7 @@ class GunAttack(Procedure):
                     raise RuleViolation(f"{a.name} and {t.name} are on the same side")
                 if abs(int(attr(a, "altitude", 0)) - int(attr(t, "altitude", 0))) > 1:
                     raise RuleViolation("guns reach only within one altitude level (7.2)")
-                _check_vertical(a, t, now, "7.2")
+                check_vertical(a, t, now, "7.2")
         r1 = dice.roll(D10, "gun attack: attacker")
         r2 = dice.roll(D10, "gun attack: target")
         att, dfn = self.modifiers(inputs)
@@ -220,7 +204,7 @@ class GunAttack(Procedure):
         if a is not None:
             events += [
                 LedgerChanged(aircraft=a.id, ledger=GUN_LEDGER, delta=Fraction(-1), reason="7.2"),
-                _fired(a, now, "gun"),
+                fired_event(a, now, "gun"),
             ]
         if t is not None:
             events += damage_events(t, hits, missile=False, source=inputs.attacker)
@@ -229,511 +213,3 @@ class GunAttack(Procedure):
             f"{r2.total}{dfn:+d} = {r2.total + dfn}: {outcome} (7.2)"
         )
         return Resolution(tuple(events), narrative, outcome, (r1, r2))
-
-
-# --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------
-
-
-class RadarLockInputs(ProcedureInputs):
-    attacker_radar: int = Field(title="Attacker Radar Value")
-    attacker_pilot: PilotQuality = Field("average", title="Attacker pilot")
-    attacker_altitude: int = Field(ge=0, title="Attacker altitude")
-    target_altitude: int = Field(ge=0, title="Target altitude")
-    target_radar_countermeasures: int = Field(ge=0, title="Target radar C/M (14.0)")
-    range_hexes: int = Field(
-        ge=0, title="Range", description="hexes apart plus the altitude difference (7.1.1b)"
-    )
-
-
-def radar_modifiers(i: RadarLockInputs, radar: int | None = None) -> tuple[int, int]:
-    """7.1.1b lock-on modifiers: (attacker, target). A target at altitude 0 below the attacker
-    takes both the lower-altitude -1 and the altitude-0 -4, as the text lists them."""
-    t = tables()
-    r = t.radar_lock
-    att = (i.attacker_radar if radar is None else radar) + t.pilot.radar[i.attacker_pilot]
-    if i.target_altitude > i.attacker_altitude:
-        att += r.target_higher
-    elif i.target_altitude < i.attacker_altitude:
-        att += r.target_lower
-    if i.target_altitude == 0:
-        att += r.target_altitude_0
-    dfn = i.target_radar_countermeasures
-    if i.range_hexes >= r.long_range_from:
-        dfn += r.long_range
-    return att, dfn
-
-
-def _radar_prefill(
-    engagement: Engagement, attacker: str | None, target: str | None
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if attacker:
-        a = engagement.get(attacker)
-        if a.card.get("radar") is not None:
-            out["attacker_radar"] = int(a.card["radar"])
-        out.update(attacker_pilot=pilot_of(a), attacker_altitude=int(attr(a, "altitude", 0)))
-    if target:
-        t = engagement.get(target)
-        out.update(
-            target_altitude=int(attr(t, "altitude", 0)),
-            target_radar_countermeasures=int(attr(t, "radar_cm", 0)),
-        )
-    return out
-
-
-class RadarLock(Procedure):
-    """7.1.1b Radar lock-on: d10 + radar value + pilot + altitude modifiers against
-    d10 + radar C/M (+2 at range 5 or more); the attacker must roll higher."""
-
-    id = "radar_lock"
-    title = "Radar lock-on"
-    rule = "7.1.1b"
-    Inputs = RadarLockInputs
-    dice = _two_dice("radar lock-on")
-
-    def odds(self, inputs: RadarLockInputs) -> dict[str, Fraction]:
-        att, dfn = radar_modifiers(inputs)
-        return contest(att, dfn, lambda d: "lock" if d > 0 else "miss")
-
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        return _radar_prefill(engagement, attacker, target)
-
-    def resolve(
-        self, inputs: RadarLockInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        a = t = None
-        if inputs.attacker and inputs.target:
-            a = require(engagement, inputs.attacker)
-            t = require(engagement, inputs.target)
-            in_play(a)
-            in_play(t)
-            if a.card.get("radar") is None:
-                raise RuleViolation(f"{a.name} has no radar (7.1.1b)")
-            if Status.OUT_OF_CONTROL in a.status:
-                raise RuleViolation(f"{a.name} is out of control")
-        r1 = dice.roll(D10, "radar lock-on: attacker")
-        r2 = dice.roll(D10, "radar lock-on: target")
-        att, dfn = radar_modifiers(inputs)
-        outcome = "lock" if r1.total + att > r2.total + dfn else "miss"
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if a is not None and t is not None and engagement is not None:
-            events += _relock(engagement, a, t.id, outcome == "lock")
-        narrative = (
-            f"radar lock-on: attacker {r1.total}{att:+d} vs target {r2.total}{dfn:+d}: "
-            f"{outcome} (7.1.1b)"
-        )
-        return Resolution(tuple(events), narrative, outcome, (r1, r2))
-
-
-def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool) -> list[Event]:
-    """7.1.1b: trying to lock onto another target loses the lock (beyond the card's number of
-    locks); the missiles those locks guided miss unless they are active homers."""
-    locks = list(attr(a, "locks") or [])
-    dropped: list[str] = []
-    if target not in locks:
-        limit = int(a.card.get("radar_locks", 1))
-        while locks and len(locks) >= limit:
-            dropped.append(locks.pop(0))
-        if success:
-            locks.append(target)
-    events: list[Event] = [AttributesSet(aircraft=a.id, values={"locks": locks})]
-    for d in dropped:
-        events += _lose_guided(engagement, a.id, d, active=False)
-    return events
-
-
-def _lose_guided(engagement: Engagement, attacker: str, target: str, active: bool) -> list[Event]:
-    """Radar-guided missiles from ``attacker`` at ``target`` that lose guidance miss (7.1.1b)."""
-    flight = list(engagement.attributes.get("missiles_in_flight", []))
-    keep = [
-        m
-        for m in flight
-        if not (
-            m["attacker"] == attacker
-            and m["target"] == target
-            and m["guidance"] == "radar"
-            and bool(m.get("active")) == active
-        )
-    ]
-    if len(keep) == len(flight):
-        return []
-    return [GameAttributesSet(values={"missiles_in_flight": keep})]
-
-
-class BreakLockInputs(RadarLockInputs):
-    missile_radar: int | None = Field(
-        None,
-        title="Active homer's radar",
-        description="breaking an Active Radar Homing missile's lock uses its radar value",
-    )
-
-
-class BreakLock(Procedure):
-    """7.1.1c Breaking a lock: rolled like a lock-on (7.1.1b); the lock holds only if the
-    locking aircraft (or active homing missile) still rolls higher."""
-
-    id = "break_lock"
-    title = "Break radar lock"
-    rule = "7.1.1c"
-    Inputs = BreakLockInputs
-    dice = _two_dice("break lock")
-
-    def _label(self, d: int) -> str:
-        return "miss" if d > 0 else "lock broken"
-
-    def odds(self, inputs: BreakLockInputs) -> dict[str, Fraction]:
-        att, dfn = radar_modifiers(inputs, inputs.missile_radar)
-        return contest(att, dfn, self._label)
-
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        return _radar_prefill(engagement, attacker, target)
-
-    def resolve(
-        self, inputs: BreakLockInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        a = None
-        if inputs.attacker and inputs.target:
-            a = require(engagement, inputs.attacker)
-            require(engagement, inputs.target)
-            active = inputs.missile_radar is not None
-            if not active and inputs.target not in (attr(a, "locks") or []):
-                raise RuleViolation(f"{a.name} has no radar lock on that aircraft (7.1.1c)")
-        r1 = dice.roll(D10, "break lock: attacker")
-        r2 = dice.roll(D10, "break lock: target")
-        att, dfn = radar_modifiers(inputs, inputs.missile_radar)
-        outcome = self._label(r1.total + att - (r2.total + dfn))
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if a is not None and engagement is not None and inputs.target and outcome != "miss":
-            if inputs.missile_radar is None:
-                locks = [x for x in attr(a, "locks") or [] if x != inputs.target]
-                events.append(AttributesSet(aircraft=a.id, values={"locks": locks}))
-            events += _lose_guided(
-                engagement, a.id, inputs.target, active=inputs.missile_radar is not None
-            )
-        shown = "lock held" if outcome == "miss" else outcome
-        return Resolution(
-            tuple(events),
-            f"break lock: attacker {r1.total}{att:+d} vs target {r2.total}{dfn:+d}: "
-            f"{shown} (7.1.1c)",
-            outcome,
-            (r1, r2),
-        )
-
-
-# --- 7.1.2 Missile launch ---------------------------------------------------------------------
-
-
-class LaunchInputs(ProcedureInputs):
-    missile: str = Field(title="Missile", description="the missile's id on the card")
-    range_hexes: int = Field(
-        ge=0, title="Range", description="hexes apart plus the altitude difference (7.1.1b)"
-    )
-    position_modifier: int = Field(
-        0, title="Firing position modifier", description="from the missile position charts"
-    )
-    position: str = Field(
-        "",
-        title="Firing position",
-        description="a position on the missile's chart (its filled-in number replaces the "
-        "modifier above); radar-guided: front, side or rear aspect",
-    )
-    same_hex_same_altitude: bool = Field(False, title="Target in the same hex and altitude")
-
-
-def launch_position_modifier(aspect: str, position: str) -> int:
-    """7.1.1a/b: the Hit # modifier for a firing position: the heat-seeking chart of the
-    missile's sub-type (missing until the umpire fills it in), or the radar aspect modifier."""
-    if aspect == "radar":
-        m = tables().missile
-        table = {"front": m.radar_front, "side": m.radar_side, "rear": m.radar_rear}
-        if position not in table:
-            raise RuleViolation("a radar-guided missile fires from the front, side or rear aspect")
-        return table[position]
-    chart = {"HN": "heat_narrow", "HW": "heat_wide", "HA": "heat_all"}[aspect]
-    try:
-        return positions().modifier(chart, position)
-    except KeyError as e:
-        raise RuleViolation(
-            f"{e.args[0]}: the {aspect} missile cannot be fired from there (7.1.1a)"
-        ) from None
-
-
-class MissileLaunch(Procedure):
-    """7.1.2 Missile launch: spend the missile, mark the target; heat-seekers impact next
-    impulse, radar-guided missiles fly 5 hexes per impulse (7.1.1b, 7.1.3)."""
-
-    id = "missile_launch"
-    title = "Missile launch"
-    rule = "7.1.2"
-    Inputs = LaunchInputs
-
-    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
-        return {"launched": Fraction(1)}
-
-    def resolve(
-        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        if inputs.same_hex_same_altitude:
-            raise RuleViolation(
-                "missiles may not be launched at a target in the same hex and altitude (7.1)"
-            )
-        if not (inputs.attacker and inputs.target):
-            raise RuleViolation("a missile launch needs the attacker and the target")
-        a = require(engagement, inputs.attacker)
-        t = require(engagement, inputs.target)
-        assert engagement is not None
-        in_play(t)
-        card = Card.model_validate(a.card)
-        try:
-            m = card.missile(inputs.missile)
-        except KeyError:
-            raise RuleViolation(
-                f"{a.name} carries no missile {inputs.missile!r}; it has "
-                + (", ".join(x.id for x in card.missiles) or "none")
-            ) from None
-        now = _check_can_fire(engagement, a, m.guidance)
-        fired = attr(a, "fired") or {}
-        if now is not None and fired.get("at") == now:
-            if fired.get("kind") != m.guidance:
-                raise RuleViolation(
-                    f"{a.name} fired {fired.get('kind')} missiles this impulse: heat-seeking or "
-                    "radar-guided, not both (7.1.2)"
-                )
-            if int(fired.get("count", 0)) >= card.missiles_per_impulse:
-                raise RuleViolation(
-                    f"{a.name} may fire {card.missiles_per_impulse} missile(s) per impulse (7.1.2)"
-                )
-        _check_vertical(a, t, now, "7.1.2")
-        alt_a, alt_t = int(attr(a, "altitude", 0)), int(attr(t, "altitude", 0))
-        modifier = inputs.position_modifier
-        if inputs.position:
-            modifier = launch_position_modifier(m.aspect, inputs.position)
-        if m.guidance == "heat":
-            if abs(alt_a - alt_t) > 1:
-                raise RuleViolation(
-                    "heat-seeking missiles fire only at targets within one altitude level (7.1.1a)"
-                )
-            flight = flight_impulses("heat", inputs.range_hexes)
-        else:
-            if t.id not in (attr(a, "locks") or []):
-                raise RuleViolation(f"{a.name} has no radar lock-on on {t.name} (7.1.1b)")
-            assert m.min_range is not None and m.max_range is not None
-            if not m.min_range < inputs.range_hexes <= m.max_range:
-                raise RuleViolation(
-                    f"{m.name}: range {inputs.range_hexes} is outside its minimum {m.min_range} "
-                    f"and maximum {m.max_range} (7.1.1b)"
-                )
-            flight = flight_impulses("radar", inputs.range_hexes)
-        base = now if now is not None else 0
-        record = {
-            "attacker": a.id,
-            "target": t.id,
-            "missile": m.id,
-            "name": m.name,
-            "guidance": m.guidance,
-            "active": m.active,
-            "hit": m.hit + modifier,
-            "launched_at": now,
-            "impact_at": base + flight,
-        }
-        in_flight = [*engagement.attributes.get("missiles_in_flight", []), record]
-        events: list[Event] = [
-            self.record(inputs, [], "launched"),
-            LedgerChanged(
-                aircraft=a.id, ledger=missile_ledger(m.id), delta=Fraction(-1), reason="7.1.2"
-            ),
-            _fired(a, now, m.guidance),
-            GameAttributesSet(values={"missiles_in_flight": in_flight}),
-        ]
-        return Resolution(
-            tuple(events),
-            f"{a.name} launches {m.name} at {t.name}: modified Hit # {record['hit']}, "
-            f"impact in {flight} impulse(s) (7.1.2)",
-            "launched",
-        )
-
-
-# --- 7.1.3 Missile impact ---------------------------------------------------------------------
-
-
-class MissileInputs(ProcedureInputs):
-    guidance: Literal["heat", "radar"] = Field(title="Guidance")
-    hit_number: int = Field(title="Missile Hit #")
-    position_modifier: int = Field(
-        0, title="Firing position modifier", description="added; front -3, side -2 for radar"
-    )
-    target_used_afterburner: bool = Field(False, title="Target used afterburner (heat, +4)")
-    attacker_unspotted: bool = Field(False, title="Attacker not spotted (13.0, +4)")
-    target_countermeasures: int = Field(ge=0, title="Target C/M for this guidance (14.0)")
-    target_pilot: PilotQuality = Field("average", title="Target pilot")
-    target_hard_turn_or_loop: bool = Field(False, title="Target in/just did Hard Turn or Loop (+3)")
-    target_altitude: int = Field(ge=0, title="Target altitude (0: +2)")
-    target_broke_contact: bool = Field(False, title="Target broke contact (7.1.4, +3)")
-
-
-class MissileAttack(Procedure):
-    """7.1.3 Missile impact: d10 + modified Hit # (+4 afterburner for heat-seekers, +4
-    unspotted) against d10 + C/M + pilot ability (+3 hard turn/loop, +2 altitude 0, +3 broke
-    contact); the difference is the hits, plus one critical hit (8.1)."""
-
-    id = "missile_attack"
-    title = "Missile impact"
-    rule = "7.1.3"
-    Inputs = MissileInputs
-    dice = _two_dice("missile impact")
-
-    def modifiers(self, i: MissileInputs) -> tuple[int, int]:
-        t = tables()
-        m = t.missile
-        unspotted = i.attacker_unspotted and "spotting" in self.variants  # 13.0
-        att = i.hit_number + i.position_modifier + (m.unspotted if unspotted else 0)
-        if i.guidance == "heat" and i.target_used_afterburner:
-            att += m.afterburner
-        dfn = i.target_countermeasures + t.pilot.missile_defense[i.target_pilot]
-        dfn += m.hard_turn_or_loop if i.target_hard_turn_or_loop else 0
-        dfn += m.altitude_0 if i.target_altitude == 0 else 0
-        dfn += m.broke_contact if i.target_broke_contact else 0
-        return att, dfn
-
-    def odds(self, inputs: MissileInputs) -> dict[str, Fraction]:
-        att, dfn = self.modifiers(inputs)
-        return contest(att, dfn, lambda d: hits_label(max(d, 0)))
-
-    def _flight(self, engagement: Engagement, attacker: str, target: str) -> dict[str, Any] | None:
-        now = now_impulse(engagement)
-        due = [
-            m
-            for m in engagement.attributes.get("missiles_in_flight", [])
-            if m["attacker"] == attacker
-            and m["target"] == target
-            and (now is None or m["impact_at"] <= now)
-        ]
-        return min(due, key=lambda m: m["impact_at"]) if due else None
-
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if target:
-            t = engagement.get(target)
-            kind = (attr(t, "maneuver") or {}).get("kind")
-            if attr(t, "completed_at") == now_impulse(engagement):  # "just completed"
-                kind = kind or attr(t, "last_maneuver")
-            out.update(
-                target_pilot=pilot_of(t),
-                target_altitude=int(attr(t, "altitude", 0)),
-                target_hard_turn_or_loop=kind in ("hard_turn", "loop"),
-                target_used_afterburner=attr(t, "afterburner_at") == now_impulse(engagement),
-                target_broke_contact=Status.BROKEN_OFF in t.status,
-            )
-        if attacker and target:
-            out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
-            m = self._flight(engagement, attacker, target)
-            if m is not None:
-                t = engagement.get(target)
-                cm = "radar_cm" if m["guidance"] == "radar" else "ir_cm"
-                out.update(
-                    guidance=m["guidance"],
-                    hit_number=m["hit"],
-                    position_modifier=0,
-                    target_countermeasures=int(attr(t, cm, 0)),
-                )
-        return out
-
-    def resolve(
-        self, inputs: MissileInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        t = None
-        flight: dict[str, Any] | None = None
-        if inputs.attacker and inputs.target:
-            require(engagement, inputs.attacker)
-            t = require(engagement, inputs.target)
-            assert engagement is not None
-            flight = self._flight(engagement, inputs.attacker, inputs.target)
-            if flight is None:
-                raise RuleViolation(
-                    "no missile from that aircraft at that target is due to impact now (7.1.3)"
-                )
-            if flight["guidance"] != inputs.guidance:
-                raise RuleViolation(f"the missile in flight is {flight['guidance']}-guided")
-            if t.status & {Status.DESTROYED, Status.CRASHED, Status.EJECTED, Status.PILOT_KILLED}:
-                raise RuleViolation(f"{t.name} is already out of the game")
-            attacker = engagement.get(inputs.attacker)
-            if (
-                inputs.guidance == "radar"
-                and not flight.get("active")
-                and Status.BROKEN_OFF in attacker.status
-            ):
-                raise RuleViolation(
-                    "the firing aircraft broke contact: its radar-guided missile automatically "
-                    "misses (7.1.4); remove it with missile_lost"
-                )
-        r1 = dice.roll(D10, "missile impact: attacker")
-        r2 = dice.roll(D10, "missile impact: target")
-        att, dfn = self.modifiers(inputs)
-        hits = max(0, r1.total + att - (r2.total + dfn))
-        outcome = hits_label(hits)
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if t is not None and engagement is not None and flight is not None:
-            rest = [
-                m for m in engagement.attributes.get("missiles_in_flight", []) if m is not flight
-            ]
-            events.append(GameAttributesSet(values={"missiles_in_flight": rest}))
-            events += damage_events(t, hits, missile=True, source=inputs.attacker)
-        narrative = (
-            f"missile impact: attacker {r1.total}{att:+d} = {r1.total + att} vs target "
-            f"{r2.total}{dfn:+d} = {r2.total + dfn}: {outcome} (7.1.3)"
-        )
-        return Resolution(tuple(events), narrative, outcome, (r1, r2))
-
-
-class MissileLostInputs(ProcedureInputs):
-    reason: Literal[
-        "target left the radar cone",
-        "radar lock lost",
-        "firing aircraft broke contact",
-        "fired outside its range",
-    ] = Field("target left the radar cone", title="Why")
-
-
-class MissileLost(Procedure):
-    """7.1.1b, 7.1.4: a radar-guided missile whose target left the cone, whose lock was lost
-    or whose firing aircraft broke contact automatically misses."""
-
-    id = "missile_lost"
-    title = "Missile automatically misses"
-    rule = "7.1.1b"
-    Inputs = MissileLostInputs
-
-    def odds(self, inputs: MissileLostInputs) -> dict[str, Fraction]:
-        return {"miss": Fraction(1)}
-
-    def resolve(
-        self, inputs: MissileLostInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = [self.record(inputs, [], "miss")]
-        if inputs.attacker and inputs.target:
-            require(engagement, inputs.attacker)
-            assert engagement is not None
-            flight = engagement.attributes.get("missiles_in_flight", [])
-            mine = [
-                m
-                for m in flight
-                if m["attacker"] == inputs.attacker
-                and m["target"] == inputs.target
-                and m["guidance"] == "radar"
-            ]
-            if not mine:
-                raise RuleViolation("no radar-guided missile from that aircraft at that target")
-            if inputs.reason == "radar lock lost" and all(m.get("active") for m in mine):
-                raise RuleViolation(
-                    "active radar homing missiles need no lock after launch (7.1.1b)"
-                )
-            gone = mine[0]
-            rest = [m for m in flight if m is not gone]
-            events.append(GameAttributesSet(values={"missiles_in_flight": rest}))
-        return Resolution(tuple(events), f"missile misses: {inputs.reason} (7.1.1b)", "miss")

@@ -17,19 +17,11 @@ from rulesets.phantoms import sequence
 from rulesets.phantoms.breakoff import BreakOff, Disengage
 from rulesets.phantoms.card import card_spec
 from rulesets.phantoms.cards import Card, Details, catalogue, resolve_countermeasures
-from rulesets.phantoms.combat import (
-    GUN_LEDGER,
-    BreakLock,
-    GunAttack,
-    MissileAttack,
-    MissileLaunch,
-    MissileLost,
-    RadarLock,
-    missile_ledger,
-)
+from rulesets.phantoms.combat import GUN_LEDGER, GunAttack, missile_ledger
 from rulesets.phantoms.control import LossOfControl, Recovery
 from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
 from rulesets.phantoms.initiative import Initiative, PassInitiative
+from rulesets.phantoms.missiles import MissileAttack, MissileLaunch, MissileLost
 from rulesets.phantoms.movement import (
     AFTERBURNER_LEDGER,
     Afterburner,
@@ -38,6 +30,7 @@ from rulesets.phantoms.movement import (
     SetSpeed,
     Tailing,
 )
+from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 

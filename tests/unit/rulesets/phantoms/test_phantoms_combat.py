@@ -14,7 +14,7 @@ from app.core.dice import TableDice
 from app.core.engagement import Status
 from app.core.errors import RuleViolation
 from rulesets.phantoms import RULESET
-from rulesets.phantoms.combat import flight_impulses, missile_range
+from rulesets.phantoms.missiles import flight_impulses, missile_range
 
 GUN = RULESET.procedures["gun_attack"]
 MISSILE = RULESET.procedures["missile_attack"]
@@ -216,7 +216,7 @@ def test_7_1_1b_lock_odds_f15_example_exact() -> None:
 
 
 def test_7_1_1b_lock_modifiers() -> None:
-    from rulesets.phantoms.combat import radar_modifiers
+    from rulesets.phantoms.radar import radar_modifiers
 
     assert radar_modifiers(lock_inputs(attacker_pilot="ace")) == (6 + 2 - 1, 4)
     assert radar_modifiers(lock_inputs(attacker_pilot="experienced")) == (6 + 1 - 1, 4)
@@ -466,8 +466,8 @@ def test_7_2_gun_range_and_climb_dive_restrictions(game: Any) -> None:
 def test_7_1_launch_position_from_the_charts(game: Any) -> None:
     from app.core.data import save_override
     from app.core.errors import MissingTableValue
-    from rulesets.phantoms.combat import launch_position_modifier
     from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.missiles import launch_position_modifier
 
     # Radar Missile Hit # Modifiers: front aspect -3, side aspect -2
     assert launch_position_modifier("radar", "front") == -3

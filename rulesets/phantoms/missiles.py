@@ -1,0 +1,357 @@
+"""Missiles (7.1): launch (7.1.2), flight at 5 hexes per impulse (7.1.1b), impact (7.1.3),
+break-offs (7.1.4) and automatic misses."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.core.dice import DiceSource
+from app.core.engagement import Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import Event, GameAttributesSet, LedgerChanged
+from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
+from rulesets.phantoms.cards import Card
+from rulesets.phantoms.combat import (
+    check_can_fire,
+    check_vertical,
+    fired_event,
+    missile_ledger,
+    two_dice,
+)
+from rulesets.phantoms.common import D10, attr, contest, in_play, now_impulse, pilot_of, require
+from rulesets.phantoms.damage import damage_events, hits_label
+from rulesets.phantoms.spotting import is_spotted
+from rulesets.phantoms.tables import positions, tables
+
+
+def missile_range(hexes: int, altitude: int, target_altitude: int) -> int:
+    """7.1.1b: the range is the hexes between the aircraft plus their altitude difference."""
+    if hexes < 0 or altitude < 0 or target_altitude < 0:
+        raise ValueError("hexes and altitudes cannot be negative")
+    return hexes + abs(altitude - target_altitude)
+
+
+def flight_impulses(guidance: str, range_hexes: int) -> int:
+    """7.1.3: heat-seekers impact the impulse after launch; radar-guided missiles fly 5 hexes
+    per impulse (7.1.1b), impacting in the impulse they reach the target."""
+    if guidance == "heat":
+        return 1
+    return max(1, -(-range_hexes // tables().missile.radar_speed))
+
+
+# --- 7.1.2 Missile launch ---------------------------------------------------------------------
+
+
+class LaunchInputs(ProcedureInputs):
+    missile: str = Field(title="Missile", description="the missile's id on the card")
+    range_hexes: int = Field(
+        ge=0, title="Range", description="hexes apart plus the altitude difference (7.1.1b)"
+    )
+    position_modifier: int = Field(
+        0, title="Firing position modifier", description="from the missile position charts"
+    )
+    position: str = Field(
+        "",
+        title="Firing position",
+        description="a position on the missile's chart (its filled-in number replaces the "
+        "modifier above); radar-guided: front, side or rear aspect",
+    )
+    same_hex_same_altitude: bool = Field(False, title="Target in the same hex and altitude")
+
+
+def launch_position_modifier(aspect: str, position: str) -> int:
+    """7.1.1a/b: the Hit # modifier for a firing position: the heat-seeking chart of the
+    missile's sub-type (missing until the umpire fills it in), or the radar aspect modifier."""
+    if aspect == "radar":
+        m = tables().missile
+        table = {"front": m.radar_front, "side": m.radar_side, "rear": m.radar_rear}
+        if position not in table:
+            raise RuleViolation("a radar-guided missile fires from the front, side or rear aspect")
+        return table[position]
+    chart = {"HN": "heat_narrow", "HW": "heat_wide", "HA": "heat_all"}[aspect]
+    try:
+        return positions().modifier(chart, position)
+    except KeyError as e:
+        raise RuleViolation(
+            f"{e.args[0]}: the {aspect} missile cannot be fired from there (7.1.1a)"
+        ) from None
+
+
+class MissileLaunch(Procedure):
+    """7.1.2 Missile launch: spend the missile, mark the target; heat-seekers impact next
+    impulse, radar-guided missiles fly 5 hexes per impulse (7.1.1b, 7.1.3)."""
+
+    id = "missile_launch"
+    title = "Missile launch"
+    rule = "7.1.2"
+    Inputs = LaunchInputs
+
+    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
+        return {"launched": Fraction(1)}
+
+    def resolve(
+        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        if inputs.same_hex_same_altitude:
+            raise RuleViolation(
+                "missiles may not be launched at a target in the same hex and altitude (7.1)"
+            )
+        if not (inputs.attacker and inputs.target):
+            raise RuleViolation("a missile launch needs the attacker and the target")
+        a = require(engagement, inputs.attacker)
+        t = require(engagement, inputs.target)
+        assert engagement is not None
+        in_play(t)
+        card = Card.model_validate(a.card)
+        try:
+            m = card.missile(inputs.missile)
+        except KeyError:
+            raise RuleViolation(
+                f"{a.name} carries no missile {inputs.missile!r}; it has "
+                + (", ".join(x.id for x in card.missiles) or "none")
+            ) from None
+        now = check_can_fire(engagement, a, m.guidance)
+        fired = attr(a, "fired") or {}
+        if now is not None and fired.get("at") == now:
+            if fired.get("kind") != m.guidance:
+                raise RuleViolation(
+                    f"{a.name} fired {fired.get('kind')} missiles this impulse: heat-seeking or "
+                    "radar-guided, not both (7.1.2)"
+                )
+            if int(fired.get("count", 0)) >= card.missiles_per_impulse:
+                raise RuleViolation(
+                    f"{a.name} may fire {card.missiles_per_impulse} missile(s) per impulse (7.1.2)"
+                )
+        check_vertical(a, t, now, "7.1.2")
+        alt_a, alt_t = int(attr(a, "altitude", 0)), int(attr(t, "altitude", 0))
+        modifier = inputs.position_modifier
+        if inputs.position:
+            modifier = launch_position_modifier(m.aspect, inputs.position)
+        if m.guidance == "heat":
+            if abs(alt_a - alt_t) > 1:
+                raise RuleViolation(
+                    "heat-seeking missiles fire only at targets within one altitude level (7.1.1a)"
+                )
+            flight = flight_impulses("heat", inputs.range_hexes)
+        else:
+            if t.id not in (attr(a, "locks") or []):
+                raise RuleViolation(f"{a.name} has no radar lock-on on {t.name} (7.1.1b)")
+            assert m.min_range is not None and m.max_range is not None
+            if not m.min_range < inputs.range_hexes <= m.max_range:
+                raise RuleViolation(
+                    f"{m.name}: range {inputs.range_hexes} is outside its minimum {m.min_range} "
+                    f"and maximum {m.max_range} (7.1.1b)"
+                )
+            flight = flight_impulses("radar", inputs.range_hexes)
+        base = now if now is not None else 0
+        record = {
+            "attacker": a.id,
+            "target": t.id,
+            "missile": m.id,
+            "name": m.name,
+            "guidance": m.guidance,
+            "active": m.active,
+            "hit": m.hit + modifier,
+            "launched_at": now,
+            "impact_at": base + flight,
+        }
+        in_flight = [*engagement.attributes.get("missiles_in_flight", []), record]
+        events: list[Event] = [
+            self.record(inputs, [], "launched"),
+            LedgerChanged(
+                aircraft=a.id, ledger=missile_ledger(m.id), delta=Fraction(-1), reason="7.1.2"
+            ),
+            fired_event(a, now, m.guidance),
+            GameAttributesSet(values={"missiles_in_flight": in_flight}),
+        ]
+        return Resolution(
+            tuple(events),
+            f"{a.name} launches {m.name} at {t.name}: modified Hit # {record['hit']}, "
+            f"impact in {flight} impulse(s) (7.1.2)",
+            "launched",
+        )
+
+
+# --- 7.1.3 Missile impact ---------------------------------------------------------------------
+
+
+class MissileInputs(ProcedureInputs):
+    guidance: Literal["heat", "radar"] = Field(title="Guidance")
+    hit_number: int = Field(title="Missile Hit #")
+    position_modifier: int = Field(
+        0, title="Firing position modifier", description="added; front -3, side -2 for radar"
+    )
+    target_used_afterburner: bool = Field(False, title="Target used afterburner (heat, +4)")
+    attacker_unspotted: bool = Field(False, title="Attacker not spotted (13.0, +4)")
+    target_countermeasures: int = Field(ge=0, title="Target C/M for this guidance (14.0)")
+    target_pilot: PilotQuality = Field("average", title="Target pilot")
+    target_hard_turn_or_loop: bool = Field(False, title="Target in/just did Hard Turn or Loop (+3)")
+    target_altitude: int = Field(ge=0, title="Target altitude (0: +2)")
+    target_broke_contact: bool = Field(False, title="Target broke contact (7.1.4, +3)")
+
+
+class MissileAttack(Procedure):
+    """7.1.3 Missile impact: d10 + modified Hit # (+4 afterburner for heat-seekers, +4
+    unspotted) against d10 + C/M + pilot ability (+3 hard turn/loop, +2 altitude 0, +3 broke
+    contact); the difference is the hits, plus one critical hit (8.1)."""
+
+    id = "missile_attack"
+    title = "Missile impact"
+    rule = "7.1.3"
+    Inputs = MissileInputs
+    dice = two_dice("missile impact")
+
+    def modifiers(self, i: MissileInputs) -> tuple[int, int]:
+        t = tables()
+        m = t.missile
+        unspotted = i.attacker_unspotted and "spotting" in self.variants  # 13.0
+        att = i.hit_number + i.position_modifier + (m.unspotted if unspotted else 0)
+        if i.guidance == "heat" and i.target_used_afterburner:
+            att += m.afterburner
+        dfn = i.target_countermeasures + t.pilot.missile_defense[i.target_pilot]
+        dfn += m.hard_turn_or_loop if i.target_hard_turn_or_loop else 0
+        dfn += m.altitude_0 if i.target_altitude == 0 else 0
+        dfn += m.broke_contact if i.target_broke_contact else 0
+        return att, dfn
+
+    def odds(self, inputs: MissileInputs) -> dict[str, Fraction]:
+        att, dfn = self.modifiers(inputs)
+        return contest(att, dfn, lambda d: hits_label(max(d, 0)))
+
+    def _flight(self, engagement: Engagement, attacker: str, target: str) -> dict[str, Any] | None:
+        now = now_impulse(engagement)
+        due = [
+            m
+            for m in engagement.attributes.get("missiles_in_flight", [])
+            if m["attacker"] == attacker
+            and m["target"] == target
+            and (now is None or m["impact_at"] <= now)
+        ]
+        return min(due, key=lambda m: m["impact_at"]) if due else None
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if target:
+            t = engagement.get(target)
+            kind = (attr(t, "maneuver") or {}).get("kind")
+            if attr(t, "completed_at") == now_impulse(engagement):  # "just completed"
+                kind = kind or attr(t, "last_maneuver")
+            out.update(
+                target_pilot=pilot_of(t),
+                target_altitude=int(attr(t, "altitude", 0)),
+                target_hard_turn_or_loop=kind in ("hard_turn", "loop"),
+                target_used_afterburner=attr(t, "afterburner_at") == now_impulse(engagement),
+                target_broke_contact=Status.BROKEN_OFF in t.status,
+            )
+        if attacker and target:
+            out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
+            m = self._flight(engagement, attacker, target)
+            if m is not None:
+                t = engagement.get(target)
+                cm = "radar_cm" if m["guidance"] == "radar" else "ir_cm"
+                out.update(
+                    guidance=m["guidance"],
+                    hit_number=m["hit"],
+                    position_modifier=0,
+                    target_countermeasures=int(attr(t, cm, 0)),
+                )
+        return out
+
+    def resolve(
+        self, inputs: MissileInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        t = None
+        flight: dict[str, Any] | None = None
+        if inputs.attacker and inputs.target:
+            require(engagement, inputs.attacker)
+            t = require(engagement, inputs.target)
+            assert engagement is not None
+            flight = self._flight(engagement, inputs.attacker, inputs.target)
+            if flight is None:
+                raise RuleViolation(
+                    "no missile from that aircraft at that target is due to impact now (7.1.3)"
+                )
+            if flight["guidance"] != inputs.guidance:
+                raise RuleViolation(f"the missile in flight is {flight['guidance']}-guided")
+            if t.status & {Status.DESTROYED, Status.CRASHED, Status.EJECTED, Status.PILOT_KILLED}:
+                raise RuleViolation(f"{t.name} is already out of the game")
+            attacker = engagement.get(inputs.attacker)
+            if (
+                inputs.guidance == "radar"
+                and not flight.get("active")
+                and Status.BROKEN_OFF in attacker.status
+            ):
+                raise RuleViolation(
+                    "the firing aircraft broke contact: its radar-guided missile automatically "
+                    "misses (7.1.4); remove it with missile_lost"
+                )
+        r1 = dice.roll(D10, "missile impact: attacker")
+        r2 = dice.roll(D10, "missile impact: target")
+        att, dfn = self.modifiers(inputs)
+        hits = max(0, r1.total + att - (r2.total + dfn))
+        outcome = hits_label(hits)
+        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
+        if t is not None and engagement is not None and flight is not None:
+            rest = [
+                m for m in engagement.attributes.get("missiles_in_flight", []) if m is not flight
+            ]
+            events.append(GameAttributesSet(values={"missiles_in_flight": rest}))
+            events += damage_events(t, hits, missile=True, source=inputs.attacker)
+        narrative = (
+            f"missile impact: attacker {r1.total}{att:+d} = {r1.total + att} vs target "
+            f"{r2.total}{dfn:+d} = {r2.total + dfn}: {outcome} (7.1.3)"
+        )
+        return Resolution(tuple(events), narrative, outcome, (r1, r2))
+
+
+class MissileLostInputs(ProcedureInputs):
+    reason: Literal[
+        "target left the radar cone",
+        "radar lock lost",
+        "firing aircraft broke contact",
+        "fired outside its range",
+    ] = Field("target left the radar cone", title="Why")
+
+
+class MissileLost(Procedure):
+    """7.1.1b, 7.1.4: a radar-guided missile whose target left the cone, whose lock was lost
+    or whose firing aircraft broke contact automatically misses."""
+
+    id = "missile_lost"
+    title = "Missile automatically misses"
+    rule = "7.1.1b"
+    Inputs = MissileLostInputs
+
+    def odds(self, inputs: MissileLostInputs) -> dict[str, Fraction]:
+        return {"miss": Fraction(1)}
+
+    def resolve(
+        self, inputs: MissileLostInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        events: list[Event] = [self.record(inputs, [], "miss")]
+        if inputs.attacker and inputs.target:
+            require(engagement, inputs.attacker)
+            assert engagement is not None
+            flight = engagement.attributes.get("missiles_in_flight", [])
+            mine = [
+                m
+                for m in flight
+                if m["attacker"] == inputs.attacker
+                and m["target"] == inputs.target
+                and m["guidance"] == "radar"
+            ]
+            if not mine:
+                raise RuleViolation("no radar-guided missile from that aircraft at that target")
+            if inputs.reason == "radar lock lost" and all(m.get("active") for m in mine):
+                raise RuleViolation(
+                    "active radar homing missiles need no lock after launch (7.1.1b)"
+                )
+            gone = mine[0]
+            rest = [m for m in flight if m is not gone]
+            events.append(GameAttributesSet(values={"missiles_in_flight": rest}))
+        return Resolution(tuple(events), f"missile misses: {inputs.reason} (7.1.1b)", "miss")

@@ -1,0 +1,209 @@
+"""Radar lock-on (7.1.1b) and breaking a lock (7.1.1c)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field
+
+from app.core.dice import DiceSource
+from app.core.engagement import AircraftState, Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, GameAttributesSet
+from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
+from rulesets.phantoms.combat import two_dice
+from rulesets.phantoms.common import D10, attr, contest, in_play, pilot_of, require
+from rulesets.phantoms.tables import tables
+
+# --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------
+
+
+class RadarLockInputs(ProcedureInputs):
+    attacker_radar: int = Field(title="Attacker Radar Value")
+    attacker_pilot: PilotQuality = Field("average", title="Attacker pilot")
+    attacker_altitude: int = Field(ge=0, title="Attacker altitude")
+    target_altitude: int = Field(ge=0, title="Target altitude")
+    target_radar_countermeasures: int = Field(ge=0, title="Target radar C/M (14.0)")
+    range_hexes: int = Field(
+        ge=0, title="Range", description="hexes apart plus the altitude difference (7.1.1b)"
+    )
+
+
+def radar_modifiers(i: RadarLockInputs, radar: int | None = None) -> tuple[int, int]:
+    """7.1.1b lock-on modifiers: (attacker, target). A target at altitude 0 below the attacker
+    takes both the lower-altitude -1 and the altitude-0 -4, as the text lists them."""
+    t = tables()
+    r = t.radar_lock
+    att = (i.attacker_radar if radar is None else radar) + t.pilot.radar[i.attacker_pilot]
+    if i.target_altitude > i.attacker_altitude:
+        att += r.target_higher
+    elif i.target_altitude < i.attacker_altitude:
+        att += r.target_lower
+    if i.target_altitude == 0:
+        att += r.target_altitude_0
+    dfn = i.target_radar_countermeasures
+    if i.range_hexes >= r.long_range_from:
+        dfn += r.long_range
+    return att, dfn
+
+
+def _radar_prefill(
+    engagement: Engagement, attacker: str | None, target: str | None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if attacker:
+        a = engagement.get(attacker)
+        if a.card.get("radar") is not None:
+            out["attacker_radar"] = int(a.card["radar"])
+        out.update(attacker_pilot=pilot_of(a), attacker_altitude=int(attr(a, "altitude", 0)))
+    if target:
+        t = engagement.get(target)
+        out.update(
+            target_altitude=int(attr(t, "altitude", 0)),
+            target_radar_countermeasures=int(attr(t, "radar_cm", 0)),
+        )
+    return out
+
+
+class RadarLock(Procedure):
+    """7.1.1b Radar lock-on: d10 + radar value + pilot + altitude modifiers against
+    d10 + radar C/M (+2 at range 5 or more); the attacker must roll higher."""
+
+    id = "radar_lock"
+    title = "Radar lock-on"
+    rule = "7.1.1b"
+    Inputs = RadarLockInputs
+    dice = two_dice("radar lock-on")
+
+    def odds(self, inputs: RadarLockInputs) -> dict[str, Fraction]:
+        att, dfn = radar_modifiers(inputs)
+        return contest(att, dfn, lambda d: "lock" if d > 0 else "miss")
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        return _radar_prefill(engagement, attacker, target)
+
+    def resolve(
+        self, inputs: RadarLockInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = t = None
+        if inputs.attacker and inputs.target:
+            a = require(engagement, inputs.attacker)
+            t = require(engagement, inputs.target)
+            in_play(a)
+            in_play(t)
+            if a.card.get("radar") is None:
+                raise RuleViolation(f"{a.name} has no radar (7.1.1b)")
+            if Status.OUT_OF_CONTROL in a.status:
+                raise RuleViolation(f"{a.name} is out of control")
+        r1 = dice.roll(D10, "radar lock-on: attacker")
+        r2 = dice.roll(D10, "radar lock-on: target")
+        att, dfn = radar_modifiers(inputs)
+        outcome = "lock" if r1.total + att > r2.total + dfn else "miss"
+        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
+        if a is not None and t is not None and engagement is not None:
+            events += _relock(engagement, a, t.id, outcome == "lock")
+        narrative = (
+            f"radar lock-on: attacker {r1.total}{att:+d} vs target {r2.total}{dfn:+d}: "
+            f"{outcome} (7.1.1b)"
+        )
+        return Resolution(tuple(events), narrative, outcome, (r1, r2))
+
+
+def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool) -> list[Event]:
+    """7.1.1b: trying to lock onto another target loses the lock (beyond the card's number of
+    locks); the missiles those locks guided miss unless they are active homers."""
+    locks = list(attr(a, "locks") or [])
+    dropped: list[str] = []
+    if target not in locks:
+        limit = int(a.card.get("radar_locks", 1))
+        while locks and len(locks) >= limit:
+            dropped.append(locks.pop(0))
+        if success:
+            locks.append(target)
+    events: list[Event] = [AttributesSet(aircraft=a.id, values={"locks": locks})]
+    for d in dropped:
+        events += _lose_guided(engagement, a.id, d, active=False)
+    return events
+
+
+def _lose_guided(engagement: Engagement, attacker: str, target: str, active: bool) -> list[Event]:
+    """Radar-guided missiles from ``attacker`` at ``target`` that lose guidance miss (7.1.1b)."""
+    flight = list(engagement.attributes.get("missiles_in_flight", []))
+    keep = [
+        m
+        for m in flight
+        if not (
+            m["attacker"] == attacker
+            and m["target"] == target
+            and m["guidance"] == "radar"
+            and bool(m.get("active")) == active
+        )
+    ]
+    if len(keep) == len(flight):
+        return []
+    return [GameAttributesSet(values={"missiles_in_flight": keep})]
+
+
+class BreakLockInputs(RadarLockInputs):
+    missile_radar: int | None = Field(
+        None,
+        title="Active homer's radar",
+        description="breaking an Active Radar Homing missile's lock uses its radar value",
+    )
+
+
+class BreakLock(Procedure):
+    """7.1.1c Breaking a lock: rolled like a lock-on (7.1.1b); the lock holds only if the
+    locking aircraft (or active homing missile) still rolls higher."""
+
+    id = "break_lock"
+    title = "Break radar lock"
+    rule = "7.1.1c"
+    Inputs = BreakLockInputs
+    dice = two_dice("break lock")
+
+    def _label(self, d: int) -> str:
+        return "miss" if d > 0 else "lock broken"
+
+    def odds(self, inputs: BreakLockInputs) -> dict[str, Fraction]:
+        att, dfn = radar_modifiers(inputs, inputs.missile_radar)
+        return contest(att, dfn, self._label)
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        return _radar_prefill(engagement, attacker, target)
+
+    def resolve(
+        self, inputs: BreakLockInputs, dice: DiceSource, engagement: Engagement | None = None
+    ) -> Resolution:
+        a = None
+        if inputs.attacker and inputs.target:
+            a = require(engagement, inputs.attacker)
+            require(engagement, inputs.target)
+            active = inputs.missile_radar is not None
+            if not active and inputs.target not in (attr(a, "locks") or []):
+                raise RuleViolation(f"{a.name} has no radar lock on that aircraft (7.1.1c)")
+        r1 = dice.roll(D10, "break lock: attacker")
+        r2 = dice.roll(D10, "break lock: target")
+        att, dfn = radar_modifiers(inputs, inputs.missile_radar)
+        outcome = self._label(r1.total + att - (r2.total + dfn))
+        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
+        if a is not None and engagement is not None and inputs.target and outcome != "miss":
+            if inputs.missile_radar is None:
+                locks = [x for x in attr(a, "locks") or [] if x != inputs.target]
+                events.append(AttributesSet(aircraft=a.id, values={"locks": locks}))
+            events += _lose_guided(
+                engagement, a.id, inputs.target, active=inputs.missile_radar is not None
+            )
+        shown = "lock held" if outcome == "miss" else outcome
+        return Resolution(
+            tuple(events),
+            f"break lock: attacker {r1.total}{att:+d} vs target {r2.total}{dfn:+d}: "
+            f"{shown} (7.1.1c)",
+            outcome,
+            (r1, r2),
+        )
