@@ -208,7 +208,11 @@ def flight_prefill(attributes: Mapping[str, Any]) -> dict[str, Any]:
         last: str = this_turn[-1]
     else:
         status = status_before_move(speed, last_turn, attributes.get("last_speed"))
-        last = "none"
+        # not flown yet (head-on return fire): an ET, unloaded or rolling last FP of the previous
+        # game turn still forbids firing
+        last = (
+            last_turn[-1] if last_turn and last_turn[-1] in ("ET", "unloaded", "roll") else "none"
+        )
     return {
         "last_fp": last,
         "recovering_from": status.recovering_from[0] if status.recovering_from else "none",

@@ -236,3 +236,24 @@ def test_two_attacks_per_turn_after_different_fps(filled: object) -> None:
         rockets.resolve(
             rockets.Inputs(attacker=blue, target=red, fp=5, horizontal_range=2), TableDice([1]), e
         )
+
+
+def test_original_wording_ssgt_needs_the_60_arc(filled: object) -> None:
+    """SSGT (original wording): "Any aircraft attacking from the 60 or less angle-off arc may
+    track its target"; the revised text uses the tracking lines instead."""
+    original = RS.bind(["original_wording"]).procedures["gun_attack"]
+    tracked = gun(speed=6.0, ssgt_fps=2, angle_off="90 arc")
+    assert GUN.odds(tracked)["hit: attack rating 5"] == Fraction(4, 10)  # 5 - 2 + 1
+    with pytest.raises(RuleViolation, match="60 or less"):
+        original.odds(tracked)
+
+
+def test_return_fire_refused_after_a_roll_on_the_last_fp(filled: object) -> None:
+    """Head-On Gun Attacks: an aircraft that has not flown yet may not respond if it executed a
+    rolling maneuver on the last FP of the previous game turn (read from its flight record)."""
+    from rulesets.airpower.common import flight_prefill
+
+    pre = flight_prefill({"speed": 6.0, "this_turn": [], "last_turn": ["none", "roll"]})
+    assert pre["last_fp"] == "roll"
+    with pytest.raises(RuleViolation, match="rolling"):
+        GUN.odds(gun(return_fire=True, angle_off="180 line", **pre))

@@ -236,3 +236,13 @@ def test_genie_detonation() -> None:
     assert hits[0].values["hits_to_resolve"][0]["attack_rating"] == 4
     with pytest.raises(ValidationError):
         det.Inputs(in_zone=["a"], hexes=[7], altitude_difference=[0])
+
+
+def test_rocket_modifiers_original_wording(rocket_table: None) -> None:
+    """Rocket Attack Modifiers: revised "as for air to air gunnery" (attacker damage applies);
+    original wording (before 2B) lists only size, angle-off, gunsight, SSGT, radar ranging, CCA
+    and pilot quality. Damaged attacker (+2, test value): 3/10 revised, 5/10 original."""
+    damaged = rockets(attacker_damage="damaged")
+    assert ROCKET.odds(damaged)["miss"] == Fraction(7, 10)
+    original = RS.bind(["original_wording"]).procedures["rocket_attack"]
+    assert original.odds(damaged)["miss"] == Fraction(1, 2)
