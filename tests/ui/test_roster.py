@@ -162,3 +162,14 @@ def test_selection_is_a_signal(dock, qtbot):
         dock.select(["blue-1", "red-1"])
     assert sorted(sig.args[0]) == ["blue-1", "red-1"]
     assert dock.remove_action.isEnabled()
+
+
+def test_the_rulesets_own_settings_are_asked_for(dock, session, qtbot):
+    dialog = AddAircraftDialog(dock.model, dock)
+    qtbot.addWidget(dialog)
+    assert dialog.details.names == ["callsign"]
+    dialog.details.editor("callsign").setText("Maverick")
+    qtbot.mouseClick(
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton
+    )
+    assert session.engagement.aircraft[dialog.added].details == {"callsign": "Maverick"}

@@ -6,15 +6,13 @@ Add an aircraft from the ruleset's catalogue (Insert), rename (F2), change pilot
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -22,7 +20,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QMenu,
-    QSpinBox,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -36,11 +33,9 @@ from PySide6.QtWidgets import (
 
 from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, Status
 from app.core.ruleset import Ruleset
+from app.ui.forms import InputForm
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
 
 NAME, TYPE, PILOT, STATUS, DAMAGE = range(5)
 HEADERS = ("Aircraft", "Type", "Pilot", "Status", "Damage")
@@ -396,6 +391,7 @@ class AddAircraftDialog(QDialog):
         super().__init__(parent)
         self.model = model
         self.setWindowTitle("Add aircraft")
+        self.setMinimumWidth(380)
         rs: Ruleset = model.session.ruleset
         e = model.engagement
 
@@ -418,7 +414,9 @@ class AddAircraftDialog(QDialog):
         form.addRow("&Name", self.name_edit)
         form.addRow("&Side", self.side_box)
         form.addRow("&Pilot", self.pilot_box)
-        self.detail_fields = detail_fields(rs.Details, form)
+        # the ruleset's own per-aircraft settings (pilot reaction, air points, gun pods ...)
+        self.details = InputForm(rs.Details)
+        self.details.setVisible(bool(self.details.names))
 
         self.message = MessageBar()
         self.buttons = QDialogButtonBox(
@@ -429,6 +427,7 @@ class AddAircraftDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.details)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
         self.side_box.currentTextChanged.connect(self._suggest_name)
@@ -442,7 +441,11 @@ class AddAircraftDialog(QDialog):
     def submit(self) -> None:
         session = self.model.session
         type_id = self.type_box.currentData()
-        details = {name: read() for name, read in self.detail_fields.items()}
+        settings = self.details.value()
+        if settings is None:
+            self.message.show_refusal(f"Not added: {self.details.error_text()}")
+            return
+        details = settings.model_dump(exclude_defaults=True)
         done, result = attempt_here(
             self.model,
             lambda: session.add_aircraft(
@@ -457,40 +460,6 @@ class AddAircraftDialog(QDialog):
         if done:
             self.added = result
             self.accept()
-
-
-def detail_fields(details: type[BaseModel], form: QFormLayout) -> dict[str, Callable[[], Any]]:
-    """A field per simple setting of the ruleset's ``Details`` model; name -> value reader."""
-    readers: dict[str, Callable[[], Any]] = {}
-    for name, info in details.model_fields.items():
-        label = info.title or name.replace("_", " ").capitalize()
-        ann = info.annotation
-        default = None if info.is_required() else info.get_default(call_default_factory=True)
-        if ann is bool:
-            box = QCheckBox()
-            box.setChecked(bool(default))
-            readers[name] = box.isChecked
-            form.addRow(label, box)
-        elif ann is int:
-            spin = QSpinBox()
-            spin.setRange(-9999, 9999)
-            spin.setValue(int(default or 0))
-            readers[name] = spin.value
-            form.addRow(label, spin)
-        elif typing.get_origin(ann) is typing.Literal:
-            combo = QComboBox()
-            combo.addItems([str(v) for v in typing.get_args(ann)])
-            if default is not None:
-                combo.setCurrentText(str(default))
-            choices = {str(v): v for v in typing.get_args(ann)}
-            readers[name] = lambda c=combo, ch=choices: ch[c.currentText()]
-            form.addRow(label, combo)
-        elif ann is str:
-            edit = QLineEdit(str(default or ""))
-            readers[name] = edit.text
-            form.addRow(label, edit)
-        # other kinds of settings keep the ruleset's default
-    return readers
 
 
 if __name__ == "__main__":
