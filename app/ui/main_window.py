@@ -166,6 +166,14 @@ class MainWindow(QMainWindow):
         self.undo_action = self._act(e, "&Undo", self.undo, "Ctrl+Z")
         self.redo_action = self._act(e, "&Redo", self.redo, "Ctrl+Shift+Z")
 
+        g = bar.addMenu("&Game")
+        turn, initiative = self.panels.get("turn"), self.panels.get("initiative")
+        if turn is not None:
+            g.addAction(turn.next_action)
+            g.addAction(turn.previous_action)
+        if initiative is not None:
+            g.addAction(initiative.roll_action)
+
         v = bar.addMenu("&View")
         for dock in self.docks.values():
             v.addAction(dock.toggleViewAction())

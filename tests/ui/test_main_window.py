@@ -278,3 +278,15 @@ def test_screenshot_renders_every_panel(tmp_path, settings, demo_file, qapp):
     assert (image.width(), image.height()) == (1600, 1000)
     assert settings.value("window/state") is None  # a screenshot leaves the layout alone
     assert Path(str(settings.value("last_game"))) == tmp_path / "shot.airboss"
+
+
+def test_the_game_menu_holds_the_turn_and_initiative_actions(window):
+    game_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Game")
+    items = [(a.text(), a.shortcut().toString()) for a in game_menu.actions()]
+    assert items == [
+        ("Next step", "Space"),
+        ("Previous step", "Shift+Space"),
+        ("Roll initiative", "Ctrl+I"),
+    ]
+    game_menu.actions()[0].trigger()
+    assert window.model.engagement.step == 1

@@ -99,7 +99,6 @@ class InitiativeDock(QWidget):
         self.order = QListWidget()
         self.order.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.order.setMaximumHeight(110)
 
         self.inputs_box = QGroupBox("Modifiers")
         self.inputs_layout = QVBoxLayout(self.inputs_box)
@@ -329,6 +328,8 @@ class InitiativeDock(QWidget):
             item = QListWidgetItem("Not rolled yet")
             item.setForeground(self.palette().placeholderText())
             self.order.addItem(item)
+        rows = self.order.count()
+        self.order.setMaximumHeight(self.order.sizeHintForRow(0) * min(max(rows, 2), 8) + 6)
         by = self.model.session.ruleset.initiative_by
         candidates = (
             [(a.id, a.name) for a in e.aircraft.values() if a.in_play]
