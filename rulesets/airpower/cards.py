@@ -88,10 +88,6 @@ class Card(BaseModel):
             raise ValueError("rocket factors are counted in halves")
         return self
 
-    @property
-    def gun_ammunition(self) -> Fraction | None:
-        return self.gun.ammunition if self.gun else None
-
 
 _STATION = re.compile(r"^(C\d*|[LR]\d+)$")
 

@@ -33,6 +33,7 @@ __all__ = [
     "Purpose",
     "Side",
     "angle_off",
+    "attack_beneficial",
     "gun_range",
     "has_advantage",
     "in_field",
@@ -407,12 +408,15 @@ def in_sighting_arc(
     sighting_speed: float,
     element_speed: float,
     element_is_ground: bool = False,
+    original_wording: bool = False,
 ) -> bool:
     """Whether ``element`` is in the restricted or blind arcs ``arcs`` of ``sighting`` (rule
     "Angle-Off Procedure for Restricted and Blind Arcs"). A borderline still undecided goes the
     way that benefits the element being sighted (original wording, "In sighting attempts, the
     arc that benefits the aircraft being sighted"): inside the restricted or blind arcs. A
-    ground unit is always slower than the aircraft."""
+    ground unit is always slower than the aircraft. In the original wording equal speeds move
+    the sighting aircraft forward ("use the arc that would result if the reference were moved
+    forward")."""
     rng = ArcRange.parse(arcs) if isinstance(arcs, str) else arcs
     r = read_angle_off(
         sighting,
@@ -422,6 +426,7 @@ def in_sighting_arc(
         purpose="sighting",
         beneficial=lambda a, b: a if rng.contains(a) else b,
         attacker_is_ground=element_is_ground,
+        equal_speed_moves_target=original_wording,
     )
     return rng.contains(r.arc)
 
@@ -433,6 +438,7 @@ def has_advantage(
     *,
     seeker_speed: float,
     other_speed: float,
+    original_wording: bool = False,
 ) -> bool:
     """Whether ``other`` is in the arcs ``arcs`` of ``seeker`` that give advantage (rule
     "Angle-Off Procedure for Advantage"; the arc ranges are the initiative rule's). A borderline
@@ -446,6 +452,7 @@ def has_advantage(
         attacker_speed=other_speed,
         purpose="advantage",
         beneficial=lambda a, b: a if not rng.contains(a) else b,
+        equal_speed_moves_target=original_wording,
     )
     return rng.contains(r.arc)
 

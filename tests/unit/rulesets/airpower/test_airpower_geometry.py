@@ -280,3 +280,19 @@ def test_advantage() -> None:
     assert has_advantage(A2, B2, "60-", seeker_speed=5, other_speed=7)
     assert not has_advantage(A2, B2, "60-", seeker_speed=6, other_speed=6)
     assert has_advantage(A2, B2, "60-", seeker_speed=7, other_speed=5)
+
+
+def test_sighting_equal_speeds_original_wording() -> None:
+    """Original wording: "If the reference and attacker have the same speed, use the arc that
+    would result if the reference were moved forward" (B2 -> right 60 arc)."""
+    from rulesets.airpower.geometry import in_sighting_arc
+
+    assert not in_sighting_arc(
+        A2, B2, "90+", sighting_speed=6, element_speed=6, original_wording=True
+    )
+
+
+def test_forward_steps() -> None:
+    assert A1.forward() == HexPosition(0, 1, 90)
+    assert A3.forward() == HexPosition(2, 0, 0)
+    assert A2.forward() == HexPosition(1, 0, 0)
