@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from app.core.dice import TableDice
 from app.session import GameSession
 from app.ui.docks.initiative import InitiativeDock
 from app.ui.model import EngagementModel
@@ -106,3 +107,9 @@ def test_the_sides_follow_the_roster(dock, session):
     assert dock.form.raw_values()["sides"] == ["Blue", "Red", "Green"]
     dock.typed.setChecked(True)
     assert len(dock.dice_fields) == 3
+
+
+def test_the_umpires_own_edits_survive_other_actions(dock, session):
+    dock.form.set_values({"sides": ["Red", "Blue"]})
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([9]))
+    assert dock.form.raw_values()["sides"] == ["Red", "Blue"]

@@ -93,6 +93,7 @@ class InitiativeDock(QWidget):
         self.form: InputForm | None = None
         self.dice_fields: list[TypedDie] = []
         self._extra_rounds = 0
+        self._roster_key: tuple[tuple[str, str, str | None, bool], ...] = ()
 
         self.title = QLabel()
         self.title.setWordWrap(True)
@@ -211,12 +212,21 @@ class InitiativeDock(QWidget):
         return out
 
     def prefill(self) -> None:
+        self._roster_key = self._roster()
         if self.form is not None:
             self.form.set_values(self._defaults())
             self._dice_fields()
 
+    def _roster(self) -> tuple[tuple[str, str, str | None, bool], ...]:
+        """What the prefilled inputs depend on: who is on which side, pilots, who is in play."""
+        return tuple(
+            (a.id, a.side, a.pilot, a.in_play) for a in self.model.engagement.aircraft.values()
+        )
+
     def _roster_changed(self, _ids: list[str]) -> None:
-        self.prefill()
+        # refill only when the roster itself changed, so the umpire's own edits survive a shot
+        if self._roster() != self._roster_key:
+            self.prefill()
         self.show_order()
 
     def inputs(self) -> Any | None:
