@@ -43,7 +43,15 @@ from PySide6.QtWidgets import (
 
 from app.core.errors import RuleViolation
 from app.session import GameSession
-from app.ui.cards_render import DPI, MM, SCALE, CardFace, card_faces, paint_card
+from app.ui.cards_render import (
+    DPI,
+    MM,
+    SCALE,
+    CardFace,
+    card_faces,
+    none_refs_kept,
+    paint_card,
+)
 from app.ui.model import EngagementModel
 
 #: page margin, and the gap between two cards (where the scissors go)
@@ -143,6 +151,16 @@ def paint_pages(
     ``progress(done, total)`` is called before the first card and after each one; when it
     returns False the job stops and ``CardsCancelled`` is raised.
     """
+    with none_refs_kept():
+        return _paint_pages(device, faces, per_page, progress)
+
+
+def _paint_pages(
+    device: QPagedPaintDevice,
+    faces: Sequence[CardFace],
+    per_page: int,
+    progress: Progress | None,
+) -> int:
     card_slots(QRectF(), per_page)  # validates per_page before anything is drawn
     total = len(faces)
     if progress is not None and not progress(0, total):
@@ -182,20 +200,21 @@ def write_pdf(
     title: str = "Airboss control cards",
 ) -> int:
     """The cards as a PDF file; returns the number of pages. A cancelled job leaves no file."""
-    path = Path(path)
-    writer = QPdfWriter(str(path))
-    writer.setResolution(DPI)
-    writer.setPageLayout(page_layout(page_size or page_size_for()))
-    writer.setTitle(title)
-    writer.setCreator("Airboss")
-    try:
-        pages = paint_pages(writer, faces, per_page, progress)
-    except CardsCancelled:
-        del writer
-        path.unlink(missing_ok=True)
-        raise
-    del writer  # closes the file
-    return pages
+    with none_refs_kept():
+        path = Path(path)
+        writer = QPdfWriter(str(path))
+        writer.setResolution(DPI)
+        writer.setPageLayout(page_layout(page_size or page_size_for()))
+        writer.setTitle(title)
+        writer.setCreator("Airboss")
+        try:
+            pages = paint_pages(writer, faces, per_page, progress)
+        except CardsCancelled:
+            del writer
+            path.unlink(missing_ok=True)
+            raise
+        del writer  # closes the file
+        return pages
 
 
 #: which cards a print job takes
@@ -256,6 +275,10 @@ class CardPreview(QWidget):
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        with none_refs_kept():
+            self._paint()
+
+    def _paint(self) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), self.palette().window())
         pts = self._size.sizePoints()

@@ -4,6 +4,7 @@ page counts for each layout, the "changed since last printed" set, the print dia
 from __future__ import annotations
 
 import re
+import sys
 import typing
 import unicodedata
 from collections.abc import Iterator
@@ -395,3 +396,17 @@ def test_cards_command_in_process(
     assert not (tmp_path / "none.pdf").exists()
     assert cards_command(path, str(out), side="Purple") == 2
     assert "no side 'Purple'" in capsys.readouterr().err
+
+
+def test_drawing_gives_none_its_references_back(
+    qapp: Any, game: GameSession, tmp_path: Path
+) -> None:
+    """PySide6 6.12 drops a reference to None per QPainter.save, setFont ... call; thousands
+    per job would abort the interpreter at exit. The renderer gives them back."""
+    skirmish_roster(game)
+    faces = card_faces(game.ruleset, game.engagement)
+    write_pdf(tmp_path / "warm.pdf", faces, 2)  # fonts and caches made once
+    before = sys.getrefcount(None)
+    for n in (1, 2, 4):
+        write_pdf(tmp_path / f"cards{n}.pdf", faces, n)
+    assert sys.getrefcount(None) >= before - 50
