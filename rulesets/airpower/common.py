@@ -260,3 +260,15 @@ def describe(terms: list[tuple[str, int]]) -> str:
     parts = [f"{w} {v:+d}" for w, v in terms if v]
     total = sum(v for _, v in terms)
     return (", ".join(parts) if parts else "no modifiers") + f" (total {total:+d})"
+
+
+def pending_hit(
+    engagement: Engagement | None, target: str, rating: int, weapon: str, rule: str
+) -> dict[str, Any]:
+    """The target's ``hits_to_resolve`` with this hit added (resolved by the damage roll)."""
+    pending: list[Any] = []
+    if engagement is not None:
+        pending = list(engagement.get(target).attributes.get("hits_to_resolve") or [])
+    return {
+        "hits_to_resolve": [*pending, {"attack_rating": rating, "source": weapon, "rule": rule}]
+    }

@@ -4,13 +4,13 @@ printed in this text: its table ships with every cell missing for the umpire to 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from app.core.dice import DiceSource, distribution
 from app.core.engagement import Engagement
-from app.core.events import CriticalHit, Event
+from app.core.events import AttributesSet, CriticalHit, Event
 from app.core.ruleset import Procedure, ProcedureInputs, Resolution
 from rulesets.airpower.tables import damage_table, modifiers
 
@@ -48,6 +48,18 @@ class DamageRoll(Procedure):
             out[key] = out.get(key, Fraction(0)) + p
         return out
 
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        """The oldest hit on the target still waiting for its damage roll."""
+        if target is None:
+            return {}
+        pending = engagement.get(target).attributes.get("hits_to_resolve") or []
+        if not pending:
+            return {}
+        weapon = pending[0].get("source", "gun")
+        return {"attack_rating": pending[0]["attack_rating"], "weapon": weapon}
+
     def resolve(
         self, inputs: DamageInputs, dice: DiceSource, engagement: Engagement | None = None
     ) -> Resolution:
@@ -55,6 +67,15 @@ class DamageRoll(Procedure):
         mod = self.modifier(inputs)
         outcome = self.label(inputs, roll.total)
         events: list[Event] = [self.record(inputs, [roll], outcome)]
+        if inputs.target and engagement is not None:
+            pending = list(engagement.get(inputs.target).attributes.get("hits_to_resolve") or [])
+            for i, h in enumerate(pending):
+                if h.get("attack_rating") == inputs.attack_rating:
+                    del pending[i]
+                    events.append(
+                        AttributesSet(aircraft=inputs.target, values={"hits_to_resolve": pending})
+                    )
+                    break
         if inputs.target and outcome != "miss":
             events.append(
                 CriticalHit(

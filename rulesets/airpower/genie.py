@@ -4,7 +4,6 @@ scatter, detonation and the blast zone."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from pydantic import Field, model_validator
 
@@ -14,6 +13,7 @@ from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged, StatusChanged
 from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from rulesets.airpower.common import pending_hit
 from rulesets.airpower.geometry import HexPosition
 from rulesets.airpower.tables import GENIE, genie_table
 
@@ -243,20 +243,8 @@ class GenieDetonation(Procedure):
                 )
             else:
                 said.append(f"{name} hit, attack rating {rating}")
-                pending: list[Any] = []
-                if engagement is not None:
-                    pending = list(engagement.get(aircraft).attributes.get("hits_to_resolve", []))
-                events.append(
-                    AttributesSet(
-                        aircraft=aircraft,
-                        values={
-                            "hits_to_resolve": [
-                                *pending,
-                                {"attack_rating": rating, "source": "Genie", "rule": self.rule},
-                            ]
-                        },
-                    )
-                )
+                values = pending_hit(engagement, aircraft, rating, "Genie", self.rule)
+                events.append(AttributesSet(aircraft=aircraft, values=values))
         return Resolution(
             tuple(events),
             f"Genie warhead: d10 {roll.total}, detonates: "

@@ -19,6 +19,7 @@ from rulesets.airpower.common import (
     check_common,
     describe,
     modifier_terms,
+    pending_hit,
     prefill_attack,
     record_attack,
 )
@@ -173,6 +174,10 @@ class GunAttack(Procedure):
             events += _spend_and_record(self, inputs, engagement, "gun")
         roll = dice.roll("d10", "gun hit roll")
         outcome = self.outcome(inputs, roll.total, total)
+        if inputs.target and outcome != "miss":
+            rating = int(outcome.rsplit(" ", 1)[1])
+            values = pending_hit(engagement, inputs.target, rating, "gun", self.rule)
+            events.append(AttributesSet(aircraft=inputs.target, values=values))
         shot = "snap shot" if inputs.snap_shot else "shot"
         numbers = ", ".join(f"{name} {n}" for name, n, _ in guns)
         narrative = (

@@ -20,6 +20,7 @@ from rulesets.airpower.common import (
     check_common,
     describe,
     modifier_terms,
+    pending_hit,
     prefill_attack,
     record_attack,
 )
@@ -175,6 +176,9 @@ class RocketAttack(Procedure):
             ]
         roll = dice.roll("d10", "rocket hit roll")
         outcome = self.label(rating) if roll.total + total <= hit else "miss"
+        if inputs.target and outcome != "miss":
+            values = pending_hit(engagement, inputs.target, rating, "rocket", self.rule)
+            events.append(AttributesSet(aircraft=inputs.target, values=values))
         narrative = (
             f"{inputs.factors} rocket factor(s) at range {inputs.range}: d10 {roll.total} "
             f"{total:+d} = {roll.total + total} against {hit} ({describe(terms)}): {outcome} "

@@ -10,7 +10,8 @@ Turn 2  Recovery Split Between Game Turns: after FPs 1-3 no gun attack; after FP
         at range 1 from the 0 line (hit 6 at range 1; 0 line -2, size 0, average 0, snap +1:
         total -1): roll 6 hits (5 <= 6), attack rating 5 - 1 = 4, half a point of ammunition.
         Undo and redo. A normal shot after FP 5: total -2, roll 9 misses (7 > 6); one point.
-        A third attack is refused and nothing is written.
+        A third attack is refused and nothing is written. The hit's damage roll (damage table
+        filled in with test values): roll 2 gives "X" in the attack rating 4 column.
 """
 
 from __future__ import annotations
@@ -101,5 +102,16 @@ def test_gun_intercept(tmp_path: Path) -> None:
         with pytest.raises(RuleViolation, match="at most two"):
             s.perform("gun_attack", {**gun(), "fp": 6}, TableDice([1]))
         assert len(s.events()) == before > n
+
+        # the hit waits on the MiG for its damage roll (table filled in: test values)
+        assert s.engagement.aircraft[mig].attributes["hits_to_resolve"][0]["attack_rating"] == 4
+        save_override("airpower", "aircraft_damage", {"results": {"4": ["X"] * 6 + ["-"] * 6}})
+        damage = s.ruleset.procedures["damage"]
+        pre = damage.prefill(s.engagement, f4, mig)
+        assert pre == {"attack_rating": 4, "weapon": "gun"}
+        r = s.perform("damage", {**pre, "target": mig}, TableDice([2]))
+        assert r.outcome == "X"
+        assert s.engagement.aircraft[mig].criticals[-1].result == "X"
+        assert s.engagement.aircraft[mig].attributes["hits_to_resolve"] == []
     finally:
         s.close()
