@@ -7,7 +7,7 @@ Reading: "+ 500%" / "+ 400%" of the black Max. Dive value is taken as a V. Dive 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
@@ -26,7 +26,7 @@ FT_PER_MOVEMENT_POINT = 500
 
 class VDiveInputs(AircraftInputs):
     current_speed: int = Field(ge=0, le=50, title="Current Airspeed")
-    game_turn: Literal[1, 2] = Field(1, title="V. Dive Game-Turn (1st or 2nd consecutive)")
+    game_turn: int = Field(1, ge=1, le=2, title="V. Dive Game-Turn (1st or 2nd consecutive)")
     movement_points_spent: int = Field(
         0, ge=0, le=20, title="Movement Points spent to reach the V. Dive hex"
     )
