@@ -309,19 +309,23 @@ class GunFire(Procedure):
         spent = False
         flexible_rolls_made = 0
         failed: str | None = None
+        entered: list[str] = []
         for entry in self._entries(inputs):
             ok = False
             for _ in range(entry.tries):
                 r = dice.roll("d6", entry.purpose)
                 rolls.append(r)
+                entered.append(f"{entry.purpose}: {r.total} (needs above {entry.above})")
                 if entry.flexible and inputs.gun_type == "F":
                     flexible_rolls_made += 1
                 if r.total > entry.above:
                     ok = True
                     break
             if not ok:
-                failed = f"{entry.purpose} failed (needed above {entry.above}, {entry.rule})"
-                spent = entry.spends_ammunition_on_miss
+                failed = f"no entry into fire ({entry.rule})"
+                if spent_on_miss := entry.spends_ammunition_on_miss:
+                    failed += ", ammunition spent"
+                spent = spent_on_miss
                 break
         code: str | None = None
         if failed is None:
@@ -370,6 +374,7 @@ class GunFire(Procedure):
         narrative = (
             f"{inputs.total_gun_factors} {inputs.gun_type} gun factors at {inputs.range_hexes} "
             f"hex(es): column {col}; "
+            + (", ".join(entered) + "; " if entered else "")
             + (failed if failed else f"rolled {rolls[-1].total}: {code}")
             + (f" ({'; '.join(notes)})" if notes else "")
         )
