@@ -124,8 +124,10 @@ class _Field:
             return "choice", combo
         edit = QLineEdit()
         edit.textChanged.connect(form._on_edit)
-        if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
-            inner = args[0] if args else Any
+        inner = args[0] if args else Any
+        if (origin in (list, tuple, typing.Sequence) or annotation in (list, tuple)) and (
+            inner in (int, str)
+        ):
             edit.setPlaceholderText(
                 "numbers separated by commas" if inner is int else "items separated by commas"
             )
@@ -189,7 +191,10 @@ class _Field:
                 w.setCurrentIndex(i)
         else:
             assert isinstance(w, QLineEdit)
-            w.setText(_text(value))
+            if self.kind == "json" and value is not None and not isinstance(value, str):
+                w.setText(json.dumps(value, default=str))
+            else:
+                w.setText(_text(value))
 
     def show_error(self, message: str) -> None:
         self.error.setText(message)

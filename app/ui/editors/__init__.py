@@ -1,0 +1,1 @@
+"""Editors for the umpire's own data: table values and aircraft cards."""

@@ -1,0 +1,389 @@
+"""The tables editor: every TOML data table a ruleset ships, cell by cell, the cells the rules
+text does not print highlighted, and the umpire's values saved as an override in the user data
+directory (``app.core.data.save_override``), never into the installed package.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.data import MISSING, DataFileError, override_path, read_toml, save_override
+from app.core.ruleset import Ruleset
+from app.ui.message_bar import MessageBar
+
+Path_ = tuple[str | int, ...]
+MISSING_BRUSH = QBrush(QColor(255, 213, 79, 150))
+EDITED_BRUSH = QBrush(QColor(129, 199, 132, 120))
+ERROR_BRUSH = QBrush(QColor(229, 57, 53, 120))
+ROLE_PATH = Qt.ItemDataRole.UserRole
+
+
+def merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with ``over`` laid on top, tables merged key by key (as ``load_table`` does)."""
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = merged(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def cells(data: Any, prefix: Path_ = ()) -> list[tuple[Path_, Any]]:
+    """Every scalar cell of a TOML document with its path (keys and list indexes)."""
+    if isinstance(data, Mapping):
+        return [c for k, v in data.items() for c in cells(v, (*prefix, k))]
+    if isinstance(data, list):
+        return [c for i, v in enumerate(data) for c in cells(v, (*prefix, i))]
+    return [(prefix, data)]
+
+
+def path_text(path: Path_) -> str:
+    return "".join(
+        f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(path)
+    )
+
+
+def get(data: Any, path: Path_) -> Any:
+    for p in path:
+        data = data[p]
+    return data
+
+
+def put(data: Any, path: Path_, value: Any) -> None:
+    for p in path[:-1]:
+        data = data[p]
+    data[path[-1]] = value
+
+
+def parse_cell(text: str) -> Any:
+    """A typed cell: a TOML value (``3``, ``-1``, ``2.5``, ``[1, 2]``, ``true``) or plain text."""
+    text = text.strip()
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def show_cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    return str(value)
+
+
+def override_of(shipped: Mapping[str, Any], data: Mapping[str, Any], edited: set[Path_]) -> dict:
+    """The smallest override holding the edited cells: tables key by key, an array whole (an
+    override replaces arrays, it does not merge them)."""
+    out: dict[str, Any] = {}
+    for path in sorted(edited, key=path_text):
+        cut = next((i for i, p in enumerate(path) if isinstance(p, int)), len(path))
+        keys = path[:cut]
+        node = out
+        for k in keys[:-1]:
+            node = node.setdefault(str(k), {})
+        node[str(keys[-1])] = copy.deepcopy(get(data, keys))
+    return out
+
+
+class TablesEditor(QWidget):
+    """A window listing the ruleset's tables; edit cells, then Save (Ctrl+S)."""
+
+    saved = Signal(str)
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        parent: QWidget | None = None,
+        select: tuple[str, str] | None = None,
+    ) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("TablesEditor")
+        self.setWindowTitle(f"Tables: {ruleset.title}")
+        self.ruleset = ruleset
+        self.files: dict[str, Path] = dict(ruleset.table_files())
+        self.name: str | None = None
+        self.shipped: dict[str, Any] = {}
+        self.data: dict[str, Any] = {}
+        self.edited: set[Path_] = set()
+        self.errors: dict[Path_, str] = {}
+        self._filling = False
+
+        layout = QVBoxLayout(self)
+        self.message = MessageBar()
+        layout.addWidget(self.message)
+        split = QSplitter()
+        self.list = QListWidget()
+        self.list.setObjectName("table_list")
+        for name, path in self.files.items():
+            item = QListWidgetItem(name)
+            item.setData(ROLE_PATH, name)
+            item.setToolTip(str(path))
+            self.list.addItem(item)
+        split.addWidget(self.list)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.heading = QLabel()
+        self.heading.setObjectName("heading")
+        self.heading.setWordWrap(True)
+        rl.addWidget(self.heading)
+        self.only_missing = QCheckBox("Show only the cells the rules text does not print")
+        rl.addWidget(self.only_missing)
+        self.table = QTableWidget(0, 3)
+        self.table.setObjectName("cells")
+        self.table.setHorizontalHeaderLabels(["Cell", "Value", "As shipped"])
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        rl.addWidget(self.table, 1)
+        self.error = QLabel()
+        self.error.setObjectName("cell_error")
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        rl.addWidget(self.error)
+        buttons = QHBoxLayout()
+        self.status = QLabel()
+        self.status.setObjectName("status")
+        self.status.setWordWrap(True)
+        buttons.addWidget(self.status, 1)
+        self.save_button = QPushButton("&Save my values")
+        self.save_button.setObjectName("save")
+        buttons.addWidget(self.save_button)
+        rl.addLayout(buttons)
+        split.addWidget(right)
+        split.setStretchFactor(1, 3)
+        split.setSizes([190, 570])
+        layout.addWidget(split, 1)
+        self.empty = QLabel(f"{ruleset.title} ships no editable tables.")
+        self.empty.setVisible(not self.files)
+        layout.addWidget(self.empty)
+        self.resize(760, 520)
+
+        self.list.currentItemChanged.connect(lambda cur, _prev: self._open(cur))
+        self.table.itemChanged.connect(self._cell_edited)
+        self.only_missing.toggled.connect(lambda _c: self._fill())
+        self.save_button.clicked.connect(self.save)
+        sc = QShortcut(QKeySequence.StandardKey.Save, self)
+        sc.activated.connect(self.save)
+
+        if self.files:
+            start = self._find(select[0]) if select else None
+            self.list.setCurrentRow(list(self.files).index(start) if start else 0)
+            if select:
+                self.select_missing()
+
+    def _find(self, table: str) -> str | None:
+        """The file a ``MissingTableValue`` names: by key, title or rule, else one with gaps."""
+        want = table.lower()
+        for name, path in self.files.items():
+            try:
+                doc = read_toml(path)
+            except DataFileError:
+                continue
+            names = {
+                name.lower(),
+                str(doc.get("title", "")).lower(),
+                str(doc.get("rule", "")).lower(),
+            }
+            if want in names or any(n and n in want for n in names):
+                return name
+        for name, path in self.files.items():
+            try:
+                if any(v == MISSING for _, v in cells(read_toml(path))):
+                    return name
+            except DataFileError:
+                continue
+        return None
+
+    # -- one table ---------------------------------------------------------------------------
+
+    def _open(self, item: QListWidgetItem | None) -> None:
+        if item is None:
+            return
+        if self.edited and self.name is not None:
+            self.save()
+            if self.errors:
+                return
+        self.name = item.data(ROLE_PATH)
+        path = self.files[self.name]
+        self.message.clear_refusal()
+        try:
+            self.shipped = read_toml(path)
+            over = override_path(self.ruleset.id, self.name)
+            self.data = (
+                merged(self.shipped, read_toml(over))
+                if over.exists()
+                else copy.deepcopy(self.shipped)
+            )
+        except DataFileError as e:
+            self.shipped, self.data = {}, {}
+            self.message.show_refusal(str(e))
+        self.edited, self.errors = set(), {}
+        title = self.data.get("title", self.name)
+        rule = self.data.get("rule", "")
+        gaps = sum(1 for _, v in cells(self.data) if v == MISSING)
+        self.heading.setText(
+            f"<b>{title}</b>"
+            + (f" ({rule})" if rule else "")
+            + f"<br>{path}<br>"
+            + (
+                f"{gaps} cell(s) still missing: type the values from your copy of the game."
+                if gaps
+                else "Every cell has a value."
+            )
+        )
+        self._fill()
+
+    def _fill(self) -> None:
+        rows = [
+            (p, v)
+            for p, v in cells(self.data)
+            if p
+            and p[0] not in ("title", "rule")
+            and (not self.only_missing.isChecked() or v == MISSING or p in self.edited)
+        ]
+        self._filling = True
+        self.table.setRowCount(len(rows))
+        for r, (p, v) in enumerate(rows):
+            try:
+                shipped = get(self.shipped, p)
+            except (KeyError, IndexError, TypeError):
+                shipped = ""
+            key = QTableWidgetItem(path_text(p))
+            key.setFlags(key.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            key.setData(ROLE_PATH, p)
+            value = QTableWidgetItem(show_cell(v))
+            value.setData(ROLE_PATH, p)
+            ship = QTableWidgetItem(show_cell(shipped))
+            ship.setFlags(ship.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.table.setItem(r, 0, key)
+            self.table.setItem(r, 1, value)
+            self.table.setItem(r, 2, ship)
+            self._style(r)
+        self._filling = False
+        self._show_errors()
+
+    def _style(self, row: int) -> None:
+        item = self.table.item(row, 1)
+        p = item.data(ROLE_PATH)
+        if p in self.errors:
+            brush, tip = ERROR_BRUSH, self.errors[p]
+        elif get(self.data, p) == MISSING:
+            brush, tip = MISSING_BRUSH, "Not printed in the rules text: type the value"
+        elif p in self.edited:
+            brush, tip = EDITED_BRUSH, "Your value (not saved yet)"
+        else:
+            brush, tip = QBrush(), ""
+        for c in range(3):
+            self.table.item(row, c).setBackground(brush)
+        item.setToolTip(tip)
+
+    def _cell_edited(self, item: QTableWidgetItem) -> None:
+        if self._filling or item.column() != 1:
+            return
+        p = item.data(ROLE_PATH)
+        value = parse_cell(item.text())
+        try:
+            shipped = get(self.shipped, p)
+        except (KeyError, IndexError, TypeError):
+            shipped = None
+        numeric = isinstance(shipped, int | float) and not isinstance(shipped, bool)
+        if (numeric or shipped == MISSING) and not (
+            value == MISSING or (isinstance(value, int | float) and not isinstance(value, bool))
+        ):
+            self.errors[p] = f"{path_text(p)}: {item.text()!r} is not a number"
+        elif isinstance(shipped, bool) and not isinstance(value, bool):
+            self.errors[p] = f"{path_text(p)}: type true or false"
+        else:
+            self.errors.pop(p, None)
+            put(self.data, p, value)
+            self.edited.add(p)
+        self._style(item.row())
+        self._show_errors()
+        self.status.setText(f"{len(self.edited)} unsaved change(s)" if self.edited else "")
+
+    def _show_errors(self) -> None:
+        text = "; ".join(self.errors.values())
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    # -- public ------------------------------------------------------------------------------
+
+    def row_of(self, cell: str) -> int:
+        """The row showing cell ``cell`` (its dotted path), or -1."""
+        for r in range(self.table.rowCount()):
+            if self.table.item(r, 0).text() == cell:
+                return r
+        return -1
+
+    def select_missing(self) -> None:
+        """Put the cursor on the first missing cell, ready to type."""
+        for r in range(self.table.rowCount()):
+            if self.table.item(r, 1).text() == MISSING:
+                self.table.setCurrentCell(r, 1)
+                return
+
+    def save(self) -> None:
+        """Write the edited cells as the umpire's override of this table."""
+        if self.name is None:
+            return
+        if self.errors:
+            self.message.show_refusal("Not saved: " + "; ".join(self.errors.values()))
+            return
+        if not self.edited:
+            self.status.setText("Nothing to save.")
+            return
+        try:
+            path = save_override(
+                self.ruleset.id, self.name, override_of(self.shipped, self.data, self.edited)
+            )
+        except (OSError, DataFileError) as e:
+            self.message.show_refusal(f"Not saved: {e}")
+            return
+        self.message.clear_refusal()
+        self.edited = set()
+        for r in range(self.table.rowCount()):
+            self._style(r)
+        self.status.setText(f"Saved to {path}")
+        self.saved.emit(self.name)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from app.plugins import load_ruleset
+    from app.ui.application import application
+
+    app = application()
+    editor = TablesEditor(load_ruleset(sys.argv[1] if len(sys.argv) > 1 else "phantoms"))
+    editor.show()
+    raise SystemExit(app.exec())

@@ -1,0 +1,205 @@
+"""The tables editor (missing cells, override saved outside the package) and the card editor."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from airboss_test_rulesets.skirmish import Card, Skirmish
+from pydantic import BaseModel
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit
+
+from app.core.data import load_catalogue, load_table, override_path
+from app.ui.editors.card_editor import CardEditor
+from app.ui.editors.tables_editor import TablesEditor, override_of, parse_cell
+
+pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+
+HITS = """\
+title = "Hit table"
+rule = "Skirmish 9"
+columns = [1, 2, "missing"]
+
+[cells."1"]
+low = 3
+high = "missing"
+
+[cells."2"]
+low = "missing"
+high = 7
+"""
+
+
+class HitTable(BaseModel):
+    title: str
+    rule: str
+    columns: list[int]
+    cells: dict[str, dict[str, int]]
+
+
+@pytest.fixture
+def shipped(tmp_path):
+    d = tmp_path / "package" / "tables"
+    d.mkdir(parents=True)
+    (d / "hits.toml").write_text(HITS, encoding="utf-8")
+    (d / "other.toml").write_text('title = "Other"\nvalue = 1\n', encoding="utf-8")
+    return d
+
+
+@pytest.fixture
+def ruleset(shipped):
+    class Tabled(Skirmish):
+        def table_files(self):
+            return {"other": shipped / "other.toml", "hits": shipped / "hits.toml"}
+
+    return Tabled()
+
+
+def values(editor):
+    t = editor.table
+    return {t.item(r, 0).text(): t.item(r, 1).text() for r in range(t.rowCount())}
+
+
+def type_into(qtbot, editor, cell, text):
+    r = editor.row_of(cell)
+    assert r >= 0, cell
+    editor.activateWindow()
+    qtbot.waitActive(editor)
+    editor.table.setCurrentCell(r, 1)
+    editor.table.setFocus()
+    qtbot.keyClick(editor.table, Qt.Key.Key_F2)  # edit the cell, as the umpire would
+    qtbot.waitUntil(lambda: editor.table.state() == QAbstractItemView.State.EditingState)
+    line = editor.table.viewport().findChild(QLineEdit)
+    assert isinstance(line, QLineEdit)
+    qtbot.keyClicks(line, text)
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    # the delegate commits a Return through a queued call
+    qtbot.waitUntil(lambda: editor.table.state() != QAbstractItemView.State.EditingState)
+    qtbot.wait(1)
+
+
+def test_lists_tables_and_highlights_missing_cells(qtbot, ruleset):
+    ed = TablesEditor(ruleset)
+    qtbot.addWidget(ed)
+    assert [ed.list.item(i).text() for i in range(ed.list.count())] == ["other", "hits"]
+    ed.list.setCurrentRow(1)
+    assert values(ed) == {
+        "columns[0]": "1",
+        "columns[1]": "2",
+        "columns[2]": "missing",
+        "cells.1.low": "3",
+        "cells.1.high": "missing",
+        "cells.2.low": "missing",
+        "cells.2.high": "7",
+    }
+    assert "3 cell(s) still missing" in ed.heading.text()
+    missing = ed.table.item(ed.row_of("cells.1.high"), 1)
+    assert missing.background().color().alpha() > 0
+    assert ed.table.item(ed.row_of("cells.1.low"), 1).background().style() == Qt.BrushStyle.NoBrush
+    ed.only_missing.setChecked(True)
+    assert set(values(ed)) == {"columns[2]", "cells.1.high", "cells.2.low"}
+
+
+def test_typed_values_are_saved_as_an_override_never_into_the_package(qtbot, ruleset, shipped):
+    ed = TablesEditor(ruleset, select=("Hit table", "column 1, high"))
+    qtbot.addWidget(ed)
+    ed.show()
+    assert ed.name == "hits"
+    assert ed.table.currentRow() == ed.row_of("columns[2]")  # the first missing cell
+    type_into(qtbot, ed, "cells.1.high", "8")
+    type_into(qtbot, ed, "cells.2.low", "4")
+    type_into(qtbot, ed, "columns[2]", "3")
+    assert "3 unsaved change(s)" in ed.status.text()
+    saved = []
+    ed.saved.connect(saved.append)
+    qtbot.keyClick(ed, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert saved == ["hits"]
+    assert (shipped / "hits.toml").read_text(encoding="utf-8") == HITS
+    over = override_path("skirmish", "hits")
+    assert over.exists() and Path(os.environ["AIRBOSS_DATA_DIR"]) in over.parents
+    table = load_table("skirmish", shipped / "hits.toml", HitTable)
+    assert table.columns == [1, 2, 3]
+    assert table.cells == {"1": {"low": 3, "high": 8}, "2": {"low": 4, "high": 7}}
+    again = TablesEditor(ruleset, select=("hits", ""))
+    qtbot.addWidget(again)
+    assert values(again)["cells.1.high"] == "8"
+    assert "Every cell has a value." in again.heading.text()
+
+
+def test_a_word_in_a_number_cell_is_refused_in_place_and_not_saved(qtbot, ruleset):
+    ed = TablesEditor(ruleset)
+    qtbot.addWidget(ed)
+    ed.show()
+    ed.list.setCurrentRow(1)
+    type_into(qtbot, ed, "cells.1.high", "eight")
+    assert "'eight' is not a number" in ed.error.text()
+    qtbot.mouseClick(ed.save_button, Qt.MouseButton.LeftButton)
+    assert "Not saved" in ed.message.message
+    assert not override_path("skirmish", "hits").exists()
+
+
+def test_override_keeps_tables_sparse_and_arrays_whole():
+    shipped = {"a": {"x": 1, "y": "missing"}, "b": [1, "missing"]}
+    data = {"a": {"x": 1, "y": 5}, "b": [1, 2]}
+    assert override_of(shipped, data, {("a", "y"), ("b", 1)}) == {"a": {"y": 5}, "b": [1, 2]}
+    assert [parse_cell(t) for t in ("3", "-2", "2.5", "[1, 2]", "true", "missing")] == [
+        3,
+        -2,
+        2.5,
+        [1, 2],
+        True,
+        "missing",
+    ]
+
+
+def test_a_ruleset_without_tables_says_so(qtbot):
+    ed = TablesEditor(Skirmish())
+    qtbot.addWidget(ed)
+    assert ed.empty.text() == "Skirmish (test ruleset) ships no editable tables."
+    assert ed.list.count() == 0
+
+
+def test_card_editor_saves_an_edited_type_into_the_umpires_catalogue(qtbot):
+    ed = CardEditor(Skirmish(), type_id="jet")
+    qtbot.addWidget(ed)
+    ed.show()
+    assert ed.type_id.text() == "jet"
+    assert ed.form.editor("name").text() == "Test Jet"
+    assert ed.form.editor("ammunition").text() == "3"
+    ed.type_id.clear()
+    qtbot.keyClicks(ed.type_id, "jet-b")
+    name = ed.form.editor("name")
+    name.clear()
+    qtbot.keyClicks(name, "Test Jet B")
+    ammo = ed.form.editor("ammunition")
+    ammo.clear()
+    qtbot.keyClicks(ammo, "5/2")
+    saved = []
+    ed.saved.connect(saved.append)
+    qtbot.mouseClick(ed.save_button, Qt.MouseButton.LeftButton)
+    assert saved == ["jet-b"]
+    mine = Path(os.environ["AIRBOSS_DATA_DIR"]) / "aircraft" / "skirmish"
+    cat = load_catalogue(mine, Card)
+    assert cat["jet-b"].name == "Test Jet B"
+    assert cat["jet-b"].ammunition == Fraction(5, 2)
+    assert cat["jet-b"].afterburner == 2
+    assert "Saved jet-b" in ed.status.text()
+
+
+def test_card_editor_refuses_a_bad_card_or_id_in_place(qtbot):
+    ed = CardEditor(Skirmish())
+    qtbot.addWidget(ed)
+    ed.show()
+    qtbot.keyClicks(ed.type_id, "Bad Id")
+    assert "lower-case" in ed.type_error.text()
+    ed.type_id.clear()
+    qtbot.keyClicks(ed.type_id, "new")
+    ammo = ed.form.editor("ammunition")
+    qtbot.keyClicks(ammo, "lots")
+    qtbot.mouseClick(ed.save_button, Qt.MouseButton.LeftButton)
+    assert "Not saved" in ed.message.message
+    assert ed.form.error_text("ammunition") != ""
+    assert not (Path(os.environ["AIRBOSS_DATA_DIR"]) / "aircraft" / "skirmish").exists()
