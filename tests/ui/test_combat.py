@@ -5,9 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from pydantic import Field
 from PySide6.QtCore import Qt
 
+from app.core.errors import MissingTableValue
 from app.core.events import ProcedureResolved
+from app.core.ruleset import Procedure, ProcedureInputs
 from app.session import GameSession
 from app.ui.docks.combat import CombatDock
 from app.ui.model import EngagementModel
@@ -197,3 +200,49 @@ def test_screenshot(qtbot, dock, tmp_path):
     dock.resize(420, 900)
     assert not dock.grab().isNull()
     dock.grab().save(str(tmp_path.parent / "combat.png"))
+
+
+class _LookupInputs(ProcedureInputs):
+    column: int = Field(40, ge=10, le=50)
+
+
+class _Lookup(Procedure):
+    """Skirmish 9: a table the rules text does not print."""
+
+    id = "lookup"
+    title = "Table lookup"
+    rule = "Skirmish 9"
+    Inputs = _LookupInputs
+    dice = (("d6", "table roll"),)
+
+    def odds(self, inputs):
+        raise MissingTableValue("Hit table", f"column {inputs.column}", self.rule)
+
+    def resolve(self, inputs, dice, engagement=None):
+        dice.roll("d6", "table roll")
+        raise MissingTableValue("Hit table", f"column {inputs.column}", self.rule)
+
+
+def test_a_missing_table_value_offers_the_tables_editor(qtbot, game, tmp_path):
+    table = tmp_path / "hits.toml"
+    table.write_text('title = "Hit table"\n[cells]\n"40" = "missing"\n', encoding="utf-8")
+    game.ruleset.procedures = {**game.ruleset.procedures, "lookup": _Lookup()}
+    game.ruleset.table_files = lambda: {"hits": table}
+    d = CombatDock(EngagementModel(game))
+    qtbot.addWidget(d)
+    d.show()
+    choose(d.procedure, "Table lookup (Skirmish 9)")
+    assert "the value for column 40 is not printed" in d.odds_message.text()
+    assert d.odds_table.rowCount() == 0
+    assert d.open_tables.isVisible()
+    d.roll_table.setChecked(True)
+    qtbot.keyClicks(d.dice_fields[0].edit, "4")
+    before = len(game.events())
+    qtbot.mouseClick(d.resolve_button, Qt.MouseButton.LeftButton)
+    assert len(game.events()) == before
+    assert "Tables editor" in d.refusal.message
+    qtbot.mouseClick(d.open_tables, Qt.MouseButton.LeftButton)
+    editor = d.tables_editor
+    qtbot.addWidget(editor)
+    assert editor.isVisible() and editor.name == "hits"
+    assert editor.table.item(editor.table.currentRow(), 0).text() == "cells.40"
