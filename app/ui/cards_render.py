@@ -227,7 +227,8 @@ def _kv_layout(
     fm, fb = st.body[1], st.bold[1]
     need = max((fm.horizontalAdvance(k) + fb.horizontalAdvance(v) for k, v in b.items), default=0.0)
     need += 4 * st.pad
-    ncol = max(1, min(3, len(b.items), int((w + 2 * st.pad) // max(need, 1))))
+    most = 3 if w > 120 * MM else 2
+    ncol = max(1, min(most, len(b.items), int((w + 2 * st.pad) // max(need, 1))))
     colw = (w - (ncol - 1) * 2 * st.pad) / ncol
     rh, lh = _kv_row(st), fb.height()
     cells = []
@@ -349,7 +350,10 @@ def _track_geometry(b: Track, st: _Style, w: float) -> tuple[float, float, int]:
     box, group_gap = st.box, st.box * 0.3
     per_row = max(1, int((w + group_gap) // (box * 5 + group_gap)) * 5)
     if per_row > 5:
-        per_row = min(per_row, max(5, b.total))
+        # rows of even length (10 + 6, not 15 + 1), still whole groups of five
+        rows = -(-b.total // per_row)
+        even = -(-b.total // rows)
+        per_row = min(per_row, -(-even // 5) * 5)
     else:
         per_row = max(1, int(w // box))
     return box, group_gap, per_row
@@ -566,7 +570,7 @@ def layout_card(face: CardFace, rect: QRectF, scale: float) -> _Laid:
         colgap = 5 * MM * k
         colw = (inner.width() - (ncol - 1) * colgap) / ncol
         heights = [measure_block(b, st, colw) for b in face.blocks]
-        room = inner.height() - header - st.gap
+        room = inner.height() - header - st.gap - st.meta[1].height() * 1.5  # the footer
         cols = _columns(heights, ncol, st.gap, room)
         if cols is not None or k <= 0.45:
             break
