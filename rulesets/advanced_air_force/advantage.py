@@ -33,19 +33,34 @@ class DeclareAdvantageInputs(ProcedureInputs):
         title="Target altitude minus pursuer altitude (ft)",
         description="Resulting Game-Turn altitudes (rules 1, 3)",
     )
-    both_in_v_dive: bool = Field(
-        False, title="Both in a Vertical Dive", description="V. Dive rule 6: up to 2400 ft below"
+    pursuer_in_v_dive: bool = Field(False, title="Pursuer in a Vertical Dive")
+    target_in_v_dive: bool = Field(False, title="Target in a Vertical Dive")
+    hexes_from_v_dive_hex: int = Field(
+        0,
+        ge=0,
+        le=30,
+        title="Pursuer's hexes from the target's V. Dive hex",
+        description="V. Dive rules 4, 6: within 2 hexes inclusively",
     )
 
 
-def altitude_allows(altitude_difference_ft: int, both_in_v_dive: bool) -> str | None:
-    """Why the altitudes forbid an Advantage (rule 3; V. Dive rule 6), or None if they allow it."""
-    d = altitude_difference_ft
-    if both_in_v_dive:
+def altitude_allows(inputs: DeclareAdvantageInputs) -> str | None:
+    """Why rule 3 or V. Dive rules 4 and 6 forbid this Advantage, or None if they allow it."""
+    d = inputs.altitude_difference_ft
+    if inputs.pursuer_in_v_dive != inputs.target_in_v_dive:
+        return (
+            "V. Dive rule 6: no Advantage gain between V. Divers and non-V. Divers (gunfire only)"
+        )
+    if inputs.pursuer_in_v_dive:
         if not -V_DIVE_ADVANTAGE_FT <= d <= -100:
             return (
                 "V. Dive rule 6: in a Vertical Dive the Advantage is gained only on a V. Diving "
                 "aircraft .1 to 2400 ft directly below"
+            )
+        if inputs.hexes_from_v_dive_hex > 2:
+            return (
+                "V. Dive rules 4, 6: the Advantage over a V. Diver holds only within 2 hexes "
+                "of its V. Dive hex"
             )
         return None
     if abs(d) > ADVANTAGE_ALTITUDE_FT:
@@ -54,7 +69,8 @@ def altitude_allows(altitude_difference_ft: int, both_in_v_dive: bool) -> str | 
 
 
 class DeclareAdvantage(Procedure):
-    """Rules 2, 3, 7: gain or repeat the Advantage over a target within 1200 ft."""
+    """Rules 2, 3, 7 (V. Dive rules 4, 6): gain or repeat the Advantage over a target within
+    1200 ft (2400 ft directly below between V. Divers)."""
 
     id = "declare_advantage"
     title = "Declare Advantage"
@@ -62,7 +78,7 @@ class DeclareAdvantage(Procedure):
     Inputs = DeclareAdvantageInputs
 
     def odds(self, inputs: DeclareAdvantageInputs) -> dict[str, Fraction]:
-        why = altitude_allows(inputs.altitude_difference_ft, inputs.both_in_v_dive)
+        why = altitude_allows(inputs)
         if why:
             raise RuleViolation(why)
         return {"advantage": Fraction(1)}
@@ -73,7 +89,7 @@ class DeclareAdvantage(Procedure):
         dice: DiceSource,
         engagement: Engagement | None = None,
     ) -> Resolution:
-        why = altitude_allows(inputs.altitude_difference_ft, inputs.both_in_v_dive)
+        why = altitude_allows(inputs)
         if why:
             raise RuleViolation(why)
         if engagement is None or inputs.attacker is None or inputs.target is None:

@@ -43,12 +43,19 @@ def test_rule_3_altitude_limit(d: int, ok: bool) -> None:
             ADV.odds(i)
 
 
-def test_v_dive_rule_6_advantage_reaches_2400_ft_below() -> None:
-    """V. Dive rule 6: 2400 ft directly below, on a V. Diving aircraft .1 or more below."""
-    assert ADV.odds(ADV.parse({"altitude_difference_ft": -2400, "both_in_v_dive": True}))
+def test_v_dive_rules_4_6_advantage_between_v_divers() -> None:
+    """V. Dive rule 6: 2400 ft directly below, only on a V. Diving aircraft .1 or more below,
+    within 2 hexes of its V. Dive hex (rule 4); no Advantage between V. Divers and others."""
+    both = {"pursuer_in_v_dive": True, "target_in_v_dive": True}
+    assert ADV.odds(ADV.parse({"altitude_difference_ft": -2400, **both}))
+    assert ADV.odds(ADV.parse({"altitude_difference_ft": -100, "hexes_from_v_dive_hex": 2, **both}))
     for d in (0, 200, -2500):
         with pytest.raises(RuleViolation, match="V. Dive rule 6"):
-            ADV.odds(ADV.parse({"altitude_difference_ft": d, "both_in_v_dive": True}))
+            ADV.odds(ADV.parse({"altitude_difference_ft": d, **both}))
+    with pytest.raises(RuleViolation, match="V. Dive rules 4, 6"):
+        ADV.odds(ADV.parse({"altitude_difference_ft": -600, "hexes_from_v_dive_hex": 3, **both}))
+    with pytest.raises(RuleViolation, match="non-V. Divers"):
+        ADV.odds(ADV.parse({"altitude_difference_ft": -600, "pursuer_in_v_dive": True}))
 
 
 def test_rule_2_first_then_second_consecutive_advantage() -> None:
