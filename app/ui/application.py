@@ -96,7 +96,7 @@ def take_screenshot(window: MainWindow, path: Path) -> int:
     """Every panel visible, the window rendered to ``path``; the saved layout is untouched."""
     window.persist_layout = False
     window.resize(*SCREENSHOT_SIZE)
-    window.show_all_panels()
+    window.show_all_panels(untab=True)
     window.show()
     settle()
     path.parent.mkdir(parents=True, exist_ok=True)

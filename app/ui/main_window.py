@@ -13,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -426,9 +426,33 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             dock.setVisible(True)
 
-    def show_all_panels(self) -> None:
+    def show_all_panels(self, untab: bool = False) -> None:
+        """Every panel shown; with ``untab`` tabbed panels are split so each is on screen
+        (beside each other on the left, one above the other elsewhere)."""
         for dock in self.docks.values():
+            dock.setFloating(False)
             dock.setVisible(True)
+        if not untab:
+            return
+        done: set[str] = set()
+        for name, dock in self.docks.items():
+            done.add(name)
+            for other in self.tabifiedDockWidgets(dock):
+                if other.objectName() in done:
+                    continue
+                done.add(other.objectName())
+                area = self.dockWidgetArea(dock)
+                across = area == Qt.DockWidgetArea.LeftDockWidgetArea
+                # splitDockWidget beside a tabbed dock only adds a tab: take it out first
+                self.removeDockWidget(other)
+                self.addDockWidget(area, other)
+                self.splitDockWidget(
+                    dock,
+                    other,
+                    Qt.Orientation.Horizontal if across else Qt.Orientation.Vertical,
+                )
+                other.show()
+        settle()
 
     def _toggle_table(self) -> None:
         self.set_table_mode(self.table_mode_action.isChecked())
@@ -536,8 +560,9 @@ def _esc(text: str) -> str:
 
 
 def settle() -> None:
-    """Let pending layout and paint events run (used before a screenshot)."""
+    """Let pending layout, paint and deferred deletions run (used before a screenshot)."""
     app = QApplication.instance()
     if app is not None:
-        for _ in range(3):
+        for _ in range(5):
             app.processEvents()
+            app.sendPostedEvents(None, QEvent.Type.DeferredDelete)

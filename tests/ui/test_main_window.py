@@ -290,3 +290,11 @@ def test_the_game_menu_holds_the_turn_and_initiative_actions(window):
     ]
     game_menu.actions()[0].trigger()
     assert window.model.engagement.step == 1
+
+
+def test_every_panel_on_screen_for_a_screenshot(window):
+    window.docks["ledgers"].hide()
+    assert window.tabifiedDockWidgets(window.docks["turn"])
+    window.show_all_panels(untab=True)
+    for dock in window.docks.values():
+        assert dock.isVisible() and not window.tabifiedDockWidgets(dock), dock.objectName()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -149,13 +150,20 @@ class InitiativeDock(QWidget):
         c.addWidget(self.roll_button)
         c.addLayout(pass_row)
 
+        c.addStretch(1)
+        # the modifiers can be many (Phantoms has ten): they scroll rather than crowd the window
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(self.controls)
+        self.scroll = scroll
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.order)
         layout.addWidget(self.message)
-        layout.addWidget(self.controls)
-        layout.addStretch(1)
+        layout.addWidget(scroll, 1)
 
         model.reset.connect(self.rebuild)
         model.initiative_changed.connect(self.show_order)
@@ -179,7 +187,7 @@ class InitiativeDock(QWidget):
         while self.inputs_layout.count():
             self.inputs_layout.takeAt(0)
         proc = self.procedure
-        self.controls.setVisible(proc is not None)
+        self.scroll.setVisible(proc is not None)
         if not self.model.has_session:
             self.title.setText("No game open")
         elif proc is None:
