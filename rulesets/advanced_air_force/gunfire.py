@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -158,6 +159,14 @@ def aiming_requirement(advantage: AdvantageStatus, target_clock: int | None) -> 
     return "none"
 
 
+def available_factors(card: Card, attributes: Mapping[str, Any], fixed: bool) -> int:
+    """The most gun factors the card's fixed, or flexible, guns can bring (rule 26 losses)."""
+    if fixed:
+        return sum(g.factors for g in card.guns if g.kind in FIXED_GUNS)
+    loss = attributes.get("flexible_gun_loss", {})
+    return sum(max(card.flexible_factors(h) - int(loss.get(h, 0)), 0) for h in ("front", "rear"))
+
+
 def _record(engagement: Engagement) -> dict[str, Any]:
     raw = engagement.attributes.get(FIRE_RECORD)
     if isinstance(raw, dict) and raw.get("turn") == engagement.turn:
@@ -262,6 +271,14 @@ class GunFire(Procedure):
             raise RuleViolation(
                 f"{a.name} has advantage status {actual.replace('_', ' ')!r} against {t.name}, "
                 f"not {inputs.advantage.replace('_', ' ')!r} (rules 2, 6, 7)"
+            )
+        a_card = Card.model_validate(a.card)
+        most = available_factors(a_card, a.attributes, inputs.gun_type in FIXED_GUNS)
+        if inputs.total_gun_factors > most:
+            kind = "fixed" if inputs.gun_type in FIXED_GUNS else '"F"'
+            raise RuleViolation(
+                f"{a.name} has {most} {kind} gun factors, not {inputs.total_gun_factors}"
+                + ("" if inputs.gun_type in FIXED_GUNS else " (after G-hit losses, rule 26)")
             )
         held = advantage_state.advantages(engagement).get(attacker)
         t_card = Card.model_validate(t.card)

@@ -302,3 +302,22 @@ def test_v_dive_rule_6_fire_from_a_v_diver_has_the_inverted_range_limit() -> Non
     inputs(fire_mode="from_v_dive", range_hexes=2)
     with pytest.raises(ValidationError, match="V. Dive rule 6"):
         inputs(fire_mode="from_v_dive", range_hexes=3)
+
+
+def test_gun_factors_cannot_exceed_the_card_after_rule_26_losses() -> None:
+    """Rule 26: a G hit from the rear costs the Bf 110's rear "F" guns 4 factors (2 -> 0)."""
+    e = _duel()
+    with pytest.raises(RuleViolation, match="has 8 fixed gun factors"):
+        GF.resolve(inputs(attacker="blue", target="red", total_gun_factors=9), TableDice([1]), e)
+    r = GF.resolve(
+        inputs(attacker="blue", target="red", target_clock=6, target_straight_ahead=True),
+        TableDice([4]),
+        e,
+    )
+    e = apply(e, r)
+    with pytest.raises(RuleViolation, match="has 0"):
+        GF.resolve(
+            inputs(attacker="red", target="blue", gun_type="F", total_gun_factors=2),
+            TableDice([6, 1]),
+            e,
+        )

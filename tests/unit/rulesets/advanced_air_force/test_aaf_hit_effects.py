@@ -151,7 +151,7 @@ def test_variants_reach_gun_fire() -> None:
     e = game(("blue", "Blue", "spitfire_sample"), ("red", "Red", "p47_sample"))
     gf = rs.procedures["gun_fire"]
     # 29+ factors at 1 hex: column 19; roll 1 = 7F3W3E: P-47 with 3 E hits
-    i = gf.parse({"total_gun_factors": 30, "range_hexes": 1, "attacker": "blue", "target": "red"})
+    i = gf.parse({"total_gun_factors": 30, "range_hexes": 1, "target": "red"})
     red = apply(e, gf.resolve(i, TableDice([1]), e)).aircraft["red"]
     assert (red.attributes["e_level_speed_loss"], red.attributes["power_factor_loss"]) == (1, 1)
     plain = RULESET.procedures["gun_fire"]
