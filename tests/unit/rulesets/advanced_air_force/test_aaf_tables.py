@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.core.errors import DataFileError
 from rulesets.advanced_air_force.hits import parse_hit_code
@@ -171,3 +173,23 @@ def test_parser_hand_worked_examples(code: str, hits: dict[str, int]) -> None:
 def test_parser_refuses_what_is_not_a_code(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_hit_code(bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from("FWLGEC"), st.integers(min_value=1, max_value=12), min_size=1)
+)
+def test_parser_reads_any_written_code(hits: dict[str, int]) -> None:
+    """Any code written the table's way (count omitted for one) reads back to its counts."""
+    code = "".join(("" if n == 1 else str(n)) + letter for letter, n in hits.items())
+    assert parse_hit_code(code) == hits
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=1, max_value=120), st.integers(min_value=1, max_value=6))
+def test_more_gun_factors_never_lower_the_column(factors: int, rng: int) -> None:
+    """The printed range table never gives a lower column for more factors or less range."""
+    t = load_fire_tables()
+    assert t.fire_column(factors + 1, rng) >= t.fire_column(factors, rng)
+    if rng < 6:
+        assert t.fire_column(factors, rng) >= t.fire_column(factors, rng + 1)
