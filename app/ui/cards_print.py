@@ -302,6 +302,9 @@ class PrintCardsDialog(QDialog):
     """Choose the cards (all, a side, the selection, or changed since printed), see them, and
     print them, preview them or save them as a PDF; printed cards are recorded in the log."""
 
+    #: a job that takes longer than this shows its progress, with Cancel
+    progress_after_ms = 400
+
     def __init__(
         self,
         model: EngagementModel,
@@ -347,6 +350,9 @@ class PrintCardsDialog(QDialog):
         self._prev = QPushButton("\u25c0")
         self._next = QPushButton("\u25b6")
         self._page_label = QLabel()
+        for b in (self._prev, self._next):
+            b.setMaximumWidth(48)
+            b.setAutoDefault(False)
         nav = QHBoxLayout()
         nav.addWidget(self._prev)
         nav.addWidget(self._page_label, 1, Qt.AlignmentFlag.AlignCenter)
@@ -488,7 +494,7 @@ class PrintCardsDialog(QDialog):
         dlg = QProgressDialog("Drawing control cards\u2026", "Cancel", 0, total, self)
         dlg.setWindowTitle("Print cards")
         dlg.setWindowModality(Qt.WindowModality.WindowModal)
-        dlg.setMinimumDuration(400)
+        dlg.setMinimumDuration(self.progress_after_ms)
 
         def step(done: int, total: int) -> bool:
             dlg.setValue(done)

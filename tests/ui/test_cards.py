@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 from pypdf import PdfReader
-from PySide6.QtCore import QLocale, QPointF, QRectF
+from PySide6.QtCore import QLocale, QPointF, QRectF, QTimer
 from PySide6.QtGui import QColor, QImage, QPageSize, QPainter
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewWidget
+from PySide6.QtWidgets import QProgressDialog
 
 from app.core.dice import TableDice
 from app.core.engagement import Engagement, Ledger
@@ -410,3 +411,27 @@ def test_drawing_gives_none_its_references_back(
     for n in (1, 2, 4):
         write_pdf(tmp_path / f"cards{n}.pdf", faces, n)
     assert sys.getrefcount(None) >= before - 50
+
+
+def test_dialog_job_can_be_cancelled_from_its_progress_dialog(
+    qtbot: Any, game: GameSession, tmp_path: Path
+) -> None:
+    for i in range(60):
+        game.add_aircraft(("Blue", "Red")[i % 2], "jet", f"Jet {i}")
+    dialog = PrintCardsDialog(EngagementModel(game))
+    qtbot.addWidget(dialog)
+    dialog.progress_after_ms = 0  # this machine is fast: show the progress at once
+
+    def cancel() -> None:
+        dialog.findChild(QProgressDialog).cancel()
+
+    # a modal progress dialog takes events while the job runs: the umpire's Cancel gets in
+    QTimer.singleShot(0, cancel)
+    out = tmp_path / "cancelled.pdf"
+    assert not dialog.save_pdf(str(out))
+    assert not out.exists()
+    assert game.printed == {}
+    assert "cancelled" in dialog._status.text()
+    assert dialog.save_pdf(str(out))
+    assert len(PdfReader(str(out)).pages) == 30
+    assert len(game.printed) == 60
