@@ -76,6 +76,9 @@ class GunFireInputs(ProcedureInputs):
         description="Resulting Game-Turn altitudes (rules 1, 5)",
     )
     fire_mode: FireMode = Field("normal", title="Fire", description="rules 8, 11; V. Dive rule 6")
+    combined_speed: int | None = Field(
+        None, ge=0, le=80, title="Combined Speed Points", description="rule 11: 10+"
+    )
     multi_engine_bomber_target: bool = Field(
         False, title="Target is a multi-engine bomber", description="rule 23"
     )
@@ -93,6 +96,12 @@ class GunFireInputs(ProcedureInputs):
                 "V. Dive rule 6: fire at a non-V. Diving aircraft has the inverted restriction "
                 "of rule 13 (2 hexes, 600 ft)"
             )
+        if (
+            self.fire_mode == "interlocking"
+            and self.combined_speed is not None
+            and self.combined_speed < 10
+        ):
+            raise ValueError("rule 11: interlocking front hemispheres apply at 10+ Speed Points")
         if self.fire_mode in ("snapshot", "snapshot_front") and self.range_hexes != 1:
             raise ValueError("rule 8: Snapshot fire is always resolved at 1 hex range")
         d = self.altitude_difference_ft
@@ -279,6 +288,13 @@ class GunFire(Procedure):
             raise RuleViolation(
                 f"{a.name} has {most} {kind} gun factors, not {inputs.total_gun_factors}"
                 + ("" if inputs.gun_type in FIXED_GUNS else " (after G-hit losses, rule 26)")
+            )
+        if inputs.k14_sight and not a_card.k14_sight:
+            raise RuleViolation(f"rule 12: {a.name} has no K-14 gyro sight")
+        if inputs.gun_type == "F" and inputs.flexible_rolls > a_card.flexible_rolls:
+            raise RuleViolation(
+                f"rule 15: {a.name} may roll {a_card.flexible_rolls} time(s) per Game-Turn to "
+                'enter "F" fire'
             )
         held = advantage_state.advantages(engagement).get(attacker)
         t_card = Card.model_validate(t.card)

@@ -321,3 +321,28 @@ def test_gun_factors_cannot_exceed_the_card_after_rule_26_losses() -> None:
             TableDice([6, 1]),
             e,
         )
+
+
+def test_rule_11_needs_10_combined_speed_points() -> None:
+    inputs(fire_mode="interlocking", combined_speed=10)
+    with pytest.raises(ValidationError, match="rule 11"):
+        inputs(fire_mode="interlocking", combined_speed=9)
+
+
+def test_sight_and_flexible_rolls_come_from_the_card() -> None:
+    """Rule 12's K-14 and rule 15's number of rolls must be on the firer's card."""
+    e = _duel()
+    with pytest.raises(RuleViolation, match="K-14"):
+        GF.resolve(
+            inputs(attacker="blue", target="red", k14_sight=True, target_clock=2),
+            TableDice([6, 1]),
+            e,
+        )
+    with pytest.raises(RuleViolation, match="may roll 1 time"):
+        GF.resolve(
+            inputs(
+                attacker="red", target="blue", gun_type="F", total_gun_factors=2, flexible_rolls=2
+            ),
+            TableDice([6, 1]),
+            e,
+        )
