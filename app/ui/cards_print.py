@@ -532,9 +532,7 @@ class PrintCardsDialog(QDialog):
         )
 
     def print_to(self, printer: QPrinter) -> bool:
-        """The chosen cards on this printer, then recorded as printed."""
-        printer.setPageLayout(page_layout(self.page_size))
-        printer.setDocName(f"{self._title()} - cards")
+        """The chosen cards on this printer (its paper as set up), then recorded as printed."""
         return self._run(
             "Printed", lambda faces, step: paint_pages(printer, faces, self.per_page, step)
         )
@@ -542,14 +540,15 @@ class PrintCardsDialog(QDialog):
     def _title(self) -> str:
         return self._model.session.title if self._model.has_session else "Airboss"
 
-    def _printer(self) -> QPrinter:
+    def new_printer(self) -> QPrinter:
+        """A printer set up with the chosen paper and the cards' margins."""
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         printer.setPageLayout(page_layout(self.page_size))
         printer.setDocName(f"{self._title()} - cards")
         return printer
 
     def _ask_print(self) -> None:
-        printer = self._printer()
+        printer = self.new_printer()
         if QPrintDialog(printer, self).exec() == QDialog.DialogCode.Accepted:
             if self.print_to(printer):
                 self.accept()
@@ -563,7 +562,7 @@ class PrintCardsDialog(QDialog):
     def print_preview_dialog(self) -> QPrintPreviewDialog:
         """Qt's print preview of the chosen cards; printing from it records them."""
         # the dialog does not own its printer: keep it alive as long as the dialog
-        self._preview_printer = printer = self._printer()
+        self._preview_printer = printer = self.new_printer()
         dlg = QPrintPreviewDialog(printer, self)
         dlg.setWindowTitle("Print preview: cards")
         faces, per_page = self.faces(), self.per_page

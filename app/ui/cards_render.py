@@ -26,7 +26,7 @@ from PySide6.QtGui import (
 )
 
 from app.core.engagement import AircraftState, Engagement
-from app.core.ruleset import CardBlock, KeyValues, Lines, Ruleset, Table, Track
+from app.core.ruleset import CardBlock, CardSpec, KeyValues, Lines, Ruleset, Table, Track
 
 #: layout units per inch: a decipoint
 DPI = 720
@@ -84,7 +84,19 @@ class CardFace:
 
 
 def card_face(ruleset: Ruleset, engagement: Engagement, aircraft: AircraftState) -> CardFace:
-    spec = ruleset.card_spec(aircraft, engagement)
+    """What this aircraft's card shows now. A ruleset that fails to build the card gets a card
+    saying why, instead of stopping the whole print job."""
+    try:
+        spec = ruleset.card_spec(aircraft, engagement)
+    except Exception as e:  # noqa: BLE001 - any error in a plugin is the plugin's
+        spec = CardSpec(
+            aircraft.type_id,
+            (
+                Lines(
+                    "This card could not be drawn", (f"{ruleset.title}: {type(e).__name__}: {e}",)
+                ),
+            ),
+        )
     titles = {v.id: v.title for v in ruleset.variants}
     return CardFace(
         aircraft_id=aircraft.id,
@@ -202,7 +214,9 @@ def _note_fits(st: _Style, title: str, note: str, w: float) -> bool:
     return not note or need + 4 * st.pad <= w
 
 
-def _draw_title(p: QPainter, st: _Style, title: str, note: str, x: float, y: float, w: float):
+def _draw_title(
+    p: QPainter, st: _Style, title: str, note: str, x: float, y: float, w: float
+) -> None:
     fm = st.title[1]
     _text(p, st.title, x, y, fm.elidedText(title.upper(), Qt.TextElideMode.ElideRight, w))
     if note:

@@ -284,7 +284,7 @@ def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_pa
     dialog.set_layout(4, QPageSize.PageSizeId.Letter)
     assert dialog.preview.page_count == 1
     # the printer path: the same drawing through QPrinter (here printing to a PDF file)
-    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer = dialog.new_printer()
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
     out = tmp_path / "printer.pdf"
     printer.setOutputFileName(str(out))
@@ -435,3 +435,25 @@ def test_dialog_job_can_be_cancelled_from_its_progress_dialog(
     assert dialog.save_pdf(str(out))
     assert len(PdfReader(str(out)).pages) == 30
     assert len(game.printed) == 60
+
+
+def test_a_card_the_ruleset_cannot_build_says_why(
+    qapp: Any, game: GameSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = game.add_aircraft("Blue", "jet", "Alpha")
+    game.add_aircraft("Red", "prop", "Bravo")
+    real = type(game.ruleset).card_spec
+
+    def card_spec(self: Any, aircraft: Any, engagement: Any) -> Any:
+        if aircraft.id == a:
+            raise KeyError("hit_number")
+        return real(self, aircraft, engagement)
+
+    monkeypatch.setattr(type(game.ruleset), "card_spec", card_spec)
+    faces = card_faces(game.ruleset, game.engagement)
+    out = tmp_path / "cards.pdf"
+    assert write_pdf(out, faces, 2) == 1
+    cards = card_texts(out, faces, 2)
+    assert "THIS CARD COULD NOT BE DRAWN" in cards[a]
+    assert "KeyError: 'hit_number'" in cards[a]
+    assert "DAMAGE 0 of 3" in next(v for k, v in cards.items() if k != a)
