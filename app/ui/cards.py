@@ -101,6 +101,6 @@ def cards_command(
         session.mark_printed(ids)
     print(
         f"{target}: {len(faces)} card{'s' if len(faces) != 1 else ''} on {pages} "
-        f"page{'s' if pages != 1 else ''} ({size.name()}, {per_page} per page)"
+        f"page{'s' if pages != 1 else ''} ({size.key()}, {per_page} per page)"
     )
     return 0

@@ -337,7 +337,7 @@ class PrintCardsDialog(QDialog):
         self._per_page.setCurrentIndex(PER_PAGE.index(2))
         self._size = QComboBox()
         for size_id in (QPageSize.PageSizeId.A4, QPageSize.PageSizeId.Letter):
-            self._size.addItem(QPageSize(size_id).name(), size_id)
+            self._size.addItem(QPageSize(size_id).key(), size_id)
         self._size.setCurrentIndex(self._size.findData(page_size_for().id()))
         form = QFormLayout()
         form.addRow("Layout", self._per_page)

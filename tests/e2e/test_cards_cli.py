@@ -97,6 +97,7 @@ def test_one_side_on_letter_one_per_page(game_file: Path, tmp_path: Path) -> Non
         data=tmp_path,
     )
     assert r.returncode == 0, r.stderr
+    assert "2 cards on 2 pages (Letter, 1 per page)" in r.stdout
     pages = text(out)
     assert len(pages) == 2
     assert "Blue Leader" in pages[0] and "Blue Wingman" in pages[1]
