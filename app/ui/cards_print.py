@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPdfWriter,
+    QShowEvent,
 )
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import (
@@ -399,9 +400,28 @@ class PrintCardsDialog(QDialog):
         self._pdf_button.clicked.connect(self._ask_save_pdf)
         self._print_button.clicked.connect(self._ask_print)
         close.clicked.connect(self.reject)
-        model.appended.connect(lambda *_: self._refresh())
-        model.reset.connect(self._refresh)
+        # a hidden dialog redraws nothing on game actions, and a finished one stops listening
+        self._stale = False
+        model.appended.connect(self._model_changed)
+        model.reset.connect(self._model_changed)
+        self.finished.connect(self._detach)
         self._refresh()
+
+    def _model_changed(self, *_: object) -> None:
+        if self.isVisible():
+            self._refresh()
+        else:
+            self._stale = True
+
+    def _detach(self) -> None:
+        self._model.appended.disconnect(self._model_changed)
+        self._model.reset.disconnect(self._model_changed)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        if self._stale:
+            self._stale = False
+            self._refresh()
+        super().showEvent(event)
 
     # -- the choice ---------------------------------------------------------------------------
 
@@ -519,6 +539,7 @@ class PrintCardsDialog(QDialog):
             dlg.reset()
             dlg.deleteLater()
         self._model.attempt(lambda: self._model.session.mark_printed(ids))
+        self._refresh()
         self._status.setText(f"{job}: {len(faces)} cards on {pages} pages.")
         return True
 

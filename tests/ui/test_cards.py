@@ -270,6 +270,7 @@ def test_changed_since_printed_through_actions_and_prints(
     dialog.deleteLater()
 
 
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_path: Path) -> None:
     ids = skirmish_roster(game)
     model = EngagementModel(game)
@@ -297,9 +298,18 @@ def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_pa
     assert "Red Two" in text and "Lone Ranger" in text and "Red One" not in text
     assert sorted(game.printed) == sorted([ids["red2"], ids["lone"]])
     assert "Changed since last printed (3)" in dialog._radios["changed"].text()
-    # a game action refreshes the counts
+    # a game action refreshes the counts of the dialog on screen; a hidden one catches up
+    # when shown, and a finished one stops listening
+    dialog.hide()
     game.perform("afterburner", {"aircraft": ids["lone"]})
+    assert "Changed since last printed (3)" in dialog._radios["changed"].text()
+    dialog.show()
     assert "Changed since last printed (4)" in dialog._radios["changed"].text()
+    game.perform("afterburner", {"aircraft": ids["red2"]})
+    assert "Changed since last printed (5)" in dialog._radios["changed"].text()
+    dialog.reject()
+    game.mark_printed(list(ids.values()))
+    assert "Changed since last printed (5)" in dialog._radios["changed"].text()
 
 
 def test_print_preview_dialog_draws_the_pages(qtbot: Any, game: GameSession) -> None:
