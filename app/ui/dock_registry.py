@@ -57,9 +57,7 @@ DOCKS: tuple[DockEntry, ...] = (
     ),
     DockEntry("combat", "Combat", "app.ui.docks.combat", "CombatDock", RIGHT),
     DockEntry("odds_plot", "Odds", "app.ui.docks.odds_plot", "OddsPlotDock", RIGHT),
-    DockEntry(
-        "angle_off", "Angle-off", "app.ui.docks.angle_off", "AngleOffDock", RIGHT, "combat"
-    ),
+    DockEntry("angle_off", "Angle-off", "app.ui.docks.angle_off", "AngleOffDock", RIGHT, "combat"),
     DockEntry("ledgers", "Ledgers", "app.ui.docks.ledgers", "LedgersDock", BOTTOM),
     DockEntry(
         "critical_log", "Critical hits", "app.ui.docks.critical_log", "CriticalLogDock", BOTTOM

@@ -88,9 +88,9 @@ class NewGameDialog(QDialog):
 
     def _ruleset_chosen(self) -> None:
         self.variant_list.clear()
-        rid = self.ruleset_box.currentData()
-        if rid is None:
+        if self.ruleset_box.count() == 0:
             return
+        rid = self.ruleset_box.currentData()
         for v in load_ruleset(rid).variants:
             item = QListWidgetItem(v.title + (f" ({v.rule})" if v.rule else ""))
             item.setData(Qt.ItemDataRole.UserRole, v.id)
@@ -99,7 +99,9 @@ class NewGameDialog(QDialog):
             item.setCheckState(Qt.CheckState.Checked if v.default else Qt.CheckState.Unchecked)
             self.variant_list.addItem(item)
         if self.variant_list.count() == 0:
-            self.variant_list.addItem(QListWidgetItem("(this ruleset has no variants)"))
+            none = QListWidgetItem("(this ruleset has no variants)")
+            none.setData(Qt.ItemDataRole.UserRole, "")
+            self.variant_list.addItem(none)
 
     def _suggest_path(self, title: str) -> None:
         if not self._path_touched:

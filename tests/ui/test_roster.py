@@ -66,7 +66,7 @@ def test_status_badges_and_damage_follow_the_game(dock, session):
     red1 = row(dock, "red-1")
     assert red1.text(DAMAGE) == "1 / 4"
     assert red1.text(STATUS) == "on fire, wounded"
-    assert red1.data(STATUS, STATUS_ROLE) == ("on_fire", "wounded")
+    assert red1.data(STATUS, STATUS_ROLE) == "on_fire,wounded"
     # the badges are painted: the status cell is not blank on screen
     image = dock.tree.viewport().grab().toImage()
     rect = dock.tree.visualItemRect(red1)

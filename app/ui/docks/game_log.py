@@ -43,8 +43,11 @@ class GameLogDock(QWidget):
 
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.list.setWordWrap(True)
-        self.list.setUniformItemSizes(False)
+        # one line per action keeps a 20,000-line log quick to append to and scroll; the
+        # tooltip and a wider panel show the rest of a long line
+        self.list.setWordWrap(False)
+        self.list.setUniformItemSizes(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
@@ -108,7 +111,7 @@ class GameLogDock(QWidget):
             item.setForeground(self.palette().placeholderText())
             item.setToolTip(item.toolTip().split(" (undone)")[0] + " (undone)")
         else:
-            item.setData(Qt.ItemDataRole.ForegroundRole, None)
+            item.setForeground(self.list.palette().text())
             item.setToolTip(item.toolTip().split(" (undone)")[0])
 
     def _finish(self) -> None:

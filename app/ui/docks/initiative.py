@@ -316,9 +316,9 @@ class InitiativeDock(QWidget):
             self.dice_fields[-1].edit.setFocus()
 
     def pass_marker(self) -> None:
-        to = self.pass_to.currentData()
         if not self.model.has_session:
             return
+        to = self.pass_to.currentData() if self.pass_to.count() else None
         if to is None:
             self.message.show_refusal("Nobody to pass the marker to.")
             return

@@ -69,6 +69,11 @@ def badge(flag: str) -> tuple[str, str]:
     return BADGES.get(flag, (flag.replace("_", " ")[:5].upper(), "#757575"))
 
 
+def badge_flags(index: QModelIndex | QPersistentModelIndex) -> list[str]:
+    """The status flags stored on a roster cell (a comma-joined string)."""
+    return [f for f in str(index.data(STATUS_ROLE) or "").split(",") if f]
+
+
 class StatusBadges(QStyledItemDelegate):
     """Paints the status column as small coloured badges (FIRE, OOC, WND, DEST, EJ, OFF)."""
 
@@ -78,7 +83,7 @@ class StatusBadges(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> None:
-        flags = index.data(STATUS_ROLE) or ()
+        flags = badge_flags(index)
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         opt.text = ""
@@ -111,7 +116,7 @@ class StatusBadges(QStyledItemDelegate):
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
         base = super().sizeHint(option, index)
-        flags = index.data(STATUS_ROLE) or ()
+        flags = badge_flags(index)
         metrics = option.fontMetrics
         width = sum(metrics.horizontalAdvance(badge(f)[0]) + 11 for f in flags) + 6
         return QSize(max(base.width(), width), base.height())
@@ -229,7 +234,9 @@ class RosterDock(QWidget):
         font.setBold(True)
         item.setFont(NAME, font)
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-        item.setFirstColumnSpanned(False)
+        # every row carries every role this panel reads (see app.ui.pyside_fix)
+        item.setData(NAME, ID_ROLE, "")
+        item.setData(STATUS, STATUS_ROLE, "")
         self._sides[side] = item
         return item
 
@@ -251,7 +258,7 @@ class RosterDock(QWidget):
         item.setToolTip(TYPE, str(card_name or a.type_id))
         item.setText(PILOT, a.pilot or "")
         flags = sorted(a.status, key=lambda s: (BADGE_ORDER.index(s) if s in BADGES else 99, s))
-        item.setData(STATUS, STATUS_ROLE, tuple(flags))
+        item.setData(STATUS, STATUS_ROLE, ",".join(flags))
         words = status_words(a.status)
         item.setText(STATUS, words)
         item.setToolTip(STATUS, words or "in play")
@@ -261,10 +268,7 @@ class RosterDock(QWidget):
         item.setTextAlignment(DAMAGE, Qt.AlignmentFlag.AlignCenter)
         muted = self.palette().color(self.palette().ColorRole.PlaceholderText)
         for col in range(len(HEADERS)):
-            if a.in_play:
-                item.setData(col, Qt.ItemDataRole.ForegroundRole, None)
-            else:
-                item.setForeground(col, muted)
+            item.setForeground(col, self.tree.palette().text() if a.in_play else muted)
 
     def _aircraft_changed(self, ids: list[str]) -> None:
         e = self.engagement
@@ -440,6 +444,9 @@ class AddAircraftDialog(QDialog):
 
     def submit(self) -> None:
         session = self.model.session
+        if self.type_box.count() == 0:
+            self.message.show_refusal(f"{self.model.session.ruleset.title} has no aircraft types.")
+            return
         type_id = self.type_box.currentData()
         settings = self.details.value()
         if settings is None:
