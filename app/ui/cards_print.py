@@ -595,3 +595,9 @@ class PrintCardsDialog(QDialog):
         if self.print_preview_dialog().exec() == QDialog.DialogCode.Accepted:
             self._model.attempt(lambda: self._model.session.mark_printed(ids))
             self.accept()
+
+
+if __name__ == "__main__":
+    from app.ui.preview import preview
+
+    raise SystemExit(preview(PrintCardsDialog))
