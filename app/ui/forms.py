@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 AIRCRAFT_FIELDS = ("attacker", "target", "aircraft")
 
 _SPIN_LIMIT = 999_999
+_NONE = "\x00none"
 
 
 def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
@@ -117,7 +118,8 @@ class _Field:
         if choices is not None:
             combo = QComboBox()
             if self.optional:
-                combo.addItem("(none)", None)
+                # a string, never None, as item data (see app.ui.docks.critical_log.ALL)
+                combo.addItem("(none)", _NONE)
             for c in choices:
                 combo.addItem(str(c), c)
             combo.currentIndexChanged.connect(form._on_edit)
@@ -156,7 +158,8 @@ class _Field:
             return w.value()
         if self.kind == "choice":
             assert isinstance(w, QComboBox)
-            return w.currentData()
+            data = w.currentData()
+            return None if data == _NONE else data
         assert isinstance(w, QLineEdit)
         text = w.text().strip()
         if not text and self.optional:
@@ -186,7 +189,9 @@ class _Field:
                 w.setValue(value)
         elif self.kind == "choice":
             assert isinstance(w, QComboBox)
-            i = w.findData(value.value if isinstance(value, Enum) else value)
+            i = w.findData(
+                _NONE if value is None else value.value if isinstance(value, Enum) else value
+            )
             if i >= 0:
                 w.setCurrentIndex(i)
         else:

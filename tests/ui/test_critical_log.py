@@ -35,15 +35,16 @@ def dock(qtbot, game):
 
 
 def shown(dock):
-    v = dock.view.model()
+    v = dock.view
     return [
-        tuple(v.index(r, c).data() for c in range(v.columnCount())) for r in range(v.rowCount())
+        tuple(v.item(r, c).text() for c in range(v.columnCount()))
+        for r in range(v.rowCount())
+        if not v.isRowHidden(r)
     ]
 
 
 def struck(dock, row):
-    font = dock.view.model().index(row, 0).data(Qt.ItemDataRole.FontRole)
-    return font is not None and font.strikeOut()
+    return dock.view.item(row, 0).font().strikeOut()
 
 
 def test_damage_and_criticals_appear_with_turn_roll_result_and_rule(dock, game):
@@ -91,7 +92,7 @@ def test_undone_entries_are_struck_through_and_redo_restores_them(dock, game):
     game.undo()
     assert shown(dock)[0][4] == "fire"  # still listed
     assert struck(dock, 0)
-    assert dock.view.model().index(0, 4).data(Qt.ItemDataRole.ToolTipRole).startswith("Undone")
+    assert dock.view.item(0, 4).toolTip().startswith("Undone")
     game.redo()
     assert not struck(dock, 0)
 

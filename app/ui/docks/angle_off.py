@@ -503,10 +503,11 @@ class AngleOffDock(QDockWidget):
     def _fill_aircraft(self) -> None:
         e = self.model.engagement
         for f in self.fields.values():
-            keep = f.aircraft.currentData()
+            keep = f.aircraft.currentData() if f.aircraft.count() else ""
             f.aircraft.blockSignals(True)
             f.aircraft.clear()
-            f.aircraft.addItem("(a free piece)", None)
+            # "" rather than None: see critical_log.ALL
+            f.aircraft.addItem("(a free piece)", "")
             for a in e.aircraft.values():
                 f.aircraft.addItem(f"{a.name} ({a.side})", a.id)
             i = f.aircraft.findData(keep)
@@ -518,7 +519,7 @@ class AngleOffDock(QDockWidget):
             return
         self._fill_aircraft()
         for role, f in self.fields.items():
-            if f.aircraft.currentData() in ids:
+            if f.aircraft.count() and f.aircraft.currentData() in ids:
                 self._follow(role)
 
     # -- changing the pieces -----------------------------------------------------------------
@@ -560,8 +561,9 @@ class AngleOffDock(QDockWidget):
 
     def _follow(self, role: str) -> None:
         """Take altitude, speed (and position, where the game records it) from the aircraft."""
-        aid = self.fields[role].aircraft.currentData()
-        if aid is None or aid not in self.model.engagement.aircraft:
+        combo = self.fields[role].aircraft
+        aid = combo.currentData() if combo.count() else ""
+        if not aid or aid not in self.model.engagement.aircraft:
             return
         a = self.model.engagement.aircraft[aid]
         attrs = {**a.card, **a.attributes}

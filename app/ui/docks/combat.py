@@ -44,6 +44,8 @@ from app.ui.message_bar import MessageBar, attempt_here, muted
 from app.ui.model import EngagementModel
 
 NO_AIRCRAFT = "(none: what-if)"
+#: item data of the "no aircraft" entry: a string, never None (see critical_log.ALL)
+NONE = ""
 
 
 def percent(p: Fraction) -> str:
@@ -260,8 +262,8 @@ class CombatDock(QDockWidget):
 
     @property
     def current_procedure(self) -> Procedure | None:
-        pid = self.procedure.currentData()
-        if pid is None or not self.model.has_session:
+        pid = self.procedure.currentData() if self.procedure.count() else None
+        if not pid or not self.model.has_session:
             return None
         return self.model.session.ruleset.procedures.get(pid)
 
@@ -271,7 +273,7 @@ class CombatDock(QDockWidget):
             return {}
         fields = proc.Inputs.model_fields
         combos = {"attacker": self.attacker, "target": self.target, "aircraft": self.aircraft}
-        return {k: combos[k].currentData() for k in AIRCRAFT_FIELDS if k in fields}
+        return {k: combos[k].currentData() or None for k in AIRCRAFT_FIELDS if k in fields}
 
     def select_procedure(self, procedure_id: str) -> None:
         i = self.procedure.findData(procedure_id)
@@ -294,7 +296,7 @@ class CombatDock(QDockWidget):
     # -- rebuilding --------------------------------------------------------------------------
 
     def _reset(self) -> None:
-        keep = self.procedure.currentData()
+        keep = self.procedure.currentData() if self.procedure.count() else None
         self.procedure.blockSignals(True)
         self.procedure.clear()
         if self.model.has_session:
@@ -311,10 +313,10 @@ class CombatDock(QDockWidget):
     def _fill_aircraft(self) -> None:
         e = self.model.engagement
         for combo in (self.attacker, self.target, self.aircraft):
-            keep = combo.currentData()
+            keep = combo.currentData() if combo.count() else NONE
             combo.blockSignals(True)
             combo.clear()
-            combo.addItem(NO_AIRCRAFT, None)
+            combo.addItem(NO_AIRCRAFT, NONE)
             for a in e.aircraft.values():
                 combo.addItem(aircraft_label(a.name, a.side), a.id)
             i = combo.findData(keep)

@@ -8,19 +8,13 @@ appended envelopes), so an undone hit stays in the list, struck through, as DESI
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-)
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,7 +24,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -48,9 +43,6 @@ from app.core.events import (
 )
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
-
-ALL = None
-Index = QModelIndex | QPersistentModelIndex
 
 
 class LogReader:
@@ -129,99 +121,16 @@ class Entry:
 
 
 COLUMNS = ("Turn", "Side", "Aircraft", "Roll", "Result", "Rule")
+#: the filter combo boxes' "all" entry: a string, never None. Under PySide6 6.12 on Python 3.11
+#: every None that crosses into Qt costs a reference to None (see the bench's report), so the
+#: rows live in a QTableWidget rather than in a Python item model whose data() would answer
+#: None for most roles on every paint.
+ALL = ""
+UNDONE_BRUSH = QBrush(QColor("#888888"))
 
 
-class CriticalLogModel(QAbstractTableModel):
-    """The rows, newest last; undone ones struck through."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[Entry] = []
-        self.undone: set[int] = set()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
-
-    def cells(self, e: Entry) -> tuple[str, ...]:
-        return (str(e.turn), e.side, e.name, e.roll, e.result, e.rule)
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        e = self.rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.cells(e)[index.column()]
-        if role == Qt.ItemDataRole.FontRole and e.action in self.undone:
-            f = QFont()
-            f.setStrikeOut(True)
-            return f
-        if role == Qt.ItemDataRole.ForegroundRole and e.action in self.undone:
-            return QBrush(QColor("#888888"))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return ("Undone: " if e.action in self.undone else "") + e.narrative
-        if role == Qt.ItemDataRole.AccessibleDescriptionRole and e.action in self.undone:
-            return "undone"
-        return None
-
-    def reset_rows(self, rows: list[Entry], undone: set[int]) -> None:
-        self.beginResetModel()
-        self.rows, self.undone = rows, set(undone)
-        self.endResetModel()
-
-    def append_rows(self, rows: Sequence[Entry]) -> None:
-        if not rows:
-            return
-        n = len(self.rows)
-        self.beginInsertRows(QModelIndex(), n, n + len(rows) - 1)
-        self.rows.extend(rows)
-        self.endInsertRows()
-
-    def restyle(self, undone: set[int], actions: set[int]) -> None:
-        self.undone = set(undone)
-        hit = [i for i, e in enumerate(self.rows) if e.action in actions]
-        if hit:
-            self.dataChanged.emit(
-                self.index(min(hit), 0),
-                self.index(max(hit), len(COLUMNS) - 1),
-                [
-                    Qt.ItemDataRole.FontRole,
-                    Qt.ItemDataRole.ForegroundRole,
-                    Qt.ItemDataRole.ToolTipRole,
-                ],
-            )
-
-
-class _Filter(QSortFilterProxyModel):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.side: str | None = ALL
-        self.aircraft: str | None = ALL
-        self.turn: int | None = ALL
-
-    def set(self, side: str | None, aircraft: str | None, turn: int | None) -> None:
-        self.beginFilterChange()
-        self.side, self.aircraft, self.turn = side, aircraft, turn
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, row: int, parent: Index) -> bool:  # noqa: N802
-        src = self.sourceModel()
-        assert isinstance(src, CriticalLogModel)
-        e = src.rows[row]
-        return (
-            (self.side is ALL or e.side == self.side)
-            and (self.aircraft is ALL or e.aircraft == self.aircraft)
-            and (self.turn is ALL or e.turn == self.turn)
-        )
+def cells(e: Entry) -> tuple[str, ...]:
+    return (str(e.turn), e.side, e.name, e.roll, e.result, e.rule)
 
 
 def entries(reader: LogReader, envelopes: Iterable[Envelope]) -> tuple[list[Entry], set[int]]:
@@ -272,9 +181,9 @@ class CriticalLogDock(QDockWidget):
         self.setObjectName("CriticalLogDock")
         self.model = model
         self.reader = LogReader()
-        self.table_model = CriticalLogModel(self)
-        self.proxy = _Filter(self)
-        self.proxy.setSourceModel(self.table_model)
+        self.rows: list[Entry] = []
+        self._rows_of: dict[int, list[int]] = {}
+        self._shown = 0
 
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -299,18 +208,19 @@ class CriticalLogDock(QDockWidget):
         filters.addWidget(self.export_button)
         layout.addLayout(filters)
 
-        self.view = QTableView()
+        self.view = QTableWidget(0, len(COLUMNS))
         self.view.setObjectName("critical_table")
-        self.view.setModel(self.proxy)
+        self.view.setHorizontalHeaderLabels(list(COLUMNS))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().hide()
+        self.view.setWordWrap(False)
+        # sized once per reset, not per row: ResizeToContents would measure up to a thousand
+        # rows on every append of a long game
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
-        for c in range(len(COLUMNS)):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        self.view.setWordWrap(False)
         layout.addWidget(self.view, 1)
         self.empty = QLabel("No damage or critical hits yet.")
         self.empty.setObjectName("empty")
@@ -337,37 +247,86 @@ class CriticalLogDock(QDockWidget):
 
     def _reset(self) -> None:
         self.reader = LogReader()
+        self.rows, self._rows_of, self._shown = [], {}, 0
+        self.view.setRowCount(0)
         envs = self.model.session.events() if self.model.has_session else []
         rows, _ = entries(self.reader, envs)
-        self.table_model.reset_rows(rows, self.reader.undone)
+        self._add(rows)
         self._fill_filters()
+        self.view.resizeColumnsToContents()
 
     def _appended(self, envelopes: list[Envelope]) -> None:
         rows, toggled = entries(self.reader, envelopes)
-        self.table_model.append_rows(rows)
-        if toggled:
-            self.table_model.restyle(self.reader.undone, toggled)
-        if rows or any(isinstance(e.event, AircraftAdded | AircraftChanged) for e in envelopes):
+        self._add(rows)
+        for action in toggled:
+            for r in self._rows_of.get(action, ()):
+                self._style(r)
+        if rows and self._new_choices(rows):
             self._fill_filters()
+        elif rows:
+            self._update_empty()
+
+    def _add(self, rows: list[Entry]) -> None:
+        if not rows:
+            return
+        first = len(self.rows)
+        self.rows.extend(rows)
+        self.view.setUpdatesEnabled(False)
+        self.view.setRowCount(len(self.rows))
+        for r, e in enumerate(rows, start=first):
+            self._rows_of.setdefault(e.action, []).append(r)
+            for c, text in enumerate(cells(e)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(e.narrative)
+                self.view.setItem(r, c, item)
+            if e.action in self.reader.undone:
+                self._style(r)
+            hide = not self._accepts(e)
+            self.view.setRowHidden(r, hide)
+            self._shown += not hide
+        self.view.setUpdatesEnabled(True)
+
+    def _style(self, row: int) -> None:
+        e = self.rows[row]
+        undone = e.action in self.reader.undone
+        for c in range(len(COLUMNS)):
+            item = self.view.item(row, c)
+            font = item.font()
+            font.setStrikeOut(undone)
+            item.setFont(font)
+            item.setForeground(UNDONE_BRUSH if undone else QBrush())
+            item.setToolTip(("Undone: " if undone else "") + e.narrative)
+
+    def is_undone(self, row: int) -> bool:
+        return self.rows[row].action in self.reader.undone
 
     # -- filters -----------------------------------------------------------------------------
 
+    def _choices(self) -> tuple[list[str], dict[str, str], list[int]]:
+        sides = sorted({e.side for e in self.rows if e.side})
+        aircraft = {e.aircraft: self.reader.names.get(e.aircraft, e.aircraft) for e in self.rows}
+        return sides, aircraft, sorted({e.turn for e in self.rows})
+
+    def _new_choices(self, rows: list[Entry]) -> bool:
+        known_sides = {self.side.itemData(i) for i in range(self.side.count())}
+        known_aircraft = {self.aircraft.itemData(i) for i in range(self.aircraft.count())}
+        known_turns = {self.turn.itemData(i) for i in range(self.turn.count())}
+        return any(
+            (e.side and e.side not in known_sides)
+            or e.aircraft not in known_aircraft
+            or str(e.turn) not in known_turns
+            for e in rows
+        )
+
     def _fill_filters(self) -> None:
-        rows = self.table_model.rows
-        sides = sorted({e.side for e in rows if e.side})
-        aircraft = dict.fromkeys(e.aircraft for e in rows)
-        turns = sorted({e.turn for e in rows})
-        choices: tuple[tuple[QComboBox, str, list[tuple[str, Any]]], ...] = (
+        sides, aircraft, turns = self._choices()
+        choices: tuple[tuple[QComboBox, str, list[tuple[str, str]]], ...] = (
             (self.side, "All sides", [(s, s) for s in sides]),
-            (
-                self.aircraft,
-                "All aircraft",
-                [(self.reader.names.get(a, a), a) for a in aircraft],
-            ),
-            (self.turn, "All turns", [(f"Turn {t}", t) for t in turns]),
+            (self.aircraft, "All aircraft", [(name, a) for a, name in aircraft.items()]),
+            (self.turn, "All turns", [(f"Turn {t}", str(t)) for t in turns]),
         )
         for combo, all_text, items in choices:
-            keep = combo.currentData()
+            keep = combo.currentData() if combo.count() else ALL
             combo.blockSignals(True)
             combo.clear()
             combo.addItem(all_text, ALL)
@@ -378,24 +337,40 @@ class CriticalLogDock(QDockWidget):
             combo.blockSignals(False)
         self._filter()
 
-    def _filter(self, *_: object) -> None:
-        self.proxy.set(
-            self.side.currentData(), self.aircraft.currentData(), self.turn.currentData()
+    def _accepts(self, e: Entry) -> bool:
+        side = self.side.currentData() if self.side.count() else ALL
+        aircraft = self.aircraft.currentData() if self.aircraft.count() else ALL
+        turn = self.turn.currentData() if self.turn.count() else ALL
+        return (
+            (side == ALL or e.side == side)
+            and (aircraft == ALL or e.aircraft == aircraft)
+            and (turn == ALL or str(e.turn) == turn)
         )
-        self.empty.setVisible(self.proxy.rowCount() == 0)
-        if self.table_model.rows and self.proxy.rowCount() == 0:
+
+    def _filter(self, *_: object) -> None:
+        self._shown = 0
+        self.view.setUpdatesEnabled(False)
+        for r, e in enumerate(self.rows):
+            hide = not self._accepts(e)
+            self.view.setRowHidden(r, hide)
+            self._shown += not hide
+        self.view.setUpdatesEnabled(True)
+        self._update_empty()
+
+    def _update_empty(self) -> None:
+        self.empty.setVisible(self._shown == 0)
+        if self.rows and self._shown == 0:
             self.empty.setText("No entries match these filters.")
         else:
             self.empty.setText("No damage or critical hits yet.")
 
     def visible_rows(self) -> list[tuple[Entry, bool]]:
         """The rows the filters let through, each with whether it is undone."""
-        out = []
-        for r in range(self.proxy.rowCount()):
-            src = self.proxy.mapToSource(self.proxy.index(r, 0)).row()
-            e = self.table_model.rows[src]
-            out.append((e, e.action in self.table_model.undone))
-        return out
+        return [
+            (e, e.action in self.reader.undone)
+            for r, e in enumerate(self.rows)
+            if not self.view.isRowHidden(r)
+        ]
 
     # -- export ------------------------------------------------------------------------------
 
@@ -414,7 +389,7 @@ class CriticalLogDock(QDockWidget):
                 w = csv.writer(f)
                 w.writerow([*COLUMNS, "Undone", "Log entry"])
                 for e, undone in rows:
-                    w.writerow([*self.table_model.cells(e), "yes" if undone else "", e.seq])
+                    w.writerow([*cells(e), "yes" if undone else "", e.seq])
         except OSError as e:
             self.status.hide()
             self.message.show_refusal(f"Could not write {path}: {e.strerror}")

@@ -48,7 +48,7 @@ class CardEditor(QWidget):
         top = QFormLayout()
         self.types = QComboBox()
         self.types.setObjectName("types")
-        self.types.addItem(NEW_TYPE, None)
+        self.types.addItem(NEW_TYPE, "")  # never None: see docks.critical_log.ALL
         for tid in ruleset.aircraft:
             self.types.addItem(tid, tid)
         top.addRow("&Start from", self.types)
@@ -90,7 +90,7 @@ class CardEditor(QWidget):
     def _load(self, *_: object) -> None:
         tid = self.types.currentData()
         self.message.clear_refusal()
-        if tid is None:
+        if not tid:
             self.type_id.clear()
             return
         card = self.ruleset.aircraft[tid]
