@@ -69,9 +69,29 @@ def test_reopened_game_shows_the_struck_lines(dock, session, tmp_path, qtbot):
 
 def test_filter(dock, session, qtbot):
     qtbot.keyClicks(dock.filter, "red")
-    shown = [
-        dock.list.item(i).text()
-        for i in range(dock.list.count())
-        if not dock.list.item(i).isHidden()
+    assert len(dock.lines()) == 1 and "Red 1" in dock.lines()[0]
+    session.add_aircraft("Red", "prop", "Red 2")
+    session.add_aircraft("Blue", "prop", "Blue 2")
+    assert [line.split("  ", 1)[1] for line in dock.lines()] == [
+        "Red 1 (jet, average pilot) joins Red",
+        "Red 2 (prop, average pilot) joins Red",
     ]
-    assert len(shown) == 1 and "Red 1" in shown[0]
+    dock.filter.clear()
+    assert len(dock.lines()) == 5
+    assert dock.count.text() == "5 lines"
+
+
+def test_a_long_log_opens_quickly(tmp_path, qtbot):
+    import time
+
+    with GameSession.create(tmp_path / "long.airboss", "skirmish", "Long") as s:
+        s.add_aircraft("Blue", "jet", "Blue 1")
+        for _ in range(300):
+            s.next_step()
+        model = EngagementModel(s)
+        t = time.perf_counter()
+        d = GameLogDock(model)
+        qtbot.addWidget(d)
+        assert len(d.lines()) == 302
+        assert time.perf_counter() - t < 1.0
+        model.set_session(None)

@@ -1,26 +1,136 @@
-"""Game log: every action's narrative line, newest last; undone actions struck through."""
+"""Game log: every action's narrative line, newest last; undone actions struck through.
+
+The lines live in a list model, so a 20,000-line log opens quickly and each new action is
+one appended row.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
+    QListView,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core.events import Envelope, Restored, Reverted
 from app.session import undone_in
+from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
 
-ACTION_ROLE = Qt.ItemDataRole.UserRole
+
+@dataclass
+class Line:
+    text: str
+    action: int
+    meta: bool
+    tip: str
+
+
+class LogLines(QAbstractListModel):
+    """The log's lines, the undone actions, and an optional filter (all words must appear)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.lines: list[Line] = []
+        self.undone: set[int] = set()
+        self.shown: list[int] | None = None
+        self.words: list[str] = []
+        self._muted = muted(parent)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid():
+            return 0
+        return len(self.lines) if self.shown is None else len(self.shown)
+
+    def line(self, row: int) -> Line:
+        return self.lines[row if self.shown is None else self.shown[row]]
+
+    def struck(self, line: Line) -> bool:
+        return line.action in self.undone and not line.meta
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = 0) -> Any:
+        if not index.isValid():
+            return None
+        line = self.line(index.row())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return line.text
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return line.tip + (" (undone)" if self.struck(line) else "")
+        if role == Qt.ItemDataRole.FontRole and (line.meta or self.struck(line)):
+            font = QFont()
+            font.setStrikeOut(self.struck(line))
+            font.setItalic(line.meta)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and self.struck(line):
+            return QBrush(QColor(self._muted))
+        return None
+
+    def _matches(self, line: Line) -> bool:
+        text = line.text.lower()
+        return all(w in text for w in self.words)
+
+    def set_lines(self, lines: list[Line], undone: set[int]) -> None:
+        self.beginResetModel()
+        self.lines, self.undone = lines, undone
+        self._refilter()
+        self.endResetModel()
+
+    def add(self, lines: list[Line], undone: set[int], touched: set[int]) -> None:
+        self.undone = undone
+        new = [
+            len(self.lines) + i
+            for i, ln in enumerate(lines)
+            if self.shown is None or self._matches(ln)
+        ]
+        if new:
+            first = self.rowCount()
+            self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
+        self.lines.extend(lines)
+        if self.shown is not None:
+            self.shown.extend(new)
+        if new:
+            self.endInsertRows()
+        if touched:
+            rows = [r for r in range(self.rowCount()) if self.line(r).action in touched]
+            for r in rows:
+                i = self.index(r)
+                self.dataChanged.emit(i, i)
+
+    def set_filter(self, text: str) -> None:
+        self.beginResetModel()
+        self.words = text.lower().split()
+        self._refilter()
+        self.endResetModel()
+
+    def _refilter(self) -> None:
+        self.shown = (
+            [i for i, ln in enumerate(self.lines) if self._matches(ln)] if self.words else None
+        )
+
+
+def to_lines(envelopes: Iterable[Envelope]) -> list[Line]:
+    out = []
+    for env in envelopes:
+        if not env.narrative:
+            continue
+        text = f"{env.time.astimezone():%H:%M:%S}  {env.narrative}"
+        if env.rule and env.rule not in env.narrative:
+            text += f"  [{env.rule}]"
+        tip = f"{env.narrative}\n#{env.seq} by {env.actor}" + (
+            f", rule {env.rule}" if env.rule else ""
+        )
+        out.append(Line(text, env.seq if env.is_meta else env.action, env.is_meta, tip))
+    return out
 
 
 class GameLogDock(QWidget):
@@ -29,24 +139,22 @@ class GameLogDock(QWidget):
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self._items: dict[int, list[QListWidgetItem]] = {}
-        self._undone: set[int] = set()
+        self.lines_model = LogLines(self)
 
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter the log…")
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self._apply_filter)
+        self.filter.textChanged.connect(self._filter)
         self.count = QLabel()
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
         top.addWidget(self.count)
 
-        self.list = QListWidget()
+        self.list = QListView()
+        self.list.setModel(self.lines_model)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        # one line per action keeps a 20,000-line log quick to append to and scroll; the
-        # tooltip and a wider panel show the rest of a long line
-        self.list.setWordWrap(False)
         self.list.setUniformItemSizes(True)
+        self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -60,81 +168,42 @@ class GameLogDock(QWidget):
     # -- rendering ----------------------------------------------------------------------------
 
     def rebuild(self) -> None:
-        self.list.clear()
-        self._items.clear()
         events = self.model.session.events() if self.model.has_session else []
-        self._undone = undone_in(events)
-        self._add(events)
+        self.lines_model.set_lines(to_lines(events), undone_in(events))
         self._finish()
 
     def add_envelopes(self, envelopes: Sequence[Envelope]) -> None:
+        undone = set(self.lines_model.undone)
         touched: set[int] = set()
         for env in envelopes:
             if isinstance(env.event, Reverted):
-                self._undone.add(env.event.action)
+                undone.add(env.event.action)
                 touched.add(env.event.action)
             elif isinstance(env.event, Restored):
-                self._undone.discard(env.event.action)
+                undone.discard(env.event.action)
                 touched.add(env.event.action)
-        self._add(envelopes)
-        for action in touched:
-            for item in self._items.get(action, []):
-                self._style(item)
+        self.lines_model.add(to_lines(envelopes), undone, touched)
         self._finish()
 
-    def _add(self, envelopes: Iterable[Envelope]) -> None:
-        for env in envelopes:
-            if not env.narrative:
-                continue
-            text = f"{env.time.astimezone():%H:%M:%S}  {env.narrative}"
-            if env.rule and env.rule not in env.narrative:
-                text += f"  [{env.rule}]"
-            item = QListWidgetItem(text)
-            action = env.seq if env.is_meta else env.action
-            item.setData(ACTION_ROLE, action)
-            item.setData(ACTION_ROLE + 1, env.is_meta)
-            item.setToolTip(
-                f"#{env.seq} by {env.actor}" + (f", rule {env.rule}" if env.rule else "")
-            )
-            self._items.setdefault(action, []).append(item)
-            self.list.addItem(item)
-            self._style(item)
-            self._filter_item(item)
-
-    def _style(self, item: QListWidgetItem) -> None:
-        undone = item.data(ACTION_ROLE) in self._undone and not item.data(ACTION_ROLE + 1)
-        font = item.font()
-        font.setStrikeOut(undone)
-        font.setItalic(bool(item.data(ACTION_ROLE + 1)))
-        item.setFont(font)
-        if undone:
-            item.setForeground(self.palette().placeholderText())
-            item.setToolTip(item.toolTip().split(" (undone)")[0] + " (undone)")
-        else:
-            item.setForeground(self.list.palette().text())
-            item.setToolTip(item.toolTip().split(" (undone)")[0])
-
     def _finish(self) -> None:
-        n = self.list.count()
+        n = len(self.lines_model.lines)
         self.count.setText(f"{n} line{'s' if n != 1 else ''}")
+        self.list.scrollToBottom()
+
+    def _filter(self, text: str) -> None:
+        self.lines_model.set_filter(text)
         self.list.scrollToBottom()
 
     # -- reading ------------------------------------------------------------------------------
 
     def is_struck(self, row: int) -> bool:
-        return self.list.item(row).font().strikeOut()
+        """Whether shown line ``row`` is struck through (its action is undone)."""
+        return self.lines_model.struck(self.lines_model.line(row))
 
     def lines(self) -> list[str]:
-        return [self.list.item(i).text() for i in range(self.list.count())]
-
-    def _filter_item(self, item: QListWidgetItem) -> None:
-        words = self.filter.text().lower().split()
-        text = item.text().lower()
-        item.setHidden(bool(words) and not all(w in text for w in words))
-
-    def _apply_filter(self) -> None:
-        for i in range(self.list.count()):
-            self._filter_item(self.list.item(i))
+        """The lines shown, oldest first."""
+        m = self.lines_model
+        return [m.line(r).text for r in range(m.rowCount())]
 
 
 if __name__ == "__main__":
