@@ -130,10 +130,17 @@ def test_airboss_rolls_with_ctrl_return(qtbot, dock, game):
     qtbot.keyClick(
         dock.form.editor("modifier"), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier
     )
-    assert len(game.events()) == before + 1
-    rec = game.events()[-1].event
+    new = [e.event for e in game.events()[before:]]
+    rec = new[0]
     assert isinstance(rec, ProcedureResolved) and not rec.rolls[0]["typed"]
+    assert (rec.attacker, rec.target) == ("blue-1", "red-1")
     assert rec.outcome in dock.result.text()
+
+
+def test_a_fresh_dock_pits_the_first_aircraft_against_another_side(dock):
+    assert dock.attacker.currentText() == "Blue 1 (Blue)"
+    assert dock.target.currentText() == "Red 1 (Red)"
+    assert dock.form.editor("hit_number").value() == 6  # prefilled from Blue 1's card
 
 
 def test_a_ledger_that_cannot_pay_is_refused_in_the_dock(qtbot, dock, game):

@@ -304,6 +304,7 @@ class CombatDock(QDockWidget):
                 self.procedure.addItem(f"{proc.title} ({proc.rule})", pid)
         self.procedure.blockSignals(False)
         self._fill_aircraft()
+        self._default_aircraft()
         self.result.clear()
         self.refusal.clear_refusal()
         if keep is not None and self.procedure.findData(keep) >= 0:
@@ -322,6 +323,27 @@ class CombatDock(QDockWidget):
             i = combo.findData(keep)
             combo.setCurrentIndex(i if i >= 0 else 0)
             combo.blockSignals(False)
+
+    def _default_aircraft(self) -> None:
+        """A fresh game: the first aircraft attacks the first one of another side."""
+        e = self.model.engagement
+        if not e.aircraft or self._ids_chosen():
+            return
+        first = next(iter(e.aircraft.values()))
+        other = next((a for a in e.aircraft.values() if a.side != first.side), None)
+        for combo in (self.attacker, self.aircraft):
+            combo.blockSignals(True)
+            combo.setCurrentIndex(combo.findData(first.id))
+            combo.blockSignals(False)
+        if other is not None:
+            self.target.blockSignals(True)
+            self.target.setCurrentIndex(self.target.findData(other.id))
+            self.target.blockSignals(False)
+
+    def _ids_chosen(self) -> bool:
+        return any(
+            c.currentData() for c in (self.attacker, self.target, self.aircraft) if c.count()
+        )
 
     def _aircraft_list_changed(self, ids: list[str]) -> None:
         e = self.model.engagement

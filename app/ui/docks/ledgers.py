@@ -92,9 +92,10 @@ class LedgersDock(QDockWidget):
         self.history_table.setHorizontalHeaderLabels(["Turn", "Change", "Why", "Log entry"])
         self.history_table.verticalHeader().hide()
         self.history_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.history_table.horizontalHeader().setSectionResizeMode(
-            2, QHeaderView.ResizeMode.Stretch
-        )
+        self.history_table.setWordWrap(False)
+        header = self.history_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         lower_layout.addWidget(self.history_table)
         split.addWidget(lower)
         layout.addWidget(split, 1)
@@ -124,11 +125,11 @@ class LedgersDock(QDockWidget):
     # -- the tree ----------------------------------------------------------------------------
 
     def _reset(self) -> None:
+        # the history is read from the log when first shown: opening a long game stays quick
         self.reader = LogReader()
         self.history = {}
+        self._history_read = False
         self.message.clear_refusal()
-        if self.model.has_session:
-            self._read(self.model.session.events())
         self.tree.clear()
         self._items = {}
         for a in self.model.engagement.aircraft.values():
@@ -247,9 +248,11 @@ class LedgersDock(QDockWidget):
         return touched
 
     def _appended(self, envelopes: list[Envelope]) -> None:
+        self.message.clear_refusal()
+        if not self._history_read:
+            return
         before = set(self.reader.undone)
         touched = self._read(envelopes)
-        self.message.clear_refusal()
         if touched or self.reader.undone != before:
             self._show_history()
 
@@ -277,11 +280,15 @@ class LedgersDock(QDockWidget):
     def _show_history(self) -> None:
         key = self.current_key()
         rows: list[tuple[str, Change]] = []
+        if key is not None and not self._history_read and self.model.has_session:
+            self._history_read = True
+            self._read(self.model.session.events())
         if key is None:
             self.history_title.setText("Select a ledger to see its history.")
         else:
             aid, lid = key
-            name = self.reader.names.get(aid, aid)
+            a = self.model.engagement.aircraft.get(aid)
+            name = a.name if a is not None else self.reader.names.get(aid, aid)
             lids = [lid] if lid else [k for (a, k) in self.history if a == aid]
             for one in lids:
                 rows += [(self._title(one), c) for c in self.history.get((aid, one), [])]
