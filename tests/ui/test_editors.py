@@ -108,7 +108,7 @@ def test_typed_values_are_saved_as_an_override_never_into_the_package(qtbot, rul
     qtbot.addWidget(ed)
     ed.show()
     assert ed.name == "hits"
-    assert ed.table.currentRow() == ed.row_of("columns[2]")  # the first missing cell
+    assert ed.table.currentRow() == ed.row_of("cells.1.high")  # the cell the refusal named
     type_into(qtbot, ed, "cells.1.high", "8")
     type_into(qtbot, ed, "cells.2.low", "4")
     type_into(qtbot, ed, "columns[2]", "3")

@@ -6,6 +6,7 @@ directory (``app.core.data.save_override``), never into the installed package.
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -199,7 +200,7 @@ class TablesEditor(QWidget):
             start = self._find(select[0]) if select else None
             self.list.setCurrentRow(list(self.files).index(start) if start else 0)
             if select:
-                self.select_missing()
+                self.select_missing(select[1])
 
     def _find(self, table: str) -> str | None:
         """The file a ``MissingTableValue`` names: by key, title or rule, else one with gaps."""
@@ -345,12 +346,20 @@ class TablesEditor(QWidget):
                 return r
         return -1
 
-    def select_missing(self) -> None:
-        """Put the cursor on the first missing cell, ready to type."""
+    def select_missing(self, near: str = "") -> None:
+        """Put the cursor on the missing cell that best matches ``near`` (the words of a
+        ``MissingTableValue``'s cell), or on the first missing cell."""
+        words = re.findall(r"\w+", near.lower())
+        best, best_score = -1, -1
         for r in range(self.table.rowCount()):
-            if self.table.item(r, 1).text() == MISSING:
-                self.table.setCurrentCell(r, 1)
-                return
+            if self.table.item(r, 1).text() != MISSING:
+                continue
+            name = self.table.item(r, 0).text().lower()
+            score = sum(1 for w in words if w in name)
+            if score > best_score:
+                best, best_score = r, score
+        if best >= 0:
+            self.table.setCurrentCell(best, 1)
 
     def save(self) -> None:
         """Write the edited cells as the umpire's override of this table."""
