@@ -253,3 +253,13 @@ def test_a_missing_table_value_offers_the_tables_editor(qtbot, game, tmp_path):
     qtbot.addWidget(editor)
     assert editor.isVisible() and editor.name == "hits"
     assert editor.table.item(editor.table.currentRow(), 0).text() == "cells.40"
+
+
+def test_the_roster_selection_picks_attacker_and_target(dock, game):
+    game.add_aircraft("Red", "jet", "Red 2")
+    dock.show_selection(["red-2", "blue-1"])
+    assert dock.attacker.currentText() == "Red 2 (Red)"
+    assert dock.target.currentText() == "Blue 1 (Blue)"
+    assert dock.form.editor("hit_number").value() == 6
+    choose(dock.procedure, "Critical hit (Skirmish 2)")
+    assert dock.aircraft.currentText() == "Red 2 (Red)"
