@@ -87,13 +87,18 @@ def test_history_of_a_ledger_with_undone_changes_struck_through(qtbot, dock, gam
     dock.select("blue-1", "ammunition")
     assert dock.history_title.text() == "History of Blue 1: Gun ammunition"
     rows = dock.history_rows()
-    assert [r[:2] for r in rows] == [("1", "start 3"), ("1", "-1/2"), ("1", "-1/2")]
-    assert rows[1][2] == "Skirmish 1"
+    assert [r[:3] for r in rows] == [
+        ("1", "start 3", "3 / 3"),
+        ("1", "-1/2", "2 1/2 / 3"),
+        ("1", "-1/2", "2 1/2 / 3"),  # undone: nothing spent
+    ]
+    assert rows[1][3] == "Skirmish 1"
     assert not dock.history_table.item(1, 1).font().strikeOut()
     assert dock.history_table.item(2, 1).font().strikeOut()
     assert tree_rows(dock)[1][1] == "2 1/2"
     game.redo()
     assert not dock.history_table.item(2, 1).font().strikeOut()
+    assert dock.history_rows()[2][2] == "2 / 3"
     assert tree_rows(dock)[1][1] == "2"
 
 

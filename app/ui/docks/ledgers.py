@@ -56,6 +56,9 @@ class Change:
     turn: int
     text: str
     why: str
+    #: "start", "delta" or "limit", and its amount, for the running balance
+    kind: str = "delta"
+    amount: Fraction = Fraction(0)
 
 
 class LedgersDock(QDockWidget):
@@ -87,15 +90,15 @@ class LedgersDock(QDockWidget):
         self.history_title = QLabel("Select a ledger to see its history.")
         self.history_title.setObjectName("history_title")
         lower_layout.addWidget(self.history_title)
-        self.history_table = QTableWidget(0, 4)
+        self.history_table = QTableWidget(0, 5)
         self.history_table.setObjectName("ledger_history")
-        self.history_table.setHorizontalHeaderLabels(["Turn", "Change", "Why", "Log entry"])
+        self.history_table.setHorizontalHeaderLabels(["Turn", "Change", "Left", "Why", "Log entry"])
         self.history_table.verticalHeader().hide()
         self.history_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.history_table.setWordWrap(False)
         header = self.history_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         lower_layout.addWidget(self.history_table)
         split.addWidget(lower)
         layout.addWidget(split, 1)
@@ -226,7 +229,15 @@ class LedgersDock(QDockWidget):
                 for lid, start in ev.ledgers.items():
                     key = (ev.aircraft, lid)
                     self.history[key] = [
-                        Change(env.seq, env.action, turn, f"start {exact(Fraction(start))}", "card")
+                        Change(
+                            env.seq,
+                            env.action,
+                            turn,
+                            f"start {exact(Fraction(start))}",
+                            "card",
+                            "start",
+                            Fraction(start),
+                        )
                     ]
                     touched.add(key)
             elif isinstance(ev, LedgerChanged):
@@ -235,14 +246,22 @@ class LedgersDock(QDockWidget):
                 sign = "+" if delta > 0 else ""
                 why = ev.reason or narratives.get(env.action, "")
                 self.history.setdefault(key, []).append(
-                    Change(env.seq, env.action, turn, f"{sign}{exact(delta)}", why)
+                    Change(env.seq, env.action, turn, f"{sign}{exact(delta)}", why, "delta", delta)
                 )
                 touched.add(key)
             elif isinstance(ev, LedgerLimitChanged):
                 key = (ev.aircraft, ev.ledger)
                 why = narratives.get(env.action, "")
                 self.history.setdefault(key, []).append(
-                    Change(env.seq, env.action, turn, f"limit {exact(Fraction(ev.maximum))}", why)
+                    Change(
+                        env.seq,
+                        env.action,
+                        turn,
+                        f"limit {exact(Fraction(ev.maximum))}",
+                        why,
+                        "limit",
+                        Fraction(ev.maximum),
+                    )
                 )
                 touched.add(key)
         return touched
@@ -279,7 +298,7 @@ class LedgersDock(QDockWidget):
 
     def _show_history(self) -> None:
         key = self.current_key()
-        rows: list[tuple[str, Change]] = []
+        rows: list[tuple[str, Change, str]] = []
         if key is not None and not self._history_read and self.model.has_session:
             self._history_read = True
             self._read(self.model.session.events())
@@ -291,17 +310,17 @@ class LedgersDock(QDockWidget):
             name = a.name if a is not None else self.reader.names.get(aid, aid)
             lids = [lid] if lid else [k for (a, k) in self.history if a == aid]
             for one in lids:
-                rows += [(self._title(one), c) for c in self.history.get((aid, one), [])]
+                rows += self._balanced(one, self.history.get((aid, one), []))
             rows.sort(key=lambda r: r[1].seq)
             what = self._title(lid) if lid else "every ledger"
             self.history_title.setText(f"History of {name}: {what}")
         t = self.history_table
         t.setRowCount(len(rows))
         show_ledger = key is not None and key[1] is None
-        for r, (title, c) in enumerate(rows):
+        for r, (title, c, left) in enumerate(rows):
             undone = c.action in self.reader.undone
             change = f"{title}: {c.text}" if show_ledger else c.text
-            cells = (str(c.turn), change, c.why, str(c.seq))
+            cells = (str(c.turn), change, left, c.why, str(c.seq))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if undone:
@@ -311,8 +330,25 @@ class LedgersDock(QDockWidget):
                     item.setToolTip("Undone")
                 t.setItem(r, col, item)
 
+    def _balanced(self, ledger: str, changes: list[Change]) -> list[tuple[str, Change, str]]:
+        """Each change with what was left after it (undone changes leave it as it was)."""
+        title = self._title(ledger)
+        value = maximum = Fraction(0)
+        out = []
+        for c in changes:
+            if c.action not in self.reader.undone:
+                if c.kind == "start":
+                    value = maximum = c.amount
+                elif c.kind == "limit":
+                    maximum = c.amount
+                    value = min(value, maximum)
+                else:
+                    value += c.amount
+            out.append((title, c, f"{exact(value)} / {exact(maximum)}"))
+        return out
+
     def history_rows(self) -> list[tuple[str, ...]]:
-        """The history on show, as text (turn, change, why, log entry)."""
+        """The history on show, as text (turn, change, left, why, log entry)."""
         t = self.history_table
         return [
             tuple(t.item(r, c).text() for c in range(t.columnCount())) for r in range(t.rowCount())
