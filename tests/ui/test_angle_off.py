@@ -92,6 +92,9 @@ def test_shows_what_the_geometry_reports_with_the_arc_drawn(dock, geometry):
     assert dock.verdict.text() == "Attack allowed"
     arcs = [i for i in dock.board._arc_items if i.toolTip().startswith("rear")]
     assert arcs and arcs[0].toolTip() == "rear: 240 to 300 degrees"
+    assert dock.board.attacker_arcs == ["rear"]  # the attacker sits behind, at 270
+    dock.set_piece("attacker", x=0.0, y=2.0)
+    assert dock.board.attacker_arcs == []
     assert geometry.calls[-1][0] == Piece(0.0, 0.0, 90, 0, 0)
 
 

@@ -189,6 +189,7 @@ class Board(QGraphicsView):
         self.pieces: dict[str, PieceItem] = {}
         self._grid_items: list[QGraphicsItem] = []
         self._arc_items: list[QGraphicsItem] = []
+        self.attacker_arcs: list[str] = []
         self.draw_grid("hex")
 
     def scene_point(self, grid: str, x: float, y: float) -> QPointF:
@@ -253,11 +254,24 @@ class Board(QGraphicsView):
         )
         item.label.setPos(item.pos() + QPointF(0.3 * self.scale, 0.15 * self.scale))
 
-    def draw_arcs(self, target: Piece, arcs: tuple[tuple[str, float, float], ...]) -> None:
+    def draw_arcs(
+        self,
+        target: Piece,
+        arcs: tuple[tuple[str, float, float], ...],
+        attacker: Piece | None = None,
+    ) -> None:
+        """The arcs around the target; the one the attacker is in is filled more strongly."""
         scene = self.scene()
         for item in self._arc_items:
             scene.removeItem(item)
         self._arc_items = []
+        self.attacker_arcs: list[str] = []
+        bearing = None
+        if attacker is not None:
+            tx, ty = to_physical(self.grid, target.x, target.y)
+            ax, ay = to_physical(self.grid, attacker.x, attacker.y)
+            if (ax, ay) != (tx, ty):
+                bearing = math.degrees(math.atan2(ay - ty, ax - tx)) % 360
         centre = self.scene_point(self.grid, target.x, target.y)
         radius = ARC_RADIUS[self.grid] * self.scale
         rect = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
@@ -268,9 +282,12 @@ class Board(QGraphicsView):
             # map degrees are counter-clockwise from +x, as Qt's arc angles are on screen
             path.arcTo(rect, start, span)
             path.closeSubpath()
+            inside = bearing is not None and (bearing - start) % 360 < span
+            if inside:
+                self.attacker_arcs.append(label)
             fill = QColor(colour)
-            fill.setAlpha(45)
-            pen = QPen(colour, 1.5)
+            fill.setAlpha(120 if inside else 45)
+            pen = QPen(colour, 3 if inside else 1.5)
             pen.setCosmetic(True)
             item = scene.addPath(path, pen, QBrush(fill))
             item.setZValue(-5)
@@ -617,7 +634,7 @@ class AngleOffDock(QDockWidget):
         for r, (label, value) in enumerate(rel.lines):
             self.lines.setItem(r, 0, QTableWidgetItem(label))
             self.lines.setItem(r, 1, QTableWidgetItem(value))
-        self.board.draw_arcs(target, rel.arcs)
+        self.board.draw_arcs(target, rel.arcs, attacker)
 
     def relation_lines(self) -> dict[str, str]:
         """What the geometry reported, as shown."""
