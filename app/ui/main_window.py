@@ -13,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QTabBar,
     QWidget,
 )
 
@@ -453,6 +454,12 @@ class MainWindow(QMainWindow):
                 )
                 other.show()
         settle()
+        # the tab bars the split left behind are only deleted later: keep them off the picture
+        if not any(self.tabifiedDockWidgets(d) for d in self.docks.values()):
+            for bar in self.findChildren(
+                QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly
+            ):
+                bar.hide()
 
     def _toggle_table(self) -> None:
         self.set_table_mode(self.table_mode_action.isChecked())
@@ -560,9 +567,8 @@ def _esc(text: str) -> str:
 
 
 def settle() -> None:
-    """Let pending layout, paint and deferred deletions run (used before a screenshot)."""
+    """Let pending layout and paint events run (used before a screenshot)."""
     app = QApplication.instance()
     if app is not None:
         for _ in range(5):
             app.processEvents()
-            app.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -118,7 +118,8 @@ class PlayerView(QWidget):
             if side not in rows:
                 holder = self.side_lists.pop(side).parentWidget()
                 if holder is not None:
-                    holder.deleteLater()
+                    self.sides_row.removeWidget(holder)
+                    holder.setParent(None)
         for side, lines in rows.items():
             box = self.side_lists.get(side)
             if box is None:

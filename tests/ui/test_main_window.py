@@ -310,3 +310,34 @@ def test_a_long_evening_of_qt_calls_does_not_use_up_none():
     for _ in range(200_000):
         label.setText("x")
     assert sys.getrefcount(None) > 1_000_000
+
+
+@pytest.mark.parametrize(
+    "module, cls",
+    [
+        ("app.ui.docks.roster", "RosterDock"),
+        ("app.ui.docks.turn", "TurnDock"),
+        ("app.ui.docks.initiative", "InitiativeDock"),
+        ("app.ui.docks.game_log", "GameLogDock"),
+        ("app.ui.player_view", "PlayerView"),
+    ],
+)
+def test_each_panel_previews_alone_on_a_demo_game(module, cls, tmp_path, demo_file, qapp):
+    import importlib
+
+    from app.ui.preview import preview
+
+    factory = getattr(importlib.import_module(module), cls)
+    png = tmp_path / "panel.png"
+    assert preview(factory, ["--demo", str(demo_file), "--screenshot", str(png)]) == 0
+    assert QImage(str(png)).width() > 100
+
+
+def test_airboss_screenshot_from_the_command_line(tmp_path, demo_file, qapp):
+    from app.cli import main
+
+    create_demo_game(tmp_path / "cli.airboss", demo=demo_file).close()
+    png = tmp_path / "cli.png"
+    assert main(["--screenshot", str(png), str(tmp_path / "cli.airboss")]) == 0
+    assert QImage(str(png)).size().toTuple() == (1600, 1000)
+    assert main(["--screenshot", str(png), str(tmp_path / "missing.airboss")]) == 2

@@ -66,3 +66,10 @@ def test_no_game(qtbot):
     v = PlayerView(EngagementModel())
     qtbot.addWidget(v)
     assert v.step.text() == "No game in progress"
+
+
+def test_a_side_that_leaves_the_roster_leaves_the_display(view, session):
+    session.remove_aircraft("red-1")
+    assert "Red" not in view.side_lists
+    session.undo()
+    assert "Red" in view.side_lists

@@ -104,9 +104,11 @@ class InitiativeDock(QWidget):
 
         self.inputs_box = QGroupBox("Modifiers")
         self.inputs_layout = QVBoxLayout(self.inputs_box)
+        self.inputs_layout.setContentsMargins(4, 4, 4, 4)
         self.read_button = QPushButton("Read from the game")
         self.read_button.setToolTip("Fill the modifiers in from the aircraft on the roster")
         self.read_button.clicked.connect(self.prefill)
+        self.inputs_layout.addWidget(self.read_button)
 
         self.rolled = QRadioButton("Airboss rolls")
         self.typed = QRadioButton("Typed from the table")
@@ -182,10 +184,10 @@ class InitiativeDock(QWidget):
     def rebuild(self) -> None:
         """A new game (or none): the form for its initiative procedure."""
         if self.form is not None:
-            self.form.deleteLater()
+            # unparented, the old form belongs to Python again and goes with its last reference
+            self.inputs_layout.removeWidget(self.form)
+            self.form.setParent(None)
             self.form = None
-        while self.inputs_layout.count():
-            self.inputs_layout.takeAt(0)
         proc = self.procedure
         self.scroll.setVisible(proc is not None)
         if not self.model.has_session:
@@ -197,8 +199,7 @@ class InitiativeDock(QWidget):
             self.title.setText(f"<b>{proc.title}</b> ({proc.rule}), by {by}")
             self.form = InputForm(proc.Inputs, exclude=AIRCRAFT_FIELDS)
             self.form.changed.connect(lambda _v: self._dice_fields())
-            self.inputs_layout.addWidget(self.form)
-            self.inputs_layout.addWidget(self.read_button)
+            self.inputs_layout.insertWidget(0, self.form)
             self.inputs_box.setVisible(bool(self.form.names))
             self.prefill()
         self.message.clear_refusal()
@@ -250,7 +251,8 @@ class InitiativeDock(QWidget):
         """One field per die the roll needs (plus re-roll rounds after a typed tie)."""
         old = [f.edit.text() for f in self.dice_fields]
         for f in self.dice_fields:
-            f.deleteLater()
+            self.dice_layout.removeWidget(f)
+            f.setParent(None)
         self.dice_fields = []
         self._extra_rounds = extra_rounds
         proc, inputs = self.procedure, self.inputs()
