@@ -50,7 +50,6 @@ from app.ui.cards_render import (
     SCALE,
     CardFace,
     card_faces,
-    none_refs_kept,
     paint_card,
 )
 from app.ui.model import EngagementModel
@@ -152,8 +151,7 @@ def paint_pages(
     ``progress(done, total)`` is called before the first card and after each one; when it
     returns False the job stops and ``CardsCancelled`` is raised.
     """
-    with none_refs_kept():
-        return _paint_pages(device, faces, per_page, progress)
+    return _paint_pages(device, faces, per_page, progress)
 
 
 def _paint_pages(
@@ -201,21 +199,20 @@ def write_pdf(
     title: str = "Airboss control cards",
 ) -> int:
     """The cards as a PDF file; returns the number of pages. A cancelled job leaves no file."""
-    with none_refs_kept():
-        path = Path(path)
-        writer = QPdfWriter(str(path))
-        writer.setResolution(DPI)
-        writer.setPageLayout(page_layout(page_size or page_size_for()))
-        writer.setTitle(title)
-        writer.setCreator("Airboss")
-        try:
-            pages = paint_pages(writer, faces, per_page, progress)
-        except CardsCancelled:
-            del writer
-            path.unlink(missing_ok=True)
-            raise
-        del writer  # closes the file
-        return pages
+    path = Path(path)
+    writer = QPdfWriter(str(path))
+    writer.setResolution(DPI)
+    writer.setPageLayout(page_layout(page_size or page_size_for()))
+    writer.setTitle(title)
+    writer.setCreator("Airboss")
+    try:
+        pages = paint_pages(writer, faces, per_page, progress)
+    except CardsCancelled:
+        del writer
+        path.unlink(missing_ok=True)
+        raise
+    del writer  # closes the file
+    return pages
 
 
 #: which cards a print job takes
@@ -276,8 +273,7 @@ class CardPreview(QWidget):
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
-        with none_refs_kept():
-            self._paint()
+        self._paint()
 
     def _paint(self) -> None:
         p = QPainter(self)

@@ -8,10 +8,7 @@ grey for shading only), drawn as vector text and lines.
 
 from __future__ import annotations
 
-import ctypes
-import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -37,28 +34,6 @@ _BLACK = QColor(0, 0, 0)
 _DARK = QColor(70, 70, 70)
 _GREY = QColor(205, 205, 205)
 _SHADE = QColor(238, 238, 238)
-
-
-# PySide6 6.12 drops a reference to None on every call of many void methods (QPainter.save,
-# setFont, setRenderHint, setClipRect, QFont.setStyleStrategy ...): some 8,000 for 60 cards.
-# The count only looks right until the interpreter exits, when None's real holders let go and
-# it aborts ("deallocating None"). Each drawing entry point gives back what it lost, as
-# references held by a list that is itself never freed (one extra reference to it, below), so
-# they stay given back through the interpreter's shutdown too.
-_NONE_REFS: list[None] = []
-ctypes.pythonapi.Py_IncRef(ctypes.py_object(_NONE_REFS))
-
-
-@contextmanager
-def none_refs_kept() -> Iterator[None]:
-    """Give None back the references the Qt calls inside this block dropped."""
-    before = sys.getrefcount(None)
-    try:
-        yield
-    finally:
-        lost = before - sys.getrefcount(None)
-        if lost > 0:
-            _NONE_REFS.extend([None] * lost)
 
 
 # -- what a card shows ----------------------------------------------------------------------
@@ -141,12 +116,11 @@ def _family() -> str:
 @cache
 def _font(points: float, bold: bool = False) -> tuple[QFont, QFontMetricsF]:
     f = QFont(_family())
-    with none_refs_kept():
-        f.setPixelSize(max(1, round(points * 10)))
-        f.setBold(bold)
-        f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
-        # no "fi" ligatures: the PDF's text stays searchable and copyable as typed
-        f.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)
+    f.setPixelSize(max(1, round(points * 10)))
+    f.setBold(bold)
+    f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    # no "fi" ligatures: the PDF's text stays searchable and copyable as typed
+    f.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)
     return f, QFontMetricsF(f)
 
 
@@ -603,8 +577,7 @@ def layout_card(face: CardFace, rect: QRectF, scale: float) -> _Laid:
 
 def paint_card(p: QPainter, face: CardFace, rect: QRectF, scale: float = 1.0) -> None:
     """One card in ``rect`` (decipoints, in the painter's current coordinates)."""
-    with none_refs_kept():
-        _paint_card(p, face, rect, scale)
+    _paint_card(p, face, rect, scale)
 
 
 def _paint_card(p: QPainter, face: CardFace, rect: QRectF, scale: float) -> None:

@@ -412,8 +412,8 @@ def test_cards_command_in_process(
 def test_drawing_gives_none_its_references_back(
     qapp: Any, game: GameSession, tmp_path: Path
 ) -> None:
-    """PySide6 6.12 drops a reference to None per QPainter.save, setFont ... call; thousands
-    per job would abort the interpreter at exit. The renderer gives them back."""
+    """Drawing cards must not drain references to None (PySide6 6.12.0 dropped one per
+    QPainter.save, setFont ... call: thousands per job, and the interpreter aborted)."""
     skirmish_roster(game)
     faces = card_faces(game.ruleset, game.engagement)
     write_pdf(tmp_path / "warm.pdf", faces, 2)  # fonts and caches made once
