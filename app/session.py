@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from app.core.events import (
     Event,
     GameCreated,
     InitiativeSet,
+    LedgerChanged,
     Restored,
     Reverted,
 )
@@ -269,6 +271,37 @@ class GameSession:
             "card edited" if card is not None else "",
         ]
         self._commit([ev], f"{a.name}: " + ", ".join(w for w in what if w))
+
+    def adjust_ledger(
+        self, aircraft_id: str, ledger: str, delta: Fraction | int | str, reason: str
+    ) -> None:
+        """The umpire's own correction of a ledger (spend or refill), with the reason logged.
+
+        The projection refuses a ledger below zero or above its maximum; a delta finer than
+        the ledger's unit (half points of ammunition) is refused too.
+        """
+        a = self.engagement.get(aircraft_id)
+        try:
+            amount = Fraction(delta)
+        except (ValueError, ZeroDivisionError):
+            raise RuleViolation(f"{delta!r} is not an amount (whole number or fraction)") from None
+        if amount == 0:
+            raise RuleViolation("a ledger correction needs a non-zero amount")
+        if not reason.strip():
+            raise RuleViolation("say why the ledger changes; the reason goes into the log")
+        spec = self.ruleset.ledger_spec(ledger)
+        if spec is not None and amount % spec.unit:
+            raise RuleViolation(f"{spec.title} changes in steps of {spec.unit}")
+        title = spec.title if spec is not None else ledger.replace("_", " ")
+        verb = "spends" if amount < 0 else "regains"
+        self._commit(
+            [
+                LedgerChanged(
+                    aircraft=aircraft_id, ledger=ledger, delta=amount, reason=reason.strip()
+                )
+            ],
+            f"{a.name} {verb} {abs(amount)} {title} (umpire: {reason.strip()})",
+        )
 
     def remove_aircraft(self, aircraft_id: str) -> None:
         a = self.engagement.get(aircraft_id)

@@ -149,3 +149,15 @@ def test_variants_are_checked(tmp_path: Path) -> None:
     r = GameSession.open(tmp_path / "v.airboss")
     assert r.ruleset.chosen == {"long_guns"}
     r.close()
+
+
+def test_umpire_ledger_correction(game: GameSession) -> None:
+    game.adjust_ledger(game.blue, "ammunition", "-1/2", "jammed gun cleared")
+    assert game.engagement.aircraft[game.blue].ledgers["ammunition"].value == Fraction(5, 2)
+    assert "jammed gun cleared" in game.events()[-1].narrative
+    refused(game, lambda: game.adjust_ledger(game.blue, "ammunition", 1, "over the top"))
+    refused(game, lambda: game.adjust_ledger(game.blue, "ammunition", "-1/3", "odd"))
+    refused(game, lambda: game.adjust_ledger(game.blue, "ammunition", -1, " "))
+    refused(game, lambda: game.adjust_ledger(game.blue, "fuel", -1, "no such ledger"))
+    game.undo()
+    assert game.engagement.aircraft[game.blue].ledgers["ammunition"].value == 3
