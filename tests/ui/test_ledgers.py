@@ -139,3 +139,23 @@ def test_a_refusal_about_something_else_is_not_shown_here(dock, model, game):
     game.next_step()
     model.attempt(lambda: game.pass_marker("Nobody"))
     assert dock.message.message == ""
+
+
+def test_umpire_correction_spends_with_a_reason_and_refuses_what_cannot_be_paid(qtbot, dock, game):
+    dock.select("blue-1", "ammunition")
+    assert dock.apply_button.isEnabled()
+    qtbot.keyClicks(dock.amount, "-1/2")
+    qtbot.keyClicks(dock.reason, "jammed round")
+    qtbot.mouseClick(dock.apply_button, Qt.MouseButton.LeftButton)
+    assert game.engagement.aircraft["blue-1"].ledgers["ammunition"].value == Fraction(5, 2)
+    assert "jammed round" in game.events()[-1].narrative
+    assert dock.amount.text() == ""
+    assert any("jammed round" in row[3] for row in dock.history_rows())
+    before = len(game.events())
+    qtbot.keyClicks(dock.amount, "5")
+    qtbot.keyClicks(dock.reason, "refill")
+    qtbot.keyClick(dock.reason, Qt.Key.Key_Return)
+    assert len(game.events()) == before
+    assert "cannot exceed" in dock.message.text()
+    dock.select("blue-1")
+    assert not dock.apply_button.isEnabled()

@@ -14,8 +14,11 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
+    QPushButton,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -71,6 +74,7 @@ class LedgersDock(QDockWidget):
         self.reader = LogReader()
         self.history: dict[tuple[str, str], list[Change]] = {}
         self._items: dict[str, QTreeWidgetItem] = {}
+        self._last_refusal = ""
 
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -89,6 +93,25 @@ class LedgersDock(QDockWidget):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         self.history_title = QLabel("Select a ledger to see its history.")
         self.history_title.setObjectName("history_title")
+        correction = QHBoxLayout()
+        correction.addWidget(QLabel("Umpire's correction:"))
+        self.amount = QLineEdit()
+        self.amount.setObjectName("correction_amount")
+        self.amount.setPlaceholderText("-1/2, 2 ...")
+        self.amount.setMaximumWidth(90)
+        self.amount.setToolTip("Negative spends, positive refills; exact, e.g. -1/2")
+        self.reason = QLineEdit()
+        self.reason.setObjectName("correction_reason")
+        self.reason.setPlaceholderText("why (goes into the log)")
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.setObjectName("correction_apply")
+        self.apply_button.setEnabled(False)
+        self.apply_button.clicked.connect(self.apply_correction)
+        self.reason.returnPressed.connect(self.apply_correction)
+        correction.addWidget(self.amount)
+        correction.addWidget(self.reason, 1)
+        correction.addWidget(self.apply_button)
+        lower_layout.addLayout(correction)
         lower_layout.addWidget(self.history_title)
         self.history_table = QTableWidget(0, 5)
         self.history_table.setObjectName("ledger_history")
@@ -296,8 +319,27 @@ class LedgersDock(QDockWidget):
         if ids:
             self.select(ids[0])
 
+    def apply_correction(self) -> None:
+        """Spend or refill the selected ledger by the typed amount, with the typed reason."""
+        key = self.current_key()
+        if key is None or key[1] is None:
+            self.message.show_refusal("Select one ledger of one aircraft first.")
+            return
+        aid, lid = key
+        amount, reason = self.amount.text().strip(), self.reason.text()
+        done = self.model.attempt(
+            lambda: self.model.session.adjust_ledger(aid, lid, amount, reason) or True
+        )
+        if done:
+            self.message.clear_refusal()
+            self.amount.clear()
+            self.reason.clear()
+        else:
+            self.message.show_refusal(self._last_refusal)
+
     def _show_history(self) -> None:
         key = self.current_key()
+        self.apply_button.setEnabled(key is not None and key[1] is not None)
         rows: list[tuple[str, Change, str]] = []
         if key is not None and not self._history_read and self.model.has_session:
             self._history_read = True
@@ -358,6 +400,7 @@ class LedgersDock(QDockWidget):
 
     def _refused(self, text: str) -> None:
         """A refusal that names a ledger is shown here too: the umpire may be looking here."""
+        self._last_refusal = text
         words = text.lower()
         for spec in self.specs:
             if spec.id.replace("_", " ") in words or spec.title.lower() in words:
