@@ -50,10 +50,15 @@ class Timeline:
     _before: OrderedDict[int, Engagement] = field(default_factory=OrderedDict)
 
     @classmethod
-    def replay(cls, envelopes: Iterable[Envelope], **loaders: object) -> Timeline:
+    def replay(
+        cls,
+        envelopes: Iterable[Envelope],
+        load_action: Callable[[int], Sequence[Envelope]] | None = None,
+        load_all: Callable[[], Iterable[Envelope]] | None = None,
+    ) -> Timeline:
         """Rebuild from the whole log: the same state as applying it step by step."""
         envs = list(envelopes)
-        t = cls(**loaders)  # type: ignore[arg-type]
+        t = cls(load_action=load_action, load_all=load_all)
         t._stacks_from(envs)
         active = set(t.undo_stack)
         t.state = fold(Engagement(), (e for e in envs if _counts(e, active)))
@@ -145,7 +150,11 @@ class Timeline:
 
     @classmethod
     def from_snapshot(
-        cls, data: bytes | str, tail: Iterable[Envelope], **loaders: object
+        cls,
+        data: bytes | str,
+        tail: Iterable[Envelope],
+        load_action: Callable[[int], Sequence[Envelope]] | None = None,
+        load_all: Callable[[], Iterable[Envelope]] | None = None,
     ) -> Timeline:
         """Resume from a snapshot and the envelopes stored after it."""
         snap = SNAPSHOT_ADAPTER.validate_json(data)
@@ -154,8 +163,9 @@ class Timeline:
             undo_stack=snap.undo_stack,
             redo_stack=snap.redo_stack,
             printed=snap.printed,
-            **loaders,
-        )  # type: ignore[arg-type]
+            load_action=load_action,
+            load_all=load_all,
+        )
         actions: dict[int, list[Envelope]] = {}
         for env in tail:
             actions.setdefault(env.seq if _meta(env) else env.action, []).append(env)
