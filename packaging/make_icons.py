@@ -1,6 +1,6 @@
 """Render packaging/icons/airboss.svg to the PNG sizes desktops want (run when the SVG changes).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/make_icons.py
+QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/make_icons.py
 """
 
 from pathlib import Path

@@ -20,7 +20,25 @@ def test_core_and_rulesets_import_without_qt() -> None:
         "import sqlalchemy; sys.modules['sqlalchemy'] = None\n"
         "import app.core.dice, app.core.engagement, app.core.history, app.core.ruleset\n"
         "import importlib, pkgutil, rulesets\n"
-        "for m in pkgutil.iter_modules(rulesets.__path__): importlib.import_module('rulesets.' + m.name)\n"
+        "for m in pkgutil.iter_modules(rulesets.__path__):\n"
+        "    importlib.import_module('rulesets.' + m.name)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_ruff_lint_is_clean() -> None:
+    ruff = Path(sys.executable).with_name("ruff")
+    result = subprocess.run([str(ruff), "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_on_core_and_rulesets() -> None:
+    """STYLE.md 8: mypy strict on app/core and rulesets (configured in pyproject)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "app/core", "rulesets"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
