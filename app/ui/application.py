@@ -18,7 +18,6 @@ from app.store.store import is_url
 from app.ui.demo import DEMO, create_demo_game
 from app.ui.main_window import APP_NAME, MainWindow, settle, version
 from app.ui.model import EngagementModel, describe_error
-from app.ui.pyside_fix import keep_none_alive
 
 #: the window size of a ``--screenshot``
 SCREENSHOT_SIZE = (1600, 1000)
@@ -32,7 +31,6 @@ def app_settings() -> QSettings:
 
 
 def application() -> QApplication:
-    keep_none_alive()
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         app = QApplication([sys.argv[0] if sys.argv else "airboss"])

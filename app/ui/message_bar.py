@@ -9,10 +9,6 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.ui.model import EngagementModel
-from app.ui.pyside_fix import keep_none_alive
-
-# every panel imports this module: the PySide6 6.12 / Python 3.11 fix is in place for all
-keep_none_alive()
 
 
 class MessageBar(QLabel):

@@ -234,7 +234,7 @@ class RosterDock(QWidget):
         font.setBold(True)
         item.setFont(NAME, font)
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-        # every row carries every role this panel reads (see app.ui.pyside_fix)
+        # every row carries every role this panel reads: no invalid QVariant comes back
         item.setData(NAME, ID_ROLE, "")
         item.setData(STATUS, STATUS_ROLE, "")
         self._sides[side] = item
