@@ -37,6 +37,8 @@ class DockEntry:
     area: Qt.DockWidgetArea
     #: docks sharing a ``tab_with`` name start as tabs of that dock
     tab_with: str | None = None
+    #: the panel follows the roster's selection through its ``show_selection(ids)``
+    follows_selection: bool = False
 
     def factory(self) -> Callable[[EngagementModel], QWidget] | None:
         """The class that builds this panel, or ``None`` if its module is not installed."""
@@ -55,10 +57,22 @@ DOCKS: tuple[DockEntry, ...] = (
     DockEntry(
         "initiative", "Initiative", "app.ui.docks.initiative", "InitiativeDock", LEFT, "turn"
     ),
-    DockEntry("combat", "Combat", "app.ui.docks.combat", "CombatDock", RIGHT),
+    DockEntry(
+        "combat", "Combat", "app.ui.docks.combat", "CombatDock", RIGHT, follows_selection=True
+    ),
     DockEntry("odds_plot", "Odds", "app.ui.docks.odds_plot", "OddsPlotDock", RIGHT),
-    DockEntry("angle_off", "Angle-off", "app.ui.docks.angle_off", "AngleOffDock", RIGHT, "combat"),
-    DockEntry("ledgers", "Ledgers", "app.ui.docks.ledgers", "LedgersDock", BOTTOM),
+    DockEntry(
+        "angle_off",
+        "Angle-off",
+        "app.ui.docks.angle_off",
+        "AngleOffDock",
+        RIGHT,
+        "combat",
+        follows_selection=True,
+    ),
+    DockEntry(
+        "ledgers", "Ledgers", "app.ui.docks.ledgers", "LedgersDock", BOTTOM, follows_selection=True
+    ),
     DockEntry(
         "critical_log", "Critical hits", "app.ui.docks.critical_log", "CriticalLogDock", BOTTOM
     ),

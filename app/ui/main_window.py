@@ -114,8 +114,12 @@ class MainWindow(QMainWindow):
             self.docks[entry.name] = dock
             self.panels[entry.name] = widget
         roster = self.panels.get("roster")
-        if roster is not None and hasattr(roster, "selection_changed"):
+        if roster is not None:
             roster.selection_changed.connect(self._selection)
+            for entry, _, _ in available_docks():
+                panel = self.panels.get(entry.name)
+                if entry.follows_selection and panel is not None:
+                    roster.selection_changed.connect(panel.show_selection)
         for entry, _, _ in available_docks():  # the first panel of each tab group in front
             if entry.tab_with in self.docks and entry.name in self.docks:
                 self.docks[entry.tab_with].raise_()

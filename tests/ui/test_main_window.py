@@ -329,3 +329,10 @@ def test_airboss_screenshot_from_the_command_line(tmp_path, demo_file, qapp):
     assert main(["--screenshot", str(png), str(tmp_path / "cli.airboss")]) == 0
     assert QImage(str(png)).size().toTuple() == (1600, 1000)
     assert main(["--screenshot", str(png), str(tmp_path / "missing.airboss")]) == 2
+
+
+def test_panels_that_follow_the_roster_get_its_selection(window):
+    combat = window.panels["combat"]
+    window.panels["roster"].select(["red-1"])
+    assert combat.attacker.currentData() == "red-1"
+    assert window.selected_aircraft == ["red-1"]
