@@ -91,3 +91,18 @@ def test_space_on_a_focused_button_presses_the_button_not_next(dock, session, qt
     dock.step_list.setFocus()
     qtbot.keyClick(dock.step_list, Qt.Key.Key_Space)
     assert session.engagement.step == 1
+
+
+def test_step_labels_for_impulses_and_segments():
+    from app.core.ruleset import Step
+    from app.ui.docks.turn import phase_name, step_label, step_where
+
+    gun = Step("Impulse", "Gun", "Fire guns.", "7.2", impulse=2, segment="f")
+    assert (phase_name(gun), step_where(gun), step_label(gun)) == (
+        "Impulse 2",
+        "Impulse 2, segment f",
+        "Impulse 2 · f) Gun",
+    )
+    move = Step("Movement", "Fast movers", impulse=1)
+    assert step_label(move) == "Movement, impulse 1 · Fast movers"
+    assert step_label(Step("Initiative", "Initiative")) == "Initiative"
