@@ -7,7 +7,6 @@ one appended row.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
@@ -28,12 +27,33 @@ from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
 
 
-@dataclass
 class Line:
-    text: str
-    action: int
-    meta: bool
-    tip: str
+    """One line of the log; its text is made when first shown (a long log opens quickly)."""
+
+    __slots__ = ("env", "action", "meta", "_text")
+
+    def __init__(self, env: Envelope) -> None:
+        self.env = env
+        self.action = env.seq if env.is_meta else env.action
+        self.meta = env.is_meta
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            env = self.env
+            text = f"{env.time.astimezone():%H:%M:%S}  {env.narrative}"
+            if env.rule and env.rule not in env.narrative:
+                text += f"  [{env.rule}]"
+            self._text = text
+        return self._text
+
+    @property
+    def tip(self) -> str:
+        env = self.env
+        return f"{env.narrative}\n#{env.seq} by {env.actor}" + (
+            f", rule {env.rule}" if env.rule else ""
+        )
 
 
 class LogLines(QAbstractListModel):
@@ -119,18 +139,7 @@ class LogLines(QAbstractListModel):
 
 
 def to_lines(envelopes: Iterable[Envelope]) -> list[Line]:
-    out = []
-    for env in envelopes:
-        if not env.narrative:
-            continue
-        text = f"{env.time.astimezone():%H:%M:%S}  {env.narrative}"
-        if env.rule and env.rule not in env.narrative:
-            text += f"  [{env.rule}]"
-        tip = f"{env.narrative}\n#{env.seq} by {env.actor}" + (
-            f", rule {env.rule}" if env.rule else ""
-        )
-        out.append(Line(text, env.seq if env.is_meta else env.action, env.is_meta, tip))
-    return out
+    return [Line(env) for env in envelopes if env.narrative]
 
 
 class GameLogDock(QWidget):
