@@ -1,4 +1,4 @@
-"""Render packaging/icons/airboss.svg to the PNG sizes desktops want (run when the SVG changes).
+"""Render app/resources/icons/airboss.svg to the PNG sizes desktops want (run when the SVG changes).
 
 QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/make_icons.py
 """
@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-ICONS = Path(__file__).parent / "icons"
+ICONS = Path(__file__).resolve().parents[1] / "app" / "resources" / "icons"
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
 

@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app.core.data import user_data_dir
+from app.resources import ICON_SVG
 from app.session import GameSession
 from app.store.store import is_url
 from app.ui.demo import DEMO, create_demo_game
@@ -37,6 +39,8 @@ def application() -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("airboss")
     app.setApplicationVersion(version())
+    app.setWindowIcon(QIcon(str(ICON_SVG)))
+    app.setDesktopFileName("airboss")
     # Fusion follows the system's light or dark colour scheme on every platform
     app.setStyle("Fusion")
     return app

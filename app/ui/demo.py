@@ -1,4 +1,4 @@
-"""The built-in demo engagement (``resources/demo.toml``): a new game made from a TOML file."""
+"""The built-in demo engagement (``app/resources/demo.toml``): a game made from a TOML file."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.core.data import read_toml, user_data_dir, validate
 from app.core.errors import DataFileError, RuleViolation
 from app.plugins import broken_rulesets, load_ruleset
+from app.resources import DEMO
 from app.session import GameSession
-
-#: the demo that ships with Airboss
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo.toml"
 
 
 class DemoAircraft(BaseModel):

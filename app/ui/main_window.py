@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.core.events import Envelope
 from app.plugins import available_rulesets, broken_rulesets, load_ruleset
+from app.resources import ICON_SVG
 from app.session import GameSession
 from app.store import StoreError
 from app.store.store import is_url
@@ -527,7 +528,12 @@ class MainWindow(QMainWindow):
         return "".join(lines)
 
     def show_about(self) -> None:
-        QMessageBox.about(self, f"About {APP_NAME}", self.about_text())
+        box = QMessageBox(self)
+        box.setWindowTitle(f"About {APP_NAME}")
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(self.about_text())
+        box.setIconPixmap(QIcon(str(ICON_SVG)).pixmap(96, 96))
+        box.exec()
 
     def rulesets_text(self) -> str:
         lines = ["<p><b>Installed</b></p><ul>"]

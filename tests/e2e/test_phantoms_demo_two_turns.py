@@ -1,4 +1,4 @@
-"""Two full turns of the demo engagement (resources/demo.toml) through GameSession (Phantoms).
+"""Two full turns of the demo engagement (app/resources/demo.toml) through GameSession (Phantoms).
 
 Every die is typed as at a real table (TableDice); the hand record below is the test. The
 aircraft are the catalogue's sample cards (defaults: level maximum speed, altitude 3).
@@ -46,7 +46,7 @@ from app.core.errors import RuleViolation
 from app.session import GameSession
 from rulesets.phantoms.common import step_of
 
-DEMO = Path(__file__).parents[2] / "resources" / "demo.toml"
+DEMO = Path(__file__).parents[2] / "app" / "resources" / "demo.toml"
 
 
 class Desk:

@@ -336,3 +336,15 @@ def test_panels_that_follow_the_roster_get_its_selection(window):
     window.panels["roster"].select(["red-1"])
     assert combat.attacker.currentData() == "red-1"
     assert window.selected_aircraft == ["red-1"]
+
+
+def test_application_icon_is_set(window):
+    """Issue 10: the application icon appears in the window (and the desktop entry names it)."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.resources import ICON_SVG, icon_png
+    from app.ui.application import application
+
+    assert application() is QApplication.instance()
+    assert not QApplication.windowIcon().isNull()
+    assert ICON_SVG.exists() and icon_png(256).exists()

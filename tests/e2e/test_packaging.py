@@ -1,0 +1,100 @@
+"""Packaging (issue 10): the wheel installs and runs in a fresh venv; the frozen bundle runs;
+the desktop entry and the AppStream metainfo validate."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from app.session import GameSession
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGING = ROOT / "packaging"
+OFFSCREEN = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+pytestmark = pytest.mark.slow
+
+
+def run(
+    cmd: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: int = 600
+) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        cmd, cwd=cwd, env=env or OFFSCREEN, capture_output=True, text=True, timeout=timeout
+    )
+    assert result.returncode == 0, f"{' '.join(cmd)}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def is_png(path: Path) -> bool:
+    return path.exists() and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_desktop_entry_validates() -> None:
+    tool = shutil.which("desktop-file-validate")
+    assert tool, "desktop-file-validate is missing: ./scripts/setup installs desktop-file-utils"
+    run([tool, str(PACKAGING / "airboss.desktop")])
+
+
+def test_metainfo_validates() -> None:
+    tool = shutil.which("appstreamcli")
+    assert tool, "appstreamcli is missing: ./scripts/setup installs appstream"
+    run([tool, "validate", "--no-net", str(PACKAGING / "io.github.airboss.Airboss.metainfo.xml")])
+
+
+def test_mime_type_registers_airboss_files() -> None:
+    text = (PACKAGING / "airboss-mime.xml").read_text()
+    assert '<glob pattern="*.airboss"/>' in text
+    assert "application/x-airboss-game" in (PACKAGING / "airboss.desktop").read_text()
+
+
+def test_wheel_installs_and_runs_in_a_fresh_venv(tmp_path: Path) -> None:
+    run([sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), "."])
+    wheel = next((tmp_path / "dist").glob("airboss-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    py = env_dir / "bin" / "python"
+    run([str(py), "-m", "pip", "install", "-q", str(wheel)], timeout=900)
+    airboss = env_dir / "bin" / "airboss"
+    listing = run([str(airboss), "rulesets"], cwd=tmp_path).stdout
+    for rid in ("phantoms", "airpower", "advanced_air_force", "ufo_interception", "nth_fleet"):
+        assert f"{rid}:" in listing and "BROKEN" not in listing
+    home = {
+        **OFFSCREEN,
+        "HOME": str(tmp_path / "home"),
+        "AIRBOSS_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    shot = tmp_path / "window.png"
+    run([str(airboss), "--screenshot", str(shot)], cwd=tmp_path, env=home)
+    assert is_png(shot)
+
+
+def test_frozen_bundle_runs(tmp_path: Path) -> None:
+    run([str(PACKAGING / "build"), "--bundle-only"], timeout=1200)
+    frozen = ROOT / "dist" / "airboss" / "airboss"
+    assert frozen.exists()
+    home = {
+        **OFFSCREEN,
+        "HOME": str(tmp_path / "home"),
+        "AIRBOSS_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    listing = run([str(frozen), "rulesets"], cwd=tmp_path, env=home).stdout
+    assert "phantoms:" in listing and "BROKEN" not in listing
+    game = tmp_path / "fight.airboss"
+    with GameSession.create(game, ruleset="phantoms", title="Frozen") as s:
+        s.add_aircraft(side="USAF", type_id="f4e", name="Olds 1", pilot="ace")
+        s.add_aircraft(side="VPAF", type_id="mig21", name="Red 1")
+    shot = tmp_path / "frozen.png"
+    run([str(frozen), "--screenshot", str(shot), str(game)], cwd=tmp_path, env=home)
+    assert is_png(shot)
+    pdf = tmp_path / "cards.pdf"
+    run([str(frozen), "cards", str(game), "--out", str(pdf)], cwd=tmp_path, env=home)
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    assert "Olds 1" in run([str(frozen), "log", str(game)], cwd=tmp_path, env=home).stdout
