@@ -46,13 +46,12 @@ class EngagementModel(QObject):
     initiative_changed = Signal()
     #: an action was refused: the message for the umpire
     refused = Signal(str)
-    #: an action succeeded: its narrative line, for the status bar
-    performed = Signal(str)
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._session: GameSession | None = None
         self._state: Engagement | None = None
+        self._events: list[Envelope] | None = None
         if session is not None:
             self.set_session(session)
 
@@ -78,13 +77,25 @@ class EngagementModel(QObject):
             self._session.close()
         self._session = session
         self._state = session.engagement if session else None
+        self._events = None
         if session is not None:
             session.subscribe(self._on_append)
         self.reset.emit()
 
+    def events(self) -> list[Envelope]:
+        """The whole log, read from the store once per game and then kept up to date, so the
+        panels that show history share one read (do not modify the list)."""
+        if self._session is None:
+            return []
+        if self._events is None:
+            self._events = self._session.events()
+        return self._events
+
     def _on_append(self, envelopes: Sequence[Envelope]) -> None:
         old, new = self._state, self.engagement
         self._state = new
+        if self._events is not None:
+            self._events.extend(envelopes)
         self.appended.emit(list(envelopes))
         if old is None:
             self.reset.emit()

@@ -40,6 +40,7 @@ def dock(session, qtbot):
     model = EngagementModel(session)
     d = RosterDock(model)
     qtbot.addWidget(d)
+    d.resize(700, 400)  # as wide as the roster stands in the window
     d.show()
     qtbot.waitExposed(d)
     d.activateWindow()

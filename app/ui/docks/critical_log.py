@@ -56,10 +56,14 @@ class LogReader:
         self._clock_of: dict[int, int] = {}  # action -> the turn its ClockSet set
         self._clock: dict[int, int] = {}  # the clock actions that count now
         self._rolls: dict[int, str] = {}  # action -> the dice its procedure rolled
+        self._latest: int | None = None  # the newest clock action that counts
 
     @property
     def turn(self) -> int:
-        return self._clock[max(self._clock)] if self._clock else 1
+        return self._clock[self._latest] if self._latest is not None else 1
+
+    def _newest_clock(self) -> int | None:
+        return max(self._clock) if self._clock else None
 
     def rolls(self, action: int) -> str:
         return self._rolls.get(action, "")
@@ -72,16 +76,20 @@ class LogReader:
             ev = env.event
             if isinstance(ev, Reverted):
                 self.undone.add(ev.action)
-                self._clock.pop(ev.action, None)
+                if self._clock.pop(ev.action, None) is not None and ev.action == self._latest:
+                    self._latest = self._newest_clock()  # only on undoing a clock step
                 toggled.add(ev.action)
             elif isinstance(ev, Restored):
                 self.undone.discard(ev.action)
                 if ev.action in self._clock_of:
                     self._clock[ev.action] = self._clock_of[ev.action]
+                    if self._latest is None or ev.action > self._latest:
+                        self._latest = ev.action
                 toggled.add(ev.action)
             elif isinstance(ev, ClockSet):
                 self._clock_of[env.action] = ev.turn
                 self._clock[env.action] = ev.turn
+                self._latest = env.action
             elif isinstance(ev, AircraftAdded):
                 self.names[ev.aircraft] = ev.name
                 self.sides[ev.aircraft] = ev.side
@@ -249,7 +257,7 @@ class CriticalLogDock(QDockWidget):
         self.reader = LogReader()
         self.rows, self._rows_of, self._shown = [], {}, 0
         self.view.setRowCount(0)
-        envs = self.model.session.events() if self.model.has_session else []
+        envs = self.model.events()
         rows, _ = entries(self.reader, envs)
         self._add(rows)
         self._fill_filters()

@@ -14,9 +14,10 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
-    QListView,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -159,10 +160,18 @@ class GameLogDock(QWidget):
         top.addWidget(self.filter, 1)
         top.addWidget(self.count)
 
-        self.list = QListView()
+        # a table of fixed-height rows scrolls to the end in constant time; list and tree views
+        # ask the model for a row count once per row on every scrollToBottom (20,000 lines)
+        self.list = QTableView()
         self.list.setModel(self.lines_model)
+        self.list.horizontalHeader().hide()
+        self.list.horizontalHeader().setStretchLastSection(True)
+        self.list.verticalHeader().hide()
+        self.list.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.list.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
+        self.list.setShowGrid(False)
+        self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.list.setUniformItemSizes(True)
         self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         layout = QVBoxLayout(self)
@@ -177,7 +186,7 @@ class GameLogDock(QWidget):
     # -- rendering ----------------------------------------------------------------------------
 
     def rebuild(self) -> None:
-        events = self.model.session.events() if self.model.has_session else []
+        events = self.model.events()
         self.lines_model.set_lines(to_lines(events), undone_in(events))
         self._finish()
 

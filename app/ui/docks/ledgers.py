@@ -343,7 +343,7 @@ class LedgersDock(QDockWidget):
         rows: list[tuple[str, Change, str]] = []
         if key is not None and not self._history_read and self.model.has_session:
             self._history_read = True
-            self._read(self.model.session.events())
+            self._read(self.model.events())
         if key is None:
             self.history_title.setText("Select a ledger to see its history.")
         else:

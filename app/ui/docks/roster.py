@@ -145,8 +145,13 @@ class RosterDock(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
-        for col in (TYPE, PILOT, STATUS, DAMAGE):
+        for col in (TYPE, PILOT, DAMAGE):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # a fixed width for three badges: sizing this column to its contents would measure every
+        # row's badges on every change (200 aircraft); the full list is in the tooltip
+        header.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Interactive)
+        three = sum(self.fontMetrics().horizontalAdvance(t) + 11 for t in ("FIRE", "OOC", "WND"))
+        header.resizeSection(STATUS, three + 6)
         self.tree.itemSelectionChanged.connect(self._selection)
         self.tree.itemChanged.connect(self._edited)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
