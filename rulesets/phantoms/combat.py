@@ -148,7 +148,11 @@ class GunAttack(Procedure):
 
     def odds(self, inputs: GunInputs) -> dict[str, Fraction]:
         att, dfn = self.modifiers(inputs)
-        return contest(att, dfn, lambda d: hits_label(self.hits(inputs, d)))
+        by_hits = contest(att, dfn, lambda d: str(max(0, self.hits(inputs, d))))
+        # from "miss" up to the most hits, the order an umpire reads a damage chart in
+        return {
+            hits_label(int(h)): p for h, p in sorted(by_hits.items(), key=lambda kv: int(kv[0]))
+        }
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

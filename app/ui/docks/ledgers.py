@@ -145,7 +145,7 @@ class LedgersDock(QDockWidget):
         return self.model.session.ruleset.ledgers if self.model.has_session else ()
 
     def _title(self, ledger_id: str) -> str:
-        spec = next((s for s in self.specs if s.id == ledger_id), None)
+        spec = self.model.session.ruleset.ledger_spec(ledger_id) if self.model.has_session else None
         return spec.title if spec else ledger_id.replace("_", " ")
 
     # -- the tree ----------------------------------------------------------------------------
@@ -180,7 +180,14 @@ class LedgersDock(QDockWidget):
         specs = [s for s in self.specs if s.id in a.ledgers]
         extra = [k for k in a.ledgers if k not in {s.id for s in self.specs}]
         wanted = [(s.id, s.title, s.rule, s.unit) for s in specs]
-        wanted += [(k, k.replace("_", " "), "", Fraction(1)) for k in extra]
+        rs = self.model.session.ruleset
+        for k in extra:  # ledgers a ruleset names per card (a Phantoms missile type)
+            spec = rs.ledger_spec(k)
+            wanted.append(
+                (k, spec.title, spec.rule, spec.unit)
+                if spec
+                else (k, k.replace("_", " "), "", Fraction(1))
+            )
         while item.childCount() > len(wanted):
             item.removeChild(item.child(item.childCount() - 1))
         while item.childCount() < len(wanted):
