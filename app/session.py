@@ -250,6 +250,10 @@ class GameSession:
     ) -> None:
         """Rename, change pilot or side, or replace the card data of an aircraft."""
         a = self.engagement.get(aircraft_id)
+        if name is not None and not name.strip():
+            raise RuleViolation(f"{a.name}: an aircraft needs a name")
+        if side is not None and not side.strip():
+            raise RuleViolation(f"{a.name}: an aircraft needs a side")
         if pilot is not None and self.ruleset.uses_pilot_quality:
             if pilot not in PILOT_QUALITIES:
                 raise RuleViolation(
@@ -302,6 +306,10 @@ class GameSession:
             ],
             f"{a.name} {verb} {abs(amount)} {title} (umpire: {reason.strip()})",
         )
+
+    def save_copy(self, target: str | Path) -> Path:
+        """Copy this game, log and all, to a new game file (the open game stays open)."""
+        return self.store.save_copy(target)
 
     def remove_aircraft(self, aircraft_id: str) -> None:
         a = self.engagement.get(aircraft_id)

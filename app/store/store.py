@@ -289,6 +289,23 @@ class Store:
             row = conn.execute(q).first()
         return (int(row.seq), bytes(row.data)) if row else None
 
+    def save_copy(self, target: str | Path) -> Path:
+        """A consistent copy of an SQLite store in a new file (SQLite's online backup)."""
+        if self.engine.dialect.name != "sqlite":
+            raise StoreError(f"{self.where}: a game on a server cannot be copied to a file")
+        path = Path(target)
+        if path.exists():
+            raise StoreError(f"{path}: a file of that name exists already; choose another")
+        try:
+            with self.engine.connect() as conn:
+                src = conn.connection.dbapi_connection
+                with closing(sqlite3.connect(path)) as dst:
+                    src.backup(dst)  # type: ignore[union-attr]
+        except (sqlite3.Error, OSError) as e:
+            path.unlink(missing_ok=True)
+            raise StoreError(f"could not copy the game to {path}: {e}") from None
+        return path
+
     def integrity_ok(self) -> bool:
         """SQLite's own check of the file (always true for a server)."""
         if self.engine.dialect.name != "sqlite":

@@ -7,7 +7,6 @@ bar. The layout and window geometry are kept in ``QSettings`` and restored on th
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -367,21 +366,13 @@ class MainWindow(QMainWindow):
         if where is None:
             return False
         target = Path(target)
-        if is_url(where):
-            self.show_refusal("A game on a server cannot be copied to a file from here.")
-            return False
-        if target.exists() or target.resolve() == Path(where).resolve():
-            self.show_refusal(f"{target}: a file of that name exists already; choose another")
+        if not is_url(where) and target.resolve() == Path(where).resolve():
+            self.show_refusal(f"{target}: that is the open game; choose another name")
             return False
         try:
-            src = sqlite3.connect(where)
-            dst = sqlite3.connect(target)
-            with dst:
-                src.backup(dst)
-            src.close()
-            dst.close()
-        except (sqlite3.Error, OSError) as e:
-            self.show_refusal(f"Could not copy the game to {target}: {e}")
+            self.model.session.save_copy(target)
+        except StoreError as e:
+            self.show_refusal(str(e))
             return False
         self.statusBar().showMessage(f"A copy of the game was saved as {target}", 10_000)
         return True

@@ -12,6 +12,7 @@ from app.core.dice import DiceError, SeededDice, TableDice
 from app.core.errors import RuleViolation
 from app.core.events import CardsPrinted
 from app.session import GameSession
+from app.store import StoreError
 
 
 @pytest.fixture
@@ -161,3 +162,17 @@ def test_umpire_ledger_correction(game: GameSession) -> None:
     refused(game, lambda: game.adjust_ledger(game.blue, "fuel", -1, "no such ledger"))
     game.undo()
     assert game.engagement.aircraft[game.blue].ledgers["ammunition"].value == 3
+
+
+def test_empty_name_or_side_refused(game: GameSession) -> None:
+    refused(game, lambda: game.change_aircraft(game.blue, name="  "))
+    refused(game, lambda: game.change_aircraft(game.blue, side=""))
+
+
+def test_save_copy(game: GameSession, tmp_path: Path) -> None:
+    game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([2]))
+    copy = game.save_copy(tmp_path / "copy.airboss")
+    with GameSession.open(copy) as c:
+        assert c.engagement == game.engagement
+    with pytest.raises(StoreError, match="exists already"):
+        game.save_copy(copy)
