@@ -5,17 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.ui.docks.roster import DAMAGE, AddAircraftDialog
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
-
-pytestmark = pytest.mark.qt_log_ignore(
-    "does not support propagateSizeHints", "does not support raise"
-)
 
 
 def click(qtbot, widget):

@@ -15,8 +15,6 @@ from app.session import GameSession
 from app.ui.docks.angle_off import AngleOffDock, snap
 from app.ui.model import EngagementModel
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 class FakeGeometry:
     """Reports the distance and bearing, a rear arc, and allows an attack within 3 units."""

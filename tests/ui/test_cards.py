@@ -270,7 +270,6 @@ def test_changed_since_printed_through_actions_and_prints(
     dialog.deleteLater()
 
 
-@pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_path: Path) -> None:
     ids = skirmish_roster(game)
     model = EngagementModel(game)

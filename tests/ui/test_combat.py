@@ -15,8 +15,6 @@ from app.session import GameSession
 from app.ui.docks.combat import CombatDock
 from app.ui.model import EngagementModel
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 @pytest.fixture
 def game(tmp_path):

@@ -10,8 +10,6 @@ from app.session import GameSession
 from app.ui.docks.combat import CombatDock
 from app.ui.model import EngagementModel
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 def loadable() -> list[str]:
     out = []

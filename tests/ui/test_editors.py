@@ -16,8 +16,6 @@ from app.core.data import load_catalogue, load_table, override_path
 from app.ui.editors.card_editor import CardEditor
 from app.ui.editors.tables_editor import TablesEditor, override_of, parse_cell
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 HITS = """\
 title = "Hit table"
 rule = "Skirmish 9"

@@ -5,15 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-import pytest
 from pydantic import BaseModel, ConfigDict, Field
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox
 
 from app.ui.forms import InputForm
-
-# the offscreen platform says so whenever a top-level window is shown; it is not our warning
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
 
 
 class Sample(BaseModel):

@@ -9,8 +9,6 @@ from app.session import GameSession
 from app.ui.docks.game_log import GameLogDock
 from app.ui.model import EngagementModel
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 @pytest.fixture
 def session(tmp_path):

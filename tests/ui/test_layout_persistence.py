@@ -9,11 +9,6 @@ from app.session import GameSession
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 
-# the offscreen platform cannot size or raise windows and says so; both are harmless here
-pytestmark = pytest.mark.qt_log_ignore(
-    "does not support propagateSizeHints", "does not support raise"
-)
-
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea

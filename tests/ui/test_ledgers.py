@@ -13,8 +13,6 @@ from app.ui.docks.combat import CombatDock
 from app.ui.docks.ledgers import LedgersDock, exact
 from app.ui.model import EngagementModel
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 @pytest.fixture
 def game(tmp_path):

@@ -18,8 +18,6 @@ from app.ui.main_window import LICENCE, MainWindow, version
 from app.ui.model import EngagementModel
 from app.ui.new_game_dialog import NewGameDialog
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 SKIRMISH_DEMO = """
 ruleset = "skirmish"
 title = "Skirmish demo"
@@ -223,7 +221,6 @@ def test_table_mode_enlarges_the_type(window):
 
 
 # full screen asks the window system to raise the window, which offscreen cannot do
-@pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 def test_player_display_from_the_view_menu_and_f11(window, qtbot):
     window.player_action.trigger()
     view = window.player_view

@@ -10,8 +10,6 @@ from app.session import GameSession
 from app.ui.model import EngagementModel
 from app.ui.player_view import PlayerView
 
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 @pytest.fixture
 def session(tmp_path):
@@ -52,7 +50,6 @@ def test_never_odds_dice_or_umpire_notes(view, session):
         assert secret not in everything
 
 
-@pytest.mark.qt_log_ignore("does not support propagateSizeHints", "does not support raise")
 def test_f11_toggles_full_screen(view, qtbot):
     view.activateWindow()
     qtbot.waitUntil(view.isActiveWindow)

@@ -20,9 +20,6 @@ from app.ui.docks.roster import (
 )
 from app.ui.model import EngagementModel
 
-# the offscreen platform says this whenever a shown window's size limits change; it is harmless
-pytestmark = pytest.mark.qt_log_ignore("does not support propagateSizeHints")
-
 
 @pytest.fixture
 def session(tmp_path):
