@@ -60,7 +60,6 @@ DOCKS: tuple[DockEntry, ...] = (
     DockEntry(
         "combat", "Combat", "app.ui.docks.combat", "CombatDock", RIGHT, follows_selection=True
     ),
-    DockEntry("odds_plot", "Odds", "app.ui.docks.odds_plot", "OddsPlotDock", RIGHT),
     DockEntry(
         "angle_off",
         "Angle-off",
