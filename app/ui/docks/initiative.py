@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -24,54 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.dice import DiceError, DiceSpec, SeededDice, TableDice
+from app.core.dice import DiceSpec, SeededDice, TableDice
 from app.core.ruleset import Procedure
+from app.ui.die_field import DieField
 from app.ui.docks.turn import who_name
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
-
-ERROR_STYLE = "color: #c62828;"
-
-
-class TypedDie(QWidget):
-    """One die rolled at the table: its field, and an impossible value refused in place."""
-
-    def __init__(self, spec: DiceSpec, purpose: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.spec, self.purpose = spec, purpose
-        self.edit = QLineEdit()
-        self.edit.setMaximumWidth(64)
-        self.edit.setPlaceholderText(f"{spec.low}-{spec.high}")
-        self.edit.setAccessibleName(f"{spec.die_name} for {purpose}")
-        self.error = QLabel()
-        self.error.setStyleSheet(ERROR_STYLE)
-        self.error.setWordWrap(True)
-        self.error.hide()
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel(f"{spec.die_name}, {purpose}:"))
-        row.addWidget(self.edit)
-        row.addWidget(self.error, 1)
-        self.edit.textChanged.connect(lambda _t: self.check(required=False))
-
-    def value(self) -> int | None:
-        text = self.edit.text().strip()
-        return int(text) if text.lstrip("-").isdigit() else None
-
-    def check(self, required: bool) -> bool:
-        """Whether the field holds a face of the die; the reason shown beside it if not."""
-        text = self.edit.text().strip()
-        message = "type the number rolled" if required and not text else ""
-        if text:
-            try:
-                self.spec.read(int(text) if text.lstrip("-").isdigit() else text, self.purpose)  # type: ignore[arg-type]
-            except DiceError as e:
-                message = str(e)
-        self.error.setText(message)
-        self.error.setVisible(bool(message))
-        self.edit.setStyleSheet("border: 1px solid #c62828;" if message else "")
-        return bool(text) and not message
 
 
 class _TypedDice(TableDice):
@@ -92,7 +50,7 @@ class InitiativeDock(QWidget):
         super().__init__(parent)
         self.model = model
         self.form: InputForm | None = None
-        self.dice_fields: list[TypedDie] = []
+        self.dice_fields: list[DieField] = []
         self._extra_rounds = 0
         self._roster_key: tuple[tuple[str, str, str | None, bool], ...] = ()
 
@@ -274,7 +232,7 @@ class InitiativeDock(QWidget):
                         if parsed.count > 1
                         else purpose
                     )
-                    field = TypedDie(one, which)
+                    field = DieField(one, which)
                     self.dice_layout.addWidget(field)
                     self.dice_fields.append(field)
         for field, text in zip(self.dice_fields, old, strict=False):
