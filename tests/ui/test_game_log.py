@@ -11,15 +11,6 @@ from app.ui.model import EngagementModel
 
 
 @pytest.fixture
-def session(tmp_path):
-    s = GameSession.create(tmp_path / "log.airboss", "skirmish", "Log test")
-    s.add_aircraft("Blue", "jet", "Blue 1")
-    s.add_aircraft("Red", "jet", "Red 1")
-    yield s
-    s.close()
-
-
-@pytest.fixture
 def dock(session, qtbot):
     d = GameLogDock(EngagementModel(session))
     qtbot.addWidget(d)
@@ -33,7 +24,7 @@ def narratives(dock):
 
 def test_every_action_newest_last(dock, session):
     assert narratives(dock) == [
-        "New Skirmish (test ruleset) game 'Log test'",
+        "New Skirmish (test ruleset) game 'Desk test'",
         "Blue 1 (jet, average pilot) joins Blue",
         "Red 1 (jet, average pilot) joins Red",
     ]

@@ -6,18 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.core.dice import TableDice
-from app.session import GameSession
 from app.ui.docks.turn import TurnDock
 from app.ui.model import EngagementModel
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = GameSession.create(tmp_path / "turn.airboss", "skirmish", "Turn test")
-    s.add_aircraft("Blue", "jet", "Blue 1")
-    s.add_aircraft("Red", "jet", "Red 1")
-    yield s
-    s.close()
 
 
 @pytest.fixture
