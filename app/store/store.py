@@ -86,6 +86,18 @@ def _sqlite_engine(path: Path) -> Engine:
     return engine
 
 
+def _server_engine(url: str) -> Engine:
+    """A server database; a plain ``postgresql://`` URL uses psycopg (version 3)."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    try:
+        return create_engine(url)
+    except ModuleNotFoundError as e:
+        raise StoreError(
+            f"the database driver {e.name!r} is not installed: pip install 'airboss[postgres]'"
+        ) from None
+
+
 def inspect_sqlite(path: Path) -> str | None:
     """The schema revision of an Airboss file, read without writing; ``StoreError`` if it is
     not one. ``None`` for a file with no tables at all (a brand-new store)."""
@@ -123,7 +135,7 @@ class Store:
     def create(cls, target: str | Path) -> Store:
         """A new store: a new SQLite file (refused if the file exists) or a server URL."""
         if is_url(target):
-            store = cls(create_engine(str(target)), str(target))
+            store = cls(_server_engine(str(target)), str(target))
         else:
             path = Path(target)
             if path.exists():
@@ -137,7 +149,7 @@ class Store:
     def open(cls, target: str | Path) -> Store:
         """An existing store, checked before anything is written, migrated after a backup."""
         if is_url(target):
-            store = cls(create_engine(str(target)), str(target))
+            store = cls(_server_engine(str(target)), str(target))
             store._migrate(backup=None)
             return store
         path = Path(target)

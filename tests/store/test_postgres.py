@@ -94,7 +94,7 @@ def pg_url() -> Iterator[str]:
             check=True,
             capture_output=True,
         )
-        yield f"postgresql+psycopg://airboss@/club?host={sock}&port={port}"
+        yield f"postgresql://airboss@/club?host={sock}&port={port}"
     finally:
         subprocess.run(
             [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"],
