@@ -398,6 +398,11 @@ class Ruleset:
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         return {}
 
+    def displays(self, engagement: Engagement) -> list[CardBlock]:
+        """The ruleset's own boards the desk shows beside the roster (Nth Fleet's Air Base
+        Displays), built from the projection; none by default."""
+        return []
+
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
         """This aircraft's printed control card; rulesets override to add their data blocks."""
         return CardSpec(

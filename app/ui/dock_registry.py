@@ -76,6 +76,7 @@ DOCKS: tuple[DockEntry, ...] = (
         "critical_log", "Critical hits", "app.ui.docks.critical_log", "CriticalLogDock", BOTTOM
     ),
     DockEntry("game_log", "Game log", "app.ui.docks.game_log", "GameLogDock", BOTTOM),
+    DockEntry("displays", "Displays", "app.ui.docks.displays", "DisplaysDock", LEFT, None),
 )
 
 

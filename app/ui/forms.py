@@ -50,6 +50,18 @@ def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+def _literal_choices(annotation: Any) -> list[Any] | None:
+    """The values of a ``Literal``, or of a union of ``Literal``s (``Literal["cap"] | Mission``)."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return list(typing.get_args(annotation))
+    if origin in (typing.Union, types.UnionType):
+        parts = [_literal_choices(a) for a in typing.get_args(annotation)]
+        if all(p is not None for p in parts):
+            return list(dict.fromkeys(v for p in parts for v in p or ()))
+    return None
+
+
 def _bounds(info: FieldInfo) -> tuple[int, int]:
     low, high = -_SPIN_LIMIT, _SPIN_LIMIT
     for m in info.metadata:
@@ -110,10 +122,8 @@ class _Field:
             spin.setKeyboardTracking(True)
             spin.valueChanged.connect(form._on_edit)
             return "int", spin
-        choices: list[Any] | None = None
-        if origin is typing.Literal:
-            choices = list(args)
-        elif isinstance(annotation, type) and issubclass(annotation, Enum):
+        choices = _literal_choices(annotation)
+        if choices is None and isinstance(annotation, type) and issubclass(annotation, Enum):
             choices = [m.value for m in annotation]
         if choices is not None:
             combo = QComboBox()

@@ -28,7 +28,14 @@ from app.core.ruleset import (
 from rulesets.nth_fleet.air_combat import INTS_SCREEN, ONE_ROLL, AirAttack, AirCombat
 from rulesets.nth_fleet.cards import Card as TypeCard
 from rulesets.nth_fleet.cards import Details, catalogue, per_point
-from rulesets.nth_fleet.display import PLACES, TRACK_TITLES, base_of, start_tracks, tracks_of
+from rulesets.nth_fleet.display import (
+    PLACES,
+    TRACK_TITLES,
+    base_display,
+    base_of,
+    start_tracks,
+    tracks_of,
+)
 from rulesets.nth_fleet.missions import (
     LaunchMissionProc,
     MissionEffectiveness,
@@ -118,6 +125,17 @@ class NthFleet(Ruleset):
         }
 
     # -- the printed card ------------------------------------------------------------------
+
+    def displays(self, engagement: Engagement) -> list[CardBlock]:
+        """Each base's Air Base Display (2.1): its counters' air points per track, with totals."""
+        out: list[CardBlock] = []
+        header = ("Counter", *(TRACK_TITLES[p] for p in PLACES))
+        for base, places in base_display(engagement).items():
+            names = list(dict.fromkeys(n for p in PLACES for n in places[p]))
+            rows = [(n, *(str(places[p].get(n, 0)) for p in PLACES)) for n in names]
+            rows.append(("Total", *(str(sum(places[p].values())) for p in PLACES)))
+            out.append(Table(f"Air Base Display: {base} (2.1)", header, tuple(rows)))
+        return out
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
         card = TypeCard.model_validate(dict(aircraft.card))

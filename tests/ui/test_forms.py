@@ -114,3 +114,16 @@ def test_spin_box_refuses_values_outside_ge_le(qtbot):
     spin.selectAll()
     qtbot.keyClicks(spin, "99")
     assert form.value().gun_value <= 12
+
+
+def test_a_union_of_literals_is_one_combo_box(qtbot):
+    """Nth Fleet's mission: ``Literal["cap"] | Literal["strike", ...]`` offers every value."""
+
+    class Inputs(BaseModel):
+        mission: Literal["cap"] | Literal["strike", "escort"] = "strike"
+
+    form = InputForm(Inputs)
+    qtbot.addWidget(form)
+    combo = form.editor("mission")
+    assert [combo.itemText(i) for i in range(combo.count())] == ["cap", "strike", "escort"]
+    assert combo.currentText() == "strike"

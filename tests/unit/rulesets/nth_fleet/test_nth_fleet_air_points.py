@@ -140,3 +140,24 @@ def test_card_shows_defence_and_half_attack_once_filled(rs, game: Callable, fill
     assert isinstance(values, KeyValues)
     assert ("Defence value", "4") in values.items
     assert ("Attack value", "2") in values.items
+
+
+def test_2_1_the_desk_shows_each_base_display(rs, game: Callable) -> None:
+    """Nth Fleet 2.1: each air base's display, its three tracks (and points aloft), as a table."""
+    g = game()
+    a = g.add("Blue", "a6e", "VA-35", base="Nimitz", unit_sides=2)
+    g.add("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2)
+    g.add("Red", "mig29", "Fulcrums", base="Olenya")
+    g.perform("launch_mission", {"aircraft": a, "points": 3, "mission": "strike"})
+    boards = rs.displays(g.state)
+    assert [b.title for b in boards] == [
+        "Air Base Display: Nimitz (2.1)",
+        "Air Base Display: Olenya (2.1)",
+    ]
+    nimitz = boards[0]
+    assert nimitz.header == ("Counter", "Unused", "Aloft", "CAP", "Used")
+    assert nimitz.rows == (
+        ("VA-35", "1", "3", "0", "0"),
+        ("VF-1", "4", "0", "0", "0"),
+        ("Total", "5", "3", "0", "0"),
+    )
