@@ -6,11 +6,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.core.dice import DiceError, SeededDice, TableDice
 from app.core.errors import RuleViolation
 from app.core.events import CardsPrinted
+from app.core.history import Timeline
 from app.session import GameSession
 from app.store import StoreError
 
@@ -176,3 +179,49 @@ def test_save_copy(game: GameSession, tmp_path: Path) -> None:
         assert c.engagement == game.engagement
     with pytest.raises(StoreError, match="exists already"):
         game.save_copy(copy)
+
+
+session_ops = st.lists(
+    st.sampled_from(["gun", "snap", "crit", "burner", "undo", "redo", "next", "prev"]),
+    max_size=14,
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops=session_ops, seed=st.integers(0, 10_000))
+def test_any_performs_undos_and_redos_keep_ledgers_and_replay(tmp_path: Path, ops, seed) -> None:
+    """Issue 2: through GameSession, no ledger goes negative and a replay of the stored log
+    (as on reopening) equals the state built action by action."""
+    import uuid
+
+    path = tmp_path / f"{uuid.uuid4().hex}.airboss"
+    s = GameSession.create(path, ruleset="skirmish", title="Property")
+    a = s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    b = s.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    dice = SeededDice(seed)
+    actions = {
+        "gun": lambda: s.perform("gun_attack", {"attacker": a, "target": b}, dice),
+        "snap": lambda: s.perform(
+            "gun_attack", {"attacker": b, "target": a, "snap_shot": True}, dice
+        ),
+        "crit": lambda: s.perform("critical_hit", {"aircraft": a}, dice),
+        "burner": lambda: s.perform("afterburner", {"aircraft": a}),
+        "undo": s.undo,
+        "redo": s.redo,
+        "next": s.next_step,
+        "prev": s.previous_step,
+    }
+    for op in ops:
+        try:
+            actions[op]()
+        except RuleViolation:
+            pass
+        for craft in s.engagement.aircraft.values():
+            assert all(led.value >= 0 for led in craft.ledgers.values())
+    state = s.engagement
+    s.close()
+    with GameSession.open(path) as again:
+        assert again.engagement == state
+        assert Timeline.replay(again.events()).state == state
