@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QApplication
 from app.core import hexgrid
 from app.core.ruleset import Piece, Relation
 from app.session import GameSession
-from app.ui.docks.angle_off import AngleOffDock, snap
+from app.ui.docks.angle_board import snap
+from app.ui.docks.angle_off import AngleOffDock
 from app.ui.model import EngagementModel
 
 

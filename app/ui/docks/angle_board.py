@@ -1,0 +1,309 @@
+"""The angle-off board: the map's grid, the two pieces and the arcs the geometry reports,
+in a QGraphicsView (click to place, drag to move, wheel or [ ] to turn)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QWidget,
+)
+
+from app.core import hexgrid
+from app.core.ruleset import Piece
+
+ROLES = ("target", "attacker")
+COLOURS = {"target": QColor("#c62828"), "attacker": QColor("#1565c0")}
+ARC_COLOURS = ("#ffb300", "#43a047", "#8e24aa", "#00897b", "#f4511e", "#3949ab")
+#: board pixels per map unit (one hex across flats; one inch)
+SCALE = {"hex": 46.0, "inches": 18.0}
+#: how far the board reaches from the middle, in map units
+EXTENT = {"hex": 7, "inches": 24}
+#: the arcs' radius in map units
+ARC_RADIUS = {"hex": 3.2, "inches": 12.0}
+#: the turn of one wheel notch or key press in a place where any facing goes
+FREE_TURN = {"hex": 30, "inches": 15}
+
+
+def to_physical(grid: str, x: float, y: float) -> tuple[float, float]:
+    return hexgrid.physical(x, y) if grid == "hex" else (x, y)
+
+
+def to_map(grid: str, px: float, py: float) -> tuple[float, float]:
+    return (px / hexgrid.HALF_SQRT3, py) if grid == "hex" else (px, py)
+
+
+def snap(grid: str, x: float, y: float) -> tuple[float, float]:
+    """The nearest place a piece can stand: a hex centre, or a hex side when very near one."""
+    if grid != "hex":
+        return (round(x * 4) / 4, round(y * 4) / 4)
+    px, py = hexgrid.physical(x, y)
+    best: tuple[float, tuple[float, float]] | None = None
+    for col in range(math.floor(x) - 1, math.floor(x) + 3):
+        base = math.floor(y) if col % 2 == 0 else math.floor(y - 0.5) + 0.5
+        for cy in (base - 1, base, base + 1, base + 2):
+            cx_p, cy_p = hexgrid.physical(col, cy)
+            d = math.hypot(cx_p - px, cy_p - py)
+            if best is None or d < best[0]:
+                best = (d, (float(col), float(cy)))
+    assert best is not None
+    centre = best[1]
+    for n in hexgrid.neighbours(*centre):
+        side = ((centre[0] + n[0]) / 2, (centre[1] + n[1]) / 2)
+        sx, sy = hexgrid.physical(*side)
+        if math.hypot(sx - px, sy - py) < 0.17:
+            return side
+    return centre
+
+
+def facings(grid: str, x: float, y: float) -> tuple[int, ...]:
+    """The facings a piece may take at ``(x, y)``, counter-clockwise from +x."""
+    if grid == "hex":
+        try:
+            return hexgrid.valid_directions(x, y)
+        except ValueError:
+            return tuple(range(0, 360, 30))
+    return tuple(range(0, 360, FREE_TURN["inches"]))
+
+
+def nearest_facing(allowed: tuple[int, ...], facing: int) -> int:
+    return min(allowed, key=lambda f: abs((f - facing + 180) % 360 - 180))
+
+
+def turned(allowed: tuple[int, ...], facing: int, steps: int) -> int:
+    """The facing ``steps`` allowed facings counter-clockwise (negative: clockwise)."""
+    ordered = sorted(allowed)
+    i = ordered.index(nearest_facing(allowed, facing))
+    return ordered[(i + steps) % len(ordered)]
+
+
+class PieceItem(QGraphicsPathItem):
+    """A piece on the board: an arrow pointing along its facing."""
+
+    def __init__(self, role: str, board: Board) -> None:
+        super().__init__()
+        self.role, self.board = role, board
+        s = 0.36 * board.scale
+        path = QPainterPath()
+        path.addPolygon(
+            QPolygonF(
+                [
+                    QPointF(s, 0),
+                    QPointF(-s * 0.7, s * 0.6),
+                    QPointF(-s * 0.35, 0),
+                    QPointF(-s * 0.7, -s * 0.6),
+                    QPointF(s, 0),
+                ]
+            )
+        )
+        self.setPath(path)
+        colour = COLOURS[role]
+        self.setBrush(QBrush(colour))
+        self.setPen(QPen(colour.darker(150), 1.5))
+        self.setZValue(10)
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+            | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
+        )
+        self.setToolTip(role.capitalize())
+        self.label = QGraphicsSimpleTextItem(role.capitalize())
+        self.label.setBrush(QBrush(colour.darker(130)))
+        self.label.setZValue(11)
+        self.syncing = False
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # noqa: N802
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and not self.syncing:
+            self.board.piece_dragged.emit(self.role, self.pos(), False)
+        return super().itemChange(change, value)
+
+    def mousePressEvent(self, event: Any) -> None:  # noqa: N802
+        self.board.piece_pressed.emit(self.role)
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: Any) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        self.board.piece_dragged.emit(self.role, self.pos(), True)
+
+
+class Board(QGraphicsView):
+    """The map: grid, arcs and two pieces. It reports clicks, drags and turns; the dock decides."""
+
+    clicked = Signal(QPointF)
+    turn = Signal(int)
+    piece_pressed = Signal(str)
+    piece_dragged = Signal(str, QPointF, bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("board")
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMinimumSize(260, 220)
+        self.setToolTip("Click to place the chosen piece, drag to move, wheel or [ and ] to turn")
+        self.grid = "hex"
+        self.scale = SCALE["hex"]
+        self.pieces: dict[str, PieceItem] = {}
+        self._grid_items: list[QGraphicsItem] = []
+        self._arc_items: list[QGraphicsItem] = []
+        self.attacker_arcs: list[str] = []
+        self.draw_grid("hex")
+
+    def scene_point(self, grid: str, x: float, y: float) -> QPointF:
+        px, py = to_physical(grid, x, y)
+        return QPointF(px * self.scale, -py * self.scale)
+
+    def map_point(self, p: QPointF) -> tuple[float, float]:
+        return to_map(self.grid, p.x() / self.scale, -p.y() / self.scale)
+
+    def draw_grid(self, grid: str) -> None:
+        scene = self.scene()
+        for item in self._grid_items:
+            scene.removeItem(item)
+        for piece in self.pieces.values():
+            scene.removeItem(piece)
+            scene.removeItem(piece.label)
+        self._grid_items = []
+        self.grid, self.scale = grid, SCALE[grid]
+        pen = QPen(self.palette().color(self.foregroundRole()))
+        pen.setColor(QColor(128, 128, 128, 110))
+        pen.setCosmetic(True)
+        n = EXTENT[grid]
+        path = QPainterPath()
+        if grid == "hex":
+            r = self.scale / math.sqrt(3)
+            for col in range(-n, n + 1):
+                offset = 0.0 if col % 2 == 0 else 0.5
+                for row in range(-n + 2, n - 1):
+                    c = self.scene_point("hex", col, row + offset)
+                    corners = [
+                        QPointF(
+                            c.x() + r * math.cos(math.radians(a)),
+                            c.y() - r * math.sin(math.radians(a)),
+                        )
+                        for a in range(0, 361, 60)
+                    ]
+                    path.addPolygon(QPolygonF(corners))
+        else:
+            s = self.scale
+            for i in range(-n, n + 1):
+                path.moveTo(i * s, -n * s)
+                path.lineTo(i * s, n * s)
+                path.moveTo(-n * s, i * s)
+                path.lineTo(n * s, i * s)
+        item = scene.addPath(path, pen)
+        item.setZValue(-10)
+        self._grid_items.append(item)
+        self.pieces = {role: PieceItem(role, self) for role in ROLES}
+        for piece in self.pieces.values():
+            scene.addItem(piece)
+            scene.addItem(piece.label)
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-20, -20, 20, 20))
+
+    def place(self, role: str, piece: Piece, active: bool) -> None:
+        item = self.pieces[role]
+        item.syncing = True
+        item.setPos(self.scene_point(self.grid, piece.x, piece.y))
+        item.setRotation(-piece.facing)
+        item.syncing = False
+        item.setPen(
+            QPen(QColor("#ffd54f") if active else COLOURS[role].darker(150), 3 if active else 1.5)
+        )
+        item.label.setPos(item.pos() + QPointF(0.3 * self.scale, 0.15 * self.scale))
+
+    def draw_arcs(
+        self,
+        target: Piece,
+        arcs: tuple[tuple[str, float, float], ...],
+        attacker: Piece | None = None,
+    ) -> None:
+        """The arcs around the target; the one the attacker is in is filled more strongly."""
+        scene = self.scene()
+        for item in self._arc_items:
+            scene.removeItem(item)
+        self._arc_items = []
+        self.attacker_arcs: list[str] = []
+        bearing = None
+        if attacker is not None:
+            tx, ty = to_physical(self.grid, target.x, target.y)
+            ax, ay = to_physical(self.grid, attacker.x, attacker.y)
+            if (ax, ay) != (tx, ty):
+                bearing = math.degrees(math.atan2(ay - ty, ax - tx)) % 360
+        centre = self.scene_point(self.grid, target.x, target.y)
+        radius = ARC_RADIUS[self.grid] * self.scale
+        rect = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
+        for i, (label, start, end) in enumerate(arcs):
+            span = (end - start) % 360 or 360.0
+            colour = QColor(ARC_COLOURS[i % len(ARC_COLOURS)])
+            path = QPainterPath(centre)
+            # map degrees are counter-clockwise from +x, as Qt's arc angles are on screen
+            path.arcTo(rect, start, span)
+            path.closeSubpath()
+            inside = bearing is not None and (bearing - start) % 360 < span
+            if inside:
+                self.attacker_arcs.append(label)
+            fill = QColor(colour)
+            fill.setAlpha(120 if inside else 45)
+            pen = QPen(colour, 3 if inside else 1.5)
+            pen.setCosmetic(True)
+            item = scene.addPath(path, pen, QBrush(fill))
+            item.setZValue(-5)
+            item.setToolTip(f"{label}: {start:g} to {end:g} degrees")
+            middle = math.radians(start + span / 2)
+            text = scene.addSimpleText(label)
+            text.setBrush(QBrush(colour.darker(140)))
+            br = text.boundingRect()
+            text.setPos(
+                centre.x() + 0.75 * radius * math.cos(middle) - br.width() / 2,
+                centre.y() - 0.75 * radius * math.sin(middle) - br.height() / 2,
+            )
+            text.setZValue(-4)
+            self._arc_items += [item, text]
+
+    # -- input -------------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton and not isinstance(
+            self.itemAt(event.position().toPoint()), PieceItem
+        ):
+            self.clicked.emit(self.mapToScene(event.position().toPoint()))
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        steps = event.angleDelta().y() // 120
+        if steps:
+            self.turn.emit(int(steps))
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_BracketLeft:
+            self.turn.emit(1)
+        elif event.key() == Qt.Key.Key_BracketRight:
+            self.turn.emit(-1)
+        else:
+            super().keyPressEvent(event)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
