@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing
@@ -168,8 +167,13 @@ class Store:
 
     def _migrate(self, backup: Path | None) -> None:
         if backup is not None:
+            # through SQLite's backup API, so what is still in the WAL is in the copy too
             copy = backup.with_name(f"{backup.name}.before-migration.bak")
-            shutil.copy2(backup, copy)
+            n = 1
+            while copy.exists():
+                n += 1
+                copy = backup.with_name(f"{backup.name}.before-migration-{n}.bak")
+            self.save_copy(copy)
         with self.engine.begin() as conn:
             command.upgrade(_alembic_config(conn), "head")
             present = conn.execute(select(InfoRow).where(InfoRow.key == "format")).first()

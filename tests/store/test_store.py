@@ -140,3 +140,22 @@ def test_snapshots_make_reopen_resume(tmp_path: Path, monkeypatch: pytest.Monkey
     r.undo()  # deeper than the snapshot: served by replay from the store
     r.redo()
     r.close()
+
+
+def test_an_older_file_is_backed_up_before_it_is_migrated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DESIGN.md Storage: opening an older game file migrates it after a backup copy."""
+    import app.store.store as store_module
+
+    p = tmp_path / "old.airboss"
+    make_game(p).close()
+    before = p.read_bytes()
+    # this build pretends to know a newer schema, so the file on disk is the older one
+    monkeypatch.setattr(store_module, "head_revision", lambda: "0002")
+    monkeypatch.setattr(store_module, "known_revisions", lambda: {"0001", "0002"})
+    Store.open(p).close()
+    backup = tmp_path / "old.airboss.before-migration.bak"
+    assert backup.read_bytes() == before
+    with GameSession.open(backup) as s:
+        assert s.title == "Store test"
