@@ -159,4 +159,7 @@ def test_an_older_file_is_backed_up_before_it_is_migrated(
     backup = tmp_path / "old.airboss.before-migration.bak"
     with GameSession.open(backup) as s:
         assert s.events() == events
-    assert (tmp_path / "old.airboss.before-migration-2.bak").exists()  # the backup's own
+    Store.open(p).close()  # a second opening never writes over the first backup
+    assert (tmp_path / "old.airboss.before-migration-2.bak").exists()
+    with GameSession.open(backup) as s:
+        assert s.events() == events
