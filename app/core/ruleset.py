@@ -33,6 +33,7 @@ from app.core.events import AircraftAdded, Event, ProcedureResolved
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
 __all__ = [
+    "Acting",
     "AircraftInputs",
     "CardBlock",
     "CardSpec",
@@ -202,6 +203,10 @@ class Step:
         elif self.title != self.phase:
             parts.append(self.title)
         return ", ".join(parts)
+
+
+#: one line of "who acts now": (who, what) or (who, what, procedure id)
+Acting = tuple[str, str] | tuple[str, str, str]
 
 
 # --- control cards: concrete blocks a ruleset builds from an aircraft's state ---------------
@@ -416,8 +421,10 @@ class Ruleset:
         """The steps of one turn, in order."""
         return (Step("Turn", "Turn"),)
 
-    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
-        """Who acts in the current step, in order: ``(aircraft id or side, what they do)``."""
+    def acting(self, engagement: Engagement) -> Sequence[Acting]:
+        """Who acts in the current step, in order: ``(aircraft id or side, what they do)``, or
+        ``(who, what, procedure id)`` when one procedure is what they do (the desk then opens
+        that procedure's form for them on a double-click)."""
         return []
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:

@@ -120,9 +120,22 @@ class MainWindow(QMainWindow):
                 panel = self.panels.get(entry.name)
                 if entry.follows_selection and panel is not None:
                     roster.selection_changed.connect(panel.show_selection)
+        turn, combat = self.panels.get("turn"), self.panels.get("combat")
+        if turn is not None and combat is not None:
+            turn.open_procedure.connect(self.open_procedure)
         for entry, _, _ in available_docks():  # the first panel of each tab group in front
             if entry.tab_with in self.docks and entry.name in self.docks:
                 self.docks[entry.tab_with].raise_()
+
+    def open_procedure(self, procedure_id: str, aircraft_id: str) -> None:
+        """Bring the combat panel forward on this procedure for this aircraft (from the Turn
+        panel's "who acts now")."""
+        combat = self.panels["combat"]
+        combat.select_procedure(procedure_id)
+        combat.set_aircraft(aircraft_id)
+        dock = self.docks["combat"]
+        dock.show()
+        dock.raise_()
 
     def _initial_sizes(self) -> None:
         """The starting proportions: roster and turn on the left, the log along the bottom."""

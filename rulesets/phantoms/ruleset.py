@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event
-from app.core.ruleset import CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
+from app.core.ruleset import Acting, CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
 from rulesets.phantoms import sequence
 from rulesets.phantoms.breakoff import BreakOff, Disengage
 from rulesets.phantoms.card import card_spec
@@ -175,7 +175,7 @@ class Phantoms(Ruleset):
     def steps(self, engagement: Engagement) -> Sequence[Step]:
         return sequence.STEPS
 
-    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
+    def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement, self.chosen)
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.events import Event
-from app.core.ruleset import Step
+from app.core.ruleset import Acting, Step
 from rulesets.phantoms.common import (
     IMPULSES,
     SEGMENTS,
@@ -56,39 +56,48 @@ def _by_marker(engagement: Engagement) -> list[AircraftState]:
     return [a for s in _sides(engagement) for a in engagement.on_side(s) if a.in_play]
 
 
-def acting(engagement: Engagement, variants: frozenset[str]) -> list[tuple[str, str]]:
+def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
     """Who acts in the current step, in order."""
     impulse, seg = clock_of(engagement.step)
     planes = _by_marker(engagement)
-    out: list[tuple[str, str]] = []
+    out: list[Acting] = []
     for a in planes:  # things owed from earlier steps come first
         due = int(attr(a, "criticals_due", 0))
         if due:
-            out.append((a.id, f"rolls {due} critical hit(s) (8.1)"))
+            out.append((a.id, f"rolls {due} critical hit(s) (8.1)", "critical_hit"))
         if attr(a, "control_checks"):
-            out.append((a.id, "checks loss of control (6.4.1)"))
+            out.append((a.id, "checks loss of control (6.4.1)", "loss_of_control"))
     for a in engagement.aircraft.values():
         lost = Status.DESTROYED in a.status and not attr(a, "ejection_rolled")
         if lost and not a.status & {Status.PILOT_KILLED, Status.EJECTED}:
-            out.append((a.id, "may attempt to eject (8.2)"))
+            out.append((a.id, "may attempt to eject (8.2)", "ejection"))
     if impulse is None:
         if engagement.step == 0:
-            return out + [(a.id, "sets speed (5.0)") for a in planes]
+            return out + [(a.id, "sets speed (5.0)", "set_speed") for a in planes]
         tailed = {attr(e, "tailing") for e in planes}
         return out + [
-            (a.id, "may attempt to break off (10.0)") for a in planes if a.id not in tailed
+            (a.id, "may attempt to break off (10.0)", "break_off")
+            for a in planes
+            if a.id not in tailed
         ]
     now = absolute_impulse(engagement.turn, impulse)
     if seg == "a":
         for a in planes:
             if moves_at(int(attr(a, "speed", 1)), impulse):
                 ooc = Status.OUT_OF_CONTROL in a.status
-                out.append((a.id, "checks recovery (6.4.2)" if ooc else "moves one hex (6.0)"))
+                if ooc:
+                    out.append((a.id, "checks recovery (6.4.2)", "recovery"))
+                else:
+                    out.append((a.id, "moves one hex (6.0)"))
     elif seg == "b":
-        out += [(a.id, "checks its fire (9.0)") for a in planes if Status.ON_FIRE in a.status]
+        out += [
+            (a.id, "checks its fire (9.0)", "fire_check")
+            for a in planes
+            if Status.ON_FIRE in a.status
+        ]
     elif seg == "c":
         out += [
-            (a.id, "may use its afterburner (6.5)")
+            (a.id, "may use its afterburner (6.5)", "afterburner")
             for a in planes
             if a.ledgers.get("afterburner")
             and a.ledgers["afterburner"].value > 0
@@ -97,14 +106,20 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[tuple[str, 
         ]
     elif seg == "d":
         if "spotting" in variants:
-            out += [(a.id, "may attempt to spot (13.0)") for a in planes]
+            out += [(a.id, "may attempt to spot (13.0)", "radar_spot") for a in planes]
     elif seg == "e":
         for m in engagement.attributes.get("missiles_in_flight", []):
             if m["impact_at"] <= now:
-                out.append((m["attacker"], f"{m['name']} impact on {m['target']} (7.1.3)"))
+                out.append(
+                    (
+                        m["attacker"],
+                        f"{m['name']} impact on {m['target']} (7.1.3)",
+                        "missile_attack",
+                    )
+                )
     elif seg == "f":
         out += [
-            (a.id, "may fire guns (7.2)")
+            (a.id, "may fire guns (7.2)", "gun_attack")
             for a in planes
             if attr(a, "moved_at") == now
             and a.card.get("gun_value") is not None
@@ -112,13 +127,13 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[tuple[str, 
         ]
     elif seg == "g":
         out += [
-            (a.id, "may break lock or launch a missile (7.1.1c, 7.1.2)")
+            (a.id, "may break lock or launch a missile (7.1.1c, 7.1.2)", "missile_launch")
             for a in planes
             if Status.OUT_OF_CONTROL not in a.status
         ]
     elif seg == "h":
         out += [
-            (a.id, "may attempt radar lock-on (7.1.1b)")
+            (a.id, "may attempt radar lock-on (7.1.1b)", "radar_lock")
             for a in planes
             if a.card.get("radar") is not None and Status.OUT_OF_CONTROL not in a.status
         ]
@@ -128,8 +143,11 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[tuple[str, 
         ]
         plain = [a for a in need if not attr(a, "tailing")]
         tailing = [a for a in need if attr(a, "tailing")]
-        out += [(a.id, "places its maneuver marker (6.1)") for a in plain]
-        out += [(a.id, "places its maneuver marker last: tailing (6.1.1)") for a in tailing]
+        out += [(a.id, "places its maneuver marker (6.1)", "mark_maneuver") for a in plain]
+        out += [
+            (a.id, "places its maneuver marker last: tailing (6.1.1)", "mark_maneuver")
+            for a in tailing
+        ]
     return out
 
 

@@ -345,3 +345,14 @@ def test_application_icon_is_set(window):
     assert application() is QApplication.instance()
     assert not QApplication.windowIcon().isNull()
     assert ICON_SVG.exists() and icon_png(256).exists()
+
+
+def test_who_acts_now_opens_the_procedure_in_the_combat_panel(window):
+    session = window.model.session
+    session.next_step()
+    session.next_step()
+    window.panels["turn"].open_procedure.emit("gun_attack", "red-1")
+    combat = window.panels["combat"]
+    assert combat.procedure.currentData() == "gun_attack"
+    assert combat.attacker.currentData() == "red-1"
+    assert window.docks["combat"].isVisible()

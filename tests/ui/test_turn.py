@@ -94,3 +94,16 @@ def test_step_labels_for_impulses_and_segments():
     move = Step("Movement", "Fast movers", impulse=1)
     assert step_label(move) == "Movement, impulse 1 · Fast movers"
     assert step_label(Step("Initiative", "Initiative")) == "Initiative"
+
+
+def test_a_line_naming_a_procedure_opens_it(dock, session, qtbot):
+    """Double-click (or Enter) on "who acts now" asks for that procedure for that aircraft."""
+    session.next_step()
+    session.next_step()
+    assert acting(dock) == ["1. Blue 1 — may fire its guns", "2. Red 1 — may fire its guns"]
+    with qtbot.waitSignal(dock.open_procedure) as opened:
+        item = dock.acting.item(1)
+        dock.acting.setCurrentItem(item)
+        qtbot.keyClick(dock.acting, Qt.Key.Key_Return)
+    assert opened.args == ["gun_attack", "red-1"]
+    assert "open Gun attack for Red 1" in dock.acting.item(1).toolTip()

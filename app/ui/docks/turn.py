@@ -5,7 +5,7 @@ Next (Space) and Previous (Shift+Space) move the clock through the session; each
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -57,7 +57,13 @@ def step_label(step: Step) -> str:
 
 
 class TurnDock(QWidget):
-    """The sequence of play with the current step highlighted; Next and Previous."""
+    """The sequence of play with the current step highlighted; Next and Previous.
+
+    A line of "who acts now" that names a procedure opens it on a double-click (or Enter):
+    ``open_procedure(procedure id, aircraft id)``.
+    """
+
+    open_procedure = Signal(str, str)
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,8 +86,8 @@ class TurnDock(QWidget):
         self.what.setTextFormat(Qt.TextFormat.PlainText)
         self.acting_title = QLabel("<b>Who acts now, in order</b>")
         self.acting = QListWidget()
-        self.acting.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.acting.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.acting.itemActivated.connect(self._activated)
         for view in (self.step_list, self.acting):
             view.setMinimumHeight(60)
 
@@ -178,15 +184,27 @@ class TurnDock(QWidget):
         if not self.model.has_session:
             return
         e = self.model.engagement
-        order = self.model.session.ruleset.acting(e)
-        for n, (who, what) in enumerate(order, 1):
+        rs = self.model.session.ruleset
+        order = rs.acting(e)
+        for n, line in enumerate(order, 1):
+            who, what = line[0], line[1]
             marker = "  ★ marker" if e.initiative_marker == who else ""
-            self.acting.addItem(f"{n}. {who_name(e, who)} — {what}{marker}")
+            item = QListWidgetItem(f"{n}. {who_name(e, who)} — {what}{marker}")
+            if len(line) == 3 and line[2] in rs.procedures:
+                item.setData(Qt.ItemDataRole.UserRole, (line[2], who))
+                title = rs.procedures[line[2]].title
+                item.setToolTip(f"Double-click or Enter: open {title} for {who_name(e, who)}")
+            self.acting.addItem(item)
         if not order:
             item = QListWidgetItem("nobody acts in this step")
             item.setForeground(self.palette().placeholderText())
             self.acting.addItem(item)
         self.acting_title.setStyleSheet("" if order else f"color: {muted(self)}")
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        target = item.data(Qt.ItemDataRole.UserRole)
+        if target:
+            self.open_procedure.emit(*target)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Space on a focused button, check box or combo box presses it, not Next step."""

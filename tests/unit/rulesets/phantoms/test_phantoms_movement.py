@@ -45,7 +45,7 @@ def test_3_0_movement_segment_moves_by_the_chart(game: Any) -> None:
     moved: dict[str, int] = {"a": 0, "b": 0}
     for imp in range(1, 11):
         g.clock(1, step_of(imp, "a"))
-        acting = dict(g.rs.acting(g.e))
+        acting = {line[0]: line[1] for line in g.rs.acting(g.e)}
         for aid in moved:
             if g.a(aid).attributes.get("moved_at") == imp:
                 moved[aid] += 1
@@ -318,3 +318,16 @@ def test_6_4_3_recovery_effects(game: Any) -> None:
         g.do(
             "missile_launch", {"attacker": "a", "target": "b", "missile": "aim9j", "range_hexes": 2}
         )
+
+
+def test_who_acts_names_the_procedure_to_open(game: Any) -> None:
+    """3.0 b) Fire-Check Segment: a burning aircraft's line opens the fire check (9.0)."""
+    from app.core.engagement import Status
+    from app.core.events import StatusChanged
+
+    g = game()
+    g.add("a", "Blue", "f4e", speed=5)
+    g.apply([StatusChanged(aircraft="a", set=(Status.ON_FIRE,))])
+    g.clock(1, step_of(1, "b"))
+    assert ("a", "checks its fire (9.0)", "fire_check") in g.rs.acting(g.e)
+    assert all(line[2] in g.rs.procedures for line in g.rs.acting(g.e) if len(line) == 3)
