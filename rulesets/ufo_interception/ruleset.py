@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import Event, GameAttributesSet, InitiativeSet
 from app.core.ruleset import (
+    Acting,
     CardBlock,
     CardSpec,
     KeyValues,
@@ -195,16 +196,16 @@ class UfoInterception(Ruleset):
     def steps(self, engagement: Engagement) -> Sequence[Step]:
         return STEPS
 
-    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
+    def acting(self, engagement: Engagement) -> list[Acting]:
         step = engagement.step
         scores = engagement.initiative_scores
         if step == INITIATIVE:
             return [
-                (a.id, f"rolls d6 + pilot reaction {a.details.get('reaction', 0)}")
+                (a.id, f"rolls d6 + pilot reaction {a.details.get('reaction', 0)}", "initiative")
                 for a in _fighters(engagement)
             ]
+        out: list[Acting] = []
         if step == UFO_MOVES:
-            out = []
             for u in _ufos(engagement):
                 limit = min(6, int(u.ledger(MAX_SPEED)))
                 last = u.attributes.get("moved", [0, 0])
@@ -215,7 +216,7 @@ class UfoInterception(Ruleset):
                     if grav is not None and moved > grav.value
                     else "may change direction up to 90 degrees first"
                 )
-                out.append((u.id, f"moves up to {limit} inches ({turn})"))
+                out.append((u.id, f"moves up to {limit} inches ({turn})", "ufo_move"))
             return out
         planes = moving_order(engagement)
         if step in (FIRST_HALF, SECOND_HALF):
@@ -226,14 +227,23 @@ class UfoInterception(Ruleset):
                     f"moves {which} half of its move "
                     f"({Fraction(int(a.attributes.get('speed', 0)), 2)} inches)"
                     + self._score(a, scores),
+                    "aircraft_move",
                 )
                 for a in planes
             ]
         if step in (CANNON_1, CANNON_2):
-            return [(a.id, "may fire its cannon" + self._score(a, scores)) for a in planes[::-1]]
+            return [
+                (a.id, "may fire its cannon" + self._score(a, scores), "cannon")
+                for a in planes[::-1]
+            ]
         assert step == MISSILES
-        firing: list[tuple[int | None, str, str]] = [
-            (scores.get(a.id), a.id, "fires 1 or 2 missiles of one type, or guns once")
+        firing: list[tuple[int | None, str, str, str]] = [
+            (
+                scores.get(a.id),
+                a.id,
+                "fires 1 or 2 missiles of one type, or guns once",
+                "missile_launch",
+            )
             for a in planes[::-1]
         ]
         for u in _ufos(engagement):
@@ -246,10 +256,14 @@ class UfoInterception(Ruleset):
             )
             tied = [engagement.get(f[1]).name for f in firing if f[0] == init]
             note = f" (tied with {', '.join(tied)}: the text gives no rule)" if tied else ""
-            firing.insert(pos, (init, u.id, f"fires its ray gun or recharges{note}"))
+            firing.insert(pos, (init, u.id, f"fires its ray gun or recharges{note}", "ray_gun"))
         out = [
-            (aid, what + (f" (initiative {s})" if s is not None else " (no initiative rolled)"))
-            for s, aid, what in firing
+            (
+                aid,
+                what + (f" (initiative {s})" if s is not None else " (no initiative rolled)"),
+                proc,
+            )
+            for s, aid, what, proc in firing
         ]
         out += self._due(engagement)
         for m in in_flight(engagement):
@@ -260,24 +274,27 @@ class UfoInterception(Ruleset):
                     m["attacker"],
                     f"its {name} {m['id']} moves 12 inches at "
                     f"{target.name if target else m['target']} ({m['turns_left']} turn(s) left)",
+                    "missile_flight",
                 )
             )
         return out
 
     @staticmethod
-    def _due(engagement: Engagement) -> list[tuple[str, str]]:
+    def _due(engagement: Engagement) -> list[Acting]:
         """Damage rolls waiting, and vital-system checks due this turn (UFO rules, Damage)."""
-        out = []
+        out: list[Acting] = []
         for a in engagement.aircraft.values():
             if not a.in_play:
                 continue
             due = int(a.attributes.get("damage_rolls_due", 0))
             if due:
-                out.append((a.id, f"{due} roll(s) on the damage table due"))
+                out.append((a.id, f"{due} roll(s) on the damage table due", "damage_roll"))
             damaged = a.attributes.get("damaged_turn") == engagement.turn
             checked = a.attributes.get("vital_checked_turn") == engagement.turn
             if a.card["kind"] == "fighter" and damaged and not checked:
-                out.append((a.id, "vital system check: d6 less than total damage ejects"))
+                out.append(
+                    (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
+                )
         return out
 
     @staticmethod

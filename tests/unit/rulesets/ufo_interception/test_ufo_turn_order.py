@@ -22,6 +22,11 @@ from rulesets.ufo_interception.sequence import (
 INIT = RULESET.procedures["initiative"]
 
 
+def said(lines):
+    """(who, what) of each "who acts now" line (a third item may name the procedure)."""
+    return [line[:2] for line in lines]
+
+
 def test_steps_are_the_turn_order_as_printed() -> None:
     labels = [s.label for s in RULESET.steps(standard())]
     assert labels == [
@@ -110,30 +115,30 @@ def rolled() -> object:
 
 def test_acting_in_each_step() -> None:
     e = rolled()
-    assert RULESET.acting(at(e, INITIATIVE)) == [
+    assert said(RULESET.acting(at(e, INITIATIVE))) == [
         ("blue1", "rolls d6 + pilot reaction 2"),
         ("blue2", "rolls d6 + pilot reaction 1"),
     ]
-    assert RULESET.acting(at(e, UFO_MOVES)) == [
+    assert said(RULESET.acting(at(e, UFO_MOVES))) == [
         ("saucer", "moves up to 6 inches (may change direction up to 90 degrees first)")
     ]
-    assert [a for a, _ in RULESET.acting(at(e, FIRST_HALF))] == ["blue2", "blue1"]
-    assert RULESET.acting(at(e, SECOND_HALF))[0] == (
+    assert [a for a, *_ in said(RULESET.acting(at(e, FIRST_HALF)))] == ["blue2", "blue1"]
+    assert said(RULESET.acting(at(e, SECOND_HALF)))[0] == (
         "blue2",
         "moves second half of its move (4 inches) (initiative 3)",
     )
-    assert [a for a, _ in RULESET.acting(at(e, CANNON_1))] == ["blue1", "blue2"]
+    assert [a for a, *_ in said(RULESET.acting(at(e, CANNON_1)))] == ["blue1", "blue2"]
 
 
 def test_missile_firing_with_ufo_initiative_13_minus_charge() -> None:
     """Full charge 9: UFO initiative 4, between Blue1 (8) and Blue2 (3); charge 4: 9, first."""
     e = at(rolled(), MISSILES)
-    assert [a for a, _ in RULESET.acting(e)] == ["blue1", "saucer", "blue2"]
-    assert RULESET.acting(e)[1] == ("saucer", "fires its ray gun or recharges (initiative 4)")
+    assert [a for a, *_ in said(RULESET.acting(e))] == ["blue1", "saucer", "blue2"]
+    assert said(RULESET.acting(e))[1] == ("saucer", "fires its ray gun or recharges (initiative 4)")
     e = fold(e, [LedgerChanged(aircraft="saucer", ledger="ray_gun_1", delta=-5)])
-    assert [a for a, _ in RULESET.acting(e)] == ["saucer", "blue1", "blue2"]
+    assert [a for a, *_ in said(RULESET.acting(e))] == ["saucer", "blue1", "blue2"]
     e = fold(e, [LedgerChanged(aircraft="saucer", ledger="ray_gun_1", delta=1)])
-    assert "tied with Blue1" in RULESET.acting(e)[0][1]
+    assert "tied with Blue1" in said(RULESET.acting(e))[0][1]
 
 
 def test_new_turn_clears_the_initiative() -> None:
@@ -148,7 +153,7 @@ def test_missile_firing_lists_damage_due_and_vital_checks() -> None:
     e = at(rolled(), CANNON_1)
     e, _ = perform(e, "cannon", {"attacker": "blue1", "target": "saucer", "range_inches": 2}, [3])
     e, _ = perform(e, "damage_roll", {"target": "blue2", "target_type": "fighter"}, [3, 4])
-    acts = RULESET.acting(at(e, MISSILES))
+    acts = said(RULESET.acting(at(e, MISSILES)))
     assert ("saucer", "2 roll(s) on the damage table due") in acts
     assert ("blue2", "vital system check: d6 less than total damage ejects") in acts
 
@@ -157,3 +162,11 @@ def test_initiative_for_a_plane_whose_name_is_its_id() -> None:
     e = game(("solo", "tornado", {"reaction": 1}))
     e, _ = perform(e, "initiative", {"planes": ["solo"], "reactions": [1]}, [2])
     assert e.initiative_order == ("solo",) and e.initiative_scores == {"solo": 3}
+
+
+def test_every_named_procedure_exists() -> None:
+    """Each "who acts now" line that names a procedure names one of this ruleset's."""
+    e = rolled()
+    for step in (INITIATIVE, UFO_MOVES, FIRST_HALF, CANNON_1, SECOND_HALF, MISSILES):
+        for line in RULESET.acting(at(e, step)):
+            assert len(line) == 2 or line[2] in RULESET.procedures
