@@ -12,8 +12,18 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event
-from app.core.ruleset import Acting, CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
+from app.core.ruleset import (
+    Acting,
+    CardBlock,
+    CardSpec,
+    LedgerSpec,
+    Procedure,
+    Ruleset,
+    Step,
+    Variant,
+)
 from rulesets.phantoms import sequence
+from rulesets.phantoms.boards import boards
 from rulesets.phantoms.breakoff import BreakOff, Disengage
 from rulesets.phantoms.card import card_spec
 from rulesets.phantoms.cards import Card, Details, catalogue, resolve_countermeasures
@@ -174,6 +184,9 @@ class Phantoms(Ruleset):
 
     def steps(self, engagement: Engagement) -> Sequence[Step]:
         return sequence.STEPS
+
+    def displays(self, engagement: Engagement) -> list[CardBlock]:
+        return boards(engagement)
 
     def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement, self.chosen)

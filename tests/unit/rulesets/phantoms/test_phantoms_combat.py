@@ -331,6 +331,10 @@ def test_7_1_missile_launch_and_impact(game: Any) -> None:
     assert g.a("f15").ledger("missile_aim7m") == 3
     (m,) = g.e.attributes["missiles_in_flight"]
     assert m["impact_at"] == 4 and m["hit"] == 4
+    # the desk's Displays panel shows the missile and the impulse of its impact (7.1.2)
+    board = g.rs.displays(g.e)[0]
+    assert board.title == "Missiles in flight (7.1.2, 7.1.3)"
+    assert board.rows == ((m["name"], "f15", "mig", "turn 1, impulse 4"),)
     # not due in impulse 3
     g.clock(1, step_of(3, "e"))
     with pytest.raises(RuleViolation, match="due"):
