@@ -72,9 +72,10 @@ class Desk:
         return out
 
     def goto(self, turn: int, step: int) -> list[tuple[str, str]]:
+        """Advance to a step; who acts there as (who, what), the procedure ids dropped."""
         while (self.s.engagement.turn, self.s.engagement.step) != (turn, step):
             self.s.next_step()
-        return self.s.ruleset.acting(self.s.engagement)
+        return [(line[0], line[1]) for line in self.s.ruleset.acting(self.s.engagement)]
 
     def at(self, turn: int, impulse: int, segment: str) -> list[tuple[str, str]]:
         return self.goto(turn, step_of(impulse, segment))
