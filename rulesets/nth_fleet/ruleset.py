@@ -13,6 +13,7 @@ from app.core.engagement import AircraftState, Engagement
 from app.core.errors import MissingTableValue
 from app.core.events import AircraftAdded
 from app.core.ruleset import (
+    Acting,
     CardBlock,
     CardSpec,
     KeyValues,
@@ -237,20 +238,20 @@ class NthFleet(Ruleset):
             ),
         )
 
-    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
+    def acting(self, engagement: Engagement) -> list[Acting]:
         steps = self.steps(engagement)
         if not 0 <= engagement.step < len(steps):
             return []
         phase = steps[engagement.step].phase
-        out = []
+        out: list[Acting] = []
         for a in engagement.aircraft.values():
             aloft = tracks_of(a)["aloft"] if "tracks" in a.attributes else 0
             if not aloft:
                 continue
             if phase == "Return to base phase":
-                out.append((a.id, "returns to base"))
+                out.append((a.id, "returns to base", "return_to_base"))
             elif a.attributes.get("effective") is None and effectiveness_kind(
                 a.attributes.get("mission")
             ):
-                out.append((a.id, "rolls for mission effectiveness"))
+                out.append((a.id, "rolls for mission effectiveness", "mission_effectiveness"))
         return out

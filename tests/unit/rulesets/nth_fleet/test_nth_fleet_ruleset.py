@@ -69,8 +69,10 @@ def test_steps_and_who_acts(game: Callable) -> None:
     ]
     r = g.add("Red", "tu95rt", "Bears", base="Olenya", air_points=2)
     g.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
-    assert RULESET.acting(g.state) == [(r, "rolls for mission effectiveness")]
-    assert RULESET.acting(replace(g.state, step=2)) == [(r, "returns to base")]
+    assert RULESET.acting(g.state) == [
+        (r, "rolls for mission effectiveness", "mission_effectiveness")
+    ]
+    assert RULESET.acting(replace(g.state, step=2)) == [(r, "returns to base", "return_to_base")]
     assert RULESET.acting(replace(g.state, step=9)) == []
 
 
