@@ -446,6 +446,15 @@ class Ruleset:
         return f"<Ruleset {self.id}{' ' + ','.join(sorted(self.chosen)) if self.chosen else ''}>"
 
 
+def prefill_subject(
+    engagement: Engagement, attacker: str | None, target: str | None
+) -> AircraftState | None:
+    """The aircraft a one-aircraft procedure's ``prefill`` is about: the desk passes it as
+    ``attacker`` (a caller passing it as ``target`` is served too); ``None`` without one."""
+    who = attacker or target
+    return engagement.get(who) if who else None
+
+
 def _brief(e: ValidationError) -> str:
     return "; ".join(
         f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.ruleset import AircraftInputs
+from app.core.ruleset import AircraftInputs, prefill_subject
 
 from .calculator import Calculator, Result
 from .card import Card
@@ -35,10 +35,10 @@ class StallSpeed(Calculator):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = attacker or target
-        if who is None:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        card = Card.model_validate(engagement.get(who).card)
+        card = Card.model_validate(a.card)
         return {"stall_speed": card.stall_speed, "exempt_type": not card.level_bank_stall_reduction}
 
     def compute(self, inputs: StallInputs, engagement: Engagement | None) -> Result:
@@ -157,10 +157,9 @@ class SpeedChange(Calculator):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = attacker or target
-        if who is None:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(who)
         out: dict[str, Any] = effective_speeds(Card.model_validate(a.card), dict(a.attributes))
         if "airspeed" in a.attributes:
             out["current_speed"] = a.attributes["airspeed"]

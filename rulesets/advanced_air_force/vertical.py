@@ -15,7 +15,7 @@ from app.core.dice import DiceSource, distribution, label_odds
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event, StatusChanged
-from app.core.ruleset import AircraftInputs, Procedure, Resolution
+from app.core.ruleset import AircraftInputs, Procedure, Resolution, prefill_subject
 
 from .calculator import Calculator, Result
 from .card import Card
@@ -52,10 +52,9 @@ class VerticalDive(Calculator):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = attacker or target
-        if who is None:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(who)
         c = Card.model_validate(a.card)
         at = a.attributes
         return {

@@ -11,7 +11,7 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution
+from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution, prefill_subject
 from rulesets.phantoms.common import D10, attr, contest, in_play, pilot_of, require
 from rulesets.phantoms.tables import tables
 
@@ -59,11 +59,10 @@ class BreakOff(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        aid = target or attacker
-        if not aid:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {"turn": engagement.turn}
-        a = engagement.get(aid)
-        tailed = any(attr(e, "tailing") == aid and e.in_play for e in engagement.aircraft.values())
+        tailed = any(attr(e, "tailing") == a.id and e.in_play for e in engagement.aircraft.values())
         return {"turn": engagement.turn, "pilot": pilot_of(a), "tailed": tailed}
 
     def resolve(

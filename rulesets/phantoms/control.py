@@ -12,7 +12,7 @@ from app.core.dice import DiceSource, distribution, label_odds
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, GameAttributesSet, StatusChanged
-from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution
+from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution, prefill_subject
 from rulesets.phantoms.common import D10, attr, in_play, loss_events, now_impulse, pilot_of, require
 from rulesets.phantoms.tables import tables
 
@@ -66,10 +66,9 @@ class LossOfControl(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        aid = target or attacker
-        if not aid:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(aid)
         checks = attr(a, "control_checks") or []
         out: dict[str, Any] = {"pilot": pilot_of(a), "wounded": Status.WOUNDED in a.status}
         if checks:
@@ -150,10 +149,9 @@ class Recovery(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        aid = target or attacker
-        if not aid:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(aid)
         return {
             "pilot": pilot_of(a),
             "speed": max(1, int(attr(a, "speed", 1))),

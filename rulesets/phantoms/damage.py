@@ -11,7 +11,7 @@ from app.core.dice import DiceSource, distribution, label_odds
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, DamageTaken, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution
+from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution, prefill_subject
 from rulesets.phantoms.common import (
     D10,
     attr,
@@ -127,8 +127,8 @@ class CriticalHitRoll(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        aid = target or attacker
-        return critical_state(engagement.get(aid)) if aid else {}
+        a = prefill_subject(engagement, attacker, target)
+        return critical_state(a) if a is not None else {}
 
     def resolve(
         self, inputs: CriticalInputs, dice: DiceSource, engagement: Engagement | None = None
@@ -242,10 +242,9 @@ class Ejection(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        aid = target or attacker
-        if not aid:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(aid)
         by = attr(a, "destroyed_by")
         return {
             "wounded": Status.WOUNDED in a.status,
@@ -330,10 +329,9 @@ class FireCheck(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        aid = target or attacker
-        if not aid:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(aid)
         return {
             "speed": int(attr(a, "speed", 1)),
             "dove": attr(a, "dove_at") == now_impulse(engagement),

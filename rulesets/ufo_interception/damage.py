@@ -11,7 +11,7 @@ from app.core.dice import DiceSource, Roll, distribution, label_odds
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution, prefill_subject
 
 from .cards import Card, catalogue
 from .common import ANTI_GRAV, MAX_SPEED, VITAL_THIS_TURN, Tally, card_of, fighter, need
@@ -177,10 +177,9 @@ class VitalSystem(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = target or attacker
-        if who is None:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(who)
         if VITAL_THIS_TURN in self.variants:
             fresh = a.attributes.get("damaged_turn") == engagement.turn
             return {"total_damage": int(a.attributes.get("damage_this_turn", 0)) if fresh else 0}
@@ -259,8 +258,8 @@ class HitLocation(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = target or attacker
-        return {} if who is None else {"type_id": engagement.get(who).type_id}
+        a = prefill_subject(engagement, attacker, target)
+        return {} if a is None else {"type_id": a.type_id}
 
     def resolve(
         self, inputs: HitLocationInputs, dice: DiceSource, engagement: Engagement | None = None

@@ -11,7 +11,7 @@ from app.core.dice import DiceSource, distribution, label_odds, successes
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
-from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution, prefill_subject
 
 from .common import card_of, fighter, fired_this_step, lost_hard_points, need, ray_gun_ledger, ufo
 from .sequence import CANNON_1, CANNON_2, MISSILES, require_step
@@ -219,10 +219,9 @@ class Recharge(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = attacker or target
-        if who is None:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(who)
         guns = card_of(a).ray_guns
         led = a.ledgers.get(ray_gun_ledger(1))
         if isinstance(guns, str) or not guns or led is None:

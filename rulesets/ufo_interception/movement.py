@@ -11,7 +11,7 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, Procedure, Resolution
+from app.core.ruleset import AircraftInputs, Procedure, Resolution, prefill_subject
 
 from .common import ANTI_GRAV, MAX_SPEED, fighter, ufo
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
@@ -68,10 +68,9 @@ class UfoMove(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = attacker or target
-        if who is None:
+        u = prefill_subject(engagement, attacker, target)
+        if u is None:
             return {}
-        u = engagement.get(who)
         last = u.attributes.get("moved", [0, 0])
         return {
             "max_speed": int(u.ledger(MAX_SPEED)),
@@ -153,10 +152,9 @@ class AircraftMove(Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        who = attacker or target
-        if who is None:
+        a = prefill_subject(engagement, attacker, target)
+        if a is None:
             return {}
-        a = engagement.get(who)
         planned = a.attributes.get("speed_turn")
         speed = int(a.attributes.get("speed", 0))
         previous = int(a.attributes.get("previous_speed", speed))
