@@ -8,11 +8,14 @@ Mappings inside a state are never mutated after it is built.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from app.core.errors import RuleViolation
 from app.core.events import (
@@ -32,6 +35,8 @@ from app.core.events import (
     ProcedureResolved,
     StatusChanged,
 )
+
+M = TypeVar("M", bound=BaseModel)
 
 PILOT_QUALITIES = ("green", "inexperienced", "average", "experienced", "ace")
 
@@ -101,6 +106,11 @@ class AircraftState:
     def in_play(self) -> bool:
         return not (self.status & OUT_OF_PLAY)
 
+    def typed(self, model: type[M], part: Literal["card", "attributes", "details"]) -> M:
+        """``card``, ``attributes`` or ``details`` as the ruleset's typed model (``Card``,
+        ``State``, ``Details``), validated once per state value and then shared."""
+        return _typed(getattr(self, part), model, self.name, part)
+
     def ledger(self, ledger_id: str) -> Fraction:
         """What is left in a ledger; ``RuleViolation`` if this aircraft has no such ledger."""
         try:
@@ -145,6 +155,30 @@ class Engagement:
     def apply(self, event: Event, seq: int) -> Engagement:
         """The state after ``event`` (sequence number ``seq``); see :func:`apply`."""
         return apply(self, event, seq)
+
+
+_TYPED: OrderedDict[tuple[int, type[BaseModel]], tuple[Mapping[str, Any], BaseModel]] = (
+    OrderedDict()
+)
+_TYPED_KEEP = 8192
+
+
+def _typed(data: Mapping[str, Any], model: type[M], name: str, part: str) -> M:
+    """A validated model per immutable mapping, kept in a bounded cache keyed by identity
+    (the mapping is held too, so its id cannot be reused while the entry lives)."""
+    key = (id(data), model)
+    hit = _TYPED.get(key)
+    if hit is not None and hit[0] is data:
+        _TYPED.move_to_end(key)
+        return hit[1]  # type: ignore[return-value]
+    try:
+        value = model.model_validate(dict(data))
+    except ValidationError as e:
+        raise RuleViolation(f"{name}: its {part} does not fit {model.__name__}: {e}") from None
+    _TYPED[key] = (data, value)
+    if len(_TYPED) > _TYPED_KEEP:
+        _TYPED.popitem(last=False)
+    return value
 
 
 def _with_aircraft(state: Engagement, a: AircraftState, seq: int) -> Engagement:

@@ -29,6 +29,8 @@ from app.core.dice import DiceSource, Roll
 from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, Event, ProcedureResolved
+from app.core.procedure import Procedure as DecisionProcedure
+from app.core.procedure import Resolution
 
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
@@ -77,18 +79,11 @@ class AircraftInputs(BaseModel):
     aircraft: str | None = None
 
 
-@dataclass(frozen=True)
-class Resolution:
-    """What a resolved procedure appends, in order, and the narrative line for the log."""
-
-    events: tuple[Event, ...]
-    narrative: str
-    outcome: str
-    rolls: tuple[Roll, ...] = ()
-
-
 class Procedure(ABC):
-    """A rules action with dice. Subclasses set the class attributes and the two methods.
+    """The first release's procedure shape (``odds`` and ``resolve`` written apart); being
+    replaced by ``app.core.procedure.Procedure`` (one ``decide``), ruleset by ruleset.
+
+    A rules action with dice. Subclasses set the class attributes and the two methods.
 
     ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
     global. ``dice`` lists ``(spec, purpose)`` in the order ``resolve`` rolls them, so the desk
@@ -296,17 +291,26 @@ class _NoDetails(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _AnyState(BaseModel):
+    """The state of a ruleset that has not declared its typed ``State`` yet."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
 class Ruleset:
     """Base class of a ruleset. Subclasses set the class attributes; ``RULESET = MyRuleset()``."""
 
     id: ClassVar[str]
     title: ClassVar[str]
     source: ClassVar[str] = ""
-    procedure_types: ClassVar[tuple[type[Procedure], ...]] = ()
+    procedure_types: ClassVar[tuple[type[Procedure] | type[DecisionProcedure], ...]] = ()
     ledgers: ClassVar[tuple[LedgerSpec, ...]] = ()
     variant_list: ClassVar[tuple[Variant, ...]] = ()
     Card: ClassVar[type[BaseModel]]
     Details: ClassVar[type[BaseModel]] = _NoDetails
+    #: the typed per-aircraft state its events keep (``AttributesSet`` values), read through
+    #: ``aircraft.typed(State, "attributes")`` or ``draft.state(aircraft, State)``
+    State: ClassVar[type[BaseModel]] = _AnyState
     uses_pilot_quality: ClassVar[bool] = True
     #: the procedure id that sets the initiative order, and whether it orders sides or aircraft
     initiative: ClassVar[str | None] = None
@@ -322,9 +326,15 @@ class Ruleset:
                 + (", ".join(sorted(known)) or "none")
             )
         self.chosen = frozenset(variants)
-        self.procedures: Mapping[str, Procedure] = {
-            p.id: p(self.chosen) for p in self.procedure_types
+        self.procedures: Mapping[str, Procedure | DecisionProcedure] = {
+            p.id: self._procedure(p) for p in self.procedure_types
         }
+
+    def _procedure(self, kind: type[Procedure] | type[DecisionProcedure]) -> Any:
+        proc = kind(self.chosen)
+        if isinstance(proc, DecisionProcedure):
+            proc.state_model = self.State
+        return proc
 
     def bind(self, variants: Sequence[str]) -> Ruleset:
         """This ruleset with a game's chosen variants."""

@@ -1,0 +1,312 @@
+"""One rule, one function: a procedure's decision, its resolution and its exact odds.
+
+A rules procedure is written once, as ``decide(inputs, dice, draft)``: check what the rules
+forbid (``RuleViolation``), roll the declared dice, decide the outcome, and emit the events to
+the ``Draft`` (which applies each at once, so later reads in the same decision see them).
+
+- ``resolve(inputs, dice, engagement)`` runs ``decide`` once with the real dice (typed at the
+  table or rolled by Airboss) and returns the log record, the events and the narrative.
+- ``odds(inputs, engagement)`` runs the *same* ``decide`` over every value the dice can show
+  (``exact_outcomes``): a tree walk by re-execution that branches at each roll over the totals
+  of its spec. A roll of ``"8d6"`` is one branch per total (icepool convolves the dice), so a
+  rule that sums many dice costs the number of totals, not 6**8. Odds and resolve therefore
+  cannot disagree: they are one function.
+
+A ``Calculator`` is the other kind: no dice; ``compute`` gives the one result.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import gcd
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from app.core.dice import DiceSource, DiceSpec, Roll, distribution
+from app.core.engagement import AircraftState, Engagement, apply
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event, ProcedureResolved
+
+__all__ = [
+    "Calculator",
+    "Decision",
+    "Draft",
+    "OddsTooLarge",
+    "Procedure",
+    "Resolution",
+    "exact_outcomes",
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+#: the most dice sequences ``odds`` walks before refusing (inputs are capped well below it)
+ODDS_LIMIT = 20_000
+
+
+class OddsTooLarge(RuleViolation):
+    """The inputs ask for more dice sequences than the odds may walk."""
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a resolved procedure appends, in order, and the narrative line for the log."""
+
+    events: tuple[Event, ...]
+    narrative: str
+    outcome: str
+    rolls: tuple[Roll, ...] = ()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What ``decide`` concluded: the outcome label and the narrative line (rule cited)."""
+
+    outcome: str
+    narrative: str
+
+
+class Draft:
+    """The engagement as one decision goes: every emitted event is applied at once.
+
+    ``state_model`` is the ruleset's typed per-aircraft ``State``: an ``AttributesSet`` whose
+    values the model refuses (a misspelt key, a wrong type) is a programming error caught here,
+    not a silent extra attribute.
+    """
+
+    def __init__(self, engagement: Engagement, state_model: type[BaseModel] | None = None):
+        self.engagement = engagement
+        self.state_model = state_model
+        self.events: list[Event] = []
+
+    def get(self, aircraft_id: str) -> AircraftState:
+        return self.engagement.get(aircraft_id)
+
+    def state(self, aircraft: AircraftState | str, model: type[M]) -> M:
+        a = self.get(aircraft) if isinstance(aircraft, str) else aircraft
+        return a.typed(model, "attributes")
+
+    def emit(self, *events: Event) -> None:
+        for e in events:
+            if isinstance(e, AttributesSet) and self.state_model is not None:
+                a = self.get(e.aircraft)
+                try:
+                    self.state_model.model_validate({**a.attributes, **e.values})
+                except ValidationError as err:
+                    raise TypeError(f"{a.name}: state {dict(e.values)!r}: {err}") from None
+            self.engagement = apply(self.engagement, e, self.engagement.seq)
+            self.events.append(e)
+
+
+class _Branch(BaseException):
+    """Raised inside a walked decision when it rolls past the chosen prefix (never caught by
+    a rule's own ``except Exception``)."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+
+
+@cache
+def _spec(spec: str) -> DiceSpec:
+    return DiceSpec.parse(spec)
+
+
+@cache
+def _totals(spec: str) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Each total of ``spec`` with its count of ways, and the number of ways in all."""
+    dist = distribution(spec)
+    den = 1
+    for p in dist.values():
+        den = den * p.denominator // gcd(den, p.denominator)
+    return tuple((t, int(p * den)) for t, p in dist.items()), den
+
+
+@cache
+def _faces(spec: str, total: int) -> tuple[int, ...]:
+    """Faces that add up to ``total`` (the walk branches on totals; see ``exact_outcomes``)."""
+    s = _spec(spec)
+    faces, rest = [], total
+    for i in range(s.count):
+        face = max(s.low, min(s.high, rest - (s.count - i - 1) * s.low))
+        faces.append(face)
+        rest -= face
+    return tuple(faces)
+
+
+class _WalkDice:
+    """A dice source that replays a chosen prefix of totals and branches at the next roll."""
+
+    __slots__ = ("prefix", "rolls")
+
+    def __init__(self, prefix: Sequence[int]) -> None:
+        self.prefix = prefix
+        self.rolls: list[Roll] = []
+
+    def roll(self, spec: DiceSpec | str, purpose: str) -> Roll:
+        name = spec.name if isinstance(spec, DiceSpec) else _spec(spec).name
+        n = len(self.rolls)
+        if n >= len(self.prefix):
+            raise _Branch(name)
+        r = Roll(name, purpose, _faces(name, self.prefix[n]))
+        self.rolls.append(r)
+        return r
+
+
+def exact_outcomes(
+    run: Callable[[DiceSource], str], limit: int = ODDS_LIMIT
+) -> dict[str, Fraction]:
+    """The exact distribution of ``run``'s outcome over every value its dice can show.
+
+    ``run`` is re-executed along each path of totals; a roll beyond the path branches over the
+    totals of its spec. Rules that read single faces of several dice roll them one at a time.
+    Weights stay whole numbers (ways, out of ``den``) until the end.
+    """
+    ways: dict[str, dict[int, int]] = {}
+    paths: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
+    walked = 0
+    while paths:
+        prefix, num, den = paths.pop()
+        walked += 1
+        if walked > limit:
+            raise OddsTooLarge(f"more than {limit} dice sequences: too many dice for exact odds")
+        try:
+            label = run(_WalkDice(prefix))
+        except _Branch as b:
+            totals, d = _totals(b.spec)
+            for total, w in reversed(totals):
+                paths.append(((*prefix, total), num * w, den * d))
+            continue
+        by_den = ways.setdefault(label, {})
+        by_den[den] = by_den.get(den, 0) + num
+    return {
+        label: sum((Fraction(n, d) for d, n in by_den.items()), Fraction(0))
+        for label, by_den in ways.items()
+    }
+
+
+class Procedure(ABC):
+    """A rules action. Subclasses set the class attributes and write ``decide`` once.
+
+    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
+    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
+    can show one field per die for typed table dice; override ``dice_needed`` when the dice
+    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
+    ruleset sets it), against which the draft checks every ``AttributesSet``.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    rule: ClassVar[str]
+    Inputs: ClassVar[type[BaseModel]]
+    dice: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: a calculator has no dice: the desk shows its one result instead of odds
+    is_calculator: ClassVar[bool] = False
+
+    def __init__(
+        self, variants: frozenset[str] = frozenset(), state_model: type[BaseModel] | None = None
+    ) -> None:
+        self.variants = variants
+        self.state_model = state_model
+
+    @abstractmethod
+    def decide(self, inputs: Any, dice: DiceSource, draft: Draft) -> Decision:
+        """The rule: refuse what it forbids, roll, decide, ``draft.emit`` the events."""
+
+    def arrange(self, odds: dict[str, Fraction]) -> dict[str, Fraction]:
+        """The order the desk lists outcomes in (default: as the dice first reach them)."""
+        return odds
+
+    # -- derived from decide -----------------------------------------------------------------
+
+    def resolve(self, inputs: Any, dice: DiceSource, engagement: Engagement) -> Resolution:
+        """Roll and decide once; the log record first, then the events ``decide`` emitted."""
+        draft = Draft(engagement, self.state_model)
+        start = len(dice.rolls)
+        decision = self.decide(inputs, dice, draft)
+        rolls = tuple(dice.rolls[start:])
+        events = (self.record(inputs, rolls, decision.outcome), *draft.events)
+        return Resolution(events, decision.narrative, decision.outcome, rolls)
+
+    def odds(self, inputs: Any, engagement: Engagement | None = None) -> dict[str, Fraction]:
+        """Every outcome label -> exact probability, summing to 1 (``"miss"`` = no effect):
+        ``decide`` walked over every value of its dice. Without an engagement the inputs are
+        a what-if (aircraft references dropped)."""
+        if engagement is None:
+            engagement = Engagement()
+            inputs = what_if(inputs)
+        state = self.state_model
+        return self.arrange(
+            exact_outcomes(lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome)
+        )
+
+    def dice_needed(self, inputs: Any) -> list[tuple[str, str]]:
+        """``(spec, purpose)`` of each roll ``decide`` will make for these inputs."""
+        return list(self.dice)
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        """Input values read off the aircraft's cards and state, for the desk's form."""
+        return {}
+
+    def parse(self, inputs: BaseModel | Mapping[str, Any]) -> Any:
+        """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
+        if isinstance(inputs, self.Inputs):
+            return inputs
+        if isinstance(inputs, BaseModel):
+            inputs = inputs.model_dump()
+        return self.Inputs.model_validate(inputs)
+
+    def record(self, inputs: BaseModel, rolls: Sequence[Roll], outcome: str) -> ProcedureResolved:
+        """The log record of this procedure's roll."""
+        data = inputs.model_dump(mode="json")
+        return ProcedureResolved(
+            procedure=self.id,
+            inputs=data,
+            rolls=tuple(
+                {"spec": r.spec, "purpose": r.purpose, "dice": list(r.dice), "typed": r.typed}
+                for r in rolls
+            ),
+            outcome=outcome,
+            attacker=data.get("attacker") or data.get("aircraft"),
+            target=data.get("target"),
+        )
+
+    def __repr__(self) -> str:
+        return f"<Procedure {self.id} ({self.rule})>"
+
+
+class Calculator(Procedure):
+    """A procedure without dice: the umpire reads the number instead of working it out."""
+
+    is_calculator = True
+
+    @abstractmethod
+    def compute(self, inputs: Any, draft: Draft) -> Decision:
+        """The one result; ``RuleViolation`` if the rules forbid what the inputs describe."""
+
+    def decide(self, inputs: Any, dice: DiceSource, draft: Draft) -> Decision:
+        return self.compute(inputs, draft)
+
+    def result(self, inputs: Any, engagement: Engagement | None = None) -> Decision:
+        """The result the desk shows before it is logged."""
+        if engagement is None:
+            engagement = Engagement()
+            inputs = what_if(inputs)
+        return self.compute(inputs, Draft(engagement, self.state_model))
+
+
+def what_if(inputs: Any) -> Any:
+    """``inputs`` without aircraft references: a calculation that touches no aircraft."""
+    if not isinstance(inputs, BaseModel):
+        return inputs
+    refs: dict[str, Any] = {
+        f: None
+        for f in ("attacker", "target", "aircraft")
+        if f in type(inputs).model_fields and getattr(inputs, f) is not None
+    }
+    return inputs.model_copy(update=refs) if refs else inputs
