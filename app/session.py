@@ -29,6 +29,7 @@ from app.core.events import (
     GameCreated,
     InitiativeSet,
     LedgerChanged,
+    PositionSet,
     Restored,
     Reverted,
 )
@@ -352,6 +353,35 @@ class GameSession:
             [InitiativeSet(order=e.initiative_order, marker=to, scores=dict(e.initiative_scores))],
             f"The initiative marker passes to {to}",
         )
+
+    def place(
+        self,
+        aircraft_id: str,
+        x: float | None,
+        y: float | None,
+        facing: int = 0,
+        altitude: int = 0,
+    ) -> None:
+        """Put an aircraft on the board (or take it off with ``x=y=None``); undoable.
+
+        The ruleset's geometry checks the point and facing (a hex centre or side on a hex map).
+        """
+        a = self.engagement.get(aircraft_id)
+        geometry = self.ruleset.geometry
+        if x is not None and y is not None and geometry is not None:
+            check = getattr(geometry, "check_position", None)
+            if check is not None:
+                try:
+                    check(x, y, facing)
+                except ValueError as e:
+                    raise RuleViolation(f"{a.name}: {e}") from None
+        ev = PositionSet(aircraft=aircraft_id, x=x, y=y, facing=facing, altitude=altitude)
+        where = (
+            f"{a.name} off the board"
+            if x is None or y is None
+            else f"{a.name} at ({x:g}, {y:g}) facing {facing}, altitude {altitude}"
+        )
+        self._commit([ev], where)
 
     def mark_printed(self, aircraft_ids: Sequence[str]) -> None:
         """Record that these aircraft's current cards went on paper (not undoable)."""

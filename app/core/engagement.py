@@ -8,6 +8,7 @@ Mappings inside a state are never mutated after it is built.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ from app.core.events import (
     InitiativeSet,
     LedgerChanged,
     LedgerLimitChanged,
+    PositionSet,
     ProcedureResolved,
     StatusChanged,
 )
@@ -82,6 +84,16 @@ class CriticalEntry:
 
 
 @dataclass(frozen=True)
+class Position:
+    """Where an aircraft stands on the board, in the ruleset's own units (see ``PositionSet``)."""
+
+    x: float
+    y: float
+    facing: int = 0
+    altitude: int = 0
+
+
+@dataclass(frozen=True)
 class AircraftState:
     """One roster entry: an aircraft, or a counted group of ``count`` air points."""
 
@@ -100,6 +112,7 @@ class AircraftState:
     criticals: tuple[CriticalEntry, ...] = ()
     status: frozenset[str] = frozenset()
     attributes: Mapping[str, Any] = field(default_factory=dict)
+    position: Position | None = None
     revision: int = 0
 
     @property
@@ -276,6 +289,15 @@ def _attributes_set(s: Engagement, e: AttributesSet, seq: int) -> Engagement:
     return _with_aircraft(s, replace(a, attributes={**a.attributes, **e.values}), seq)
 
 
+def _position_set(s: Engagement, e: PositionSet, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    if e.x is None or e.y is None:
+        return _with_aircraft(s, replace(a, position=None), seq)
+    if not (math.isfinite(e.x) and math.isfinite(e.y)):
+        raise RuleViolation(f"{a.name}: a position must be a finite point")
+    return _with_aircraft(s, replace(a, position=Position(e.x, e.y, e.facing, e.altitude)), seq)
+
+
 def _game_attributes(s: Engagement, e: GameAttributesSet, seq: int) -> Engagement:
     return replace(s, attributes={**s.attributes, **e.values}, seq=seq)
 
@@ -311,6 +333,7 @@ _HANDLERS: dict[type, Callable[[Engagement, Any, int], Engagement]] = {
     CriticalHit: _critical_hit,
     StatusChanged: _status_changed,
     AttributesSet: _attributes_set,
+    PositionSet: _position_set,
     GameAttributesSet: _game_attributes,
     ProcedureResolved: _procedure,
     InitiativeSet: _initiative,

@@ -124,6 +124,19 @@ class AttributesSet(_Event):
     values: dict[str, JSON]
 
 
+class PositionSet(_Event):
+    """An aircraft placed, moved or turned on the board (the umpire mirrors the table's map):
+    ``x``/``y`` in the ruleset's own units (hex grid or inches), ``facing`` in degrees
+    counter-clockwise from +x, ``altitude`` as the ruleset counts it. ``None`` clears it."""
+
+    kind: Literal["position_set"] = "position_set"
+    aircraft: str
+    x: float | None = None
+    y: float | None = None
+    facing: int = 0
+    altitude: int = 0
+
+
 class GameAttributesSet(_Event):
     """A ruleset's own game-wide values (advantage pairs, missiles in flight, kill credits ...)."""
 
@@ -195,6 +208,7 @@ Event = Annotated[
     | CriticalHit
     | StatusChanged
     | AttributesSet
+    | PositionSet
     | GameAttributesSet
     | ProcedureResolved
     | InitiativeSet

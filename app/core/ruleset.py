@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
@@ -276,6 +276,10 @@ class Relation:
     arcs: tuple[tuple[str, float, float], ...] = ()
     attack_allowed: bool | None = None
     why_not: str = ""
+    #: procedure input field -> value read off the board (range, arc, clock, altitude
+    #: difference ...), keyed by the field names of the ruleset's procedures; the desk fills
+    #: the matching fields of the form being resolved and marks them "from the board"
+    readings: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Geometry(Protocol):

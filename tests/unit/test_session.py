@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.core.dice import DiceError, SeededDice, TableDice
+from app.core.engagement import Position
 from app.core.errors import RuleViolation
 from app.core.events import CardsPrinted
 from app.core.history import Timeline
@@ -225,3 +226,20 @@ def test_any_performs_undos_and_redos_keep_ledgers_and_replay(tmp_path: Path, op
     with GameSession.open(path) as again:
         assert again.engagement == state
         assert Timeline.replay(again.events()).state == state
+
+
+def test_place_is_an_undoable_position_event(tmp_path):
+    """Positions are events (issue: board geometry): placed, moved, undone, replayed."""
+    s = GameSession.create(tmp_path / "p.airboss", ruleset="phantoms", title="board")
+    a = s.add_aircraft(side="Blue", type_id=next(iter(s.ruleset.aircraft)), name="Blue 1")
+    s.place(a, 2, 3, facing=90, altitude=4)
+    assert s.engagement.get(a).position == Position(2, 3, 90, 4)
+    s.place(a, 4, 3, facing=90, altitude=4)
+    s.undo()
+    assert s.engagement.get(a).position == Position(2, 3, 90, 4)
+    s.close()
+    s = GameSession.open(tmp_path / "p.airboss")
+    assert s.engagement.get(a).position == Position(2, 3, 90, 4)
+    s.place(a, None, None)
+    assert s.engagement.get(a).position is None
+    s.close()
