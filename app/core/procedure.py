@@ -60,14 +60,19 @@ class Resolution:
     narrative: str
     outcome: str
     rolls: tuple[Roll, ...] = ()
+    #: rolls this result owes at once, as (procedure id, aircraft id): a critical hit, a fire
+    #: check, an ejection ... the desk offers the first as the next roll
+    follow_ups: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Decision:
-    """What ``decide`` concluded: the outcome label and the narrative line (rule cited)."""
+    """What ``decide`` concluded: the outcome label, the narrative line (rule cited), and the
+    rolls the result owes at once as (procedure id, aircraft id)."""
 
     outcome: str
     narrative: str
+    follow_ups: tuple[tuple[str, str], ...] = ()
 
 
 class Draft:
@@ -229,7 +234,7 @@ class Procedure(ABC):
         decision = self.decide(inputs, dice, draft)
         rolls = tuple(dice.rolls[start:])
         events = (self.record(inputs, rolls, decision.outcome), *draft.events)
-        return Resolution(events, decision.narrative, decision.outcome, rolls)
+        return Resolution(events, decision.narrative, decision.outcome, rolls, decision.follow_ups)
 
     def odds(self, inputs: Any, engagement: Engagement | None = None) -> dict[str, Fraction]:
         """Every outcome label -> exact probability, summing to 1 (``"miss"`` = no effect):
