@@ -200,8 +200,9 @@ class Step:
         return ", ".join(parts)
 
 
-#: one line of "who acts now": (who, what) or (who, what, procedure id)
-Acting = tuple[str, str] | tuple[str, str, str]
+#: one line of "who acts now": (who, what), (who, what, procedure id), or
+#: (who, what, procedure id, target aircraft id) when the roll is against a known aircraft
+Acting = tuple[str, str] | tuple[str, str, str] | tuple[str, str, str, str]
 
 
 # --- control cards: concrete blocks a ruleset builds from an aircraft's state ---------------
