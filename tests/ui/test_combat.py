@@ -69,9 +69,9 @@ def test_odds_update_live_as_the_umpire_types(qtbot, dock):
     qtbot.keyClicks(spin, "2")
     # hit number 6 (default) and +2: rolls 1-4 hit
     assert odds_rows(dock) == [("hit", "2/5", "40%"), ("miss", "3/5", "60%")]
-    bars = dock.chart.bars
-    assert list(bars.opts["height"]) == [40.0, 60.0]
-    assert dock.chart.bars is bars  # updated in place, never rebuilt
+    chart = dock.chart
+    assert chart.heights == [40.0, 60.0]
+    assert "hit: 40.0%" in chart.toolTip()
 
 
 def test_resolve_with_typed_dice_appends_and_shows_the_narrative(qtbot, dock, game):

@@ -10,7 +10,6 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-import pyqtgraph as pg
 from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -41,6 +40,7 @@ from app.core.ruleset import Procedure
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, attempt_here, muted
+from app.ui.odds_chart import OddsChart
 from app.ui.model import EngagementModel
 
 NO_AIRCRAFT = "(none: what-if)"
@@ -56,33 +56,6 @@ def percent(p: Fraction) -> str:
 
 def aircraft_label(name: str, side: str) -> str:
     return f"{name} ({side})"
-
-
-class OddsChart(pg.PlotWidget):
-    """The odds as bars in percent: one BarGraphItem made once and updated with ``setOpts``."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background=None)
-        self.setObjectName("odds_chart")
-        self.setMinimumHeight(140)
-        self.setMaximumHeight(220)
-        self.setMenuEnabled(False)
-        self.setMouseEnabled(x=False, y=False)
-        self.hideButtons()
-        self.setLabel("left", "%")
-        self.setYRange(0, 100, padding=0)
-        self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.6, brush="#1e88e5")
-        self.addItem(self.bars)
-        self.labels: list[str] = []
-        self.heights: list[float] = []
-
-    def show_odds(self, odds: Sequence[tuple[str, Fraction]]) -> None:
-        self.labels = [label for label, _ in odds]
-        self.heights = [float(p * 100) for _, p in odds]
-        xs = list(range(len(odds))) or [0]
-        self.bars.setOpts(x=xs, height=self.heights or [0], width=0.6)
-        self.getAxis("bottom").setTicks([list(enumerate(self.labels))])
-        self.setXRange(-0.5, max(len(odds), 1) - 0.5, padding=0.05)
 
 
 class CombatDock(QDockWidget):
