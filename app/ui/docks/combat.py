@@ -5,7 +5,6 @@ Airboss's dice or with the dice typed from the table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -40,8 +39,8 @@ from app.core.ruleset import Procedure
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, attempt_here, muted
-from app.ui.odds_chart import OddsChart
 from app.ui.model import EngagementModel
+from app.ui.odds_chart import OddsChart
 
 NO_AIRCRAFT = "(none: what-if)"
 #: item data of the "no aircraft" entry: a string, never None (see critical_log.ALL)
