@@ -1,4 +1,4 @@
-"""The smallest useful ruleset in docs/ruleset-guide.md runs, and stays under 60 lines (issue 19)."""
+"""The smallest useful ruleset of docs/ruleset-guide.md runs and stays under 60 lines (19)."""
 
 from __future__ import annotations
 
