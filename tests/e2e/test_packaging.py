@@ -79,6 +79,10 @@ def test_frozen_bundle_runs(tmp_path: Path) -> None:
     run([str(PACKAGING / "build"), "--bundle-only"], timeout=1200)
     frozen = ROOT / "dist" / "airboss" / "airboss"
     assert frozen.exists()
+    # issue 20: the bundle stays within 150 MB (unused Qt modules left out, binaries stripped)
+    bundle = frozen.parent
+    size = sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file() and not p.is_symlink())
+    assert size <= 150 * 2**20, f"the bundle is {size / 2**20:.0f} MB"
     home = {
         **OFFSCREEN,
         "HOME": str(tmp_path / "home"),

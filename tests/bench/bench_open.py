@@ -1,0 +1,97 @@
+"""Benchmark: a 200-aircraft / 100,000-event game opened, and the desk's memory on it (issue 20).
+
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_open.py``
+Targets: ``GameSession.open`` under 300 ms; the desk showing that game under 300 MB RSS.
+The game is built once with ``AIRBOSS_SQLITE_SYNC=normal`` (building is not what is measured);
+each figure is measured in a fresh process so nothing is warm.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "fixtures" / "site"))
+
+EVENTS = 100_000
+
+OPEN = """
+import sys, time
+sys.path.insert(0, sys.argv[2])
+t = time.perf_counter()
+from app.session import GameSession
+imported = time.perf_counter()
+s = GameSession.open(sys.argv[1])
+print(f"{imported - t:.4f} {time.perf_counter() - imported:.4f} {s.engagement.seq}")
+"""
+
+DESK = """
+import resource, sys
+sys.path.insert(0, sys.argv[2])
+from app.ui.application import application, app_settings
+from app.ui.main_window import MainWindow, settle
+from app.ui.model import EngagementModel
+from app.session import GameSession
+app = application()
+window = MainWindow(EngagementModel(), app_settings())
+window.persist_layout = False
+window.resize(1366, 768)
+window.show_session(GameSession.open(sys.argv[1]))
+window.show(); settle()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def main() -> None:
+    import bench_session
+
+    bench_session.EVENTS = EVENTS
+    site = str(HERE.parent / "fixtures" / "site")
+    with tempfile.TemporaryDirectory(prefix="airboss-open-") as d:
+        env = {
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "AIRBOSS_DATA_DIR": d,
+            "HOME": d,
+            "XDG_CONFIG_HOME": d,
+            "PYTHONPATH": str(HERE.parents[1]),
+        }
+        os.environ["AIRBOSS_SQLITE_SYNC"] = "normal"
+        path = Path(d) / "big.airboss"
+        t0 = time.perf_counter()
+        s = bench_session.build(path)
+        print(f"built {s.engagement.seq} events, 200 aircraft in {time.perf_counter() - t0:.0f} s")
+        s.close()
+        opens = []
+        for _ in range(5):
+            out = subprocess.run(
+                [sys.executable, "-c", OPEN, str(path), site],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()
+            opens.append(float(out[1]))
+        print(
+            f"GameSession.open (fresh process, imports excluded): median "
+            f"{statistics.median(opens) * 1000:.0f} ms, worst {max(opens) * 1000:.0f} ms"
+        )
+        rss = subprocess.run(
+            [sys.executable, "-c", DESK, str(path), site],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()[-1]
+        print(f"desk showing that game at 1366x768: peak RSS {int(rss) / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
