@@ -34,6 +34,7 @@ from app.core.events import (
     Reverted,
 )
 from app.core.history import Timeline
+from app.core.log_index import undone_in
 from app.core.ruleset import Resolution, Ruleset
 from app.plugins import load_ruleset
 from app.store import ConcurrentAppend, Store, StoreError
@@ -428,14 +429,3 @@ class GameSession:
     def undone_actions(self) -> set[int]:
         """Actions that do not count now (undone), for striking through in logs."""
         return set(self._timeline.redo_stack) | undone_in(self.events())
-
-
-def undone_in(events: Sequence[Envelope]) -> set[int]:
-    """The actions of a log that are reverted at its end."""
-    out: set[int] = set()
-    for env in events:
-        if isinstance(env.event, Reverted):
-            out.add(env.event.action)
-        elif isinstance(env.event, Restored):
-            out.discard(env.event.action)
-    return out
