@@ -10,9 +10,9 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from app.core import hexgrid
+from app.core.board import snap
 from app.core.ruleset import Piece, Relation
 from app.session import GameSession
-from app.ui.docks.angle_board import snap
 from app.ui.docks.angle_off import AngleOffDock
 from app.ui.model import EngagementModel
 
@@ -196,3 +196,40 @@ def test_snap_prefers_centres_and_takes_sides_when_near():
 def test_screenshot(dock, tmp_path):
     dock.set_piece("attacker", x=2.0, y=-1.0, facing=120)
     assert dock.grab().save(str(tmp_path.parent / "angle_off.png"))
+
+
+def test_a_piece_that_follows_an_aircraft_puts_it_on_the_board_undoably(qtbot, dock, game):
+    """Issue 18: placing, moving or turning an aircraft on the board is an event in the log."""
+    combo = dock.fields["attacker"].aircraft
+    combo.setCurrentIndex(combo.findText("Blue 1 (Blue)"))
+    assert game.engagement.get("blue-1").position is None  # following alone writes nothing
+    qtbot.mouseClick(dock.board.viewport(), Qt.MouseButton.LeftButton, pos=view_pos(dock, 4.1, 2.9))
+    pos = game.engagement.get("blue-1").position
+    assert (pos.x, pos.y) == (4.0, 3.0)
+    assert "Blue 1 at (4, 3)" in game.events()[-1].narrative
+    dock.board.setFocus()
+    qtbot.keyClick(dock.board, Qt.Key.Key_BracketLeft)  # turn left: a second event
+    turned = game.engagement.get("blue-1").position.facing
+    assert turned != pos.facing
+    game.undo()  # the turn is undone: the piece goes back to the logged facing
+    assert dock.pieces["attacker"].facing == pos.facing
+    qtbot.mouseClick(dock.fields["attacker"].off, Qt.MouseButton.LeftButton)
+    assert game.engagement.get("blue-1").position is None
+
+
+def test_the_board_reads_the_pair_from_their_positions(dock, game, geometry):
+    from app.core.board import reading
+
+    game.place("blue-1", 0, -2, 90, 0)
+    assert reading(geometry, game.engagement, "blue-1", "red-1") is None  # red-1 is not placed
+    game.place("red-1", 0, 0, 90, 0)
+    rel = reading(geometry, game.engagement, "blue-1", "red-1")
+    assert dict(rel.lines)["Range"] == "2.00"
+    dock.show_pair("blue-1", "red-1")
+    assert dock.pieces["attacker"].y == -2 and dock.pieces["target"].y == 0
+
+
+def test_the_board_prints_as_a_page(dock, tmp_path):
+    out = tmp_path / "board.pdf"
+    dock.board_pdf(str(out))
+    assert out.read_bytes()[:5] == b"%PDF-"

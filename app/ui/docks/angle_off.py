@@ -13,17 +13,20 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPainter, QPdfWriter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QComboBox,
     QDockWidget,
     QDoubleSpinBox,
+    QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QRadioButton,
     QSpinBox,
     QTableWidget,
@@ -32,17 +35,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.board import facings, nearest_facing, piece_of, snap, turned
 from app.core.errors import RuleViolation
 from app.core.ruleset import Geometry, Piece, Relation
-from app.ui.docks.angle_board import (
-    COLOURS,
-    ROLES,
-    Board,
-    facings,
-    nearest_facing,
-    snap,
-    turned,
-)
+from app.ui.docks.angle_board import COLOURS, ROLES, Board
 from app.ui.model import EngagementModel
 
 
@@ -86,8 +82,12 @@ class PieceFields(QWidget):
             box.setObjectName(f"{role}_{name}")
             box.setKeyboardTracking(False)
             box.valueChanged.connect(lambda _v: self.edited.emit())
+        self.off = QPushButton("Off the board")
+        self.off.setObjectName(f"{role}_off")
+        self.off.setToolTip("The aircraft leaves the board; its forms take typed values again")
         grid.addWidget(title, 0, 0)
-        grid.addWidget(self.aircraft, 0, 1, 1, 5)
+        grid.addWidget(self.aircraft, 0, 1, 1, 4)
+        grid.addWidget(self.off, 0, 5)
         for col, (label, box) in enumerate(
             (
                 ("X", self.x),
@@ -177,6 +177,11 @@ class AngleOffDock(QDockWidget):
         self.lines.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.lines.setMaximumHeight(160)
         panel.addWidget(self.lines)
+        self.to_pdf = QPushButton("Board to &PDF...")
+        self.to_pdf.setObjectName("board_pdf")
+        self.to_pdf.setToolTip("A page with the two aircraft, their positions and the arcs")
+        self.to_pdf.clicked.connect(self._ask_pdf)
+        panel.addWidget(self.to_pdf, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.panel, 1)
         self.setWidget(body)
 
@@ -185,6 +190,7 @@ class AngleOffDock(QDockWidget):
         self.board.piece_pressed.connect(self._activate)
         self.board.piece_dragged.connect(self._dragged)
         for role, f in self.fields.items():
+            f.off.clicked.connect(lambda _c=False, r=role: self.take_off(r))
             f.edited.connect(lambda r=role: self._fields_edited(r))
             f.aircraft.currentIndexChanged.connect(lambda _i, r=role: self._follow(r))
         self.place_target.toggled.connect(lambda _c: self._redraw())
@@ -259,9 +265,44 @@ class AngleOffDock(QDockWidget):
         return replace(p, x=x, y=y, facing=nearest_facing(facings(self.grid, x, y), int(p.facing)))
 
     def set_piece(self, role: str, **changes: Any) -> None:
-        """Move, turn or change one piece (snapped to a place it can stand) and re-measure."""
+        """Move, turn or change one piece (snapped to a place it can stand) and re-measure.
+
+        A piece that follows an aircraft puts that aircraft there: a ``PositionSet`` in the log,
+        undoable like any action, which the forms then read (issue 18)."""
         self.pieces[role] = self._legal(replace(self.pieces[role], **changes))
         self._redraw()
+        self._place(role)
+
+    def following(self, role: str) -> str:
+        """The aircraft id the piece follows, or ``""`` for a free piece."""
+        combo = self.fields[role].aircraft
+        aid = combo.currentData() if combo.count() else ""
+        return aid if aid in self.model.engagement.aircraft else ""
+
+    def _place(self, role: str) -> None:
+        aid = self.following(role)
+        if not aid:
+            return
+        p = self.pieces[role]
+        now = self.model.engagement.aircraft[aid].position
+        if now is not None and (now.x, now.y, now.facing, now.altitude) == (
+            p.x,
+            p.y,
+            int(p.facing),
+            int(p.altitude),
+        ):
+            return
+        session = self.model.session
+        self.model.attempt(
+            lambda: session.place(aid, p.x, p.y, int(p.facing) % 360, int(p.altitude))
+        )
+
+    def take_off(self, role: str) -> None:
+        """The followed aircraft leaves the board: its forms go back to typed values."""
+        aid = self.following(role)
+        if aid and self.model.engagement.aircraft[aid].position is not None:
+            session = self.model.session
+            self.model.attempt(lambda: session.place(aid, None, None))
 
     def turn_active(self, steps: int) -> None:
         """Turn the chosen piece ``steps`` allowed facings left (negative: right)."""
@@ -288,6 +329,7 @@ class AngleOffDock(QDockWidget):
     def _fields_edited(self, role: str) -> None:
         self.pieces[role] = self._legal(self.fields[role].piece())
         self._redraw()
+        self._place(role)
 
     def _follow(self, role: str) -> None:
         """Take altitude, speed (and position, where the game records it) from the aircraft."""
@@ -296,13 +338,23 @@ class AngleOffDock(QDockWidget):
         if not aid or aid not in self.model.engagement.aircraft:
             return
         a = self.model.engagement.aircraft[aid]
+        on_board = piece_of(a)
+        if on_board is not None:  # where the log puts it: no new event for following it
+            self.pieces[role] = self._legal(on_board)
+            self._redraw()
+            return
         attrs = {**a.card, **a.attributes}
         changes: dict[str, Any] = {}
-        for key in ("x", "y", "facing", "altitude", "speed"):
+        for key in ("altitude", "speed"):
             value = attrs.get(key)
             if isinstance(value, int | float) and not isinstance(value, bool):
-                changes[key] = int(value) if key in ("facing", "altitude") else float(value)
-        self.set_piece(role, **changes)
+                changes[key] = int(value) if key == "altitude" else float(value)
+        self.pieces[role] = self._legal(replace(self.pieces[role], **changes))
+        self._redraw()
+
+    def show_pair(self, attacker: str | None, target: str | None) -> None:
+        """The pair being resolved in the Combat panel, highlighted on the board."""
+        self.show_selection([aid for aid in (attacker, target) if aid])
 
     def show_selection(self, ids: list[str]) -> None:
         """The roster's selection: the first is the attacker, a second the target."""
@@ -348,6 +400,39 @@ class AngleOffDock(QDockWidget):
             self.lines.setItem(r, 0, QTableWidgetItem(label))
             self.lines.setItem(r, 1, QTableWidgetItem(value))
         self.board.draw_arcs(target, rel.arcs, attacker)
+
+    def _ask_pdf(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Board to PDF", "board.pdf", "PDF (*.pdf)")
+        if path:
+            self.board_pdf(path)
+
+    def board_pdf(self, path: str) -> None:
+        """The board as a printed page: the grid, both pieces, the arcs, and the readings."""
+        writer = QPdfWriter(path)
+        writer.setTitle("Airboss board")
+        writer.setResolution(150)
+        painter = QPainter(writer)
+        page = QRectF(writer.pageLayout().paintRectPixels(writer.resolution()))
+        page.moveTo(0, 0)
+        head = page.height() * 0.08
+        lines = [f"{label}: {value}" for label, value in self.relation_lines().items()]
+        names = [
+            f"{role}: {self.fields[role].aircraft.currentText()} at "
+            f"({self.pieces[role].x:g}, {self.pieces[role].y:g}) facing {self.pieces[role].facing}"
+            for role in ROLES
+        ]
+        painter.drawText(
+            QRectF(0, 0, page.width(), head), Qt.AlignmentFlag.AlignLeft, "\n".join(names)
+        )
+        scene = self.board.scene()
+        body = QRectF(0, head, page.width(), page.height() * 0.7)
+        scene.render(painter, body, scene.itemsBoundingRect())
+        painter.drawText(
+            QRectF(0, head + body.height() + 10, page.width(), page.height() - body.bottom()),
+            Qt.AlignmentFlag.AlignLeft,
+            "\n".join([self.verdict.text(), *lines]),
+        )
+        painter.end()
 
     def relation_lines(self) -> dict[str, str]:
         """What the geometry reported, as shown."""
