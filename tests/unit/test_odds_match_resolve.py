@@ -81,7 +81,9 @@ def inputs_strategy(model: type[BaseModel]) -> st.SearchStrategy[dict[str, Any]]
         strat = field_strategy(info.annotation, info)
         if strat is not None:
             fields[name] = strat if info.is_required() else st.one_of(st.just(None), strat)
-    return st.fixed_dictionaries(fields).map(lambda d: {k: v for k, v in d.items() if v is not None})
+    return st.fixed_dictionaries(fields).map(
+        lambda d: {k: v for k, v in d.items() if v is not None}
+    )
 
 
 def typed_outcomes(proc: Procedure, inputs: BaseModel) -> dict[str, Fraction] | None:
