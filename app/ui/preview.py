@@ -18,8 +18,8 @@ from app.ui.model import EngagementModel
 
 def preview(factory: Callable[[EngagementModel], QWidget], argv: list[str] | None = None) -> int:
     """Show ``factory(model)`` on a fresh copy of the demo game; 2 if there is no demo."""
-    from app.ui.application import application
     from app.ui.demo import create_demo_game
+    from app.ui.qt_app import application
 
     parser = argparse.ArgumentParser(
         description=f"Preview {getattr(factory, '__name__', 'a panel')}"
