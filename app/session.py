@@ -184,7 +184,7 @@ class GameSession:
             self.refresh()
             raise
         self._timeline.append(envs, checked)
-        if first // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:
+        if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
             self.store.save_snapshot(self.game_id, envs[-1].seq, self._timeline.snapshot())
         for listener in list(self._listeners):
             listener(envs)

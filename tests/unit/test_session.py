@@ -243,3 +243,15 @@ def test_place_is_an_undoable_position_event(tmp_path):
     s.place(a, None, None)
     assert s.engagement.get(a).position is None
     s.close()
+
+
+def test_a_snapshot_is_kept_every_500_events_even_of_one_event_actions(tmp_path, monkeypatch):
+    """Opening a long game reads the newest snapshot and the tail, never the whole log: a
+    snapshot falls due whenever an action reaches a multiple of 500, one-event actions too."""
+    monkeypatch.setenv("AIRBOSS_SQLITE_SYNC", "normal")
+    s = GameSession.create(tmp_path / "long.airboss", ruleset="skirmish", title="long")
+    while s.engagement.seq < 1010:
+        s.next_step()  # one ClockSet event per action
+    seq, _ = s.store.latest_snapshot(s.game_id)
+    assert seq == 1000
+    s.close()
