@@ -60,7 +60,9 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
         child.send_signal(signal.SIGKILL)
         child.wait()
         reader.join()
-        acked += [int(line.split()[1]) for line in lines if line.startswith("ack ")]
+        # An acknowledgement counts once its whole line arrived: a kill can cut "ack 12" short.
+        whole = [line for line in lines if line.endswith("\n")]
+        acked += [int(line.split()[1]) for line in whole if line.startswith("ack ")]
         child.stdout.close()
         child.stderr.close()
 
