@@ -321,6 +321,11 @@ class Ruleset:
     initiative: ClassVar[str | None] = None
     initiative_by: ClassVar[Literal["side", "aircraft"] | None] = None
     geometry: ClassVar[Geometry | None] = None
+    #: the desk's panels this game uses (``None``: derived from what the ruleset declares:
+    #: Initiative with an initiative procedure, Angle-off with a geometry, Displays when it has
+    #: boards, Critical hits unless ``uses_critical_hits`` is off)
+    panels: ClassVar[tuple[str, ...] | None] = None
+    uses_critical_hits: ClassVar[bool] = True
 
     def __init__(self, variants: Sequence[str] = ()) -> None:
         known = {v.id for v in self.variant_list}

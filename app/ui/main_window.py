@@ -32,11 +32,15 @@ from app.resources import ICON_SVG
 from app.session import GameSession
 from app.store import StoreError
 from app.store.store import is_url
-from app.ui.dock_registry import available_docks
+from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
+from app.ui.dock_registry import LEFT, RIGHT, available_docks
 from app.ui.docks.turn import phase_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.new_game_dialog import NewGameDialog
+
+#: a layout: columns of tab groups (``app.ui.desk_layout``)
+Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
 
 APP_NAME = "Airboss"
 LICENCE = "GPL-3.0-or-later"
@@ -62,6 +66,7 @@ class MainWindow(QMainWindow):
         self.model = model
         self.settings = settings
         self.persist_layout = True
+        self._hidden_for_game: set[str] = set()
         self.docks: dict[str, QDockWidget] = {}
         self.panels: dict[str, QWidget] = {}
         self.missing_panels: dict[str, str] = {}
@@ -78,7 +83,9 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._build_menus()
         self.resize(1400, 900)
-        self._initial_sizes()
+        self._laid_out_for: str | None = None
+        self._desk_state: QByteArray | None = None
+        self.arrange(DESK, used_panels(None))
         self._default_state = self.saveState()
         self._restore_layout()
         self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
@@ -137,18 +144,62 @@ class MainWindow(QMainWindow):
         dock.show()
         dock.raise_()
 
-    def _initial_sizes(self) -> None:
-        """The starting proportions: roster and turn on the left, the log along the bottom."""
-        d = self.docks
-        bottom = [d[n] for n in ("ledgers", "critical_log", "game_log") if n in d]
-        if bottom:
-            self.resizeDocks(bottom[:1], [230], Qt.Orientation.Vertical)
-        left = [d[n] for n in ("roster", "turn") if n in d]
-        if len(left) == 2:
-            self.resizeDocks(left, [400, 400], Qt.Orientation.Vertical)
-        across = [d[n] for n in ("roster", "combat") if n in d]
-        if len(across) == 2:
-            self.resizeDocks(across, [700, 800], Qt.Orientation.Horizontal)
+    def arrange(self, layout: Layout, used: frozenset[str]) -> None:
+        """Lay the panels out in columns of tab groups (``app.ui.desk_layout``); the panels
+        this game does not use are hidden (the View menu still shows them on demand)."""
+        for dock in self.docks.values():
+            dock.setFloating(False)
+            self.removeDockWidget(dock)
+        firsts: dict[str, list[QDockWidget]] = {}
+        for column, groups in layout:
+            area = LEFT if column == "left" else RIGHT
+            above: QDockWidget | None = None
+            for group in groups:
+                present = [self.docks[n] for n in group if n in self.docks and n in used]
+                if not present:
+                    continue
+                first = present[0]
+                self.addDockWidget(area, first)
+                if above is not None:
+                    self.splitDockWidget(above, first, Qt.Orientation.Vertical)
+                first.show()
+                for other in present[1:]:
+                    self.tabifyDockWidget(first, other)
+                    other.show()
+                first.raise_()
+                firsts.setdefault(column, []).append(first)
+                above = first
+        for name, dock in self.docks.items():
+            if name not in used:
+                dock.hide()
+        self._hidden_for_game = {n for n in self.docks if n not in used}
+        self._sizes(firsts)
+
+    def _sizes(self, firsts: dict[str, list[QDockWidget]]) -> None:
+        width, height = max(self.width(), 800), max(self.height(), 500)
+        left, right = firsts.get("left", []), firsts.get("right", [])
+        if left and right:
+            share = int(width * LEFT_WIDTH)
+            self.resizeDocks([left[0], right[0]], [share, width - share], Qt.Orientation.Horizontal)
+        for column in (left, right):
+            if len(column) > 1:
+                shares = [HEIGHTS.get(d.objectName(), 0.5) for d in column]
+                self.resizeDocks(column, [int(height * s) for s in shares], Qt.Orientation.Vertical)
+
+    def _fit_game(self) -> None:
+        """Show the panels this game uses and hide the others, once per ruleset opened."""
+        rs = self.model.session.ruleset if self.model.has_session else None
+        key = rs.id if rs is not None else None
+        if key == self._laid_out_for:
+            return
+        self._laid_out_for = key
+        used = used_panels(rs)
+        for name, dock in self.docks.items():
+            if name not in used:
+                dock.hide()
+            elif name in self._hidden_for_game:
+                dock.show()
+        self._hidden_for_game = {n for n in self.docks if n not in used}
 
     def _selection(self, ids: list[str]) -> None:
         self.selected_aircraft = list(ids)
@@ -197,7 +248,9 @@ class MainWindow(QMainWindow):
             v.addAction(dock.toggleViewAction())
         v.addSeparator()
         self.reset_layout_action = self._act(v, "Reset &layout", self.reset_layout)
-        self.table_mode_action = self._act(v, "&Table mode (larger type)", self._toggle_table)
+        self.table_mode_action = self._act(
+            v, "&Table mode (fewer, larger panels)", self._toggle_table
+        )
         self.table_mode_action.setCheckable(True)
         self.table_mode_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
         v.addSeparator()
@@ -283,6 +336,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setToolTip(f"Redo: {redo}" if redo else "Nothing to redo")
 
     def _game_changed(self) -> None:
+        self._fit_game()
         has = self.model.has_session
         for act in (self.copy_action, self.close_action, self.print_action):
             act.setEnabled(has)
@@ -430,51 +484,49 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def reset_layout(self) -> None:
-        for dock in self.docks.values():
-            dock.setFloating(False)
-        self.restoreState(self._default_state)
-        for dock in self.docks.values():
-            dock.setVisible(True)
+        """The desk's default layout for this game (table mode off)."""
+        if self.table_mode:
+            self.table_mode_action.setChecked(False)
+            self.set_table_mode(False)
+        rs = self.model.session.ruleset if self.model.has_session else None
+        self.arrange(DESK, used_panels(rs))
 
     def show_all_panels(self, untab: bool = False) -> None:
-        """Every panel shown; with ``untab`` tabbed panels are split so each is on screen
-        (beside each other on the left, one above the other elsewhere)."""
-        for dock in self.docks.values():
+        """Every panel this game uses shown; with ``untab`` tabbed panels are split so each is
+        on screen (beside each other on the left, one above the other elsewhere)."""
+        rs = self.model.session.ruleset if self.model.has_session else None
+        used = used_panels(rs)
+        for name, dock in self.docks.items():
             dock.setFloating(False)
-            dock.setVisible(True)
+            dock.setVisible(name in used)
         if not untab:
             return
-        done: set[str] = set()
-        for name, dock in self.docks.items():
-            done.add(name)
-            for other in self.tabifiedDockWidgets(dock):
-                if other.objectName() in done:
-                    continue
-                done.add(other.objectName())
-                area = self.dockWidgetArea(dock)
-                across = area == Qt.DockWidgetArea.LeftDockWidgetArea
-                # splitDockWidget beside a tabbed dock only adds a tab: take it out first
-                self.removeDockWidget(other)
-                self.addDockWidget(area, other)
-                self.splitDockWidget(
-                    dock,
-                    other,
-                    Qt.Orientation.Horizontal if across else Qt.Orientation.Vertical,
-                )
-                other.show()
+        # every panel its own group, in the desk's columns and order
+        self.arrange(
+            tuple((col, tuple((n,) for g in groups for n in g)) for col, groups in DESK), used
+        )
         settle()
-        # the tab bars the split left behind are only deleted later: keep them off the picture
-        if not any(self.tabifiedDockWidgets(d) for d in self.docks.values()):
-            for bar in self.findChildren(
-                QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly
-            ):
-                bar.hide()
+        # the tab bars the regrouping left behind are only deleted later: keep them off the
+        # picture
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            bar.hide()
 
     def _toggle_table(self) -> None:
         self.set_table_mode(self.table_mode_action.isChecked())
 
     def set_table_mode(self, on: bool) -> None:
-        """Larger type everywhere in the window, for reading at arm's length."""
+        """Table mode is a layout for reading at arm's length: fewer, larger panels (Roster and
+        Turn on the left, Combat on the right, the rest tabbed behind) in larger type; leaving
+        it puts the desk back as it was."""
+        was = self._desk_state is not None
+        rs = self.model.session.ruleset if self.model.has_session else None
+        if on and not was:
+            self._desk_state = self.saveState()
+            self.arrange(TABLE, used_panels(rs))
+        elif not on and was:
+            state, self._desk_state = self._desk_state, None
+            if state is not None:
+                self.restoreState(state)
         font = QFont(self._base_font)
         if on:
             font.setPointSizeF(self._base_font.pointSizeF() * TABLE_SCALE)

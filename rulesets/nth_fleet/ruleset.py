@@ -55,6 +55,8 @@ def _details(details: BaseModel) -> Details:
 class NthFleet(Ruleset):
     id = "nth_fleet"
     title = "Nth Fleet air rules"
+    #: losses are air points (rule 2.1): there is no critical hit to keep
+    uses_critical_hits = False
     source = "Nth Fleet Games, Air Rules (variant for Victory Games' Fleet series)"
     procedure_types = (
         LaunchMissionProc,

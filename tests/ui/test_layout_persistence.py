@@ -40,8 +40,8 @@ def stop(w):
 def test_rearranged_docks_come_back_after_a_restart(tmp_path, game, qtbot):
     ini = tmp_path / "settings.ini"
     first = start(ini, game, qtbot)
-    assert first.dockWidgetArea(first.docks["game_log"]) == BOTTOM
-    first.addDockWidget(RIGHT, first.docks["game_log"])
+    assert first.dockWidgetArea(first.docks["game_log"]) == RIGHT  # below Combat (issue 14)
+    first.addDockWidget(BOTTOM, first.docks["game_log"])
     first.docks["turn"].hide()
     # within the offscreen screen (800 x 800) and above the window's minimum size, so the
     # window system keeps it as it is
@@ -51,7 +51,7 @@ def test_rearranged_docks_come_back_after_a_restart(tmp_path, game, qtbot):
     stop(first)
 
     second = start(ini, game, qtbot)
-    assert second.dockWidgetArea(second.docks["game_log"]) == RIGHT
+    assert second.dockWidgetArea(second.docks["game_log"]) == BOTTOM
     assert not second.docks["turn"].isVisible()
     assert not second.docks["turn"].toggleViewAction().isChecked()
     assert second.docks["roster"].isVisible()
@@ -85,7 +85,8 @@ def test_reset_layout(tmp_path, game, qtbot):
     w.docks["roster"].hide()
     w.docks["initiative"].setFloating(True)
     w.reset_layout_action.trigger()
-    assert w.dockWidgetArea(w.docks["game_log"]) == BOTTOM
+    assert w.dockWidgetArea(w.docks["game_log"]) == RIGHT
+    assert w.dockWidgetArea(w.docks["roster"]) == LEFT
     assert w.docks["roster"].isVisible()
     assert not w.docks["initiative"].isFloating()
     stop(w)

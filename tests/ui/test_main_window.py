@@ -13,6 +13,7 @@ from app.session import GameSession
 from app.ui import cards
 from app.ui.application import run, start_game
 from app.ui.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
+from app.ui.desk_layout import used_panels
 from app.ui.dock_registry import DOCKS
 from app.ui.main_window import LICENCE, MainWindow, version
 from app.ui.model import EngagementModel
@@ -293,8 +294,13 @@ def test_every_panel_on_screen_for_a_screenshot(window):
     window.docks["ledgers"].hide()
     assert window.tabifiedDockWidgets(window.docks["turn"])
     window.show_all_panels(untab=True)
-    for dock in window.docks.values():
-        assert dock.isVisible() and not window.tabifiedDockWidgets(dock), dock.objectName()
+    used = used_panels(window.model.session.ruleset)
+    assert "angle_off" not in used  # the Phantoms demo has no board geometry (issue 14)
+    for name, dock in window.docks.items():
+        if name in used:
+            assert dock.isVisible() and not window.tabifiedDockWidgets(dock), name
+        else:
+            assert not dock.isVisible(), name
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,54 @@
+"""Which panels a game uses, and how the desk lays them out (issue 14).
+
+A ruleset may list its panels (``Ruleset.panels``); otherwise they follow from what it
+declares: Initiative with an initiative procedure, Angle-off with a board geometry, Displays
+when it draws boards of its own, Critical hits unless it has none. Roster, Turn, Combat,
+Ledgers and the Game log are always there.
+
+Two layouts:
+- the desk: the roster and "who acts now" share the left column (the roster on top, with the
+  room for every aircraft of an eight-aircraft game at 1366x768); Combat on the right with the
+  logs tabbed below it;
+- table mode, for reading at arm's length: fewer, larger panels -- Roster and Turn on the left,
+  Combat on the right, everything else tabbed behind them -- in larger type.
+"""
+
+from __future__ import annotations
+
+from app.core.ruleset import Ruleset
+
+ALWAYS = ("roster", "turn", "combat", "ledgers", "game_log")
+
+
+def used_panels(ruleset: Ruleset | None) -> frozenset[str]:
+    """The panels a game of this ruleset uses (every panel when no game is open)."""
+    if ruleset is None:
+        return frozenset((*ALWAYS, "initiative", "angle_off", "displays", "critical_log"))
+    if ruleset.panels is not None:
+        return frozenset((*ALWAYS, *ruleset.panels))
+    out = set(ALWAYS)
+    if ruleset.initiative:
+        out.add("initiative")
+    if ruleset.geometry is not None:
+        out.add("angle_off")
+    if type(ruleset).displays is not Ruleset.displays:
+        out.add("displays")
+    if ruleset.uses_critical_hits:
+        out.add("critical_log")
+    return frozenset(out)
+
+
+#: the desk: (column, panels from top to bottom, each a tab group: its first panel in front)
+DESK = (
+    ("left", (("roster",), ("turn", "initiative", "displays"))),
+    ("right", (("combat", "angle_off"), ("game_log", "ledgers", "critical_log"))),
+)
+#: table mode: two columns, one tab group each below the roster
+TABLE = (
+    ("left", (("roster",), ("turn", "initiative"))),
+    ("right", (("combat", "angle_off", "game_log", "ledgers", "critical_log", "displays"),)),
+)
+#: the share of a column's height each group starts with
+HEIGHTS = {"roster": 0.5, "turn": 0.5, "combat": 0.66, "game_log": 0.34}
+#: the share of the window's width of the left column
+LEFT_WIDTH = 0.46

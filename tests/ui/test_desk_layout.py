@@ -1,0 +1,74 @@
+"""Issue 14: each game's desk shows the panels its ruleset uses, with room for the roster."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from app.plugins import load_ruleset as get_ruleset
+from app.session import GameSession
+from app.ui.desk_layout import used_panels
+from app.ui.main_window import MainWindow
+from app.ui.model import EngagementModel
+
+RULESETS = ("phantoms", "airpower", "advanced_air_force", "nth_fleet", "ufo_interception")
+
+
+def eight_aircraft_game(path, ruleset_id):
+    rs = get_ruleset(ruleset_id)
+    types = list(rs.aircraft)
+    with GameSession.create(path, ruleset_id, "Eight") as s:
+        for i in range(8):
+            side = "Blue" if i % 2 else "Red"
+            extra = {"base": f"{side} carrier"} if ruleset_id == "nth_fleet" else {}
+            s.add_aircraft(side, types[i % len(types)], f"{side} {i}", **extra)
+    return path
+
+
+@pytest.fixture
+def desk(tmp_path, qtbot):
+    def make(ruleset_id, size=(1366, 768)):
+        settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+        w = MainWindow(EngagementModel(), settings)
+        qtbot.addWidget(w)
+        w.open_game(eight_aircraft_game(tmp_path / f"{ruleset_id}.airboss", ruleset_id))
+        w.resize(*size)
+        w.show()
+        qtbot.waitExposed(w)
+        w.reset_layout()
+        qtbot.wait(50)
+        return w
+
+    yield make
+
+
+def test_panels_follow_what_the_ruleset_declares():
+    assert "angle_off" not in used_panels(get_ruleset("phantoms"))
+    assert "angle_off" in used_panels(get_ruleset("airpower"))
+    assert "critical_log" not in used_panels(get_ruleset("nth_fleet"))
+    assert "initiative" not in used_panels(get_ruleset("nth_fleet"))
+    assert "initiative" in used_panels(get_ruleset("phantoms"))
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_aircraft_of_an_eight_aircraft_game_shows_at_1366x768(desk, ruleset_id):
+    w = desk(ruleset_id)
+    used = used_panels(w.model.session.ruleset)
+    for name, dock in w.docks.items():
+        assert dock.isVisible() == (name in used) or w.tabifiedDockWidgets(dock), name
+    tree = w.panels["roster"].tree
+    viewport = tree.viewport().rect()
+    for aircraft_id, item in w.panels["roster"]._items.items():
+        rect = tree.visualItemRect(item)
+        assert viewport.contains(rect), f"{aircraft_id} cut off: {rect} not in {viewport}"
+
+
+def test_table_mode_is_a_layout_and_leaving_it_restores_the_desk(desk):
+    w = desk("phantoms")
+    assert w.dockWidgetArea(w.docks["game_log"]) == w.dockWidgetArea(w.docks["combat"])
+    w.table_mode_action.trigger()
+    assert w.tabifiedDockWidgets(w.docks["combat"])  # the rest tabbed behind Combat
+    assert w.font().pointSizeF() > w._base_font.pointSizeF()
+    w.table_mode_action.trigger()
+    assert not w.tabifiedDockWidgets(w.docks["roster"])
+    assert w.font().pointSizeF() == w._base_font.pointSizeF()
