@@ -30,6 +30,7 @@ from app.core.events import (
     InitiativeSet,
     LedgerChanged,
     PositionSet,
+    ProcedureResolved,
     Restored,
     Reverted,
 )
@@ -91,14 +92,26 @@ class GameSession:
 
     @classmethod
     def open(
-        cls, target: str | Path, game: str | None = None, actor: str = "umpire"
+        cls,
+        target: str | Path,
+        game: str | None = None,
+        actor: str = "umpire",
+        read_only: bool = False,
     ) -> GameSession:
-        """Reopen a game; ``StoreError`` for a file that is not a usable Airboss game."""
-        store = Store.open(target)
+        """Reopen a game; ``StoreError`` (one line naming the file and the reason) for a file
+        that is not a usable Airboss game. The whole log is read and checked before the file
+        is opened for writing, so a refused file is never changed. A file (or folder) that
+        cannot be written, or ``read_only=True``, opens read-only: see ``read_only``."""
+        store = Store.open(target, read_only=read_only)
         try:
             row = store.game(game)
             variants = json.loads(row.variants)
-            rs = load_ruleset(row.ruleset).bind(variants)
+            if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+                raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
+            try:
+                rs = load_ruleset(row.ruleset).bind(variants)
+            except KeyError as e:
+                raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None
             gid = row.id
             loaders = {
                 "load_action": lambda a: store.action(gid, a),
@@ -106,17 +119,28 @@ class GameSession:
             }
             snap = store.latest_snapshot(gid)
             if snap is None:
-                timeline = Timeline.replay(store.events(gid), **loaders)
+                log = store.events(gid)
+                _check_log(target, row.ruleset, rs, log)
+                timeline = Timeline.replay(log, **loaders)
             else:
                 seq, data = snap
-                timeline = Timeline.from_snapshot(data, store.events(gid, after=seq), **loaders)
-        except KeyError as e:
-            store.close()
-            raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None
-        except Exception:
+                tail = store.events(gid, after=seq)
+                _check_log(target, row.ruleset, rs, tail)
+                timeline = Timeline.from_snapshot(data, tail, **loaders)
+            store.writable()
+        except StoreError:
             store.close()
             raise
+        except Exception as e:  # a garbled log, payload or snapshot: refused, never a traceback
+            store.close()
+            raise StoreError(f"{target}: not a usable Airboss game ({_one_line(e)})") from None
         return cls(store, row.id, rs, timeline, actor)
+
+    @property
+    def read_only(self) -> bool:
+        """True when the game was opened read-only (say so in the title bar); every action
+        is refused with a message and nothing is written."""
+        return self.store.read_only
 
     def close(self) -> None:
         if not self._closed:
@@ -163,6 +187,8 @@ class GameSession:
     def _commit(self, events: Sequence[Event], narrative: str, rule: str = "") -> list[Envelope]:
         if self._closed:
             raise RuleViolation("this game is closed")
+        if self.read_only:
+            raise RuleViolation(f"{self.store.where} is open read-only; nothing was changed")
         first = self.engagement.seq + 1
         envs = [
             Envelope(
@@ -428,6 +454,30 @@ class GameSession:
     def undone_actions(self) -> set[int]:
         """Actions that do not count now (undone), for striking through in logs."""
         return set(self._timeline.redo_stack) | undone_in(self.events())
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}"[:300]
+
+
+def _check_log(
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Sequence[Envelope]
+) -> None:
+    """Refuse a log that belongs to another ruleset: its game_created names another one, or
+    it records a procedure this ruleset does not have."""
+    for env in log:
+        ev = env.event
+        if isinstance(ev, GameCreated) and ev.ruleset != ruleset_id:
+            raise StoreError(
+                f"{target}: the log was created for ruleset {ev.ruleset!r} but the game says "
+                f"{ruleset_id!r}; refused, the file was not changed"
+            )
+        if isinstance(ev, ProcedureResolved) and ev.procedure not in ruleset.procedures:
+            raise StoreError(
+                f"{target}: event {env.seq} records procedure {ev.procedure!r}, which "
+                f"{ruleset.title} does not have; refused, the file was not changed"
+            )
 
 
 def undone_in(events: Sequence[Envelope]) -> set[int]:
