@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
-from app.core.dice import DiceSource, SeededDice
+from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import (
@@ -33,6 +34,7 @@ from app.core.events import (
     ProcedureResolved,
     Restored,
     Reverted,
+    event_to_json,
 )
 from app.core.history import Timeline
 from app.core.ruleset import Resolution, Ruleset
@@ -202,6 +204,7 @@ class GameSession:
             )
             for i, ev in enumerate(events)
         ]
+        _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
         try:
             self.store.append(envs)
@@ -245,6 +248,14 @@ class GameSession:
             if ref is not None:
                 self.engagement.get(ref)
         res = proc.resolve(parsed, dice if dice is not None else SeededDice(), self.engagement)
+        extra = getattr(dice, "unused", None)
+        if isinstance(dice, TableDice) and extra:
+            used = len(dice.values) - len(extra)
+            raise RuleViolation(
+                f"{proc.title} used {used} typed dice but {len(dice.values)} were typed "
+                f"(unused: {', '.join(str(v) for v in extra)}); nothing was recorded: "
+                "clear the extra values or check the order"
+            )
         self._commit(res.events, res.narrative, proc.rule)
         return res
 
@@ -454,6 +465,20 @@ class GameSession:
     def undone_actions(self) -> set[int]:
         """Actions that do not count now (undone), for striking through in logs."""
         return set(self._timeline.redo_stack) | undone_in(self.events())
+
+
+def _storable(envs: Sequence[Envelope]) -> None:
+    """Refuse text that cannot be stored (a lone surrogate from a paste) as a validation
+    error, before anything is written."""
+    for env in envs:
+        try:
+            env.narrative.encode("utf-8")
+            event_to_json(env.event)
+        except (UnicodeEncodeError, PydanticSerializationError, ValueError):
+            raise RuleViolation(
+                "a name or reason holds a character that cannot be stored "
+                "(a broken character from a paste?); retype it. Nothing was recorded."
+            ) from None
 
 
 def _one_line(e: BaseException) -> str:
