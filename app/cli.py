@@ -9,6 +9,7 @@ airboss log GAME [--game ID]
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -111,6 +112,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (StoreError, RuleViolation, KeyError) as e:
         print(f"airboss: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # never a traceback for the umpire; AIRBOSS_DEBUG=1 shows it
+        if os.environ.get("AIRBOSS_DEBUG"):
+            raise
+        lines = str(e).strip().splitlines()
+        print(
+            f"airboss: {type(e).__name__}: {lines[0] if lines else ''} "
+            "(AIRBOSS_DEBUG=1 shows the details)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
-from app.core.dice import DiceSource, SeededDice
+from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import (
@@ -30,8 +31,10 @@ from app.core.events import (
     InitiativeSet,
     LedgerChanged,
     PositionSet,
+    ProcedureResolved,
     Restored,
     Reverted,
+    event_to_json,
 )
 from app.core.history import Timeline
 from app.core.log_index import undone_in
@@ -92,14 +95,26 @@ class GameSession:
 
     @classmethod
     def open(
-        cls, target: str | Path, game: str | None = None, actor: str = "umpire"
+        cls,
+        target: str | Path,
+        game: str | None = None,
+        actor: str = "umpire",
+        read_only: bool = False,
     ) -> GameSession:
-        """Reopen a game; ``StoreError`` for a file that is not a usable Airboss game."""
-        store = Store.open(target)
+        """Reopen a game; ``StoreError`` (one line naming the file and the reason) for a file
+        that is not a usable Airboss game. The whole log is read and checked before the file
+        is opened for writing, so a refused file is never changed. A file (or folder) that
+        cannot be written, or ``read_only=True``, opens read-only: see ``read_only``."""
+        store = Store.open(target, read_only=read_only)
         try:
             row = store.game(game)
             variants = json.loads(row.variants)
-            rs = load_ruleset(row.ruleset).bind(variants)
+            if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+                raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
+            try:
+                rs = load_ruleset(row.ruleset).bind(variants)
+            except KeyError as e:
+                raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None
             gid = row.id
             loaders = {
                 "load_action": lambda a: store.action(gid, a),
@@ -107,17 +122,28 @@ class GameSession:
             }
             snap = store.latest_snapshot(gid)
             if snap is None:
-                timeline = Timeline.replay(store.events(gid), **loaders)
+                log = store.events(gid)
+                _check_log(target, row.ruleset, rs, log)
+                timeline = Timeline.replay(log, **loaders)
             else:
                 seq, data = snap
-                timeline = Timeline.from_snapshot(data, store.events(gid, after=seq), **loaders)
-        except KeyError as e:
-            store.close()
-            raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None
-        except Exception:
+                tail = store.events(gid, after=seq)
+                _check_log(target, row.ruleset, rs, tail)
+                timeline = Timeline.from_snapshot(data, tail, **loaders)
+            store.writable()
+        except StoreError:
             store.close()
             raise
+        except Exception as e:  # a garbled log, payload or snapshot: refused, never a traceback
+            store.close()
+            raise StoreError(f"{target}: not a usable Airboss game ({_one_line(e)})") from None
         return cls(store, row.id, rs, timeline, actor)
+
+    @property
+    def read_only(self) -> bool:
+        """True when the game was opened read-only (say so in the title bar); every action
+        is refused with a message and nothing is written."""
+        return self.store.read_only
 
     def close(self) -> None:
         if not self._closed:
@@ -164,6 +190,8 @@ class GameSession:
     def _commit(self, events: Sequence[Event], narrative: str, rule: str = "") -> list[Envelope]:
         if self._closed:
             raise RuleViolation("this game is closed")
+        if self.read_only:
+            raise RuleViolation(f"{self.store.where} is open read-only; nothing was changed")
         first = self.engagement.seq + 1
         envs = [
             Envelope(
@@ -177,6 +205,7 @@ class GameSession:
             )
             for i, ev in enumerate(events)
         ]
+        _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
         try:
             self.store.append(envs)
@@ -220,6 +249,14 @@ class GameSession:
             if ref is not None:
                 self.engagement.get(ref)
         res = proc.resolve(parsed, dice if dice is not None else SeededDice(), self.engagement)
+        extra = getattr(dice, "unused", None)
+        if isinstance(dice, TableDice) and extra:
+            used = len(dice.values) - len(extra)
+            raise RuleViolation(
+                f"{proc.title} used {used} typed dice but {len(dice.values)} were typed "
+                f"(unused: {', '.join(str(v) for v in extra)}); nothing was recorded: "
+                "clear the extra values or check the order"
+            )
         self._commit(res.events, res.narrative, proc.rule)
         return res
 
@@ -429,3 +466,41 @@ class GameSession:
     def undone_actions(self) -> set[int]:
         """Actions that do not count now (undone), for striking through in logs."""
         return set(self._timeline.redo_stack) | undone_in(self.events())
+
+
+def _storable(envs: Sequence[Envelope]) -> None:
+    """Refuse text that cannot be stored (a lone surrogate from a paste) as a validation
+    error, before anything is written."""
+    for env in envs:
+        try:
+            env.narrative.encode("utf-8")
+            event_to_json(env.event)
+        except (UnicodeEncodeError, PydanticSerializationError, ValueError):
+            raise RuleViolation(
+                "a name or reason holds a character that cannot be stored "
+                "(a broken character from a paste?); retype it. Nothing was recorded."
+            ) from None
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}"[:300]
+
+
+def _check_log(
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Sequence[Envelope]
+) -> None:
+    """Refuse a log that belongs to another ruleset: its game_created names another one, or
+    it records a procedure this ruleset does not have."""
+    for env in log:
+        ev = env.event
+        if isinstance(ev, GameCreated) and ev.ruleset != ruleset_id:
+            raise StoreError(
+                f"{target}: the log was created for ruleset {ev.ruleset!r} but the game says "
+                f"{ruleset_id!r}; refused, the file was not changed"
+            )
+        if isinstance(ev, ProcedureResolved) and ev.procedure not in ruleset.procedures:
+            raise StoreError(
+                f"{target}: event {env.seq} records procedure {ev.procedure!r}, which "
+                f"{ruleset.title} does not have; refused, the file was not changed"
+            )

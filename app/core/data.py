@@ -41,7 +41,13 @@ def read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise DataFileError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise DataFileError(
+            f"{path}: not a UTF-8 text file (byte {e.start}); save it as UTF-8"
+        ) from None
     except OSError as e:
+        if path.is_symlink() and not path.exists():
+            raise DataFileError(f"{path}: a link to a file that does not exist") from None
         raise DataFileError(f"{path}: cannot be read: {e.strerror}") from None
 
 
@@ -69,15 +75,41 @@ def override_path(ruleset: str, name: str) -> Path:
     return user_data_dir() / "tables" / ruleset / f"{name}.toml"
 
 
+_TABLES: dict[tuple[Any, ...], Any] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
 def load_table(ruleset: str, path: Path, model: type[M]) -> M:
-    """A shipped TOML data file with the umpire's override merged on top, validated."""
-    data = read_toml(path)
+    """A shipped TOML data file with the umpire's override merged on top, validated.
+
+    The one cached table loader (issue 19): the result is kept until either file changes or
+    ``save_override`` writes, so a value saved in the tables editor is used by the very next
+    procedure, and odds never re-read TOML."""
     over = override_path(ruleset, path.stem)
+    key = (ruleset, str(path), model, str(over), _stamp(path), _stamp(over))
+    hit = _TABLES.get(key)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    data = read_toml(path)
     where = str(path)
     if over.exists():
         data = _merge(data, read_toml(over))
         where = f"{path} with overrides from {over}"
-    return validate(model, data, where)
+    value = validate(model, data, where)
+    _TABLES[key] = value
+    return value
+
+
+def clear_table_cache() -> None:
+    """Forget every loaded table (``save_override`` calls it)."""
+    _TABLES.clear()
 
 
 def save_override(ruleset: str, name: str, values: Mapping[str, Any]) -> Path:
@@ -89,6 +121,7 @@ def save_override(ruleset: str, name: str, values: Mapping[str, Any]) -> Path:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(tomli_w.dumps(merged), encoding="utf-8")
     tmp.replace(path)
+    clear_table_cache()
     return path
 
 
@@ -99,22 +132,67 @@ def cell(value: int | str, table: str, where: str, rule: str) -> int:
     return value
 
 
+#: the largest number an aircraft file may hold (a crew of 2**63-1 is a typo, not an aircraft)
+ABSURD = 1_000_000
+
+_PROBLEMS: dict[str, list[str]] = {}
+
+
+def _absurd(data: Any, where: str = "") -> str | None:
+    """The first absurd value of a card's data: an empty name, a number beyond reason."""
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            here = f"{where}.{k}" if where else str(k)
+            if k == "name" and isinstance(v, str) and not v.strip():
+                return f"{here}: an empty name"
+            found = _absurd(v, here)
+            if found:
+                return found
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            found = _absurd(v, f"{where}.{i}")
+            if found:
+                return found
+    elif isinstance(data, int | float) and not isinstance(data, bool):
+        if not abs(data) <= ABSURD:  # also NaN
+            return f"{where}: {data} is beyond any aircraft (at most {ABSURD:,})"
+    return None
+
+
 def load_catalogue(directory: Path, model: type[M], ruleset: str | None = None) -> dict[str, M]:
     """Aircraft types from ``directory/*.toml`` (type id = file stem), then the umpire's own.
 
     The umpire's files live in ``<user data>/aircraft/<ruleset>/`` and replace a shipped type
-    of the same id.
+    of the same id. A bad file of the umpire's (not TOML, not UTF-8, a broken link, a field
+    the card refuses, an absurd value) is left out and reported, one line naming the file,
+    field and reason, by ``catalogue_problems(ruleset)``; the good cards are all kept. A bad
+    shipped file is a bug of the ruleset and raises ``DataFileError``.
     """
-    dirs = [directory]
-    if ruleset:
-        dirs.append(user_data_dir() / "aircraft" / ruleset)
+    problems: list[str] = []
     out: dict[str, M] = {}
-    for d in dirs:
-        if not d.is_dir():
-            continue
-        for path in sorted(d.glob("*.toml")):
+    if directory.is_dir():
+        for path in sorted(directory.glob("*.toml")):
             out[path.stem] = validate(model, read_toml(path), str(path))
+    if ruleset:
+        own = user_data_dir() / "aircraft" / ruleset
+        if own.is_dir():
+            for path in sorted(own.glob("*.toml")):
+                try:
+                    data = read_toml(path)
+                    absurd = _absurd(data)
+                    if absurd:
+                        raise DataFileError(f"{path}: {absurd}")
+                    out[path.stem] = validate(model, data, str(path))
+                except DataFileError as e:
+                    problems.append(str(e))
+        _PROBLEMS[ruleset] = problems
     return out
+
+
+def catalogue_problems(ruleset: str) -> list[str]:
+    """The umpire's aircraft files left out of ``ruleset``'s catalogue at its last load, one
+    line each (file, field, reason), for the desk to show (Roster > Add)."""
+    return list(_PROBLEMS.get(ruleset, ()))
 
 
 def save_aircraft(ruleset: str, type_id: str, card: BaseModel) -> Path:

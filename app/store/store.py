@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, func, insert, select
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import QueuePool
 
 from app.core.events import Envelope, event_from_json, event_to_json
 from app.store.tables import EventRow, GameRow, InfoRow, SnapshotRow
@@ -39,21 +40,37 @@ class ConcurrentAppend(StoreError):
     """Another station appended to this game first; nothing of ours was written."""
 
 
-def _alembic_config(connection: Any = None) -> Config:
+def _alembic_config(connection: Any = None) -> Any:
+    from alembic.config import Config  # imported only when a migration is due (issue 20)
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
     return cfg
 
 
+_REVISION = re.compile(r"^(down_revision|revision)\s*=\s*(None|['\"]([^'\"]+)['\"])", re.M)
+
+
+def _revision_graph() -> dict[str, str | None]:
+    """revision -> down_revision, read from the migration scripts' text without Alembic."""
+    graph: dict[str, str | None] = {}
+    for script in sorted((MIGRATIONS / "versions").glob("*.py")):
+        found = {m[1]: m[3] for m in _REVISION.finditer(script.read_text(encoding="utf-8"))}
+        if "revision" in found and found["revision"]:
+            graph[found["revision"]] = found.get("down_revision")
+    return graph
+
+
 def head_revision() -> str:
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
-    assert head is not None
-    return head
+    graph = _revision_graph()
+    heads = set(graph) - {d for d in graph.values() if d}
+    assert len(heads) == 1, heads
+    return heads.pop()
 
 
 def known_revisions() -> set[str]:
-    return {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+    return set(_revision_graph())
 
 
 def is_url(target: str | Path) -> bool:
@@ -70,13 +87,50 @@ def _sync_mode() -> str:
     return mode
 
 
-def _sqlite_engine(path: Path) -> Engine:
-    engine = create_engine(f"sqlite:///{path}")
+def sqlite_uri(path: Path, read_only: bool = False) -> str:
+    """An SQLite ``file:`` URI addressing exactly ``path``: every character of the name that
+    means something in a URI (``?``, ``#``, ``%``, spaces, non-ASCII) is percent-quoted, so a
+    name a user typed can never select another file or pass URI parameters.
+
+    Read-only URIs are ``immutable`` when no write-ahead log lies beside the file, so that
+    looking at a file (or a game in a read-only folder) never creates ``-wal``/``-shm`` files.
+    """
+    uri = "file:" + quote(str(path.absolute()), safe="/")
+    if not read_only:
+        return uri + "?mode=rw"
+    if Path(f"{path}-wal").exists():
+        return uri + "?mode=ro"
+    return uri + "?mode=ro&immutable=1"
+
+
+def _can_write(path: Path) -> bool:
+    """Writable for us, and not marked read-only by its owner (no write bit at all: a file
+    the user made read-only is honoured even by an administrator's account)."""
+    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
+
+
+def _connect(path: Path, read_only: bool = False, create: bool = False) -> sqlite3.Connection:
+    uri = sqlite_uri(path, read_only)
+    if create:
+        uri = uri.replace("mode=rw", "mode=rwc")
+    return sqlite3.connect(uri, uri=True, check_same_thread=False)
+
+
+def _sqlite_engine(path: Path, read_only: bool = False, create: bool = False) -> Engine:
+    engine = create_engine(
+        "sqlite://",
+        creator=lambda: _connect(path, read_only, create),
+        poolclass=QueuePool,
+    )
     sync = _sync_mode()
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
+        if read_only:
+            cur.execute("PRAGMA query_only=ON")
+            cur.close()
+            return
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute(f"PRAGMA synchronous={sync}")
         cur.execute("PRAGMA foreign_keys=ON")
@@ -103,7 +157,7 @@ def inspect_sqlite(path: Path) -> str | None:
     if not path.exists():
         raise StoreError(f"{path}: no such file")
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with closing(_connect(path, read_only=True)) as db:
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if not tables:
                 return None
@@ -115,18 +169,38 @@ def inspect_sqlite(path: Path) -> str | None:
             info = dict(db.execute("SELECT key, value FROM airboss_info").fetchall())
             if info.get("format") != FORMAT:
                 raise StoreError(f"{path}: not an Airboss game (format {info.get('format')!r})")
+            check = db.execute("PRAGMA quick_check").fetchall()
+            if [tuple(r) for r in check] != [("ok",)]:
+                first = str(check[0][0]).splitlines()[0] if check else "no answer"
+                raise StoreError(
+                    f"{path}: the file is damaged (SQLite's check: {first}); it was not changed"
+                )
             row = db.execute("SELECT version_num FROM alembic_version").fetchone()
             return str(row[0]) if row else None
     except sqlite3.DatabaseError as e:
         raise StoreError(f"{path}: not a readable Airboss game ({e}); it was not changed") from None
 
 
+#: the PostgreSQL advisory lock key held while the schema is checked or migrated ("airb")
+MIGRATION_LOCK = 0x61697262
+
+
+def _current_revision(conn: Any) -> str | None:
+    if not sa_inspect(conn).has_table("alembic_version"):
+        return None
+    row = conn.exec_driver_sql("SELECT version_num FROM alembic_version").first()
+    return str(row[0]) if row else None
+
+
 class Store:
     """One database holding one game (a file) or many (a server)."""
 
-    def __init__(self, engine: Engine, where: str) -> None:
+    def __init__(self, engine: Engine, where: str, read_only: bool = False) -> None:
         self.engine = engine
         self.where = where
+        #: opened read-only (the file or its folder cannot be written, or asked for)
+        self.read_only = read_only
+        self._path: Path | None = None
 
     # -- opening ------------------------------------------------------------------------------
 
@@ -140,15 +214,21 @@ class Store:
             if path.exists():
                 raise StoreError(f"{path}: a file of that name exists already; choose another")
             path.parent.mkdir(parents=True, exist_ok=True)
-            store = cls(_sqlite_engine(path), str(path))
+            store = cls(_sqlite_engine(path, create=True), str(path))
+            store._path = path
         store._migrate(backup=None)
         return store
 
     @classmethod
-    def open(cls, target: str | Path) -> Store:
-        """An existing store, checked before anything is written, migrated after a backup."""
+    def open(cls, target: str | Path, read_only: bool = False) -> Store:
+        """An existing store, checked before anything is written, migrated after a backup.
+
+        A file is opened READ-ONLY (``Store.read_only``, nothing is ever written) when asked,
+        or when the file or its folder cannot be written. Call ``writable()`` once the game
+        has been read and found good: only then is the file opened for writing.
+        """
         if is_url(target):
-            store = cls(_server_engine(str(target)), str(target))
+            store = cls(_server_engine(str(target)), str(target), read_only=read_only)
             store._migrate(backup=None)
             return store
         path = Path(target)
@@ -160,22 +240,54 @@ class Store:
                 f"{path}: written by a newer Airboss (schema {revision}); "
                 "update Airboss to open it. The file was not changed."
             )
-        store = cls(_sqlite_engine(path), str(path))
+        ro = read_only or not _can_write(path) or not _can_write(path.absolute().parent)
         if revision != head_revision():
+            if ro:
+                raise StoreError(
+                    f"{path}: written by an older Airboss and needs updating, but the file "
+                    "cannot be written; copy it somewhere writable. It was not changed."
+                )
+            store = cls(_sqlite_engine(path), str(path))
             store._migrate(backup=path)
+            store.close()
+        store = cls(_sqlite_engine(path, read_only=True), str(path), read_only=ro)
+        store._path = path
         return store
 
+    def writable(self) -> None:
+        """Switch a file opened for checking to writing (unless it is read-only)."""
+        if self._path is None or self.read_only:
+            return
+        self.engine.dispose()
+        self.engine = _sqlite_engine(self._path)
+
     def _migrate(self, backup: Path | None) -> None:
-        if backup is not None:
-            # through SQLite's backup API, so what is still in the WAL is in the copy too
-            copy = backup.with_name(f"{backup.name}.before-migration.bak")
-            n = 1
-            while copy.exists():
-                n += 1
-                copy = backup.with_name(f"{backup.name}.before-migration-{n}.bak")
-            self.save_copy(copy)
+        """Bring the schema to the head revision. The revision is read first, WITHOUT Alembic
+        (not imported at all when the schema is current); on PostgreSQL the check and any
+        migration run under a transaction-level advisory lock, so stations opening an empty
+        database at once migrate it once and never see each other's half-made tables."""
+        head = head_revision()
         with self.engine.begin() as conn:
-            command.upgrade(_alembic_config(conn), "head")
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            current = _current_revision(conn)
+            if current is not None and current not in known_revisions():
+                raise StoreError(
+                    f"{self.where}: written by a newer Airboss (schema {current}); "
+                    "update Airboss to open it. Nothing was changed."
+                )
+            if current != head:
+                if backup is not None:
+                    # through SQLite's backup API, so what is still in the WAL is in the copy
+                    copy = backup.with_name(f"{backup.name}.before-migration.bak")
+                    n = 1
+                    while copy.exists():
+                        n += 1
+                        copy = backup.with_name(f"{backup.name}.before-migration-{n}.bak")
+                    self.save_copy(copy)
+                from alembic import command  # only now: a migration is due (issue 20)
+
+                command.upgrade(_alembic_config(conn), "head")
             present = conn.execute(select(InfoRow).where(InfoRow.key == "format")).first()
             if present is None:
                 conn.execute(insert(InfoRow).values(key="format", value=FORMAT))
@@ -221,6 +333,8 @@ class Store:
 
     def append(self, envelopes: Sequence[Envelope]) -> None:
         """Store one action's envelopes in one transaction; ``ConcurrentAppend`` on a lost race."""
+        if self.read_only:
+            raise StoreError(f"{self.where}: opened read-only; nothing was written")
         rows = [
             {
                 "game_id": e.game,
@@ -237,7 +351,9 @@ class Store:
         ]
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(EventRow.__table__), rows)
+                # one multi-row INSERT, not executemany: psycopg's pipeline would print
+                # "pipeline aborted" on every lost race
+                conn.execute(insert(EventRow.__table__).values(rows))
         except IntegrityError:
             raise ConcurrentAppend(
                 "another station changed this game at the same moment; nothing of this action "
@@ -291,6 +407,8 @@ class Store:
     # -- snapshots ----------------------------------------------------------------------------
 
     def save_snapshot(self, game_id: str, seq: int, data: bytes) -> None:
+        if self.read_only:
+            return
         with self.engine.begin() as conn:
             conn.execute(insert(SnapshotRow).values(game_id=game_id, seq=seq, data=data))
 
@@ -315,7 +433,7 @@ class Store:
         try:
             with self.engine.connect() as conn:
                 src = conn.connection.dbapi_connection
-                with closing(sqlite3.connect(path)) as dst:
+                with closing(_connect(path, create=True)) as dst:
                     src.backup(dst)  # type: ignore[union-attr]
         except (sqlite3.Error, OSError) as e:
             path.unlink(missing_ok=True)
