@@ -260,11 +260,7 @@ class Procedure(ABC):
 
     def parse(self, inputs: BaseModel | Mapping[str, Any]) -> Any:
         """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
-        if isinstance(inputs, self.Inputs):
-            return inputs
-        if isinstance(inputs, BaseModel):
-            inputs = inputs.model_dump()
-        return self.Inputs.model_validate(inputs)
+        return parse_inputs(self.Inputs, inputs)
 
     def record(self, inputs: BaseModel, rolls: Sequence[Roll], outcome: str) -> ProcedureResolved:
         """The log record of this procedure's roll."""
@@ -315,3 +311,34 @@ def what_if(inputs: Any) -> Any:
         if f in type(inputs).model_fields and getattr(inputs, f) is not None
     }
     return inputs.model_copy(update=refs) if refs else inputs
+
+
+def parse_inputs(model: type[BaseModel], inputs: BaseModel | Mapping[str, Any]) -> Any:
+    """Validate raw inputs into ``model`` (``pydantic.ValidationError`` if they are bad); text
+    that cannot be stored (a lone surrogate from a paste) is refused first, naming the field,
+    as a ``RuleViolation`` (issue 16)."""
+    if isinstance(inputs, model):
+        return inputs
+    if isinstance(inputs, BaseModel):
+        inputs = inputs.model_dump()
+    for name, value in inputs.items():
+        if not _storable(value):
+            raise RuleViolation(
+                f"{name}: holds a character that cannot be stored (a broken character from a "
+                "paste?); retype it. Nothing was recorded."
+            )
+    return model.model_validate(inputs)
+
+
+def _storable(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, Mapping):
+        return all(_storable(k) and _storable(v) for k, v in value.items())
+    if isinstance(value, list | tuple | set | frozenset):
+        return all(_storable(v) for v in value)
+    return True

@@ -30,7 +30,7 @@ from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, Event, ProcedureResolved
 from app.core.procedure import Procedure as DecisionProcedure
-from app.core.procedure import Resolution
+from app.core.procedure import Resolution, parse_inputs
 
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
@@ -122,11 +122,7 @@ class Procedure(ABC):
 
     def parse(self, inputs: BaseModel | Mapping[str, Any]) -> Any:
         """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
-        if isinstance(inputs, self.Inputs):
-            return inputs
-        if isinstance(inputs, BaseModel):
-            inputs = inputs.model_dump()
-        return self.Inputs.model_validate(inputs)
+        return parse_inputs(self.Inputs, inputs)
 
     def record(self, inputs: BaseModel, rolls: Sequence[Roll], outcome: str) -> ProcedureResolved:
         """The log record of this procedure's roll."""

@@ -104,8 +104,8 @@ class GenieLaunch(Procedure):
 
 
 class ScatterInputs(AircraftInputs):
-    x: float | None = Field(None, title="Genie position x (column)")
-    y: float | None = Field(None, title="Genie position y")
+    x: float | None = Field(None, allow_inf_nan=False, title="Genie position x (column)")
+    y: float | None = Field(None, allow_inf_nan=False, title="Genie position y")
     facing: int = Field(0, title="Genie facing")
 
     @model_validator(mode="after")

@@ -16,6 +16,7 @@ from app.core.events import AttributesSet, Event, LedgerChanged, StatusChanged
 from app.core.ruleset import Procedure, ProcedureInputs, Resolution
 from rulesets.nth_fleet.combat import (
     INT,
+    MAX_ATTACK_TOTAL,
     NON_INT,
     Combatant,
     allocate_aborts,
@@ -49,7 +50,11 @@ def _damage_label(points: int) -> str:
 
 class AttackInputs(ProcedureInputs):
     attack_total: int = Field(
-        0, ge=0, title="Attack value total", description="air points x attack value, summed (2.9)"
+        0,
+        ge=0,
+        le=MAX_ATTACK_TOTAL,
+        title="Attack value total",
+        description=f"air points x attack value, summed (2.9); at most {MAX_ATTACK_TOTAL}",
     )
     friendly_ew: bool = Field(False, title="Friendly EW", description="+1 (2.10)")
     enemy_ew: bool = Field(False, title="Enemy EW", description="-1 (2.10)")
@@ -162,10 +167,18 @@ class CombatInputs(ProcedureInputs):
         default_factory=list, title="Second force", description="its (other) counters"
     )
     first_attack: int | None = Field(
-        None, ge=0, title="First force's attack", description="what-if total without counters"
+        None,
+        ge=0,
+        le=MAX_ATTACK_TOTAL,
+        title="First force's attack",
+        description="what-if total without counters",
     )
     second_attack: int | None = Field(
-        None, ge=0, title="Second force's attack", description="what-if total without counters"
+        None,
+        ge=0,
+        le=MAX_ATTACK_TOTAL,
+        title="Second force's attack",
+        description="what-if total without counters",
     )
     first_ew: bool = Field(
         False, title="EW supports the first force", description="besides its own EW counters"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from app.core.dice import distribution
 from rulesets.nth_fleet.tables import AttackTable
@@ -23,6 +25,11 @@ class Combatant:
     attack: int
     category: str  # INT or non-INT (2.12)
     mission: str | None
+
+
+#: The rules give no largest attack (2.9); the form stops at a total no table battle reaches
+#: (ten carriers' air wings), so a slip of the keyboard cannot ask for a million dice.
+MAX_ATTACK_TOTAL = 1000
 
 
 def attack_total(force: Sequence[Combatant]) -> int:
@@ -55,7 +62,9 @@ def damage_odds(
     """Exact distribution of the damage points of one force's attack (2.9-2.11).
 
     Each column is rolled separately (2.9 "roll once on the 40 column, and once on the 50
-    column"); with ``one_roll`` a single 2d5 roll is read on every column.
+    column"); with ``one_roll`` a single 2d5 roll is read on every column. A large force rolls
+    the last column many times: those identical rolls are one memoised power of the column's
+    distribution (integer weights), so a sweep of attack totals costs a few convolutions.
     """
     dice = distribution("2d5")
     if one_roll:
@@ -64,22 +73,43 @@ def damage_odds(
             d = damage_for_rolls(table, columns, [roll] * len(columns), modifier)
             out[d] = out.get(d, Fraction(0)) + p
         return dict(sorted(out.items()))
-    total: dict[int, Fraction] = {0: Fraction(1)}
-    for column in columns:
-        step: dict[int, Fraction] = {}
-        for roll, p in dice.items():
+    scale = math.lcm(*(p.denominator for p in dice.values()))
+    weights = {roll: int(p * scale) for roll, p in dice.items()}
+
+    def step(column: int) -> tuple[tuple[int, int], ...]:
+        out: dict[int, int] = {}
+        for roll, w in weights.items():
             d = table.damage(column, roll + modifier)
-            step[d] = step.get(d, Fraction(0)) + p
-        total = _convolve(total, step)
-    return dict(sorted(total.items()))
+            out[d] = out.get(d, 0) + w
+        return tuple(sorted(out.items()))
+
+    total: tuple[tuple[int, int], ...] = ((0, 1),)
+    for column in sorted(set(columns)):
+        total = _convolve(total, _power(step(column), columns.count(column)))
+    return {d: Fraction(w, scale ** len(columns)) for d, w in total}
 
 
-def _convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + px * py
-    return out
+@lru_cache(maxsize=512)
+def _power(step: tuple[tuple[int, int], ...], n: int) -> tuple[tuple[int, int], ...]:
+    """The distribution (integer weights) of the sum of ``n`` independent rolls of ``step``."""
+    if n == 0:
+        return ((0, 1),)
+    if n == 1:
+        return step
+    half = _power(step, n // 2)
+    out = _convolve(half, half)
+    return _convolve(out, step) if n % 2 else out
+
+
+@lru_cache(maxsize=512)
+def _convolve(
+    a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]
+) -> tuple[tuple[int, int], ...]:
+    out: dict[int, int] = {}
+    for x, wx in a:
+        for y, wy in b:
+            out[x + y] = out.get(x + y, 0) + wx * wy
+    return tuple(sorted(out.items()))
 
 
 def in_shooter_order(force: Sequence[Combatant], preferred: Sequence[str]) -> list[Combatant]:

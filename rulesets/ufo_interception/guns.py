@@ -100,9 +100,21 @@ class Cannon(Procedure):
         )
 
 
+#: UFO rules, Sequence: the UFO fires at initiative 13 minus its charge, so a charge above 12
+#: has no place in the sequence of play
+MAX_CHARGE = 12
+#: past a charge's worth of inches no die is left; the cap only bounds the field
+MAX_RANGE = 240
+
+
 class RayGunInputs(ProcedureInputs):
-    charge: int = Field(ge=0, title="Charge", description="the gun's current charge")
-    range_inches: int = Field(ge=0, title="Range (inches)")
+    charge: int = Field(
+        ge=0,
+        le=MAX_CHARGE,
+        title="Charge",
+        description="the gun's current charge (at most 12: the UFO fires at 13 minus it)",
+    )
+    range_inches: int = Field(ge=0, le=MAX_RANGE, title="Range (inches)")
     gun: int = Field(1, ge=1, title="Ray gun", description="which of the UFO's ray guns")
 
 
@@ -185,8 +197,8 @@ class RayGun(Procedure):
 
 class RechargeInputs(AircraftInputs):
     gun: int = Field(1, ge=1, title="Ray gun")
-    charge: int = Field(ge=0, title="Current charge")
-    power: int = Field(ge=1, title="Power", description="the maximum charge")
+    charge: int = Field(ge=0, le=MAX_CHARGE, title="Current charge")
+    power: int = Field(ge=1, le=MAX_CHARGE, title="Power", description="the maximum charge")
     recharge_dice: int = Field(ge=0, le=12, title="Recharge dice (d6)")
 
 

@@ -140,3 +140,83 @@ def test_two_stations_on_one_game(pg_url: str) -> None:
     assert [e.seq for e in first.events()] == list(range(1, len(first.events()) + 1))
     first.close()
     station.close()
+
+
+# -- issue 16: migration races, Alembic only when due, quiet conflicts ------------------------
+
+
+def _fresh_database(pg_url: str, name: str) -> str:
+    from sqlalchemy import create_engine
+
+    engine = create_engine(
+        "postgresql+psycopg://" + pg_url.split("://", 1)[1], isolation_level="AUTOCOMMIT"
+    )
+    with engine.connect() as conn:
+        conn.exec_driver_sql(f"CREATE DATABASE {name}")
+    engine.dispose()
+    return pg_url.replace("/club?", f"/{name}?")
+
+
+def test_stations_creating_the_first_game_at_once(pg_url: str) -> None:
+    import threading
+
+    url = _fresh_database(pg_url, "empty_race")
+    errors: list[BaseException] = []
+    made: list[GameSession] = []
+    barrier = threading.Barrier(4)
+
+    def station(i: int) -> None:
+        try:
+            barrier.wait()
+            made.append(GameSession.create(url, ruleset="skirmish", title=f"Table {i}"))
+        except BaseException as e:  # noqa: BLE001 - collected for the assertion
+            errors.append(e)
+
+    threads = [threading.Thread(target=station, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(made) == 4
+    for s in made:
+        s.close()
+    from app.store import Store
+
+    store = Store.open(url)
+    assert len(store.games()) == 4
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM alembic_version").scalar() == 1
+        assert conn.exec_driver_sql("SELECT count(*) FROM airboss_info").scalar() == 1
+    store.close()
+
+
+def test_opening_a_current_database_does_not_import_alembic(pg_url: str, tmp_path: Path) -> None:
+    import sys
+
+    GameSession.create(tmp_path / "g.airboss", ruleset="skirmish", title="T").close()
+    GameSession.create(pg_url, ruleset="skirmish", title="T").close()
+    for target in (pg_url, str(tmp_path / "g.airboss")):
+        code = (
+            "import sys\nfrom app.store import Store\n"
+            f"Store.open({target!r}).close()\n"
+            "assert 'alembic' not in sys.modules, 'alembic imported'\n"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+def test_conflict_prints_nothing_on_stderr(
+    pg_url: str, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    first = GameSession.create(pg_url, ruleset="skirmish", title="Quiet")
+    first.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    station = GameSession.open(pg_url, game=first.game_id)
+    capfd.readouterr()
+    first.next_step()
+    with pytest.raises(StoreError, match="another station"):
+        station.next_step()
+    err = capfd.readouterr().err
+    assert "pipeline" not in err and "pipeline" not in caplog.text
+    first.close()
+    station.close()

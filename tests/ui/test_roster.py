@@ -171,3 +171,18 @@ def test_the_rulesets_own_settings_are_asked_for(dock, session, qtbot):
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton
     )
     assert session.engagement.aircraft[dialog.added].details == {"callsign": "Maverick"}
+
+
+def test_add_dialog_names_the_umpires_aircraft_files_left_out(tmp_path, qtbot):
+    """Issue 16: a bad aircraft file of the umpire's is named where aircraft are added."""
+    from app.core.data import user_data_dir
+
+    own = user_data_dir() / "aircraft" / "phantoms"
+    own.mkdir(parents=True)
+    (own / "broken_jet.toml").write_text("name = [", encoding="utf-8")
+    with GameSession.create(tmp_path / "p.airboss", "phantoms", "Files") as s:
+        dialog = AddAircraftDialog(EngagementModel(s))
+        qtbot.addWidget(dialog)
+        dialog.show()
+        assert "broken_jet.toml" in dialog.message.message
+        assert dialog.type_box.count() > 0  # the shipped types are all there

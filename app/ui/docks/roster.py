@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.data import catalogue_problems
 from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, Status
 from app.core.ruleset import Ruleset
 from app.ui.forms import InputForm
@@ -442,6 +443,11 @@ class AddAircraftDialog(QDialog):
         self.side_box.currentTextChanged.connect(self._suggest_name)
         self._suggest_name(self.side_box.currentText())
         self.added: str | None = None
+        left_out = catalogue_problems(rs.id)
+        if left_out:  # the umpire's own files the catalogue could not read (issue 16)
+            self.message.show_refusal(
+                f"{len(left_out)} of your aircraft files left out:\n" + "\n".join(left_out)
+            )
 
     def _suggest_name(self, side: str) -> None:
         n = len(self.model.engagement.on_side(side)) + 1
