@@ -341,6 +341,8 @@ class MainWindow(QMainWindow):
         for act in (self.copy_action, self.close_action, self.print_action):
             act.setEnabled(has)
         title = f"{self.model.engagement.title} — {APP_NAME}" if has else APP_NAME
+        if has and self.model.session.read_only:
+            title = f"{self.model.engagement.title} [read-only] — {APP_NAME}"
         self.setWindowTitle(title)
         self._update_edit_actions()
         self._update_status()

@@ -362,3 +362,22 @@ def test_who_acts_now_opens_the_procedure_in_the_combat_panel(window):
     assert combat.procedure.currentData() == "gun_attack"
     assert combat.attacker.currentData() == "red-1"
     assert window.docks["combat"].isVisible()
+
+
+def test_a_read_only_game_says_so_in_the_title_and_refuses_in_the_desk(window, tmp_path, qtbot):
+    """Issue 16: a file that cannot be written opens read-only, says so in the title bar, and an
+    action is refused with a message in the desk; the file stays byte-for-byte the same."""
+    path = Path(window.game_path)
+    window.close_action.trigger()
+    path.chmod(0o444)
+    before = path.read_bytes()
+    assert window.open_game(path)
+    assert window.windowTitle() == "Skirmish demo [read-only] — Airboss"
+    before_events = len(window.model.session.events())
+    window.model.attempt(window.model.session.next_step)
+    assert "read-only" in window.refusal.message and str(path) in window.refusal.message
+    assert not window.refusal.isHidden()
+    assert len(window.model.session.events()) == before_events
+    window.close_action.trigger()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.glob("desk.airboss*")) == ["desk.airboss"]
