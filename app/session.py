@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -233,9 +234,18 @@ class GameSession:
         return new
 
     def perform(
-        self, procedure: str, inputs: BaseModel | Mapping[str, Any], dice: DiceSource | None = None
+        self,
+        procedure: str,
+        inputs: BaseModel | Mapping[str, Any],
+        dice: DiceSource | None = None,
+        *,
+        overrides: Mapping[str, tuple[Any, Any]] | None = None,
     ) -> Resolution:
-        """Validate, resolve, append durably and apply one rules procedure."""
+        """Validate, resolve, append durably and apply one rules procedure.
+
+        The log line names who did what to whom ("Olds 1 — Gun attack on Red 1: ..."), and
+        ``overrides`` (field title -> (card value, value used)) records the card values the
+        umpire changed for this roll (issue 13)."""
         try:
             proc = self.ruleset.procedures[procedure]
         except KeyError:
@@ -257,6 +267,12 @@ class GameSession:
                 f"(unused: {', '.join(str(v) for v in extra)}); nothing was recorded: "
                 "clear the extra values or check the order"
             )
+        narrative = _named(self.engagement, parsed, proc.title, res.narrative)
+        if overrides:
+            narrative += "; umpire's override: " + ", ".join(
+                f"{what} {card} -> {used}" for what, (card, used) in overrides.items()
+            )
+        res = replace(res, narrative=narrative)
         self._commit(res.events, res.narrative, proc.rule)
         return res
 
@@ -504,3 +520,21 @@ def _check_log(
                 f"{target}: event {env.seq} records procedure {ev.procedure!r}, which "
                 f"{ruleset.title} does not have; refused, the file was not changed"
             )
+
+
+def _named(engagement: Engagement, inputs: Any, title: str, narrative: str) -> str:
+    """A procedure's log line with who did it and to whom: "Olds 1 — Gun attack on Red 1: ...".
+    A narrative that already starts with the aircraft's name is left as it is."""
+    names = {
+        f: engagement.aircraft[ref].name
+        for f in ("attacker", "aircraft", "target")
+        if isinstance(ref := getattr(inputs, f, None), str) and ref in engagement.aircraft
+    }
+    who = names.get("attacker") or names.get("aircraft")
+    target = names.get("target")
+    if who is None and target is None:
+        return narrative
+    if who is not None and narrative.startswith(who):
+        return narrative
+    head = f"{who} — {title}" if who else title
+    return f"{head}{f' on {target}' if target else ''}: {narrative}"

@@ -184,6 +184,8 @@ class TableDice:
 
     values: Sequence[int]
     rolls: list[Roll] = field(default_factory=list)
+    #: the procedure asked for more dice than were typed (an initiative tie re-rolls, say)
+    ran_out: bool = False
 
     def __post_init__(self) -> None:
         self._next = 0
@@ -194,6 +196,7 @@ class TableDice:
         for i in range(s.count):
             which = f"{purpose} (die {i + 1} of {s.count})" if s.count > 1 else purpose
             if self._next >= len(self.values):
+                self.ran_out = True
                 raise DiceError(
                     f"{s.die_name} for {which}: no value typed "
                     f"({len(self.values)} value(s) given, more dice are needed)"

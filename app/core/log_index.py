@@ -42,6 +42,8 @@ class LogReader:
         self._rolls: dict[int, str] = {}  # action -> the dice its procedure rolled
         self._latest: int | None = None  # the newest clock action that counts
         self.by_aircraft: dict[str, list[int]] = {}  # aircraft -> the actions that touched it
+        #: clock action (None: before the first) -> (action, procedure, who) resolved there
+        self._acted_at: dict[int | None, list[tuple[int, str, str]]] = {}
 
     @property
     def turn(self) -> int:
@@ -52,6 +54,15 @@ class LogReader:
 
     def rolls(self, action: int) -> str:
         return self._rolls.get(action, "")
+
+    def acted_now(self) -> set[tuple[str, str]]:
+        """``(procedure, aircraft)`` of every procedure resolved, and not undone, since the
+        game reached its current step ("who acts now" ticks them off)."""
+        return {
+            (procedure, who)
+            for action, procedure, who in self._acted_at.get(self._latest, ())
+            if action not in self.undone
+        }
 
     def feed(self, envelopes: Iterable[Envelope]) -> tuple[list[tuple[Envelope, int]], set[int]]:
         """The envelopes with the turn each happened in, and the actions undone or redone."""
@@ -83,8 +94,12 @@ class LogReader:
                     self.names[ev.aircraft] = ev.name
                 if ev.side:
                     self.sides[ev.aircraft] = ev.side
-            elif isinstance(ev, ProcedureResolved) and ev.rolls:
-                self._rolls[env.action] = ", ".join(roll_text(r) for r in ev.rolls)
+            elif isinstance(ev, ProcedureResolved):
+                if ev.rolls:
+                    self._rolls[env.action] = ", ".join(roll_text(r) for r in ev.rolls)
+                if ev.attacker:
+                    acted = self._acted_at.setdefault(self._latest, [])
+                    acted.append((env.action, ev.procedure, ev.attacker))
             for aircraft in ev.touches():
                 actions = self.by_aircraft.setdefault(aircraft, [])
                 if not actions or actions[-1] != env.action:

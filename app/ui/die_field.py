@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from app.core.dice import DiceError, DiceSpec
+from app.ui.forms import is_complete
 
 
 class DieField(QWidget):
-    """One typed die: a line edit with the die and its purpose, and its error in place."""
+    """One typed die: a line edit with the die and its purpose, and its error in place.
+
+    ``completed`` is emitted when a typed value is a face no further digit could change (a 4
+    on a d6, a 1 on a d10 only once it cannot become 10), so the desk moves to the next die.
+    """
+
+    completed = Signal()
 
     def __init__(self, spec: DiceSpec, purpose: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -27,6 +35,14 @@ class DieField(QWidget):
         row.addWidget(self.edit)
         row.addWidget(self.error, 1)
         self.edit.textChanged.connect(lambda _t: self.check(required=False))
+        self.edit.textEdited.connect(self._edited)
+
+    def _edited(self, text: str) -> None:
+        text = text.strip()
+        faces = self.spec.faces
+        typed_faces = [0 if self.spec.zero_reads == f else f for f in faces]
+        if is_complete(text, min(typed_faces), max(typed_faces)) and self.check(required=False):
+            self.completed.emit()
 
     def value(self) -> int | None:
         text = self.edit.text().strip()

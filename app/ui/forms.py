@@ -21,14 +21,17 @@ from typing import Any
 import annotated_types
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -76,6 +79,15 @@ def _bounds(info: FieldInfo) -> tuple[int, int]:
     return low, high
 
 
+def is_complete(text: str, low: int, high: int) -> bool:
+    """Whether ``text`` is a whole number in ``low..high`` that no further digit could turn
+    into another one (so the desk may move on after a single keystroke)."""
+    if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+        return False
+    longer = [int(text + d) for d in "0123456789" if text.lstrip("-") != "0"]
+    return not any(low <= v <= high for v in longer)
+
+
 def _text(value: Any) -> str:
     if value is None:
         return ""
@@ -121,6 +133,11 @@ class _Field:
             spin.setRange(low, high)
             spin.setKeyboardTracking(True)
             spin.valueChanged.connect(form._on_edit)
+            line = spin.findChild(QLineEdit)
+            if line is not None:  # typed (never set by the desk) and complete: move on
+                line.textEdited.connect(
+                    lambda text: form._typed(self.name) if is_complete(text, low, high) else None
+                )
             return "int", spin
         choices = _literal_choices(annotation)
         if choices is None and isinstance(annotation, type) and issubclass(annotation, Enum):
@@ -222,6 +239,10 @@ class InputForm(QWidget):
     """A form for a pydantic model class; ``changed`` carries the valid model or ``None``."""
 
     changed = Signal(object)
+    #: Enter was pressed in a field
+    submitted = Signal()
+    #: the last field the umpire must type was typed in full (the desk moves to the dice)
+    typed_all = Signal()
 
     def __init__(
         self,
@@ -238,6 +259,9 @@ class InputForm(QWidget):
         self._loading = False
         self._valid: BaseModel | None = None
         self._message = ""
+        #: values read from the cards and state: shown read-only until overridden
+        self.locked: dict[str, Any] = {}
+        self._override: dict[str, QToolButton] = {}
         skip = set(exclude)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -262,9 +286,21 @@ class InputForm(QWidget):
             col = QVBoxLayout(box)
             col.setContentsMargins(0, 0, 0, 0)
             col.setSpacing(1)
-            col.addWidget(f.widget)
+            row = QHBoxLayout()
+            row.setContentsMargins(0, 0, 0, 0)
+            row.addWidget(f.widget, 1)
+            override = QToolButton()
+            override.setObjectName(f"override_{name}")
+            override.setText("Override")
+            override.setToolTip("Read from the card: click to change it (the log records it)")
+            override.hide()
+            override.clicked.connect(lambda _c=False, n=name: self.unlock(n))
+            self._override[name] = override
+            row.addWidget(override)
+            col.addLayout(row)
             col.addWidget(f.error)
             layout.addRow(label, box)
+            f.widget.installEventFilter(self)
         self._loading = False
         self.general_error = QLabel()
         self.general_error.setObjectName("form_error")
@@ -307,6 +343,87 @@ class InputForm(QWidget):
         finally:
             self._loading = False
         self._on_edit()
+
+    def lock(self, values: Mapping[str, Any]) -> None:
+        """Fill these fields from the cards and state and show them read-only, each with an
+        Override button (issue 13: a card value never changes unless the umpire means it)."""
+        self.set_values(values)
+        for name in list(self.locked):
+            self._set_locked(name, False)
+        self.locked = {n: self._fields[n].raw() for n in values if n in self._fields}
+        for name in self.locked:
+            self._set_locked(name, True)
+
+    def unlock(self, name: str) -> None:
+        """Let the umpire change a card value; ``overrides`` then reports the change."""
+        self._set_locked(name, False)
+        self._fields[name].widget.setFocus()
+
+    def _set_locked(self, name: str, on: bool) -> None:
+        w = self._fields[name].widget
+        if isinstance(w, QSpinBox | QLineEdit):
+            w.setReadOnly(on)
+            if isinstance(w, QSpinBox):
+                w.setButtonSymbols(
+                    QSpinBox.ButtonSymbols.NoButtons if on else QSpinBox.ButtonSymbols.UpDownArrows
+                )
+        else:
+            w.setEnabled(not on)
+        w.setFocusPolicy(Qt.FocusPolicy.NoFocus if on else Qt.FocusPolicy.StrongFocus)
+        self._override[name].setVisible(on)
+
+    def is_locked(self, name: str) -> bool:
+        return not self._override[name].isHidden()
+
+    def overrides(self) -> dict[str, tuple[Any, Any]]:
+        """Card values the umpire changed: field title -> (card value, value used)."""
+        out: dict[str, tuple[Any, Any]] = {}
+        for name, card in self.locked.items():
+            now = self._fields[name].raw()
+            if now != card:
+                out[self._fields[name].info.title or name] = (card, now)
+        return out
+
+    def must_type(self) -> list[str]:
+        """The fields the umpire has to type for this shot: required, not read from a card."""
+        return [
+            n
+            for n, f in self._fields.items()
+            if f.info.is_required() and n not in self.locked and f.widget.isEnabled()
+        ]
+
+    def focus_first(self) -> bool:
+        """Put the cursor in the first field to type (all selected); False if there is none."""
+        names = self.must_type()
+        if not names:
+            return False
+        self._focus(names[0])
+        return True
+
+    def _focus(self, name: str) -> None:
+        w = self._fields[name].widget
+        w.setFocus(Qt.FocusReason.TabFocusReason)
+        if isinstance(w, QSpinBox | QLineEdit):
+            w.selectAll()
+
+    def _typed(self, name: str) -> None:
+        names = self.must_type()
+        later = names[names.index(name) + 1 :] if name in names else []
+        if later:
+            self._focus(later[0])
+        else:
+            self.typed_all.emit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
+            self.submitted.emit()
+            return True
+        return super().eventFilter(watched, event)
 
     def set_fixed(self, values: Mapping[str, Any]) -> None:
         """Values the form does not show but includes (the aircraft ids)."""
@@ -354,4 +471,4 @@ class InputForm(QWidget):
         self.general_error.setVisible(bool(general))
 
 
-__all__ = ["AIRCRAFT_FIELDS", "InputForm"]
+__all__ = ["AIRCRAFT_FIELDS", "InputForm", "is_complete"]

@@ -38,6 +38,7 @@ from app.ui.docks.turn import phase_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.new_game_dialog import NewGameDialog
+from app.ui.wheel_guard import install_wheel_guard
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
@@ -65,6 +66,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.model = model
         self.settings = settings
+        model.dice_mode.remember_in(settings)
+        install_wheel_guard(QApplication.instance())
         self.persist_layout = True
         self._hidden_for_game: set[str] = set()
         self.docks: dict[str, QDockWidget] = {}
@@ -130,19 +133,18 @@ class MainWindow(QMainWindow):
         turn, combat = self.panels.get("turn"), self.panels.get("combat")
         if turn is not None and combat is not None:
             turn.open_procedure.connect(self.open_procedure)
+            combat.resolved.connect(turn.focus_next)
         for entry, _, _ in available_docks():  # the first panel of each tab group in front
             if entry.tab_with in self.docks and entry.name in self.docks:
                 self.docks[entry.tab_with].raise_()
 
-    def open_procedure(self, procedure_id: str, aircraft_id: str) -> None:
-        """Bring the combat panel forward on this procedure for this aircraft (from the Turn
-        panel's "who acts now")."""
-        combat = self.panels["combat"]
-        combat.select_procedure(procedure_id)
-        combat.set_aircraft(aircraft_id)
+    def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
+        """Bring the combat panel forward on this procedure for this aircraft and target (from
+        the Turn panel's "who acts now"), on a clean form with the cursor in it."""
         dock = self.docks["combat"]
         dock.show()
         dock.raise_()
+        self.panels["combat"].open_for(procedure_id, aircraft_id, target_id or None)
 
     def arrange(self, layout: Layout, used: frozenset[str]) -> None:
         """Lay the panels out in columns of tab groups (``app.ui.desk_layout``); the panels

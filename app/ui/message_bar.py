@@ -24,8 +24,17 @@ class MessageBar(QLabel):
     def show_refusal(self, text: str) -> None:
         # a fixed red with white text reads the same on light and dark palettes
         self.setStyleSheet(
-            "QLabel#refusal { background: #b3261e; color: white; padding: 4px 6px;"
+            f"QLabel#{self.objectName()} {{ background: #b3261e; color: white; padding: 4px 6px;"
             " border-radius: 3px; font-weight: bold; }"
+        )
+        self.setText(text)
+        self.setVisible(True)
+
+    def show_notice(self, text: str) -> None:
+        """Not a refusal: something the umpire should know changed (blue bar, same place)."""
+        self.setStyleSheet(
+            f"QLabel#{self.objectName()} {{ background: #1c4f8a; color: white; padding: 4px 6px;"
+            " border-radius: 3px; }"
         )
         self.setText(text)
         self.setVisible(True)

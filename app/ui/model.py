@@ -18,8 +18,10 @@ from PySide6.QtCore import QObject, Signal
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Envelope
+from app.core.log_index import LogReader
 from app.session import GameSession
 from app.store import StoreError
+from app.ui.dice_mode import DiceMode
 
 
 def describe_error(e: Exception) -> str:
@@ -52,6 +54,9 @@ class EngagementModel(QObject):
         self._session: GameSession | None = None
         self._state: Engagement | None = None
         self._events: list[Envelope] | None = None
+        self._log: LogReader | None = None
+        #: "players roll real dice" or "Airboss rolls": one choice for every panel that rolls
+        self.dice_mode = DiceMode(self)
         if session is not None:
             self.set_session(session)
 
@@ -78,6 +83,7 @@ class EngagementModel(QObject):
         self._session = session
         self._state = session.engagement if session else None
         self._events = None
+        self._log = None
         if session is not None:
             session.subscribe(self._on_append)
         self.reset.emit()
@@ -91,11 +97,22 @@ class EngagementModel(QObject):
             self._events = self._session.events()
         return self._events
 
+    @property
+    def log(self) -> LogReader:
+        """The log read once (``app.core.log_index``): undone actions, turns, names, who acted
+        in this step; kept up to date with every append."""
+        if self._log is None:
+            self._log = LogReader()
+            self._log.feed(self.events())
+        return self._log
+
     def _on_append(self, envelopes: Sequence[Envelope]) -> None:
         old, new = self._state, self.engagement
         self._state = new
         if self._events is not None:
             self._events.extend(envelopes)
+        if self._log is not None:
+            self._log.feed(envelopes)
         self.appended.emit(list(envelopes))
         if old is None:
             self.reset.emit()

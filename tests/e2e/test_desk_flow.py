@@ -81,7 +81,7 @@ def test_a_whole_evening_at_the_desk(tmp_path, qtbot):
     # initiative with the dice rolled at the table
     initiative = window.panels["initiative"]
     window.docks["initiative"].raise_()
-    click(qtbot, initiative.typed)
+    click(qtbot, initiative.players_roll)
     for field, value in zip(initiative.dice_fields, (5, 2), strict=True):
         qtbot.keyClicks(field.edit, str(value))
     click(qtbot, initiative.roll_button)
@@ -98,13 +98,16 @@ def test_a_whole_evening_at_the_desk(tmp_path, qtbot):
     choose(combat.procedure, "Gun attack (Skirmish 1)")
     choose(combat.attacker, "Viper (Blue)")
     choose(combat.target, "Flanker (Red)")
-    click(qtbot, combat.roll_table)
+    assert combat.players_roll.isChecked()  # one dice choice for the desk: ticked above
     qtbot.keyClicks(combat.dice_fields[0].edit, "3")
     click(qtbot, combat.resolve_button)
     assert session.engagement.aircraft["flanker"].damage == 1
     assert session.engagement.aircraft["viper"].ledger("ammunition") == Fraction(2)
     assert window.panels["roster"]._items["flanker"].text(DAMAGE) == "1 / 4"
-    assert window.undo_action.text() == "&Undo gun roll 3: hit (Skirmish 1)"
+    assert (
+        window.undo_action.text()
+        == "&Undo Viper — Gun attack on Flanker: " + "gun roll 3: hit (Skirmish 1)"
+    )
 
     # undo, then redo, from the keyboard
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)

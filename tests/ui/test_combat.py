@@ -77,7 +77,7 @@ def test_odds_update_live_as_the_umpire_types(qtbot, dock):
 def test_resolve_with_typed_dice_appends_and_shows_the_narrative(qtbot, dock, game):
     choose(dock.attacker, "Blue 1 (Blue)")
     choose(dock.target, "Red 1 (Red)")
-    qtbot.mouseClick(dock.roll_table, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.players_roll, Qt.MouseButton.LeftButton)
     assert len(dock.dice_fields) == 1
     assert dock.dice_fields[0].isVisible()
     qtbot.keyClicks(dock.dice_fields[0].edit, "3")
@@ -95,7 +95,7 @@ def test_resolve_with_typed_dice_appends_and_shows_the_narrative(qtbot, dock, ga
 
 def test_a_die_typed_out_of_range_is_refused_in_place_and_nothing_is_appended(qtbot, dock, game):
     choose(dock.attacker, "Blue 1 (Blue)")
-    dock.roll_table.setChecked(True)
+    dock.players_roll.setChecked(True)
     field = dock.dice_fields[0]
     qtbot.keyClicks(field.edit, "11")
     assert "11 is not a face of a d10" in field.error.text()
@@ -113,7 +113,7 @@ def test_a_die_typed_out_of_range_is_refused_in_place_and_nothing_is_appended(qt
 
 
 def test_an_empty_die_is_asked_for_and_nothing_is_appended(qtbot, dock, game):
-    dock.roll_table.setChecked(True)
+    dock.players_roll.setChecked(True)
     before = len(game.events())
     qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
     assert dock.dice_fields[0].error.text() == "type the number rolled"
@@ -148,7 +148,7 @@ def test_a_ledger_that_cannot_pay_is_refused_in_the_dock(qtbot, dock, game):
     assert dock.aircraft.isVisible() and not dock.attacker.isVisible()
     choose(dock.aircraft, "Blue 1 (Blue)")
     assert odds_rows(dock) == [("speed +1", "1", "100%")]
-    assert not dock.roll_table.isChecked() or dock.no_dice.isVisible()
+    assert not dock.players_roll.isChecked() or dock.no_dice.isVisible()
     before = len(game.events())
     qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
     assert len(game.events()) == before
@@ -158,7 +158,7 @@ def test_a_ledger_that_cannot_pay_is_refused_in_the_dock(qtbot, dock, game):
 
 def test_dice_fields_follow_dice_needed(qtbot, dock, game):
     choose(dock.procedure, "Initiative (Skirmish 4)")
-    dock.roll_table.setChecked(True)
+    dock.players_roll.setChecked(True)
     assert [f.purpose for f in dock.dice_fields] == ["initiative for Blue", "initiative for Red"]
     sides = dock.form.editor("sides")
     sides.clear()
@@ -205,7 +205,7 @@ def test_a_ruleset_error_is_refused_not_raised(qtbot, dock, game, monkeypatch):
 def test_screenshot(qtbot, dock, tmp_path):
     choose(dock.attacker, "Blue 1 (Blue)")
     choose(dock.target, "Red 1 (Red)")
-    dock.roll_table.setChecked(True)
+    dock.players_roll.setChecked(True)
     dock.resize(420, 900)
     assert not dock.grab().isNull()
     dock.grab().save(str(tmp_path.parent / "combat.png"))
@@ -244,7 +244,7 @@ def test_a_missing_table_value_offers_the_tables_editor(qtbot, game, tmp_path):
     assert "the value for column 40 is not printed" in d.odds_message.text()
     assert d.odds_table.rowCount() == 0
     assert d.open_tables.isVisible()
-    d.roll_table.setChecked(True)
+    d.players_roll.setChecked(True)
     qtbot.keyClicks(d.dice_fields[0].edit, "4")
     before = len(game.events())
     qtbot.mouseClick(d.resolve_button, Qt.MouseButton.LeftButton)

@@ -9,6 +9,9 @@ from app.session import GameSession
 from app.ui.docks.game_log import GameLogDock
 from app.ui.model import EngagementModel
 
+#: how the log names the skirmish test shot (issue 13: who did what to whom)
+SHOT = "Blue 1 — Gun attack on Red 1: "
+
 
 @pytest.fixture
 def dock(session, qtbot):
@@ -29,7 +32,7 @@ def test_every_action_newest_last(dock, session):
         "Red 1 (jet, average pilot) joins Red",
     ]
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
-    assert narratives(dock)[-1] == "gun roll 3: hit (Skirmish 1)"
+    assert narratives(dock)[-1] == SHOT + "gun roll 3: hit (Skirmish 1)"
     assert dock.count.text() == "4 lines"
 
 
@@ -37,13 +40,13 @@ def test_undone_lines_are_struck_through_and_redo_clears_it(dock, session):
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
     session.undo()
     assert narratives(dock)[-2:] == [
-        "gun roll 3: hit (Skirmish 1)",
-        "Undone: gun roll 3: hit (Skirmish 1)",
+        SHOT + "gun roll 3: hit (Skirmish 1)",
+        "Undone: " + SHOT + "gun roll 3: hit (Skirmish 1)",
     ]
     assert dock.is_struck(3) and not dock.is_struck(4)
     session.redo()
     assert not dock.is_struck(3)
-    assert narratives(dock)[-1] == "Redone: gun roll 3: hit (Skirmish 1)"
+    assert narratives(dock)[-1] == "Redone: " + SHOT + "gun roll 3: hit (Skirmish 1)"
 
 
 def test_reopened_game_shows_the_struck_lines(dock, session, tmp_path, qtbot):

@@ -20,7 +20,7 @@ def dock(session, qtbot):
 
 
 def type_dice(dock, qtbot, *values):
-    qtbot.mouseClick(dock.typed, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.players_roll, Qt.MouseButton.LeftButton)
     for field, value in zip(dock.dice_fields, values, strict=True):
         field.edit.clear()
         qtbot.keyClicks(field.edit, str(value))
@@ -33,7 +33,7 @@ def test_before_any_roll(dock):
 
 
 def test_one_field_per_die_from_dice_needed(dock, qtbot):
-    qtbot.mouseClick(dock.typed, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.players_roll, Qt.MouseButton.LeftButton)
     assert [f.purpose for f in dock.dice_fields] == ["initiative for Blue", "initiative for Red"]
     assert all(f.spec.name == "d6" for f in dock.dice_fields)
 
@@ -62,7 +62,7 @@ def test_impossible_die_is_refused_in_place_and_nothing_is_appended(dock, sessio
 
 def test_missing_typed_die_is_refused(dock, session, qtbot):
     before = len(session.events())
-    qtbot.mouseClick(dock.typed, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.players_roll, Qt.MouseButton.LeftButton)
     qtbot.keyClicks(dock.dice_fields[0].edit, "4")
     qtbot.mouseClick(dock.roll_button, Qt.MouseButton.LeftButton)
     assert dock.dice_fields[1].error.text() == "type the number rolled"
@@ -93,7 +93,7 @@ def test_pass_the_marker(dock, session, qtbot):
 def test_the_sides_follow_the_roster(dock, session):
     session.add_aircraft("Green", "prop", "Green 1")
     assert dock.form.raw_values()["sides"] == ["Blue", "Red", "Green"]
-    dock.typed.setChecked(True)
+    dock.players_roll.setChecked(True)
     assert len(dock.dice_fields) == 3
 
 

@@ -40,6 +40,9 @@ type = "prop"
 name = "Red 2"
 """
 
+#: how the log names the skirmish test shot (issue 13: who did what to whom)
+SHOT = "Blue 1 — Gun attack on Red 1: "
+
 
 @pytest.fixture
 def settings(tmp_path):
@@ -90,11 +93,11 @@ def test_status_bar_shows_game_ruleset_turn_and_step(window, qtbot):
 def test_undo_and_redo_name_the_action_and_use_the_shortcuts(window, qtbot):
     session = window.model.session
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([2]))
-    assert window.undo_action.text() == "&Undo gun roll 2: hit (Skirmish 1)"
+    assert window.undo_action.text() == "&Undo " + SHOT + "gun roll 2: hit (Skirmish 1)"
     assert window.undo_action.shortcut().toString() == "Ctrl+Z"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert session.engagement.aircraft["red-1"].damage == 0
-    assert window.redo_action.text() == "&Redo gun roll 2: hit (Skirmish 1)"
+    assert window.redo_action.text() == "&Redo " + SHOT + "gun roll 2: hit (Skirmish 1)"
     qtbot.keyClick(
         window,
         Qt.Key.Key_Z,
@@ -102,7 +105,7 @@ def test_undo_and_redo_name_the_action_and_use_the_shortcuts(window, qtbot):
     )
     assert session.engagement.aircraft["red-1"].damage == 1
     assert not window.redo_action.isEnabled()
-    assert window.statusBar().currentMessage() == "Redone: gun roll 2: hit (Skirmish 1)"
+    assert window.statusBar().currentMessage() == "Redone: " + SHOT + "gun roll 2: hit (Skirmish 1)"
 
 
 def test_refusals_are_shown_in_the_status_bar_and_append_nothing(window, qtbot):
@@ -357,7 +360,7 @@ def test_who_acts_now_opens_the_procedure_in_the_combat_panel(window):
     session = window.model.session
     session.next_step()
     session.next_step()
-    window.panels["turn"].open_procedure.emit("gun_attack", "red-1")
+    window.panels["turn"].open_procedure.emit("gun_attack", "red-1", "")
     combat = window.panels["combat"]
     assert combat.procedure.currentData() == "gun_attack"
     assert combat.attacker.currentData() == "red-1"

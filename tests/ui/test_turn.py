@@ -105,5 +105,5 @@ def test_a_line_naming_a_procedure_opens_it(dock, session, qtbot):
         item = dock.acting.item(1)
         dock.acting.setCurrentItem(item)
         qtbot.keyClick(dock.acting, Qt.Key.Key_Return)
-    assert opened.args == ["gun_attack", "red-1"]
+    assert opened.args == ["gun_attack", "red-1", ""]
     assert "open Gun attack for Red 1" in dock.acting.item(1).toolTip()

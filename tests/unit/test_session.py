@@ -85,11 +85,11 @@ def test_rule_refusal_from_resolve(game: GameSession) -> None:
 
 def test_undo_names_the_action_and_round_trips(game: GameSession) -> None:
     game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([2]))
-    assert game.undo_text == "gun roll 2: hit (Skirmish 1)"
+    assert game.undo_text == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
     after = game.engagement
-    assert game.undo() == "gun roll 2: hit (Skirmish 1)"
+    assert game.undo() == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
     assert game.engagement.aircraft[game.red].damage == 0
-    assert game.redo_text == "gun roll 2: hit (Skirmish 1)"
+    assert game.redo_text == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
     game.redo()
     assert game.engagement.aircraft == after.aircraft
     assert game.undone_actions() == set()

@@ -1,6 +1,12 @@
 """The combat panel: pick a procedure and its aircraft, fill the generated form, read the exact
 odds of every outcome (table and bar chart) before anything is rolled, then resolve it with
-Airboss's dice or with the dice typed from the table.
+Airboss's dice or with the dice the players rolled at the table.
+
+At the table (issue 13): a "who acts now" line opens a clean form for its attacker and target;
+values read from the cards are read-only until overridden (and the override is logged); the
+cursor waits in the first field the umpire must type, each typed die moves on to the next, and
+Enter resolves. Dice, Resolve and the last result sit in a footer that never scrolls away; a
+roll the result owes (a critical hit, a fire check) opens next.
 """
 
 from __future__ import annotations
@@ -10,11 +16,10 @@ from html import escape
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QButtonGroup,
     QComboBox,
     QDockWidget,
     QFormLayout,
@@ -24,7 +29,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QRadioButton,
     QScrollArea,
     QSizePolicy,
     QTableWidget,
@@ -35,7 +39,8 @@ from PySide6.QtWidgets import (
 
 from app.core.dice import DiceSpec, SeededDice, TableDice
 from app.core.errors import MissingTableValue, RuleViolation
-from app.core.ruleset import Procedure
+from app.core.ruleset import Acting, Procedure
+from app.ui.dice_mode import dice_mode_box
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, attempt_here, muted
@@ -62,6 +67,8 @@ class CombatDock(QDockWidget):
 
     #: a cell the rules text lacks was needed: (table, cell); the window opens the tables editor
     missing_table_value = Signal(str, str)
+    #: a procedure was resolved and nothing is owed at once: the desk moves on ("who acts now")
+    resolved = Signal()
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__("Combat", parent)
@@ -128,51 +135,56 @@ class CombatDock(QDockWidget):
         odds_layout.addWidget(self.chart)
         outer.addWidget(odds_box)
 
-        dice_box = QGroupBox("Dice")
-        dice_layout = QVBoxLayout(dice_box)
-        modes = QHBoxLayout()
-        self.roll_here = QRadioButton("Airboss &rolls")
-        self.roll_table = QRadioButton("T&yped from the table")
-        self.roll_here.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.roll_here)
-        group.addButton(self.roll_table)
-        modes.addWidget(self.roll_here)
-        modes.addWidget(self.roll_table)
-        modes.addStretch(1)
-        dice_layout.addLayout(modes)
+        footer = QWidget()
+        footer.setObjectName("combat_footer")
+        foot = QVBoxLayout(footer)
+        foot.setContentsMargins(6, 2, 6, 4)
         self.dice_area = QWidget()
         self.dice_grid = QGridLayout(self.dice_area)
         self.dice_grid.setContentsMargins(0, 0, 0, 0)
-        dice_layout.addWidget(self.dice_area)
+        foot.addWidget(self.dice_area)
         self.no_dice = QLabel("This procedure rolls no dice.")
-        dice_layout.addWidget(self.no_dice)
+        foot.addWidget(self.no_dice)
+        row = QHBoxLayout()
+        self.players_roll = dice_mode_box(model.dice_mode)
+        row.addWidget(self.players_roll)
+        row.addStretch(1)
         self.resolve_button = QPushButton("Re&solve")
         self.resolve_button.setObjectName("resolve")
-        self.resolve_button.setToolTip("Resolve the procedure (Ctrl+Return)")
-        dice_layout.addWidget(self.resolve_button)
-        outer.addWidget(dice_box)
-
+        self.resolve_button.setToolTip("Resolve the procedure (Enter in a field, or Ctrl+Return)")
+        row.addWidget(self.resolve_button)
+        foot.addLayout(row)
+        self.notice = MessageBar()
+        self.notice.setObjectName("notice")
+        foot.addWidget(self.notice)
         self.refusal = MessageBar()
-        outer.addWidget(self.refusal)
+        foot.addWidget(self.refusal)
         self.open_tables = QPushButton("Open the tables &editor to fill it in")
         self.open_tables.setObjectName("open_tables")
         self.open_tables.hide()
-        outer.addWidget(self.open_tables)
+        foot.addWidget(self.open_tables)
         self.result = QLabel()
         self.result.setObjectName("result")
         self.result.setWordWrap(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.result)
+        foot.addWidget(self.result)
         outer.addStretch(1)
 
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
-        self.setWidget(scroll)
+        self.scroll = scroll
+        panel = QWidget()
+        column = QVBoxLayout(panel)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(scroll, 1)
+        column.addWidget(footer)
+        self.footer = footer
+        self.setWidget(panel)
 
         for key in ("Ctrl+Return", "Ctrl+Enter"):
-            sc = QShortcut(QKeySequence(key), body)
+            sc = QShortcut(QKeySequence(key), panel)
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.activated.connect(self.resolve)
 
@@ -180,9 +192,10 @@ class CombatDock(QDockWidget):
         for combo in (self.attacker, self.target, self.aircraft):
             combo.currentIndexChanged.connect(self._aircraft_chosen)
         self.prefill_button.clicked.connect(self.prefill)
-        self.roll_here.toggled.connect(self._dice_mode)
+        model.dice_mode.changed.connect(self._dice_mode)
         self.resolve_button.clicked.connect(self.resolve)
         self.open_tables.clicked.connect(self._open_tables)
+        self.resolve_button.installEventFilter(self)
 
         model.reset.connect(self._reset)
         model.aircraft_changed.connect(self._aircraft_list_changed)
@@ -219,9 +232,58 @@ class CombatDock(QDockWidget):
             self.target.setCurrentIndex(max(self.target.findData(target), 0))
 
     def show_selection(self, ids: list[str]) -> None:
-        """The roster's selection: the first is the attacker (or aircraft), a second the target."""
-        if ids:
-            self.set_aircraft(ids[0], ids[1] if len(ids) > 1 else None)
+        """The roster's selection: the first is the attacker (or aircraft), a second the target.
+        The panel says what changed, so a form being filled never changes hands silently."""
+        if not ids:
+            return
+        before = self._names()
+        self.set_aircraft(ids[0], ids[1] if len(ids) > 1 else None)
+        after = self._names()
+        changed = [
+            f"{role} is now {after[role]} (was {before[role]})"
+            for role in after
+            if before.get(role) != after[role]
+        ]
+        if changed:
+            self.notice.show_notice("Chosen in the Roster: " + "; ".join(changed) + ".")
+
+    def _names(self) -> dict[str, str]:
+        e = self.model.engagement
+        out = {}
+        for field, aid in self._ids().items():
+            a = e.aircraft.get(aid) if aid else None
+            out[field.capitalize()] = a.name if a is not None else "none"
+        return out
+
+    def open_for(self, procedure_id: str, attacker: str, target: str | None = None) -> None:
+        """A "who acts now" line: this procedure for this attacker (and target), on a clean
+        form (the judgement fields back to their defaults), the cursor in the first field to
+        type. Without a named target the first enemy in play is offered."""
+        self.procedure.blockSignals(True)
+        self.select_procedure(procedure_id)
+        self.procedure.blockSignals(False)
+        for combo in (self.attacker, self.aircraft):
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(combo.findData(attacker), 0))
+            combo.blockSignals(False)
+        self._fill_targets()
+        proc = self.current_procedure
+        if proc is not None and "target" in proc.Inputs.model_fields:
+            if target is None or self.target.findData(target) < 0:
+                target = self.target.itemData(1) if self.target.count() > 1 else None
+            self.target.blockSignals(True)
+            self.target.setCurrentIndex(max(self.target.findData(target or NONE), 0))
+            self.target.blockSignals(False)
+        self.notice.clear_refusal()
+        self._procedure_chosen()
+        self.focus_first()
+
+    def focus_first(self) -> None:
+        """The cursor in the first field the umpire must type, else the first die to type."""
+        if self.form is not None and self.form.focus_first():
+            return
+        if self.model.dice_mode.players_roll and self.dice_fields:
+            self.dice_fields[0].edit.setFocus()
 
     # -- rebuilding --------------------------------------------------------------------------
 
@@ -243,16 +305,29 @@ class CombatDock(QDockWidget):
 
     def _fill_aircraft(self) -> None:
         e = self.model.engagement
-        for combo in (self.attacker, self.target, self.aircraft):
-            keep = combo.currentData() if combo.count() else NONE
-            combo.blockSignals(True)
-            combo.clear()
-            combo.addItem(NO_AIRCRAFT, NONE)
-            for a in e.aircraft.values():
-                combo.addItem(aircraft_label(a.name, a.side), a.id)
-            i = combo.findData(keep)
-            combo.setCurrentIndex(i if i >= 0 else 0)
-            combo.blockSignals(False)
+        for combo in (self.attacker, self.aircraft):
+            self._fill(combo, list(e.aircraft.values()))
+        self._fill_targets()
+
+    def _fill_targets(self) -> None:
+        """Only legal targets: aircraft of another side than the attacker, still in play."""
+        e = self.model.engagement
+        first = self.attacker.currentData() if self.attacker.count() else NONE
+        a = e.aircraft.get(first) if first else None
+        enemies = [t for t in e.aircraft.values() if (a is None or t.side != a.side) and t.in_play]
+        self._fill(self.target, enemies)
+
+    @staticmethod
+    def _fill(combo: QComboBox, aircraft: list[Any]) -> None:
+        keep = combo.currentData() if combo.count() else NONE
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(NO_AIRCRAFT, NONE)
+        for a in aircraft:
+            combo.addItem(aircraft_label(a.name, a.side), a.id)
+        i = combo.findData(keep)
+        combo.setCurrentIndex(i if i >= 0 else 0)
+        combo.blockSignals(False)
 
     def _default_aircraft(self) -> None:
         """A fresh game: the first aircraft attacks the first one of another side."""
@@ -324,19 +399,24 @@ class CombatDock(QDockWidget):
         self.form = InputForm(proc.Inputs, exclude=AIRCRAFT_FIELDS, fixed=self._ids())
         self.form.setObjectName("inputs")
         self.form.changed.connect(self._inputs_changed)
+        self.form.submitted.connect(self._submitted)
+        self.form.typed_all.connect(self._to_dice)
         self.form_layout.insertWidget(0, self.form)
         self.prefill_button.setVisible(pair or one)
         self.resolve_button.setEnabled(True)
         self._aircraft_chosen()
 
     def _aircraft_chosen(self, *_: object) -> None:
+        if self.sender() is self.attacker:
+            self._fill_targets()
         if self.form is None:
             return
         self.form.fixed = self._ids()
         self.prefill()
 
     def prefill(self) -> None:
-        """Fill the form from the chosen aircraft (``procedure.prefill``), then recompute."""
+        """Fill the form from the chosen aircraft (``procedure.prefill``), shown read-only until
+        overridden, then recompute."""
         proc = self.current_procedure
         if proc is None or self.form is None:
             return
@@ -348,7 +428,7 @@ class CombatDock(QDockWidget):
                 values = proc.prefill(self.model.engagement, first, ids.get("target"))
             except (RuleViolation, KeyError, ValueError) as e:
                 self.refusal.show_refusal(f"Cannot read the cards: {e}")
-        self.form.set_values(values)  # validates and emits changed -> odds and dice
+        self.form.lock(values)  # validates and emits changed -> odds and dice
 
     # -- odds and dice -----------------------------------------------------------------------
 
@@ -421,16 +501,38 @@ class CombatDock(QDockWidget):
                 one = DiceSpec(1, spec.low, spec.high, spec.die_name, spec.zero_reads)
                 field = DieField(one, which)
                 field.edit.returnPressed.connect(self.resolve)
-                self.dice_grid.addWidget(field, len(self.dice_fields), 0)
+                n = len(self.dice_fields)
+                field.completed.connect(lambda n=n: self._next_die(n))
+                self.dice_grid.addWidget(field, n, 0)
                 self.dice_fields.append(field)
         for f, text in zip(self.dice_fields, typed, strict=False):
             f.edit.setText(text)
         self._dice_mode()
 
     def _dice_mode(self, *_: object) -> None:
-        typed = self.roll_table.isChecked()
+        typed = self.model.dice_mode.players_roll
         self.dice_area.setVisible(typed and bool(self.dice_fields))
         self.no_dice.setVisible(typed and not self.dice_fields)
+
+    def _next_die(self, n: int) -> None:
+        if n + 1 < len(self.dice_fields):
+            self.dice_fields[n + 1].edit.setFocus()
+            self.dice_fields[n + 1].edit.selectAll()
+
+    def _to_dice(self) -> None:
+        """Every field to type is typed: on to the first die (when the players roll)."""
+        if self.model.dice_mode.players_roll and self.dice_fields:
+            empty = [f for f in self.dice_fields if not f.edit.text().strip()]
+            (empty or self.dice_fields)[0].edit.setFocus()
+
+    def _submitted(self) -> None:
+        """Enter in a field: the first untyped die if the players roll, else resolve."""
+        if self.model.dice_mode.players_roll:
+            empty = [f for f in self.dice_fields if not f.edit.text().strip()]
+            if empty:
+                empty[0].edit.setFocus()
+                return
+        self.resolve()
 
     def typed_dice(self) -> list[int] | None:
         """The typed values, or ``None`` with each wrong one's reason shown in place."""
@@ -450,7 +552,7 @@ class CombatDock(QDockWidget):
         if inputs is None:
             self.refusal.show_refusal(f"Not resolved: {self.form.error_text()}")
             return
-        if self.roll_table.isChecked():
+        if self.model.dice_mode.players_roll:
             values = self.typed_dice()
             if values is None:
                 bad = [f.error.text() for f in self.dice_fields if f.error.text()]
@@ -461,10 +563,12 @@ class CombatDock(QDockWidget):
             dice = SeededDice()
         self._missing = None
         self.open_tables.hide()
+        owed_before = set(self._owed())
+        overrides = self.form.overrides()
 
         def perform() -> Any:
             try:
-                return self.model.session.perform(proc.id, inputs, dice)
+                return self.model.session.perform(proc.id, inputs, dice, overrides=overrides)
             except MissingTableValue as e:
                 self._missing = e
                 raise
@@ -483,14 +587,49 @@ class CombatDock(QDockWidget):
             return
         rolled = ", ".join(str(r) for r in res.rolls)
         self.result.setText(
-            f"<b>{escape(res.outcome)}</b>: {escape(res.narrative)}"
+            f"<b>{escape(res.outcome)}</b>: {escape(res.narrative)} [{escape(proc.rule)}]"
             + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
-        for f in self.dice_fields:
-            f.edit.clear()
-            f.check(required=False)
-        # the aircraft may have changed (ammunition, damage): read their state again
-        self.prefill()
+        self.notice.clear_refusal()
+        owed = [line for line in self._owed() if line not in owed_before and line[2] != proc.id] + [
+            (who, "", pid) for pid, who in getattr(res, "follow_ups", ())
+        ]
+        if owed:
+            line = owed[0]
+            e = self.model.engagement
+            who = e.aircraft[line[0]].name if line[0] in e.aircraft else line[0]
+            title = self.model.session.ruleset.procedures[line[2]].title
+            self.open_for(line[2], line[0], line[3] if len(line) > 3 else None)
+            self.notice.show_notice(f"Owed now: {title} for {who}. Resolve it next.")
+            if self.focusWidget() is None or not self.focusWidget().hasFocus():
+                self.resolve_button.setFocus()
+            return
+        # a new shot starts clean: judgement fields back to their defaults, cards read again
+        self._procedure_chosen()
+        self.resolved.emit()
+
+    def _owed(self) -> list[Acting]:
+        """The "who acts now" lines that open a procedure (to see what a result made owed)."""
+        if not self.model.has_session:
+            return []
+        rs = self.model.session.ruleset
+        try:
+            lines = rs.acting(self.model.engagement)
+        except Exception:  # noqa: BLE001 - a ruleset bug must not lose the desk
+            return []
+        return [line for line in lines if len(line) >= 3 and line[2] in rs.procedures]
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter on the focused Resolve button presses it (one key to accept a roll owed)."""
+        if (
+            watched is self.resolve_button
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            self.resolve()
+            return True
+        return super().eventFilter(watched, event)
 
     def _offer_tables(self, e: MissingTableValue) -> None:
         self._missing = e

@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QButtonGroup,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
@@ -17,7 +16,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QRadioButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -25,22 +23,12 @@ from PySide6.QtWidgets import (
 
 from app.core.dice import DiceSpec, SeededDice, TableDice
 from app.core.ruleset import Procedure
+from app.ui.dice_mode import dice_mode_box
 from app.ui.die_field import DieField
 from app.ui.docks.turn import who_name
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
-
-
-class _TypedDice(TableDice):
-    """Table dice that remember whether the procedure wanted more than were typed (a tie)."""
-
-    ran_out = False
-
-    def roll(self, spec: DiceSpec | str, purpose: str) -> Any:
-        if self._next >= len(self.values):
-            self.ran_out = True
-        return super().roll(spec, purpose)
 
 
 class InitiativeDock(QWidget):
@@ -68,17 +56,8 @@ class InitiativeDock(QWidget):
         self.read_button.clicked.connect(self.prefill)
         self.inputs_layout.addWidget(self.read_button)
 
-        self.rolled = QRadioButton("Airboss rolls")
-        self.typed = QRadioButton("Typed from the table")
-        self.rolled.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.rolled)
-        group.addButton(self.typed)
-        self.typed.toggled.connect(self._dice_mode)
-        modes = QHBoxLayout()
-        modes.addWidget(self.rolled)
-        modes.addWidget(self.typed)
-        modes.addStretch(1)
+        self.players_roll = dice_mode_box(model.dice_mode)
+        model.dice_mode.changed.connect(self._dice_mode)
         self.dice_box = QWidget()
         self.dice_layout = QVBoxLayout(self.dice_box)
         self.dice_layout.setContentsMargins(0, 0, 0, 0)
@@ -105,9 +84,12 @@ class InitiativeDock(QWidget):
         c = QVBoxLayout(self.controls)
         c.setContentsMargins(0, 0, 0, 0)
         c.addWidget(self.inputs_box)
-        c.addLayout(modes)
         c.addWidget(self.dice_box)
-        c.addWidget(self.roll_button)
+        roll_row = QHBoxLayout()
+        roll_row.addWidget(self.players_roll)
+        roll_row.addStretch(1)
+        roll_row.addWidget(self.roll_button)
+        c.addLayout(roll_row)
         c.addLayout(pass_row)
 
         c.addStretch(1)
@@ -201,8 +183,8 @@ class InitiativeDock(QWidget):
 
     # -- dice ---------------------------------------------------------------------------------
 
-    def _dice_mode(self) -> None:
-        self.dice_box.setVisible(self.typed.isChecked())
+    def _dice_mode(self, *_: object) -> None:
+        self.dice_box.setVisible(self.model.dice_mode.players_roll)
         self._dice_fields()
 
     def _dice_fields(self, extra_rounds: int = 0) -> None:
@@ -214,8 +196,8 @@ class InitiativeDock(QWidget):
         self.dice_fields = []
         self._extra_rounds = extra_rounds
         proc, inputs = self.procedure, self.inputs()
-        self.dice_box.setVisible(self.typed.isChecked())
-        if proc is None or inputs is None or not self.typed.isChecked():
+        self.dice_box.setVisible(self.model.dice_mode.players_roll)
+        if proc is None or inputs is None or not self.model.dice_mode.players_roll:
             return
         needed = proc.dice_needed(inputs)
         rounds = [needed] + [
@@ -248,7 +230,7 @@ class InitiativeDock(QWidget):
             self.message.show_refusal(f"Not rolled: {self.form.error_text() if self.form else ''}")
             return
         session = self.model.session
-        if not self.typed.isChecked():
+        if not self.model.dice_mode.players_roll:
             done, _ = attempt_here(
                 self.model, lambda: session.perform(proc.id, inputs, SeededDice()), self.message
             )
@@ -259,7 +241,7 @@ class InitiativeDock(QWidget):
             self.message.show_refusal(f"Not rolled: {bad.error.text()}")
             bad.edit.setFocus()
             return
-        dice = _TypedDice([f.value() or 0 for f in self.dice_fields])
+        dice = TableDice([f.value() or 0 for f in self.dice_fields])
         done, _ = attempt_here(
             self.model, lambda: session.perform(proc.id, inputs, dice), self.message
         )

@@ -60,10 +60,11 @@ class TurnDock(QWidget):
     """The sequence of play with the current step highlighted; Next and Previous.
 
     A line of "who acts now" that names a procedure opens it on a double-click (or Enter):
-    ``open_procedure(procedure id, aircraft id)``.
+    ``open_procedure(procedure id, aircraft id, target id or "")``. A line whose procedure the
+    aircraft has resolved in this step is ticked off; the next one is selected.
     """
 
-    open_procedure = Signal(str, str)
+    open_procedure = Signal(str, str, str)
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -134,6 +135,7 @@ class TurnDock(QWidget):
         model.clock_changed.connect(self.refresh)
         model.initiative_changed.connect(self._refresh_acting)
         model.aircraft_changed.connect(self._refresh_acting)
+        model.appended.connect(self._refresh_acting)
         self.refresh()
 
     # -- rendering ----------------------------------------------------------------------------
@@ -186,20 +188,41 @@ class TurnDock(QWidget):
         e = self.model.engagement
         rs = self.model.session.ruleset
         order = rs.acting(e)
+        acted = self.model.log.acted_now()
+        next_row = None
         for n, line in enumerate(order, 1):
             who, what = line[0], line[1]
             marker = "  ★ marker" if e.initiative_marker == who else ""
-            item = QListWidgetItem(f"{n}. {who_name(e, who)} — {what}{marker}")
-            if len(line) == 3 and line[2] in rs.procedures:
-                item.setData(Qt.ItemDataRole.UserRole, (line[2], who))
+            done = len(line) >= 3 and (line[2], who) in acted
+            tick = "✓ " if done else ""
+            item = QListWidgetItem(f"{tick}{n}. {who_name(e, who)} — {what}{marker}")
+            if len(line) >= 3 and line[2] in rs.procedures:
+                target = line[3] if len(line) > 3 else ""
+                item.setData(Qt.ItemDataRole.UserRole, (line[2], who, target))
                 title = rs.procedures[line[2]].title
-                item.setToolTip(f"Double-click or Enter: open {title} for {who_name(e, who)}")
+                on = f" on {who_name(e, target)}" if target else ""
+                item.setToolTip(f"Double-click or Enter: open {title} for {who_name(e, who)}{on}")
+            if done:
+                item.setForeground(self.palette().placeholderText())
+            elif next_row is None:
+                next_row = n - 1
             self.acting.addItem(item)
         if not order:
             item = QListWidgetItem("nobody acts in this step")
             item.setForeground(self.palette().placeholderText())
             self.acting.addItem(item)
+        elif next_row is not None:
+            self.acting.setCurrentRow(next_row)
+            self.acting.scrollToItem(self.acting.item(next_row))
         self.acting_title.setStyleSheet("" if order else f"color: {muted(self)}")
+
+    def acting_lines(self) -> list[str]:
+        """The lines of "who acts now", as shown."""
+        return [self.acting.item(i).text() for i in range(self.acting.count())]
+
+    def focus_next(self) -> None:
+        """The cursor on the next line still to act (Enter opens it)."""
+        self.acting.setFocus()
 
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
