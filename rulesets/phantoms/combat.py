@@ -95,7 +95,10 @@ def gun_modifiers(engagement: Engagement, a: AircraftState, t: AircraftState) ->
 class GunInputs(ProcedureInputs):
     attacker_gun_value: int = Field(title="Gun Attack Value", description="from the card")
     position_modifier: int = Field(
-        title="Gun Firing Position Diagram", description="the number shown; it is subtracted"
+        ge=-9,
+        le=9,
+        title="Gun Firing Position Diagram",
+        description="the number shown; it is subtracted (one digit: the diagram's numbers)",
     )
     attacker_pilot: PilotQuality = Field("average", title="Attacker pilot")
     target_defense: int = Field(title="Target Defense Factor")

@@ -402,6 +402,7 @@ class CombatDock(QDockWidget):
         self.form.submitted.connect(self._submitted)
         self.form.typed_all.connect(self._to_dice)
         self.form_layout.insertWidget(0, self.form)
+        self.form.show()  # now, not when the layout gets round to it: the cursor goes in it
         self.prefill_button.setVisible(pair or one)
         self.resolve_button.setEnabled(True)
         self._aircraft_chosen()
@@ -504,6 +505,7 @@ class CombatDock(QDockWidget):
                 n = len(self.dice_fields)
                 field.completed.connect(lambda n=n: self._next_die(n))
                 self.dice_grid.addWidget(field, n, 0)
+                field.show()  # at once, so the cursor can go in it
                 self.dice_fields.append(field)
         for f, text in zip(self.dice_fields, typed, strict=False):
             f.edit.setText(text)
@@ -591,6 +593,9 @@ class CombatDock(QDockWidget):
             + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
         self.notice.clear_refusal()
+        for f in self.dice_fields:  # each roll is typed afresh
+            f.edit.clear()
+            f.check(required=False)
         owed = [line for line in self._owed() if line not in owed_before and line[2] != proc.id] + [
             (who, "", pid) for pid, who in getattr(res, "follow_ups", ())
         ]
