@@ -187,7 +187,9 @@ class Step:
     @property
     def label(self) -> str:
         parts = [self.phase]
-        if self.impulse is not None:
+        if self.impulse is not None and self.phase.lower() == "impulse":
+            parts = [f"{self.phase} {self.impulse}"]
+        elif self.impulse is not None:
             parts.append(f"impulse {self.impulse}")
         if self.segment:
             parts.append(f"{self.segment}) {self.title}")

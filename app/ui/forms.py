@@ -291,8 +291,9 @@ class InputForm(QWidget):
             row.addWidget(f.widget, 1)
             override = QToolButton()
             override.setObjectName(f"override_{name}")
-            override.setText("Override")
-            override.setToolTip("Read from the card: click to change it (the log records it)")
+            override.setText("✎")
+            override.setAccessibleName("Override")
+            override.setToolTip("Read from the card: click to override it (the log records it)")
             override.hide()
             override.clicked.connect(lambda _c=False, n=name: self.unlock(n))
             self._override[name] = override
@@ -345,12 +346,19 @@ class InputForm(QWidget):
         self._on_edit()
 
     def lock(self, values: Mapping[str, Any]) -> None:
-        """Fill these fields from the cards and state and show them read-only, each with an
-        Override button (issue 13: a card value never changes unless the umpire means it)."""
+        """Fill these fields from the cards and state; the card values among them (fields the
+        model requires, and choices such as a pilot quality) are shown read-only, each with an
+        Override button (issue 13: a card value never changes unless the umpire means it).
+        Modifiers and flags with a default stay the umpire's to judge."""
         self.set_values(values)
         for name in list(self.locked):
             self._set_locked(name, False)
-        self.locked = {n: self._fields[n].raw() for n in values if n in self._fields}
+        self.locked = {
+            n: self._fields[n].raw()
+            for n in values
+            if n in self._fields
+            and (self._fields[n].info.is_required() or self._fields[n].kind == "choice")
+        }
         for name in self.locked:
             self._set_locked(name, True)
 

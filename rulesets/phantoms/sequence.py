@@ -110,13 +110,13 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
     elif seg == "e":
         for m in engagement.attributes.get("missiles_in_flight", []):
             if m["impact_at"] <= now:
-                out.append(
-                    (
-                        m["attacker"],
-                        f"{m['name']} impact on {m['target']} (7.1.3)",
-                        "missile_attack",
-                    )
-                )
+                target = engagement.aircraft.get(m["target"])
+                if target is None:  # removed from the roster: the line still says what flew
+                    what = f"{m['name']} impact on {m['target']} (7.1.3)"
+                    out.append((m["attacker"], what, "missile_attack"))
+                else:
+                    what = f"{m['name']} impact on {target.name} (7.1.3)"
+                    out.append((m["attacker"], what, "missile_attack", target.id))
     elif seg == "f":
         out += [
             (a.id, "may fire guns (7.2)", "gun_attack")

@@ -149,7 +149,7 @@ def test_demo_engagement_two_turns(tmp_path: Path) -> None:
     assert d.a(r4).attributes["speed"] == 9
 
     acting = d.at(1, 4, "e")
-    assert (e1, f"AIM-7M Sparrow impact on {r3} (7.1.3)") in acting
+    assert (e1, "AIM-7M Sparrow impact on Red 3 (7.1.3)") in acting
     assert d.do("missile_attack", d.prefilled("missile_attack", e1, r3), [9, 3]) == "7 hits"
     assert d.a(r3).attributes["criticals_due"] == 3
     assert d.do("critical_hit", {"aircraft": r3}, [2]) == "miss"

@@ -41,6 +41,7 @@ def choose(combo, text):
 
 
 def odds_rows(dock):
+    assert dock.odds is not None  # the odds wait for a pause in the typing: work them out now
     t = dock.odds_table
     return [tuple(t.item(r, c).text() for c in range(3)) for r in range(t.rowCount())]
 
@@ -241,6 +242,7 @@ def test_a_missing_table_value_offers_the_tables_editor(qtbot, game, tmp_path):
     qtbot.addWidget(d)
     d.show()
     choose(d.procedure, "Table lookup (Skirmish 9)")
+    assert d.odds == {}
     assert "the value for column 40 is not printed" in d.odds_message.text()
     assert d.odds_table.rowCount() == 0
     assert d.open_tables.isVisible()
@@ -265,3 +267,16 @@ def test_the_roster_selection_picks_attacker_and_target(dock, game):
     assert dock.form.editor("hit_number").value() == 6
     choose(dock.procedure, "Critical hit (Skirmish 2)")
     assert dock.aircraft.currentText() == "Red 2 (Red)"
+
+
+def test_odds_wait_for_a_pause_in_the_typing(dock, qtbot):
+    """Issue 20: a keystroke never waits for the odds; they follow once the typing pauses."""
+    choose(dock.attacker, "Blue 1 (Blue)")
+    choose(dock.target, "Red 1 (Red)")
+    before = dock.odds
+    spin = dock.form.editor("modifier")
+    spin.setFocus()
+    qtbot.keyClick(spin, Qt.Key.Key_Up)
+    assert dock._odds_timer.isActive()  # the keystroke returned before the calculation
+    qtbot.waitUntil(lambda: not dock._odds_timer.isActive(), timeout=2000)
+    assert odds_rows(dock) and dock.odds != before

@@ -37,8 +37,9 @@ def test_every_procedure_gets_a_form_and_odds_or_a_reason(qtbot, tmp_path, rules
         d.procedure.setCurrentIndex(i)
         name = d.procedure.currentText()
         assert d.form is not None, name
+        odds = d.odds  # worked out now rather than after the pause in typing
         shown = d.odds_table.rowCount() > 0 or d.odds_message.text()
         assert shown, f"{ruleset} {name}: neither odds nor a reason"
-        if d.odds:
-            assert sum(d.odds.values()) == 1, name
+        if odds:
+            assert sum(odds.values()) == 1, name
     s.close()

@@ -16,7 +16,7 @@ from html import escape
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,6 +48,8 @@ from app.ui.model import EngagementModel
 from app.ui.odds_chart import OddsChart
 
 NO_AIRCRAFT = "(none: what-if)"
+#: how long the odds wait after a keystroke before they are worked out (issue 20)
+ODDS_DELAY_MS = 120
 #: item data of the "no aircraft" entry: a string, never None (see critical_log.ALL)
 NONE = ""
 
@@ -79,6 +81,12 @@ class CombatDock(QDockWidget):
         self._dice_key: list[tuple[str, str]] | None = None
         self._missing: MissingTableValue | None = None
         self._odds: dict[str, Fraction] = {}
+        self._pending: BaseModel | None = None
+        #: the odds wait for a pause in the typing (ms)
+        self._odds_timer = QTimer(self)
+        self._odds_timer.setSingleShot(True)
+        self._odds_timer.setInterval(ODDS_DELAY_MS)
+        self._odds_timer.timeout.connect(self._compute_odds)
 
         body = QWidget()
         outer = QVBoxLayout(body)
@@ -93,6 +101,12 @@ class CombatDock(QDockWidget):
         self.target.setObjectName("target")
         self.aircraft = QComboBox()
         self.aircraft.setObjectName("aircraft")
+        for combo in (self.procedure, self.attacker, self.target, self.aircraft):
+            # long procedure titles must not widen the panel past its dock (clipped at 1366)
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(12)
         self._attacker_label = QLabel("&Attacker")
         self._attacker_label.setBuddy(self.attacker)
         self._target_label = QLabel("&Target")
@@ -434,13 +448,30 @@ class CombatDock(QDockWidget):
     # -- odds and dice -----------------------------------------------------------------------
 
     def _inputs_changed(self, inputs: BaseModel | None) -> None:
+        """The dice fields follow at once; the odds a moment after the last keystroke (issue
+        20: typing never waits for a calculation)."""
         proc = self.current_procedure
         if proc is None:
             return
+        self._odds_timer.stop()
+        self._pending = None
         if inputs is None:
             self._show_odds(
                 None, f"Fix the inputs first: {self.form.error_text() if self.form else ''}"
             )
+            return
+        self._pending = inputs
+        self._odds_timer.start()
+        try:
+            needed = list(proc.dice_needed(inputs))
+        except Exception:  # noqa: BLE001 - then no typed dice can be offered
+            needed = []
+        self._rebuild_dice(needed)
+
+    def _compute_odds(self) -> None:
+        self._odds_timer.stop()
+        proc, inputs, self._pending = self.current_procedure, self._pending, None
+        if proc is None or inputs is None:
             return
         try:
             odds = proc.odds(inputs)
@@ -451,11 +482,6 @@ class CombatDock(QDockWidget):
             self._show_odds(None, f"No odds for these inputs: {e}")
         else:
             self._show_odds(odds)
-        try:
-            needed = list(proc.dice_needed(inputs))
-        except Exception:  # noqa: BLE001 - then no typed dice can be offered
-            needed = []
-        self._rebuild_dice(needed)
 
     def _show_odds(self, odds: dict[str, Fraction] | None, message: str = "") -> None:
         self._odds = dict(odds or {})
@@ -483,7 +509,10 @@ class CombatDock(QDockWidget):
 
     @property
     def odds(self) -> dict[str, Fraction]:
-        """The odds on show (outcome label -> exact probability)."""
+        """The odds for the inputs as they are now (outcome label -> exact probability); any
+        calculation still waiting for the typing to pause is done first."""
+        if self._pending is not None:
+            self._compute_odds()
         return dict(self._odds)
 
     def _rebuild_dice(self, needed: list[tuple[str, str]]) -> None:
