@@ -36,6 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.wheel_guard import guard_wheel
+
 #: the aircraft reference fields every procedure may have; the combat dock picks them itself
 AIRCRAFT_FIELDS = ("attacker", "target", "aircraft")
 
@@ -302,6 +304,7 @@ class InputForm(QWidget):
             col.addWidget(f.error)
             layout.addRow(label, box)
             f.widget.installEventFilter(self)
+            guard_wheel(f.widget)
         self._loading = False
         self.general_error = QLabel()
         self.general_error.setObjectName("form_error")

@@ -38,7 +38,7 @@ from app.ui.docks.turn import phase_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.new_game_dialog import NewGameDialog
-from app.ui.wheel_guard import install_wheel_guard
+from app.ui.wheel_guard import guard_wheel_under
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
@@ -67,7 +67,6 @@ class MainWindow(QMainWindow):
         self.model = model
         self.settings = settings
         model.dice_mode.remember_in(settings)
-        install_wheel_guard(QApplication.instance())
         self.persist_layout = True
         self._hidden_for_game: set[str] = set()
         self.docks: dict[str, QDockWidget] = {}
@@ -83,6 +82,8 @@ class MainWindow(QMainWindow):
             | QMainWindow.DockOption.AnimatedDocks
         )
         self._build_docks()
+        for panel in self.panels.values():
+            guard_wheel_under(panel)
         self._build_status_bar()
         self._build_menus()
         self.resize(1400, 900)

@@ -12,7 +12,6 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app.resources import ICON_SVG
-from app.ui.wheel_guard import install_wheel_guard
 
 APP_NAME = "Airboss"
 
@@ -39,5 +38,4 @@ def application() -> QApplication:
     app.setDesktopFileName("airboss")
     # Fusion follows the system's light or dark colour scheme on every platform
     app.setStyle("Fusion")
-    install_wheel_guard(app)
     return app

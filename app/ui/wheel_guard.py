@@ -1,9 +1,10 @@
 """The mouse wheel never changes a value the umpire is not editing (issue 13).
 
 Qt lets the wheel change any spin box or combo box under the pointer, so scrolling a panel
-past a form silently changes the numbers in it. Installed once on the application, this
-filter gives those widgets the wheel only while they have keyboard focus; otherwise the wheel
-scrolls the panel they sit in, as the umpire meant.
+past a form silently changes the numbers in it. A guarded widget takes the wheel only while it
+has keyboard focus (and the wheel no longer gives it focus); otherwise the wheel scrolls the
+panel it sits in, as the umpire meant. The guard sits on those widgets only, never on the whole
+application, so the thousands of other events of a redraw do not pass through Python.
 """
 
 from __future__ import annotations
@@ -15,15 +16,14 @@ GUARDED = (QAbstractSpinBox, QComboBox)
 
 
 class WheelGuard(QObject):
-    """Application event filter: see the module docstring."""
+    """Event filter for spin boxes and combo boxes: see the module docstring."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if kind == QEvent.Type.Polish and isinstance(watched, GUARDED):
-            # the wheel must not give these widgets focus either (Qt's WheelFocus default)
-            if watched.focusPolicy() == Qt.FocusPolicy.WheelFocus:
-                watched.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        elif kind == QEvent.Type.Wheel and isinstance(watched, GUARDED) and not watched.hasFocus():
+        if (
+            event.type() == QEvent.Type.Wheel
+            and isinstance(watched, QWidget)
+            and not watched.hasFocus()
+        ):
             area = _scroll_area(watched)
             if area is not None:
                 QCoreApplication.sendEvent(area.verticalScrollBar(), event)
@@ -40,7 +40,26 @@ def _scroll_area(widget: QWidget) -> QAbstractScrollArea | None:
     return None
 
 
-def install_wheel_guard(app: QCoreApplication) -> None:
-    """Install the guard on ``app`` (once: a second call finds it there)."""
-    if app.findChild(WheelGuard) is None:
-        app.installEventFilter(WheelGuard(app))
+def _guard() -> WheelGuard | None:
+    app = QCoreApplication.instance()
+    if app is None:
+        return None
+    found = app.findChild(WheelGuard)
+    return found if found is not None else WheelGuard(app)
+
+
+def guard_wheel(*widgets: QWidget) -> None:
+    """Guard these spin boxes and combo boxes (others are left alone)."""
+    guard = _guard()
+    if guard is None:
+        return
+    for w in widgets:
+        if isinstance(w, GUARDED):
+            if w.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            w.installEventFilter(guard)
+
+
+def guard_wheel_under(root: QWidget) -> None:
+    """Guard every spin box and combo box inside ``root`` (a panel, once it is built)."""
+    guard_wheel(*root.findChildren(QAbstractSpinBox), *root.findChildren(QComboBox))

@@ -200,3 +200,29 @@ def test_only_enemies_are_offered_as_targets(desk):
     combat.open_for("gun_attack", ids["Olds 1"])
     offered = {combat.target.itemData(i) for i in range(1, combat.target.count())}
     assert offered == {a.id for a in session.engagement.aircraft.values() if a.side == "VPAF"}
+
+
+def test_after_resolve_space_moves_on_and_ctrl_z_undoes_wherever_the_cursor_is(desk, qtbot):
+    """Issue 13: after Resolve the cursor leaves the button (Space cannot resolve twice); Space
+    is the next step and Ctrl+Z / Ctrl+Shift+Z undo and redo the game from there."""
+    window, session, ids = desk
+    combat = window.panels["combat"]
+    umpire = Umpire(qtbot, window)
+    umpire.open_line("Olds 1 — may fire guns")
+    for text in ("2", "6", "5"):
+        umpire.type(text)
+    umpire.press(Qt.Key.Key_Return)
+    assert session.engagement.aircraft[ids["Red 1"]].damage == 2
+    assert not combat.resolve_button.hasFocus()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.engagement.aircraft[ids["Red 1"]].damage == 0
+    qtbot.keyClick(
+        QApplication.focusWidget(),
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert session.engagement.aircraft[ids["Red 1"]].damage == 2
+    step = session.engagement.step
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
+    assert session.engagement.step == step + 1
+    assert session.engagement.aircraft[ids["Red 1"]].damage == 2  # nothing resolved twice

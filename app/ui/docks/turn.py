@@ -133,8 +133,7 @@ class TurnDock(QWidget):
             app.installEventFilter(self)
         model.reset.connect(self.refresh)
         model.clock_changed.connect(self.refresh)
-        model.initiative_changed.connect(self._refresh_acting)
-        model.aircraft_changed.connect(self._refresh_acting)
+        # every change of who acts (aircraft, initiative, a procedure resolved) is an append
         model.appended.connect(self._refresh_acting)
         self.refresh()
 
