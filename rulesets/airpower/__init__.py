@@ -26,12 +26,12 @@ from app.core.ruleset import (
     ledger_tracks,
 )
 from rulesets.airpower import tables
-from rulesets.airpower.board import AirPowerGeometry
 from rulesets.airpower.cards import Card, Details, air_to_air_factors
 from rulesets.airpower.common import GUN_RULE, ROCKET_RULE
 from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
 from rulesets.airpower.genie import GenieDetonation, GenieLaunch, GenieScatter
+from rulesets.airpower.geometry import AirPowerGeometry
 from rulesets.airpower.guns import ORIGINAL, AbortGunAttack, GunAttack
 from rulesets.airpower.radar import RadarRanging
 from rulesets.airpower.rockets import RocketAttack
