@@ -3,17 +3,31 @@ the per-turn attack record kept in the attacker's attributes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import Field
 
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
+from app.core.events import AttributesSet
+from app.core.procedure import Draft
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.airpower.geometry import AngleOff, ArcRange
+from rulesets.airpower.arcs import AngleOff, ArcRange
+from rulesets.airpower.cards import Card
 from rulesets.airpower.recovery import FPKind, fire_status, status_before_move
+from rulesets.airpower.state import (
+    AttackEntry,
+    AttackKind,
+    AttackRecord,
+    PendingHit,
+    State,
+    Weapon,
+)
 from rulesets.airpower.tables import Modifiers
+
+#: the variant id of the original wording (see the ruleset's variant list)
+ORIGINAL = "original_wording"
 
 GUN_RULE = "Air Power, Air-to-Air Gun Combat"
 ROCKET_RULE = "Air Power, Air-to-Air Rocket Combat"
@@ -176,38 +190,56 @@ def modifier_terms(
     return terms
 
 
-def attacks_this_turn(engagement: Engagement | None, aircraft: str | None) -> list[dict[str, Any]]:
-    """The attacks this aircraft made this game turn (kept in its attributes)."""
-    if engagement is None or aircraft is None:
-        return []
-    a = engagement.get(aircraft)
-    record: Mapping[str, Any] = a.attributes.get("attacks") or {}
-    if record.get("turn") != engagement.turn:
-        return []
-    return list(record.get("list", []))
+def attacks_this_turn(draft: Draft, aircraft: str | None) -> tuple[AttackEntry, ...]:
+    """The attacks this aircraft made this game turn (kept in its state)."""
+    if aircraft is None:
+        return ()
+    record = draft.state(aircraft, State).attacks
+    if record is None or record.turn != draft.engagement.turn:
+        return ()
+    return record.entries
+
+
+def check_attack_limits(earlier: Sequence[AttackEntry], kind: AttackKind, fp: int | None) -> None:
+    """Rule "Gun Attacks": one or two gun attacks per game turn, each after a different FP;
+    rule "Rocket Attacks": one rocket attack per game turn, and not guns and rockets both."""
+    kinds = [e.kind for e in earlier]
+    if kind in ("gun", "abort"):
+        if "rocket" in kinds:
+            raise RuleViolation("this aircraft fired rockets this turn: no gun attacks as well")
+        if sum(1 for k in kinds if k in ("gun", "abort")) >= 2:
+            raise RuleViolation("an aircraft may make at most two gun attacks per game turn")
+    else:
+        if any(k in ("gun", "abort") for k in kinds):
+            raise RuleViolation("this aircraft fired guns this turn: no rocket attack as well")
+        if "rocket" in kinds:
+            raise RuleViolation("only one rocket attack is allowed per game turn")
+    if fp is not None and any(e.fp == fp for e in earlier):
+        raise RuleViolation(f"an attack was already made after FP {fp}: each after a different FP")
 
 
 def record_attack(
-    engagement: Engagement | None, aircraft: str, entry: dict[str, Any]
-) -> dict[str, Any]:
-    """The attacker's new ``attacks`` attribute with this attack added."""
-    turn = engagement.turn if engagement is not None else 1
-    return {"turn": turn, "list": [*attacks_this_turn(engagement, aircraft), entry]}
+    draft: Draft, aircraft: str, kind: AttackKind, fp: int | None, target: str | None
+) -> AttributesSet:
+    """The attacker's attack record with this attack added."""
+    entry = AttackEntry(kind=kind, fp=fp, target=target)
+    record = AttackRecord(
+        turn=draft.engagement.turn, entries=(*attacks_this_turn(draft, aircraft), entry)
+    )
+    return AttributesSet(aircraft=aircraft, values={"attacks": record.dump()})
 
 
-def flight_prefill(attributes: Mapping[str, Any]) -> dict[str, Any]:
+def flight_prefill(state: State) -> dict[str, Any]:
     """What the recorded flight says about an attack now: the FP just flown, the recovery period
     it is in, the gunsight turn rates that apply and the SSGT accumulated."""
-    this_turn = list(attributes.get("this_turn") or [])
-    last_turn = list(attributes.get("last_turn") or [])
-    speed = attributes.get("speed")
+    this_turn, last_turn, speed = state.this_turn, state.last_turn, state.speed
     if speed is None:
         return {}
     if this_turn:
-        status = fire_status(this_turn, speed, last_turn, attributes.get("last_speed"))[-1]
+        status = fire_status(this_turn, speed, last_turn, state.last_speed)[-1]
         last: str = this_turn[-1]
     else:
-        status = status_before_move(speed, last_turn, attributes.get("last_speed"))
+        status = status_before_move(speed, last_turn, state.last_speed)
         # not flown yet (head-on return fire): an ET, unloaded or rolling last FP of the previous
         # game turn still forbids firing
         last = (
@@ -217,7 +249,7 @@ def flight_prefill(attributes: Mapping[str, Any]) -> dict[str, Any]:
         "last_fp": last,
         "recovering_from": status.recovering_from[0] if status.recovering_from else "none",
         "turn_rates": list(status.gunsight),
-        "ssgt_fps": attributes.get("ssgt_fps", 0),
+        "ssgt_fps": state.ssgt_fps,
         "fp": len(this_turn) or None,
     }
 
@@ -229,29 +261,26 @@ def prefill_attack(
     out: dict[str, Any] = {}
     if attacker:
         a = engagement.get(attacker)
-        card = a.card
-        gs = card.get("gunsight") or {}
+        card = a.typed(Card, "card")
+        state = a.typed(State, "attributes")
         out.update(
-            gunsight_tt=gs.get("TT", 0),
-            gunsight_ht=gs.get("HT", 0),
-            gunsight_bt=gs.get("BT", 0),
-            radar_ranging=card.get("radar_ranging") or "none",
+            gunsight_tt=card.gunsight.TT,
+            gunsight_ht=card.gunsight.HT,
+            gunsight_bt=card.gunsight.BT,
+            radar_ranging=card.radar_ranging or "none",
             pilot=a.pilot or "average",
+            attacker_altitude=state.altitude,
         )
-        at = a.attributes
-        if "speed" in at:
-            out["speed"] = at["speed"]
-        if "altitude" in at:
-            out["attacker_altitude"] = at["altitude"]
-        out.update(flight_prefill(at))
-        ranged = a.attributes.get("radar_ranged") or {}
-        if target and ranged.get("turn") == engagement.turn and ranged.get("target") == target:
+        if state.speed is not None:
+            out["speed"] = state.speed
+        out.update(flight_prefill(state))
+        ranged = state.radar_ranged
+        if target and ranged and ranged.turn == engagement.turn and ranged.target == target:
             out["radar_ranged"] = True
     if target:
         t = engagement.get(target)
-        out["target_size"] = t.card.get("size", 0)
-        if "altitude" in t.attributes:
-            out["target_altitude"] = t.attributes["altitude"]
+        out["target_size"] = t.typed(Card, "card").size
+        out["target_altitude"] = t.typed(State, "attributes").altitude
     return out
 
 
@@ -262,13 +291,14 @@ def describe(terms: list[tuple[str, int]]) -> str:
     return (", ".join(parts) if parts else "no modifiers") + f" (total {total:+d})"
 
 
-def pending_hit(
-    engagement: Engagement | None, target: str, rating: int, weapon: str, rule: str
-) -> dict[str, Any]:
-    """The target's ``hits_to_resolve`` with this hit added (resolved by the damage roll)."""
-    pending: list[Any] = []
-    if engagement is not None:
-        pending = list(engagement.get(target).attributes.get("hits_to_resolve") or [])
-    return {
-        "hits_to_resolve": [*pending, {"attack_rating": rating, "source": weapon, "rule": rule}]
-    }
+def pending_hit(draft: Draft, target: str, rating: int, weapon: Weapon, rule: str) -> AttributesSet:
+    """The target's hits waiting for their damage roll, with this hit added (resolved by the
+    damage roll)."""
+    pending = (
+        *draft.state(target, State).hits_to_resolve,
+        PendingHit(attack_rating=rating, source=weapon, rule=rule),
+    )
+    return AttributesSet(
+        aircraft=target,
+        values={"hits_to_resolve": [h.model_dump(mode="json") for h in pending]},
+    )

@@ -3,15 +3,16 @@ printed in this text: its table ships with every cell missing for the umpire to 
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, distribution
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement
-from app.core.events import AttributesSet, CriticalHit, Event
-from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+from app.core.events import AttributesSet, CriticalHit
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import ProcedureInputs
+from rulesets.airpower.state import State, Weapon
 from rulesets.airpower.tables import damage_table, modifiers
 
 NO_EFFECT = "-"
@@ -19,7 +20,7 @@ NO_EFFECT = "-"
 
 class DamageInputs(ProcedureInputs):
     attack_rating: int = Field(0, ge=0, le=30, title="Attack rating of the hit")
-    weapon: Literal["gun", "rocket", "Genie"] = Field("gun", title="Weapon that hit")
+    weapon: Weapon = Field("gun", title="Weapon that hit")
 
 
 class DamageRoll(Procedure):
@@ -41,55 +42,52 @@ class DamageRoll(Procedure):
         )
         return "miss" if result == NO_EFFECT else result
 
-    def odds(self, inputs: DamageInputs) -> dict[str, Fraction]:
-        out: dict[str, Fraction] = {}
-        for roll, p in distribution("d10").items():
-            key = self.label(inputs, roll)
-            out[key] = out.get(key, Fraction(0)) + p
-        return out
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         """The oldest hit on the target still waiting for its damage roll."""
         if target is None:
             return {}
-        pending = engagement.get(target).attributes.get("hits_to_resolve") or []
+        pending = engagement.get(target).typed(State, "attributes").hits_to_resolve
         if not pending:
             return {}
-        weapon = pending[0].get("source", "gun")
-        return {"attack_rating": pending[0]["attack_rating"], "weapon": weapon}
+        return {"attack_rating": pending[0].attack_rating, "weapon": pending[0].source}
 
-    def resolve(
-        self, inputs: DamageInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        roll = dice.roll("d10", "damage roll")
+    def decide(self, inputs: DamageInputs, dice: DiceSource, draft: Draft) -> Decision:
+        roll = dice.roll("d10", "damage roll").total
         mod = self.modifier(inputs)
-        outcome = self.label(inputs, roll.total)
-        events: list[Event] = [self.record(inputs, [roll], outcome)]
-        if inputs.target and engagement is not None:
-            pending = list(engagement.get(inputs.target).attributes.get("hits_to_resolve") or [])
-            for i, h in enumerate(pending):
-                if h.get("attack_rating") == inputs.attack_rating:
-                    del pending[i]
-                    events.append(
-                        AttributesSet(aircraft=inputs.target, values={"hits_to_resolve": pending})
+        outcome = self.label(inputs, roll)
+        if inputs.target:
+            self._resolved(inputs, draft)
+            if outcome != "miss":
+                draft.emit(
+                    CriticalHit(
+                        aircraft=inputs.target,
+                        roll=roll + mod,
+                        result=outcome,
+                        effect=f"{inputs.weapon} hit, attack rating {inputs.attack_rating}",
+                        rule=self.rule,
                     )
-                    break
-        if inputs.target and outcome != "miss":
-            events.append(
-                CriticalHit(
-                    aircraft=inputs.target,
-                    roll=roll.total + mod,
-                    result=outcome,
-                    effect=f"{inputs.weapon} hit, attack rating {inputs.attack_rating}",
-                    rule=self.rule,
                 )
-            )
-        return Resolution(
-            tuple(events),
-            f"damage roll d10 {roll.total}{mod:+d} with attack rating {inputs.attack_rating}: "
-            f"{'no effect' if outcome == 'miss' else outcome} ({self.rule})",
+        return Decision(
             outcome,
-            (roll,),
+            f"damage roll d10 {roll}{mod:+d} with attack rating {inputs.attack_rating}: "
+            f"{'no effect' if outcome == 'miss' else outcome} ({self.rule})",
+        )
+
+    def _resolved(self, inputs: DamageInputs, draft: Draft) -> None:
+        """The hit this roll resolves leaves the target's waiting hits: the oldest of this
+        weapon and attack rating, else the oldest of this attack rating."""
+        assert inputs.target is not None
+        pending = list(draft.state(inputs.target, State).hits_to_resolve)
+        same = [i for i, h in enumerate(pending) if h.attack_rating == inputs.attack_rating]
+        exact = [i for i in same if pending[i].source == inputs.weapon]
+        if not same:
+            return
+        del pending[(exact or same)[0]]
+        draft.emit(
+            AttributesSet(
+                aircraft=inputs.target,
+                values={"hits_to_resolve": [h.model_dump(mode="json") for h in pending]},
+            )
         )

@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pydantic import Field, model_validator
 
-from app.core.dice import DiceSource
 from app.core.engagement import Engagement
-from app.core.events import AttributesSet, Event
-from app.core.ruleset import AircraftInputs, Procedure, Resolution
+from app.core.events import AttributesSet
+from app.core.procedure import Calculator, Decision, Draft
+from app.core.ruleset import AircraftInputs
 from rulesets.airpower.common import SSGT_RULE
 from rulesets.airpower.recovery import RECOVERY_RULE, FireStatus, FPKind, fire_status
+from rulesets.airpower.state import State
 
 
 class FlightInputs(AircraftInputs):
@@ -63,7 +63,7 @@ def status_label(inputs: FlightInputs) -> str:
     return ", ".join(parts)
 
 
-class RecordFlight(Procedure):
+class RecordFlight(Calculator):
     """Rule "Recovery Periods": after each FP, may the aircraft fire, and which gunsight modifier
     applies (carried into the next game turn with the higher speed); SSGT FPs accumulated."""
 
@@ -72,25 +72,26 @@ class RecordFlight(Procedure):
     rule = RECOVERY_RULE
     Inputs = FlightInputs
 
-    def odds(self, inputs: FlightInputs) -> dict[str, Fraction]:
-        return {status_label(inputs): Fraction(1)}
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         if attacker is None:
             return {}
-        at = engagement.get(attacker).attributes
-        keys = ("speed", "this_turn", "last_turn", "last_speed", "ssgt_fps")
-        return {k: at[k] for k in keys if k in at}
+        state = engagement.get(attacker).typed(State, "attributes")
+        out: dict[str, Any] = {
+            "this_turn": list(state.this_turn),
+            "last_turn": list(state.last_turn),
+            "last_speed": state.last_speed,
+            "ssgt_fps": state.ssgt_fps,
+        }
+        if state.speed is not None:
+            out["speed"] = state.speed
+        return out
 
-    def resolve(
-        self, inputs: FlightInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def compute(self, inputs: FlightInputs, draft: Draft) -> Decision:
         label = status_label(inputs)
-        events: list[Event] = [self.record(inputs, [], label)]
         if inputs.aircraft:
-            events.append(
+            draft.emit(
                 AttributesSet(
                     aircraft=inputs.aircraft,
                     values={
@@ -102,15 +103,14 @@ class RecordFlight(Procedure):
                     },
                 )
             )
-        flown = len(inputs.this_turn)
-        return Resolution(tuple(events), f"after FP {flown}: {label} ({self.rule})", label)
+        return Decision(label, f"after FP {len(inputs.this_turn)}: {label} ({self.rule})")
 
 
 class PreemptInputs(AircraftInputs):
     pass
 
 
-class DefensivePreemption(Procedure):
+class DefensivePreemption(Calculator):
     """Rule "Defensive Pre-emption and SSGT": a target that defensively pre-empts cancels the
     SSGT the attacker (``aircraft``) accumulated so far; it must start anew."""
 
@@ -119,15 +119,7 @@ class DefensivePreemption(Procedure):
     rule = SSGT_RULE + ": Defensive Pre-emption and SSGT"
     Inputs = PreemptInputs
 
-    def odds(self, inputs: PreemptInputs) -> dict[str, Fraction]:
-        return {"SSGT lost": Fraction(1)}
-
-    def resolve(
-        self, inputs: PreemptInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = [self.record(inputs, [], "SSGT lost")]
+    def compute(self, inputs: PreemptInputs, draft: Draft) -> Decision:
         if inputs.aircraft:
-            events.append(AttributesSet(aircraft=inputs.aircraft, values={"ssgt_fps": 0}))
-        return Resolution(
-            tuple(events), f"SSGT lost to a defensive pre-emption ({self.rule})", "SSGT lost"
-        )
+            draft.emit(AttributesSet(aircraft=inputs.aircraft, values={"ssgt_fps": 0}))
+        return Decision("SSGT lost", f"SSGT lost to a defensive pre-emption ({self.rule})")

@@ -7,12 +7,14 @@ from fractions import Fraction
 
 from pydantic import Field, model_validator
 
+from app.core import hexgrid
 from app.core.data import cell
-from app.core.dice import DiceSource, distribution
-from app.core.engagement import Engagement, Status
+from app.core.dice import DiceSource
+from app.core.engagement import AircraftState, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, LedgerChanged, StatusChanged
-from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from app.core.events import LedgerChanged, StatusChanged
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.airpower.common import pending_hit
 from rulesets.airpower.geometry import HexPosition
 from rulesets.airpower.tables import GENIE, genie_table
@@ -76,31 +78,19 @@ class GenieLaunch(Procedure):
             return inputs.launch_number
         return cell(genie_table().launch_number, GENIE, "launch number", self.rule)
 
-    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
+    def decide(self, inputs: LaunchInputs, dice: DiceSource, draft: Draft) -> Decision:
         n = self.number(inputs)
-        p = sum((q for r, q in distribution("d10").items() if r <= n), Fraction(0))
-        return {k: v for k, v in {"launched": p, "miss": 1 - p}.items() if v}
-
-    def resolve(
-        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        n = self.number(inputs)
-        roll = dice.roll("d10", "Genie launch")
-        outcome = "launched" if roll.total <= n else "miss"
-        events: list[Event] = [self.record(inputs, [roll], outcome)]
         if inputs.attacker:
-            events.append(
+            # launched or a dud, the Genie is gone
+            draft.emit(
                 LedgerChanged(
                     aircraft=inputs.attacker, ledger="genies", delta=Fraction(-1), reason=self.rule
                 )
             )
+        roll = dice.roll("d10", "Genie launch").total
+        outcome = "launched" if roll <= n else "miss"
         said = "launched" if outcome == "launched" else "dud motor or warhead, removed from play"
-        return Resolution(
-            tuple(events),
-            f"Genie launch: d10 {roll.total} against {n}: {said} ({self.rule})",
-            outcome,
-            (roll,),
-        )
+        return Decision(outcome, f"Genie launch: d10 {roll} against {n}: {said} ({self.rule})")
 
 
 class ScatterInputs(AircraftInputs):
@@ -131,15 +121,6 @@ class GenieScatter(Procedure):
     Inputs = ScatterInputs
     dice = (("d10", "scatter direction"), ("d10", "scatter distance"))
 
-    def odds(self, inputs: ScatterInputs) -> dict[str, Fraction]:
-        d = distribution("d10")
-        out: dict[str, Fraction] = {}
-        for a, pa in d.items():
-            for b, pb in d.items():
-                label = _scatter_label(a, scatter_distance(b))
-                out[label] = out.get(label, Fraction(0)) + pa * pb
-        return out
-
     def landing(self, inputs: ScatterInputs, direction_roll: int, distance: int) -> str:
         """Where the Genie ends up, when the position is given and the figure filled in."""
         if inputs.x is None or inputs.y is None or distance == 0:
@@ -151,28 +132,22 @@ class GenieScatter(Procedure):
             self.rule,
         )
         heading = (inputs.facing + turn) % 360
-        pos = HexPosition(inputs.x, inputs.y, inputs.facing)
-        if pos.on_side or heading % 60 != 30:
+        if hexgrid.kind(inputs.x, inputs.y) == "side" or heading % 60 != 30:
             return f"; move it {distance} hex(es) towards {heading} degrees"
-        p = HexPosition(inputs.x, inputs.y, heading)
+        x, y = inputs.x, inputs.y
         for _ in range(distance):
-            p = p.forward()
-        return f"; it lands at ({p.x:g}, {p.y:g})"
+            x, y = hexgrid.step(x, y, heading)
+        return f"; it lands at ({x:g}, {y:g})"
 
-    def resolve(
-        self, inputs: ScatterInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        direction = dice.roll("d10", "scatter direction")
-        distance_roll = dice.roll("d10", "scatter distance")
-        distance = scatter_distance(distance_roll.total)
-        outcome = _scatter_label(direction.total, distance)
-        where = self.landing(inputs, direction.total, distance)
-        return Resolution(
-            (self.record(inputs, [direction, distance_roll], outcome),),
-            f"Genie scatter: direction roll {direction.total}, distance roll "
-            f"{distance_roll.total} / 2 = {distance} hex(es){where} ({self.rule})",
-            outcome,
-            (direction, distance_roll),
+    def decide(self, inputs: ScatterInputs, dice: DiceSource, draft: Draft) -> Decision:
+        direction = dice.roll("d10", "scatter direction").total
+        distance_roll = dice.roll("d10", "scatter distance").total
+        distance = scatter_distance(distance_roll)
+        where = self.landing(inputs, direction, distance)
+        return Decision(
+            _scatter_label(direction, distance),
+            f"Genie scatter: direction roll {direction}, distance roll {distance_roll} / 2 = "
+            f"{distance} hex(es){where} ({self.rule})",
         )
 
 
@@ -211,9 +186,6 @@ class GenieDetonation(Procedure):
     Inputs = DetonationInputs
     dice = (("d10", "Genie warhead"),)
 
-    def odds(self, inputs: DetonationInputs) -> dict[str, Fraction]:
-        return {"detonation": Fraction(9, 10), "miss": Fraction(1, 10)}
-
     def effects(self, inputs: DetonationInputs) -> list[tuple[str, int | None]]:
         """(aircraft, attack rating), ``None`` for vaporised (same position)."""
         out: list[tuple[str, int | None]] = []
@@ -221,35 +193,35 @@ class GenieDetonation(Procedure):
             out.append((a, None if h == 0 and alt == 0 else blast_rating(blast_range(h, alt))))
         return out
 
-    def resolve(
-        self, inputs: DetonationInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        roll = dice.roll("d10", "Genie warhead")
-        if roll.total == 10:
-            return Resolution(
-                (self.record(inputs, [roll], "miss"),),
-                f"Genie warhead: d10 10, a dud ({self.rule})",
-                "miss",
-                (roll,),
-            )
-        events: list[Event] = [self.record(inputs, [roll], "detonation")]
+    def decide(self, inputs: DetonationInputs, dice: DiceSource, draft: Draft) -> Decision:
+        roll = dice.roll("d10", "Genie warhead").total
+        if roll == 10:
+            return Decision("miss", f"Genie warhead: d10 10, a dud ({self.rule})")
         said = []
         for aircraft, rating in self.effects(inputs):
-            name = engagement.get(aircraft).name if engagement is not None else aircraft
+            a = _in_zone(draft, aircraft)
+            name = a.name if a is not None else aircraft
             if rating is None:
                 said.append(f"{name} vaporised")
-                events.append(
-                    StatusChanged(aircraft=aircraft, set=(Status.DESTROYED, Status.PILOT_KILLED))
-                )
+                if a is not None:
+                    draft.emit(
+                        StatusChanged(aircraft=a.id, set=(Status.DESTROYED, Status.PILOT_KILLED))
+                    )
             else:
                 said.append(f"{name} hit, attack rating {rating}")
-                values = pending_hit(engagement, aircraft, rating, "Genie", self.rule)
-                events.append(AttributesSet(aircraft=aircraft, values=values))
-        return Resolution(
-            tuple(events),
-            f"Genie warhead: d10 {roll.total}, detonates: "
+                if a is not None:
+                    draft.emit(pending_hit(draft, a.id, rating, "Genie", self.rule))
+        return Decision(
+            "detonation",
+            f"Genie warhead: d10 {roll}, detonates: "
             + ("; ".join(said) if said else "no aircraft in the zone")
             + f" ({self.rule})",
-            "detonation",
-            (roll,),
         )
+
+
+def _in_zone(draft: Draft, aircraft: str) -> AircraftState | None:
+    """An aircraft named in the blast zone; ``None`` in a what-if (an engagement without
+    aircraft: the odds before the roll), where it is only named in the narrative."""
+    if not draft.engagement.aircraft:
+        return None
+    return draft.get(aircraft)

@@ -1,4 +1,6 @@
-"""Air Power angle-off arcs (rule "Angle-Off") on the map's hex grid.
+"""Air Power's board: angle-off arcs (rule "Angle-Off") on the map's hex grid, gun range, and the
+``Geometry`` the desk's angle-off board reads (arc, side, ranges, whether a gun or rocket attack
+is possible from here and why not).
 
 The map conventions (columns, hex sides, facings) are ``app.core.hexgrid``'s and API.md's. The
 target defines the line of flight; the angle-off is the horizontal angle between the line
@@ -18,14 +20,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Literal
 
 from app.core import hexgrid
 from app.core.errors import MissingTableValue
+from app.core.ruleset import Piece, Relation
+from rulesets.airpower.arcs import AngleOff, ArcRange
+from rulesets.airpower.tables import FIELDS, angle_off_modifiers, fields
 
 __all__ = [
     "ANGLE_OFF_RULE",
+    "AirPowerGeometry",
     "AngleOff",
     "ArcRange",
     "ArcReading",
@@ -48,33 +53,6 @@ _EPS = 1e-7
 
 Side = Literal["left", "right"]
 Purpose = Literal["attack", "sighting", "advantage"]
-
-
-class AngleOff(StrEnum):
-    """The angle-off arcs and lines, named as the rules name them."""
-
-    LINE_0 = "0 line"
-    ARC_30 = "30 arc"
-    ARC_60 = "60 arc"
-    ARC_90 = "90 arc"
-    ARC_120 = "120 arc"
-    ARC_150 = "150 arc"
-    ARC_180 = "180 arc"
-    LINE_180 = "180 line"
-
-    @property
-    def degrees(self) -> int:
-        """The arc's outer bound (0 and 180 for the lines)."""
-        return int(self.value.split()[0])
-
-    @property
-    def is_line(self) -> bool:
-        return self.value.endswith("line")
-
-    @classmethod
-    def arc(cls, degrees: int) -> AngleOff:
-        """The arc whose outer bound is ``degrees`` (30 ... 180)."""
-        return cls(f"{degrees} arc")
 
 
 @dataclass(frozen=True)
@@ -335,8 +313,6 @@ def angle_off(
     rules text does not print raises ``MissingTableValue``.
     """
     if modifiers is None:
-        from rulesets.airpower.tables import angle_off_modifiers
-
         modifiers = angle_off_modifiers()
     return read_angle_off(
         target,
@@ -346,45 +322,6 @@ def angle_off(
         beneficial=attack_beneficial(modifiers),
         equal_speed_moves_target=original_wording,
     ).arc
-
-
-@dataclass(frozen=True)
-class ArcRange:
-    """A range of arcs (rule "Ranges of Angle-Off Arcs"): ``60-`` is the 30 and 60 arcs, ``150+``
-    the 150 and 180 arcs, both sides; a bare ``90`` is the one arc."""
-
-    bound: int
-    sense: Literal["+", "-", ""]
-
-    @classmethod
-    def parse(cls, text: str) -> ArcRange:
-        t = text.strip()
-        sense = t[-1] if t and t[-1] in "+-" else ""
-        try:
-            bound = int(t[:-1] if sense else t)
-        except ValueError:
-            raise ValueError(f"{text!r} is not an arc range such as 60- or 150+") from None
-        if bound not in range(30, 181, 30):
-            raise ValueError(f"{text!r}: arcs are 30, 60, 90, 120, 150 or 180")
-        return cls(bound, sense)  # type: ignore[arg-type]
-
-    @property
-    def low(self) -> int:
-        """Smallest angle-off (degrees) in the range, borders included."""
-        return 0 if self.sense == "-" else self.bound - 30
-
-    @property
-    def high(self) -> int:
-        return 180 if self.sense == "+" else self.bound
-
-    def contains(self, arc: AngleOff) -> bool:
-        """Whether an arc (or line) is in the range; the 0 line goes with the 30 arc and the 180
-        line with the 180 arc."""
-        deg = 30 if arc is AngleOff.LINE_0 else 180 if arc is AngleOff.LINE_180 else arc.degrees
-        return self.low < deg <= self.high
-
-    def __str__(self) -> str:
-        return f"{self.bound}{self.sense}"
 
 
 def in_field(reference: HexPosition, element: HexPosition, field: ArcRange | str) -> bool:
@@ -463,3 +400,125 @@ def gun_range(horizontal: int, target_altitude: int, attacker_altitude: int) -> 
     if horizontal < 0:
         raise ValueError("a horizontal range cannot be negative")
     return horizontal + abs(target_altitude - attacker_altitude) // 2
+
+
+# -- the desk's angle-off board --------------------------------------------------------------
+
+GUN_MAX_RANGE = 2  # "All aircraft guns have a range of two hexes unless indicated otherwise"
+ROCKET_RANGES = range(1, 5)
+
+
+def _position(p: Piece, who: str) -> HexPosition:
+    try:
+        return HexPosition(p.x, p.y, int(p.facing))
+    except ValueError as e:
+        raise ValueError(f"{who}: {e}") from None
+
+
+def _field(name: str) -> ArcRange | None:
+    value = getattr(fields(), name)
+    return None if value == "missing" else ArcRange.parse(value)
+
+
+def _arcs(target: HexPosition) -> tuple[tuple[str, float, float], ...]:
+    tail = target.facing + 180
+    out = []
+    for k in range(30, 181, 30):
+        out.append((f"right {k}", hexgrid.normalize(tail + k - 30), hexgrid.normalize(tail + k)))
+        out.append((f"left {k}", hexgrid.normalize(tail - k), hexgrid.normalize(tail - k + 30)))
+    return tuple(out)
+
+
+class AirPowerGeometry:
+    """The ``Geometry`` of Air Power: hex map, angle-off arcs of rule "Angle-Off"."""
+
+    grid: Literal["hex", "inches"] = "hex"
+
+    def reading(
+        self, target: HexPosition, attacker: HexPosition, ts: float, as_: float
+    ) -> tuple[ArcReading | None, str]:
+        try:
+            r = read_angle_off(
+                target,
+                attacker,
+                target_speed=ts,
+                attacker_speed=as_,
+                beneficial=attack_beneficial(angle_off_modifiers()),
+            )
+        except MissingTableValue:
+            plain = read_angle_off(
+                target, attacker, target_speed=ts, attacker_speed=as_, beneficial=lambda a, b: a
+            )
+            assert plain.borderline is not None
+            a, b = plain.borderline
+            side = f"{plain.side} " if plain.side else ""
+            return None, (
+                f"{side}{a} or {b} (borderline: the more beneficial, from the angle-off "
+                "modifiers not yet filled in)"
+            )
+        return r, r.label
+
+    def relate(self, target: Piece, attacker: Piece) -> Relation:
+        try:
+            t = _position(target, "target")
+            a = _position(attacker, "attacker")
+        except ValueError as e:
+            return Relation(lines=(("Position", str(e)),), attack_allowed=False, why_not=str(e))
+        reading, arc_text = self.reading(t, a, target.speed, attacker.speed)
+        lines: list[tuple[str, str]] = [("Angle-off", arc_text)]
+        if reading is not None:
+            lines.append(("Side", reading.side or "on a line"))
+            if reading.borderline:
+                lines.append(("Borderline", reading.how))
+        same = same_location(t, a)
+        horizontal = 0 if same else hexgrid.location_distance(t.location, a.location)
+        levels = abs(target.altitude - attacker.altitude)
+        rng = gun_range(horizontal, target.altitude, attacker.altitude)
+        lines += [
+            ("Location", "same hex or hex side" if same else f"{horizontal} hex(es) apart"),
+            ("Altitude difference", f"{levels} level(s)"),
+            ("Gun range", f"{rng} (horizontal {horizontal} + {levels} levels / 2)"),
+        ]
+        head_on = reading is not None and reading.arc == "180 line"
+        lines.append(("Head-on", "yes: return fire possible" if head_on else "no"))
+
+        gun_why = self._gun(t, a, rng, same, levels)
+        rocket_why = self._rockets(t, a, horizontal + levels // 2)
+        lines.append(("Gun attack", "possible" if not gun_why else "no: " + gun_why))
+        lines.append(("Rocket attack", "possible" if not rocket_why else "no: " + rocket_why))
+        unknown = "not filled in" in gun_why
+        return Relation(
+            lines=tuple(lines),
+            arcs=_arcs(t),
+            attack_allowed=None if unknown else not gun_why,
+            why_not=gun_why,
+        )
+
+    def _gun(self, t: HexPosition, a: HexPosition, rng: int, same: bool, levels: int) -> str:
+        if rng > GUN_MAX_RANGE:
+            return f"range {rng} is beyond {GUN_MAX_RANGE} hexes"
+        if same and levels:
+            note = "in level flight only at the same altitude in the same location"
+        elif levels > 1:
+            note = "in level flight only at the same or an adjacent level"
+        else:
+            note = ""
+        if not same:
+            fof = _field("gun_field_of_fire")
+            if fof is None:
+                return f"gun field of fire ({FIELDS}) not filled in"
+            if not in_field(a, t, fof):
+                return f"target outside the gun field of fire ({fof})"
+        return "" if not note else f"only climbing or diving ({note})"
+
+    def _rockets(self, t: HexPosition, a: HexPosition, rng: int) -> str:
+        if rng == 0:
+            return "rocket attacks may not be made at range 0"
+        if rng not in ROCKET_RANGES:
+            return f"range {rng}: rockets reach 1 to 4 hexes"
+        arc = _field("limited_radar_arc")
+        if arc is None:
+            return f"limited radar arc ({FIELDS}) not filled in"
+        if not in_field(a, t, arc):
+            return f"target outside the limited radar arc ({arc})"
+        return ""

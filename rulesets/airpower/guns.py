@@ -7,15 +7,19 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from app.core.dice import DiceSource, distribution
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, LedgerChanged
-from app.core.ruleset import Procedure, Resolution
+from app.core.events import LedgerChanged
+from app.core.procedure import Calculator, Decision, Draft, Procedure
+from rulesets.airpower.arcs import AngleOff
+from rulesets.airpower.cards import Card, Details
 from rulesets.airpower.common import (
     GUN_RULE,
+    ORIGINAL,
     AttackInputs,
     attacks_this_turn,
+    check_attack_limits,
     check_common,
     describe,
     modifier_terms,
@@ -23,10 +27,7 @@ from rulesets.airpower.common import (
     prefill_attack,
     record_attack,
 )
-from rulesets.airpower.geometry import AngleOff
 from rulesets.airpower.tables import gun_pods, modifiers
-
-ORIGINAL = "original_wording"
 
 
 class GunInputs(AttackInputs):
@@ -122,21 +123,14 @@ class GunAttack(Procedure):
             terms.insert(1, ("snap shot", table.snap_shot))
         return terms
 
-    def outcome(self, inputs: GunInputs, roll: int, total: int) -> str:
-        guns = _guns(inputs)
-        hits = [rating for _, number, rating in guns if roll + total <= number]
+    def outcome(self, guns: list[tuple[str, int, int]], snap_shot: bool, roll: int) -> str:
+        """Multiple Guns Firing: the best attack rating of the guns hit, +1 for each other gun
+        that hits; a snap shot -1 ("a lower damage rating")."""
+        hits = [rating for _, number, rating in guns if roll <= number]
         if not hits:
             return "miss"
-        rating = max(hits) + len(hits) - 1 - (1 if inputs.snap_shot else 0)
+        rating = max(hits) + len(hits) - 1 - (1 if snap_shot else 0)
         return hit_label(max(rating, 0))
-
-    def odds(self, inputs: GunInputs) -> dict[str, Fraction]:
-        total = sum(v for _, v in self.terms(inputs))
-        out: dict[str, Fraction] = {}
-        for roll, p in distribution("d10").items():
-            label = self.outcome(inputs, roll, total)
-            out[label] = out.get(label, Fraction(0)) + p
-        return out
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -144,13 +138,14 @@ class GunAttack(Procedure):
         out = prefill_attack(engagement, attacker, target)
         if attacker:
             a = engagement.get(attacker)
-            gun = a.card.get("gun")
+            gun = a.typed(Card, "card").gun
             if gun:
-                out.update(hit_numbers=gun["hit_numbers"], attack_rating=gun["attack_rating"])
+                out.update(hit_numbers=gun.hit_numbers, attack_rating=gun.attack_rating)
             else:
                 out["fire_internal"] = False
-            pods = a.details.get("gun_pods") or []
-            pod_type = a.details.get("gun_pod_type")
+            details = a.typed(Details, "details")
+            pods = details.gun_pods
+            pod_type = details.gun_pod_type
             pod = gun_pods().pods.get(pod_type) if pods and pod_type else None
             if pod is not None:
                 out["pods_firing"] = len(pods)
@@ -161,46 +156,35 @@ class GunAttack(Procedure):
                     out["pod_attack_rating"] = pod.attack_rating
         return out
 
-    def resolve(
-        self, inputs: GunInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:
         if inputs.attacker:
-            check_attack_limits(attacks_this_turn(engagement, inputs.attacker), "gun", inputs.fp)
+            check_attack_limits(attacks_this_turn(draft, inputs.attacker), "gun", inputs.fp)
         terms = self.terms(inputs)
         total = sum(v for _, v in terms)
         guns = _guns(inputs)
-        events: list[Event] = []
         if inputs.attacker:
-            events += _spend_and_record(self, inputs, engagement, "gun")
-        roll = dice.roll("d10", "gun hit roll")
-        outcome = self.outcome(inputs, roll.total, total)
+            _spend_and_record(self, inputs, draft)
+        roll = dice.roll("d10", "gun hit roll").total
+        outcome = self.outcome(guns, inputs.snap_shot, roll + total)
         if inputs.target and outcome != "miss":
             rating = int(outcome.rsplit(" ", 1)[1])
-            values = pending_hit(engagement, inputs.target, rating, "gun", self.rule)
-            events.append(AttributesSet(aircraft=inputs.target, values=values))
+            draft.emit(pending_hit(draft, inputs.target, rating, "gun", self.rule))
         shot = "snap shot" if inputs.snap_shot else "shot"
         numbers = ", ".join(f"{name} {n}" for name, n, _ in guns)
-        narrative = (
-            f"gun {shot} at range {inputs.range}, {inputs.angle_off}: d10 {roll.total} "
-            f"{total:+d} = {roll.total + total} against {numbers} ({describe(terms)}): "
-            f"{outcome} ({self.rule})"
-        )
-        return Resolution(
-            (self.record(inputs, [roll], outcome), *events), narrative, outcome, (roll,)
+        return Decision(
+            outcome,
+            f"gun {shot} at range {inputs.range}, {inputs.angle_off}: d10 {roll} {total:+d} = "
+            f"{roll + total} against {numbers} ({describe(terms)}): {outcome} ({self.rule})",
         )
 
 
-def _spend_and_record(
-    proc: Procedure, inputs: GunInputs, engagement: Engagement | None, kind: str
-) -> list[Event]:
-    """Ammunition spent and the attack entered in the attacker's record for this turn."""
+def _spend_and_record(proc: GunAttack, inputs: GunInputs, draft: Draft) -> None:
+    """Ammunition spent (rule "Ammunition": a shot one point, a snap shot half a point) and the
+    attack entered in the attacker's record for this turn."""
     assert inputs.attacker is not None
-    earlier = attacks_this_turn(engagement, inputs.attacker)
-    check_attack_limits(earlier, kind, inputs.fp)
     cost = Fraction(1, 2) if inputs.snap_shot else Fraction(1)
-    events: list[Event] = []
     if inputs.fire_internal:
-        events.append(
+        draft.emit(
             LedgerChanged(
                 aircraft=inputs.attacker,
                 ledger="gun_ammunition",
@@ -209,7 +193,7 @@ def _spend_and_record(
             )
         )
     if inputs.pods_firing:
-        events.append(
+        draft.emit(
             LedgerChanged(
                 aircraft=inputs.attacker,
                 ledger="pod_ammunition",
@@ -217,39 +201,14 @@ def _spend_and_record(
                 reason=f"{inputs.pods_firing} gun pod(s) ({proc.rule})",
             )
         )
-    entry = {"kind": kind, "fp": inputs.fp, "target": inputs.target}
-    events.append(
-        AttributesSet(
-            aircraft=inputs.attacker,
-            values={"attacks": record_attack(engagement, inputs.attacker, entry)},
-        )
-    )
-    return events
-
-
-def check_attack_limits(earlier: list[dict[str, Any]], kind: str, fp: int | None) -> None:
-    """Rule "Gun Attacks": one or two gun attacks per game turn, each after a different FP;
-    rule "Rocket Attacks": one rocket attack per game turn, and not guns and rockets both."""
-    kinds = [e.get("kind") for e in earlier]
-    if kind in ("gun", "abort"):
-        if "rocket" in kinds:
-            raise RuleViolation("this aircraft fired rockets this turn: no gun attacks as well")
-        if sum(1 for k in kinds if k in ("gun", "abort")) >= 2:
-            raise RuleViolation("an aircraft may make at most two gun attacks per game turn")
-    else:
-        if any(k in ("gun", "abort") for k in kinds):
-            raise RuleViolation("this aircraft fired guns this turn: no rocket attack as well")
-        if "rocket" in kinds:
-            raise RuleViolation("only one rocket attack is allowed per game turn")
-    if fp is not None and any(e.get("fp") == fp for e in earlier):
-        raise RuleViolation(f"an attack was already made after FP {fp}: each after a different FP")
+    draft.emit(record_attack(draft, inputs.attacker, "gun", inputs.fp, inputs.target))
 
 
 class AbortInputs(GunInputs):
     pass
 
 
-class AbortGunAttack(Procedure):
+class AbortGunAttack(Calculator):
     """Rule "Aborting Gun Shots": a declared shot that cannot hit may be aborted; it saves the
     ammunition but uses one of the two shot opportunities of the game turn."""
 
@@ -258,25 +217,11 @@ class AbortGunAttack(Procedure):
     rule = "Air Power, Air-to-Air Gun Combat: Aborting Gun Shots"
     Inputs = AbortInputs
 
-    def odds(self, inputs: AbortInputs) -> dict[str, Fraction]:
-        return {"miss": Fraction(1)}
-
-    def resolve(
-        self, inputs: AbortInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = [self.record(inputs, [], "miss")]
+    def compute(self, inputs: AbortInputs, draft: Draft) -> Decision:
         if inputs.attacker:
-            earlier = attacks_this_turn(engagement, inputs.attacker)
+            earlier = attacks_this_turn(draft, inputs.attacker)
             check_attack_limits(earlier, "abort", inputs.fp)
-            entry = {"kind": "abort", "fp": inputs.fp, "target": inputs.target}
-            events.append(
-                AttributesSet(
-                    aircraft=inputs.attacker,
-                    values={"attacks": record_attack(engagement, inputs.attacker, entry)},
-                )
-            )
-        return Resolution(
-            tuple(events),
-            f"gun attack declared and aborted: no ammunition spent ({self.rule})",
-            "miss",
+            draft.emit(record_attack(draft, inputs.attacker, "abort", inputs.fp, inputs.target))
+        return Decision(
+            "miss", f"gun attack declared and aborted: no ammunition spent ({self.rule})"
         )

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, distribution, label_odds
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement
-from app.core.events import AttributesSet, Event
-from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+from app.core.events import AttributesSet
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import ProcedureInputs
+from rulesets.airpower.arcs import AngleOff
+from rulesets.airpower.cards import Card
 from rulesets.airpower.common import RR_RULE, check_radar_ranging
-from rulesets.airpower.geometry import AngleOff
+from rulesets.airpower.state import RadarRanged, State
 
 
 class RangingInputs(ProcedureInputs):
@@ -45,57 +47,42 @@ class RadarRanging(Procedure):
     def dice_needed(self, inputs: RangingInputs) -> list[tuple[str, str]]:
         return [] if self.automatic(inputs) else [("d10", "radar ranging")]
 
-    def odds(self, inputs: RangingInputs) -> dict[str, Fraction]:
-        check_radar_ranging(inputs.radar_ranging, inputs.angle_off, inputs.ssgt_fps)
-        if self.automatic(inputs):
-            return {"ranged": Fraction(1)}
-        return label_odds(
-            distribution("d10"), lambda r: "ranged" if r <= inputs.lock_on_number else "miss"
-        )
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         if attacker is None:
             return {}
         a = engagement.get(attacker)
-        out: dict[str, Any] = {"ssgt_fps": a.attributes.get("ssgt_fps", 0)}
-        if a.card.get("radar_ranging"):
-            out["radar_ranging"] = a.card["radar_ranging"]
-        if a.card.get("lock_on") is not None:
-            out["lock_on_number"] = a.card["lock_on"]
-        ranged = a.attributes.get("radar_ranged") or {}
+        card = a.typed(Card, "card")
+        state = a.typed(State, "attributes")
+        out: dict[str, Any] = {"ssgt_fps": state.ssgt_fps}
+        if card.radar_ranging:
+            out["radar_ranging"] = card.radar_ranging
+        if card.lock_on is not None:
+            out["lock_on_number"] = card.lock_on
+        ranged = state.radar_ranged
         out["kept"] = bool(
-            target and ranged.get("turn") == engagement.turn and ranged.get("target") == target
+            target and ranged and ranged.turn == engagement.turn and ranged.target == target
         )
         return out
 
-    def resolve(
-        self, inputs: RangingInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: RangingInputs, dice: DiceSource, draft: Draft) -> Decision:
         check_radar_ranging(inputs.radar_ranging, inputs.angle_off, inputs.ssgt_fps)
-        rolls = []
         if self.automatic(inputs):
             outcome = "ranged"
             why = "kept from the first attack" if inputs.kept else "automatic with a lock-on"
         else:
-            roll = dice.roll("d10", "radar ranging")
-            rolls.append(roll)
-            outcome = "ranged" if roll.total <= inputs.lock_on_number else "miss"
-            why = f"d10 {roll.total} against lock-on number {inputs.lock_on_number}"
-        events: list[Event] = [self.record(inputs, rolls, outcome)]
+            roll = dice.roll("d10", "radar ranging").total
+            outcome = "ranged" if roll <= inputs.lock_on_number else "miss"
+            why = f"d10 {roll} against lock-on number {inputs.lock_on_number}"
         if inputs.attacker and outcome == "ranged" and inputs.target:
-            turn = engagement.turn if engagement is not None else 1
-            events.append(
+            ranged = RadarRanged(turn=draft.engagement.turn, target=inputs.target)
+            draft.emit(
                 AttributesSet(
-                    aircraft=inputs.attacker,
-                    values={"radar_ranged": {"turn": turn, "target": inputs.target}},
+                    aircraft=inputs.attacker, values={"radar_ranged": ranged.model_dump()}
                 )
             )
         said = "ranging succeeds" if outcome == "ranged" else "ranging fails"
-        return Resolution(
-            tuple(events),
-            f"{inputs.radar_ranging} radar ranging: {why}: {said} ({self.rule})",
-            outcome,
-            tuple(rolls),
+        return Decision(
+            outcome, f"{inputs.radar_ranging} radar ranging: {why}: {said} ({self.rule})"
         )

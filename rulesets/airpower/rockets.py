@@ -8,15 +8,18 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.data import cell
-from app.core.dice import DiceSource, distribution
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, LedgerChanged
-from app.core.ruleset import Procedure, Resolution
+from app.core.events import LedgerChanged
+from app.core.procedure import Decision, Draft, Procedure
+from rulesets.airpower.cards import Card
 from rulesets.airpower.common import (
+    ORIGINAL,
     ROCKET_RULE,
     AttackInputs,
     attacks_this_turn,
+    check_attack_limits,
     check_common,
     describe,
     modifier_terms,
@@ -24,7 +27,6 @@ from rulesets.airpower.common import (
     prefill_attack,
     record_attack,
 )
-from rulesets.airpower.guns import ORIGINAL, check_attack_limits
 from rulesets.airpower.tables import ROCKETS, modifiers, rocket_table
 
 
@@ -129,61 +131,36 @@ class RocketAttack(Procedure):
     def label(self, rating: int) -> str:
         return f"hit: attack rating {rating}, damage roll {modifiers().rocket_damage_roll:+d}"
 
-    def odds(self, inputs: RocketInputs) -> dict[str, Fraction]:
-        total = sum(v for _, v in self.terms(inputs))
-        hit, rating = self.hit_and_rating(inputs)
-        out: dict[str, Fraction] = {}
-        for roll, p in distribution("d10").items():
-            label = self.label(rating) if roll + total <= hit else "miss"
-            out[label] = out.get(label, Fraction(0)) + p
-        return out
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         out = prefill_attack(engagement, attacker, target)
         if attacker:
-            out["cc_capable"] = bool(engagement.get(attacker).card.get("cc_rockets"))
+            out["cc_capable"] = engagement.get(attacker).typed(Card, "card").cc_rockets
         return out
 
-    def resolve(
-        self, inputs: RocketInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: RocketInputs, dice: DiceSource, draft: Draft) -> Decision:
         if inputs.attacker:
-            check_attack_limits(attacks_this_turn(engagement, inputs.attacker), "rocket", inputs.fp)
+            check_attack_limits(attacks_this_turn(draft, inputs.attacker), "rocket", inputs.fp)
         terms = self.terms(inputs)
         total = sum(v for _, v in terms)
         hit, rating = self.hit_and_rating(inputs)
-        events: list[Event] = []
         if inputs.attacker:
-            events += [
+            draft.emit(
                 LedgerChanged(
                     aircraft=inputs.attacker,
                     ledger="rocket_factors",
                     delta=-Fraction(inputs.factors),
                     reason=f"rocket attack ({self.rule})",
                 ),
-                AttributesSet(
-                    aircraft=inputs.attacker,
-                    values={
-                        "attacks": record_attack(
-                            engagement,
-                            inputs.attacker,
-                            {"kind": "rocket", "fp": inputs.fp, "target": inputs.target},
-                        )
-                    },
-                ),
-            ]
-        roll = dice.roll("d10", "rocket hit roll")
-        outcome = self.label(rating) if roll.total + total <= hit else "miss"
+            )
+            draft.emit(record_attack(draft, inputs.attacker, "rocket", inputs.fp, inputs.target))
+        roll = dice.roll("d10", "rocket hit roll").total
+        outcome = self.label(rating) if roll + total <= hit else "miss"
         if inputs.target and outcome != "miss":
-            values = pending_hit(engagement, inputs.target, rating, "rocket", self.rule)
-            events.append(AttributesSet(aircraft=inputs.target, values=values))
-        narrative = (
-            f"{inputs.factors} rocket factor(s) at range {inputs.range}: d10 {roll.total} "
-            f"{total:+d} = {roll.total + total} against {hit} ({describe(terms)}): {outcome} "
-            f"({self.rule})"
-        )
-        return Resolution(
-            (self.record(inputs, [roll], outcome), *events), narrative, outcome, (roll,)
+            draft.emit(pending_hit(draft, inputs.target, rating, "rocket", self.rule))
+        return Decision(
+            outcome,
+            f"{inputs.factors} rocket factor(s) at range {inputs.range}: d10 {roll} {total:+d} = "
+            f"{roll + total} against {hit} ({describe(terms)}): {outcome} ({self.rule})",
         )

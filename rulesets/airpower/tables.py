@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from app.core.data import Missing, cell, load_table
 from app.core.errors import MissingTableValue, RuleViolation
-from rulesets.airpower.geometry import AngleOff, ArcRange
+from rulesets.airpower.arcs import AngleOff, ArcRange
 
 RULESET_ID = "airpower"
 TABLE_DIR = Path(__file__).parent / "tables"
 
 Cell = StrictInt | Missing
+M = TypeVar("M", bound=BaseModel)
 
 MODIFIERS = "Air-to-air gun and rocket modifiers"
 ROCKETS = "Air-to-air rocket attacks"
@@ -150,32 +151,38 @@ class DamageTable(_Strict):
         return value
 
 
-def damage_table() -> DamageTable:
-    return load_table(RULESET_ID, TABLE_DIR / "aircraft_damage.toml", DamageTable)
+def _load(name: str, model: type[M]) -> M:
+    """The one loader: ``tables/<name>.toml`` with the umpire's values merged in, validated and
+    cached by ``app.core.data.load_table`` (until either file changes)."""
+    return load_table(RULESET_ID, TABLE_DIR / f"{name}.toml", model)
 
 
 def table_files() -> dict[str, Path]:
     return {p.stem: p for p in sorted(TABLE_DIR.glob("*.toml"))}
 
 
+def damage_table() -> DamageTable:
+    return _load("aircraft_damage", DamageTable)
+
+
 def modifiers() -> Modifiers:
-    return load_table(RULESET_ID, TABLE_DIR / "modifiers.toml", Modifiers)
+    return _load("modifiers", Modifiers)
 
 
 def rocket_table() -> RocketTable:
-    return load_table(RULESET_ID, TABLE_DIR / "rockets.toml", RocketTable)
+    return _load("rockets", RocketTable)
 
 
 def genie_table() -> GenieTable:
-    return load_table(RULESET_ID, TABLE_DIR / "genie.toml", GenieTable)
+    return _load("genie", GenieTable)
 
 
 def gun_pods() -> GunPodTable:
-    return load_table(RULESET_ID, TABLE_DIR / "gun_pods.toml", GunPodTable)
+    return _load("gun_pods", GunPodTable)
 
 
 def fields() -> Fields:
-    return load_table(RULESET_ID, TABLE_DIR / "fields.toml", Fields)
+    return _load("fields", Fields)
 
 
 def angle_off_modifiers() -> dict[AngleOff, int | str]:

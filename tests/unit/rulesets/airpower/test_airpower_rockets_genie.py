@@ -196,7 +196,7 @@ def test_genie_scatter_moves_the_genie(_user_data: Path) -> None:
     """Genie Scatter with the umpire's scatter figure (test value: roll 3 = 90 degrees left)."""
     scatter = RS.procedures["genie_scatter"]
     save_override("airpower", "genie", {"direction": {"3": 90}})
-    res = scatter.resolve(scatter.Inputs(x=0, y=0, facing=0), TableDice([3, 4]), None)
+    res = scatter.resolve(scatter.Inputs(x=0, y=0, facing=0), TableDice([3, 4]), Engagement())
     assert res.outcome == "2 hex(es), direction roll 3"
     assert "lands at (0, 2)" in res.narrative
 
@@ -246,3 +246,36 @@ def test_rocket_modifiers_original_wording(rocket_table: None) -> None:
     assert ROCKET.odds(damaged)["miss"] == Fraction(7, 10)
     original = RS.bind(["original_wording"]).procedures["rocket_attack"]
     assert original.odds(damaged)["miss"] == Fraction(1, 2)
+
+
+def test_genie_detonation_what_if_and_draft(_user_data: Path) -> None:
+    """Nuclear Attack through one draft: an aircraft named twice in the zone gets both hits
+    (each event is applied at once); as a what-if (no roster) the zone is only named."""
+    det = RS.procedures["genie_detonation"]
+    inputs = det.Inputs(in_zone=["a", "a"], hexes=[2, 4], altitude_difference=[0, 0])
+    assert det.odds(inputs) == {"detonation": Fraction(9, 10), "miss": Fraction(1, 10)}
+    e = Engagement().apply(RS.new_aircraft("a", "A", "Red", "mig-17f", "average", {}), 1)
+    res = det.resolve(inputs, TableDice([3]), e)
+    last = [ev for ev in res.events if isinstance(ev, AttributesSet)][-1]
+    assert [h["attack_rating"] for h in last.values["hits_to_resolve"]] == [8, 4]
+    with pytest.raises(RuleViolation, match="no aircraft 'b'"):
+        det.resolve(
+            det.Inputs(in_zone=["b"], hexes=[1], altitude_difference=[0]), TableDice([3]), e
+        )
+
+
+def test_damage_roll_resolves_the_hit_of_its_weapon(_user_data: Path) -> None:
+    """Aircraft Damage Resolution: the damage roll takes the waiting hit of the weapon and
+    attack rating it rolls for (rockets -2 on the roll), not another weapon's hit of the same
+    rating. Damage table: test values."""
+    save_override("airpower", "aircraft_damage", {"results": {"4": ["A"] * 4 + ["-"] * 8}})
+    dmg = RS.procedures["damage"]
+    e = Engagement().apply(RS.new_aircraft("t", "T", "Red", "mig-17f", "average", {}), 1)
+    waiting = [
+        {"attack_rating": 4, "source": "gun", "rule": "g"},
+        {"attack_rating": 4, "source": "rocket", "rule": "r"},
+    ]
+    e = e.apply(AttributesSet(aircraft="t", values={"hits_to_resolve": waiting}), 2)
+    res = dmg.resolve(dmg.Inputs(attack_rating=4, target="t", weapon="rocket"), TableDice([9]), e)
+    left = [ev for ev in res.events if isinstance(ev, AttributesSet)][0]
+    assert left.values["hits_to_resolve"] == [waiting[0]]

@@ -122,7 +122,8 @@ def test_flight_record_and_new_turn() -> None:
 def test_ssgt_lost_on_defensive_preemption() -> None:
     """Defensive Pre-emption and SSGT: the attacker's accumulated SSGT is cancelled."""
     proc = RS.procedures["ssgt_cancelled"]
-    res = proc.resolve(proc.Inputs(aircraft="a"), TableDice([]), None)
+    e = Engagement().apply(RS.new_aircraft("a", "A", "Blue", "f-100d", "average", {}), 1)
+    res = proc.resolve(proc.Inputs(aircraft="a"), TableDice([]), e)
     assert res.events[-1].values == {"ssgt_fps": 0}  # type: ignore[union-attr]
 
 
@@ -149,7 +150,25 @@ def test_damage_roll_reads_the_umpires_table(_user_data: Path) -> None:
         "A": Fraction(4, 10),
         "miss": Fraction(6, 10),
     }
-    res = dmg.resolve(dmg.Inputs(attack_rating=4, target="t", weapon="rocket"), TableDice([3]))
+    e = Engagement().apply(RS.new_aircraft("t", "T", "Red", "mig-17f", "average", {}), 1)
+    res = dmg.resolve(dmg.Inputs(attack_rating=4, target="t", weapon="rocket"), TableDice([3]), e)
     assert res.outcome == "A" and res.events[-1].kind == "critical_hit"
     with pytest.raises(RuleViolation, match="no column"):
         dmg.odds(dmg.Inputs(attack_rating=20))
+
+
+def test_typed_state_refuses_a_misspelt_key() -> None:
+    """Every per-aircraft value Air Power keeps is declared in its State: the draft refuses an
+    attribute the State does not know, and a new aircraft's attributes fit it."""
+    from app.core.events import AttributesSet
+    from app.core.procedure import Draft
+    from rulesets.airpower.state import State
+
+    assert RS.State is State
+    e = Engagement().apply(RS.new_aircraft("a", "A", "Blue", "f-4e", "ace", {}), 1)
+    assert e.get("a").typed(State, "attributes").speed == 7.0
+    draft = Draft(e, RS.State)
+    with pytest.raises(TypeError, match="ssgt_fp"):
+        draft.emit(AttributesSet(aircraft="a", values={"ssgt_fp": 1}))
+    draft.emit(AttributesSet(aircraft="a", values={"ssgt_fps": 1}))
+    assert draft.state("a", State).ssgt_fps == 1

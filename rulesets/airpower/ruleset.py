@@ -1,0 +1,188 @@
+"""The Air Power ruleset: its procedures, ledgers, variant, steps, new-turn clock and cards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.core.data import load_catalogue
+from app.core.engagement import AircraftState, Engagement
+from app.core.errors import RuleViolation
+from app.core.events import AttributesSet, Event
+from app.core.ruleset import CardSpec, LedgerSpec, Ruleset, Step, Variant
+from rulesets.airpower import tables
+from rulesets.airpower.cards import Card, Details, air_to_air_factors, card_spec
+from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE
+from rulesets.airpower.damage import DamageRoll
+from rulesets.airpower.flight import DefensivePreemption, RecordFlight
+from rulesets.airpower.genie import GenieDetonation, GenieLaunch, GenieScatter
+from rulesets.airpower.geometry import AirPowerGeometry
+from rulesets.airpower.guns import AbortGunAttack, GunAttack
+from rulesets.airpower.radar import RadarRanging
+from rulesets.airpower.rockets import RocketAttack
+from rulesets.airpower.state import State
+
+AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
+
+ORIGINAL_WORDING = Variant(
+    ORIGINAL,
+    "Original wording",
+    "The rules as first written (with the errata of editions 1B and 1C) where they differ from "
+    "the revised text in a number or a permission:\n"
+    "- Angle-off, borderline at equal speeds: the original examples assume the target is "
+    '"co-speed or faster", so equal speeds move the target forward (revised: the arc with the '
+    "more beneficial modifier).\n"
+    "- SSGT: only an attacker in the 60 or less angle-off arc may track its target (revised: "
+    "on a tracking line of the SSGT figure).\n"
+    "- Rocket restrictions: any aircraft (not only one in level flight) may fire rockets at a "
+    "target in another hex only at the same or an adjacent altitude level (before the 2B "
+    "errata).\n"
+    "- Rocket modifiers: only target size, angle-off, gunsight, SSGT, radar ranging, CC attack "
+    "and pilot quality apply (before 2B); attacker damage and the same-location vertical "
+    "modifier do not.\n"
+    "- CC rocket attack: the attacker must start the game turn with its lock-on to the target "
+    "(revised: have a lock-on).",
+    "Air Power (original wording)",
+)
+
+
+class AirPower(Ruleset):
+    id = "airpower"
+    title = "Air Power"
+    source = "J.D. Webster, Air Power (revised text, seed 000_8bb6a36db64f6e01)"
+    procedure_types = (
+        GunAttack,
+        AbortGunAttack,
+        RadarRanging,
+        RocketAttack,
+        RecordFlight,
+        DefensivePreemption,
+        GenieLaunch,
+        GenieScatter,
+        GenieDetonation,
+        DamageRoll,
+    )
+    ledgers = (
+        LedgerSpec("gun_ammunition", "Gun ammunition", "gun_ammunition", Fraction(1, 2), GUN_RULE),
+        LedgerSpec(
+            "pod_ammunition", "Gun pod ammunition", "pod_ammunition", Fraction(1, 2), GUN_RULE
+        ),
+        LedgerSpec(
+            "rocket_factors", "Rocket factors", "rocket_factors", Fraction(1, 2), ROCKET_RULE
+        ),
+        LedgerSpec(
+            "genies", "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
+        ),
+    )
+    variant_list = (ORIGINAL_WORDING,)
+    Card = Card
+    Details = Details
+    State = State
+    geometry = AirPowerGeometry()
+
+    @property
+    def aircraft(self) -> Mapping[str, BaseModel]:
+        return load_catalogue(AIRCRAFT_DIR, Card, self.id)
+
+    def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
+        assert isinstance(details, Details)
+        c = Card.model_validate(card)
+        allowed = set(c.gun_pod_stations)
+        for station in details.gun_pods:
+            if station not in allowed:
+                raise RuleViolation(
+                    f"the ADC's station limits do not allow a gun pod on {station} "
+                    f"(allowed: {', '.join(sorted(allowed)) or 'none'})"
+                )
+        out: dict[str, Fraction] = {}
+        if c.gun:
+            out["gun_ammunition"] = c.gun.ammunition
+        if details.gun_pods and details.gun_pod_type:
+            pods = tables.gun_pods().pods
+            if details.gun_pod_type not in pods:
+                raise RuleViolation(
+                    f"no gun pod type {details.gun_pod_type!r}; known: {', '.join(pods)}"
+                )
+            ammo = pods[details.gun_pod_type].ammunition
+            if not isinstance(ammo, int):
+                raise RuleViolation(
+                    f"the ammunition of the {details.gun_pod_type} gun pod is not printed in the "
+                    "rules text: fill it in (Tables editor, gun_pods) first"
+                )
+            out["pod_ammunition"] = Fraction(ammo * len(details.gun_pods))
+        rockets = c.rocket_factors + air_to_air_factors(details.ag_rockets, details.ag_rocket_pods)
+        if rockets:
+            out["rocket_factors"] = rockets
+        if c.genies:
+            out["genies"] = Fraction(c.genies)
+        return out
+
+    def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
+        assert isinstance(details, Details)
+        state = State(
+            speed=details.speed or Card.model_validate(card).speed, altitude=details.altitude
+        )
+        return state.model_dump(
+            mode="json", include={"speed", "altitude", "this_turn", "last_turn", "ssgt_fps"}
+        )
+
+    def steps(self, engagement: Engagement) -> Sequence[Step]:
+        return (
+            Step(
+                "Flight",
+                "Flight phase",
+                "Aircraft fly FP by FP; gun and rocket attacks after an FP (record each "
+                "aircraft's FPs for recovery periods and SSGT).",
+                GUN_RULE,
+            ),
+            Step(
+                "Air-to-air missile launch",
+                "Air-to-air missile launch phase",
+                "Genie launch rolls.",
+                "Air Power, Air-to-Air Nuclear Rockets: Genie Launch",
+            ),
+            Step(
+                "Genie",
+                "Genie scatter and detonation",
+                "After the Genie and all aircraft have moved: scatter, then the detonation roll.",
+                "Air Power, Air-to-Air Nuclear Rockets",
+            ),
+            Step(
+                "Administration",
+                "Aircraft administrative phase",
+                "New speeds for next game turn.",
+                "Air Power, Angle-Off",
+            ),
+        )
+
+    def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
+        """A new game turn: this turn's FPs become last turn's (recovery periods carry over) and
+        SSGT is lost ("Any SSGT modifiers and accumulated FPs are lost at the end of a game
+        turn")."""
+        if not (turn == engagement.turn + 1 and step == 0):
+            return []
+        out: list[Event] = []
+        for a in engagement.aircraft.values():
+            state = a.typed(State, "attributes")
+            out.append(
+                AttributesSet(
+                    aircraft=a.id,
+                    values={
+                        "last_turn": list(state.this_turn),
+                        "last_speed": state.speed,
+                        "this_turn": [],
+                        "ssgt_fps": 0,
+                    },
+                )
+            )
+        return out
+
+    def table_files(self) -> Mapping[str, Path]:
+        return tables.table_files()
+
+    def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+        return card_spec(self, aircraft)

@@ -1,0 +1,87 @@
+"""Air Power's typed per-aircraft state: every value its events keep (``AttributesSet``), read
+with ``aircraft.typed(State, "attributes")`` or ``draft.state(aircraft, State)``.
+
+The stored attributes are plain JSON (what ``model_dump(mode="json", by_alias=True)`` gives);
+the draft checks every ``AttributesSet`` against ``State``, so a misspelt key fails loudly.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rulesets.airpower.recovery import FPKind
+
+__all__ = [
+    "AttackEntry",
+    "AttackKind",
+    "AttackRecord",
+    "PendingHit",
+    "RadarRanged",
+    "State",
+    "Weapon",
+]
+
+AttackKind = Literal["gun", "abort", "rocket"]
+Weapon = Literal["gun", "rocket", "Genie"]
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AttackEntry(_Value):
+    """One attack of the game turn: gun, aborted gun shot, or rocket (rules "Gun Attacks",
+    "Aborting Gun Shots", "Rocket Attacks"), after which FP, at which target."""
+
+    kind: AttackKind
+    fp: int | None = None
+    target: str | None = None
+
+
+class AttackRecord(_Value):
+    """The attacks an aircraft made in game turn ``turn`` (stored as ``{"turn", "list"}``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    turn: int
+    entries: tuple[AttackEntry, ...] = Field((), alias="list")
+
+    def dump(self) -> dict[str, object]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class PendingHit(_Value):
+    """A hit on this aircraft waiting for its damage roll (rule "Aircraft Damage Resolution")."""
+
+    attack_rating: int = Field(ge=0)
+    source: Weapon
+    rule: str = ""
+
+
+class RadarRanged(_Value):
+    """Radar ranging that succeeded this game turn against ``target`` (rule "Radar Ranging and
+    Subsequent Attacks": kept for a second attack on the same target that turn)."""
+
+    turn: int
+    target: str
+
+
+class State(BaseModel):
+    """What Air Power keeps per aircraft."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: start speed this game turn (``None``: not known)
+    speed: float | None = Field(None, gt=0)
+    altitude: int = Field(0, ge=0)
+    #: the FPs flown this game turn and last game turn (rule "Recovery Periods")
+    this_turn: tuple[FPKind, ...] = ()
+    last_turn: tuple[FPKind, ...] = ()
+    last_speed: float | None = Field(None, gt=0)
+    #: FPs of SSGT accumulated this game turn (rule "Steady-State Gunsight Tracking")
+    ssgt_fps: int = Field(0, ge=0)
+    attacks: AttackRecord | None = None
+    hits_to_resolve: tuple[PendingHit, ...] = ()
+    radar_ranged: RadarRanged | None = None

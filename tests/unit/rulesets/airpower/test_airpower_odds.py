@@ -1,0 +1,180 @@
+"""Air Power odds equal resolve (issue 19), with the tables the rules text does not print
+filled in with test values (conftest TEST_MODIFIERS and the values below; not the game's).
+
+The suite-wide property test (tests/unit/test_odds_match_resolve.py) cannot reach the gun,
+rocket and damage rolls: their tables are missing until the umpire fills them, so every input
+it draws is refused with ``MissingTableValue``. Here the same check runs on filled tables, both
+as a what-if and through an engagement (attacker and target on the roster, so the ammunition,
+the attack record and the waiting hits are read from and written to the draft): ``odds`` walks
+``decide`` over dice totals, this walks ``resolve`` over every typed face.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
+
+from app.core.data import save_override
+from app.core.dice import DiceError, DiceSpec, TableDice
+from app.core.engagement import Engagement
+from app.core.errors import MissingTableValue, RuleViolation
+from app.core.procedure import Procedure
+from app.plugins import load_ruleset
+
+RS = load_ruleset("airpower")
+DICE_PROCEDURES = [pid for pid, p in RS.procedures.items() if not getattr(p, "is_calculator", 0)]
+REFS = ("attacker", "target", "aircraft")
+
+#: test values (not the game's): rockets hit 4+n/3+n/2+n/1+n at ranges 1-4 with rating 2+2n
+ROCKETS = {
+    "rows": [
+        {"factors": n, "hit": [4 + n, 3 + n, 2 + n, 1 + n], "attack_rating": 2 + 2 * n}
+        for n in range(1, 7)
+    ]
+}
+#: test values: a damage column per attack rating 0-12, "X" then "A" then no effect
+DAMAGE = {
+    "results": {
+        str(r): ["X"] * (r // 4) + ["A"] * (r // 3) + ["-"] * (12 - r // 4 - r // 3)
+        for r in range(13)
+    }
+}
+GENIE = {"launch_number": 6, "direction": {str(i): 30 * (i % 12) for i in range(1, 11)}}
+
+
+@pytest.fixture
+def tables(filled: object, _user_data: Path) -> None:
+    save_override("airpower", "rockets", ROCKETS)
+    save_override("airpower", "aircraft_damage", DAMAGE)
+    save_override("airpower", "genie", GENIE)
+
+
+def _game() -> Engagement:
+    e = Engagement(turn=2)
+    roster = [("blue", "f-4e"), ("scorpion", "f-89j"), ("red", "mig-17f")]
+    for i, (aid, t) in enumerate(roster, start=1):
+        e = e.apply(RS.new_aircraft(aid, aid, aid, t, "average", {}), i)
+    return e
+
+
+def _int(info: Any) -> st.SearchStrategy[int]:
+    lo, hi = -3, 12
+    for m in info.metadata:
+        lo = m.ge if getattr(m, "ge", None) is not None else lo
+        lo = m.gt + 1 if getattr(m, "gt", None) is not None else lo
+        hi = m.le if getattr(m, "le", None) is not None else hi
+    return st.integers(lo, min(hi, lo + 12))
+
+
+def _field(annotation: Any, info: Any) -> st.SearchStrategy[Any] | None:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if annotation is bool:
+        return st.booleans()
+    if annotation is int:
+        return _int(info)
+    if annotation is float:
+        return st.sampled_from([3.0, 5.5, 7.0, 9.0])
+    if origin is typing.Literal:
+        return st.sampled_from(args)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return st.sampled_from(list(annotation))
+    if origin in (typing.Union, types.UnionType):
+        options = [_field(a, info) for a in args if a is not type(None)]
+        return st.one_of(*[o for o in options if o is not None]) if options else None
+    if origin is list and args == (int,):
+        return st.lists(st.integers(0, 10), min_size=2, max_size=3)
+    if origin is list and typing.get_origin(args[0]) is typing.Literal:
+        return st.lists(st.sampled_from(typing.get_args(args[0])), max_size=2)
+    return None
+
+
+def _inputs(model: type[BaseModel]) -> st.SearchStrategy[dict[str, Any]]:
+    fields = {}
+    for name, info in model.model_fields.items():
+        strat = None if name in REFS else _field(info.annotation, info)
+        if strat is not None:
+            fields[name] = st.one_of(st.just(None), strat)
+    return st.fixed_dictionaries(fields).map(
+        lambda d: {k: v for k, v in d.items() if v is not None}
+    )
+
+
+#: aircraft in a Genie's blast zone: (id, hexes, altitude levels) from the detonation
+ZONE = st.lists(
+    st.tuples(st.sampled_from(["blue", "scorpion", "red"]), st.integers(0, 6), st.integers(0, 3)),
+    max_size=3,
+)
+
+
+def typed_outcomes(proc: Procedure, inputs: BaseModel, e: Engagement) -> dict[str, Fraction]:
+    """Every sequence of typed faces through ``resolve``."""
+    out: dict[str, Fraction] = {}
+    stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
+    while stack:
+        prefix, p = stack.pop()
+        try:
+            res = proc.resolve(inputs, TableDice(prefix), e)
+        except DiceError as err:
+            assert "no value typed" in str(err)
+            spec = DiceSpec.parse(str(err).split(" for ")[0])
+            stack += [([*prefix, f], p / len(spec.faces)) for f in spec.faces]
+            continue
+        out[res.outcome] = out.get(res.outcome, Fraction(0)) + p
+    return out
+
+
+@pytest.mark.parametrize("procedure", DICE_PROCEDURES)
+@pytest.mark.parametrize("where", ["what-if", "engagement"])
+def test_odds_equal_resolve_on_filled_tables(tables: None, procedure: str, where: str) -> None:
+    proc = RS.procedures[procedure]
+    assert isinstance(proc, Procedure)
+    e = _game() if where == "engagement" else Engagement()
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(raw=_inputs(proc.Inputs), zone=ZONE)
+    def check(raw: dict[str, Any], zone: list[tuple[str, int, int]]) -> None:
+        if procedure == "genie_detonation":
+            raw = {
+                **raw,
+                "in_zone": [z[0] for z in zone],
+                "hexes": [z[1] for z in zone],
+                "altitude_difference": [z[2] for z in zone],
+            }
+        if where == "engagement":
+            # the F-4E has the gun, the F-89J the rockets and the Genies (sample cards)
+            shooter = "scorpion" if procedure in ("rocket_attack", "genie_launch") else "blue"
+            ref = {"attacker": shooter, "target": "red", "aircraft": shooter}
+            raw = {**raw, **{k: v for k, v in ref.items() if k in proc.Inputs.model_fields}}
+        try:
+            inputs = proc.parse(raw)
+            odds = proc.odds(inputs, e)
+        except (ValidationError, RuleViolation, MissingTableValue):
+            assume(False)
+            return
+        assert sum(odds.values()) == 1
+        assert odds == {k: v for k, v in typed_outcomes(proc, inputs, e).items() if v}
+
+    check()
+
+
+def test_every_dice_procedure_is_walked_here() -> None:
+    """Every procedure with dice is on the new contract (one ``decide``) and checked above."""
+    assert set(DICE_PROCEDURES) == {
+        "gun_attack",
+        "radar_ranging",
+        "rocket_attack",
+        "genie_launch",
+        "genie_scatter",
+        "genie_detonation",
+        "damage",
+    }
+    assert all(isinstance(p, Procedure) for p in RS.procedures.values())
