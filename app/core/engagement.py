@@ -149,6 +149,8 @@ class Engagement:
     attributes: Mapping[str, Any] = field(default_factory=dict)
     last_outcome: str | None = None
     seq: int = 0
+    #: names of aircraft removed from the roster, so a refusal can name them (issue 13)
+    removed: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -163,6 +165,10 @@ class Engagement:
         try:
             return self.aircraft[aircraft_id]
         except KeyError:
+            if aircraft_id in self.removed:
+                raise RuleViolation(
+                    f"{self.removed[aircraft_id]} was removed from the roster: nothing was recorded"
+                ) from None
             raise RuleViolation(f"no aircraft {aircraft_id!r} in this game") from None
 
     def apply(self, event: Event, seq: int) -> Engagement:
@@ -230,9 +236,9 @@ def _aircraft_changed(s: Engagement, e: AircraftChanged, seq: int) -> Engagement
 
 
 def _aircraft_removed(s: Engagement, e: AircraftRemoved, seq: int) -> Engagement:
-    s.get(e.aircraft)
+    name = s.get(e.aircraft).name
     aircraft = {k: v for k, v in s.aircraft.items() if k != e.aircraft}
-    return replace(s, aircraft=aircraft, seq=seq)
+    return replace(s, aircraft=aircraft, removed={**s.removed, e.aircraft: name}, seq=seq)
 
 
 def _ledger_changed(s: Engagement, e: LedgerChanged, seq: int) -> Engagement:

@@ -258,6 +258,14 @@ class Procedure(ABC):
         """Input values read off the aircraft's cards and state, for the desk's form."""
         return {}
 
+    def choices(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, list[tuple[Any, str]]]:
+        """For fields the umpire picks rather than types: field -> ``(value, printed label)``
+        of each legal value now (a missile from the attacker's card with rounds left). The
+        desk shows them as a picker, never a typed id (issue 14)."""
+        return {}
+
     def parse(self, inputs: BaseModel | Mapping[str, Any]) -> Any:
         """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
         return parse_inputs(self.Inputs, inputs)

@@ -120,6 +120,12 @@ class Procedure(ABC):
         """Input values read off the aircraft's cards and state, for the desk's form."""
         return {}
 
+    def choices(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, list[tuple[Any, str]]]:
+        """As ``app.core.procedure.Procedure.choices``: field -> (value, printed label)."""
+        return {}
+
     def parse(self, inputs: BaseModel | Mapping[str, Any]) -> Any:
         """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
         return parse_inputs(self.Inputs, inputs)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
 from typing import Any
@@ -230,6 +230,21 @@ class _Field:
             else:
                 w.setText(_text(value))
 
+    def pick(self, options: Sequence[tuple[Any, str]], form: InputForm) -> QWidget:
+        """Become a picker of ``options`` (value, printed label): the old editor is returned
+        for the form to replace. With nothing to pick, one item says so (and is invalid)."""
+        old = self.widget
+        combo = QComboBox()
+        combo.setObjectName(f"field_{self.name}")
+        combo.setToolTip(old.toolTip())
+        for value, label in options:
+            combo.addItem(label, value)
+        if not options:
+            combo.addItem("(none left)", "")
+        combo.currentIndexChanged.connect(form._on_edit)
+        self.kind, self.widget = "choice", combo
+        return old
+
     def show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
@@ -264,6 +279,8 @@ class InputForm(QWidget):
         #: values read from the cards and state: shown read-only until overridden
         self.locked: dict[str, Any] = {}
         self._override: dict[str, QToolButton] = {}
+        self._rows: dict[str, QHBoxLayout] = {}
+        self._labels: dict[str, QLabel] = {}
         skip = set(exclude)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -282,6 +299,7 @@ class InputForm(QWidget):
                     f.set(default)
             label = QLabel(info.title or name.replace("_", " ").capitalize())
             label.setBuddy(f.widget)
+            self._labels[name] = label
             if info.description:
                 label.setToolTip(info.description)
             box = QWidget()
@@ -291,6 +309,7 @@ class InputForm(QWidget):
             row = QHBoxLayout()
             row.setContentsMargins(0, 0, 0, 0)
             row.addWidget(f.widget, 1)
+            self._rows[name] = row
             override = QToolButton()
             override.setObjectName(f"override_{name}")
             override.setText("✎")
@@ -346,6 +365,32 @@ class InputForm(QWidget):
                     self._fields[name].set(v)
         finally:
             self._loading = False
+        self._on_edit()
+
+    def set_choices(self, choices: Mapping[str, Sequence[tuple[Any, str]]]) -> None:
+        """Show these fields as pickers of (value, printed label), the current value kept when
+        it is still offered (issue 14: choices are pickers, never typed ids)."""
+        for name, options in choices.items():
+            f = self._fields.get(name)
+            if f is None:
+                continue
+            keep = f.raw()
+            old = f.pick(options, self)
+            self._rows[name].replaceWidget(old, f.widget)
+            self._labels[name].setBuddy(f.widget)
+            f.widget.setVisible(old.isVisibleTo(self))
+            old.removeEventFilter(self)
+            old.deleteLater()
+            f.widget.installEventFilter(self)
+            guard_wheel(f.widget)
+            self._loading = True
+            try:
+                f.set(keep)
+            finally:
+                self._loading = False
+        widgets = [f.widget for f in self._fields.values()]
+        for before, after in zip(widgets, widgets[1:], strict=False):
+            QWidget.setTabOrder(before, after)  # a new picker keeps its place in the Tab order
         self._on_edit()
 
     def lock(self, values: Mapping[str, Any]) -> None:

@@ -46,7 +46,9 @@ def flight_impulses(guidance: str, range_hexes: int) -> int:
 
 
 class LaunchInputs(ProcedureInputs):
-    missile: str = Field(title="Missile", description="the missile's id on the card")
+    missile: str = Field(
+        min_length=1, title="Missile", description="a missile on the attacker's card"
+    )
     range_hexes: int = Field(
         ge=0, title="Range", description="hexes apart plus the altitude difference (7.1.1b)"
     )
@@ -92,6 +94,23 @@ class MissileLaunch(Procedure):
     def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
         return {"launched": Fraction(1)}
 
+    def choices(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, list[tuple[Any, str]]]:
+        """7.1.2: the missiles on the attacker's card with rounds left, by their printed
+        names."""
+        a = engagement.aircraft.get(attacker or "")
+        if a is None:
+            return {}
+        out: list[tuple[Any, str]] = []
+        for m in Card.model_validate(a.card).missiles:
+            left = a.ledgers.get(missile_ledger(m.id))
+            n = int(left.value) if left is not None else m.count
+            if n > 0:
+                kind = "heat-seeking" if m.guidance == "heat" else "radar-guided"
+                out.append((m.id, f"{m.name} ({kind}, {n} left)"))
+        return {"missile": out}
+
     def resolve(
         self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
     ) -> Resolution:
@@ -110,8 +129,8 @@ class MissileLaunch(Procedure):
             m = card.missile(inputs.missile)
         except KeyError:
             raise RuleViolation(
-                f"{a.name} carries no missile {inputs.missile!r}; it has "
-                + (", ".join(x.id for x in card.missiles) or "none")
+                f"{a.name} carries no missile {inputs.missile!r}; its card has "
+                + (", ".join(f"{x.name} ({x.id})" for x in card.missiles) or "none")
             ) from None
         now = check_can_fire(engagement, a, m.guidance)
         fired = attr(a, "fired") or {}

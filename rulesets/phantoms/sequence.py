@@ -112,7 +112,8 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
             if m["impact_at"] <= now:
                 target = engagement.aircraft.get(m["target"])
                 if target is None:  # removed from the roster: the line still says what flew
-                    what = f"{m['name']} impact on {m['target']} (7.1.3)"
+                    gone = engagement.removed.get(m["target"], "an aircraft no longer in play")
+                    what = f"{m['name']} impact on {gone} (7.1.3)"
                     out.append((m["attacker"], what, "missile_attack"))
                 else:
                     what = f"{m['name']} impact on {target.name} (7.1.3)"

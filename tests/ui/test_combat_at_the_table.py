@@ -226,3 +226,30 @@ def test_after_resolve_space_moves_on_and_ctrl_z_undoes_wherever_the_cursor_is(d
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
     assert session.engagement.step == step + 1
     assert session.engagement.aircraft[ids["Red 1"]].damage == 2  # nothing resolved twice
+
+
+def test_a_missile_launch_from_the_turn_line_picks_the_missile_in_at_most_six_actions(desk, qtbot):
+    """Issue 13/14, rule 7.1.2: the launch line opens with the attacker's missiles as a picker
+    (printed names, rounds left), never a typed id; the umpire picks, types the range, Enter."""
+    window, session, ids = desk
+    combat = window.panels["combat"]
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)  # on to segment g
+    assert session.engagement.step == step_of(1, "g")
+    umpire = Umpire(qtbot, window)
+    umpire.open_line("Olds 1 — may break lock or launch a missile")
+    picker = combat.form.editor("missile")
+    assert QApplication.focusWidget() is picker
+    offered = [picker.itemText(i) for i in range(picker.count())]
+    assert offered == ["AIM-9J (heat-seeking, 4 left)", "AIM-7E Sparrow (radar-guided, 4 left)"]
+    assert combat.target.currentData() == ids["Red 1"]
+    umpire.press(Qt.Key.Key_Tab)  # AIM-9J, the first, is the one: on to the range
+    umpire.type("3")
+    umpire.press(Qt.Key.Key_Return)
+    assert umpire.actions <= 6
+    olds = session.engagement.aircraft[ids["Olds 1"]]
+    assert olds.ledgers["missile_aim9j"].value == 3
+    assert "Olds 1 launches AIM-9J at Red 1" in combat.result.text()
+    # the next launch offers what is left
+    combat.open_for("missile_launch", ids["Olds 1"], ids["Red 1"])
+    picker = combat.form.editor("missile")
+    assert picker.itemText(0) == "AIM-9J (heat-seeking, 3 left)"

@@ -127,3 +127,27 @@ def test_a_union_of_literals_is_one_combo_box(qtbot):
     combo = form.editor("mission")
     assert [combo.itemText(i) for i in range(combo.count())] == ["cap", "strike", "escort"]
     assert combo.currentText() == "strike"
+
+
+def test_a_field_given_choices_becomes_a_picker_of_printed_names(qtbot):
+    """Issue 14: a value the umpire picks (a missile on the card) is never a typed id."""
+
+    class Launch(BaseModel):
+        missile: str = Field(title="Missile")
+        range_hexes: int = Field(ge=0, le=20)
+
+    form = InputForm(Launch)
+    qtbot.addWidget(form)
+    assert isinstance(form.editor("missile"), QLineEdit)
+    form.set_choices({"missile": [("aim9j", "AIM-9J (2 left)"), ("aim7e", "AIM-7E (1 left)")]})
+    picker = form.editor("missile")
+    assert isinstance(picker, QComboBox)
+    assert form.value() is not None and form.value().missile == "aim9j"
+    picker.setCurrentIndex(1)
+    assert form.value().missile == "aim7e"
+    # offered again (a roster change): the umpire's pick stays while it is still offered
+    form.set_choices({"missile": [("aim9j", "AIM-9J (2 left)"), ("aim7e", "AIM-7E (1 left)")]})
+    assert form.value().missile == "aim7e"
+    form.set_choices({"missile": []})
+    assert form.editor("missile").currentText() == "(none left)"
+    assert form.value().missile == ""  # the model says whether an empty pick is allowed

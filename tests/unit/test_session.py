@@ -139,6 +139,15 @@ def test_rename_remove_and_undo(game: GameSession) -> None:
     assert game.engagement.aircraft[game.red].pilot == "green"
 
 
+def test_an_attack_on_a_removed_aircraft_is_refused_naming_it(game: GameSession) -> None:
+    """Issue 13: an attack whose target was removed is refused, by name, and not written."""
+    game.remove_aircraft(game.red)
+    before = len(game.events())
+    with pytest.raises(RuleViolation, match="Red 1 was removed from the roster"):
+        game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([3]))
+    assert len(game.events()) == before
+
+
 def test_variants_are_checked(tmp_path: Path) -> None:
     with pytest.raises(RuleViolation, match="no variant"):
         GameSession.create(

@@ -382,6 +382,7 @@ class CombatDock(QDockWidget):
         proc = self.current_procedure
         if self.form is not None:
             self.form_layout.removeWidget(self.form)
+            self.form.hide()  # gone now, not when the event loop deletes it
             self.form.deleteLater()
             self.form = None
         self._missing = None
@@ -397,7 +398,7 @@ class CombatDock(QDockWidget):
             self._rebuild_dice([])
             self.resolve_button.setEnabled(False)
             return
-        doc = ((proc.__doc__ or "").strip().splitlines() or [""])[0]
+        doc = " ".join((proc.__doc__ or "").strip().split("\n\n")[0].split())
         if doc.startswith(proc.rule):
             doc = doc[len(proc.rule) :].lstrip(" :")
         self.rule.setText(f"<b>{escape(proc.rule)}</b>" + (f": {escape(doc)}" if doc else ""))
@@ -440,6 +441,7 @@ class CombatDock(QDockWidget):
         values: dict[str, Any] = {}
         if first or ids.get("target"):
             try:
+                self.form.set_choices(proc.choices(self.model.engagement, first, ids.get("target")))
                 values = proc.prefill(self.model.engagement, first, ids.get("target"))
             except (RuleViolation, KeyError, ValueError) as e:
                 self.refusal.show_refusal(f"Cannot read the cards: {e}")

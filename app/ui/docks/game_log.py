@@ -22,22 +22,45 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import Envelope, Restored, Reverted
+from app.core.events import ClockSet, Envelope, Restored, Reverted
 from app.session import undone_in
 from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
 
 
 class Line:
-    """One line of the log; its text is made when first shown (a long log opens quickly)."""
+    """One line of the log; its text is made when first shown (a long log opens quickly).
 
-    __slots__ = ("env", "action", "meta", "_text")
+    Steps of one turn taken one after another, with no action between, share one compact line
+    (issue 13): it names the step now and how many were passed through."""
+
+    __slots__ = ("_text", "action", "env", "meta", "steps")
 
     def __init__(self, env: Envelope) -> None:
         self.env = env
         self.action = env.seq if env.is_meta else env.action
         self.meta = env.is_meta
+        self.steps: list[Envelope] | None = (
+            [env] if not env.is_meta and isinstance(env.event, ClockSet) else None
+        )
         self._text: str | None = None
+
+    @property
+    def actions(self) -> set[int]:
+        return {e.action for e in self.steps} if self.steps else {self.action}
+
+    def takes(self, env: Envelope) -> bool:
+        """Whether ``env`` is a step of the same turn, to fold into this step line."""
+        if not self.steps or env.is_meta or not isinstance(env.event, ClockSet):
+            return False
+        first = self.steps[0].event
+        return isinstance(first, ClockSet) and first.turn == env.event.turn
+
+    def take_step(self, env: Envelope) -> None:
+        """Fold the next step into this line (both are step changes)."""
+        assert self.steps is not None
+        self.steps.append(env)
+        self.env, self.action, self._text = env, env.action, None
 
     @property
     def text(self) -> str:
@@ -46,11 +69,15 @@ class Line:
             text = f"{env.time.astimezone():%H:%M:%S}  {env.narrative}"
             if env.rule and env.rule not in env.narrative:
                 text += f"  [{env.rule}]"
+            if self.steps and len(self.steps) > 1:
+                text += f"  ({len(self.steps)} steps from {self.steps[0].narrative})"
             self._text = text
         return self._text
 
     @property
     def tip(self) -> str:
+        if self.steps and len(self.steps) > 1:
+            return "\n".join(f"#{e.seq} {e.narrative}" for e in self.steps)
         env = self.env
         return f"{env.narrative}\n#{env.seq} by {env.actor}" + (
             f", rule {env.rule}" if env.rule else ""
@@ -77,7 +104,7 @@ class LogLines(QAbstractListModel):
         return self.lines[row if self.shown is None else self.shown[row]]
 
     def struck(self, line: Line) -> bool:
-        return line.action in self.undone and not line.meta
+        return not line.meta and line.actions <= self.undone
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = 0) -> Any:
         if not index.isValid():
@@ -108,6 +135,13 @@ class LogLines(QAbstractListModel):
 
     def add(self, lines: list[Line], undone: set[int], touched: set[int]) -> None:
         self.undone = undone
+        last = self.lines[-1] if self.lines else None
+        if lines and last is not None and last.takes(lines[0].env):
+            last.take_step(lines.pop(0).env)
+            shown = self.shown is None or (self.shown and self.shown[-1] == len(self.lines) - 1)
+            if shown:
+                i = self.index(self.rowCount() - 1)
+                self.dataChanged.emit(i, i)
         new = [
             len(self.lines) + i
             for i, ln in enumerate(lines)
@@ -122,7 +156,7 @@ class LogLines(QAbstractListModel):
         if new:
             self.endInsertRows()
         if touched:
-            rows = [r for r in range(self.rowCount()) if self.line(r).action in touched]
+            rows = [r for r in range(self.rowCount()) if self.line(r).actions & touched]
             for r in rows:
                 i = self.index(r)
                 self.dataChanged.emit(i, i)
@@ -140,7 +174,15 @@ class LogLines(QAbstractListModel):
 
 
 def to_lines(envelopes: Iterable[Envelope]) -> list[Line]:
-    return [Line(env) for env in envelopes if env.narrative]
+    lines: list[Line] = []
+    for env in envelopes:
+        if not env.narrative:
+            continue
+        if lines and lines[-1].takes(env):
+            lines[-1].take_step(env)
+        else:
+            lines.append(Line(env))
+    return lines
 
 
 class GameLogDock(QWidget):
