@@ -37,6 +37,12 @@ def two_dice(purpose: str) -> tuple[tuple[str, str], ...]:
     return ((D10, f"{purpose}: attacker"), (D10, f"{purpose}: target"))
 
 
+def check_enemy(a: AircraftState, t: AircraftState, rule: str) -> None:
+    """7.0: guns, missiles and radar lock-ons are aimed at the other side, never a friend."""
+    if a.side == t.side:
+        raise RuleViolation(f"{a.name} and {t.name} are on the same side ({rule})")
+
+
 def check_can_fire(engagement: Engagement, a: AircraftState, kind: str) -> int | None:
     """7.0: out of control or just recovered may not fire; guns or missiles, not both."""
     in_play(a)
@@ -196,8 +202,7 @@ class GunAttack(Procedure):
             t = require(engagement, inputs.target)
             in_play(t)
             if a is not None:
-                if a.side == t.side:
-                    raise RuleViolation(f"{a.name} and {t.name} are on the same side")
+                check_enemy(a, t, "7.2")
                 if abs(int(attr(a, "altitude", 0)) - int(attr(t, "altitude", 0))) > 1:
                     raise RuleViolation("guns reach only within one altitude level (7.2)")
                 check_vertical(a, t, now, "7.2")

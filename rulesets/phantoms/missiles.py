@@ -16,6 +16,7 @@ from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolutio
 from rulesets.phantoms.cards import Card
 from rulesets.phantoms.combat import (
     check_can_fire,
+    check_enemy,
     check_vertical,
     fired_event,
     missile_ledger,
@@ -124,6 +125,7 @@ class MissileLaunch(Procedure):
         t = require(engagement, inputs.target)
         assert engagement is not None
         in_play(t)
+        check_enemy(a, t, "7.1.2")
         card = Card.model_validate(a.card)
         try:
             m = card.missile(inputs.missile)

@@ -12,7 +12,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, GameAttributesSet
 from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
-from rulesets.phantoms.combat import two_dice
+from rulesets.phantoms.combat import check_enemy, two_dice
 from rulesets.phantoms.common import D10, attr, contest, in_play, pilot_of, require
 from rulesets.phantoms.tables import tables
 
@@ -94,6 +94,7 @@ class RadarLock(Procedure):
             t = require(engagement, inputs.target)
             in_play(a)
             in_play(t)
+            check_enemy(a, t, "7.1.1b")
             if a.card.get("radar") is None:
                 raise RuleViolation(f"{a.name} has no radar (7.1.1b)")
             if Status.OUT_OF_CONTROL in a.status:

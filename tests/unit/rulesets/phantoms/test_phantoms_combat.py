@@ -497,3 +497,26 @@ def test_7_1_launch_position_from_the_charts(game: Any) -> None:
     )
     (m,) = g.e.attributes["missiles_in_flight"]
     assert m["hit"] == 5 - 2 and m["impact_at"] == 2  # heat-seekers impact next impulse
+
+
+def test_7_0_guns_missiles_and_radar_lock_refuse_a_friendly_target(game: Any) -> None:
+    """7.0/7.1.1b/7.1.2 (issue 13/15): fire and lock-ons are aimed at the other side only."""
+    g = game()
+    g.add("f15", "Blue", "f15c")
+    g.add("wing", "Blue", "f15c")
+    g.add("mig", "Red", "mig21")
+    _in_impulse(g, 1, "f")
+    gun = {**GUN.prefill(g.e, "f15", "wing"), "attacker": "f15", "target": "wing"}
+    with pytest.raises(RuleViolation, match=r"same side \(7\.2\)"):
+        g.do("gun_attack", {**gun, "position_modifier": 0}, [5, 5])
+    _in_impulse(g, 1, "g")
+    with pytest.raises(RuleViolation, match=r"same side \(7\.1\.2\)"):
+        g.do(
+            "missile_launch",
+            {"attacker": "f15", "target": "wing", "missile": "aim9m", "range_hexes": 3},
+        )
+    _in_impulse(g, 1, "h")
+    lock = {**LOCK.prefill(g.e, "f15", "wing"), "range_hexes": 5}
+    with pytest.raises(RuleViolation, match=r"same side \(7\.1\.1b\)"):
+        g.do("radar_lock", {**lock, "attacker": "f15", "target": "wing"}, [10, 1])
+    assert g.a("wing").damage == 0
