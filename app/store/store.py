@@ -210,7 +210,7 @@ class Store:
         if is_url(target):
             store = cls(_server_engine(str(target)), str(target))
         else:
-            path = Path(target)
+            path = Path(target).absolute()  # recent games work from any folder (issue 14)
             if path.exists():
                 raise StoreError(f"{path}: a file of that name exists already; choose another")
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -231,7 +231,7 @@ class Store:
             store = cls(_server_engine(str(target)), str(target), read_only=read_only)
             store._migrate(backup=None)
             return store
-        path = Path(target)
+        path = Path(target).absolute()
         revision = inspect_sqlite(path)
         if revision is None:
             raise StoreError(f"{path}: an empty database, not an Airboss game; it was not changed")

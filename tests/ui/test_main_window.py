@@ -145,6 +145,19 @@ def test_new_game_open_recent_and_close(window, tmp_path):
     assert window.settings.value("last_game") == ""
 
 
+def test_recent_games_are_absolute_and_open_from_another_folder(window, tmp_path, monkeypatch):
+    """Issue 14: a game created by a relative name is remembered by its absolute path."""
+    monkeypatch.chdir(tmp_path)
+    assert window.new_game("relative.airboss", "skirmish", "Relative", [])
+    where = str(tmp_path / "relative.airboss")
+    assert window.recent_games()[0] == where
+    assert window.settings.value("last_game") == where
+    monkeypatch.chdir(tmp_path.parent)
+    window.close_action.trigger()
+    assert window.open_game(window.recent_games()[0])
+    assert window.model.engagement.title == "Relative"
+
+
 def test_new_game_refused_when_the_file_exists(window, tmp_path):
     taken = tmp_path / "desk.airboss"
     assert not window.new_game(taken, "skirmish", "Again", [])
