@@ -237,6 +237,9 @@ class MainWindow(QMainWindow):
         e = bar.addMenu("&Edit")
         self.undo_action = self._act(e, "&Undo", self.undo, "Ctrl+Z")
         self.redo_action = self._act(e, "&Redo", self.redo, "Ctrl+Shift+Z")
+        e.addSeparator()
+        self.cards_action = self._act(e, "Aircraft &cards…", self.edit_cards, "Ctrl+Shift+C")
+        self.tables_action = self._act(e, "&Tables…", self.edit_tables, "Ctrl+Shift+B")
 
         g = bar.addMenu("&Game")
         turn, initiative = self.panels.get("turn"), self.panels.get("initiative")
@@ -341,7 +344,13 @@ class MainWindow(QMainWindow):
     def _game_changed(self) -> None:
         self._fit_game()
         has = self.model.has_session
-        for act in (self.copy_action, self.close_action, self.print_action):
+        for act in (
+            self.copy_action,
+            self.close_action,
+            self.print_action,
+            self.cards_action,
+            self.tables_action,
+        ):
             act.setEnabled(has)
         title = f"{self.model.engagement.title} — {APP_NAME}" if has else APP_NAME
         if has and self.model.session.read_only:
@@ -359,6 +368,31 @@ class MainWindow(QMainWindow):
     def redo(self) -> None:
         if self.model.has_session:
             self.model.attempt(self.model.session.redo)
+
+    def edit_cards(self) -> None:
+        """Edit > Aircraft cards: the game's ruleset's catalogue, starting from the selected
+        aircraft's type."""
+        if not self.model.has_session:
+            return
+        from app.ui.editors.card_editor import CardEditor
+
+        e = self.model.engagement
+        chosen = [e.aircraft[i] for i in self.selected_aircraft if i in e.aircraft]
+        type_id = chosen[0].type_id if chosen else None
+        self.card_editor = CardEditor(self.model.session.ruleset, self, type_id=type_id)
+        self.card_editor.show()
+
+    def edit_tables(self) -> None:
+        """Edit > Tables: the ruleset's tables; a saved value is used by the next procedure."""
+        if not self.model.has_session:
+            return
+        from app.ui.editors.tables_editor import TablesEditor
+
+        self.tables_editor = TablesEditor(self.model.session.ruleset, self)
+        combat = self.panels.get("combat")
+        if combat is not None:
+            self.tables_editor.saved.connect(lambda _name: combat.recompute())
+        self.tables_editor.show()
 
     # -- games --------------------------------------------------------------------------------
 

@@ -397,3 +397,29 @@ def test_a_read_only_game_says_so_in_the_title_and_refuses_in_the_desk(window, t
     window.close_action.trigger()
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.glob("desk.airboss*")) == ["desk.airboss"]
+
+
+def test_edit_menu_opens_the_card_and_tables_editors_by_key(tmp_path, settings, qtbot):
+    """Issue 14: Edit > Aircraft cards (on the selected aircraft's type) and Edit > Tables."""
+    model = EngagementModel()
+    w = MainWindow(model, settings)
+    qtbot.addWidget(w)
+    w.show_session(create_demo_game(tmp_path / "phantoms.airboss"))
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    red = next(a for a in w.model.engagement.aircraft.values() if a.name == "Red 3")
+    w.panels["roster"].select([red.id])
+    qtbot.keyClick(
+        w, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    assert w.card_editor.isVisible()
+    assert w.card_editor.types.currentData() == red.type_id
+    qtbot.keyClick(
+        w, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    assert w.tables_editor.isVisible() and w.tables_editor.list.count() >= 1
+    w.close_action.trigger()
+    assert not w.cards_action.isEnabled() and not w.tables_action.isEnabled()
+    model.set_session(None)

@@ -667,6 +667,10 @@ class CombatDock(QDockWidget):
             return True
         return super().eventFilter(watched, event)
 
+    def recompute(self) -> None:
+        """Work the odds out again (a table value was saved)."""
+        self._inputs_changed(self.form.value() if self.form else None)
+
     def _offer_tables(self, e: MissingTableValue) -> None:
         self._missing = e
         self.open_tables.setText(f"Fill in {e.table}: {e.cell} (tables editor)")
@@ -680,7 +684,7 @@ class CombatDock(QDockWidget):
         e = self._missing
         self.missing_table_value.emit(e.table, e.cell)
         editor = TablesEditor(self.model.session.ruleset, self, select=(e.table, e.cell))
-        editor.saved.connect(lambda: self._inputs_changed(self.form.value() if self.form else None))
+        editor.saved.connect(lambda _name: self.recompute())
         editor.show()
         self.tables_editor = editor
 
