@@ -34,7 +34,7 @@ from app.store import StoreError
 from app.store.store import is_url
 from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
 from app.ui.dock_registry import LEFT, RIGHT, available_docks
-from app.ui.docks.turn import phase_name
+from app.ui.docks.turn import phase_name, who_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.new_game_dialog import NewGameDialog
@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         model.appended.connect(self._appended)
         model.refused.connect(self.show_refusal)
         model.clock_changed.connect(self._update_status)
+        model.initiative_changed.connect(self._update_status)
         self._game_changed()
 
     # -- panels -------------------------------------------------------------------------------
@@ -280,7 +281,7 @@ class MainWindow(QMainWindow):
         self.refusal.setObjectName("refusal")
         sb.addWidget(self.refusal, 1)
         self.status_labels: dict[str, QLabel] = {}
-        for key in ("game", "ruleset", "turn", "phase", "segment"):
+        for key in ("game", "ruleset", "turn", "phase", "segment", "initiative"):
             label = QLabel()
             label.setObjectName(f"status-{key}")
             label.setContentsMargins(6, 0, 6, 0)
@@ -308,6 +309,9 @@ class MainWindow(QMainWindow):
         variants = f" + {', '.join(e.variants)}" if e.variants else ""
         labels["ruleset"].setText(f"Ruleset: {s.ruleset.title}{variants}")
         labels["turn"].setText(f"Turn {e.turn}")
+        labels["initiative"].setText(
+            f"Initiative: {who_name(e, e.initiative_marker)}" if e.initiative_marker else ""
+        )
         steps = s.ruleset.steps(e)
         step = steps[e.step] if 0 <= e.step < len(steps) else None
         if step is None:

@@ -194,6 +194,14 @@ def test_a_roster_click_says_what_it_changed_in_the_form(desk, qtbot):
     assert "Attacker is now Olds 2 (was Olds 1)" in combat.notice.message
 
 
+def test_the_status_bar_says_who_holds_the_initiative_and_the_impulse(desk):
+    """Issue 14: the initiative holder (4.0) and the impulse/segment outside the panels."""
+    window, session, ids = desk
+    labels = window.status_labels
+    assert labels["initiative"].text() == "Initiative: VPAF"
+    assert labels["phase"].text() == "Impulse 1" and labels["segment"].text() == "Segment f) Gun"
+
+
 def test_only_enemies_are_offered_as_targets(desk):
     window, session, ids = desk
     combat = window.panels["combat"]
