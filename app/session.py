@@ -68,6 +68,7 @@ class GameSession:
         self._timeline.load_action = lambda a: self.store.action(self.game_id, a)
         self._timeline.load_all = lambda: self.store.events(self.game_id)
         self._listeners: list[Listener] = []
+        self._seen_version: int | None = None
         self._closed = False
 
     # -- opening and closing ------------------------------------------------------------------
@@ -219,6 +220,15 @@ class GameSession:
         for listener in list(self._listeners):
             listener(envs)
         return envs
+
+    def follow(self) -> list[Envelope]:
+        """Take in another window's or program's actions if the file changed since we last
+        asked (cheap when nothing changed: no read of the log)."""
+        version = self.store.data_version()
+        if version is None or version == self._seen_version:
+            return []
+        self._seen_version = version
+        return self.refresh()
 
     def refresh(self) -> list[Envelope]:
         """Take in what another station appended to this game since we last looked."""

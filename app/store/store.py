@@ -201,6 +201,9 @@ class Store:
         #: opened read-only (the file or its folder cannot be written, or asked for)
         self.read_only = read_only
         self._path: Path | None = None
+        self._watch: sqlite3.Connection | None = None
+        #: the file was open elsewhere when this store opened it (its write-ahead log was there)
+        self.open_elsewhere = False
 
     # -- opening ------------------------------------------------------------------------------
 
@@ -232,6 +235,7 @@ class Store:
             store._migrate(backup=None)
             return store
         path = Path(target).absolute()
+        elsewhere = Path(f"{path}-wal").exists()  # removed when the last connection closes
         revision = inspect_sqlite(path)
         if revision is None:
             raise StoreError(f"{path}: an empty database, not an Airboss game; it was not changed")
@@ -252,6 +256,7 @@ class Store:
             store.close()
         store = cls(_sqlite_engine(path, read_only=True), str(path), read_only=ro)
         store._path = path
+        store.open_elsewhere = elsewhere
         return store
 
     def writable(self) -> None:
@@ -295,7 +300,23 @@ class Store:
                 raise StoreError(f"{self.where}: not an Airboss database")
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
         self.engine.dispose()
+
+    def data_version(self) -> int | None:
+        """A number that changes whenever another connection (another window, another
+        program) commits to this file: SQLite's ``PRAGMA data_version`` on a connection of
+        its own, so asking costs no read of the log. ``None`` for a server (issue 17)."""
+        if self._path is None:
+            return None
+        try:
+            if self._watch is None:
+                self._watch = _connect(self._path, read_only=True)
+            return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error as e:
+            raise StoreError(f"{self._path}: cannot be read any more ({e})") from None
 
     # -- games --------------------------------------------------------------------------------
 

@@ -412,6 +412,11 @@ class MainWindow(QMainWindow):
         if session is not None:
             self._remember(where)
         self.refusal.clear_refusal()
+        if session is not None and session.store.open_elsewhere:
+            self.refusal.show_notice(
+                f"{where} is also open elsewhere (another window or program): this window "
+                "follows its changes."
+            )
 
     def _remember(self, where: str) -> None:
         recent = [r for r in self.recent_games() if r != where]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
@@ -31,6 +31,10 @@ def describe_error(e: Exception) -> str:
             f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()
         )
     return str(e)
+
+
+#: how often the desk asks whether another window or program changed the game (milliseconds)
+FOLLOW_MS = 500
 
 
 class EngagementModel(QObject):
@@ -57,6 +61,10 @@ class EngagementModel(QObject):
         self._log: LogReader | None = None
         #: "players roll real dice" or "Airboss rolls": one choice for every panel that rolls
         self.dice_mode = DiceMode(self)
+        #: another window or program on the same file: its actions shown within a second
+        self._follow = QTimer(self)
+        self._follow.setInterval(FOLLOW_MS)
+        self._follow.timeout.connect(self.follow)
         if session is not None:
             self.set_session(session)
 
@@ -86,7 +94,21 @@ class EngagementModel(QObject):
         self._log = None
         if session is not None:
             session.subscribe(self._on_append)
+            self._follow.start()
+        else:
+            self._follow.stop()
         self.reset.emit()
+
+    def follow(self) -> None:
+        """Take in what another window or program appended to this game (issue 14/17): the
+        panels update through ``appended`` as for our own actions."""
+        if self._session is None:
+            return
+        try:
+            self._session.follow()
+        except (StoreError, RuleViolation, OSError) as e:
+            self._follow.stop()
+            self.refused.emit(f"Stopped following other windows on this game: {e}")
 
     def events(self) -> list[Envelope]:
         """The whole log, read from the store once per game and then kept up to date, so the
