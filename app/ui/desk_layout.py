@@ -49,6 +49,6 @@ TABLE = (
     ("right", (("combat", "angle_off", "game_log", "ledgers", "critical_log", "displays"),)),
 )
 #: the share of a column's height each group starts with
-HEIGHTS = {"roster": 0.5, "turn": 0.5, "combat": 0.66, "game_log": 0.34}
+HEIGHTS = {"roster": 0.42, "turn": 0.58, "combat": 0.66, "game_log": 0.34}
 #: the share of the window's width of the left column
 LEFT_WIDTH = 0.46

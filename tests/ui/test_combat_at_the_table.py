@@ -202,6 +202,17 @@ def test_the_status_bar_says_who_holds_the_initiative_and_the_impulse(desk):
     assert labels["phase"].text() == "Impulse 1" and labels["segment"].text() == "Segment f) Gun"
 
 
+def test_every_line_of_who_acts_now_shows_at_1366x768(desk):
+    """Issue 14: the eight aircraft that may fire guns are all in view, none scrolled away."""
+    window, session, ids = desk
+    acting = window.panels["turn"].acting
+    assert acting.count() == 8
+    viewport = acting.viewport().rect()
+    for i in range(acting.count()):
+        rect = acting.visualItemRect(acting.item(i))
+        assert viewport.contains(rect), f"{acting.item(i).text()} cut off"
+
+
 def test_only_enemies_are_offered_as_targets(desk):
     window, session, ids = desk
     combat = window.panels["combat"]

@@ -122,10 +122,10 @@ class TurnDock(QWidget):
         layout.addWidget(self.heading)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
-        layout.addWidget(self.step_list, 2)
+        layout.addWidget(self.step_list, 1)
         layout.addWidget(self.what)
         layout.addWidget(self.acting_title)
-        layout.addWidget(self.acting, 1)
+        layout.addWidget(self.acting, 2)
 
         app = QApplication.instance()
         if app is not None:
