@@ -258,6 +258,11 @@ class Procedure(ABC):
         """Input values read off the aircraft's cards and state, for the desk's form."""
         return {}
 
+    def inputs_off(self) -> dict[str, str]:
+        """Inputs that do not apply in this game (an optional rule not chosen): field -> why.
+        The desk does not show them; the procedure refuses a value given for one."""
+        return {}
+
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, list[tuple[Any, str]]]:

@@ -13,6 +13,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, StatusChanged
 from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution, prefill_subject
 from rulesets.phantoms.common import D10, attr, contest, in_play, pilot_of, require
+from rulesets.phantoms.spotting import UnspottedInput, unspotted_modifier
 from rulesets.phantoms.tables import tables
 
 
@@ -29,9 +30,11 @@ class BreakOffInputs(AircraftInputs):
     tailed: bool = Field(False, title="An enemy is in tailing position (6.1.1): not allowed")
 
 
-class BreakOff(Procedure):
+class BreakOff(UnspottedInput, Procedure):
     """10.0 Break-off check: d10 + game-turn modifier + pilot (+5 unspotted) must beat an
     enemy's d10; not allowed with an enemy in tailing position."""
+
+    unspotted_field = "unspotted"
 
     id = "break_off"
     title = "Break-off check"
@@ -43,8 +46,7 @@ class BreakOff(Procedure):
         t = tables()
         m = turn_modifier(i.turn, "breakoff_chart_modifiers" in self.variants)
         m += t.pilot.break_off[i.pilot]
-        if i.unspotted and "spotting" in self.variants:
-            m += t.break_off.unspotted
+        m += unspotted_modifier(i.unspotted, self.variants, t.break_off.unspotted)
         return m
 
     def odds(self, inputs: BreakOffInputs) -> dict[str, Fraction]:

@@ -23,7 +23,7 @@ from rulesets.phantoms.common import (
     require,
 )
 from rulesets.phantoms.damage import damage_events, hits_label
-from rulesets.phantoms.spotting import is_spotted
+from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
 from rulesets.phantoms.tables import tables
 
 GUN_LEDGER = "gun_ammunition"
@@ -131,9 +131,11 @@ class GunInputs(ProcedureInputs):
         return v
 
 
-class GunAttack(Procedure):
+class GunAttack(UnspottedInput, Procedure):
     """7.2 Gun attack: d10 + gun value - position + pilot (+4 unspotted) against
     d10 + defense + pilot; the winning difference is read on the Gun Combat Information Chart."""
+
+    unspotted_field = "attacker_unspotted"
 
     id = "gun_attack"
     title = "Gun attack"
@@ -144,9 +146,8 @@ class GunAttack(Procedure):
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
         t = tables()
         att = i.attacker_gun_value - i.position_modifier + t.pilot.gun_attack[i.attacker_pilot]
-        # 13.0: with the optional spotting rule off, everyone is spotted
-        unspotted = i.attacker_unspotted and "spotting" in self.variants
-        att += (t.gun.unspotted if unspotted else 0) + i.attacker_modifiers
+        att += unspotted_modifier(i.attacker_unspotted, self.variants, t.gun.unspotted)
+        att += i.attacker_modifiers
         return att, i.target_defense + t.pilot.gun_defense[i.target_pilot]
 
     @staticmethod

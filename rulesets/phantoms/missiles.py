@@ -24,7 +24,7 @@ from rulesets.phantoms.combat import (
 )
 from rulesets.phantoms.common import D10, attr, contest, in_play, now_impulse, pilot_of, require
 from rulesets.phantoms.damage import damage_events, hits_label
-from rulesets.phantoms.spotting import is_spotted
+from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
 from rulesets.phantoms.tables import positions, tables
 
 
@@ -214,10 +214,12 @@ class MissileInputs(ProcedureInputs):
     target_broke_contact: bool = Field(False, title="Target broke contact (7.1.4, +3)")
 
 
-class MissileAttack(Procedure):
+class MissileAttack(UnspottedInput, Procedure):
     """7.1.3 Missile impact: d10 + modified Hit # (+4 afterburner for heat-seekers, +4
     unspotted) against d10 + C/M + pilot ability (+3 hard turn/loop, +2 altitude 0, +3 broke
     contact); the difference is the hits, plus one critical hit (8.1)."""
+
+    unspotted_field = "attacker_unspotted"
 
     id = "missile_attack"
     title = "Missile impact"
@@ -228,8 +230,8 @@ class MissileAttack(Procedure):
     def modifiers(self, i: MissileInputs) -> tuple[int, int]:
         t = tables()
         m = t.missile
-        unspotted = i.attacker_unspotted and "spotting" in self.variants  # 13.0
-        att = i.hit_number + i.position_modifier + (m.unspotted if unspotted else 0)
+        att = i.hit_number + i.position_modifier
+        att += unspotted_modifier(i.attacker_unspotted, self.variants, m.unspotted)
         if i.guidance == "heat" and i.target_used_afterburner:
             att += m.afterburner
         dfn = i.target_countermeasures + t.pilot.missile_defense[i.target_pilot]

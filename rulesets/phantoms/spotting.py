@@ -18,6 +18,32 @@ from rulesets.phantoms.tables import tables
 
 Spots = dict[str, dict[str, list[str]]]
 
+#: why an "unspotted" input does not apply when the optional rule is off
+SPOTTING_OFF = (
+    "13.0 spotting is an optional rule not in play in this game: every aircraft is spotted"
+)
+
+
+def unspotted_modifier(unspotted: bool, variants: frozenset[str], bonus: int) -> int:
+    """13.0: the bonus for an unspotted attacker (or breaking-off aircraft); refused when the
+    optional rule is off, so a ticked box never silently changes nothing (issue 15)."""
+    if not unspotted:
+        return 0
+    if "spotting" not in variants:
+        raise RuleViolation(SPOTTING_OFF)
+    return bonus
+
+
+class UnspottedInput:
+    """A procedure with a 13.0 "not spotted" input: the desk does not show it when the
+    optional rule is off (``inputs_off``)."""
+
+    unspotted_field: str
+    variants: frozenset[str]
+
+    def inputs_off(self) -> dict[str, str]:
+        return {} if "spotting" in self.variants else {self.unspotted_field: SPOTTING_OFF}
+
 
 def spots_of(engagement: Engagement) -> Spots:
     raw = engagement.attributes.get("spots", {})

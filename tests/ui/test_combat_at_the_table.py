@@ -85,6 +85,8 @@ def test_a_typed_dice_gun_attack_from_the_turn_line_in_five_actions(desk, qtbot)
     assert combat.attacker.currentData() == ids["Olds 1"]
     assert combat.target.currentData() == ids["Red 1"]  # the first enemy, filled in
     assert QApplication.focusWidget() is combat.form.editor("position_modifier")
+    # 13.0 spotting is not chosen for the demo: no "not spotted" box whose tick does nothing
+    assert "attacker_unspotted" not in combat.form.names
     umpire.type("2")
     umpire.type("6")
     umpire.type("5")

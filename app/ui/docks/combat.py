@@ -411,7 +411,9 @@ class CombatDock(QDockWidget):
             w.setVisible("target" in fields)
         for w in (self.aircraft, self._aircraft_label):
             w.setVisible(one and not pair)
-        self.form = InputForm(proc.Inputs, exclude=AIRCRAFT_FIELDS, fixed=self._ids())
+        self.form = InputForm(
+            proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()), fixed=self._ids()
+        )
         self.form.setObjectName("inputs")
         self.form.changed.connect(self._inputs_changed)
         self.form.submitted.connect(self._submitted)

@@ -137,7 +137,7 @@ class InitiativeDock(QWidget):
         else:
             by = self.model.session.ruleset.initiative_by or "side"
             self.title.setText(f"<b>{proc.title}</b> ({proc.rule}), by {by}")
-            self.form = InputForm(proc.Inputs, exclude=AIRCRAFT_FIELDS)
+            self.form = InputForm(proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()))
             self.form.changed.connect(lambda _v: self._dice_fields())
             self.inputs_layout.insertWidget(0, self.form)
             self.inputs_box.setVisible(bool(self.form.names))

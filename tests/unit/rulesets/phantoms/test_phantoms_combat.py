@@ -15,6 +15,7 @@ from app.core.engagement import Status
 from app.core.errors import RuleViolation
 from rulesets.phantoms import RULESET
 from rulesets.phantoms.missiles import flight_impulses, missile_range
+from rulesets.phantoms.spotting import SPOTTING_OFF
 
 GUN = RULESET.procedures["gun_attack"]
 MISSILE = RULESET.procedures["missile_attack"]
@@ -78,9 +79,14 @@ def test_7_2_zero_hits_on_the_chart_is_a_miss() -> None:
 
 
 def test_7_2_unspotted_only_with_the_optional_rule() -> None:
-    # 13.0: with spotting off everyone is spotted, so +4 never applies
-    plain = GUN.odds(gun_inputs(attacker_unspotted=True))
-    assert plain == GUN.odds(gun_inputs())
+    """13.0 (issue 15): with spotting off everyone is spotted: the desk does not offer the
+    box, and a tick given anyway is refused, never silently ignored (gun, missile, 10.0)."""
+    with pytest.raises(RuleViolation, match="13.0 spotting is an optional rule"):
+        GUN.odds(gun_inputs(attacker_unspotted=True))
+    assert GUN.inputs_off() == {"attacker_unspotted": SPOTTING_OFF}
+    for pid, field in (("missile_attack", "attacker_unspotted"), ("break_off", "unspotted")):
+        assert field in RULESET.procedures[pid].inputs_off()
+        assert not RULESET.bind(["spotting"]).procedures[pid].inputs_off()
     spot = RULESET.bind(["spotting"]).procedures["gun_attack"]
     assert spot.odds(gun_inputs(attacker_unspotted=True)) == GUN.odds(
         gun_inputs(attacker_modifiers=4)

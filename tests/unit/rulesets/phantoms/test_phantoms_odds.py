@@ -94,7 +94,7 @@ def test_odds_sum_to_one(pid: str) -> None:
 def test_missile_odds_sum_to_one(
     hit: int, pos: int, cm: int, pilot: str, alt: int, flags: list[bool]
 ) -> None:
-    p = RULESET.procedures["missile_attack"]
+    p = RULESET.bind(["spotting"]).procedures["missile_attack"]  # 13.0 "unspotted" applies
     i = p.parse(
         {
             "guidance": "heat",

@@ -79,8 +79,10 @@ def test_10_0_break_off_odds_by_hand() -> None:
     assert chart.odds(BREAK.Inputs(turn=1))["broken off"] == p(1)
     assert BREAK.odds(BREAK.Inputs(turn=4, pilot="green"))["broken off"] == p(-4)
     assert BREAK.odds(BREAK.Inputs(turn=8, pilot="ace"))["broken off"] == p(5)
-    # +5 unspotted only with the optional spotting rule
-    assert BREAK.odds(BREAK.Inputs(turn=3, unspotted=True))["broken off"] == p(-2)
+    # +5 unspotted only with the optional spotting rule (13.0); without it, refused
+    with pytest.raises(RuleViolation, match="13.0 spotting is an optional rule"):
+        BREAK.odds(BREAK.Inputs(turn=3, unspotted=True))
+    assert BREAK.odds(BREAK.Inputs(turn=3))["broken off"] == p(-2)
     spot = RULESET.bind(["spotting"]).procedures["break_off"]
     assert spot.odds(BREAK.Inputs(turn=3, unspotted=True))["broken off"] == p(3)
     with pytest.raises(RuleViolation, match="tailing"):
