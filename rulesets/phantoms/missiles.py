@@ -151,6 +151,9 @@ class MissileLaunch(Procedure):
         modifier = inputs.position_modifier
         if inputs.position:
             modifier = launch_position_modifier(m.aspect, inputs.position)
+        # Critical #4 (8.1): a wounded pilot is -1 when firing, missiles as well as guns
+        wounded = tables().gun.wounded if Status.WOUNDED in a.status else 0
+        modifier += wounded
         if m.guidance == "heat":
             if abs(alt_a - alt_t) > 1:
                 raise RuleViolation(
@@ -190,7 +193,9 @@ class MissileLaunch(Procedure):
         ]
         return Resolution(
             tuple(events),
-            f"{a.name} launches {m.name} at {t.name}: modified Hit # {record['hit']}, "
+            f"{a.name} launches {m.name} at {t.name}: modified Hit # {record['hit']}"
+            + (f" (pilot wounded {wounded:+d}, critical #4)" if wounded else "")
+            + ", "
             f"impact in {flight} impulse(s) (7.1.2)",
             "launched",
         )

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from app.core.dice import TableDice
 from app.core.engagement import Status
 from app.core.errors import RuleViolation
+from app.core.events import StatusChanged
 from rulesets.phantoms import RULESET
 from rulesets.phantoms.missiles import flight_impulses, missile_range
 from rulesets.phantoms.spotting import SPOTTING_OFF
@@ -526,3 +527,19 @@ def test_7_0_guns_missiles_and_radar_lock_refuse_a_friendly_target(game: Any) ->
     with pytest.raises(RuleViolation, match=r"same side \(7\.1\.1b\)"):
         g.do("radar_lock", {**lock, "attacker": "f15", "target": "wing"}, [10, 1])
     assert g.a("wing").damage == 0
+
+
+def test_critical_4_a_wounded_pilot_is_minus_1_when_firing_missiles_too(game: Any) -> None:
+    """Critical hit #4 (8.1): "Pilot Wounded ... -1 when firing" -- the missile's Hit #."""
+    g = game()
+    g.add("f15", "Blue", "f15c")
+    g.add("mig", "Red", "mig21")
+    _in_impulse(g, 1, "g")
+    g.apply([StatusChanged(aircraft="f15", set=(Status.WOUNDED,))])
+    r = g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim9m", "range_hexes": 3},
+    )
+    (flight,) = g.e.attributes["missiles_in_flight"]
+    assert flight["hit"] == 6 - 1  # the AIM-9M's Hit # 6, wounded -1
+    assert "pilot wounded -1, critical #4" in r.narrative
