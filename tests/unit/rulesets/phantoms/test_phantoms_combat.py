@@ -543,3 +543,33 @@ def test_critical_4_a_wounded_pilot_is_minus_1_when_firing_missiles_too(game: An
     (flight,) = g.e.attributes["missiles_in_flight"]
     assert flight["hit"] == 6 - 1  # the AIM-9M's Hit # 6, wounded -1
     assert "pilot wounded -1, critical #4" in r.narrative
+
+
+def test_7_1_4_a_radar_missile_misses_when_its_launcher_breaks_contact(game: Any) -> None:
+    """7.1.4: "If an aircraft fired a radar guided missile, but breaks contact before the
+    missile impacts, the missile automatically misses": its impact is refused (no roll) and
+    the missile is removed as lost."""
+    from rulesets.phantoms.common import step_of
+
+    g = game()
+    g.add("f15", "Blue", "f15c", altitude=4)
+    g.add("mig", "Red", "mig21", altitude=4)
+    g.clock(1, step_of(1, "g"))
+    inp = {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 12, "attacker": "f15", "target": "mig"}
+    g.do("radar_lock", inp, [10, 1])
+    g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 12},
+    )
+    g.apply([StatusChanged(aircraft="f15", set=(Status.BROKEN_OFF,))])  # 10.0 broke contact
+    (flight,) = g.e.attributes["missiles_in_flight"]
+    g.clock(1, step_of(flight["impact_at"], "e"))
+    impact = {**MISSILE.prefill(g.e, "f15", "mig"), "attacker": "f15", "target": "mig"}
+    with pytest.raises(RuleViolation, match=r"automatically misses \(7\.1\.4\)"):
+        g.do("missile_attack", impact, [10, 1])
+    r = g.do(
+        "missile_lost",
+        {"attacker": "f15", "target": "mig", "reason": "firing aircraft broke contact"},
+    )
+    assert r.outcome == "miss" and g.e.attributes["missiles_in_flight"] == []
+    assert g.a("mig").damage == 0

@@ -65,6 +65,24 @@ def test_4_0_acting_marker_holder_first(game: Any) -> None:
     assert [x[0] for x in g.rs.acting(g.e)] == ["b", "a"]
 
 
+def test_6_1_1_a_tailing_aircraft_places_its_marker_after_everyone_else(game: Any) -> None:
+    """6.1.1: the marker holder's side places markers, then the other side, and finally any
+    tailing aircraft; tailing is over an enemy only."""
+    g = game()
+    g.add("a", "Blue", "f4e")
+    g.add("b", "Red", "mig21")
+    g.add("c", "Red", "mig21")
+    g.do("initiative", {"first_side": "Blue", "second_side": "Red"}, [1, 9])  # Red holds it
+    g.do("tailing", {"attacker": "b", "target": "a"})
+    with pytest.raises(RuleViolation, match=r"over an enemy aircraft \(6\.1\.1\)"):
+        g.do("tailing", {"attacker": "c", "target": "b"})
+    g.clock(1, step_of(1, "a"))
+    g.clock(1, step_of(1, "i"))
+    lines = g.rs.acting(g.e)
+    assert [x[0] for x in lines] == ["c", "a", "b"]
+    assert lines[-1][1] == "places its maneuver marker last: tailing (6.1.1)"
+
+
 # --- 5.0 set speed ---------------------------------------------------------------------------
 
 
@@ -161,6 +179,37 @@ def test_6_2_2_turn_completes_and_loses_speed(game: Any) -> None:
     assert a.attributes["maneuver"] is None
     assert a.attributes["speed"] == 3
     assert a.attributes["last_facing"] == "turns one hexside left (6.2.2)"
+
+
+def test_6_2_4_sideslip_moves_a_row_over_and_back_and_loses_speed(game: Any) -> None:
+    """6.2.4: the Slip marker goes the chart's hexes ahead; on reaching it the aircraft moves
+    one row right or left and back one hex, and loses the chart's speed points."""
+    g = game()
+    g.add("a", "Blue", "f4e", speed=4)  # F-4E slip at speed 4: 2 hexes, speed loss 1
+    g.do("mark_maneuver", {"aircraft": "a", "maneuver": "slip right"})
+    assert g.a("a").attributes["maneuver"]["hexes"] == 2
+    _fly(g, "a", range(1, 5))  # speed 4 moves in impulses 1 and 4
+    a = g.a("a")
+    assert a.attributes["maneuver"] is None and a.attributes["speed"] == 3
+    assert a.attributes["last_facing"] == "moves one row right and back one hex (6.2.4)"
+    assert a.attributes["control_checks"] == []  # no check for a slip, whatever the pilot
+
+
+def test_6_2_5_loop_turns_three_hexsides_and_a_green_pilot_checks(game: Any) -> None:
+    """6.2.5: the Loop marker at the chart's distance; on reaching it the aircraft turns three
+    hexsides and loses the chart's speed; a Green pilot checks for loss of control (6.4)."""
+    g = game()
+    g.add("a", "Blue", "f4e", "green", speed=4)  # F-4E loop at speed 4: 3 hexes, loss 3
+    g.do("mark_maneuver", {"aircraft": "a", "maneuver": "loop"})
+    assert g.a("a").attributes["maneuver"]["hexes"] == 3
+    _fly(g, "a", range(1, 8))  # speed 4 moves in impulses 1, 4 and 7
+    a = g.a("a")
+    assert a.attributes["maneuver"] is None and a.attributes["speed"] == 1
+    assert a.attributes["last_facing"] == "turns three hexsides (6.2.5)"
+    assert a.attributes["control_checks"] == [{"cause": "loop", "below_zero": 0}]
+    with pytest.raises(RuleViolation, match="cannot fly a loop at speed 3"):
+        g.add("b", "Blue", "f4e", speed=3)  # the chart's "-": no loop below speed 4
+        g.do("mark_maneuver", {"aircraft": "b", "maneuver": "loop"})
 
 
 def test_6_3_climb_costs_a_hex_and_speed(game: Any) -> None:
