@@ -13,7 +13,7 @@ from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, LedgerChanged
 from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
-from rulesets.phantoms.cards import Card
+from rulesets.phantoms.cards import Card, Missile
 from rulesets.phantoms.combat import (
     check_can_fire,
     check_enemy,
@@ -63,6 +63,15 @@ class LaunchInputs(ProcedureInputs):
         "modifier above); radar-guided: front, side or rear aspect",
     )
     same_hex_same_altitude: bool = Field(False, title="Target in the same hex and altitude")
+
+
+def radar_in_range(m: Missile, range_hexes: int, variants: frozenset[str]) -> bool:
+    """7.1.1b: beyond the minimum range and within the maximum (the minimum itself too with
+    the ``missile_range_inclusive`` reading)."""
+    assert m.min_range is not None and m.max_range is not None
+    if "missile_range_inclusive" in variants:
+        return m.min_range <= range_hexes <= m.max_range
+    return m.min_range < range_hexes <= m.max_range
 
 
 def launch_position_modifier(aspect: str, position: str) -> int:
@@ -154,6 +163,7 @@ class MissileLaunch(Procedure):
         # Critical #4 (8.1): a wounded pilot is -1 when firing, missiles as well as guns
         wounded = tables().gun.wounded if Status.WOUNDED in a.status else 0
         modifier += wounded
+        out_of_range = False
         if m.guidance == "heat":
             if abs(alt_a - alt_t) > 1:
                 raise RuleViolation(
@@ -163,8 +173,8 @@ class MissileLaunch(Procedure):
         else:
             if t.id not in (attr(a, "locks") or []):
                 raise RuleViolation(f"{a.name} has no radar lock-on on {t.name} (7.1.1b)")
-            assert m.min_range is not None and m.max_range is not None
-            if not m.min_range < inputs.range_hexes <= m.max_range:
+            out_of_range = not radar_in_range(m, inputs.range_hexes, self.variants)
+            if out_of_range and "out_of_range_launch_misses" not in self.variants:
                 raise RuleViolation(
                     f"{m.name}: range {inputs.range_hexes} is outside its minimum {m.min_range} "
                     f"and maximum {m.max_range} (7.1.1b)"
@@ -182,6 +192,8 @@ class MissileLaunch(Procedure):
             "launched_at": now,
             "impact_at": base + flight,
         }
+        if out_of_range:
+            record["out_of_range"] = True
         in_flight = [*engagement.attributes.get("missiles_in_flight", []), record]
         events: list[Event] = [
             self.record(inputs, [], "launched"),
@@ -195,6 +207,7 @@ class MissileLaunch(Procedure):
             tuple(events),
             f"{a.name} launches {m.name} at {t.name}: modified Hit # {record['hit']}"
             + (f" (pilot wounded {wounded:+d}, critical #4)" if wounded else "")
+            + (": fired out of range, it will automatically miss" if out_of_range else "")
             + ", "
             f"impact in {flight} impulse(s) (7.1.2)",
             "launched",
@@ -308,6 +321,11 @@ class MissileAttack(UnspottedInput, Procedure):
                 raise RuleViolation(f"the missile in flight is {flight['guidance']}-guided")
             if t.status & {Status.DESTROYED, Status.CRASHED, Status.EJECTED, Status.PILOT_KILLED}:
                 raise RuleViolation(f"{t.name} is already out of the game")
+            if flight.get("out_of_range"):
+                raise RuleViolation(
+                    f"{flight['name']} was fired outside its range: it automatically misses "
+                    "(7.1.1b); remove it with missile_lost"
+                )
             attacker = engagement.get(inputs.attacker)
             if (
                 inputs.guidance == "radar"
@@ -358,6 +376,23 @@ class MissileLost(Procedure):
     def odds(self, inputs: MissileLostInputs) -> dict[str, Fraction]:
         return {"miss": Fraction(1)}
 
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        """The reason the state already gives: fired out of range (7.1.1b), or the launcher
+        broke contact (7.1.4)."""
+        mine = [
+            m
+            for m in engagement.attributes.get("missiles_in_flight", [])
+            if m["attacker"] == attacker and m["target"] == target
+        ]
+        launcher = engagement.aircraft.get(attacker or "")
+        if any(m.get("out_of_range") for m in mine):
+            return {"reason": "fired outside its range"}
+        if launcher is not None and Status.BROKEN_OFF in launcher.status:
+            return {"reason": "firing aircraft broke contact"}
+        return {}
+
     def resolve(
         self, inputs: MissileLostInputs, dice: DiceSource, engagement: Engagement | None = None
     ) -> Resolution:
@@ -379,6 +414,10 @@ class MissileLost(Procedure):
                 raise RuleViolation(
                     "active radar homing missiles need no lock after launch (7.1.1b)"
                 )
+            if inputs.reason == "fired outside its range":
+                mine = [m for m in mine if m.get("out_of_range")]
+                if not mine:
+                    raise RuleViolation("that missile was fired within its range (7.1.1b)")
             gone = mine[0]
             rest = [m for m in flight if m is not gone]
             events.append(GameAttributesSet(values={"missiles_in_flight": rest}))

@@ -75,6 +75,23 @@ VARIANTS = (
         "10.0",
     ),
     Variant(
+        "missile_range_inclusive",
+        "Radar missiles: the minimum range itself is in range",
+        "7.1.1b says the launcher must be 'outside the minimum range ... and inside the "
+        "maximum' and later 'between the minimum and maximum'. Default: more than the minimum, "
+        "up to and including the maximum. With this variant: the minimum itself is allowed too.",
+        "7.1.1b",
+    ),
+    Variant(
+        "out_of_range_launch_misses",
+        "Radar missiles fired out of range automatically miss",
+        "7.1.1b: 'If a radar-guided missile is fired outside of these ranges, it will "
+        "automatically miss.' Default: the desk refuses the launch (the missile stays on the "
+        "rail). With this variant: the launch is recorded, the missile is spent, and at impact "
+        "it is removed as an automatic miss.",
+        "7.1.1b",
+    ),
+    Variant(
         "loss_of_control_literal",
         "Loss of control: the literal -1 per speed point below zero",
         "6.4.1 modifies the die by -1 per speed point below zero, which (safe results being "

@@ -111,13 +111,23 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         for m in engagement.attributes.get("missiles_in_flight", []):
             if m["impact_at"] <= now:
                 target = engagement.aircraft.get(m["target"])
+                launcher = engagement.aircraft.get(m["attacker"])
+                pid, why = "missile_attack", "7.1.3"
+                if m.get("out_of_range"):
+                    pid, why = "missile_lost", "fired out of range: automatic miss, 7.1.1b"
+                elif (
+                    m["guidance"] == "radar"
+                    and not m.get("active")
+                    and launcher is not None
+                    and Status.BROKEN_OFF in launcher.status
+                ):
+                    pid, why = "missile_lost", "its launcher broke contact: automatic miss, 7.1.4"
                 if target is None:  # removed from the roster: the line still says what flew
                     gone = engagement.removed.get(m["target"], "an aircraft no longer in play")
-                    what = f"{m['name']} impact on {gone} (7.1.3)"
-                    out.append((m["attacker"], what, "missile_attack"))
+                    out.append((m["attacker"], f"{m['name']} impact on {gone} ({why})", pid))
                 else:
-                    what = f"{m['name']} impact on {target.name} (7.1.3)"
-                    out.append((m["attacker"], what, "missile_attack", target.id))
+                    what = f"{m['name']} impact on {target.name} ({why})"
+                    out.append((m["attacker"], what, pid, target.id))
     elif seg == "f":
         out += [
             (a.id, "may fire guns (7.2)", "gun_attack")

@@ -21,6 +21,7 @@ from rulesets.phantoms.spotting import SPOTTING_OFF
 GUN = RULESET.procedures["gun_attack"]
 MISSILE = RULESET.procedures["missile_attack"]
 LOCK = RULESET.procedures["radar_lock"]
+MISSILE_LOST = RULESET.procedures["missile_lost"]
 
 
 def enumerate_contest(att: int, dfn: int, label: Any) -> dict[str, Fraction]:
@@ -573,3 +574,69 @@ def test_7_1_4_a_radar_missile_misses_when_its_launcher_breaks_contact(game: Any
     )
     assert r.outcome == "miss" and g.e.attributes["missiles_in_flight"] == []
     assert g.a("mig").damage == 0
+
+
+@pytest.mark.parametrize(
+    ("variants", "at_minimum", "beyond"),
+    [((), "refused", "refused"), (("missile_range_inclusive",), "launched", "refused")],
+)
+def test_7_1_1b_range_bounds_reading(game: Any, variants: Any, at_minimum: str, beyond: str):
+    """7.1.1b (open reading): 'outside the minimum range' -- at exactly the minimum the
+    default refuses, the missile_range_inclusive variant launches; beyond the maximum both
+    refuse."""
+    from rulesets.phantoms.common import step_of
+
+    g = game(variants)
+    g.add("f15", "Blue", "f15c", altitude=4)
+    g.add("mig", "Red", "mig21", altitude=4)
+    g.clock(1, step_of(1, "g"))
+    inp = {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 2, "attacker": "f15", "target": "mig"}
+    g.do("radar_lock", inp, [10, 1])
+
+    def launch(r: int, impulse: int) -> str:
+        g.clock(1, step_of(impulse, "g"))  # one missile per impulse (7.1.2)
+        try:
+            g.do(
+                "missile_launch",
+                {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": r},
+            )
+        except RuleViolation as e:
+            assert "(7.1.1b)" in str(e)
+            return "refused"
+        return "launched"
+
+    assert launch(2, 2) == at_minimum  # the AIM-7M's minimum is 2
+    assert launch(16, 3) == beyond  # its maximum is 15
+
+
+def test_7_1_1b_out_of_range_launch_automatically_misses_with_the_variant(game: Any) -> None:
+    """7.1.1b: 'If a radar-guided missile is fired outside of these ranges, it will
+    automatically miss' (the out_of_range_launch_misses reading): spent, then lost."""
+    from rulesets.phantoms.common import step_of
+
+    g = game(["out_of_range_launch_misses"])
+    g.add("f15", "Blue", "f15c", altitude=4)
+    g.add("mig", "Red", "mig21", altitude=4)
+    g.clock(1, step_of(1, "g"))
+    inp = {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 16, "attacker": "f15", "target": "mig"}
+    g.do("radar_lock", inp, [10, 1])
+    r = g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 16},
+    )
+    assert "fired out of range, it will automatically miss" in r.narrative
+    assert g.a("f15").ledger("missile_aim7m") == 3
+    (flight,) = g.e.attributes["missiles_in_flight"]
+    g.clock(1, step_of(flight["impact_at"], "e"))
+    (line,) = g.rs.acting(g.e)
+    assert line[2] == "missile_lost" and "automatic miss, 7.1.1b" in line[1]
+    with pytest.raises(RuleViolation, match=r"automatically misses \(7\.1\.1b\)"):
+        g.do(
+            "missile_attack",
+            {**MISSILE.prefill(g.e, "f15", "mig"), "attacker": "f15", "target": "mig"},
+            [10, 1],
+        )
+    lost = MISSILE_LOST.prefill(g.e, "f15", "mig")
+    assert lost == {"reason": "fired outside its range"}
+    g.do("missile_lost", {**lost, "attacker": "f15", "target": "mig"})
+    assert g.e.attributes["missiles_in_flight"] == []
