@@ -18,6 +18,7 @@ from rulesets.phantoms.common import (
     attr,
     contest,
     in_play,
+    maneuver_now,
     now_impulse,
     pilot_of,
     require,
@@ -79,15 +80,22 @@ def fired_event(a: AircraftState, now: int | None, kind: str) -> AttributesSet:
     return AttributesSet(aircraft=a.id, values={"fired": {"at": now, "kind": kind, "count": count}})
 
 
-def gun_modifiers(engagement: Engagement, a: AircraftState, t: AircraftState) -> int:
-    """The Gun Firing Modifiers chart (7.2) the desk can read off the aircraft's state."""
+def gun_modifiers(
+    engagement: Engagement, a: AircraftState, t: AircraftState, variants: frozenset[str]
+) -> int:
+    """The Gun Firing Modifiers chart (7.2) the desk can read off the aircraft's state. A
+    maneuver completed in this impulse's movement still counts (as for missiles, 7.1.3),
+    unless the ``maneuver_ends_at_marker`` reading is chosen."""
     g = tables().gun
     m = g.wounded if Status.WOUNDED in a.status else 0
     if attr(a, "altitude") != attr(t, "altitude"):
         m += g.different_altitude
     if Status.OUT_OF_CONTROL in t.status:
         m += g.target_spinning
-    kind = (attr(a, "maneuver") or {}).get("kind")
+    if "maneuver_ends_at_marker" in variants:
+        kind = (attr(a, "maneuver") or {}).get("kind")
+    else:
+        kind = maneuver_now(engagement, a)
     if kind in ("hard_turn", "loop"):
         m += g.own_hard_turn_or_loop
     elif kind in ("turn", "slip"):
@@ -179,7 +187,7 @@ class GunAttack(UnspottedInput, Procedure):
             out.update(target_defense=int(t.card["defense"]), target_pilot=pilot_of(t))
         if attacker and target:
             out["attacker_modifiers"] = gun_modifiers(
-                engagement, engagement.get(attacker), engagement.get(target)
+                engagement, engagement.get(attacker), engagement.get(target), self.variants
             )
             out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
         return out

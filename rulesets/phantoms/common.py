@@ -78,6 +78,16 @@ def attr(a: AircraftState, key: str, default: Any = None) -> Any:
     return a.attributes.get(key, default)
 
 
+def maneuver_now(engagement: Engagement, a: AircraftState) -> str | None:
+    """The maneuver an aircraft is flying this impulse: its marker's kind, or the one it
+    completed in this impulse's movement ("just did", 7.1.3; the same reading for the firing
+    aircraft's -3/-1 of 7.2 unless ``maneuver_ends_at_marker``)."""
+    kind = (attr(a, "maneuver") or {}).get("kind")
+    if kind is None and attr(a, "completed_at") == now_impulse(engagement):
+        kind = attr(a, "last_maneuver")
+    return kind
+
+
 def is_loaded(a: AircraftState) -> bool:
     """11.0: carrying stores (not jettisoned) or damage beyond the maximum (8.0)."""
     return (

@@ -22,7 +22,16 @@ from rulesets.phantoms.combat import (
     missile_ledger,
     two_dice,
 )
-from rulesets.phantoms.common import D10, attr, contest, in_play, now_impulse, pilot_of, require
+from rulesets.phantoms.common import (
+    D10,
+    attr,
+    contest,
+    in_play,
+    maneuver_now,
+    now_impulse,
+    pilot_of,
+    require,
+)
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
 from rulesets.phantoms.tables import positions, tables
@@ -279,9 +288,7 @@ class MissileAttack(UnspottedInput, Procedure):
         out: dict[str, Any] = {}
         if target:
             t = engagement.get(target)
-            kind = (attr(t, "maneuver") or {}).get("kind")
-            if attr(t, "completed_at") == now_impulse(engagement):  # "just completed"
-                kind = kind or attr(t, "last_maneuver")
+            kind = maneuver_now(engagement, t)  # in, or just did (7.1.3)
             out.update(
                 target_pilot=pilot_of(t),
                 target_altitude=int(attr(t, "altitude", 0)),

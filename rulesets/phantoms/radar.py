@@ -30,15 +30,20 @@ class RadarLockInputs(ProcedureInputs):
     )
 
 
-def radar_modifiers(i: RadarLockInputs, radar: int | None = None) -> tuple[int, int]:
+def radar_modifiers(
+    i: RadarLockInputs, variants: frozenset[str], radar: int | None = None
+) -> tuple[int, int]:
     """7.1.1b lock-on modifiers: (attacker, target). A target at altitude 0 below the attacker
-    takes both the lower-altitude -1 and the altitude-0 -4, as the text lists them."""
+    takes both the lower-altitude -1 and the altitude-0 -4, as the text lists them; with the
+    ``altitude_0_replaces_lower`` reading only the -4."""
     t = tables()
     r = t.radar_lock
     att = (i.attacker_radar if radar is None else radar) + t.pilot.radar[i.attacker_pilot]
     if i.target_altitude > i.attacker_altitude:
         att += r.target_higher
-    elif i.target_altitude < i.attacker_altitude:
+    elif i.target_altitude < i.attacker_altitude and not (
+        i.target_altitude == 0 and "altitude_0_replaces_lower" in variants
+    ):
         att += r.target_lower
     if i.target_altitude == 0:
         att += r.target_altitude_0
@@ -77,7 +82,7 @@ class RadarLock(Procedure):
     dice = two_dice("radar lock-on")
 
     def odds(self, inputs: RadarLockInputs) -> dict[str, Fraction]:
-        att, dfn = radar_modifiers(inputs)
+        att, dfn = radar_modifiers(inputs, self.variants)
         return contest(att, dfn, lambda d: "lock" if d > 0 else "miss")
 
     def prefill(
@@ -101,7 +106,7 @@ class RadarLock(Procedure):
                 raise RuleViolation(f"{a.name} is out of control")
         r1 = dice.roll(D10, "radar lock-on: attacker")
         r2 = dice.roll(D10, "radar lock-on: target")
-        att, dfn = radar_modifiers(inputs)
+        att, dfn = radar_modifiers(inputs, self.variants)
         outcome = "lock" if r1.total + att > r2.total + dfn else "miss"
         events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
         if a is not None and t is not None and engagement is not None:
@@ -170,7 +175,7 @@ class BreakLock(Procedure):
         return "miss" if d > 0 else "lock broken"
 
     def odds(self, inputs: BreakLockInputs) -> dict[str, Fraction]:
-        att, dfn = radar_modifiers(inputs, inputs.missile_radar)
+        att, dfn = radar_modifiers(inputs, self.variants, inputs.missile_radar)
         return contest(att, dfn, self._label)
 
     def prefill(
@@ -190,7 +195,7 @@ class BreakLock(Procedure):
                 raise RuleViolation(f"{a.name} has no radar lock on that aircraft (7.1.1c)")
         r1 = dice.roll(D10, "break lock: attacker")
         r2 = dice.roll(D10, "break lock: target")
-        att, dfn = radar_modifiers(inputs, inputs.missile_radar)
+        att, dfn = radar_modifiers(inputs, self.variants, inputs.missile_radar)
         outcome = self._label(r1.total + att - (r2.total + dfn))
         events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
         if a is not None and engagement is not None and inputs.target and outcome != "miss":

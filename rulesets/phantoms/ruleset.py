@@ -92,6 +92,23 @@ VARIANTS = (
         "7.1.1b",
     ),
     Variant(
+        "altitude_0_replaces_lower",
+        "Radar lock on a target at altitude 0: -4 only",
+        "7.1.1b lists -1 for a target at a lower altitude and -4 for a target at altitude 0. "
+        "Default: a target at altitude 0 below the attacker takes both (-5). With this "
+        "variant: the -4 replaces the -1.",
+        "7.1.1b",
+    ),
+    Variant(
+        "maneuver_ends_at_marker",
+        "Gun fire: a maneuver ends when its marker is reached",
+        "7.2 gives the firing aircraft -3 in a Hard Turn or Loop (-1 in a Turn or Sideslip); "
+        "7.1.3 gives a missile's target +3 if it is in or just did one. Default: both count a "
+        "maneuver completed in this impulse's movement. With this variant: the firing "
+        "aircraft's modifier stops once its marker is reached (missiles keep 'just did').",
+        "7.2",
+    ),
+    Variant(
         "loss_of_control_literal",
         "Loss of control: the literal -1 per speed point below zero",
         "6.4.1 modifies the die by -1 per speed point below zero, which (safe results being "

@@ -226,13 +226,17 @@ def test_7_1_1b_lock_odds_f15_example_exact() -> None:
 def test_7_1_1b_lock_modifiers() -> None:
     from rulesets.phantoms.radar import radar_modifiers
 
-    assert radar_modifiers(lock_inputs(attacker_pilot="ace")) == (6 + 2 - 1, 4)
-    assert radar_modifiers(lock_inputs(attacker_pilot="experienced")) == (6 + 1 - 1, 4)
-    assert radar_modifiers(lock_inputs(attacker_pilot="green")) == (6 - 2 - 1, 4)
-    assert radar_modifiers(lock_inputs(target_altitude=5)) == (6 + 1, 4)
-    assert radar_modifiers(lock_inputs(target_altitude=4, range_hexes=4)) == (6, 2)
-    # altitude 0 below the attacker: -1 lower and -4 at altitude 0, as the text lists both
-    assert radar_modifiers(lock_inputs(target_altitude=0)) == (6 - 1 - 4, 4)
+    assert radar_modifiers(lock_inputs(attacker_pilot="ace"), frozenset()) == (6 + 2 - 1, 4)
+    assert radar_modifiers(lock_inputs(attacker_pilot="experienced"), frozenset()) == (6 + 1 - 1, 4)
+    assert radar_modifiers(lock_inputs(attacker_pilot="green"), frozenset()) == (6 - 2 - 1, 4)
+    assert radar_modifiers(lock_inputs(target_altitude=5), frozenset()) == (6 + 1, 4)
+    assert radar_modifiers(lock_inputs(target_altitude=4, range_hexes=4), frozenset()) == (6, 2)
+    # altitude 0 below the attacker: -1 lower and -4 at altitude 0, as the text lists both;
+    # the altitude_0_replaces_lower reading (open, a variant): the -4 alone
+    assert radar_modifiers(lock_inputs(target_altitude=0), frozenset()) == (6 - 1 - 4, 4)
+    only = frozenset({"altitude_0_replaces_lower"})
+    assert radar_modifiers(lock_inputs(target_altitude=0), only) == (6 - 4, 4)
+    assert radar_modifiers(lock_inputs(target_altitude=2), only) == (6 - 1, 4)
 
 
 def test_7_1_1b_lock_is_kept_and_lost_on_a_new_target(game: Any) -> None:
@@ -640,3 +644,22 @@ def test_7_1_1b_out_of_range_launch_automatically_misses_with_the_variant(game: 
     assert lost == {"reason": "fired outside its range"}
     g.do("missile_lost", {**lost, "attacker": "f15", "target": "mig"})
     assert g.e.attributes["missiles_in_flight"] == []
+
+
+@pytest.mark.parametrize(("variants", "own"), [((), -3), (("maneuver_ends_at_marker",), 0)])
+def test_7_2_hard_turn_completed_this_impulse_gun_and_missile_agree(
+    game: Any, variants: Any, own: int
+) -> None:
+    """7.2 / 7.1.3 (open reading): a Hard Turn completed in this impulse's movement still
+    counts for the firing aircraft's -3 (as a missile's target 'just did' it) by default;
+    with maneuver_ends_at_marker it stops at the marker. Missiles keep 'just did' either way."""
+    g = game(variants)
+    g.add("f4", "Blue", "f4e", speed=3, altitude=3)
+    g.add("mig", "Red", "mig21", speed=3, altitude=3)
+    for aid in ("f4", "mig"):
+        g.do("mark_maneuver", {"aircraft": aid, "maneuver": "hard turn left"})
+    _in_impulse(g, 2, "f")  # speed 3: the one-hex hard turn completes in impulse 2's movement
+    assert g.a("f4").attributes["maneuver"] is None
+    assert g.rs.procedures["gun_attack"].prefill(g.e, "f4", "mig")["attacker_modifiers"] == own
+    missile = g.rs.procedures["missile_attack"]
+    assert missile.prefill(g.e, "f4", "mig")["target_hard_turn_or_loop"] is True
