@@ -170,10 +170,10 @@ class Tally:
         if Status.DESTROYED in self.status and self.is_fighter:
             # "If a plane is destroyed the pilot dies."
             self.flag(Status.PILOT_KILLED)
-        if self.ledgers.get(MAX_SPEED) == 0:
-            # "Any aircraft reduced to 0 speed crashes."
+        if self.is_fighter and self.ledgers.get(MAX_SPEED) == 0:
+            # "Any aircraft reduced to 0 speed crashes." -- aircraft, not UFOs (issue 15)
             self.flag(Status.CRASHED)
-        if self.ledgers.get(ANTI_GRAV) == 0:
+        if not self.is_fighter and self.ledgers.get(ANTI_GRAV) == 0:
             # "Any UFO reduced to 0 Anti-Grav crashes"
             self.flag(Status.CRASHED)
         speed = a.attributes.get("speed")

@@ -13,13 +13,15 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, InitiativeSet
+from app.core.procedure import OddsTooLarge
 from app.core.ruleset import Procedure, Resolution
 
 from .common import fighter
 from .sequence import INITIATIVE, RULE, require_step
 
-#: exact odds enumerate every roll: 6**6 = 46656 cases at most
-MAX_PLANES = 6
+#: exact odds of the whole order enumerate every roll: 6**6 = 46656 cases at most; any
+#: number of planes rolls (the text lets every plane roll), the odds stop at six
+MAX_ODDS_PLANES = 6
 
 
 def groups(names: Sequence[str], keys: Sequence[Any]) -> list[list[str]]:
@@ -55,7 +57,6 @@ class _Planes(BaseModel):
 
     planes: list[str] = Field(
         min_length=1,
-        max_length=MAX_PLANES,
         title="Planes",
         description="aircraft ids (or names for a what-if)",
     )
@@ -97,6 +98,11 @@ class Initiative(Procedure):
         return groups(inputs.planes, keys)
 
     def odds(self, inputs: InitiativeInputs) -> dict[str, Fraction]:
+        if len(inputs.planes) > MAX_ODDS_PLANES:
+            raise OddsTooLarge(
+                f"{len(inputs.planes)} planes: the odds of the whole moving order are worked out "
+                f"for up to {MAX_ODDS_PLANES}; roll or type the dice to resolve it"
+            )
         return _enumerate(len(inputs.planes), lambda f: order_label(self._groups(inputs, f)))
 
     def prefill(
@@ -104,7 +110,7 @@ class Initiative(Procedure):
     ) -> dict[str, Any]:
         planes = [
             a for a in engagement.aircraft.values() if a.in_play and a.card.get("kind") == "fighter"
-        ][:MAX_PLANES]
+        ]
         return {
             "planes": [a.id for a in planes],
             "reactions": [int(a.details.get("reaction", 0)) for a in planes],

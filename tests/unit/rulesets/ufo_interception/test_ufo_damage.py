@@ -87,6 +87,15 @@ def test_ufo_crashes_at_zero_anti_grav() -> None:
         hit(e, "saucer", "ufo", [3, 4])
 
 
+def test_a_ufo_at_max_speed_0_flies_on_only_0_anti_grav_crashes_it() -> None:
+    """UFO rules, Damage: "Any aircraft reduced to 0 speed crashes" is for aircraft; "Any UFO
+    reduced to 0 Anti-Grav crashes" is the UFO's one crash (issue 15)."""
+    e = fold(standard(), [LedgerChanged(aircraft="saucer", ledger="max_speed", delta=-5)])
+    e, _ = hit(e, "saucer", "ufo", [1, 2])  # 3: Engine, max speed -1: down to 0
+    u = e.aircraft["saucer"]
+    assert u.ledger("max_speed") == 0 and "crashed" not in u.status and u.in_play
+
+
 def test_ufo_destroyed_at_its_damage_points() -> None:
     """12: 2D6 DP; a Small UFO has 10 DP."""
     e, _ = hit(standard(), "saucer", "ufo", [6, 6, 5, 5])

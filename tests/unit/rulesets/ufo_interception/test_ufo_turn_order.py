@@ -9,6 +9,7 @@ from ufo_helpers import at, fold, game, perform, standard
 
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
+from app.core.procedure import OddsTooLarge
 from rulesets.ufo_interception import RULESET
 from rulesets.ufo_interception.sequence import (
     CANNON_1,
@@ -104,6 +105,21 @@ def test_roll_off_for_tied_players_only() -> None:
     # the higher roll moves second
     assert e3.initiative_order == ("c", "b", "a")
     assert e3.attributes["initiative_ties"] == []
+
+
+def test_every_plane_rolls_initiative_not_only_six() -> None:
+    """UFO rules, Turn Order: "Each plane rolls d6+pilot reaction" -- eight planes, eight
+    rolls; the odds of the whole order are refused beyond six (too many orders), not the roll."""
+    e = game(
+        *((f"P{i}", "tornado", {"reaction": 1}) for i in range(8)), ("Saucer", "small_ufo", {})
+    )
+    pre = INIT.prefill(e, None, None)
+    assert len(pre["planes"]) == 8
+    e, res = perform(e, "initiative", pre, [1, 2, 3, 4, 5, 6, 1, 2])
+    assert len(e.initiative_order) == 8
+    assert e.initiative_scores["p7"] == 3 and e.initiative_scores["p5"] == 7
+    with pytest.raises(OddsTooLarge, match="up to 6"):
+        INIT.odds(INIT.parse(pre))
 
 
 def rolled() -> object:
