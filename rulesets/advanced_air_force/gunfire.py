@@ -185,6 +185,7 @@ def _record(engagement: Engagement) -> dict[str, Any]:
             "flexible": list(raw.get("flexible", [])),
             "flexible_attackers": list(raw.get("flexible_attackers", [])),
             "flexible_rolls": dict(raw.get("flexible_rolls", {})),
+            "attacker_rolls": dict(raw.get("attacker_rolls", {})),
         }
     return {
         "turn": engagement.turn,
@@ -192,6 +193,7 @@ def _record(engagement: Engagement) -> dict[str, Any]:
         "flexible": [],
         "flexible_attackers": [],
         "flexible_rolls": {},
+        "attacker_rolls": {},
     }
 
 
@@ -322,8 +324,15 @@ class GunFire(Procedure):
                 raise RuleViolation(
                     f'rule 15: {a.name} has already entered "F" fire this Game-Turn'
                 )
-            left = MAX_FLEXIBLE_ROLLS_PER_TARGET - int(record["flexible_rolls"].get(target, 0))
             wanted = max((e.tries for e in self._entries(inputs)), default=0)
+            made = int(record["attacker_rolls"].get(attacker, 0))
+            if made + wanted > a_card.flexible_rolls:
+                raise RuleViolation(
+                    f"rule 15: {a.name} may roll {a_card.flexible_rolls} time(s) per Game-Turn to "
+                    f'enter "F" fire ("no indication means one roll only"); {made} made this '
+                    "Game-Turn"
+                )
+            left = MAX_FLEXIBLE_ROLLS_PER_TARGET - int(record["flexible_rolls"].get(target, 0))
             if wanted > left:
                 raise RuleViolation(
                     f'rule 15: at most three "F" entry rolls per target per Game-Turn; {left} '
@@ -386,6 +395,8 @@ class GunFire(Procedure):
             else:
                 counts = record["flexible_rolls"]
                 counts[inputs.target] = int(counts.get(inputs.target, 0)) + flexible_rolls_made
+                mine = record["attacker_rolls"]
+                mine[inputs.attacker] = int(mine.get(inputs.attacker, 0)) + flexible_rolls_made
                 if failed is None:
                     record["flexible"].append(inputs.target)
                     record["flexible_attackers"].append(inputs.attacker)

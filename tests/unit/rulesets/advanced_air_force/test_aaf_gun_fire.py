@@ -265,6 +265,22 @@ def test_rule_15_three_flexible_rolls_per_target_and_one_entry_per_aircraft() ->
         GF.resolve(inputs(attacker="b17b", target="red2", **f), TableDice([6, 3]), e)
 
 
+def test_rule_15_a_card_without_a_number_rolls_once_per_game_turn_in_all() -> None:
+    """Rule 15: "No indication means one roll only" -- per aircraft per Game-Turn, whatever
+    the target: a Bf 110 that missed its one roll at Red may not roll again at Red 2."""
+    e = game(
+        ("bf110", "Blue", "bf110_sample"),
+        ("red", "Red", "spitfire_sample"),
+        ("red2", "Red", "spitfire_sample"),
+    )
+    f = {"gun_type": "F", "total_gun_factors": 1, "range_hexes": 1}
+    e = apply(e, GF.resolve(inputs(attacker="bf110", target="red", **f), TableDice([2]), e))
+    with pytest.raises(RuleViolation, match=r"rule 15: Bf110 .* 1 time\(s\) per Game-Turn"):
+        GF.resolve(inputs(attacker="bf110", target="red2", **f), TableDice([6, 3]), e)
+    e2 = next_turn(e)  # a new Game-Turn, a new roll
+    GF.resolve(inputs(attacker="bf110", target="red2", **f), TableDice([6, 3]), e2)
+
+
 def test_advantage_status_must_match_the_game() -> None:
     e = _duel()
     with pytest.raises(RuleViolation, match="advantage status"):
