@@ -76,6 +76,11 @@ class GunFireInputs(ProcedureInputs):
         description="Resulting Game-Turn altitudes (rules 1, 5)",
     )
     fire_mode: FireMode = Field("normal", title="Fire", description="rules 8, 11; V. Dive rule 6")
+    attacker_in_v_dive: bool = Field(
+        False,
+        title="Firer in a Vertical Dive",
+        description='V. Dive rule 5: "FF" guns reach 1800 ft downward, in the V. Dive hex only',
+    )
     combined_speed: int | None = Field(
         None, ge=0, le=80, title="Combined Speed Points", description="rule 11: 10+"
     )
@@ -105,7 +110,13 @@ class GunFireInputs(ProcedureInputs):
         if self.fire_mode in ("snapshot", "snapshot_front") and self.range_hexes != 1:
             raise ValueError("rule 8: Snapshot fire is always resolved at 1 hex range")
         d = self.altitude_difference_ft
-        if self.gun_type == "FF" and d is not None:
+        if self.attacker_in_v_dive and d is not None:
+            # V. Dive rule 5: every "FF" gun's downward range becomes 1800 ft, downward only
+            if d > 0:
+                raise ValueError("V. Dive rule 5: in a Vertical Dive guns fire downward only")
+            if d < -1800:
+                raise ValueError("V. Dive rule 5: the vertical gun range is at most 1800 ft")
+        elif self.gun_type == "FF" and d is not None:
             if d > 600:
                 raise ValueError('rule 5: "FF" guns fire at most 600 ft upward (from below)')
             if d < -1200:

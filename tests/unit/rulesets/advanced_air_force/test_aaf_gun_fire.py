@@ -362,3 +362,24 @@ def test_sight_and_flexible_rolls_come_from_the_card() -> None:
             TableDice([6, 1]),
             e,
         )
+
+
+def test_v_dive_rule_5_ff_guns_reach_1800_ft_downward_in_gun_fire_as_in_gun_range() -> None:
+    """V. Dive rule 5: in a V. Dive every "FF" gun reaches 1800 ft downward (300 ft = 1 hex,
+    so 6 hexes), downward only; gun range and gun fire agree on a 1500 ft shot."""
+    rng = RULESET.procedures["gun_range"]
+    r = rng.compute(
+        rng.parse(
+            {"horizontal_hexes": 0, "altitude_difference_ft": -1500, "attacker_in_v_dive": True}
+        ),
+        None,
+    )
+    assert r.label == "range 5"
+    shot = inputs(range_hexes=5, altitude_difference_ft=-1500, attacker_in_v_dive=True)
+    assert sum(GF.odds(shot).values()) == 1
+    with pytest.raises(ValidationError, match="1200 ft downward"):
+        inputs(range_hexes=5, altitude_difference_ft=-1500)
+    with pytest.raises(ValidationError, match="at most 1800 ft"):
+        inputs(range_hexes=6, altitude_difference_ft=-2100, attacker_in_v_dive=True)
+    with pytest.raises(ValidationError, match="downward only"):
+        inputs(range_hexes=1, altitude_difference_ft=300, attacker_in_v_dive=True)
