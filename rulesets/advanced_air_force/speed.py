@@ -187,7 +187,11 @@ class SpeedChange(Calculator):
                 raise RuleViolation("rule 21: no Power Factors in a Game-Turn with an H-Loop")
         if i.outside_loop and i.current_speed > 4:
             raise RuleViolation("rule 20: no outside loop above a Current Airspeed of 4")
-        costs = i.maneuver_and_climb_cost + (0 if in_dive else 2 * i.slips) + i.full_half_rolls
+        # rule 24: a Max. Level point removed by an "E" hit stays a level point for everything
+        # but the Dive Speed Power and Brake restrictions -- a Slip there still costs 2
+        slip_in_dive = i.current_speed > i.max_level_speed + i.e_hit_level_loss
+        costs = i.maneuver_and_climb_cost + (0 if slip_in_dive else 2 * i.slips)
+        costs += i.full_half_rolls
         if i.half_loop == "diving":
             costs += 1
         elif i.half_loop == "climbing":

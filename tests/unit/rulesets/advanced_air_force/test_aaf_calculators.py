@@ -298,6 +298,12 @@ def test_rule_24_e_hit_level_point_needs_no_dive_but_keeps_dive_restrictions() -
         label("speed_change", **{**kw, "current_speed": 10, "brake_used": 1, "power_used": 1})
     with pytest.raises(RuleViolation, match="rule 17"):
         label("speed_change", **{**kw, "current_speed": 9, "power_used": 1})
+    # rules 24 + 16: at 10 (the E-hit point) a Slip costs 2 as at any level speed, not the
+    # Dive Speed 0: 10 - 2 - 1 (brake) = 7
+    slip = {**kw, "current_speed": 10, "brake_used": 1, "slips": 1}
+    assert label("speed_change", **slip) == "airspeed 7"
+    # in true Dive Speed (above the original Max. Level Sp.) the Slip is free: 11 - 1 = 10
+    assert label("speed_change", **{**slip, "current_speed": 11}) == "airspeed 10"
 
 
 def test_gun_fire_prefill_from_cards() -> None:
