@@ -107,7 +107,9 @@ def test_typed_values_are_saved_as_an_override_never_into_the_package(qtbot, rul
     ed.show()
     assert ed.name == "hits"
     assert ed.table.currentRow() == ed.row_of("cells.1.high")  # the cell the refusal named
+    assert "3 cell(s) still missing" in ed.heading.text()
     type_into(qtbot, ed, "cells.1.high", "8")
+    assert "2 cell(s) still missing" in ed.heading.text()  # the count follows the typing
     type_into(qtbot, ed, "cells.2.low", "4")
     type_into(qtbot, ed, "columns[2]", "3")
     assert "3 unsaved change(s)" in ed.status.text()
@@ -115,6 +117,7 @@ def test_typed_values_are_saved_as_an_override_never_into_the_package(qtbot, rul
     ed.saved.connect(saved.append)
     qtbot.keyClick(ed, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert saved == ["hits"]
+    assert "Every cell has a value." in ed.heading.text()
     assert (shipped / "hits.toml").read_text(encoding="utf-8") == HITS
     over = override_path("skirmish", "hits")
     assert over.exists() and Path(os.environ["AIRBOSS_DATA_DIR"]) in over.parents
@@ -201,3 +204,49 @@ def test_card_editor_refuses_a_bad_card_or_id_in_place(qtbot):
     assert "Not saved" in ed.message.message
     assert ed.form.error_text("ammunition") != ""
     assert not (Path(os.environ["AIRBOSS_DATA_DIR"]) / "aircraft" / "skirmish").exists()
+
+
+def test_nth_fleet_attack_value_typed_in_the_editor_changes_the_next_air_combat(qtbot, tmp_path):
+    """Issue 14: the Nth Fleet Tables editor saved under a name the ruleset never read. A 2.9
+    cell typed in the editor is used by the very next air combat, through GameSession."""
+    from app.core.data import save_override
+    from app.core.dice import TableDice
+    from app.session import GameSession
+
+    columns = {str(c): {str(r): c // 10 * r // 2 for r in range(11)} for c in (10, 20, 30)}
+    columns |= {
+        "40": {str(r): 2 * r for r in range(11)},
+        "50": {str(r): 2 * r + 1 for r in range(11)},
+    }
+    save_override(
+        "nth_fleet", "air_to_air_attack", {"lower_columns": [10, 20, 30], "cells": columns}
+    )
+    save_override("nth_fleet", "defence_values", {"values": {"a6e": 4, "f14a": 5, "mig29": 4}})
+    s = GameSession.create(tmp_path / "ns.airboss", ruleset="nth_fleet", title="NS")
+    s.add_aircraft(side="Blue", type_id="a6e", name="VA-35", base="Nimitz")
+    s.add_aircraft(side="Blue", type_id="f14a", name="VF-1", base="Nimitz", unit_sides=2, units=2)
+    s.add_aircraft(
+        side="Red", type_id="mig29", name="Fulcrums", base="Olenya", units=2, unit_sides=2
+    )
+    for aid, mission in (("va-35", "strike"), ("vf-1", "escort")):
+        s.perform("launch_mission", {"aircraft": aid, "points": 4, "mission": mission, "name": "A"})
+    s.perform("launch_mission", {"aircraft": "fulcrums", "points": 4, "mission": "cap"})
+    strike = {
+        "first": ["va-35", "vf-1"],
+        "second": ["fulcrums"],
+        "cap": "second",
+        "phase": "activation",
+        "first_picks": ["fulcrums"],
+        "second_picks": ["vf-1", "va-35"],
+    }
+    # Blue's 52 points on the 50 column, 2d5 = 6, CAP -2: row 4, which the umpire typed as 9
+    ed = TablesEditor(s.ruleset, select=("Air-to-air attack table", ""))
+    qtbot.addWidget(ed)
+    ed.show()
+    assert ed.name == "Air-to-air attack table (2.9)"
+    type_into(qtbot, ed, "cells.50.4", "12")
+    qtbot.keyClick(ed, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert "Saved to" in ed.status.text()
+    res = s.perform("air_combat", strike, TableDice([3, 3, 2, 2]))
+    assert res.outcome.startswith("first force 12,")
+    s.close()

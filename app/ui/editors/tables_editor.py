@@ -239,7 +239,7 @@ class TablesEditor(QWidget):
         self.message.clear_refusal()
         try:
             self.shipped = read_toml(path)
-            over = override_path(self.ruleset.id, self.name)
+            over = override_path(self.ruleset.id, path.stem)
             self.data = (
                 merged(self.shipped, read_toml(over))
                 if over.exists()
@@ -249,20 +249,25 @@ class TablesEditor(QWidget):
             self.shipped, self.data = {}, {}
             self.message.show_refusal(str(e))
         self.edited, self.errors = set(), {}
+        self._show_heading()
+        self._fill()
+
+    def _show_heading(self) -> None:
+        """Title, rule, file and the live count of cells still missing (issue 14)."""
+        assert self.name is not None
         title = self.data.get("title", self.name)
         rule = self.data.get("rule", "")
         gaps = sum(1 for _, v in cells(self.data) if v == MISSING)
         self.heading.setText(
             f"<b>{title}</b>"
             + (f" ({rule})" if rule else "")
-            + f"<br>{path}<br>"
+            + f"<br>{self.files[self.name]}<br>"
             + (
                 f"{gaps} cell(s) still missing: type the values from your copy of the game."
                 if gaps
                 else "Every cell has a value."
             )
         )
-        self._fill()
 
     def _fill(self) -> None:
         rows = [
@@ -330,6 +335,7 @@ class TablesEditor(QWidget):
             self.edited.add(p)
         self._style(item.row())
         self._show_errors()
+        self._show_heading()
         self.status.setText(f"{len(self.edited)} unsaved change(s)" if self.edited else "")
 
     def _show_errors(self) -> None:
@@ -372,8 +378,12 @@ class TablesEditor(QWidget):
             self.status.setText("Nothing to save.")
             return
         try:
+            # the override is named after the shipped file, which is what load_table reads
+            # (the list's name is only a label: Nth Fleet's are printed titles, issue 14)
             path = save_override(
-                self.ruleset.id, self.name, override_of(self.shipped, self.data, self.edited)
+                self.ruleset.id,
+                self.files[self.name].stem,
+                override_of(self.shipped, self.data, self.edited),
             )
         except (OSError, DataFileError) as e:
             self.message.show_refusal(f"Not saved: {e}")
