@@ -12,7 +12,7 @@ from app.core.data import cell
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Status
 from app.core.errors import RuleViolation
-from app.core.events import LedgerChanged, StatusChanged
+from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.airpower.common import pending_hit
@@ -89,6 +89,11 @@ class GenieLaunch(Procedure):
             )
         roll = dice.roll("d10", "Genie launch").total
         outcome = "launched" if roll <= n else "miss"
+        if outcome == "launched" and inputs.attacker:
+            turn = draft.engagement.turn
+            draft.emit(
+                AttributesSet(aircraft=inputs.attacker, values={"genie_launched_turn": turn})
+            )
         said = "launched" if outcome == "launched" else "dud motor or warhead, removed from play"
         return Decision(outcome, f"Genie launch: d10 {roll} against {n}: {said} ({self.rule})")
 

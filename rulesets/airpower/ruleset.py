@@ -13,8 +13,8 @@ from app.core.data import load_catalogue
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event
-from app.core.ruleset import CardSpec, LedgerSpec, Ruleset, Step, Variant
-from rulesets.airpower import tables
+from app.core.ruleset import Acting, CardSpec, LedgerSpec, Ruleset, Step, Variant
+from rulesets.airpower import sequence, tables
 from rulesets.airpower.cards import Card, Details, air_to_air_factors, card_spec
 from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE
 from rulesets.airpower.damage import DamageRoll
@@ -131,33 +131,10 @@ class AirPower(Ruleset):
         )
 
     def steps(self, engagement: Engagement) -> Sequence[Step]:
-        return (
-            Step(
-                "Flight",
-                "Flight phase",
-                "Aircraft fly FP by FP; gun and rocket attacks after an FP (record each "
-                "aircraft's FPs for recovery periods and SSGT).",
-                GUN_RULE,
-            ),
-            Step(
-                "Air-to-air missile launch",
-                "Air-to-air missile launch phase",
-                "Genie launch rolls.",
-                "Air Power, Air-to-Air Nuclear Rockets: Genie Launch",
-            ),
-            Step(
-                "Genie",
-                "Genie scatter and detonation",
-                "After the Genie and all aircraft have moved: scatter, then the detonation roll.",
-                "Air Power, Air-to-Air Nuclear Rockets",
-            ),
-            Step(
-                "Administration",
-                "Aircraft administrative phase",
-                "New speeds for next game turn.",
-                "Air Power, Angle-Off",
-            ),
-        )
+        return sequence.STEPS
+
+    def acting(self, engagement: Engagement) -> Sequence[Acting]:
+        return sequence.acting(engagement)
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         """A new game turn: this turn's FPs become last turn's (recovery periods carry over) and

@@ -85,3 +85,5 @@ class State(BaseModel):
     attacks: AttackRecord | None = None
     hits_to_resolve: tuple[PendingHit, ...] = ()
     radar_ranged: RadarRanged | None = None
+    #: the game turn this aircraft's Genie was launched (it scatters and detonates then)
+    genie_launched_turn: int | None = Field(None, ge=1)

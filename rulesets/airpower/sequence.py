@@ -1,0 +1,81 @@
+"""Air Power's game turn as the desk walks it: the phases the rules text names, and who acts
+in each ("who acts now", issue 14)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.core.engagement import AircraftState, Engagement
+from app.core.ruleset import Acting, Step
+from rulesets.airpower.common import GUN_RULE
+from rulesets.airpower.state import State
+
+GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"
+
+STEPS = (
+    Step(
+        "Flight",
+        "Flight phase",
+        "Aircraft fly FP by FP; gun and rocket attacks after an FP (record each "
+        "aircraft's FPs for recovery periods and SSGT).",
+        GUN_RULE,
+    ),
+    Step(
+        "Air-to-air missile launch",
+        "Air-to-air missile launch phase",
+        "Genie launch rolls.",
+        f"{GENIE_RULE}: Genie Launch",
+    ),
+    Step(
+        "Genie",
+        "Genie scatter and detonation",
+        "After the Genie and all aircraft have moved: scatter, then the detonation roll.",
+        GENIE_RULE,
+    ),
+    Step(
+        "Administration",
+        "Aircraft administrative phase",
+        "New speeds for next game turn.",
+        "Air Power, Angle-Off",
+    ),
+)
+
+
+def acting(engagement: Engagement) -> Sequence[Acting]:
+    """Who acts in the current phase, each line opening its procedure:
+
+    - Flight: hits waiting for their damage roll first (rule "Aircraft Damage Resolution"),
+      then every aircraft in play records its FPs (rule "Recovery Periods");
+    - missile launch: aircraft with a Genie left may roll its launch (rule "Genie Launch");
+    - Genie: each Genie launched this turn scatters, then detonates;
+    - Administration: every aircraft's speed for the next game turn (no roll).
+    """
+    planes = [a for a in engagement.aircraft.values() if a.in_play]
+    step = engagement.step
+    if step == 0:
+        owed = [
+            (a.id, f"damage roll owed: {len(_state(a).hits_to_resolve)} hit(s)", "damage")
+            for a in planes
+            if _state(a).hits_to_resolve
+        ]
+        return owed + [
+            (a.id, "flies its move FP by FP; gun or rocket attacks after an FP", "flight")
+            for a in planes
+        ]
+    if step == 1:
+        return [
+            (a.id, "may launch a Genie (radar lock-on, wings level)", "genie_launch")
+            for a in planes
+            if a.ledgers.get("genies") is not None and a.ledgers["genies"].value > 0
+        ]
+    if step == 2:
+        return [
+            (a.id, "its Genie scatters, then detonates", "genie_scatter")
+            for a in planes
+            if _state(a).genie_launched_turn == engagement.turn
+        ]
+    return [(a.id, "sets its speed for the next game turn") for a in planes]
+
+
+def _state(a: AircraftState) -> State:
+    return a.typed(State, "attributes")
