@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import Event
-from app.core.ruleset import CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
+from app.core.ruleset import Acting, CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
 
 from . import advantage_state
 from .advantage import DeclareAdvantage, EndAdvantage, expire_advantages
@@ -117,17 +117,60 @@ class AdvancedAirForce(Ruleset):
         """A new Game-Turn drops the Advantages not repeated on the Game-Turn before (rule 2)."""
         return expire_advantages(engagement, turn)
 
-    def acting(self, engagement: Engagement) -> list[tuple[str, str]]:
-        """Rule 2's movement order: unaffected aircraft plot secretly, then the Disadvantaged
-        move, then the Advantaged plot."""
+    def acting(self, engagement: Engagement) -> list[Acting]:
+        """Who acts in each step (issue 14), each line opening its procedure:
+
+        - Movement (rule 2): unaffected aircraft write their movement secretly, then the
+          Disadvantaged move, then the Advantaged plot; each works out its airspeed;
+        - Advantage (rules 2, 3): an Advantaged aircraft repeats its Advantage over its target,
+          any other pursuer may declare one;
+        - Fire (rules 12-15): the Advantaged fire at their targets first, then the rest.
+        """
         adv = advantage_state.advantages(engagement)
         down = advantage_state.disadvantaged(engagement)
         live = [a for a in engagement.aircraft.values() if a.in_play]
-        first = [
-            (a.id, "writes its movement secretly") for a in live if a.id not in set(adv) | down
+        names = {a.id: a.name for a in engagement.aircraft.values()}
+        if engagement.step == 0:
+            first = [
+                (a.id, "writes its movement secretly (airspeed)", "speed_change")
+                for a in live
+                if a.id not in set(adv) | down
+            ]
+            second = [
+                (a.id, "moves first: Disadvantaged (airspeed)", "speed_change")
+                for a in live
+                if a.id in down and a.id not in adv
+            ]
+            third = [
+                (a.id, "plots last: Advantaged (airspeed)", "speed_change")
+                for a in live
+                if a.id in adv
+            ]
+            return [*first, *second, *third]
+        if engagement.step == 1:
+            held: list[Acting] = [
+                (
+                    a.id,
+                    f"repeats its Advantage over {names.get(str(adv[a.id]['target']), '?')}",
+                    "declare_advantage",
+                    str(adv[a.id]["target"]),
+                )
+                for a in live
+                if a.id in adv
+            ]
+            return held + [
+                (a.id, "may declare an Advantage (pursuer within 1200 ft)", "declare_advantage")
+                for a in live
+                if a.id not in adv
+            ]
+        fire: list[Acting] = [
+            (
+                a.id,
+                f"fires at {names.get(str(adv[a.id]['target']), '?')}: Advantaged",
+                "gun_fire",
+                str(adv[a.id]["target"]),
+            )
+            for a in live
+            if a.id in adv
         ]
-        second = [
-            (a.id, "moves first: Disadvantaged") for a in live if a.id in down and a.id not in adv
-        ]
-        third = [(a.id, "plots last: Advantaged") for a in live if a.id in adv]
-        return [*first, *second, *third]
+        return fire + [(a.id, "may fire", "gun_fire") for a in live if a.id not in adv]

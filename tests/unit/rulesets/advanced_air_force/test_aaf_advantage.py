@@ -133,7 +133,7 @@ def test_rule_2_movement_order() -> None:
     Advantaged plot."""
     e = declare(three(), "blue", "red")
     order = RULESET.acting(e)
-    assert [a for a, _ in order] == ["red2", "red", "blue"]
+    assert [line[0] for line in order] == ["red2", "red", "blue"]
     assert "Disadvantaged" in order[1][1]
     assert "Advantaged" in order[2][1]
 

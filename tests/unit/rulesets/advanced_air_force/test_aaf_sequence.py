@@ -1,0 +1,43 @@
+"""Issue 14: Advanced Air Force's "who acts now" in each step of a Game-Turn, every line
+opening its procedure (rules 2, 3, 12-15)."""
+
+from __future__ import annotations
+
+from aaf_helpers import apply, game
+
+from app.core.events import ClockSet, GameAttributesSet
+from rulesets.advanced_air_force import RULESET
+
+
+def at(e, step):  # noqa: ANN001, ANN201 - a test helper
+    return apply(e, [ClockSet(turn=e.turn, step=step)])
+
+
+def test_a_game_turn_of_who_acts_now_with_one_advantage() -> None:
+    e = game(
+        ("blue", "Blue", "spitfire_sample"),
+        ("red", "Red", "bf110_sample"),
+        ("grey", "Red", "spitfire_sample"),
+    )
+    e = apply(
+        e, [GameAttributesSet(values={"advantage": {"blue": {"target": "red", "consecutive": 1}}})]
+    )
+    # rule 2: unaffected plot secretly, then the Disadvantaged move, then the Advantaged plot
+    assert RULESET.acting(at(e, 0)) == [
+        ("grey", "writes its movement secretly (airspeed)", "speed_change"),
+        ("red", "moves first: Disadvantaged (airspeed)", "speed_change"),
+        ("blue", "plots last: Advantaged (airspeed)", "speed_change"),
+    ]
+    # rules 2, 3: the Advantaged repeats its Advantage, the others may declare one
+    assert RULESET.acting(at(e, 1)) == [
+        ("blue", "repeats its Advantage over Red", "declare_advantage", "red"),
+        ("red", "may declare an Advantage (pursuer within 1200 ft)", "declare_advantage"),
+        ("grey", "may declare an Advantage (pursuer within 1200 ft)", "declare_advantage"),
+    ]
+    # fire: the Advantaged at its target first, never "writes its movement" here
+    fire = RULESET.acting(at(e, 2))
+    assert fire[0] == ("blue", "fires at Red: Advantaged", "gun_fire", "red")
+    assert {line[0] for line in fire[1:]} == {"red", "grey"}
+    assert all(line[2] == "gun_fire" for line in fire)
+    for step in range(3):  # every line opens a procedure the ruleset has
+        assert all(line[2] in RULESET.procedures for line in RULESET.acting(at(e, step)))
