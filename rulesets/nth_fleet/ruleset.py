@@ -241,19 +241,42 @@ class NthFleet(Ruleset):
         )
 
     def acting(self, engagement: Engagement) -> list[Acting]:
+        """Who acts in each air phase (issue 14), each line opening its procedure: counters
+        with unused points may launch missions (2.2: strategic ones in the strategic phase,
+        strikes, escorts and CAP at activation); aloft missions roll for effectiveness (2.3);
+        when both sides have points aloft or on CAP at activation, a side line opens the air
+        combat (2.9-2.12); at return to base every mission aloft lands (2.1)."""
         steps = self.steps(engagement)
         if not 0 <= engagement.step < len(steps):
             return []
         phase = steps[engagement.step].phase
+        counters = [a for a in engagement.aircraft.values() if "tracks" in a.attributes]
+        if phase == "Return to base phase":
+            return [
+                (a.id, "returns to base (2.1)", "return_to_base")
+                for a in counters
+                if tracks_of(a)["aloft"]
+            ]
         out: list[Acting] = []
-        for a in engagement.aircraft.values():
-            aloft = tracks_of(a)["aloft"] if "tracks" in a.attributes else 0
-            if not aloft:
-                continue
-            if phase == "Return to base phase":
-                out.append((a.id, "returns to base", "return_to_base"))
-            elif a.attributes.get("effective") is None and effectiveness_kind(
-                a.attributes.get("mission")
-            ):
-                out.append((a.id, "rolls for mission effectiveness", "mission_effectiveness"))
+        strategic = phase == "Strategic air phase"
+        what = (
+            "may fly a strategic mission (2.2)"
+            if strategic
+            else ("may launch a strike, escort or CAP (2.2)")
+        )
+        out += [(a.id, what, "launch_mission") for a in counters if tracks_of(a)["unused"]]
+        out += [
+            (a.id, "rolls for mission effectiveness (2.3)", "mission_effectiveness")
+            for a in counters
+            if tracks_of(a)["aloft"]
+            and a.attributes.get("effective") is None
+            and effectiveness_kind(a.attributes.get("mission"))
+        ]
+        if not strategic:
+            up = {a.side for a in counters if tracks_of(a)["aloft"] or tracks_of(a)["cap"]}
+            if len(up) >= 2:
+                first = engagement.sides[0] if engagement.sides else sorted(up)[0]
+                out.append(
+                    (first, "air combat against the other side's forces (2.9-2.12)", "air_combat")
+                )
         return out

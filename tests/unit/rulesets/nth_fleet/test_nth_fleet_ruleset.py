@@ -68,11 +68,29 @@ def test_steps_and_who_acts(game: Callable) -> None:
         "Return to base phase",
     ]
     r = g.add("Red", "tu95rt", "Bears", base="Olenya", air_points=2)
+    b = g.add("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
+    # strategic phase: counters with unused points may fly strategic missions (2.2)
+    assert RULESET.acting(g.state) == [
+        (r, "may fly a strategic mission (2.2)", "launch_mission"),
+        (b, "may fly a strategic mission (2.2)", "launch_mission"),
+    ]
     g.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
     assert RULESET.acting(g.state) == [
-        (r, "rolls for mission effectiveness", "mission_effectiveness")
+        (b, "may fly a strategic mission (2.2)", "launch_mission"),
+        (r, "rolls for mission effectiveness (2.3)", "mission_effectiveness"),
     ]
-    assert RULESET.acting(replace(g.state, step=2)) == [(r, "returns to base", "return_to_base")]
+    # activation: launches, and with both sides up, the air combat (2.9-2.12)
+    g.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
+    activation = RULESET.acting(replace(g.state, step=1))
+    assert (b, "may launch a strike, escort or CAP (2.2)", "launch_mission") in activation
+    assert activation[-1] == (
+        "Red",
+        "air combat against the other side's forces (2.9-2.12)",
+        "air_combat",
+    )
+    assert RULESET.acting(replace(g.state, step=2)) == [
+        (r, "returns to base (2.1)", "return_to_base")
+    ]
     assert RULESET.acting(replace(g.state, step=9)) == []
 
 
