@@ -52,8 +52,7 @@ def test_lists_procedures_and_prefills_from_the_attacker(dock):
         "Gun attack (Skirmish 1)",
         "Critical hit (Skirmish 2)",
         "Afterburner (Skirmish 3)",
-        "Initiative (Skirmish 4)",
-    ]
+    ]  # the initiative roll is the Initiative panel's: no second form here (issue 14)
     choose(dock.attacker, "Red 1 (Red)")
     assert dock.form.editor("hit_number").value() == 5  # the prop's card
     assert odds_rows(dock) == [("hit", "1/2", "50%"), ("miss", "1/2", "50%")]
@@ -157,8 +156,15 @@ def test_a_ledger_that_cannot_pay_is_refused_in_the_dock(qtbot, dock, game):
     assert dock.refusal.isVisible()
 
 
-def test_dice_fields_follow_dice_needed(qtbot, dock, game):
+def offer_initiative(monkeypatch, dock, game):
+    """A ruleset whose initiative roll has no panel of its own: Combat offers it."""
+    monkeypatch.setattr(type(game.ruleset), "initiative", None)
+    dock.model.reset.emit()
     choose(dock.procedure, "Initiative (Skirmish 4)")
+
+
+def test_dice_fields_follow_dice_needed(qtbot, dock, game, monkeypatch):
+    offer_initiative(monkeypatch, dock, game)
     dock.players_roll.setChecked(True)
     assert [f.purpose for f in dock.dice_fields] == ["initiative for Blue", "initiative for Red"]
     sides = dock.form.editor("sides")
@@ -195,7 +201,7 @@ def test_a_ruleset_error_is_refused_not_raised(qtbot, dock, game, monkeypatch):
     def broken(inputs, dice, draft):
         raise IndexError("tuple index out of range")
 
-    choose(dock.procedure, "Initiative (Skirmish 4)")
+    offer_initiative(monkeypatch, dock, game)
     monkeypatch.setattr(game.ruleset.procedures["initiative"], "decide", broken)
     before = len(game.events())
     qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)

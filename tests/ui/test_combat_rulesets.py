@@ -43,3 +43,17 @@ def test_every_procedure_gets_a_form_and_odds_or_a_reason(qtbot, tmp_path, rules
         if odds:
             assert sum(odds.values()) == 1, name
     s.close()
+
+
+@pytest.mark.parametrize("ruleset", ["ufo_interception", "phantoms"])
+def test_combat_never_opens_on_the_initiative_panels_roll(qtbot, tmp_path, ruleset):
+    """Issue 14: the UFO game's Combat panel opened on a duplicate Initiative form with a red
+    error; the initiative roll is the Initiative panel's alone."""
+    s = GameSession.create(tmp_path / "g.airboss", ruleset, "Smoke")
+    d = CombatDock(EngagementModel(s))
+    qtbot.addWidget(d)
+    offered = [d.procedure.itemData(i) for i in range(d.procedure.count())]
+    assert s.ruleset.initiative not in offered
+    assert d.procedure.currentData() == offered[0]
+    assert not d.refusal.message
+    s.close()

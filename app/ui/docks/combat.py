@@ -306,7 +306,10 @@ class CombatDock(QDockWidget):
         self.procedure.blockSignals(True)
         self.procedure.clear()
         if self.model.has_session:
-            for pid, proc in self.model.session.ruleset.procedures.items():
+            rs = self.model.session.ruleset
+            for pid, proc in rs.procedures.items():
+                if pid == rs.initiative:  # the Initiative panel's, not a second form here
+                    continue
                 self.procedure.addItem(f"{proc.title} ({proc.rule})", pid)
         self.procedure.blockSignals(False)
         self._fill_aircraft()
