@@ -515,6 +515,8 @@ class InputForm(QWidget):
                 else:
                     general.append(f"{name}: {msg}" if name else msg)
             for name, msgs in per_field.items():
+                if self._fields[name].raw() in ("", [], None):
+                    continue  # not filled in yet: nothing is wrong in it (the message says it)
                 self._fields[name].show_error("; ".join(dict.fromkeys(msgs)))
             self._message = "; ".join(
                 [f"{n.replace('_', ' ')}: {'; '.join(m)}" for n, m in per_field.items()] + general

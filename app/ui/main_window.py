@@ -176,6 +176,8 @@ class MainWindow(QMainWindow):
         for name, dock in self.docks.items():
             if name not in used:
                 dock.hide()
+        for column in firsts.values():
+            column[0].raise_()  # Combat in front, even where Qt merged a column's groups
         self._hidden_for_game = {n for n in self.docks if n not in used}
         self._sizes(firsts)
 

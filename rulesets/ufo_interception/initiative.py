@@ -167,6 +167,13 @@ class RollOff(Procedure):
     def dice_needed(self, inputs: _Planes) -> list[tuple[str, str]]:
         return [("d6", f"roll-off for {p}") for p in inputs.planes]
 
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        """The first group still tied after the initiative roll."""
+        ties = engagement.attributes.get("initiative_ties") or []
+        return {"planes": list(ties[0])} if ties else {}
+
     def odds(self, inputs: _Planes) -> dict[str, Fraction]:
         return _enumerate(len(inputs.planes), lambda f: order_label(groups(inputs.planes, f)))
 

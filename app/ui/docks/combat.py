@@ -444,7 +444,8 @@ class CombatDock(QDockWidget):
         ids = self._ids()
         first = ids.get("attacker") or ids.get("aircraft")
         values: dict[str, Any] = {}
-        if first or ids.get("target"):
+        fields = proc.Inputs.model_fields
+        if first or ids.get("target") or not ({"attacker", "target", "aircraft"} & set(fields)):
             try:
                 self.form.set_choices(proc.choices(self.model.engagement, first, ids.get("target")))
                 values = proc.prefill(self.model.engagement, first, ids.get("target"))

@@ -99,6 +99,10 @@ def test_roll_off_for_tied_players_only() -> None:
     assert e.attributes["initiative_ties"] == [["a", "b"]]
     with pytest.raises(RuleViolation, match="only planes tied"):
         perform(e, "initiative_roll_off", {"planes": ["a", "c"]}, [1, 2])
+    # the roll-off form comes filled with the tied planes, never typed ids (issue 14)
+    assert RULESET.procedures["initiative_roll_off"].prefill(e, None, None) == {
+        "planes": ["a", "b"]
+    }
     e2, res = perform(e, "initiative_roll_off", {"planes": ["a", "b"]}, [3, 3])
     assert e2.attributes["initiative_ties"] == [["a", "b"]]
     e3, res = perform(e2, "initiative_roll_off", {"planes": ["a", "b"]}, [5, 2])
