@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -189,6 +191,13 @@ class _Field:
             assert isinstance(w, QComboBox)
             data = w.currentData()
             return None if data == _NONE else data
+        if self.kind == "multi":
+            assert isinstance(w, QListWidget)
+            return [
+                w.item(i).data(Qt.ItemDataRole.UserRole)
+                for i in range(w.count())
+                if w.item(i).checkState() == Qt.CheckState.Checked
+            ]
         assert isinstance(w, QLineEdit)
         text = w.text().strip()
         if not text and self.optional:
@@ -216,6 +225,13 @@ class _Field:
             assert isinstance(w, QSpinBox)
             if isinstance(value, int):
                 w.setValue(value)
+        elif self.kind == "multi":
+            assert isinstance(w, QListWidget)
+            chosen = set(value or [])
+            for i in range(w.count()):
+                item = w.item(i)
+                on = item.data(Qt.ItemDataRole.UserRole) in chosen
+                item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
         elif self.kind == "choice":
             assert isinstance(w, QComboBox)
             i = w.findData(
@@ -232,8 +248,24 @@ class _Field:
 
     def pick(self, options: Sequence[tuple[Any, str]], form: InputForm) -> QWidget:
         """Become a picker of ``options`` (value, printed label): the old editor is returned
-        for the form to replace. With nothing to pick, one item says so (and is invalid)."""
+        for the form to replace. With nothing to pick, one item says so (and is invalid). A
+        list field becomes a list of check boxes (the ticked values, in the offered order)."""
         old = self.widget
+        if self.kind in ("str_list", "multi"):
+            box = QListWidget()
+            box.setObjectName(f"field_{self.name}")
+            box.setToolTip(old.toolTip())
+            for value, label in options:
+                item = QListWidgetItem(label)
+                item.setData(Qt.ItemDataRole.UserRole, value)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Unchecked)
+                box.addItem(item)
+            rows = max(1, min(len(options), 6))
+            box.setFixedHeight(rows * box.fontMetrics().height() + 8 + rows * 4)
+            box.itemChanged.connect(form._on_edit)
+            self.kind, self.widget = "multi", box
+            return old
         combo = QComboBox()
         combo.setObjectName(f"field_{self.name}")
         combo.setToolTip(old.toolTip())

@@ -282,6 +282,35 @@ class AirCombat(Procedure):
         out.update(first_ew=first.ew, second_ew=second.ew)
         return out
 
+    def choices(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, list[tuple[Any, str]]]:
+        """Forces from the base displays, never typed ids (issue 14): the counters with points
+        aloft or on CAP of the attacker's side (first) and the target's (second); each force
+        picks among the other's (2.15)."""
+        if attacker is None or target is None:
+            return {}
+        a, t = engagement.get(attacker), engagement.get(target)
+
+        def up(side: str, lead: str) -> list[tuple[Any, str]]:
+            out: list[tuple[Any, str]] = []
+            for c in engagement.aircraft.values():
+                if c.side != side or "tracks" not in c.attributes:
+                    continue
+                tr = tracks_of(c)
+                if c.id != lead and not (tr["aloft"] or tr["cap"]):
+                    continue
+                out.append((c.id, f"{c.name} ({tr['aloft']} aloft, {tr['cap']} on CAP)"))
+            return out
+
+        mine, theirs = up(a.side, attacker), up(t.side, target)
+        return {
+            "first": [x for x in mine if x[0] != attacker],
+            "second": [x for x in theirs if x[0] != target],
+            "first_picks": theirs,
+            "second_picks": mine,
+        }
+
     def _mods(self, inputs: CombatInputs, first_ew: bool, second_ew: bool) -> tuple[int, int]:
         return (
             roll_modifier(first_ew, second_ew, inputs.cap == "first", inputs.cap == "second"),

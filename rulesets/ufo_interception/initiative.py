@@ -105,6 +105,18 @@ class Initiative(Procedure):
             )
         return _enumerate(len(inputs.planes), lambda f: order_label(self._groups(inputs, f)))
 
+    def choices(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, list[tuple[Any, str]]]:
+        """The planes by name: every fighter in play rolls (ticked by the prefill)."""
+        return {
+            "planes": [
+                (a.id, a.name)
+                for a in engagement.aircraft.values()
+                if a.in_play and a.card.get("kind") == "fighter"
+            ]
+        }
+
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -166,6 +178,14 @@ class RollOff(Procedure):
 
     def dice_needed(self, inputs: _Planes) -> list[tuple[str, str]]:
         return [("d6", f"roll-off for {p}") for p in inputs.planes]
+
+    def choices(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, list[tuple[Any, str]]]:
+        """The planes still tied, by name."""
+        ties = engagement.attributes.get("initiative_ties") or []
+        names = {a.id: a.name for a in engagement.aircraft.values()}
+        return {"planes": [(p, names.get(p, p)) for group in ties for p in group]}
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

@@ -109,7 +109,6 @@ class UfoInterception(Ruleset):
     source = "untitled UFO interception rules (seed 003_184eec7a9e953b3d)"
     procedure_types = (
         Initiative,
-        RollOff,
         UfoMove,
         AircraftMove,
         Cannon,
@@ -120,6 +119,7 @@ class UfoInterception(Ruleset):
         DamageRoll,
         VitalSystem,
         HitLocation,
+        RollOff,
     )
     ledgers = (
         *(

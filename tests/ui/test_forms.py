@@ -151,3 +151,22 @@ def test_a_field_given_choices_becomes_a_picker_of_printed_names(qtbot):
     form.set_choices({"missile": []})
     assert form.editor("missile").currentText() == "(none left)"
     assert form.value().missile == ""  # the model says whether an empty pick is allowed
+
+
+def test_a_list_field_given_choices_becomes_check_boxes_of_printed_names(qtbot):
+    """Issue 14: forces and planes are ticked by name, never typed as ids."""
+
+    class Combat(BaseModel):
+        first: list[str] = Field(default_factory=list, title="More counters")
+
+    form = InputForm(Combat)
+    qtbot.addWidget(form)
+    form.set_values({"first": ["vf-1"]})
+    form.set_choices({"first": [("vf-1", "VF-1 (4 aloft)"), ("va-35", "VA-35 (4 aloft)")]})
+    box = form.editor("first")
+    assert [box.item(i).text() for i in range(box.count())] == ["VF-1 (4 aloft)", "VA-35 (4 aloft)"]
+    assert form.value().first == ["vf-1"]  # kept from before
+    box.item(1).setCheckState(Qt.CheckState.Checked)
+    assert form.value().first == ["vf-1", "va-35"]
+    form.set_values({"first": []})
+    assert form.value().first == []

@@ -163,6 +163,8 @@ class InitiativeDock(QWidget):
     def prefill(self) -> None:
         self._roster_key = self._roster()
         if self.form is not None:
+            if self.procedure is not None:
+                self.form.set_choices(self.procedure.choices(self.model.engagement, None, None))
             self.form.set_values(self._defaults())
             self._dice_fields()
 
