@@ -39,6 +39,7 @@ from app.core.events import (
 )
 from app.core.history import Timeline
 from app.core.log_index import undone_in
+from app.core.procedure import from_cards
 from app.core.ruleset import Resolution, Ruleset
 from app.plugins import load_ruleset
 from app.store import ConcurrentAppend, Store, StoreError
@@ -263,7 +264,15 @@ class GameSession:
                 f"{self.ruleset.title} has no procedure {procedure!r}; known: "
                 + ", ".join(self.ruleset.procedures)
             ) from None
-        parsed = proc.parse(inputs)
+        titles = {info.title or name: name for name, info in proc.Inputs.model_fields.items()}
+        overridden = frozenset(titles.get(t, t) for t in (overrides or {}))
+        for field in ("attacker", "target", "aircraft"):
+            ref = (
+                getattr(inputs, field, None) if isinstance(inputs, BaseModel) else inputs.get(field)
+            )
+            if isinstance(ref, str):
+                self.engagement.get(ref)  # a removed aircraft is refused by name first
+        parsed = proc.parse(from_cards(proc, inputs, self.engagement, overridden))
         for field in ("attacker", "target", "aircraft"):
             ref = getattr(parsed, field, None)
             if ref is not None:

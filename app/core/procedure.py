@@ -208,6 +208,9 @@ class Procedure(ABC):
     rule: ClassVar[str]
     Inputs: ClassVar[type[BaseModel]]
     dice: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: inputs read off the cards and state (``prefill``): filled from them when not given, and
+    #: refused when they disagree unless the umpire overrode them (issue 15, ``from_cards``)
+    card_fields: ClassVar[frozenset[str]] = frozenset()
     #: a calculator has no dice: the desk shows its one result instead of odds
     is_calculator: ClassVar[bool] = False
 
@@ -312,6 +315,47 @@ class Calculator(Procedure):
             engagement = Engagement()
             inputs = what_if(inputs)
         return self.compute(inputs, Draft(engagement, self.state_model))
+
+
+def from_cards(
+    proc: Any,
+    inputs: BaseModel | Mapping[str, Any],
+    engagement: Engagement,
+    overridden: frozenset[str] = frozenset(),
+) -> BaseModel | Mapping[str, Any]:
+    """The inputs with the procedure's ``card_fields`` taken from the cards and state of the
+    aircraft they name (issue 15): a card value left out is filled in, never a made-up default;
+    one that disagrees with the card is refused unless it is among ``overridden`` (field
+    names the umpire changed on purpose; the log records them). A what-if (no aircraft named)
+    is left as it is."""
+    fields: frozenset[str] = getattr(proc, "card_fields", frozenset())
+    if not fields:
+        return inputs
+    if isinstance(inputs, BaseModel):
+        raw = {f: getattr(inputs, f) for f in inputs.model_fields_set}
+    else:
+        raw = dict(inputs)
+    first = raw.get("attacker") or raw.get("aircraft")
+    target = raw.get("target")
+    if not (first or target):
+        return inputs
+    card = proc.prefill(engagement, first, target)
+    known = {f: card[f] for f in fields if f in card}
+    if not known:
+        return inputs
+    as_given = proc.parse({**known, **raw})
+    as_card = proc.parse({**raw, **known})
+    for f in sorted(set(known) & set(raw) - overridden):
+        if getattr(as_given, f) != getattr(as_card, f):
+            info = type(as_given).model_fields[f]
+            whose = str(target if f.startswith("target") and target else first)
+            who = engagement.get(whose).name
+            raise RuleViolation(
+                f"{info.title or f}: {getattr(as_given, f)} is not what {who}'s card and state "
+                f"say ({getattr(as_card, f)}); override it on purpose (the log records it) or "
+                "leave it to the card. Nothing was recorded."
+            )
+    return {**known, **raw}
 
 
 def what_if(inputs: Any) -> Any:

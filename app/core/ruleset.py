@@ -96,6 +96,9 @@ class Procedure(ABC):
     rule: ClassVar[str]
     Inputs: ClassVar[type[BaseModel]]
     dice: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: inputs read off the cards and state (``prefill``): filled from them when not given, and
+    #: refused when they disagree unless the umpire overrode them (issue 15, ``from_cards``)
+    card_fields: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, variants: frozenset[str] = frozenset()) -> None:
         self.variants = variants

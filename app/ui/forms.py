@@ -425,19 +425,23 @@ class InputForm(QWidget):
             QWidget.setTabOrder(before, after)  # a new picker keeps its place in the Tab order
         self._on_edit()
 
-    def lock(self, values: Mapping[str, Any]) -> None:
+    def lock(self, values: Mapping[str, Any], card_fields: Iterable[str] = ()) -> None:
         """Fill these fields from the cards and state; the card values among them (fields the
         model requires, and choices such as a pilot quality) are shown read-only, each with an
         Override button (issue 13: a card value never changes unless the umpire means it).
-        Modifiers and flags with a default stay the umpire's to judge."""
+        Modifiers and flags with a default stay the umpire's to judge, unless the procedure
+        names them among its ``card_fields``."""
         self.set_values(values)
         for name in list(self.locked):
             self._set_locked(name, False)
+        cards = set(card_fields)
         self.locked = {
             n: self._fields[n].raw()
             for n in values
             if n in self._fields
-            and (self._fields[n].info.is_required() or self._fields[n].kind == "choice")
+            and (
+                self._fields[n].info.is_required() or self._fields[n].kind == "choice" or n in cards
+            )
         }
         for name in self.locked:
             self._set_locked(name, True)

@@ -254,6 +254,22 @@ def flight_prefill(state: State) -> dict[str, Any]:
     }
 
 
+#: the attack inputs read off the two aircraft's cards and state (``prefill_attack``)
+ATTACK_CARD_FIELDS = frozenset(
+    {
+        "gunsight_tt",
+        "gunsight_ht",
+        "gunsight_bt",
+        "radar_ranging",
+        "pilot",
+        "speed",
+        "attacker_altitude",
+        "target_altitude",
+        "target_size",
+    }
+)
+
+
 def prefill_attack(
     engagement: Engagement, attacker: str | None, target: str | None
 ) -> dict[str, Any]:

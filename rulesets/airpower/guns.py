@@ -15,6 +15,7 @@ from app.core.procedure import Calculator, Decision, Draft, Procedure
 from rulesets.airpower.arcs import AngleOff
 from rulesets.airpower.cards import Card, Details
 from rulesets.airpower.common import (
+    ATTACK_CARD_FIELDS,
     GUN_RULE,
     ORIGINAL,
     AttackInputs,
@@ -131,6 +132,13 @@ class GunAttack(Procedure):
             return "miss"
         rating = max(hits) + len(hits) - 1 - (1 if snap_shot else 0)
         return hit_label(max(rating, 0))
+
+    card_fields = ATTACK_CARD_FIELDS | {
+        "hit_numbers",
+        "attack_rating",
+        "pod_hit_numbers",
+        "pod_attack_rating",
+    }
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

@@ -47,6 +47,8 @@ class RadarRanging(Procedure):
     def dice_needed(self, inputs: RangingInputs) -> list[tuple[str, str]]:
         return [] if self.automatic(inputs) else [("d10", "radar ranging")]
 
+    card_fields = frozenset({"radar_ranging", "lock_on_number"})
+
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from app.core.events import LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
 from rulesets.airpower.cards import Card
 from rulesets.airpower.common import (
+    ATTACK_CARD_FIELDS,
     ORIGINAL,
     ROCKET_RULE,
     AttackInputs,
@@ -130,6 +131,8 @@ class RocketAttack(Procedure):
 
     def label(self, rating: int) -> str:
         return f"hit: attack rating {rating}, damage roll {modifiers().rocket_damage_roll:+d}"
+
+    card_fields = ATTACK_CARD_FIELDS | {"cc_capable"}
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

@@ -57,3 +57,22 @@ def test_combat_never_opens_on_the_initiative_panels_roll(qtbot, tmp_path, rules
     assert d.procedure.currentData() == offered[0]
     assert not d.refusal.message
     s.close()
+
+
+def test_air_power_gun_card_values_are_read_only_until_overridden(qtbot, tmp_path):
+    """Issue 14/15: Air Power's gun attack shows the ADC's numbers read-only, each with an
+    Override, so the umpire judges only range, angle-off, flight and the like."""
+    from PySide6.QtWidgets import QToolButton
+
+    s = GameSession.create(tmp_path / "g.airboss", "airpower", "Cards")
+    mig = s.add_aircraft("Red", "mig-17f", "Fresco")
+    sabre = s.add_aircraft("Blue", "f-86d", "Sabre Dog")
+    d = CombatDock(EngagementModel(s))
+    qtbot.addWidget(d)
+    d.open_for("gun_attack", mig, sabre)
+    for name in ("hit_numbers", "attack_rating", "gunsight_tt", "target_size", "pilot"):
+        assert d.form.is_locked(name), name
+        assert d.form.findChild(QToolButton, f"override_{name}").isVisibleTo(d.form), name
+    assert d.form.editor("attack_rating").value() == 6
+    assert not d.form.is_locked("horizontal_range")
+    s.close()

@@ -451,7 +451,7 @@ class CombatDock(QDockWidget):
                 values = proc.prefill(self.model.engagement, first, ids.get("target"))
             except (RuleViolation, KeyError, ValueError) as e:
                 self.refusal.show_refusal(f"Cannot read the cards: {e}")
-        self.form.lock(values)  # validates and emits changed -> odds and dice
+        self.form.lock(values, proc.card_fields)  # validates, emits changed -> odds and dice
 
     # -- odds and dice -----------------------------------------------------------------------
 

@@ -258,3 +258,51 @@ def test_return_fire_refused_after_a_roll_on_the_last_fp(filled: object) -> None
     assert pre["last_fp"] == "roll"
     with pytest.raises(RuleViolation, match="rolling"):
         GUN.odds(gun(return_fire=True, angle_off="180 line", **pre))
+
+
+def test_card_values_come_from_the_adc_and_a_contradiction_is_refused(
+    filled: object, tmp_path
+) -> None:
+    """Issue 15: with the aircraft named, the gun's hit numbers and attack rating, the target's
+    size, the gunsight and the pilot are the ADC's and the state's -- a value left out is never
+    a made-up default (7/5/3, rating 0), one that disagrees is refused unless the umpire
+    overrode it (and the log says so)."""
+    from app.session import GameSession
+
+    with GameSession.create(tmp_path / "ap.airboss", "airpower", "Cards") as s:
+        mig = s.add_aircraft("Red", "mig-17f", "Fresco")
+        sabre = s.add_aircraft("Blue", "f-86d", "Sabre Dog")
+        # only what the umpire judges: the MiG's N-37/NR-23 (6, 4; rating 6) from its ADC
+        res = s.perform(
+            "gun_attack",
+            {"attacker": mig, "target": sabre, "horizontal_range": 1, "fp": 1},
+            TableDice([1]),
+        )
+        record = s.events()[-len(res.events)].event
+        assert record.inputs["hit_numbers"] == [6, 4] and record.inputs["attack_rating"] == 6
+        assert (
+            record.inputs["gunsight_tt"] == 1
+            and record.inputs["target_size"] == (s.engagement.aircraft[sabre].card["size"])
+        )
+        before = len(s.events())
+        with pytest.raises(RuleViolation, match=r"attack rating: 9 is not what Fresco's card"):
+            s.perform(
+                "gun_attack",
+                {
+                    "attacker": mig,
+                    "target": sabre,
+                    "horizontal_range": 1,
+                    "fp": 3,
+                    "attack_rating": 9,
+                },
+                TableDice([1]),
+            )
+        assert len(s.events()) == before  # nothing recorded, no ammunition spent
+        title = GunInputs.model_fields["attack_rating"].title
+        s.perform(
+            "gun_attack",
+            {"attacker": mig, "target": sabre, "horizontal_range": 1, "fp": 3, "attack_rating": 9},
+            TableDice([1]),
+            overrides={title: (6, 9)},
+        )
+        assert f"umpire's override: {title} 6 -> 9" in s.undo_text
