@@ -72,7 +72,8 @@ def cmd_rulesets() -> int:
 
 
 def cmd_log(game: str, game_id: str | None) -> int:
-    from app.session import GameSession, undone_in
+    from app.core.log_index import undone_in
+    from app.session import GameSession
 
     with GameSession.open(game, game=game_id) as s:
         events = s.events()

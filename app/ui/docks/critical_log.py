@@ -11,7 +11,6 @@ import csv
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
@@ -30,86 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import (
-    AircraftAdded,
-    AircraftChanged,
-    ClockSet,
-    CriticalHit,
-    DamageTaken,
-    Envelope,
-    ProcedureResolved,
-    Restored,
-    Reverted,
-)
+from app.core.events import CriticalHit, DamageTaken, Envelope
+from app.core.log_index import LogReader
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
-
-
-class LogReader:
-    """Reads a game log in order: the turn each event happened in, aircraft names and sides,
-    and which actions are undone now. Fed once with the whole log, then with each append."""
-
-    def __init__(self) -> None:
-        self.undone: set[int] = set()
-        self.names: dict[str, str] = {}
-        self.sides: dict[str, str] = {}
-        self._clock_of: dict[int, int] = {}  # action -> the turn its ClockSet set
-        self._clock: dict[int, int] = {}  # the clock actions that count now
-        self._rolls: dict[int, str] = {}  # action -> the dice its procedure rolled
-        self._latest: int | None = None  # the newest clock action that counts
-
-    @property
-    def turn(self) -> int:
-        return self._clock[self._latest] if self._latest is not None else 1
-
-    def _newest_clock(self) -> int | None:
-        return max(self._clock) if self._clock else None
-
-    def rolls(self, action: int) -> str:
-        return self._rolls.get(action, "")
-
-    def feed(self, envelopes: Iterable[Envelope]) -> tuple[list[tuple[Envelope, int]], set[int]]:
-        """The envelopes with the turn each happened in, and the actions undone or redone."""
-        out: list[tuple[Envelope, int]] = []
-        toggled: set[int] = set()
-        for env in envelopes:
-            ev = env.event
-            if isinstance(ev, Reverted):
-                self.undone.add(ev.action)
-                if self._clock.pop(ev.action, None) is not None and ev.action == self._latest:
-                    self._latest = self._newest_clock()  # only on undoing a clock step
-                toggled.add(ev.action)
-            elif isinstance(ev, Restored):
-                self.undone.discard(ev.action)
-                if ev.action in self._clock_of:
-                    self._clock[ev.action] = self._clock_of[ev.action]
-                    if self._latest is None or ev.action > self._latest:
-                        self._latest = ev.action
-                toggled.add(ev.action)
-            elif isinstance(ev, ClockSet):
-                self._clock_of[env.action] = ev.turn
-                self._clock[env.action] = ev.turn
-                self._latest = env.action
-            elif isinstance(ev, AircraftAdded):
-                self.names[ev.aircraft] = ev.name
-                self.sides[ev.aircraft] = ev.side
-            elif isinstance(ev, AircraftChanged):
-                if ev.name:
-                    self.names[ev.aircraft] = ev.name
-                if ev.side:
-                    self.sides[ev.aircraft] = ev.side
-            elif isinstance(ev, ProcedureResolved) and ev.rolls:
-                self._rolls[env.action] = ", ".join(_roll_text(r) for r in ev.rolls)
-            out.append((env, self.turn))
-        return out, toggled
-
-
-def _roll_text(roll: dict[str, Any]) -> str:
-    dice = roll.get("dice") or []
-    total = sum(int(d) for d in dice)
-    faces = "+".join(str(d) for d in dice)
-    text = f"{roll.get('spec', '')}={total}" if len(dice) == 1 else f"{roll.get('spec')}={faces}"
-    return text + (" (typed)" if roll.get("typed") else "")
 
 
 @dataclass(frozen=True)

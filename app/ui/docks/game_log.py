@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.events import ClockSet, Envelope, Restored, Reverted
-from app.session import undone_in
+from app.core.log_index import undone_in
 from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
 

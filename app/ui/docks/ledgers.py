@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 
 from app.core.engagement import AircraftState
 from app.core.events import AircraftAdded, Envelope, LedgerChanged, LedgerLimitChanged
+from app.core.log_index import LogReader
 from app.core.ruleset import LedgerSpec
-from app.ui.docks.critical_log import LogReader
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
 
