@@ -1,20 +1,30 @@
 """The one list of the panels the main window builds: adding a panel is one line here.
 
-Each entry names the dock's object name (the key its place is saved under), its title, the
-module and class that build it from the ``EngagementModel``, and where it starts. A panel whose
-module is not there (another desk still writing it) is left out; one that fails to import is
-reported, and the window carries on without it.
+Each panel class declares its own registry entry as class attributes: ``panel_name`` (the key
+its place is saved under), ``panel_title``, ``panel_area`` ("left", "right" or "bottom"), and
+optionally ``panel_tab_with`` (the panel it starts as a tab of) and ``follows_selection`` (it
+follows the roster's selection through ``show_selection(ids)``). The classes are imported
+directly: a panel missing or broken is an error of the installation, found by the tests, not
+a panel silently left out. A panel that fails while it is *built* is reported by the main
+window, which carries on without it.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
+from app.ui.docks.angle_off import AngleOffDock
+from app.ui.docks.combat import CombatDock
+from app.ui.docks.critical_log import CriticalLogDock
+from app.ui.docks.displays import DisplaysDock
+from app.ui.docks.game_log import GameLogDock
+from app.ui.docks.initiative import InitiativeDock
+from app.ui.docks.ledgers import LedgersDock
+from app.ui.docks.roster import RosterDock
+from app.ui.docks.turn import TurnDock
 from app.ui.model import EngagementModel
 
 Area = Qt.DockWidgetArea
@@ -24,68 +34,39 @@ LEFT, RIGHT, BOTTOM, TOP = (
     Area.BottomDockWidgetArea,
     Area.TopDockWidgetArea,
 )
+AREAS = {"left": LEFT, "right": RIGHT, "bottom": BOTTOM, "top": TOP}
 
 
-@dataclass(frozen=True)
-class DockEntry:
-    """One panel: ``module:cls`` is called with the model and returns the panel's widget."""
+class Panel(Protocol):
+    """What the main window reads off a panel class."""
 
-    name: str
-    title: str
-    module: str
-    cls: str
-    area: Qt.DockWidgetArea
-    #: docks sharing a ``tab_with`` name start as tabs of that dock
-    tab_with: str | None = None
-    #: the panel follows the roster's selection through its ``show_selection(ids)``
-    follows_selection: bool = False
+    panel_name: ClassVar[str]
+    panel_title: ClassVar[str]
+    panel_area: ClassVar[str]
 
-    def factory(self) -> Callable[[EngagementModel], QWidget] | None:
-        """The class that builds this panel, or ``None`` if its module is not installed."""
-        try:
-            mod = importlib.import_module(self.module)
-        except ModuleNotFoundError as e:
-            if e.name == self.module:
-                return None
-            raise
-        return getattr(mod, self.cls)
+    def __call__(self, model: EngagementModel) -> QWidget: ...
 
 
-DOCKS: tuple[DockEntry, ...] = (
-    DockEntry("roster", "Roster", "app.ui.docks.roster", "RosterDock", LEFT),
-    DockEntry("turn", "Turn", "app.ui.docks.turn", "TurnDock", LEFT),
-    DockEntry(
-        "initiative", "Initiative", "app.ui.docks.initiative", "InitiativeDock", LEFT, "turn"
-    ),
-    DockEntry(
-        "combat", "Combat", "app.ui.docks.combat", "CombatDock", RIGHT, follows_selection=True
-    ),
-    DockEntry(
-        "angle_off",
-        "Angle-off",
-        "app.ui.docks.angle_off",
-        "AngleOffDock",
-        RIGHT,
-        "combat",
-        follows_selection=True,
-    ),
-    DockEntry(
-        "ledgers", "Ledgers", "app.ui.docks.ledgers", "LedgersDock", BOTTOM, follows_selection=True
-    ),
-    DockEntry(
-        "critical_log", "Critical hits", "app.ui.docks.critical_log", "CriticalLogDock", BOTTOM
-    ),
-    DockEntry("game_log", "Game log", "app.ui.docks.game_log", "GameLogDock", BOTTOM),
-    DockEntry("displays", "Displays", "app.ui.docks.displays", "DisplaysDock", LEFT, None),
+def tab_with(panel: type) -> str | None:
+    return getattr(panel, "panel_tab_with", None)
+
+
+def follows_selection(panel: type) -> bool:
+    return bool(getattr(panel, "follows_selection", False))
+
+
+def area(panel: type) -> Qt.DockWidgetArea:
+    return AREAS[getattr(panel, "panel_area", "right")]
+
+
+DOCKS: tuple[type, ...] = (
+    RosterDock,
+    TurnDock,
+    InitiativeDock,
+    CombatDock,
+    AngleOffDock,
+    LedgersDock,
+    CriticalLogDock,
+    GameLogDock,
+    DisplaysDock,
 )
-
-
-def available_docks() -> list[tuple[DockEntry, Callable[[EngagementModel], QWidget] | None, str]]:
-    """Every entry with its factory (``None`` if absent) and the import error, if any."""
-    out = []
-    for entry in DOCKS:
-        try:
-            out.append((entry, entry.factory(), ""))
-        except Exception as e:  # noqa: BLE001 - a broken panel must not stop the desk
-            out.append((entry, None, f"{type(e).__name__}: {e}"))
-    return out

@@ -33,7 +33,7 @@ from app.session import GameSession
 from app.store import StoreError
 from app.store.store import is_url
 from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
-from app.ui.dock_registry import LEFT, RIGHT, available_docks
+from app.ui.dock_registry import DOCKS, LEFT, RIGHT, area, follows_selection, tab_with
 from app.ui.docks.turn import phase_name, who_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
@@ -104,41 +104,41 @@ class MainWindow(QMainWindow):
     # -- panels -------------------------------------------------------------------------------
 
     def _build_docks(self) -> None:
-        for entry, factory, error in available_docks():
-            if factory is None:
-                self.missing_panels[entry.name] = error or f"{entry.module} is not installed"
-                continue
+        for panel in DOCKS:
+            name = panel.panel_name
             try:
-                widget = factory(self.model)
+                widget = panel(self.model)
             except Exception as e:  # noqa: BLE001 - one broken panel must not stop the desk
-                self.missing_panels[entry.name] = f"{type(e).__name__}: {e}"
+                self.missing_panels[name] = f"{type(e).__name__}: {e}"
                 continue
             if isinstance(widget, QDockWidget):
                 dock = widget
             else:
-                dock = QDockWidget(entry.title, self)
+                dock = QDockWidget(panel.panel_title, self)
                 dock.setWidget(widget)
-            dock.setObjectName(entry.name)
-            dock.setWindowTitle(entry.title)
-            self.addDockWidget(entry.area, dock)
-            if entry.tab_with and entry.tab_with in self.docks:
-                self.tabifyDockWidget(self.docks[entry.tab_with], dock)
-            self.docks[entry.name] = dock
-            self.panels[entry.name] = widget
+            dock.setObjectName(name)
+            dock.setWindowTitle(panel.panel_title)
+            self.addDockWidget(area(panel), dock)
+            first = tab_with(panel)
+            if first and first in self.docks:
+                self.tabifyDockWidget(self.docks[first], dock)
+            self.docks[name] = dock
+            self.panels[name] = widget
         roster = self.panels.get("roster")
         if roster is not None:
             roster.selection_changed.connect(self._selection)
-            for entry, _, _ in available_docks():
-                panel = self.panels.get(entry.name)
-                if entry.follows_selection and panel is not None:
-                    roster.selection_changed.connect(panel.show_selection)
+            for panel in DOCKS:
+                built = self.panels.get(panel.panel_name)
+                if follows_selection(panel) and built is not None:
+                    roster.selection_changed.connect(built.show_selection)
         turn, combat = self.panels.get("turn"), self.panels.get("combat")
         if turn is not None and combat is not None:
             turn.open_procedure.connect(self.open_procedure)
             combat.resolved.connect(turn.focus_next)
-        for entry, _, _ in available_docks():  # the first panel of each tab group in front
-            if entry.tab_with in self.docks and entry.name in self.docks:
-                self.docks[entry.tab_with].raise_()
+        for panel in DOCKS:  # the first panel of each tab group in front
+            first = tab_with(panel)
+            if first in self.docks and panel.panel_name in self.docks:
+                self.docks[first].raise_()
 
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
         """Bring the combat panel forward on this procedure for this aircraft and target (from

@@ -60,26 +60,15 @@ def build(path: Path) -> GameSession:
 
 
 def docks(model: EngagementModel, skip: set[str]) -> list[QWidget]:
-    """Every dock the window builds (``dock_registry``), or this desk's own if it is absent."""
-    try:
-        from app.ui.dock_registry import available_docks
+    """Every dock the window builds (``app.ui.dock_registry``), less those skipped."""
+    from app.ui.dock_registry import DOCKS
 
-        factories = [
-            (e.title, f) for e, f, _err in available_docks() if f is not None and e.name not in skip
-        ]
-    except ImportError:
-        from app.ui.docks.angle_off import AngleOffDock
-        from app.ui.docks.combat import CombatDock
-        from app.ui.docks.critical_log import CriticalLogDock
-        from app.ui.docks.ledgers import LedgersDock
-
-        factories = [
-            (c.__name__, c) for c in (CombatDock, AngleOffDock, LedgersDock, CriticalLogDock)
-        ]
     out = []
-    for title, factory in factories:
-        w = factory(model)
-        w.setWindowTitle(w.windowTitle() or title)
+    for panel in DOCKS:
+        if panel.panel_name in skip:
+            continue
+        w = panel(model)
+        w.setWindowTitle(w.windowTitle() or panel.panel_title)
         out.append(w)
     return out
 

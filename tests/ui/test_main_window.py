@@ -73,7 +73,7 @@ def window(tmp_path, settings, demo_file, qtbot):
 def test_every_registered_panel_is_a_dock_with_a_view_toggle(window):
     for name in ("roster", "turn", "initiative", "game_log"):
         assert window.docks[name].isVisible()
-    assert set(window.docks) | set(window.missing_panels) == {d.name for d in DOCKS}
+    assert set(window.docks) | set(window.missing_panels) == {d.panel_name for d in DOCKS}
     view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
     toggles = {a.text() for a in view_menu.actions()}
     assert {"Roster", "Turn", "Initiative", "Game log"} <= toggles

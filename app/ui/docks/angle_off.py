@@ -127,6 +127,14 @@ class PieceFields(QWidget):
 class AngleOffDock(QDockWidget):
     """Two pieces on a board and what the ruleset's geometry says of them."""
 
+    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
+    panel_name = "angle_off"
+    panel_title = "Angle-off"
+    panel_area = "right"
+    panel_tab_with = "combat"
+    #: follows the roster's selection through ``show_selection(ids)``
+    follows_selection = True
+
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__("Angle-off", parent)
         self.setObjectName("AngleOffDock")

@@ -67,6 +67,13 @@ def aircraft_label(name: str, side: str) -> str:
 class CombatDock(QDockWidget):
     """Procedures with their forms, exact odds and dice."""
 
+    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
+    panel_name = "combat"
+    panel_title = "Combat"
+    panel_area = "right"
+    #: follows the roster's selection through ``show_selection(ids)``
+    follows_selection = True
+
     #: a cell the rules text lacks was needed: (table, cell); the window opens the tables editor
     missing_table_value = Signal(str, str)
     #: a procedure was resolved and nothing is owed at once: the desk moves on ("who acts now")

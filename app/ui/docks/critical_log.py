@@ -107,6 +107,11 @@ def entries(reader: LogReader, envelopes: Iterable[Envelope]) -> tuple[list[Entr
 class CriticalLogDock(QDockWidget):
     """Damage and critical hits, filterable, with undone ones struck through; CSV export."""
 
+    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
+    panel_name = "critical_log"
+    panel_title = "Critical hits"
+    panel_area = "bottom"
+
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__("Critical hits", parent)
         self.setObjectName("CriticalLogDock")

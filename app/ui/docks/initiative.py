@@ -34,6 +34,12 @@ from app.ui.model import EngagementModel
 class InitiativeDock(QWidget):
     """Roll initiative (typed or rolled dice), see the order and the marker, pass the marker."""
 
+    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
+    panel_name = "initiative"
+    panel_title = "Initiative"
+    panel_area = "left"
+    panel_tab_with = "turn"
+
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model

@@ -67,6 +67,13 @@ class Change:
 class LedgersDock(QDockWidget):
     """Every ledger of every aircraft, and the selected one's history."""
 
+    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
+    panel_name = "ledgers"
+    panel_title = "Ledgers"
+    panel_area = "bottom"
+    #: follows the roster's selection through ``show_selection(ids)``
+    follows_selection = True
+
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__("Ledgers", parent)
         self.setObjectName("LedgersDock")
