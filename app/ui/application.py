@@ -10,16 +10,14 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
 
 from app.core.data import user_data_dir
-from app.resources import ICON_SVG
 from app.session import GameSession
 from app.store.store import is_url
 from app.ui.demo import DEMO, create_demo_game
-from app.ui.main_window import APP_NAME, MainWindow, settle, version
+from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel, describe_error
+from app.ui.qt_app import application
 
 #: the window size of a ``--screenshot``
 SCREENSHOT_SIZE = (1600, 1000)
@@ -30,20 +28,6 @@ def app_settings() -> QSettings:
     path = user_data_dir() / "settings.ini"
     path.parent.mkdir(parents=True, exist_ok=True)
     return QSettings(str(path), QSettings.Format.IniFormat)
-
-
-def application() -> QApplication:
-    app = QApplication.instance()
-    if not isinstance(app, QApplication):
-        app = QApplication([sys.argv[0] if sys.argv else "airboss"])
-    app.setApplicationName(APP_NAME)
-    app.setOrganizationName("airboss")
-    app.setApplicationVersion(version())
-    app.setWindowIcon(QIcon(str(ICON_SVG)))
-    app.setDesktopFileName("airboss")
-    # Fusion follows the system's light or dark colour scheme on every platform
-    app.setStyle("Fusion")
-    return app
 
 
 def start_game(

@@ -8,7 +8,6 @@ bar. The layout and window geometry are kept in ``QSettings`` and restored on th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -38,23 +37,16 @@ from app.ui.docks.turn import phase_name, who_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.new_game_dialog import NewGameDialog
+from app.ui.qt_app import APP_NAME, version
 from app.ui.wheel_guard import guard_wheel_under
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
 
-APP_NAME = "Airboss"
 LICENCE = "GPL-3.0-or-later"
 RECENT_MAX = 8
 #: how much larger type is in table mode
 TABLE_SCALE = 1.4
-
-
-def version() -> str:
-    try:
-        return metadata.version("airboss")
-    except metadata.PackageNotFoundError:
-        return "0.1.0"
 
 
 class MainWindow(QMainWindow):

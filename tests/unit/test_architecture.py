@@ -13,6 +13,21 @@ def test_import_linter_contracts_hold() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_no_import_cycles() -> None:
+    """Issue 19: no module imports, directly or through others, a module that imports it
+    (function-level and ``__main__`` imports included: grimp, import-linter's graph)."""
+    import grimp
+
+    graph = grimp.build_graph("app", "rulesets")
+    cycles = [
+        (module, imported)
+        for module in sorted(graph.modules)
+        for imported in sorted(graph.find_modules_directly_imported_by(module))
+        if imported != module and graph.find_shortest_chain(importer=imported, imported=module)
+    ]
+    assert cycles == []
+
+
 def test_core_and_rulesets_import_without_qt() -> None:
     """The core and every built-in ruleset load in a process where PySide6 cannot be imported."""
     code = (

@@ -134,7 +134,7 @@ if __name__ == "__main__":
     import sys
 
     from app.plugins import load_ruleset
-    from app.ui.application import application
+    from app.ui.qt_app import application
 
     app = application()
     editor = CardEditor(load_ruleset(sys.argv[1] if len(sys.argv) > 1 else "phantoms"))
