@@ -29,7 +29,6 @@ from app.core.events import (
     Envelope,
     Event,
     GameCreated,
-    InitiativeSet,
     LedgerChanged,
     PositionSet,
     ProcedureResolved,
@@ -414,18 +413,6 @@ class GameSession:
         events: list[Event] = [ClockSet(turn=turn, step=step)]
         events += self.ruleset.on_clock(e, turn, step)
         self._commit(events, f"Turn {turn}: {steps[step].label}", steps[step].rule)
-
-    def pass_marker(self, to: str) -> None:
-        """Pass the initiative marker (Phantoms 4.0: at the end of any segment)."""
-        e = self.engagement
-        if to not in e.sides and to not in e.aircraft:
-            raise RuleViolation(f"{to!r} is neither a side nor an aircraft in this game")
-        if e.initiative_marker == to:
-            raise RuleViolation(f"{to} already holds the initiative marker")
-        self._commit(
-            [InitiativeSet(order=e.initiative_order, marker=to, scores=dict(e.initiative_scores))],
-            f"The initiative marker passes to {to}",
-        )
 
     def place(
         self,

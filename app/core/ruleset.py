@@ -332,6 +332,9 @@ class Ruleset:
     #: the procedure id that sets the initiative order, and whether it orders sides or aircraft
     initiative: ClassVar[str | None] = None
     initiative_by: ClassVar[Literal["side", "aircraft"] | None] = None
+    #: the procedure id that passes the initiative marker, for rulesets whose marker can be
+    #: passed (Phantoms 4.0); the Initiative panel offers it
+    pass_initiative: ClassVar[str | None] = None
     geometry: ClassVar[Geometry | None] = None
     #: the desk's panels this game uses (``None``: derived from what the ruleset declares:
     #: Initiative with an initiative procedure, Angle-off with a geometry, Displays when it has

@@ -147,7 +147,9 @@ class Initiative(Procedure):
 
 
 class PassInputs(ProcedureInputs):
-    pass
+    to: str | None = Field(
+        None, title="Pass the marker to", description="a side (empty: the next side in order)"
+    )
 
 
 class PassInitiative(Procedure):
@@ -170,7 +172,14 @@ class PassInitiative(Procedure):
         others = [s for s in (engagement.initiative_order or engagement.sides) if s != holder]
         if not others:
             raise RuleViolation("there is no other side to pass the marker to")
-        new = others[0]
+        new = inputs.to or others[0]
+        if new not in others:
+            raise RuleViolation(
+                f"{new} cannot take the marker from {holder}: pass it to "
+                + " or ".join(others)
+                + " (4.0)"
+            )
+        others = [new, *[s for s in others if s != new]]
         events: list[Event] = [
             self.record(inputs, [], "marker passed"),
             InitiativeSet(

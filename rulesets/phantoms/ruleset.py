@@ -158,6 +158,7 @@ class Phantoms(Ruleset):
     Card = Card
     Details = Details
     initiative = "initiative"
+    pass_initiative = "pass_initiative"
     initiative_by = "side"
 
     @property

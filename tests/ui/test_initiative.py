@@ -79,15 +79,30 @@ def test_airboss_rolls_with_ctrl_i(dock, session, qtbot):
     assert "★ holds the marker" in dock.order_lines()[0]
 
 
-def test_pass_the_marker(dock, session, qtbot):
+def test_no_pass_row_where_the_rules_have_no_passing(dock, session, qtbot):
     type_dice(dock, qtbot, 6, 1)
     dock.roll()
-    assert session.engagement.initiative_marker == "Blue"
-    assert [dock.pass_to.itemText(i) for i in range(dock.pass_to.count())] == ["Red"]
-    qtbot.mouseClick(dock.pass_button, Qt.MouseButton.LeftButton)
-    assert session.engagement.initiative_marker == "Red"
-    assert dock.order_lines()[1].endswith("★ holds the marker")
-    assert session.events()[-1].narrative == "The initiative marker passes to Red"
+    assert not dock.pass_box.isVisible()
+
+
+def test_pass_the_marker_by_the_rulesets_own_rule(qtbot, tmp_path):
+    """Phantoms 4.0: the marker passes through Phantoms' own procedure, logged as such."""
+    from app.ui.demo import create_demo_game
+
+    session = create_demo_game(tmp_path / "demo.airboss")
+    d = InitiativeDock(EngagementModel(session))
+    qtbot.addWidget(d)
+    d.show()
+    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
+    session.perform("initiative", init, TableDice([9, 4]))
+    assert session.engagement.initiative_marker == "USAF"
+    assert d.pass_box.isVisible()
+    assert [d.pass_to.itemText(i) for i in range(d.pass_to.count())] == ["VPAF"]
+    qtbot.mouseClick(d.pass_button, Qt.MouseButton.LeftButton)
+    assert session.engagement.initiative_marker == "VPAF"
+    assert d.order_lines()[0].endswith("★ holds the marker")
+    assert session.undo_text.endswith("USAF passes the Initiative Marker to VPAF (4.0)")
+    session.close()
 
 
 def test_the_sides_follow_the_roster(dock, session):

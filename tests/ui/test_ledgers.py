@@ -135,7 +135,7 @@ def test_a_refusal_about_something_else_is_not_shown_here(dock, model, game):
     game.next_step()
     game.next_step()
     game.next_step()
-    model.attempt(lambda: game.pass_marker("Nobody"))
+    model.attempt(lambda: game.perform("nobody's procedure", {}))
     assert dock.message.message == ""
 
 

@@ -80,7 +80,10 @@ class InitiativeDock(QWidget):
         self.pass_button = QPushButton("Pass marker")
         self.pass_button.setToolTip("Pass the initiative marker to the chosen side or aircraft")
         self.pass_button.clicked.connect(self.pass_marker)
-        pass_row = QHBoxLayout()
+        #: only for a ruleset whose marker can be passed (``Ruleset.pass_initiative``)
+        self.pass_box = QWidget()
+        pass_row = QHBoxLayout(self.pass_box)
+        pass_row.setContentsMargins(0, 0, 0, 0)
         pass_row.addWidget(QLabel("Pass the marker to"))
         pass_row.addWidget(self.pass_to, 1)
         pass_row.addWidget(self.pass_button)
@@ -96,7 +99,7 @@ class InitiativeDock(QWidget):
         roll_row.addStretch(1)
         roll_row.addWidget(self.roll_button)
         c.addLayout(roll_row)
-        c.addLayout(pass_row)
+        c.addWidget(self.pass_box)
 
         c.addStretch(1)
         # the modifiers can be many (Phantoms has ten): they scroll rather than crowd the window
@@ -266,13 +269,15 @@ class InitiativeDock(QWidget):
             self.dice_fields[-1].edit.setFocus()
 
     def pass_marker(self) -> None:
+        """The ruleset's own rule for passing the marker (Phantoms 4.0), through the log."""
         if not self.model.has_session:
             return
+        pid = self.model.session.ruleset.pass_initiative
         to = self.pass_to.currentData() if self.pass_to.count() else None
-        if to is None:
+        if pid is None or to is None:
             self.message.show_refusal("Nobody to pass the marker to.")
             return
-        attempt_here(self.model, lambda: self.model.session.pass_marker(to), self.message)
+        attempt_here(self.model, lambda: self.model.session.perform(pid, {"to": to}), self.message)
 
     # -- the order ----------------------------------------------------------------------------
 
@@ -308,6 +313,7 @@ class InitiativeDock(QWidget):
             if key != e.initiative_marker:
                 self.pass_to.addItem(name, key)
         self.pass_button.setEnabled(self.pass_to.count() > 0)
+        self.pass_box.setVisible(self.model.session.ruleset.pass_initiative is not None)
 
     def order_lines(self) -> list[str]:
         return [self.order.item(i).text() for i in range(self.order.count())]

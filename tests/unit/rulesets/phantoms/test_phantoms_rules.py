@@ -58,6 +58,13 @@ def test_4_0_initiative_tie_rerolled_and_marker(game: Any) -> None:
     assert g.e.initiative_marker == "Red" and g.e.initiative_scores == {"Blue": 3, "Red": 4}
     g.do("pass_initiative", {})
     assert g.e.initiative_marker == "Blue"
+    # 4.0 "to the other side": named, it must be a side not holding the marker
+    with pytest.raises(RuleViolation, match="Blue cannot take the marker from Blue"):
+        g.do("pass_initiative", {"to": "Blue"})
+    with pytest.raises(RuleViolation, match="Green cannot take the marker"):
+        g.do("pass_initiative", {"to": "Green"})
+    g.do("pass_initiative", {"to": "Red"})
+    assert g.e.initiative_marker == "Red" and g.e.initiative_order == ("Red", "Blue")
 
 
 # --- 10.0 break-off --------------------------------------------------------------------------
