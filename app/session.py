@@ -366,7 +366,7 @@ class GameSession:
             raise RuleViolation("a ledger correction needs a non-zero amount")
         if not reason.strip():
             raise RuleViolation("say why the ledger changes; the reason goes into the log")
-        spec = self.ruleset.ledger_spec(ledger)
+        spec = self.ruleset.ledger_spec(ledger, a.card)
         if spec is not None and amount % spec.unit:
             raise RuleViolation(f"{spec.title} changes in steps of {spec.unit}")
         title = spec.title if spec is not None else ledger.replace("_", " ")

@@ -168,8 +168,12 @@ class LedgerSpec:
     card_field: str
     unit: Fraction = Fraction(1)
     rule: str = ""
+    #: the starting value when it is not one card field (a count in a list on the card)
+    fixed_start: Fraction | None = None
 
     def start(self, card: Mapping[str, Any]) -> Fraction | None:
+        if self.fixed_start is not None:
+            return self.fixed_start
         value = card.get(self.card_field)
         if value is None or value is False:
             return None
@@ -420,9 +424,15 @@ class Ruleset:
             attributes=self.initial_attributes(card, det),
         )
 
+    def ledgers_for(self, card: Mapping[str, Any]) -> tuple[LedgerSpec, ...]:
+        """The ledgers an aircraft with this card keeps: the ruleset's ``ledgers`` and any the
+        card itself names (a Phantoms missile type). The one place that says so (issue 19):
+        starting values, corrections, the Ledgers panel and the cards all read it."""
+        return self.ledgers
+
     def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
         out = {}
-        for spec in self.ledgers:
+        for spec in self.ledgers_for(card):
             value = spec.start(card)
             if value is not None:
                 out[spec.id] = value
@@ -474,8 +484,11 @@ class Ruleset:
         """
         return {}
 
-    def ledger_spec(self, ledger_id: str) -> LedgerSpec | None:
-        return next((s for s in self.ledgers if s.id == ledger_id), None)
+    def ledger_spec(
+        self, ledger_id: str, card: Mapping[str, Any] | None = None
+    ) -> LedgerSpec | None:
+        specs = self.ledgers_for(card) if card is not None else self.ledgers
+        return next((s for s in specs if s.id == ledger_id), None)
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id}{' ' + ','.join(sorted(self.chosen)) if self.chosen else ''}>"
@@ -499,7 +512,7 @@ def _brief(e: ValidationError) -> str:
 def ledger_tracks(rs: Ruleset, aircraft: AircraftState) -> list[CardBlock]:
     """A track of boxes per ledger the aircraft has, spent units crossed out."""
     out: list[CardBlock] = []
-    for spec in rs.ledgers:
+    for spec in rs.ledgers_for(aircraft.card):
         led = aircraft.ledgers.get(spec.id)
         if led is None:
             continue

@@ -167,18 +167,20 @@ class Phantoms(Ruleset):
 
     # -- per-aircraft setup ----------------------------------------------------------------
 
-    def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
-        """Gun ammunition, afterburner uses, and one ledger per missile type (2.0, 6.5, 7.1.2)."""
-        out = super().starting_ledgers(card, details)
-        for m in card.get("missiles", []):
-            out[missile_ledger(m["id"])] = Fraction(m["count"])
-        return out
-
-    def ledger_spec(self, ledger_id: str) -> LedgerSpec | None:
-        spec = super().ledger_spec(ledger_id)
-        if spec is None and ledger_id.startswith("missile_"):
-            return LedgerSpec(ledger_id, f"Missiles: {ledger_id[8:]}", ledger_id, rule="7.1.2")
-        return spec
+    def ledgers_for(self, card: Mapping[str, Any]) -> tuple[LedgerSpec, ...]:
+        """Gun ammunition, afterburner uses, and one ledger per missile type on the card, by
+        its printed name (2.0, 6.5, 7.1.2)."""
+        missiles = tuple(
+            LedgerSpec(
+                missile_ledger(m["id"]),
+                f"Missiles: {m['name']}",
+                missile_ledger(m["id"]),
+                rule="7.1.2",
+                fixed_start=Fraction(m["count"]),
+            )
+            for m in card.get("missiles", [])
+        )
+        return (*self.ledgers, *missiles)
 
     def max_damage(self, card: Mapping[str, Any], details: BaseModel) -> int:
         return int(card["max_damage"])
@@ -210,9 +212,7 @@ class Phantoms(Ruleset):
         }
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        titles = {s.id: s.title for s in self.ledgers}
-        for m in aircraft.card.get("missiles", []):
-            titles[missile_ledger(m["id"])] = f"Missiles: {m['name']}"
+        titles = {s.id: s.title for s in self.ledgers_for(aircraft.card)}
         return card_spec(aircraft, engagement, titles)
 
     # -- sequence of play ------------------------------------------------------------------

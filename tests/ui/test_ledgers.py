@@ -135,7 +135,7 @@ def test_a_refusal_about_something_else_is_not_shown_here(dock, model, game):
     game.next_step()
     game.next_step()
     game.next_step()
-    model.attempt(lambda: game.perform("nobody's procedure", {}))
+    model.attempt(lambda: game.perform("gun_attack", {"attacker": "blue-1", "target": "x"}))
     assert dock.message.message == ""
 
 

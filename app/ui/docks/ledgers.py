@@ -151,8 +151,13 @@ class LedgersDock(QDockWidget):
     def specs(self) -> tuple[LedgerSpec, ...]:
         return self.model.session.ruleset.ledgers if self.model.has_session else ()
 
-    def _title(self, ledger_id: str) -> str:
-        spec = self.model.session.ruleset.ledger_spec(ledger_id) if self.model.has_session else None
+    def _title(self, ledger_id: str, aircraft_id: str | None = None) -> str:
+        """The ledger's printed title (a missile type's by its card's name)."""
+        spec = None
+        if self.model.has_session:
+            a = self.model.engagement.aircraft.get(aircraft_id or "")
+            card = a.card if a is not None else None
+            spec = self.model.session.ruleset.ledger_spec(ledger_id, card)
         return spec.title if spec else ledger_id.replace("_", " ")
 
     # -- the tree ----------------------------------------------------------------------------
@@ -184,17 +189,10 @@ class LedgersDock(QDockWidget):
         bold = QFont(item.font(0))
         bold.setBold(True)
         item.setFont(0, bold)
-        specs = [s for s in self.specs if s.id in a.ledgers]
-        extra = [k for k in a.ledgers if k not in {s.id for s in self.specs}]
-        wanted = [(s.id, s.title, s.rule, s.unit) for s in specs]
-        rs = self.model.session.ruleset
-        for k in extra:  # ledgers a ruleset names per card (a Phantoms missile type)
-            spec = rs.ledger_spec(k)
-            wanted.append(
-                (k, spec.title, spec.rule, spec.unit)
-                if spec
-                else (k, k.replace("_", " "), "", Fraction(1))
-            )
+        specs = self.model.session.ruleset.ledgers_for(a.card)
+        wanted = [(s.id, s.title, s.rule, s.unit) for s in specs if s.id in a.ledgers]
+        known = {s.id for s in specs}
+        wanted += [(k, k.replace("_", " "), "", Fraction(1)) for k in a.ledgers if k not in known]
         while item.childCount() > len(wanted):
             item.removeChild(item.child(item.childCount() - 1))
         while item.childCount() < len(wanted):
@@ -366,9 +364,9 @@ class LedgersDock(QDockWidget):
             name = a.name if a is not None else self.reader.names.get(aid, aid)
             lids = [lid] if lid else [k for (a, k) in self.history if a == aid]
             for one in lids:
-                rows += self._balanced(one, self.history.get((aid, one), []))
+                rows += self._balanced(one, self.history.get((aid, one), []), aid)
             rows.sort(key=lambda r: r[1].seq)
-            what = self._title(lid) if lid else "every ledger"
+            what = self._title(lid, aid) if lid else "every ledger"
             self.history_title.setText(f"History of {name}: {what}")
         t = self.history_table
         t.setRowCount(len(rows))
@@ -386,9 +384,11 @@ class LedgersDock(QDockWidget):
                     item.setToolTip("Undone")
                 t.setItem(r, col, item)
 
-    def _balanced(self, ledger: str, changes: list[Change]) -> list[tuple[str, Change, str]]:
+    def _balanced(
+        self, ledger: str, changes: list[Change], aircraft_id: str
+    ) -> list[tuple[str, Change, str]]:
         """Each change with what was left after it (undone changes leave it as it was)."""
-        title = self._title(ledger)
+        title = self._title(ledger, aircraft_id)
         value = maximum = Fraction(0)
         out = []
         for c in changes:

@@ -271,7 +271,13 @@ def test_ledgers_per_card(game: Any) -> None:
     g.add("a", "Blue", "f4e")
     led = {k: v.value for k, v in g.a("a").ledgers.items()}
     assert led == {"gun_ammunition": 5, "afterburner": 4, "missile_aim9j": 4, "missile_aim7e": 4}
-    assert RULESET.ledger_spec("missile_aim9j") is not None
+    # one place names a card's ledgers (issue 19): each missile type by its printed name
+    spec = RULESET.ledger_spec("missile_aim9j", g.a("a").card)
+    assert spec is not None and spec.title == "Missiles: AIM-9J" and spec.rule == "7.1.2"
+    assert [s.id for s in RULESET.ledgers_for(g.a("a").card)][-2:] == [
+        "missile_aim9j",
+        "missile_aim7e",
+    ]
 
 
 def test_card_spec_blocks(game: Any) -> None:
