@@ -74,8 +74,6 @@ class CombatDock(QDockWidget):
     #: follows the roster's selection through ``show_selection(ids)``
     follows_selection = True
 
-    #: a cell the rules text lacks was needed: (table, cell); the window opens the tables editor
-    missing_table_value = Signal(str, str)
     #: a procedure was resolved and nothing is owed at once: the desk moves on ("who acts now")
     resolved = Signal()
 
@@ -695,7 +693,6 @@ class CombatDock(QDockWidget):
         from app.ui.editors.tables_editor import TablesEditor
 
         e = self._missing
-        self.missing_table_value.emit(e.table, e.cell)
         editor = TablesEditor(self.model.session.ruleset, self, select=(e.table, e.cell))
         editor.saved.connect(lambda _name: self.recompute())
         editor.show()
