@@ -6,13 +6,12 @@ table is kept until its override file changes.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.core.data import Missing, cell, load_table, override_path
+from app.core.data import Missing, cell, load_table
 
 HERE = Path(__file__).parent
 TABLES_FILE = HERE / "tables.toml"
@@ -227,28 +226,11 @@ class Positions(_Strict):
         return cell(table.cells[position], table.title, position, table.rule)
 
 
-M = TypeVar("M", bound=BaseModel)
-_cache: dict[tuple[str, str, float | None], BaseModel] = {}
-
-
-def _load(path: Path, model: type[M]) -> M:
-    # keyed by the override file (which depends on the user data dir) and its mtime, so an
-    # umpire's edit in the Tables editor is picked up at once
-    over = override_path(RULESET_ID, path.stem)
-    key = (str(path), str(over), os.path.getmtime(over) if over.exists() else None)
-    hit = _cache.get(key)
-    if isinstance(hit, model):
-        return hit
-    value = load_table(RULESET_ID, path, model)
-    _cache[key] = value
-    return value
-
-
 def tables() -> Tables:
     """The rules tables with the umpire's overrides."""
-    return _load(TABLES_FILE, Tables)
+    return load_table(RULESET_ID, TABLES_FILE, Tables)
 
 
 def positions() -> Positions:
     """The firing-position charts with the umpire's filled-in cells."""
-    return _load(POSITIONS_FILE, Positions)
+    return load_table(RULESET_ID, POSITIONS_FILE, Positions)
