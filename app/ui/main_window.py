@@ -116,6 +116,9 @@ class MainWindow(QMainWindow):
                 self.tabifyDockWidget(self.docks[first], dock)
             self.docks[name] = dock
             self.panels[name] = widget
+            hook = getattr(widget, "when_shown", None)
+            if hook is not None:  # out of view, the panel does no work (issue 20)
+                hook.attach(dock)
         roster = self.panels.get("roster")
         if roster is not None:
             roster.selection_changed.connect(self._selection)

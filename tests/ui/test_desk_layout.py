@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
 from app.plugins import load_ruleset as get_ruleset
 from app.session import GameSession
@@ -72,3 +73,20 @@ def test_table_mode_is_a_layout_and_leaving_it_restores_the_desk(desk):
     w.table_mode_action.trigger()
     assert not w.tabifiedDockWidgets(w.docks["roster"])
     assert w.font().pointSizeF() == w._base_font.pointSizeF()
+
+
+def test_a_tabbed_away_panel_does_no_work_until_shown(desk):
+    """Issue 20: a Game log tabbed away is not redrawn on each action; shown, it is whole."""
+    w = desk("phantoms")
+    log_dock, log = w.docks["game_log"], w.panels["game_log"]
+    w.docks["ledgers"].raise_()  # the umpire looks at the ledgers: the log is tabbed away
+    QApplication.processEvents()
+    assert not log.when_shown.on_screen
+    before = log.lines()
+    w.model.session.next_step()
+    w.model.session.next_step()
+    assert log.lines() == before and log.when_shown.stale
+    log_dock.raise_()
+    QApplication.processEvents()
+    assert log.when_shown.on_screen and not log.when_shown.stale
+    assert "(2 steps from " in log.lines()[-1]

@@ -22,6 +22,8 @@ def test_a_second_window_follows_the_first(tmp_path, qtbot):
     qtbot.addWidget(window)
     assert window.open_game(where)
     assert "also open elsewhere" in window.refusal.message
+    window.show()
+    window.docks["game_log"].raise_()  # the umpire looks at the log
     log = window.panels["game_log"]
     before = len(log.lines())
     first.perform("initiative", init, TableDice([4, 9]))  # the other window acts

@@ -33,6 +33,7 @@ from app.core.events import CriticalHit, DamageTaken, Envelope
 from app.core.log_index import LogReader
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 
 @dataclass(frozen=True)
@@ -175,8 +176,10 @@ class CriticalLogDock(QDockWidget):
         sc = QShortcut(QKeySequence("Ctrl+Shift+E"), body)
         sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         sc.activated.connect(self.export)
-        model.reset.connect(self._reset)
-        model.appended.connect(self._appended)
+        #: hidden or tabbed away: no work until shown (issue 20)
+        self.when_shown = WhenShown(self, self._reset)
+        model.reset.connect(self.when_shown.wrap(self._reset))
+        model.appended.connect(self.when_shown.wrap(self._appended))
         self._reset()
 
     # -- reading the log ---------------------------------------------------------------------

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table, Track
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 
 def block_html(block: CardBlock) -> str:
@@ -56,8 +57,10 @@ class DisplaysDock(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.view)
-        model.reset.connect(self.redraw)
-        model.appended.connect(lambda _envs: self.redraw())
+        #: hidden or tabbed away: no work until shown (issue 20)
+        self.when_shown = WhenShown(self, self.redraw)
+        model.reset.connect(self.when_shown.wrap(self.redraw))
+        model.appended.connect(self.when_shown.wrap(lambda _envs: self.redraw()))
         self.redraw()
 
     def redraw(self) -> None:

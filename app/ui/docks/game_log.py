@@ -26,6 +26,7 @@ from app.core.events import ClockSet, Envelope, Restored, Reverted
 from app.core.log_index import undone_in
 from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 
 class Line:
@@ -226,8 +227,10 @@ class GameLogDock(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.list)
 
-        model.reset.connect(self.rebuild)
-        model.appended.connect(self.add_envelopes)
+        #: hidden or tabbed away: no work until shown (issue 20)
+        self.when_shown = WhenShown(self, self.rebuild)
+        model.reset.connect(self.when_shown.wrap(self.rebuild))
+        model.appended.connect(self.when_shown.wrap(self.add_envelopes))
         self.rebuild()
 
     # -- rendering ----------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from app.core.log_index import LogReader
 from app.core.ruleset import LedgerSpec
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 EMPTY = QColor("#c62828")
 ROLE_KEY = Qt.ItemDataRole.UserRole
@@ -139,9 +140,11 @@ class LedgersDock(QDockWidget):
         self.setWidget(body)
 
         self.tree.currentItemChanged.connect(lambda *_: self._show_history())
-        model.reset.connect(self._reset)
-        model.appended.connect(self._appended)
-        model.aircraft_changed.connect(self._aircraft_changed)
+        #: hidden or tabbed away: no work until shown (issue 20)
+        self.when_shown = WhenShown(self, self._reset)
+        model.reset.connect(self.when_shown.wrap(self._reset))
+        model.appended.connect(self.when_shown.wrap(self._appended))
+        model.aircraft_changed.connect(self.when_shown.wrap(self._aircraft_changed))
         model.refused.connect(self._refused)
         self._reset()
 

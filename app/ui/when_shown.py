@@ -1,0 +1,48 @@
+"""Panels that are hidden or tabbed away do no work until they are shown (issue 20).
+
+``WhenShown(rebuild)`` wraps a panel's handlers of the model's signals. Once the main window
+has put the panel in its dock (``attach``), the dock's ``visibilityChanged`` says whether the
+umpire can see it: while it can, the handlers run as before; while it is hidden or tabbed away
+the first signal only marks it stale, and the panel rebuilds itself in full (``rebuild``) when
+it comes back into view. A panel not in a dock (a preview, a test) always does its work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDockWidget
+
+
+class WhenShown(QObject):
+    def __init__(self, parent: QObject, rebuild: Callable[[], None]) -> None:
+        super().__init__(parent)
+        self.rebuild = rebuild
+        #: the umpire can see the panel (as far as its dock says)
+        self.on_screen = True
+        #: a signal came while out of view: rebuild when back in view
+        self.stale = False
+
+    def attach(self, dock: QDockWidget) -> None:
+        """Follow the dock the panel lives in."""
+        dock.visibilityChanged.connect(self._visible)
+        self.on_screen = dock.isVisible()
+
+    def wrap(self, handler: Callable[..., Any]) -> Callable[..., None]:
+        """``handler`` while the panel is in view; otherwise remember to rebuild."""
+
+        def run(*args: Any) -> None:
+            if self.on_screen:
+                handler(*args)
+            else:
+                self.stale = True
+
+        return run
+
+    def _visible(self, on: bool) -> None:
+        self.on_screen = on
+        if on and self.stale:
+            self.stale = False
+            self.rebuild()
