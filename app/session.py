@@ -69,6 +69,8 @@ class GameSession:
         self._timeline.load_all = lambda: self.store.events(self.game_id)
         self._listeners: list[Listener] = []
         self._seen_version: int | None = None
+        #: action -> its log line, for the Edit menu's Undo/Redo text
+        self._said: dict[int, str] = {}
         self._closed = False
 
     # -- opening and closing ------------------------------------------------------------------
@@ -215,6 +217,7 @@ class GameSession:
             self.refresh()
             raise
         self._timeline.append(envs, checked)
+        self._said[first] = narrative
         if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
             self.store.save_snapshot(self.game_id, envs[-1].seq, self._timeline.snapshot())
         for listener in list(self._listeners):
@@ -451,8 +454,14 @@ class GameSession:
     # -- undo and redo ------------------------------------------------------------------------
 
     def _action_narrative(self, action: int) -> str:
-        envs = self.store.action(self.game_id, action)
-        return envs[0].narrative if envs else f"action {action}"
+        """An action's log line: remembered for the actions of this sitting, read from the
+        store for older ones (the Edit menu asks after every action; issue 20)."""
+        said = self._said.get(action)
+        if said is None:
+            envs = self.store.action(self.game_id, action)
+            said = envs[0].narrative if envs else f"action {action}"
+            self._said[action] = said
+        return said
 
     @property
     def undo_text(self) -> str | None:
