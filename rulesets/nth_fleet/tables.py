@@ -1,8 +1,10 @@
 """The air combat tables as data: attack table (2.9), Defence Value Table (2.8), exceptions (2.6).
 
 The rules text prints almost none of these numbers; the TOML files beside this module hold what
-it does print and mark the rest ``"missing"``. ``load_table`` merges the umpire's values on top,
-so every function here reads the files afresh rather than caching them.
+it does print and mark the rest ``"missing"``. ``app.core.data.load_table`` is the one cached
+loader: it merges the umpire's values on top (the override named after the shipped file's stem,
+which is what the Tables editor saves, issue 14) and keeps the table until either file changes
+or a value is saved, so the next procedure reads the new value and odds never re-read TOML.
 """
 
 from __future__ import annotations
