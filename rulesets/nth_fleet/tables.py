@@ -98,8 +98,15 @@ class AttackTable(BaseModel):
         """The printed row a modified roll is read on (beyond the first or last: that row)."""
         return min(max(modified_roll, self.rows[0]), self.rows[-1])
 
-    def damage(self, column: int, modified_roll: int) -> int:
-        """Nth Fleet 2.9: the damage points on ``column`` for a modified 2d5 roll."""
+    def damage(self, column: int, modified_roll: int, below_no_damage: bool = False) -> int:
+        """Nth Fleet 2.9: the damage points on ``column`` for a modified 2d5 roll.
+
+        A modified roll off the printed rows is read on the nearest row; with
+        ``below_no_damage`` (variant ``below_table_no_damage``) one below the first row
+        inflicts nothing instead.
+        """
+        if below_no_damage and modified_roll < self.rows[0]:
+            return 0
         row = self.row_for(modified_roll)
         value = self.cells.get(str(column), {}).get(str(row), "missing")
         return cell(value, self.title, f"column {column}, roll {row}", self.rule)

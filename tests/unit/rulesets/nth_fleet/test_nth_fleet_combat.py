@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.dice import TableDice, distribution
+from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, RuleViolation
 from rulesets.nth_fleet.cards import catalogue
 from rulesets.nth_fleet.combat import (
@@ -25,6 +26,9 @@ from rulesets.nth_fleet.tables import attack_table
 from rulesets.nth_fleet.values import attack_value, bombing_mode, in_int_mode
 
 FACES = range(6)  # 1.2: two dice marked zero through five
+
+#: a what-if: no game, no counters (``resolve`` always takes the engagement)
+NO_GAME = Engagement()
 
 
 def test_1_2_2d5_odds_by_hand() -> None:
@@ -107,7 +111,7 @@ def test_2_9_air_attack_procedure_with_table_dice(rs) -> None:
     p = rs.procedures["air_attack"]
     inputs = p.parse({"attack_total": 90})
     assert p.dice_needed(inputs) == [("2d5", "attack, 40 column"), ("2d5", "attack, 50 column")]
-    res = p.resolve(inputs, TableDice([2, 3, 1, 4]))
+    res = p.resolve(inputs, TableDice([2, 3, 1, 4]), NO_GAME)
     assert res.outcome == "21 damage points"
     assert [r.total for r in res.rolls] == [5, 5]
     assert "(2.9)" in res.narrative
@@ -118,13 +122,13 @@ def test_2_9_variant_one_roll_read_on_every_column(rs) -> None:
     p = rs.bind(["one_roll_for_split"]).procedures["air_attack"]
     inputs = p.parse({"attack_total": 90})
     assert len(p.dice_needed(inputs)) == 1
-    assert p.resolve(inputs, TableDice([2, 3])).outcome == "21 damage points"
+    assert p.resolve(inputs, TableDice([2, 3]), NO_GAME).outcome == "21 damage points"
 
 
 def test_2_9_a_missing_cell_stops_the_attack(rs) -> None:
     p = rs.procedures["air_attack"]
     with pytest.raises(MissingTableValue, match="column 40, roll 6"):
-        p.resolve(p.parse({"attack_total": 45}), TableDice([3, 3]))
+        p.resolve(p.parse({"attack_total": 45}), TableDice([3, 3]), NO_GAME)
     with pytest.raises(MissingTableValue):
         p.odds(p.parse({"attack_total": 45}))
 
@@ -142,12 +146,16 @@ def test_2_10_2_11_roll_modifiers() -> None:
 def test_2_11_cap_modifier_reads_the_printed_row(rs) -> None:
     """Nth Fleet 2.11: CAP rolling 3 (+2) and attackers of CAP rolling 7 (-2) read row 5."""
     p = rs.procedures["air_attack"]
-    cap = p.resolve(p.parse({"attack_total": 40, "on_cap": True}), TableDice([1, 2]))
+    cap = p.resolve(p.parse({"attack_total": 40, "on_cap": True}), TableDice([1, 2]), NO_GAME)
     assert cap.outcome == "10 damage points"
-    attacking = p.resolve(p.parse({"attack_total": 50, "attacking_cap": True}), TableDice([3, 4]))
+    attacking = p.resolve(
+        p.parse({"attack_total": 50, "attacking_cap": True}), TableDice([3, 4]), NO_GAME
+    )
     assert attacking.outcome == "11 damage points"
     ew = p.resolve(
-        p.parse({"attack_total": 40, "friendly_ew": True, "on_cap": True}), TableDice([0, 2])
+        p.parse({"attack_total": 40, "friendly_ew": True, "on_cap": True}),
+        TableDice([0, 2]),
+        NO_GAME,
     )
     assert ew.outcome == "10 damage points"
 
@@ -182,7 +190,7 @@ def test_below_the_first_column_there_is_no_roll(rs, filled: None) -> None:
     inputs = p.parse({"attack_total": 9})
     assert p.dice_needed(inputs) == []
     assert p.odds(inputs) == {"miss": Fraction(1)}
-    assert p.resolve(inputs, TableDice([])).outcome == "miss"
+    assert p.resolve(inputs, TableDice([]), NO_GAME).outcome == "miss"
 
 
 # -- losses (2.12, 2.15) and aborts (2.13, 2.14) ------------------------------------------
@@ -377,6 +385,6 @@ def test_combat_what_if_odds_exact(rs, filled: None) -> None:
         )
         by_hand[key] = by_hand.get(key, Fraction(0)) + Fraction(1, 6**4)
     assert p.odds(inputs) == by_hand
-    res = p.resolve(inputs, TableDice([0, 1, 2, 3]))
+    res = p.resolve(inputs, TableDice([0, 1, 2, 3]), NO_GAME)
     assert res.outcome == "first force 0, second force 10 damage points"
     assert len(res.events) == 1  # a what-if only logs its result
