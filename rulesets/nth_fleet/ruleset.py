@@ -27,6 +27,7 @@ from app.core.ruleset import (
     ledger_tracks,
 )
 from rulesets.nth_fleet.air_combat import (
+    BELOW_TABLE_NO_DAMAGE,
     INTS_SCREEN,
     ONE_ROLL,
     AirAttack,
@@ -79,6 +80,16 @@ class NthFleet(Ruleset):
             "One roll for a split attack",
             "An attack split over several columns (2.9) makes one 2d5 roll and reads it on "
             "every column, instead of one roll per column.",
+            "Nth Fleet 2.9",
+        ),
+        Variant(
+            BELOW_TABLE_NO_DAMAGE,
+            "A modified roll below the attack table: no damage",
+            "2.10 and 2.11 modify the 2d5 roll (0-10) by up to -3 or +3, so the modified roll "
+            "can fall off the table's printed rows; 2.9 does not say how it is read. Default: "
+            "on the nearest printed row (below the first row: the first row; above the last: "
+            "the last). With this variant: a modified roll below the first row inflicts no "
+            "damage on that column (above the last row is still read on the last row).",
             "Nth Fleet 2.9",
         ),
         Variant(

@@ -160,6 +160,42 @@ def test_2_11_cap_modifier_reads_the_printed_row(rs) -> None:
     assert ew.outcome == "10 damage points"
 
 
+def test_2_9_a_modified_roll_below_the_table(rs, filled: None) -> None:
+    """Nth Fleet 2.9-2.11 (issue 15, an open reading): 50 points attacking CAP (-2, 2.11) with
+    a 2d5 of 1 make a modified roll of -1, below the table's first row (0); 2.9 does not say
+    how it is read. Default: on the first row (the test 50 column: 1 damage point). Variant
+    ``below_table_no_damage``: no damage. Above the last row both read the last row."""
+    (variant,) = [v for v in rs.variants if v.id == "below_table_no_damage"]
+    assert variant.rule == "Nth Fleet 2.9" and not variant.default
+    assert "Default: on the nearest printed row" in variant.help
+    default = rs.procedures["air_attack"]
+    reading = rs.bind(["below_table_no_damage"]).procedures["air_attack"]
+    attack = {"attack_total": 50, "attacking_cap": True}
+    assert default.resolve(default.parse(attack), TableDice([0, 1]), NO_GAME).outcome == (
+        "1 damage points"
+    )
+    assert reading.resolve(reading.parse(attack), TableDice([0, 1]), NO_GAME).outcome == "miss"
+    # 2d5 of 2 is modified to 0, the first row itself: read alike
+    for p in (default, reading):
+        assert p.resolve(p.parse(attack), TableDice([1, 1]), NO_GAME).outcome == "1 damage points"
+    # 2d5 of 10 on CAP (+2) is 12, above the last row (10): the last row in both readings
+    cap = {"attack_total": 50, "on_cap": True}
+    for p in (default, reading):
+        assert p.resolve(p.parse(cap), TableDice([5, 5]), NO_GAME).outcome == "21 damage points"
+    two_d5 = distribution("2d5")
+    assert default.odds(default.parse(attack))["1 damage points"] == sum(
+        two_d5[r] for r in (0, 1, 2)
+    )
+    odds = reading.odds(reading.parse(attack))
+    assert odds["miss"] == two_d5[0] + two_d5[1] == Fraction(3, 36)
+    assert odds["1 damage points"] == two_d5[2]
+    # a split attack (90: 40 + 50, two rolls) reads each column's roll the same way: the test
+    # 40 column's row 0 is 0 anyway (2d5 of 2 or less), the 50 column misses only below it
+    split = reading.odds(reading.parse({"attack_total": 90, "attacking_cap": True}))
+    assert split["miss"] == Fraction(6, 36) * Fraction(3, 36)
+    assert "miss" not in default.odds(default.parse({"attack_total": 90, "attacking_cap": True}))
+
+
 def test_2_9_odds_exact_by_enumeration(rs, filled: None) -> None:
     """Exact odds of a split attack (90 -> 40 + 50, -2 attacking CAP) by enumerating 4 dice."""
     p = rs.procedures["air_attack"]

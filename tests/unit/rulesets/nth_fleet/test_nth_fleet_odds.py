@@ -45,7 +45,9 @@ def typed_odds(proc: Any, inputs: Any, engagement: Engagement) -> dict[str, Frac
     return out
 
 
-@pytest.mark.parametrize("variants", [(), ("one_roll_for_split",)])
+@pytest.mark.parametrize(
+    "variants", [(), ("one_roll_for_split",), ("below_table_no_damage", "one_roll_for_split")]
+)
 @pytest.mark.parametrize(
     "inputs",
     [
@@ -77,7 +79,9 @@ def test_2_9_a_large_attack_is_exact_and_fast(filled: None) -> None:
     assert odds[f"{low} damage points"] == (TWO_D5[0] + TWO_D5[1] + TWO_D5[2]) ** 20
 
 
-@pytest.mark.parametrize("variants", [(), ("one_roll_for_split",), ("ints_screen",)])
+@pytest.mark.parametrize(
+    "variants", [(), ("one_roll_for_split",), ("ints_screen", "below_table_no_damage")]
+)
 def test_2_12_air_combat_odds_with_counters_equal_every_typed_roll(
     game: Callable, variants: tuple[str, ...], filled: None
 ) -> None:
