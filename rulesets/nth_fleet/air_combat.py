@@ -9,11 +9,12 @@ from typing import Any, Literal, Self
 
 from pydantic import Field, model_validator
 
-from app.core.dice import DiceSource, Roll
+from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
-from app.core.events import AttributesSet, Event, LedgerChanged, StatusChanged
-from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+from app.core.events import AttributesSet, LedgerChanged, StatusChanged
+from app.core.procedure import Decision, Draft, Procedure, exact_outcomes
+from app.core.ruleset import ProcedureInputs
 from rulesets.nth_fleet.combat import (
     INT,
     MAX_ATTACK_TOTAL,
@@ -29,6 +30,7 @@ from rulesets.nth_fleet.combat import (
 )
 from rulesets.nth_fleet.display import tracks_of
 from rulesets.nth_fleet.missions import card_of
+from rulesets.nth_fleet.state import NO_MISSION, state_of
 from rulesets.nth_fleet.tables import AttackTable, attack_table
 from rulesets.nth_fleet.values import (
     STRATEGIC_ABORT_MISSIONS,
@@ -42,10 +44,73 @@ from rulesets.nth_fleet.values import (
 ONE_ROLL = "one_roll_for_split"
 #: variant: damage reaches non-INTs only after every INT point is shot down (a reading of 2.12)
 INTS_SCREEN = "ints_screen"
+#: variant: a modified roll below the table's first row inflicts no damage (a reading of 2.9)
+BELOW_TABLE_NO_DAMAGE = "below_table_no_damage"
+
+#: odds walk ``decide`` for an attack of at most this many 2d5 rolls (11 sequences); a split
+#: attack convolves the same table readings (``combat.damage_odds``): walking two rolls (121
+#: sequences) already takes several milliseconds, over the desk's 5 ms for odds (issue 20)
+WALKED_ROLLS = 1
 
 
 def _damage_label(points: int) -> str:
     return "miss" if points == 0 else f"{points} damage points"
+
+
+def _dice_for(who: str, columns: Sequence[int], variants: frozenset[str]) -> list[tuple[str, str]]:
+    if not columns:
+        return []
+    if ONE_ROLL in variants:
+        return [("2d5", f"{who} (every column)")]
+    return [("2d5", f"{who}, {c} column") for c in columns]
+
+
+def _describe(columns: Sequence[int], faces: Sequence[int], mod: int) -> str:
+    if not columns:
+        return "below the first column, no roll"
+    sign = f"{mod:+d}" if mod else ""
+    return ", ".join(f"{c} column 2d5={f}{sign}" for c, f in zip(columns, faces, strict=True))
+
+
+def attack_damage(
+    table: AttackTable,
+    dice: DiceSource,
+    who: str,
+    total: int,
+    modifier: int,
+    variants: frozenset[str],
+) -> tuple[int, str]:
+    """Nth Fleet 2.9-2.11: one force's attack. ``total`` is rounded down to a column, or split
+    over several above the last (90 -> 40 + 50); 2d5 is rolled for each column (one roll read
+    on every column with ``one_roll_for_split``), modified, and read on the table. The damage
+    points, and the working for the log."""
+    columns = table.split(total)
+    rolls = [dice.roll(spec, purpose) for spec, purpose in _dice_for(who, columns, variants)]
+    if ONE_ROLL in variants and rolls:
+        faces = [rolls[0].total] * len(columns)
+    else:
+        faces = [r.total for r in rolls]
+    below = BELOW_TABLE_NO_DAMAGE in variants
+    damage = damage_for_rolls(table, columns, faces, modifier, below)
+    return damage, _describe(columns, faces, modifier)
+
+
+def attack_odds(
+    table: AttackTable, total: int, modifier: int, variants: frozenset[str]
+) -> dict[int, Fraction]:
+    """The exact distribution of ``attack_damage``'s damage points.
+
+    One roll (every attack with ``one_roll_for_split``): ``attack_damage`` itself walked over
+    every 2d5 total. A split attack rolls each column on its own and
+    adds the table readings, which no single roll of "2kd5" phrases (the damage is not a
+    function of the sum of the dice): the same readings are convolved, exactly."""
+    columns = table.split(total)
+    if len(_dice_for("attack", columns, variants)) <= WALKED_ROLLS:
+        walked = exact_outcomes(
+            lambda d: str(attack_damage(table, d, "attack", total, modifier, variants)[0])
+        )
+        return {int(k): p for k, p in walked.items()}
+    return damage_odds(table, columns, modifier, BELOW_TABLE_NO_DAMAGE in variants)
 
 
 class AttackInputs(ProcedureInputs):
@@ -83,72 +148,50 @@ class AirAttack(Procedure):
     def dice_needed(self, inputs: AttackInputs) -> list[tuple[str, str]]:
         return _dice_for("attack", attack_table().split(inputs.attack_total), self.variants)
 
-    def odds(self, inputs: AttackInputs) -> dict[str, Fraction]:
-        table = attack_table()
-        dist = damage_odds(
-            table,
-            table.split(inputs.attack_total),
-            self._modifier(inputs),
-            ONE_ROLL in self.variants,
-        )
-        return {_damage_label(d): p for d, p in dist.items()}
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         if attacker is None:
             return {}
         a = engagement.get(attacker)
-        card = card_of(a)
-        t = tracks_of(a)
-        on_cap = t["cap"] > 0 and t["aloft"] == 0
-        points = t["cap"] if on_cap else t["aloft"]
-        mission = None if on_cap else a.attributes.get("mission")
+        state = state_of(a)
+        on_cap = state.tracks.cap > 0 and state.tracks.aloft == 0
+        points = state.tracks.cap if on_cap else state.tracks.aloft
+        mission = None if on_cap else state.mission
         try:
-            value = attack_value(a.type_id, card, mission)
+            value = attack_value(a.type_id, card_of(a), mission)
         except MissingTableValue:
             return {"on_cap": on_cap}
         return {"attack_total": points * value, "on_cap": on_cap}
 
-    def resolve(
-        self, inputs: AttackInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: AttackInputs, dice: DiceSource, draft: Draft) -> Decision:
+        damage, working = attack_damage(
+            attack_table(),
+            dice,
+            "attack",
+            inputs.attack_total,
+            self._modifier(inputs),
+            self.variants,
+        )
+        narrative = (
+            f"air-to-air attack {inputs.attack_total}: {working} = {damage} damage points (2.9)"
+        )
+        return Decision(_damage_label(damage), narrative)
+
+    def odds(
+        self, inputs: AttackInputs, engagement: Engagement | None = None
+    ) -> dict[str, Fraction]:
+        """``decide`` walked over every 2d5 total when the attack makes one roll; a split
+        attack (a roll per column, 11**k sequences) convolves the same readings
+        (``attack_odds``): the damage is a sum of table readings, not a function of the sum
+        of the dice, so it is not one roll of "2kd5". ``decide`` reads nothing of the
+        aircraft, so both agree (``test_nth_fleet_odds`` types every roll to check it)."""
         table = attack_table()
         columns = table.split(inputs.attack_total)
-        mod = self._modifier(inputs)
-        rolls, faces = _roll(dice, "attack", columns, self.variants)
-        damage = damage_for_rolls(table, columns, faces, mod)
-        outcome = _damage_label(damage)
-        narrative = (
-            f"air-to-air attack {inputs.attack_total}: {_describe(columns, faces, mod)} = "
-            f"{damage} damage points (2.9)"
-        )
-        return Resolution((self.record(inputs, rolls, outcome),), narrative, outcome, tuple(rolls))
-
-
-def _dice_for(who: str, columns: Sequence[int], variants: frozenset[str]) -> list[tuple[str, str]]:
-    if not columns:
-        return []
-    if ONE_ROLL in variants:
-        return [("2d5", f"{who} (every column)")]
-    return [("2d5", f"{who}, {c} column") for c in columns]
-
-
-def _roll(
-    dice: DiceSource, who: str, columns: Sequence[int], variants: frozenset[str]
-) -> tuple[list[Roll], list[int]]:
-    """The rolls made for one force's attack, and the (unmodified) roll read on each column."""
-    rolls = [dice.roll(spec, purpose) for spec, purpose in _dice_for(who, columns, variants)]
-    if ONE_ROLL in variants and rolls:
-        return rolls, [rolls[0].total] * len(columns)
-    return rolls, [r.total for r in rolls]
-
-
-def _describe(columns: Sequence[int], faces: Sequence[int], mod: int) -> str:
-    if not columns:
-        return "below the first column, no roll"
-    sign = f"{mod:+d}" if mod else ""
-    return ", ".join(f"{c} column 2d5={f}{sign}" for c, f in zip(columns, faces, strict=True))
+        if len(_dice_for("attack", columns, self.variants)) <= WALKED_ROLLS:
+            return super().odds(inputs, engagement)
+        dist = attack_odds(table, inputs.attack_total, self._modifier(inputs), self.variants)
+        return {_damage_label(d): p for d, p in dist.items()}
 
 
 Cap = Literal["neither", "first", "second"]
@@ -227,7 +270,7 @@ class _Force:
     total: int
     ew: bool
     cap: bool
-    track: str
+    track: Literal["aloft", "cap"]
 
 
 class AirCombat(Procedure):
@@ -268,14 +311,15 @@ class AirCombat(Procedure):
         for side, cid in (("first", attacker), ("second", target)):
             if cid is not None:
                 t = tracks_of(engagement.get(cid))
-                if t["cap"] and not t["aloft"]:
+                if t.cap and not t.aloft:
                     out["cap"] = side
         if attacker is None or target is None:
             return out
-        draft = self.parse({"attacker": attacker, "target": target, **out})
+        inputs = self.parse({"attacker": attacker, "target": target, **out})
+        draft = Draft(engagement, self.state_model)
         try:
-            first = self._force(draft, "first", engagement)
-            second = self._force(draft, "second", engagement)
+            first = self._force(inputs, "first", draft)
+            second = self._force(inputs, "second", draft)
         except RuleViolation:  # a missing table value, or a counter with nothing to fight with
             return out
         out.update(first_attack=first.total, second_attack=second.total)
@@ -295,12 +339,12 @@ class AirCombat(Procedure):
         def up(side: str, lead: str) -> list[tuple[Any, str]]:
             out: list[tuple[Any, str]] = []
             for c in engagement.aircraft.values():
-                if c.side != side or "tracks" not in c.attributes:
+                if c.side != side:
                     continue
                 tr = tracks_of(c)
-                if c.id != lead and not (tr["aloft"] or tr["cap"]):
+                if c.id != lead and not (tr.aloft or tr.cap):
                     continue
-                out.append((c.id, f"{c.name} ({tr['aloft']} aloft, {tr['cap']} on CAP)"))
+                out.append((c.id, f"{c.name} ({tr.aloft} aloft, {tr.cap} on CAP)"))
             return out
 
         mine, theirs = up(a.side, attacker), up(t.side, target)
@@ -317,49 +361,33 @@ class AirCombat(Procedure):
             roll_modifier(second_ew, first_ew, inputs.cap == "second", inputs.cap == "first"),
         )
 
-    def odds(self, inputs: CombatInputs) -> dict[str, Fraction]:
-        if inputs.first_attack is None or inputs.second_attack is None:
-            raise RuleViolation("the odds of a combat of counters need the game: use air_attack")
-        table = attack_table()
-        m1, m2 = self._mods(inputs, inputs.first_ew, inputs.second_ew)
-        one = ONE_ROLL in self.variants
-        d1 = damage_odds(table, table.split(inputs.first_attack), m1, one)
-        d2 = damage_odds(table, table.split(inputs.second_attack), m2, one)
-        out: dict[str, Fraction] = {}
-        for a, pa in d1.items():
-            for b, pb in d2.items():
-                key = _combat_label(a, b)
-                out[key] = out.get(key, Fraction(0)) + pa * pb
-        return out
-
     def _force(
-        self, inputs: CombatInputs, side: Literal["first", "second"], engagement: Engagement | None
+        self, inputs: CombatInputs, side: Literal["first", "second"], draft: Draft
     ) -> _Force:
         ids = inputs.counters(side)
         given: int | None = getattr(inputs, f"{side}_attack")
         ew: bool = getattr(inputs, f"{side}_ew")
         on_cap = inputs.cap == side
-        track = "cap" if on_cap else "aloft"
+        track: Literal["aloft", "cap"] = "cap" if on_cap else "aloft"
         if not ids:
             assert given is not None
             return _Force(f"{side} force", f"{side} force", (), {}, given, ew, on_cap, track)
-        if engagement is None:
-            raise RuleViolation("a combat of counters needs the game")
         members, states = [], {}
         for cid in ids:
-            a = engagement.get(cid)
+            a = draft.get(cid)
             card = card_of(a)
-            points = tracks_of(a)[track]
+            state = state_of(a)
+            points = state.tracks.at(track)
             if points == 0:
                 where = "on CAP" if on_cap else "aloft"
                 raise RuleViolation(f"{a.name} has no air points {where} to fight with")
-            mission = None if on_cap else a.attributes.get("mission")
+            mission = None if on_cap else state.mission
             if mission == "ew":
-                if a.attributes.get("effective") is None:
+                if state.effective is None:
                     raise RuleViolation(
                         f"{a.name}: roll the EW mission's effectiveness first (Nth Fleet 2.2)"
                     )
-                ew = ew or bool(a.attributes.get("effective"))
+                ew = ew or state.effective
             category = INT if in_int_mode(card, mission) else NON_INT
             members.append(
                 Combatant(
@@ -377,50 +405,71 @@ class AirCombat(Procedure):
             )
         return _Force(f"{side} force", sides[0], tuple(members), states, total, ew, on_cap, track)
 
-    def resolve(
-        self, inputs: CombatInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        table = attack_table()
-        first = self._force(inputs, "first", engagement)
-        second = self._force(inputs, "second", engagement)
+    def _forces(self, inputs: CombatInputs, draft: Draft) -> tuple[_Force, _Force]:
+        first = self._force(inputs, "first", draft)
+        second = self._force(inputs, "second", draft)
         if first.states and second.states and first.label == second.label:
             raise RuleViolation(f"both forces are {first.label}: a combat needs two sides")
+        return first, second
+
+    def decide(self, inputs: CombatInputs, dice: DiceSource, draft: Draft) -> Decision:
+        table = attack_table()
+        first, second = self._forces(inputs, draft)
         m1, m2 = self._mods(inputs, first.ew, second.ew)
         # 2.12: damage is applied simultaneously, so both attacks use the forces as they were.
-        d1, rolls1, text1 = self._attack(table, first, m1, dice)
-        d2, rolls2, text2 = self._attack(table, second, m2, dice)
-        outcome = _combat_label(d1, d2)
-        rolls = (*rolls1, *rolls2)
-        events: list[Event] = [self.record(inputs, rolls, outcome)]
-        lines = [text1, text2]
-        for shooter, target, damage, picks in (
-            (first, second, d1, inputs.first_picks),
-            (second, first, d2, inputs.second_picks),
+        lines: list[str] = []
+        damage: list[int] = []
+        for force, mod in ((first, m1), (second, m2)):
+            d, working = attack_damage(table, dice, force.who, force.total, mod, self.variants)
+            damage.append(d)
+            lines.append(f"{force.label} attacks with {force.total}: {working} = {d} damage points")
+        for shooter, target, d, picks in (
+            (first, second, damage[0], inputs.first_picks),
+            (second, first, damage[1], inputs.second_picks),
         ):
-            if not target.members or damage == 0:
-                continue
-            evs, line = self._losses(inputs, shooter, target, damage, picks)
-            events += evs
-            lines.append(line)
-        return Resolution(tuple(events), "; ".join(lines), outcome, rolls)
+            if target.members and d:
+                lines.append(self._losses(draft, inputs, shooter, target, d, picks))
+        return Decision(_combat_label(damage[0], damage[1]), "; ".join(lines))
 
-    def _attack(
-        self, table: AttackTable, force: _Force, mod: int, dice: DiceSource
-    ) -> tuple[int, list[Roll], str]:
-        columns = table.split(force.total)
-        rolls, faces = _roll(dice, force.who, columns, self.variants)
-        damage = damage_for_rolls(table, columns, faces, mod)
-        text = f"{force.label} attacks with {force.total}: {_describe(columns, faces, mod)}"
-        return damage, rolls, f"{text} = {damage} damage points"
+    def odds(
+        self, inputs: CombatInputs, engagement: Engagement | None = None
+    ) -> dict[str, Fraction]:
+        """The outcome is the pair of damages, and the two attacks are independent: each force's
+        damage distribution is ``attack_odds`` (``attack_damage`` walked, or its readings
+        convolved), and their product is exact. Walking ``decide`` whole would cost 11**k over
+        both forces' k rolls. Without the game only the two attack totals are known (what-if)."""
+        if engagement is None:
+            if inputs.first_attack is None or inputs.second_attack is None:
+                raise RuleViolation(
+                    "the odds of a combat of counters need the game (or both attack totals)"
+                )
+            inputs = inputs.model_copy(
+                update=dict.fromkeys(("attacker", "target"))
+                | dict.fromkeys(("first", "second", "first_picks", "second_picks"), [])
+            )
+            engagement = Engagement()
+        first, second = self._forces(inputs, Draft(engagement, self.state_model))
+        m1, m2 = self._mods(inputs, first.ew, second.ew)
+        table = attack_table()
+        d1 = attack_odds(table, first.total, m1, self.variants)
+        d2 = attack_odds(table, second.total, m2, self.variants)
+        out: dict[str, Fraction] = {}
+        for a, pa in d1.items():
+            for b, pb in d2.items():
+                key = _combat_label(a, b)
+                out[key] = out.get(key, Fraction(0)) + pa * pb
+        return out
 
     def _losses(
         self,
+        draft: Draft,
         inputs: CombatInputs,
         shooter: _Force,
         target: _Force,
         damage: int,
         picks: Sequence[str],
-    ) -> tuple[list[Event], str]:
+    ) -> str:
+        """Nth Fleet 2.12-2.15: the target force's losses and aborts, emitted; the log line."""
         unknown = [p for p in picks if p not in target.states]
         if unknown:
             raise RuleViolation(
@@ -444,20 +493,17 @@ class AirCombat(Procedure):
             eligible = STRATEGIC_ABORT_MISSIONS
         candidates = [c for c in ordered if c.mission in eligible and target.track == "aloft"]
         aborts = allocate_aborts(shot_down, candidates, losses)
-        events: list[Event] = []
         for c in target.members:
             lost, aborted = losses.get(c.id, 0), aborts.get(c.id, 0)
             if not (lost or aborted):
                 continue
             a = states[c.id]
-            tracks = tracks_of(a)
-            tracks[target.track] -= lost + aborted
-            tracks["used"] += aborted
-            values: dict[str, Any] = {"tracks": tracks}
-            if not tracks["aloft"]:
-                values.update(mission=None, mission_name="", effective=None)
+            tracks = tracks_of(a).lost(target.track, lost).moved(target.track, "used", aborted)
+            values: dict[str, Any] = {"tracks": tracks.model_dump(mode="json")}
+            if not tracks.aloft:
+                values.update(NO_MISSION)
             if lost:
-                events.append(
+                draft.emit(
                     LedgerChanged(
                         aircraft=c.id,
                         ledger="air_points",
@@ -465,9 +511,9 @@ class AirCombat(Procedure):
                         reason="shot down (Nth Fleet 2.12)",
                     )
                 )
-            events.append(AttributesSet(aircraft=c.id, values=values))
+            draft.emit(AttributesSet(aircraft=c.id, values=values))
             if lost and a.ledger("air_points") == lost:
-                events.append(StatusChanged(aircraft=c.id, set=(Status.DESTROYED,)))
+                draft.emit(StatusChanged(aircraft=c.id, set=(Status.DESTROYED,)))
         names = {c.id: c.name for c in target.members}
         line = f"{shooter.label} shoots down " + (
             ", ".join(f"{n} {names[i]}" for i, n in losses.items()) or "nothing"
@@ -476,7 +522,7 @@ class AirCombat(Procedure):
         if aborts:
             line += "; aborted: " + ", ".join(f"{n} {names[i]}" for i, n in aborts.items())
             line += " (2.13)" if inputs.phase == "activation" else " (2.14)"
-        return events, line
+        return line
 
 
 def _combat_label(first: int, second: int) -> str:

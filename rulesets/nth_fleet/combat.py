@@ -48,38 +48,40 @@ def roll_modifier(own_ew: bool, enemy_ew: bool, own_cap: bool, enemy_cap: bool) 
 
 
 def damage_for_rolls(
-    table: AttackTable, columns: Sequence[int], rolls: Sequence[int], modifier: int
+    table: AttackTable,
+    columns: Sequence[int],
+    rolls: Sequence[int],
+    modifier: int,
+    below_no_damage: bool = False,
 ) -> int:
     """Nth Fleet 2.9: the damage of one roll per column (each roll modified), added up."""
     if len(columns) != len(rolls):
         raise ValueError("one roll per column")
-    return sum(table.damage(c, r + modifier) for c, r in zip(columns, rolls, strict=True))
+    return sum(
+        table.damage(c, r + modifier, below_no_damage) for c, r in zip(columns, rolls, strict=True)
+    )
 
 
 def damage_odds(
-    table: AttackTable, columns: Sequence[int], modifier: int, one_roll: bool = False
+    table: AttackTable, columns: Sequence[int], modifier: int, below_no_damage: bool = False
 ) -> dict[int, Fraction]:
-    """Exact distribution of the damage points of one force's attack (2.9-2.11).
+    """Exact distribution of the damage points of an attack that rolls 2d5 once per column
+    (2.9 "roll once on the 40 column, and once on the 50 column"), each roll modified (2.10,
+    2.11) and read as ``AttackTable.damage`` reads it.
 
-    Each column is rolled separately (2.9 "roll once on the 40 column, and once on the 50
-    column"); with ``one_roll`` a single 2d5 roll is read on every column. A large force rolls
+    The damage is a sum of table readings, not a function of the sum of the dice, so it cannot
+    be one roll of "2kd5"; a force of k columns has 11**k roll sequences. A large force rolls
     the last column many times: those identical rolls are one memoised power of the column's
     distribution (integer weights), so a sweep of attack totals costs a few convolutions.
     """
     dice = distribution("2d5")
-    if one_roll:
-        out: dict[int, Fraction] = {}
-        for roll, p in dice.items():
-            d = damage_for_rolls(table, columns, [roll] * len(columns), modifier)
-            out[d] = out.get(d, Fraction(0)) + p
-        return dict(sorted(out.items()))
     scale = math.lcm(*(p.denominator for p in dice.values()))
     weights = {roll: int(p * scale) for roll, p in dice.items()}
 
     def step(column: int) -> tuple[tuple[int, int], ...]:
         out: dict[int, int] = {}
         for roll, w in weights.items():
-            d = table.damage(column, roll + modifier)
+            d = table.damage(column, roll + modifier, below_no_damage)
             out[d] = out.get(d, 0) + w
         return tuple(sorted(out.items()))
 

@@ -1,6 +1,6 @@
 """The Air Base Display (Nth Fleet 2.1): where each counter's air points are.
 
-Each roster entry is one counter on one base's display; its ``tracks`` attribute says how many
+Each roster entry is one counter on one base's display; its typed state's ``tracks`` say how many
 of its air points are on each of the display's three tracks (unused, CAP, used) and how many
 are aloft on a mission (on the strategic display, off the base display). The ``air_points``
 ledger counts the points still in service; the four numbers always add up to it.
@@ -8,53 +8,61 @@ ledger counts the points still in service; the four numbers always add up to it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
-
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
+from rulesets.nth_fleet.cards import Details, Track
+from rulesets.nth_fleet.state import PLACES, Place, Tracks, state_of
+
+__all__ = [
+    "DISPLAY_TRACKS",
+    "PLACES",
+    "TRACK_TITLES",
+    "Place",
+    "base_display",
+    "base_of",
+    "base_totals",
+    "moved",
+    "place_words",
+    "start_tracks",
+    "tracks_of",
+]
 
 #: the three tracks of the Air Base Display (2.1), in display order
-DISPLAY_TRACKS: tuple[str, ...] = ("unused", "cap", "used")
-#: every place an air point can be: the display's tracks, or aloft on a mission
-PLACES: tuple[str, ...] = ("unused", "aloft", "cap", "used")
-Place = Literal["unused", "aloft", "cap", "used"]
+DISPLAY_TRACKS: tuple[Track, ...] = ("unused", "cap", "used")
 
 TRACK_TITLES = {"unused": "Unused", "aloft": "Aloft", "cap": "CAP", "used": "Used"}
 
 
-def tracks_of(a: AircraftState) -> dict[str, int]:
+def tracks_of(a: AircraftState) -> Tracks:
     """Where this counter's air points are: unused, aloft, cap, used."""
-    raw: Mapping[str, Any] = a.attributes.get("tracks", {})
-    return {p: int(raw.get(p, 0)) for p in PLACES}
+    return state_of(a).tracks
 
 
-def start_tracks(points: int, track: str) -> dict[str, int]:
+def start_tracks(points: int, track: Track) -> Tracks:
     """A new counter: all its points on one track of the display (2.1)."""
-    return {p: (points if p == track else 0) for p in PLACES}
+    return Tracks.model_validate({track: points})
 
 
-def moved(a: AircraftState, source: str, dest: str, points: int) -> dict[str, int]:
+def moved(a: AircraftState, source: Place, dest: Place, points: int) -> Tracks:
     """The tracks after moving ``points`` from ``source`` to ``dest``; refused if too few."""
     if points < 0:
         raise RuleViolation("cannot move a negative number of air points")
     tracks = tracks_of(a)
-    if tracks[source] < points:
+    if tracks.at(source) < points:
         raise RuleViolation(
-            f"{a.name} has only {tracks[source]} air point(s) {place_words(source)}, "
+            f"{a.name} has only {tracks.at(source)} air point(s) {place_words(source)}, "
             f"not {points} (Nth Fleet 2.1)"
         )
-    tracks[source] -= points
-    tracks[dest] += points
-    return tracks
+    return tracks.moved(source, dest, points)
 
 
-def place_words(place: str) -> str:
+def place_words(place: Place) -> str:
     return "aloft" if place == "aloft" else f"on the {TRACK_TITLES[place]} track"
 
 
 def base_of(a: AircraftState) -> str:
-    return str(a.details.get("base", ""))
+    """The air base whose display the counter is kept on (2.1)."""
+    return a.typed(Details, "details").base
 
 
 def base_display(engagement: Engagement) -> dict[str, dict[str, dict[str, int]]]:
@@ -65,10 +73,10 @@ def base_display(engagement: Engagement) -> dict[str, dict[str, dict[str, int]]]
     """
     out: dict[str, dict[str, dict[str, int]]] = {}
     for a in engagement.aircraft.values():
-        if "tracks" not in a.attributes:
-            continue
         display = out.setdefault(base_of(a), {p: {} for p in PLACES})
-        for place, n in tracks_of(a).items():
+        tracks = tracks_of(a)
+        for place in PLACES:
+            n = tracks.at(place)
             if n:
                 display[place][a.name] = n
     return out

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, distribution, label_odds
+from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event
-from app.core.ruleset import AircraftInputs, Procedure, Resolution
+from app.core.events import AttributesSet
+from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs
 from rulesets.nth_fleet.cards import Card
-from rulesets.nth_fleet.display import Place, base_of, moved, place_words, tracks_of
+from rulesets.nth_fleet.display import base_of, moved, place_words, tracks_of
+from rulesets.nth_fleet.state import NO_MISSION, Place, State, Tracks, state_of
 from rulesets.nth_fleet.values import (
     INT_MISSIONS,
     STRATEGIC_MISSIONS,
@@ -27,15 +28,22 @@ LaunchMission = Literal["cap"] | Mission
 SURE_POINTS = 4
 
 
-def counter(inputs: AircraftInputs, engagement: Engagement | None, what: str) -> AircraftState:
-    """The counter a display procedure works on; refused without one."""
-    if inputs.aircraft is None or engagement is None:
+def counter(inputs: AircraftInputs, draft: Draft, what: str) -> AircraftState | None:
+    """The counter a display procedure works on.
+
+    In a game a display move without its counter is refused. On an empty board (the odds the
+    desk shows before the move, a what-if) there is no counter: ``None``, and the procedure
+    only says what the move would be.
+    """
+    if inputs.aircraft is not None:
+        return draft.get(inputs.aircraft)
+    if draft.engagement.aircraft:
         raise RuleViolation(f"{what} needs the counter (aircraft) it moves on its base display")
-    return engagement.get(inputs.aircraft)
+    return None
 
 
 def card_of(a: AircraftState) -> Card:
-    return Card.model_validate(dict(a.card))
+    return a.typed(Card, "card")
 
 
 def effectiveness_kind(mission: str | None) -> Literal["support", "strategic"] | None:
@@ -47,15 +55,9 @@ def effectiveness_kind(mission: str | None) -> Literal["support", "strategic"] |
     return None
 
 
-def effective_odds(points: int) -> Fraction:
-    """Nth Fleet 2.2, 2.3: the chance that a d4 roll is at most ``points``."""
-    return sum((p for face, p in distribution("d4").items() if face <= points), Fraction(0))
-
-
-def _mission_cleared(tracks: dict[str, int]) -> dict[str, Any]:
-    if tracks["aloft"]:
-        return {}
-    return {"mission": None, "mission_name": "", "effective": None}
+def _landed(tracks: Tracks) -> dict[str, Any]:
+    """The ``AttributesSet`` values of new tracks; the mission is over once none is aloft."""
+    return {"tracks": tracks.model_dump(mode="json"), **({} if tracks.aloft else NO_MISSION)}
 
 
 class LaunchInputs(AircraftInputs):
@@ -66,7 +68,7 @@ class LaunchInputs(AircraftInputs):
     name: str = Field("", title="Mission name", description="e.g. the strike's call sign")
 
 
-class LaunchMissionProc(Procedure):
+class LaunchMissionProc(Calculator):
     """Nth Fleet 2.1, 2.2: unused air points fly a mission (aloft) or go on CAP (its track).
 
     Strikes are allocated in air points; a tactical strike may be a single point (2.2). Only
@@ -79,53 +81,47 @@ class LaunchMissionProc(Procedure):
     rule = "Nth Fleet 2.1, 2.2"
     Inputs = LaunchInputs
 
-    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
-        return {"launched": Fraction(1)}
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         if attacker is None:
             return {}
-        return {"points": max(1, tracks_of(engagement.get(attacker))["unused"])}
+        return {"points": max(1, tracks_of(engagement.get(attacker)).unused)}
 
-    def resolve(
-        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        a = counter(inputs, engagement, "a launch")
+    def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:
+        if inputs.mission == "cap":
+            where = "go on CAP"
+        else:
+            where = f"fly {inputs.mission}" + (f" ({inputs.name})" if inputs.name else "")
+        a = counter(inputs, draft, "a launch")
+        if a is None:
+            return Decision("launched", f"{inputs.points} air point(s) {where} (2.1)")
         card = card_of(a)
         if (inputs.mission == "cap" or inputs.mission in INT_MISSIONS) and card.role != "fighter":
             raise RuleViolation(
                 f"{a.name} is an {card.role} aircraft: only fighters fly {inputs.mission} "
                 "(INT mode, Nth Fleet 2.6)"
             )
+        state = state_of(a)
         if inputs.mission == "cap":
-            tracks = moved(a, "unused", "cap", inputs.points)
-            values: dict[str, Any] = {"tracks": tracks}
-            where = "go on CAP"
+            values = {"tracks": moved(a, "unused", "cap", inputs.points).model_dump(mode="json")}
         else:
-            current = a.attributes.get("mission")
-            if tracks_of(a)["aloft"] and current != inputs.mission:
+            if state.tracks.aloft and state.mission != inputs.mission:
                 raise RuleViolation(
-                    f"{a.name} already has points aloft on {current}; one counter flies one "
-                    "mission at a time (add another counter to the base for a second one)"
+                    f"{a.name} already has points aloft on {state.mission}; one counter flies "
+                    "one mission at a time (add another counter to the base for a second one)"
                 )
             tracks = moved(a, "unused", "aloft", inputs.points)
-            kind = effectiveness_kind(inputs.mission)
-            sure = kind is None or tracks["aloft"] >= SURE_POINTS
-            values = {
-                "tracks": tracks,
-                "mission": inputs.mission,
-                "mission_name": inputs.name or a.attributes.get("mission_name", ""),
-                "effective": True if sure else None,
-            }
-            where = f"fly {inputs.mission}" + (f" ({inputs.name})" if inputs.name else "")
-        events: list[Event] = [
-            self.record(inputs, [], "launched"),
-            AttributesSet(aircraft=a.id, values=values),
-        ]
+            sure = effectiveness_kind(inputs.mission) is None or tracks.aloft >= SURE_POINTS
+            values = State(
+                tracks=tracks,
+                mission=inputs.mission,
+                mission_name=inputs.name or state.mission_name,
+                effective=True if sure else None,
+            ).dump()
+        draft.emit(AttributesSet(aircraft=a.id, values=values))
         narrative = f"{a.name}: {inputs.points} air point(s) from {base_of(a)} {where} (2.1)"
-        return Resolution(tuple(events), narrative, "launched")
+        return Decision("launched", narrative)
 
 
 class EffectivenessInputs(AircraftInputs):
@@ -159,72 +155,57 @@ class MissionEffectiveness(Procedure):
     def dice_needed(self, inputs: EffectivenessInputs) -> list[tuple[str, str]]:
         return list(self.dice) if inputs.points < SURE_POINTS else []
 
-    def odds(self, inputs: EffectivenessInputs) -> dict[str, Fraction]:
-        return label_odds(
-            distribution("d4"), lambda face: "effective" if face <= inputs.points else "ineffective"
-        )
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         if attacker is None:
             return {}
         a = engagement.get(attacker)
-        kind = effectiveness_kind(a.attributes.get("mission"))
-        return {"points": max(1, tracks_of(a)["aloft"]), **({"kind": kind} if kind else {})}
+        kind = effectiveness_kind(state_of(a).mission)
+        return {"points": max(1, tracks_of(a).aloft), **({"kind": kind} if kind else {})}
 
-    def _groups(
-        self, inputs: EffectivenessInputs, engagement: Engagement | None
-    ) -> list[AircraftState]:
+    def _groups(self, inputs: EffectivenessInputs, draft: Draft) -> list[AircraftState]:
+        """The mission's counters (none: a roll for a mission not on the board), checked."""
         if inputs.aircraft is None:
             if inputs.other_groups:
                 raise RuleViolation("name the mission's first counter as the aircraft")
             return []
-        if engagement is None:
-            raise RuleViolation("an effectiveness roll for counters needs the game")
         ids = [inputs.aircraft, *inputs.other_groups]
         if len(set(ids)) != len(ids):
             raise RuleViolation("a counter is named twice in the mission")
-        groups = [engagement.get(i) for i in ids]
+        groups = [draft.get(i) for i in ids]
         for g in groups:
-            mission = g.attributes.get("mission")
-            if not tracks_of(g)["aloft"] or mission is None:
+            state = state_of(g)
+            if not state.tracks.aloft or state.mission is None:
                 raise RuleViolation(f"{g.name} is not flying a mission")
-            if effectiveness_kind(mission) != inputs.kind:
+            if effectiveness_kind(state.mission) != inputs.kind:
                 raise RuleViolation(
-                    f"{g.name} flies {mission}, which is not a {inputs.kind} mission "
+                    f"{g.name} flies {state.mission}, which is not a {inputs.kind} mission "
                     "that rolls for effectiveness (Nth Fleet 2.2, 2.3)"
                 )
-        aloft = sum(tracks_of(g)["aloft"] for g in groups)
+        aloft = sum(tracks_of(g).aloft for g in groups)
         if aloft != inputs.points:
             raise RuleViolation(
                 f"the mission has {aloft} air point(s) aloft, not {inputs.points} (2.3)"
             )
         return groups
 
-    def resolve(
-        self, inputs: EffectivenessInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        groups = self._groups(inputs, engagement)
+    def decide(self, inputs: EffectivenessInputs, dice: DiceSource, draft: Draft) -> Decision:
+        groups = self._groups(inputs, draft)
         rule = "2.2" if inputs.kind == "support" else "2.3"
         if inputs.points >= SURE_POINTS:
-            rolls = []
             outcome = "effective"
             how = f"{inputs.points} air points: effective without a roll ({rule})"
         else:
             roll = dice.roll("d4", "mission effectiveness")
-            rolls = [roll]
             outcome = "effective" if roll.total <= inputs.points else "ineffective"
             how = f"d4={roll.total} against {inputs.points} air point(s): {outcome} ({rule})"
             if outcome == "ineffective":
                 how += "; it stays aloft until the return-to-base phase (2.3)"
-        events: list[Event] = [self.record(inputs, rolls, outcome)]
-        events += [
-            AttributesSet(aircraft=g.id, values={"effective": outcome == "effective"})
-            for g in groups
-        ]
+        for g in groups:
+            draft.emit(AttributesSet(aircraft=g.id, values={"effective": outcome == "effective"}))
         names = ", ".join(g.name for g in groups) or f"{inputs.kind} mission"
-        return Resolution(tuple(events), f"{names}: {how}", outcome, tuple(rolls))
+        return Decision(outcome, f"{names}: {how}")
 
 
 class ReturnInputs(AircraftInputs):
@@ -234,7 +215,7 @@ class ReturnInputs(AircraftInputs):
     points: int | None = Field(None, ge=1, title="Air points", description="empty: all of them")
 
 
-class ReturnToBase(Procedure):
+class ReturnToBase(Calculator):
     """Nth Fleet 2.1, 2.3: points that completed or aborted their mission go to "used"."""
 
     id = "return_to_base"
@@ -242,28 +223,26 @@ class ReturnToBase(Procedure):
     rule = "Nth Fleet 2.1, 2.3"
     Inputs = ReturnInputs
 
-    def odds(self, inputs: ReturnInputs) -> dict[str, Fraction]:
-        return {"returned": Fraction(1)}
-
-    def resolve(
-        self, inputs: ReturnInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        a = counter(inputs, engagement, "a return to base")
-        have = tracks_of(a)[inputs.source]
+    def compute(self, inputs: ReturnInputs, draft: Draft) -> Decision:
+        a = counter(inputs, draft, "a return to base")
+        if a is None:
+            many = "all the" if inputs.points is None else str(inputs.points)
+            return Decision(
+                "returned",
+                f"{many} air point(s) {place_words(inputs.source)} land on the used track (2.1)",
+            )
+        have = tracks_of(a).at(inputs.source)
         points = have if inputs.points is None else inputs.points
         if points == 0:
             raise RuleViolation(f"{a.name} has no air points {place_words(inputs.source)}")
-        tracks = moved(a, inputs.source, "used", points)
-        values: dict[str, Any] = {"tracks": tracks, **_mission_cleared(tracks)}
-        events: list[Event] = [
-            self.record(inputs, [], "returned"),
-            AttributesSet(aircraft=a.id, values=values),
-        ]
+        draft.emit(
+            AttributesSet(aircraft=a.id, values=_landed(moved(a, inputs.source, "used", points)))
+        )
         narrative = (
             f"{a.name}: {points} air point(s) {place_words(inputs.source)} land on "
             f"{base_of(a)}'s used track (2.1)"
         )
-        return Resolution(tuple(events), narrative, "returned")
+        return Decision("returned", narrative)
 
 
 class MoveInputs(AircraftInputs):
@@ -272,7 +251,7 @@ class MoveInputs(AircraftInputs):
     points: int = Field(1, ge=1, title="Air points")
 
 
-class MoveAirPoints(Procedure):
+class MoveAirPoints(Calculator):
     """Nth Fleet 2.1: the umpire moves counters between the display's tracks.
 
     For the Fleet rules' own steps (readying used aircraft, corrections); missions are flown
@@ -284,23 +263,16 @@ class MoveAirPoints(Procedure):
     rule = "Nth Fleet 2.1"
     Inputs = MoveInputs
 
-    def odds(self, inputs: MoveInputs) -> dict[str, Fraction]:
-        return {"moved": Fraction(1)}
-
-    def resolve(
-        self, inputs: MoveInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        a = counter(inputs, engagement, "a move")
+    def compute(self, inputs: MoveInputs, draft: Draft) -> Decision:
         if inputs.source == inputs.dest:
             raise RuleViolation("the points are already there")
-        tracks = moved(a, inputs.source, inputs.dest, inputs.points)
-        values: dict[str, Any] = {"tracks": tracks, **_mission_cleared(tracks)}
-        events: list[Event] = [
-            self.record(inputs, [], "moved"),
-            AttributesSet(aircraft=a.id, values=values),
-        ]
-        narrative = (
-            f"{a.name}: {inputs.points} air point(s) {place_words(inputs.source)} move "
+        a = counter(inputs, draft, "a move")
+        moves = (
+            f"{inputs.points} air point(s) {place_words(inputs.source)} move "
             f"{place_words(inputs.dest)} (2.1)"
         )
-        return Resolution(tuple(events), narrative, "moved")
+        if a is None:
+            return Decision("moved", moves)
+        tracks = moved(a, inputs.source, inputs.dest, inputs.points)
+        draft.emit(AttributesSet(aircraft=a.id, values=_landed(tracks)))
+        return Decision("moved", f"{a.name}: {moves}")

@@ -26,7 +26,13 @@ from app.core.ruleset import (
     critical_lines,
     ledger_tracks,
 )
-from rulesets.nth_fleet.air_combat import INTS_SCREEN, ONE_ROLL, AirAttack, AirCombat
+from rulesets.nth_fleet.air_combat import (
+    BELOW_TABLE_NO_DAMAGE,
+    INTS_SCREEN,
+    ONE_ROLL,
+    AirAttack,
+    AirCombat,
+)
 from rulesets.nth_fleet.cards import Card as TypeCard
 from rulesets.nth_fleet.cards import Details, catalogue, per_point
 from rulesets.nth_fleet.display import (
@@ -44,6 +50,7 @@ from rulesets.nth_fleet.missions import (
     ReturnToBase,
     effectiveness_kind,
 )
+from rulesets.nth_fleet.state import State, state_of
 from rulesets.nth_fleet.tables import TABLE_FILES
 from rulesets.nth_fleet.values import attack_value, defence_value, in_int_mode
 
@@ -76,6 +83,16 @@ class NthFleet(Ruleset):
             "Nth Fleet 2.9",
         ),
         Variant(
+            BELOW_TABLE_NO_DAMAGE,
+            "A modified roll below the attack table: no damage",
+            "2.10 and 2.11 modify the 2d5 roll (0-10) by up to -3 or +3, so the modified roll "
+            "can fall off the table's printed rows; 2.9 does not say how it is read. Default: "
+            "on the nearest printed row (below the first row: the first row; above the last: "
+            "the last). With this variant: a modified roll below the first row inflicts no "
+            "damage on that column (above the last row is still read on the last row).",
+            "Nth Fleet 2.9",
+        ),
+        Variant(
             INTS_SCREEN,
             "INTs screen the others",
             "Damage left over reaches non-INT air points only once every INT air point is shot "
@@ -86,6 +103,7 @@ class NthFleet(Ruleset):
     )
     Card = TypeCard
     Details = Details
+    State = State
     uses_pilot_quality = False
 
     @property
@@ -120,12 +138,7 @@ class NthFleet(Ruleset):
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         d = _details(details)
-        return {
-            "tracks": start_tracks(d.points, d.track),
-            "mission": None,
-            "mission_name": "",
-            "effective": None,
-        }
+        return State(tracks=start_tracks(d.points, d.track)).dump()
 
     # -- the printed card ------------------------------------------------------------------
 
@@ -141,7 +154,7 @@ class NthFleet(Ruleset):
         return out
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        card = TypeCard.model_validate(dict(aircraft.card))
+        card = aircraft.typed(TypeCard, "card")
         blocks: list[CardBlock] = [
             self._counter_block(aircraft, card),
             self._values_block(aircraft, card),
@@ -157,14 +170,14 @@ class NthFleet(Ruleset):
 
     @staticmethod
     def _counter_block(a: AircraftState, card: TypeCard) -> KeyValues:
-        mission = a.attributes.get("mission")
-        effective = a.attributes.get("effective")
+        s = state_of(a)
+        mission = s.mission
         state = "" if mission is None else str(mission)
-        if mission is not None and a.attributes.get("mission_name"):
-            state += f" ({a.attributes['mission_name']})"
+        if mission is not None and s.mission_name:
+            state += f" ({s.mission_name})"
         if mission is not None and effectiveness_kind(mission):
             state += {True: ", effective", False: ", ineffective", None: ", roll pending"}[
-                effective
+                s.effective
             ]
         role = card.role + (f" ({card.specialty})" if card.specialty else "")
         return KeyValues(
@@ -180,7 +193,7 @@ class NthFleet(Ruleset):
 
     @staticmethod
     def _values_block(a: AircraftState, card: TypeCard) -> KeyValues:
-        mission = a.attributes.get("mission")
+        mission = state_of(a).mission
         try:
             attack = str(attack_value(a.type_id, card, mission))
         except MissingTableValue:
@@ -205,8 +218,8 @@ class NthFleet(Ruleset):
     def _display_block(a: AircraftState, engagement: Engagement) -> Table:
         base = base_of(a)
         counters = [c for c in engagement.aircraft.values() if base_of(c) == base]
-        rows = [(c.name, *(str(tracks_of(c)[p]) for p in PLACES)) for c in counters]
-        totals = [sum(tracks_of(c)[p] for c in counters) for p in PLACES]
+        rows = [(c.name, *(str(tracks_of(c).at(p)) for p in PLACES)) for c in counters]
+        totals = [sum(tracks_of(c).at(p) for c in counters) for p in PLACES]
         rows.append(("Total", *(str(t) for t in totals)))
         return Table(
             f"Air Base Display: {base} (2.1)",
@@ -250,12 +263,12 @@ class NthFleet(Ruleset):
         if not 0 <= engagement.step < len(steps):
             return []
         phase = steps[engagement.step].phase
-        counters = [a for a in engagement.aircraft.values() if "tracks" in a.attributes]
+        counters = list(engagement.aircraft.values())
         if phase == "Return to base phase":
             return [
                 (a.id, "returns to base (2.1)", "return_to_base")
                 for a in counters
-                if tracks_of(a)["aloft"]
+                if tracks_of(a).aloft
             ]
         out: list[Acting] = []
         strategic = phase == "Strategic air phase"
@@ -264,16 +277,16 @@ class NthFleet(Ruleset):
             if strategic
             else ("may launch a strike, escort or CAP (2.2)")
         )
-        out += [(a.id, what, "launch_mission") for a in counters if tracks_of(a)["unused"]]
+        out += [(a.id, what, "launch_mission") for a in counters if tracks_of(a).unused]
         out += [
             (a.id, "rolls for mission effectiveness (2.3)", "mission_effectiveness")
             for a in counters
-            if tracks_of(a)["aloft"]
-            and a.attributes.get("effective") is None
-            and effectiveness_kind(a.attributes.get("mission"))
+            if state_of(a).tracks.aloft
+            and state_of(a).effective is None
+            and effectiveness_kind(state_of(a).mission)
         ]
         if not strategic:
-            up = {a.side for a in counters if tracks_of(a)["aloft"] or tracks_of(a)["cap"]}
+            up = {a.side for a in counters if tracks_of(a).aloft or tracks_of(a).cap}
             if len(up) >= 2:
                 first = engagement.sides[0] if engagement.sides else sorted(up)[0]
                 out.append(

@@ -1,8 +1,10 @@
 """The air combat tables as data: attack table (2.9), Defence Value Table (2.8), exceptions (2.6).
 
 The rules text prints almost none of these numbers; the TOML files beside this module hold what
-it does print and mark the rest ``"missing"``. ``load_table`` merges the umpire's values on top,
-so every function here reads the files afresh rather than caching them.
+it does print and mark the rest ``"missing"``. ``app.core.data.load_table`` is the one cached
+loader: it merges the umpire's values on top (the override named after the shipped file's stem,
+which is what the Tables editor saves, issue 14) and keeps the table until either file changes
+or a value is saved, so the next procedure reads the new value and odds never re-read TOML.
 """
 
 from __future__ import annotations
@@ -96,8 +98,15 @@ class AttackTable(BaseModel):
         """The printed row a modified roll is read on (beyond the first or last: that row)."""
         return min(max(modified_roll, self.rows[0]), self.rows[-1])
 
-    def damage(self, column: int, modified_roll: int) -> int:
-        """Nth Fleet 2.9: the damage points on ``column`` for a modified 2d5 roll."""
+    def damage(self, column: int, modified_roll: int, below_no_damage: bool = False) -> int:
+        """Nth Fleet 2.9: the damage points on ``column`` for a modified 2d5 roll.
+
+        A modified roll off the printed rows is read on the nearest row; with
+        ``below_no_damage`` (variant ``below_table_no_damage``) one below the first row
+        inflicts nothing instead.
+        """
+        if below_no_damage and modified_roll < self.rows[0]:
+            return 0
         row = self.row_for(modified_roll)
         value = self.cells.get(str(column), {}).get(str(row), "missing")
         return cell(value, self.title, f"column {column}, roll {row}", self.rule)

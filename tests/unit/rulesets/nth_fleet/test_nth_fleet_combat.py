@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.dice import TableDice, distribution
+from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, RuleViolation
 from rulesets.nth_fleet.cards import catalogue
 from rulesets.nth_fleet.combat import (
@@ -25,6 +26,9 @@ from rulesets.nth_fleet.tables import attack_table
 from rulesets.nth_fleet.values import attack_value, bombing_mode, in_int_mode
 
 FACES = range(6)  # 1.2: two dice marked zero through five
+
+#: a what-if: no game, no counters (``resolve`` always takes the engagement)
+NO_GAME = Engagement()
 
 
 def test_1_2_2d5_odds_by_hand() -> None:
@@ -107,7 +111,7 @@ def test_2_9_air_attack_procedure_with_table_dice(rs) -> None:
     p = rs.procedures["air_attack"]
     inputs = p.parse({"attack_total": 90})
     assert p.dice_needed(inputs) == [("2d5", "attack, 40 column"), ("2d5", "attack, 50 column")]
-    res = p.resolve(inputs, TableDice([2, 3, 1, 4]))
+    res = p.resolve(inputs, TableDice([2, 3, 1, 4]), NO_GAME)
     assert res.outcome == "21 damage points"
     assert [r.total for r in res.rolls] == [5, 5]
     assert "(2.9)" in res.narrative
@@ -118,13 +122,13 @@ def test_2_9_variant_one_roll_read_on_every_column(rs) -> None:
     p = rs.bind(["one_roll_for_split"]).procedures["air_attack"]
     inputs = p.parse({"attack_total": 90})
     assert len(p.dice_needed(inputs)) == 1
-    assert p.resolve(inputs, TableDice([2, 3])).outcome == "21 damage points"
+    assert p.resolve(inputs, TableDice([2, 3]), NO_GAME).outcome == "21 damage points"
 
 
 def test_2_9_a_missing_cell_stops_the_attack(rs) -> None:
     p = rs.procedures["air_attack"]
     with pytest.raises(MissingTableValue, match="column 40, roll 6"):
-        p.resolve(p.parse({"attack_total": 45}), TableDice([3, 3]))
+        p.resolve(p.parse({"attack_total": 45}), TableDice([3, 3]), NO_GAME)
     with pytest.raises(MissingTableValue):
         p.odds(p.parse({"attack_total": 45}))
 
@@ -142,14 +146,54 @@ def test_2_10_2_11_roll_modifiers() -> None:
 def test_2_11_cap_modifier_reads_the_printed_row(rs) -> None:
     """Nth Fleet 2.11: CAP rolling 3 (+2) and attackers of CAP rolling 7 (-2) read row 5."""
     p = rs.procedures["air_attack"]
-    cap = p.resolve(p.parse({"attack_total": 40, "on_cap": True}), TableDice([1, 2]))
+    cap = p.resolve(p.parse({"attack_total": 40, "on_cap": True}), TableDice([1, 2]), NO_GAME)
     assert cap.outcome == "10 damage points"
-    attacking = p.resolve(p.parse({"attack_total": 50, "attacking_cap": True}), TableDice([3, 4]))
+    attacking = p.resolve(
+        p.parse({"attack_total": 50, "attacking_cap": True}), TableDice([3, 4]), NO_GAME
+    )
     assert attacking.outcome == "11 damage points"
     ew = p.resolve(
-        p.parse({"attack_total": 40, "friendly_ew": True, "on_cap": True}), TableDice([0, 2])
+        p.parse({"attack_total": 40, "friendly_ew": True, "on_cap": True}),
+        TableDice([0, 2]),
+        NO_GAME,
     )
     assert ew.outcome == "10 damage points"
+
+
+def test_2_9_a_modified_roll_below_the_table(rs, filled: None) -> None:
+    """Nth Fleet 2.9-2.11 (issue 15, an open reading): 50 points attacking CAP (-2, 2.11) with
+    a 2d5 of 1 make a modified roll of -1, below the table's first row (0); 2.9 does not say
+    how it is read. Default: on the first row (the test 50 column: 1 damage point). Variant
+    ``below_table_no_damage``: no damage. Above the last row both read the last row."""
+    (variant,) = [v for v in rs.variants if v.id == "below_table_no_damage"]
+    assert variant.rule == "Nth Fleet 2.9" and not variant.default
+    assert "Default: on the nearest printed row" in variant.help
+    default = rs.procedures["air_attack"]
+    reading = rs.bind(["below_table_no_damage"]).procedures["air_attack"]
+    attack = {"attack_total": 50, "attacking_cap": True}
+    assert default.resolve(default.parse(attack), TableDice([0, 1]), NO_GAME).outcome == (
+        "1 damage points"
+    )
+    assert reading.resolve(reading.parse(attack), TableDice([0, 1]), NO_GAME).outcome == "miss"
+    # 2d5 of 2 is modified to 0, the first row itself: read alike
+    for p in (default, reading):
+        assert p.resolve(p.parse(attack), TableDice([1, 1]), NO_GAME).outcome == "1 damage points"
+    # 2d5 of 10 on CAP (+2) is 12, above the last row (10): the last row in both readings
+    cap = {"attack_total": 50, "on_cap": True}
+    for p in (default, reading):
+        assert p.resolve(p.parse(cap), TableDice([5, 5]), NO_GAME).outcome == "21 damage points"
+    two_d5 = distribution("2d5")
+    assert default.odds(default.parse(attack))["1 damage points"] == sum(
+        two_d5[r] for r in (0, 1, 2)
+    )
+    odds = reading.odds(reading.parse(attack))
+    assert odds["miss"] == two_d5[0] + two_d5[1] == Fraction(3, 36)
+    assert odds["1 damage points"] == two_d5[2]
+    # a split attack (90: 40 + 50, two rolls) reads each column's roll the same way: the test
+    # 40 column's row 0 is 0 anyway (2d5 of 2 or less), the 50 column misses only below it
+    split = reading.odds(reading.parse({"attack_total": 90, "attacking_cap": True}))
+    assert split["miss"] == Fraction(6, 36) * Fraction(3, 36)
+    assert "miss" not in default.odds(default.parse({"attack_total": 90, "attacking_cap": True}))
 
 
 def test_2_9_odds_exact_by_enumeration(rs, filled: None) -> None:
@@ -182,7 +226,7 @@ def test_below_the_first_column_there_is_no_roll(rs, filled: None) -> None:
     inputs = p.parse({"attack_total": 9})
     assert p.dice_needed(inputs) == []
     assert p.odds(inputs) == {"miss": Fraction(1)}
-    assert p.resolve(inputs, TableDice([])).outcome == "miss"
+    assert p.resolve(inputs, TableDice([]), NO_GAME).outcome == "miss"
 
 
 # -- losses (2.12, 2.15) and aborts (2.13, 2.14) ------------------------------------------
@@ -377,6 +421,6 @@ def test_combat_what_if_odds_exact(rs, filled: None) -> None:
         )
         by_hand[key] = by_hand.get(key, Fraction(0)) + Fraction(1, 6**4)
     assert p.odds(inputs) == by_hand
-    res = p.resolve(inputs, TableDice([0, 1, 2, 3]))
+    res = p.resolve(inputs, TableDice([0, 1, 2, 3]), NO_GAME)
     assert res.outcome == "first force 0, second force 10 damage points"
     assert len(res.events) == 1  # a what-if only logs its result

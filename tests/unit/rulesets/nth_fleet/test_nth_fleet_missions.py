@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.dice import DiceError, TableDice
+from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 
 
@@ -176,5 +177,5 @@ def test_effectiveness_dice_by_enumeration(rs) -> None:
     """Exact odds of every effectiveness roll: each d4 face is 1/4."""
     p = rs.procedures["mission_effectiveness"]
     for points, face in itertools.product(range(1, 4), range(1, 5)):
-        res = p.resolve(p.parse({"points": points}), TableDice([face]))
+        res = p.resolve(p.parse({"points": points}), TableDice([face]), Engagement())
         assert res.outcome == ("effective" if face <= points else "ineffective")

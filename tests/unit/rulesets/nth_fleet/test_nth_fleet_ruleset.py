@@ -34,7 +34,11 @@ def test_every_procedure_cites_its_rule() -> None:
 
 
 def test_variants_are_known_and_bind() -> None:
-    assert {v.id for v in RULESET.variants} == {"one_roll_for_split", "ints_screen"}
+    assert {v.id for v in RULESET.variants} == {
+        "one_roll_for_split",
+        "ints_screen",
+        "below_table_no_damage",
+    }
     assert RULESET.bind(["ints_screen"]).chosen == frozenset({"ints_screen"})
     with pytest.raises(RuleViolation, match="no variant"):
         RULESET.bind(["house"])
