@@ -227,7 +227,7 @@ class GameSession:
     def follow(self) -> list[Envelope]:
         """Take in another window's or program's actions if the file changed since we last
         asked (cheap when nothing changed: no read of the log)."""
-        version = self.store.data_version()
+        version = self.store.data_version(self.game_id)
         if version is None or version == self._seen_version:
             return []
         self._seen_version = version

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select
+from sqlalchemy import Engine, create_engine, event, func, insert, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import QueuePool
@@ -192,6 +192,11 @@ def _current_revision(conn: Any) -> str | None:
     return str(row[0]) if row else None
 
 
+def channel(game_id: str) -> str:
+    """The PostgreSQL NOTIFY channel of one game's appends."""
+    return f"airboss_{game_id}"[:63]
+
+
 class Store:
     """One database holding one game (a file) or many (a server)."""
 
@@ -202,6 +207,9 @@ class Store:
         self.read_only = read_only
         self._path: Path | None = None
         self._watch: sqlite3.Connection | None = None
+        #: PostgreSQL: the connection that LISTENs for other stations' appends
+        self._listen: Any = None
+        self._notices = 0
         #: the file was open elsewhere when this store opened it (its write-ahead log was there)
         self.open_elsewhere = False
 
@@ -303,14 +311,40 @@ class Store:
         if self._watch is not None:
             self._watch.close()
             self._watch = None
+        if self._listen is not None:
+            self._listen.close()
+            self._listen = None
         self.engine.dispose()
 
-    def data_version(self) -> int | None:
-        """A number that changes whenever another connection (another window, another
-        program) commits to this file: SQLite's ``PRAGMA data_version`` on a connection of
-        its own, so asking costs no read of the log. ``None`` for a server (issue 17)."""
-        if self._path is None:
+    def _notified(self, game_id: str) -> int | None:
+        if self.engine.dialect.name != "postgresql":
             return None
+        import psycopg
+
+        try:
+            if self._listen is None:
+                url = self.engine.url.set(drivername="postgresql")
+                self._listen = psycopg.connect(
+                    url.render_as_string(hide_password=False), autocommit=True
+                )
+                self._listen.execute(f'LISTEN "{channel(game_id)}"')
+            for _ in self._listen.notifies(timeout=0):
+                self._notices += 1
+        except psycopg.Error as e:
+            if self._listen is not None:
+                self._listen.close()
+                self._listen = None
+            raise StoreError(f"{self.where}: lost the server's notices ({e})") from None
+        return self._notices
+
+    def data_version(self, game_id: str) -> int | None:
+        """A number that changes whenever another connection (another window, another
+        program, another station) appends to this game, so asking costs no read of the log:
+        SQLite's ``PRAGMA data_version`` on a connection of its own; on PostgreSQL the count
+        of ``NOTIFY`` messages ``append`` sends, received on a ``LISTEN`` connection of its
+        own (issue 17). ``None`` for another server."""
+        if self._path is None:
+            return self._notified(game_id)
         try:
             if self._watch is None:
                 self._watch = _connect(self._path, read_only=True)
@@ -375,6 +409,12 @@ class Store:
                 # one multi-row INSERT, not executemany: psycopg's pipeline would print
                 # "pipeline aborted" on every lost race
                 conn.execute(insert(EventRow.__table__).values(rows))
+                if conn.dialect.name == "postgresql" and envelopes:
+                    # every station LISTENing on this game hears of it at commit (issue 17)
+                    conn.execute(
+                        text("SELECT pg_notify(:channel, :seq)"),
+                        {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
+                    )
         except IntegrityError:
             raise ConcurrentAppend(
                 "another station changed this game at the same moment; nothing of this action "

@@ -220,3 +220,24 @@ def test_conflict_prints_nothing_on_stderr(
     assert "pipeline" not in err and "pipeline" not in caplog.text
     first.close()
     station.close()
+
+
+def test_a_station_sees_another_stations_action_live(pg_url: str, qtbot) -> None:
+    """Issue 17: a desk on a server game shows another station's action within a second with
+    no action of its own: the append NOTIFYs, the desk LISTENs and catches up from its last
+    seq through the same projection (no reread of the log)."""
+    from app.ui.model import EngagementModel
+
+    first = GameSession.create(pg_url, ruleset="skirmish", title="Live")
+    blue = first.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    model = EngagementModel(GameSession.open(pg_url, game=first.game_id))
+    seen: list[int] = []
+    model.appended.connect(lambda envs: seen.extend(e.seq for e in envs))
+    first.next_step()
+    first.perform("afterburner", {"aircraft": blue})
+    qtbot.waitUntil(lambda: model.engagement == first.engagement, timeout=1000)
+    assert seen == [e.seq for e in first.events()][-len(seen) :] and len(seen) >= 2
+    # quiet: asking again reads nothing
+    assert model.session.follow() == []
+    model.set_session(None)
+    first.close()
