@@ -33,6 +33,12 @@ def _gui_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--db", metavar="URL", help="a PostgreSQL URL instead of a game file")
     p.add_argument("--game", dest="game_id", metavar="ID", help="the game id on a server")
+    p.add_argument(
+        "--list",
+        action="store_true",
+        help="with --db (or a file): list its games -- ruleset, title, turn, aircraft in play, "
+        "last action, stations watching -- and exit",
+    )
     return p
 
 
@@ -68,6 +74,35 @@ def cmd_rulesets() -> int:
             print(f"    {proc.id:<24} {proc.title} ({proc.rule})")
     for rid, err in broken_rulesets().items():
         print(f"{rid}: BROKEN - {err}")
+    return 0
+
+
+def cmd_list(target: str | None) -> int:
+    """The games of a server (or file): the same table as File > Open from server."""
+    if not target:
+        print("airboss: --list needs --db URL (or a game file)", file=sys.stderr)
+        return 2
+    from app.session import GameSession
+
+    rows = GameSession.overview(target)
+    head = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
+    table = [
+        (
+            r["id"],
+            r["ruleset"],
+            r["title"],
+            r["turn"],
+            "" if r["in_play"] is None else str(r["in_play"]),
+            f"{r['last_action']:%Y-%m-%d %H:%M}" if r["last_action"] else "",
+            "" if r["watching"] is None else str(r["watching"]),
+        )
+        for r in rows
+    ]
+    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(head)]
+    for row in (head, *table):
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    if not rows:
+        print("(no games)")
     return 0
 
 
@@ -107,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 game_id=ns.game_id,
             )
         ns = _gui_parser().parse_args(args)
+        if ns.list:
+            return cmd_list(ns.db or ns.game)
         from app.ui.application import run
 
         return run(game=ns.db or ns.game, game_id=ns.game_id, screenshot=ns.screenshot)

@@ -97,6 +97,41 @@ class GameSession:
         )
         return s
 
+    @staticmethod
+    def overview(target: str | Path) -> list[dict[str, Any]]:
+        """The games in a store, as a server's overview lists them (issue 17): id, ruleset,
+        title, turn and step, aircraft in play, the last action's time and how many stations
+        watch it. Each game is read, never written."""
+        store = Store.open(target, read_only=True)
+        try:
+            rows = store.games()
+            watching = {g.id: store.watching(g.id) for g in rows}
+            last = {g.id: store.last_action_time(g.id) for g in rows}
+        finally:
+            store.close()
+        out: list[dict[str, Any]] = []
+        for g in rows:
+            entry: dict[str, Any] = {
+                "id": g.id,
+                "ruleset": g.ruleset,
+                "title": g.title,
+                "last_action": last[g.id],
+                "watching": watching[g.id],
+            }
+            try:
+                with GameSession.open(target, game=g.id, read_only=True) as s:
+                    e = s.engagement
+                    steps = s.ruleset.steps(e)
+                    step = steps[e.step].label if 0 <= e.step < len(steps) else str(e.step)
+                    entry.update(
+                        turn=f"Turn {e.turn}: {step}",
+                        in_play=sum(1 for a in e.aircraft.values() if a.in_play),
+                    )
+            except (StoreError, RuleViolation) as err:
+                entry.update(turn=f"cannot be read: {err}", in_play=None)
+            out.append(entry)
+        return out
+
     @classmethod
     def open(
         cls,

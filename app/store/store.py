@@ -366,6 +366,23 @@ class Store:
                 )
             )
 
+    def last_action_time(self, game_id: str) -> datetime | None:
+        q = select(func.max(EventRow.time)).where(EventRow.game_id == game_id)
+        with self.engine.connect() as conn:
+            value = conn.execute(q).scalar()
+        return value if isinstance(value, datetime) else None
+
+    def watching(self, game_id: str) -> int | None:
+        """How many stations LISTEN to this game now (PostgreSQL), ``None`` elsewhere."""
+        if self.engine.dialect.name != "postgresql":
+            return None
+        q = text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND query = :listen"
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(q, {"listen": f'LISTEN "{channel(game_id)}"'}).scalar() or 0)
+
     def games(self) -> list[GameRow]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(GameRow.__table__).order_by(GameRow.created)).all()

@@ -241,3 +241,25 @@ def test_a_station_sees_another_stations_action_live(pg_url: str, qtbot) -> None
     assert model.session.follow() == []
     model.set_session(None)
     first.close()
+
+
+def test_the_server_overview_lists_its_games(pg_url: str, capsys) -> None:
+    """Issue 17: ``airboss --db URL --list``: ruleset, title, turn/step, aircraft in play, last
+    action and stations watching, for every game on the server."""
+    from app.cli import main
+
+    game = GameSession.create(pg_url, ruleset="skirmish", title="Overview table")
+    game.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    game.next_step()
+    watcher = GameSession.open(pg_url, game=game.game_id)
+    watcher.follow()  # a station watching: it LISTENs on the game's channel
+    rows = {r["id"]: r for r in GameSession.overview(pg_url)}
+    row = rows[game.game_id]
+    assert (row["ruleset"], row["title"], row["in_play"]) == ("skirmish", "Overview table", 1)
+    assert row["turn"].startswith("Turn 1: ") and row["last_action"] is not None
+    assert row["watching"] == 1
+    assert main(["--db", pg_url, "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "Overview table" in out and out.splitlines()[0].split()[:3] == ["id", "ruleset", "title"]
+    watcher.close()
+    game.close()
