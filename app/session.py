@@ -249,8 +249,15 @@ class GameSession:
         try:
             self.store.append(envs)
         except ConcurrentAppend:
-            self.refresh()
-            raise
+            new = self.refresh()
+            said = [env.narrative for env in new if env.narrative]
+            meanwhile = "; ".join(said[-3:]) + ("" if len(said) <= 3 else f" (+{len(said) - 3})")
+            raise ConcurrentAppend(
+                "another station acted meanwhile"
+                + (f": {meanwhile}" if meanwhile else "")
+                + ". Nothing of this action was written; the desk is up to date (odds too): "
+                "check, then resolve again."
+            ) from None
         self._timeline.append(envs, checked)
         self._said[first] = narrative
         if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark

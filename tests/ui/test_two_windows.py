@@ -46,3 +46,52 @@ def test_nothing_changed_costs_no_read_of_the_log(tmp_path, monkeypatch):
     assert s.follow() == []
     s.close()
     GameSession.open(tmp_path / "quiet.airboss").close()
+
+
+def test_a_conflict_says_what_happened_keeps_the_dice_and_resolves_again(tmp_path, qtbot):
+    """Issue 17: the other window resolved first; the refused Resolve names what it did,
+    the typed dice stay in their fields, and Enter resolves again on the updated state."""
+    from PySide6.QtCore import Qt
+
+    from rulesets.phantoms.common import step_of
+
+    where = tmp_path / "race.airboss"
+    other = create_demo_game(where)
+    init = other.ruleset.procedures["initiative"].prefill(other.engagement, None, None)
+    other.perform("initiative", init, TableDice([4, 9]))
+    while (other.engagement.turn, other.engagement.step) != (1, step_of(1, "f")):
+        other.next_step()
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    model = EngagementModel()
+    window = MainWindow(model, settings)
+    qtbot.addWidget(window)
+    assert window.open_game(where)
+    model._follow.stop()  # the race: this desk has not looked yet
+    window.show()
+    ids = {a.name: a.id for a in other.engagement.aircraft.values()}
+    combat = window.panels["combat"]
+    combat.players_roll.setChecked(True)
+    window.open_procedure("gun_attack", ids["Olds 1"], ids["Red 1"])
+    combat.form.editor("position_modifier").setValue(2)
+    for field, value in zip(combat.dice_fields, ("6", "5"), strict=True):
+        qtbot.keyClicks(field.edit, value)
+    other.perform(
+        "gun_attack",
+        {
+            **other.ruleset.procedures["gun_attack"].prefill(
+                other.engagement, ids["Red 1"], ids["Olds 2"]
+            ),
+            "attacker": ids["Red 1"],
+            "target": ids["Olds 2"],
+            "position_modifier": 0,
+        },
+        TableDice([1, 9]),
+    )
+    combat.resolve()
+    message = combat.refusal.message or window.refusal.message
+    assert "another station acted meanwhile: Red 1 — Gun attack on Olds 2" in message
+    assert [f.edit.text() for f in combat.dice_fields] == ["6", "5"]  # the dice stay
+    qtbot.keyClick(combat.dice_fields[-1].edit, Qt.Key.Key_Return)
+    assert model.engagement.aircraft[ids["Red 1"]].damage == 2
+    other.close()
+    model.set_session(None)
