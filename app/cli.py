@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from app.core.errors import RuleViolation
 from app.store import StoreError
 
-SUBCOMMANDS = ("cards", "rulesets", "log")
+SUBCOMMANDS = ("cards", "rulesets", "log", "club-server")
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -61,6 +61,12 @@ def _sub_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("log", help="print a game's event log, undone actions marked")
     g.add_argument("game")
     g.add_argument("--game", dest="game_id", metavar="ID")
+    k = sub.add_parser(
+        "club-server",
+        help="a PostgreSQL server for a club laptop in your data folder: start, stop, status",
+    )
+    k.add_argument("action", choices=("start", "stop", "status"))
+    k.add_argument("--port", type=int, default=5433)
     return p
 
 
@@ -74,6 +80,25 @@ def cmd_rulesets() -> int:
             print(f"    {proc.id:<24} {proc.title} ({proc.rule})")
     for rid, err in broken_rulesets().items():
         print(f"{rid}: BROKEN - {err}")
+    return 0
+
+
+def cmd_club_server(action: str, port: int) -> int:
+    from app import club_server
+
+    try:
+        if action == "start":
+            url = club_server.start(port=port)
+            print(f"The club's server runs. Other stations: airboss --db '{url}'")
+            print(f"This laptop: airboss --db '{club_server.local_url(port=port)}'")
+        elif action == "stop":
+            club_server.stop()
+            print("The club's server is stopped.")
+        else:
+            print("running" if club_server.running() else "not running")
+    except club_server.ClubServerError as e:
+        print(f"airboss: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -126,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args and args[0] in SUBCOMMANDS:
             ns = _sub_parser().parse_args(args)
+            if ns.command == "club-server":
+                return cmd_club_server(ns.action, ns.port)
             if ns.command == "rulesets":
                 return cmd_rulesets()
             if ns.command == "log":

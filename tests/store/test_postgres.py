@@ -263,3 +263,24 @@ def test_the_server_overview_lists_its_games(pg_url: str, capsys) -> None:
     assert "Overview table" in out and out.splitlines()[0].split()[:3] == ["id", "ruleset", "title"]
     watcher.close()
     game.close()
+
+
+def test_club_server_starts_serves_a_game_and_stops(tmp_path_factory) -> None:
+    """Issue 17: one command sets up a club laptop's server in the data folder; the URL it
+    gives is a working Airboss server; stop stops it."""
+    from app import club_server
+
+    root = Path(tempfile.mkdtemp(prefix="airboss-club-"))
+    try:
+        url = club_server.start(root=root, port=54339, listen="")
+        assert url.endswith(":54339/club") and club_server.running(root)
+        local = club_server.local_url(root=root, port=54339)
+        with GameSession.create(local, ruleset="skirmish", title="Club night") as s:
+            s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+        assert [r["title"] for r in GameSession.overview(local)] == ["Club night"]
+        again = club_server.start(root=root, port=54339, listen="")  # already there: no harm
+        assert again == url
+    finally:
+        club_server.stop(root)
+        shutil.rmtree(root, ignore_errors=True)
+    assert not club_server.running(root)
