@@ -42,6 +42,7 @@ from app.core.procedure import from_cards
 from app.core.ruleset import Resolution, Ruleset
 from app.plugins import load_ruleset
 from app.store import ConcurrentAppend, Store, StoreError
+from app.store.store import is_url
 
 #: a snapshot of the projection is stored every this many events
 SNAPSHOT_EVERY = 500
@@ -425,9 +426,21 @@ class GameSession:
             f"{a.name} {verb} {abs(amount)} {title} (umpire: {reason.strip()})",
         )
 
-    def save_copy(self, target: str | Path) -> Path:
-        """Copy this game, log and all, to a new game file (the open game stays open)."""
-        return self.store.save_copy(target)
+    def save_copy(self, target: str | Path) -> str | Path:
+        """Copy this game, log and all, to a new game file, or to a server (a URL); the open
+        game stays open. A server game copies to a file the same way (issue 17)."""
+        if not is_url(target) and self.store.engine.dialect.name == "sqlite":
+            return self.store.save_copy(target)
+        out = Store.create(target)
+        try:
+            self.store.copy_game(self.game_id, out)
+        except BaseException:
+            out.close()
+            if not is_url(target):
+                Path(target).unlink(missing_ok=True)
+            raise
+        out.close()
+        return target
 
     def remove_aircraft(self, aircraft_id: str) -> None:
         a = self.engagement.get(aircraft_id)

@@ -518,6 +518,31 @@ class Store:
             raise StoreError(f"could not copy the game to {path}: {e}") from None
         return path
 
+    def copy_game(self, game_id: str, target: Store) -> None:
+        """Copy one game, its row and its whole log as stored (payloads, narratives and times
+        byte for byte), into another store: a server game taken home to a file, or a file
+        brought to the club's server (issue 17). Refused if the target already holds it."""
+        if target.read_only:
+            raise StoreError(f"{target.where}: opened read-only; nothing was written")
+        games = {g.id: g for g in self.games()}
+        if game_id not in games:
+            raise StoreError(f"{self.where}: no game {game_id!r}")
+        if any(g.id == game_id for g in target.games()):
+            raise StoreError(f"{target.where}: holds this game already; nothing was copied")
+        ev = EventRow.__table__
+        with self.engine.connect() as conn:
+            rows = [
+                dict(r._mapping)
+                for r in conn.execute(select(ev).where(ev.c.game_id == game_id).order_by(ev.c.seq))
+            ]
+        for r in rows:
+            r.pop("id", None)
+        g = games[game_id]
+        with target.engine.begin() as conn:
+            conn.execute(insert(GameRow.__table__).values(**g.model_dump()))
+            if rows:
+                conn.execute(insert(ev).values(rows))
+
     def integrity_ok(self) -> bool:
         """SQLite's own check of the file (always true for a server)."""
         if self.engine.dialect.name != "sqlite":

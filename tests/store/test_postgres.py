@@ -284,3 +284,37 @@ def test_club_server_starts_serves_a_game_and_stops(tmp_path_factory) -> None:
         club_server.stop(root)
         shutil.rmtree(root, ignore_errors=True)
     assert not club_server.running(root)
+
+
+def test_a_game_goes_to_the_server_and_home_again_byte_identical(pg_url: str, tmp_path) -> None:
+    """Issue 17: a file game brought to the club's server, and the server game taken home to
+    a file: the same log, byte for byte (payload, narrative, time, seq, action, actor)."""
+    from sqlalchemy import select
+
+    from app.store.store import Store
+    from app.store.tables import EventRow
+
+    def raw(target: str, gid: str) -> list[tuple]:
+        store = Store.open(target, read_only=True)
+        t = EventRow.__table__
+        cols = [c for c in t.c if c.name != "id"]
+        with store.engine.connect() as conn:
+            rows = conn.execute(select(*cols).where(t.c.game_id == gid).order_by(t.c.seq)).all()
+        store.close()
+        return [tuple(r) for r in rows]
+
+    home = GameSession.create(tmp_path / "home.airboss", ruleset="skirmish", title="Taken along")
+    a = home.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    b = home.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    home.perform("gun_attack", {"attacker": a, "target": b}, TableDice([2]))
+    home.undo()
+    gid = home.game_id
+    home.save_copy(pg_url)
+    with GameSession.open(pg_url, game=gid) as there:
+        assert there.engagement == home.engagement
+        there.save_copy(tmp_path / "back.airboss")
+    assert raw(pg_url, gid) == raw(str(tmp_path / "home.airboss"), gid)
+    assert raw(str(tmp_path / "back.airboss"), gid) == raw(pg_url, gid)
+    with pytest.raises(StoreError, match="holds this game already"):
+        home.save_copy(pg_url)
+    home.close()
