@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
+from app.core.board import reading as board_reading
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import RuleViolation
@@ -317,7 +318,9 @@ class GameSession:
             )
             if isinstance(ref, str):
                 self.engagement.get(ref)  # a removed aircraft is refused by name first
-        parsed = proc.parse(from_cards(proc, inputs, self.engagement, overridden))
+        parsed = proc.parse(
+            from_cards(proc, inputs, self.engagement, overridden, self.board_readings(inputs))
+        )
         for field in ("attacker", "target", "aircraft"):
             ref = getattr(parsed, field, None)
             if ref is not None:
@@ -339,6 +342,14 @@ class GameSession:
         res = replace(res, narrative=narrative)
         self._commit(res.events, res.narrative, proc.rule)
         return res
+
+    def board_readings(self, inputs: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
+        """What the ruleset's geometry reads off the pair these inputs name, when both are on
+        the board (issue 18); empty otherwise."""
+        get = (lambda f: getattr(inputs, f, None)) if isinstance(inputs, BaseModel) else inputs.get
+        first, target = get("attacker") or get("aircraft"), get("target")
+        relation = board_reading(self.ruleset.geometry, self.engagement, first, target)
+        return dict(relation.readings) if relation is not None else {}
 
     def add_aircraft(
         self, side: str, type_id: str, name: str, pilot: str | None = "average", **details: Any

@@ -322,13 +322,16 @@ def from_cards(
     inputs: BaseModel | Mapping[str, Any],
     engagement: Engagement,
     overridden: frozenset[str] = frozenset(),
+    board: Mapping[str, Any] | None = None,
 ) -> BaseModel | Mapping[str, Any]:
     """The inputs with the procedure's ``card_fields`` taken from the cards and state of the
     aircraft they name (issue 15): a card value left out is filled in, never a made-up default;
     one that disagrees with the card is refused unless it is among ``overridden`` (field
-    names the umpire changed on purpose; the log records them). A what-if (no aircraft named)
-    is left as it is."""
-    fields: frozenset[str] = getattr(proc, "card_fields", frozenset())
+    names the umpire changed on purpose; the log records them). ``board`` holds what the board
+    reads of the pair (range, arc ...; issue 18): it wins over the state and is checked the same
+    way. A what-if (no aircraft named) is left as it is."""
+    board = {k: v for k, v in (board or {}).items() if k in proc.Inputs.model_fields}
+    fields: frozenset[str] = getattr(proc, "card_fields", frozenset()) | frozenset(board)
     if not fields:
         return inputs
     if isinstance(inputs, BaseModel):
@@ -339,7 +342,7 @@ def from_cards(
     target = raw.get("target")
     if not (first or target):
         return inputs
-    card = proc.prefill(engagement, first, target)
+    card = {**proc.prefill(engagement, first, target), **board}
     known = {f: card[f] for f in fields if f in card}
     if not known:
         return inputs
@@ -350,10 +353,11 @@ def from_cards(
             info = type(as_given).model_fields[f]
             whose = str(target if f.startswith("target") and target else first)
             who = engagement.get(whose).name
+            source = "the board says" if f in board else f"{who}'s card and state say"
             raise RuleViolation(
-                f"{info.title or f}: {getattr(as_given, f)} is not what {who}'s card and state "
-                f"say ({getattr(as_card, f)}); override it on purpose (the log records it) or "
-                "leave it to the card. Nothing was recorded."
+                f"{info.title or f}: {getattr(as_given, f)} is not what {source} "
+                f"({getattr(as_card, f)}); override it on purpose (the log records it) or "
+                "leave it as read. Nothing was recorded."
             )
     return {**known, **raw}
 

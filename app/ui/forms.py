@@ -371,6 +371,11 @@ class InputForm(QWidget):
     def names(self) -> list[str]:
         return list(self._fields)
 
+    def title(self, name: str) -> str:
+        """The field's printed label."""
+        info = self._fields[name].info
+        return info.title or name.replace("_", " ").capitalize()
+
     def editor(self, name: str) -> QWidget:
         """The widget editing field ``name`` (for tests and focus)."""
         return self._fields[name].widget

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from app.core import hexgrid
 from app.core.errors import MissingTableValue
@@ -487,11 +487,20 @@ class AirPowerGeometry:
         lines.append(("Gun attack", "possible" if not gun_why else "no: " + gun_why))
         lines.append(("Rocket attack", "possible" if not rocket_why else "no: " + rocket_why))
         unknown = "not filled in" in gun_why
+        readings: dict[str, Any] = {
+            "horizontal_range": horizontal,
+            "same_location": same,
+            "attacker_altitude": attacker.altitude,
+            "target_altitude": target.altitude,
+        }
+        if reading is not None:
+            readings["angle_off"] = reading.arc
         return Relation(
             lines=tuple(lines),
             arcs=_arcs(t),
             attack_allowed=None if unknown else not gun_why,
             why_not=gun_why,
+            readings=readings,
         )
 
     def _gun(self, t: HexPosition, a: HexPosition, rng: int, same: bool, levels: int) -> str:

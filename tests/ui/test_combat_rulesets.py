@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.core.data import save_override
 from app.plugins import available_rulesets, load_ruleset
 from app.session import GameSession
 from app.ui.docks.combat import CombatDock
@@ -75,4 +76,63 @@ def test_air_power_gun_card_values_are_read_only_until_overridden(qtbot, tmp_pat
         assert d.form.findChild(QToolButton, f"override_{name}").isVisibleTo(d.form), name
     assert d.form.editor("attack_rating").value() == 6
     assert not d.form.is_locked("horizontal_range")
+    s.close()
+
+
+def test_air_power_board_readings_fill_the_gun_attack_and_the_outcome_uses_them(qtbot, tmp_path):
+    """Issue 18: with both aircraft on the board, choosing them fills range, angle-off and
+    altitudes "from the board" (read-only, Override logged); undoing a move restores the
+    previous reading; the resolved attack records the board's values."""
+    s = GameSession.create(tmp_path / "g.airboss", "airpower", "Board")
+    mig = s.add_aircraft("Red", "mig-17f", "Fresco")
+    sabre = s.add_aircraft("Blue", "f-86d", "Sabre Dog")
+    s.place(sabre, 0, 0, 90, 2)
+    s.place(mig, 0, -3, 90, 2)  # three hexes dead astern of the Sabre
+    d = CombatDock(EngagementModel(s))
+    qtbot.addWidget(d)
+    d.open_for("gun_attack", mig, sabre)
+    assert d.form.raw_values()["horizontal_range"] == 3
+    assert d.form.raw_values()["angle_off"] == "0 line"
+    assert d.form.is_locked("horizontal_range") and d.form.is_locked("angle_off")
+    assert "From the board: " in d.notice.message and "0 line" in d.notice.message
+    s.place(mig, 0, -1, 90, 2)  # closes to one hex
+    d.open_for("gun_attack", mig, sabre)
+    assert d.form.raw_values()["horizontal_range"] == 1
+    # the umpire's values for the unprinted angle-off modifiers (a test table, not the game's)
+    save_override(
+        "airpower",
+        "modifiers",
+        {
+            "angle_off": {
+                a: 0
+                for a in (
+                    "0 line",
+                    "30 arc",
+                    "60 arc",
+                    "90 arc",
+                    "120 arc",
+                    "150 arc",
+                    "180 arc",
+                    "180 line",
+                )
+            },
+            "attacker_damage": {"damaged": 2},
+            "radar_ranging": {"RE": -1, "CA": -2, "IG": -3},
+            "pilot_quality": {
+                q: 0 for q in ("green", "inexperienced", "average", "experienced", "ace")
+            },
+        },
+    )
+    d.recompute()
+    d.form.set_values({"fp": 1})
+    d.players_roll.setChecked(True)
+    qtbot.keyClicks(d.dice_fields[0].edit, "1")
+    d.resolve()
+    assert not d.refusal.message, d.refusal.message
+    record = next(e.event for e in reversed(s.events()) if e.event.kind == "procedure_resolved")
+    assert record.inputs["horizontal_range"] == 1 and record.inputs["angle_off"] == "0 line"
+    s.undo()  # the attack
+    s.undo()  # and the move: the reading goes back
+    d.open_for("gun_attack", mig, sabre)
+    assert d.form.raw_values()["horizontal_range"] == 3
     s.close()

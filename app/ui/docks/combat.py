@@ -456,7 +456,28 @@ class CombatDock(QDockWidget):
                 values = proc.prefill(self.model.engagement, first, ids.get("target"))
             except (RuleViolation, KeyError, ValueError) as e:
                 self.refusal.show_refusal(f"Cannot read the cards: {e}")
-        self.form.lock(values, proc.card_fields)  # validates, emits changed -> odds and dice
+        board = self._board_readings(first, ids.get("target"))
+        values.update(board)
+        # card and board values are shown read-only, each with an Override that is logged
+        self.form.lock(values, proc.card_fields | set(board))  # validates, emits changed
+        if board:
+            said = ", ".join(
+                f"{self.form.title(n)}: {('yes' if v else 'no') if isinstance(v, bool) else v}"
+                for n, v in board.items()
+            )
+            self.notice.show_notice(f"From the board: {said}")
+
+    def _board_readings(self, attacker: str | None, target: str | None) -> dict[str, Any]:
+        """What the board says of the pair being resolved, for the fields this form has
+        (issue 18: readings fill the forms); nothing while either has no position."""
+        if self.form is None or not self.model.has_session:
+            return {}
+        try:
+            said = self.model.session.board_readings({"attacker": attacker, "target": target})
+        except (RuleViolation, ValueError) as e:
+            self.refusal.show_refusal(f"Cannot read the board: {e}")
+            return {}
+        return {k: v for k, v in said.items() if k in self.form.names}
 
     # -- odds and dice -----------------------------------------------------------------------
 
