@@ -109,7 +109,8 @@ class PlayerView(QWidget):
                 status = status_words(a.status)
                 damage = f"  damage {a.damage}/{a.max_damage}" if a.max_damage else ""
                 count = f" ×{a.count}" if a.count != 1 else ""
-                text = f"{a.name} ({a.type_id}{count}){damage}" + (f" — {status}" if status else "")
+                kind = str(a.card.get("name") or a.type_id)  # the printed name, not an id
+                text = f"{a.name} ({kind}{count}){damage}" + (f" — {status}" if status else "")
                 rows[side].append((text, a.in_play))
         self._sides(rows)
 

@@ -38,8 +38,9 @@ def test_turn_step_initiative_and_status(view, session):
     assert view.step.text() == "Movement"
     texts = view.texts()
     assert "1. Red   ★ initiative marker" in texts
-    assert "Red 1 (jet)  damage 0/4 — on fire" in texts
-    assert "Blue 1 (jet)  damage 0/4" in texts
+    # types by their printed names, never ids (issue 14)
+    assert "Red 1 (Test Jet)  damage 0/4 — on fire" in texts
+    assert "Blue 1 (Test Jet)  damage 0/4" in texts
 
 
 def test_never_odds_dice_or_umpire_notes(view, session):
@@ -70,3 +71,23 @@ def test_a_side_that_leaves_the_roster_leaves_the_display(view, session):
     assert "Red" not in view.side_lists
     session.undo()
     assert "Red" in view.side_lists
+
+
+def test_an_eight_aircraft_game_fits_1024x768(tmp_path, qtbot):
+    """Issue 14: the Player display at 1024x768: every aircraft line whole and in view."""
+    s = GameSession.create(tmp_path / "eight.airboss", "phantoms", "Eight")
+    for i, t in enumerate(("f4e", "f15c", "mig21", "mig23") * 2):
+        s.add_aircraft("USAF" if i < 4 else "VPAF", t, f"{'Blue' if i < 4 else 'Red'} {i}")
+    v = PlayerView(EngagementModel(s))
+    qtbot.addWidget(v)
+    v.resize(1024, 768)
+    v.show()
+    qtbot.waitExposed(v)
+    assert v.width() <= 1024 and v.height() <= 768
+    for box in v.side_lists.values():
+        view = box.viewport().rect()
+        for i in range(box.count()):
+            rect = box.visualItemRect(box.item(i))
+            assert view.contains(rect), f"{box.item(i).text()} cut off at 1024x768"
+        assert box.horizontalScrollBar().maximum() == 0  # no line wider than its column
+    s.close()
