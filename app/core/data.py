@@ -195,9 +195,14 @@ def catalogue_problems(ruleset: str) -> list[str]:
     return list(_PROBLEMS.get(ruleset, ()))
 
 
+def own_aircraft_path(ruleset: str, type_id: str) -> Path:
+    """Where the umpire's own card of this type lives (whether or not it exists yet)."""
+    return user_data_dir() / "aircraft" / ruleset / f"{type_id}.toml"
+
+
 def save_aircraft(ruleset: str, type_id: str, card: BaseModel) -> Path:
     """Save an aircraft type from the card editor into the umpire's catalogue."""
-    path = user_data_dir() / "aircraft" / ruleset / f"{type_id}.toml"
+    path = own_aircraft_path(ruleset, type_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(tomli_w.dumps(card.model_dump(mode="json", exclude_none=True)), encoding="utf-8")

@@ -187,7 +187,11 @@ def test_card_editor_saves_an_edited_type_into_the_umpires_catalogue(qtbot):
     assert cat["jet-b"].name == "Test Jet B"
     assert cat["jet-b"].ammunition == Fraction(5, 2)
     assert cat["jet-b"].afterburner == 2
-    assert "Saved jet-b" in ed.status.text()
+    assert "Saved jet-b" in ed.status.text() and "(a new type)" in ed.status.text()
+    # saved again, the new type is never said to replace a shipped card (issue 14)
+    qtbot.mouseClick(ed.save_button, Qt.MouseButton.LeftButton)
+    assert "replaces your earlier card" in ed.status.text()
+    assert "shipped" not in ed.status.text()
 
 
 def test_card_editor_refuses_a_bad_card_or_id_in_place(qtbot):

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.data import DataFileError, save_aircraft
+from app.core.data import DataFileError, own_aircraft_path, save_aircraft
 from app.core.ruleset import Ruleset
 from app.ui.forms import InputForm
 from app.ui.message_bar import MessageBar
@@ -117,14 +117,21 @@ class CardEditor(QWidget):
             reasons = [r for r in (self.type_error.text(), self.form.error_text()) if r]
             self.message.show_refusal("Not saved: " + "; ".join(reasons))
             return
+        known = tid in self.ruleset.aircraft
+        had_own = own_aircraft_path(self.ruleset.id, tid).exists()
         try:
             path = save_aircraft(self.ruleset.id, tid, card)
         except (OSError, DataFileError) as e:
             self.message.show_refusal(f"Not saved: {e}")
             return
         self.message.clear_refusal()
+        # a type of the umpire's own, saved again, replaces only the umpire's earlier card
         replaced = (
-            " (it replaces the shipped card of that type)" if tid in self.ruleset.aircraft else ""
+            " (it replaces your earlier card of that type)"
+            if had_own
+            else " (it replaces the shipped card of that type)"
+            if known
+            else " (a new type)"
         )
         self.status.setText(f"Saved {tid} to {path}{replaced}")
         self.saved.emit(tid)
