@@ -34,6 +34,7 @@ from app.core.events import AttributesSet, Event, ProcedureResolved
 
 __all__ = [
     "Calculator",
+    "ProcedureBase",
     "Decision",
     "Draft",
     "OddsTooLarge",
@@ -193,14 +194,10 @@ def exact_outcomes(
     }
 
 
-class Procedure(ABC):
-    """A rules action. Subclasses set the class attributes and write ``decide`` once.
-
-    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
-    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
-    can show one field per die for typed table dice; override ``dice_needed`` when the dice
-    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
-    ruleset sets it), against which the draft checks every ``AttributesSet``.
+class ProcedureBase:
+    """What every procedure shares, whatever its shape: the class attributes the desk reads,
+    and the hooks for its form (prefill, pickers, inputs off, dice fields, validation) and the
+    log record. ``Procedure`` (one ``decide``) and the first release's shape both build on it.
     """
 
     id: ClassVar[str]
@@ -211,48 +208,9 @@ class Procedure(ABC):
     #: inputs read off the cards and state (``prefill``): filled from them when not given, and
     #: refused when they disagree unless the umpire overrode them (issue 15, ``from_cards``)
     card_fields: ClassVar[frozenset[str]] = frozenset()
-    #: a calculator has no dice: the desk shows its one result instead of odds
-    is_calculator: ClassVar[bool] = False
-
-    def __init__(
-        self, variants: frozenset[str] = frozenset(), state_model: type[BaseModel] | None = None
-    ) -> None:
-        self.variants = variants
-        self.state_model = state_model
-
-    @abstractmethod
-    def decide(self, inputs: Any, dice: DiceSource, draft: Draft) -> Decision:
-        """The rule: refuse what it forbids, roll, decide, ``draft.emit`` the events."""
-
-    def arrange(self, odds: dict[str, Fraction]) -> dict[str, Fraction]:
-        """The order the desk lists outcomes in (default: as the dice first reach them)."""
-        return odds
-
-    # -- derived from decide -----------------------------------------------------------------
-
-    def resolve(self, inputs: Any, dice: DiceSource, engagement: Engagement) -> Resolution:
-        """Roll and decide once; the log record first, then the events ``decide`` emitted."""
-        draft = Draft(engagement, self.state_model)
-        start = len(dice.rolls)
-        decision = self.decide(inputs, dice, draft)
-        rolls = tuple(dice.rolls[start:])
-        events = (self.record(inputs, rolls, decision.outcome), *draft.events)
-        return Resolution(events, decision.narrative, decision.outcome, rolls, decision.follow_ups)
-
-    def odds(self, inputs: Any, engagement: Engagement | None = None) -> dict[str, Fraction]:
-        """Every outcome label -> exact probability, summing to 1 (``"miss"`` = no effect):
-        ``decide`` walked over every value of its dice. Without an engagement the inputs are
-        a what-if (aircraft references dropped)."""
-        if engagement is None:
-            engagement = Engagement()
-            inputs = what_if(inputs)
-        state = self.state_model
-        return self.arrange(
-            exact_outcomes(lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome)
-        )
 
     def dice_needed(self, inputs: Any) -> list[tuple[str, str]]:
-        """``(spec, purpose)`` of each roll ``decide`` will make for these inputs."""
+        """``(spec, purpose)`` of each roll the procedure will make for these inputs."""
         return list(self.dice)
 
     def prefill(
@@ -295,6 +253,57 @@ class Procedure(ABC):
 
     def __repr__(self) -> str:
         return f"<Procedure {self.id} ({self.rule})>"
+
+
+class Procedure(ProcedureBase, ABC):
+    """A rules action. Subclasses set the class attributes and write ``decide`` once.
+
+    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
+    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
+    can show one field per die for typed table dice; override ``dice_needed`` when the dice
+    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
+    ruleset sets it), against which the draft checks every ``AttributesSet``.
+    """
+
+    #: a calculator has no dice: the desk shows its one result instead of odds
+    is_calculator: ClassVar[bool] = False
+
+    def __init__(
+        self, variants: frozenset[str] = frozenset(), state_model: type[BaseModel] | None = None
+    ) -> None:
+        self.variants = variants
+        self.state_model = state_model
+
+    @abstractmethod
+    def decide(self, inputs: Any, dice: DiceSource, draft: Draft) -> Decision:
+        """The rule: refuse what it forbids, roll, decide, ``draft.emit`` the events."""
+
+    def arrange(self, odds: dict[str, Fraction]) -> dict[str, Fraction]:
+        """The order the desk lists outcomes in (default: as the dice first reach them)."""
+        return odds
+
+    # -- derived from decide -----------------------------------------------------------------
+
+    def resolve(self, inputs: Any, dice: DiceSource, engagement: Engagement) -> Resolution:
+        """Roll and decide once; the log record first, then the events ``decide`` emitted."""
+        draft = Draft(engagement, self.state_model)
+        start = len(dice.rolls)
+        decision = self.decide(inputs, dice, draft)
+        rolls = tuple(dice.rolls[start:])
+        events = (self.record(inputs, rolls, decision.outcome), *draft.events)
+        return Resolution(events, decision.narrative, decision.outcome, rolls, decision.follow_ups)
+
+    def odds(self, inputs: Any, engagement: Engagement | None = None) -> dict[str, Fraction]:
+        """Every outcome label -> exact probability, summing to 1 (``"miss"`` = no effect):
+        ``decide`` walked over every value of its dice. Without an engagement the inputs are
+        a what-if (aircraft references dropped)."""
+        if engagement is None:
+            engagement = Engagement()
+            inputs = what_if(inputs)
+        state = self.state_model
+        return self.arrange(
+            exact_outcomes(lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome)
+        )
 
 
 class Calculator(Procedure):

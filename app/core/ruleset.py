@@ -25,12 +25,12 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from app.core.dice import DiceSource, Roll
+from app.core.dice import DiceSource
 from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AircraftAdded, Event, ProcedureResolved
+from app.core.events import AircraftAdded, Event
 from app.core.procedure import Procedure as DecisionProcedure
-from app.core.procedure import Resolution, parse_inputs
+from app.core.procedure import ProcedureBase, Resolution
 
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
@@ -79,26 +79,13 @@ class AircraftInputs(BaseModel):
     aircraft: str | None = None
 
 
-class Procedure(ABC):
+class Procedure(ProcedureBase, ABC):
     """The first release's procedure shape (``odds`` and ``resolve`` written apart); being
     replaced by ``app.core.procedure.Procedure`` (one ``decide``), ruleset by ruleset.
 
-    A rules action with dice. Subclasses set the class attributes and the two methods.
-
     ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
-    global. ``dice`` lists ``(spec, purpose)`` in the order ``resolve`` rolls them, so the desk
-    can show one field per die for typed table dice; override ``dice_needed`` when the dice
-    depend on the inputs.
+    global. ``dice`` lists ``(spec, purpose)`` in the order ``resolve`` rolls them.
     """
-
-    id: ClassVar[str]
-    title: ClassVar[str]
-    rule: ClassVar[str]
-    Inputs: ClassVar[type[BaseModel]]
-    dice: ClassVar[tuple[tuple[str, str], ...]] = ()
-    #: inputs read off the cards and state (``prefill``): filled from them when not given, and
-    #: refused when they disagree unless the umpire overrode them (issue 15, ``from_cards``)
-    card_fields: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, variants: frozenset[str] = frozenset()) -> None:
         self.variants = variants
@@ -112,49 +99,6 @@ class Procedure(ABC):
         self, inputs: Any, dice: DiceSource, engagement: Engagement | None = None
     ) -> Resolution:
         """Roll, decide, and return the events (including a ``ProcedureResolved`` record)."""
-
-    def dice_needed(self, inputs: Any) -> list[tuple[str, str]]:
-        """``(spec, purpose)`` of each roll ``resolve`` will make for these inputs."""
-        return list(self.dice)
-
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        """Input values read off the aircraft's cards and state, for the desk's form."""
-        return {}
-
-    def inputs_off(self) -> dict[str, str]:
-        """Inputs that do not apply in this game (an optional rule not chosen): field -> why.
-        The desk does not show them; the procedure refuses a value given for one."""
-        return {}
-
-    def choices(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, list[tuple[Any, str]]]:
-        """As ``app.core.procedure.Procedure.choices``: field -> (value, printed label)."""
-        return {}
-
-    def parse(self, inputs: BaseModel | Mapping[str, Any]) -> Any:
-        """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
-        return parse_inputs(self.Inputs, inputs)
-
-    def record(self, inputs: BaseModel, rolls: Sequence[Roll], outcome: str) -> ProcedureResolved:
-        """The log record of this procedure's roll."""
-        data = inputs.model_dump(mode="json")
-        return ProcedureResolved(
-            procedure=self.id,
-            inputs=data,
-            rolls=tuple(
-                {"spec": r.spec, "purpose": r.purpose, "dice": list(r.dice), "typed": r.typed}
-                for r in rolls
-            ),
-            outcome=outcome,
-            attacker=data.get("attacker") or data.get("aircraft"),
-            target=data.get("target"),
-        )
-
-    def __repr__(self) -> str:
-        return f"<Procedure {self.id} ({self.rule})>"
 
 
 @dataclass(frozen=True)
