@@ -113,10 +113,17 @@ def test_a_whole_evening_at_the_desk(tmp_path, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert session.engagement.aircraft["flanker"].damage == 0
     assert window.panels["roster"]._items["flanker"].text(DAMAGE) == "0 / 4"
+    window.docks["game_log"].raise_()  # the umpire looks at the log (tabbed away, it waits)
+    qtbot.wait(1)
+    from PySide6.QtWidgets import QApplication
+
+    assert [w for w in QApplication.topLevelWidgets() if w.isVisible()] == [window]
     log = window.panels["game_log"]
     assert log.is_struck(log.lines().index(next(x for x in log.lines() if "gun roll 3" in x)))
+    window.activateWindow()  # the umpire's click back on the desk
+    qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(
-        window,
+        window.panels["roster"].tree,  # from the roster: the log's filter keeps its own typing
         Qt.Key.Key_Z,
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )

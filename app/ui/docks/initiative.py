@@ -203,7 +203,8 @@ class InitiativeDock(QWidget):
         old = [f.edit.text() for f in self.dice_fields]
         for f in self.dice_fields:
             self.dice_layout.removeWidget(f)
-            f.setParent(None)
+            f.hide()  # never a parentless window of its own (it kept the keyboard focus)
+            f.deleteLater()
         self.dice_fields = []
         self._extra_rounds = extra_rounds
         proc, inputs = self.procedure, self.inputs()
