@@ -30,6 +30,7 @@ from rulesets.phantoms.cards import Card, Details, catalogue, resolve_countermea
 from rulesets.phantoms.combat import GUN_LEDGER, GunAttack, missile_ledger
 from rulesets.phantoms.control import LossOfControl, Recovery
 from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
+from rulesets.phantoms.geometry import PhantomsGeometry
 from rulesets.phantoms.initiative import Initiative, PassInitiative
 from rulesets.phantoms.missiles import MissileAttack, MissileLaunch, MissileLost
 from rulesets.phantoms.movement import (
@@ -159,6 +160,7 @@ class Phantoms(Ruleset):
     Details = Details
     initiative = "initiative"
     pass_initiative = "pass_initiative"
+    geometry = PhantomsGeometry()
     initiative_by = "side"
 
     @property
