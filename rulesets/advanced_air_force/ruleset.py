@@ -17,6 +17,7 @@ from .advantage import DeclareAdvantage, EndAdvantage, expire_advantages
 from .altitude import AltitudeChange
 from .card import Card, catalogue
 from .card_spec import build_card
+from .geometry import AdvancedAirForceGeometry
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
 from .gunfire import GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
@@ -75,6 +76,7 @@ class AdvancedAirForce(Ruleset):
         ),
     )
     Card = Card
+    geometry = AdvancedAirForceGeometry()
     uses_pilot_quality = False
 
     @property

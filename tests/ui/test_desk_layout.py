@@ -45,6 +45,7 @@ def desk(tmp_path, qtbot):
 
 def test_panels_follow_what_the_ruleset_declares():
     assert "angle_off" in used_panels(get_ruleset("phantoms"))  # its board (issue 18)
+    assert "angle_off" in used_panels(get_ruleset("advanced_air_force"))
     assert "angle_off" not in used_panels(get_ruleset("nth_fleet"))
     assert "angle_off" in used_panels(get_ruleset("airpower"))
     assert "critical_log" not in used_panels(get_ruleset("nth_fleet"))

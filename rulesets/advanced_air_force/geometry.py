@@ -1,0 +1,52 @@
+"""Advanced Air Force on the board (issue 18): aircraft in hexes, altitudes in feet; the board
+reads the hexes apart, the altitude difference and the attacker's clock position on the target
+(rule 12: 2, 4, 8 and 10 o'clock are High Deflection). The range for the fire table combines
+the first two by the game's reading (rules 1, 4: the ``range_adds_altitude`` variant), so it is
+left to the Gun range calculator, which the board's numbers fill.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from app.core import hexgrid
+from app.core.ruleset import Piece, Relation
+
+from .entry import HIGH_DEFLECTION_CLOCK
+
+
+def clock(target: Piece, attacker: Piece) -> int:
+    """The attacker's position on the target's clock: 12 dead ahead, 3 to its right, 6
+    astern, 9 to its left (30 degrees each, hex facings counter-clockwise from +x)."""
+    bearing = hexgrid.bearing(target.x, target.y, attacker.x, attacker.y)
+    off = hexgrid.normalize(target.facing - bearing)  # clockwise from the target's nose
+    hour = round(off / 30) % 12
+    return 12 if hour == 0 else hour
+
+
+class AdvancedAirForceGeometry:
+    """The ``Geometry`` of Advanced Air Force: a hex map, one aircraft per hex centre."""
+
+    grid: Literal["hex", "inches"] = "hex"
+
+    def check_position(self, x: float, y: float, facing: int) -> None:
+        if not hexgrid.is_centre(x, y):
+            raise ValueError(f"({x:g}, {y:g}) is not a hex centre: aircraft fly hex to hex")
+
+    def relate(self, target: Piece, attacker: Piece) -> Relation:
+        try:
+            hexes = hexgrid.hex_distance((attacker.x, attacker.y), (target.x, target.y))
+            at = clock(target, attacker) if hexes else None
+        except ValueError as e:
+            return Relation(lines=(("Position", str(e)),), attack_allowed=False, why_not=str(e))
+        feet = target.altitude - attacker.altitude
+        readings: dict[str, Any] = {"horizontal_hexes": hexes, "altitude_difference_ft": feet}
+        lines = [
+            ("Hexes apart", str(hexes)),
+            ("Target altitude", f"{feet:+d} ft" if feet else "same altitude"),
+        ]
+        if at is not None:
+            readings["target_clock"] = at
+            hd = " (High Deflection, rule 12)" if at in HIGH_DEFLECTION_CLOCK else ""
+            lines.append(("Attacker at the target's", f"{at} o'clock{hd}"))
+        return Relation(lines=tuple(lines), readings=readings)

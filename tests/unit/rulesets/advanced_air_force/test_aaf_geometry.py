@@ -1,0 +1,36 @@
+"""Advanced Air Force on the board (issue 18): hexes apart, altitude difference in feet and
+the attacker's clock position on the target (rule 12's High Deflection at 2, 4, 8, 10)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.ruleset import Piece
+from app.session import GameSession
+from rulesets.advanced_air_force.geometry import AdvancedAirForceGeometry, clock
+
+
+def test_the_clock_of_the_attacker_on_the_target():
+    nose_up = Piece(0, 0, 90)  # the target flies towards +y
+    at = {p: clock(nose_up, Piece(*p)) for p in [(0, 2), (2, 1), (2, 0), (2, -1), (0, -2), (-2, 0)]}
+    assert at == {(0, 2): 12, (2, 1): 2, (2, 0): 3, (2, -1): 4, (0, -2): 6, (-2, 0): 9}
+
+
+def test_high_deflection_is_said_and_the_readings_fill_gun_range_and_gun_fire(tmp_path: Path):
+    rel = AdvancedAirForceGeometry().relate(Piece(0, 0, 90, 9000), Piece(2, 1, 90, 9300))
+    assert rel.readings == {
+        "horizontal_hexes": 2,
+        "altitude_difference_ft": -300,
+        "target_clock": 2,
+    }
+    assert dict(rel.lines)["Attacker at the target's"] == "2 o'clock (High Deflection, rule 12)"
+    with GameSession.create(tmp_path / "b.airboss", "advanced_air_force", "Board") as s:
+        spit = s.add_aircraft("Blue", "spitfire_sample", "Spit")
+        bf = s.add_aircraft("Red", "bf110_sample", "Bf 110")
+        s.place(bf, 0, 0, 90, 9000)
+        s.place(spit, 2, 1, 90, 9300)
+        said = s.board_readings({"attacker": spit, "target": bf})
+        assert said["target_clock"] == 2 and said["horizontal_hexes"] == 2
+        res = s.perform("gun_range", {"attacker": spit, "target": bf})  # nothing typed
+        assert res.events[0].inputs["horizontal_hexes"] == 2
+        assert res.events[0].inputs["altitude_difference_ft"] == -300
