@@ -144,7 +144,8 @@ def _server_engine(url: str) -> Engine:
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     try:
-        return create_engine(url)
+        # a connection the server dropped (restarted, a network blip) is replaced before use
+        return create_engine(url, pool_pre_ping=True)
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the database driver {e.name!r} is not installed: pip install 'airboss[postgres]'"
@@ -325,16 +326,18 @@ class Store:
             if self._listen is None:
                 url = self.engine.url.set(drivername="postgresql")
                 self._listen = psycopg.connect(
-                    url.render_as_string(hide_password=False), autocommit=True
+                    url.render_as_string(hide_password=False), autocommit=True, connect_timeout=2
                 )
                 self._listen.execute(f'LISTEN "{channel(game_id)}"')
+                self._notices += 1  # (re)connected: what was said meanwhile was not heard
             for _ in self._listen.notifies(timeout=0):
                 self._notices += 1
-        except psycopg.Error as e:
+        except psycopg.Error:
+            # the server went away: listen again on the next ask, and catch up then
             if self._listen is not None:
                 self._listen.close()
                 self._listen = None
-            raise StoreError(f"{self.where}: lost the server's notices ({e})") from None
+            return None
         return self._notices
 
     def data_version(self, game_id: str) -> int | None:

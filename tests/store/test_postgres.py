@@ -318,3 +318,31 @@ def test_a_game_goes_to_the_server_and_home_again_byte_identical(pg_url: str, tm
     with pytest.raises(StoreError, match="holds this game already"):
         home.save_copy(pg_url)
     home.close()
+
+
+def test_a_server_that_went_away_mid_game_is_reconnected_nothing_lost(qtbot) -> None:
+    """Issue 17: the server restarts mid-game; the stations carry on (pooled connections are
+    checked before use, the desk listens again and catches up), nothing is lost."""
+    from app import club_server
+    from app.ui.model import EngagementModel
+
+    root = Path(tempfile.mkdtemp(prefix="airboss-club-"))
+    try:
+        club_server.start(root=root, port=54341, listen="")
+        url = club_server.local_url(root=root, port=54341)
+        first = GameSession.create(url, ruleset="skirmish", title="Restart")
+        blue = first.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+        model = EngagementModel(GameSession.open(url, game=first.game_id))
+        model.follow()
+        club_server.stop(root)  # the server goes away ...
+        model.follow()  # ... the desk says nothing is new, and keeps following
+        assert model._follow.isActive()
+        club_server.start(root=root, port=54341, listen="")  # ... and comes back
+        first.perform("afterburner", {"aircraft": blue})
+        qtbot.waitUntil(lambda: model.engagement == first.engagement, timeout=3000)
+        assert [e.seq for e in model.session.events()] == [e.seq for e in first.events()]
+        model.set_session(None)
+        first.close()
+    finally:
+        club_server.stop(root)
+        shutil.rmtree(root, ignore_errors=True)
