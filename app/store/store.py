@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, text
+from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, text
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import QueuePool
 
 from app.core.events import Envelope, event_from_json, event_to_json
@@ -193,6 +193,21 @@ def _current_revision(conn: Any) -> str | None:
     return str(row[0]) if row else None
 
 
+def _server_problem(where: str, e: DBAPIError) -> str:
+    """One line for the umpire about a server that refused or could not be reached."""
+    text = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
+    low = text.lower()
+    if "password authentication failed" in low or "no password supplied" in low:
+        why = "the server refused the user name or password"
+    elif "does not exist" in low and "database" in low:
+        why = f"the server has no such database ({text})"
+    elif "connection" in low and ("failed" in low or "refused" in low or "bad" in low):
+        why = f"cannot reach the server: is it running, and is the address right? ({text})"
+    else:
+        why = text
+    return f"{where}: {why}. Nothing was changed."
+
+
 def channel(game_id: str) -> str:
     """The PostgreSQL NOTIFY channel of one game's appends."""
     return f"airboss_{game_id}"[:63]
@@ -217,10 +232,25 @@ class Store:
     # -- opening ------------------------------------------------------------------------------
 
     @classmethod
+    def _server(cls, url: str, read_only: bool) -> Store:
+        """A server store, its schema checked; one clear line for a server that cannot be
+        reached, a refused password or a database that is not Airboss's (issue 17). The URL
+        in messages never shows a password."""
+        engine = _server_engine(url)
+        shown = make_url(url).render_as_string(hide_password=True)
+        store = cls(engine, shown, read_only=read_only)
+        try:
+            store._migrate(backup=None)
+        except DBAPIError as e:
+            store.close()
+            raise StoreError(_server_problem(shown, e)) from None
+        return store
+
+    @classmethod
     def create(cls, target: str | Path) -> Store:
         """A new store: a new SQLite file (refused if the file exists) or a server URL."""
         if is_url(target):
-            store = cls(_server_engine(str(target)), str(target))
+            return cls._server(str(target), read_only=False)
         else:
             path = Path(target).absolute()  # recent games work from any folder (issue 14)
             if path.exists():
@@ -240,9 +270,7 @@ class Store:
         has been read and found good: only then is the file opened for writing.
         """
         if is_url(target):
-            store = cls(_server_engine(str(target)), str(target), read_only=read_only)
-            store._migrate(backup=None)
-            return store
+            return cls._server(str(target), read_only=read_only)
         path = Path(target).absolute()
         elsewhere = Path(f"{path}-wal").exists()  # removed when the last connection closes
         revision = inspect_sqlite(path)
@@ -285,6 +313,14 @@ class Store:
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             current = _current_revision(conn)
+            if current is None:
+                others = sa_inspect(conn).get_table_names()
+                if others:
+                    raise StoreError(
+                        f"{self.where}: holds another program's tables ({', '.join(others[:3])}"
+                        f"{' ...' if len(others) > 3 else ''}), not Airboss games: give Airboss "
+                        "a database of its own. Nothing was changed."
+                    )
             if current is not None and current not in known_revisions():
                 raise StoreError(
                     f"{self.where}: written by a newer Airboss (schema {current}); "

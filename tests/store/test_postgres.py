@@ -346,3 +346,29 @@ def test_a_server_that_went_away_mid_game_is_reconnected_nothing_lost(qtbot) -> 
     finally:
         club_server.stop(root)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_clear_messages_for_a_wrong_address_and_another_programs_database(pg_url: str) -> None:
+    """Issue 17: one line naming the server (never its password) and the reason; nothing is
+    written into a database that holds another program's tables."""
+    import psycopg
+
+    wrong = "postgresql://airboss:secret@/club?host=/nonexistent-airboss&port=1"
+    with pytest.raises(StoreError, match="cannot reach the server") as e:
+        GameSession.open(wrong)
+    assert "secret" not in str(e.value) and "***" in str(e.value)
+    with psycopg.connect(pg_url.replace("/club?", "/postgres?"), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE shop")
+    shop = pg_url.replace("/club?", "/shop?")
+    with psycopg.connect(shop, autocommit=True) as conn:
+        conn.execute("CREATE TABLE invoices (id integer)")
+    with pytest.raises(StoreError, match="another program's tables \\(invoices\\)"):
+        GameSession.create(shop, ruleset="skirmish", title="Wrong place")
+    with psycopg.connect(shop, autocommit=True) as conn:
+        tables = [
+            r[0]
+            for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        ]
+    assert tables == ["invoices"]  # nothing of Airboss's was written there
+    with pytest.raises(StoreError, match="no such database"):
+        GameSession.open(pg_url.replace("/club?", "/nowhere?"))
