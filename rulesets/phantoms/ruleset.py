@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event
+from app.core.procedure import Procedure as DecisionProcedure
 from app.core.ruleset import (
     Acting,
     CardBlock,
@@ -125,7 +126,7 @@ class Phantoms(Ruleset):
     id = "phantoms"
     title = "Phantoms"
     source = "Phantoms, Air Combat in the Missile Age, by Dave Schueler"
-    procedure_types: ClassVar[tuple[type[Procedure], ...]] = (
+    procedure_types: ClassVar[tuple[type[Procedure] | type[DecisionProcedure], ...]] = (
         GunAttack,
         MissileAttack,
         RadarLock,
