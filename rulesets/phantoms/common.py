@@ -11,6 +11,7 @@ from app.core.dice import distribution
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, StatusChanged
+from app.core.procedure import Draft
 
 D10 = "d10"
 
@@ -105,6 +106,16 @@ def require(engagement: Engagement | None, aircraft_id: str) -> AircraftState:
     if engagement is None:
         raise RuleViolation("this procedure needs the game's state for an aircraft id")
     return engagement.get(aircraft_id)
+
+
+def subject(draft: Draft, aircraft_id: str | None, choose: str) -> AircraftState | None:
+    """The aircraft a procedure acts on. ``None`` in a what-if (an engagement without
+    aircraft: the odds before a choice); refused in a game when none is chosen."""
+    if aircraft_id:
+        return draft.get(aircraft_id)
+    if draft.engagement.aircraft:
+        raise RuleViolation(f"choose {choose}")
+    return None
 
 
 def in_play(a: AircraftState) -> None:
