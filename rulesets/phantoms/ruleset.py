@@ -43,6 +43,7 @@ from rulesets.phantoms.movement import (
 )
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
+from rulesets.phantoms.state import State
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 
 VARIANTS = (
@@ -158,6 +159,7 @@ class Phantoms(Ruleset):
     variant_list = VARIANTS
     Card = Card
     Details = Details
+    State = State
     initiative = "initiative"
     pass_initiative = "pass_initiative"
     initiative_by = "side"
