@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pydantic import Field
@@ -10,9 +9,10 @@ from pydantic import Field
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution, prefill_subject
-from rulesets.phantoms.common import D10, attr, contest, in_play, pilot_of, require
+from app.core.events import AttributesSet, StatusChanged
+from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
+from rulesets.phantoms.common import D10, attr, in_play, pilot_of
 from rulesets.phantoms.spotting import UnspottedInput, unspotted_modifier
 from rulesets.phantoms.tables import tables
 
@@ -49,15 +49,6 @@ class BreakOff(UnspottedInput, Procedure):
         m += unspotted_modifier(i.unspotted, self.variants, t.break_off.unspotted)
         return m
 
-    def odds(self, inputs: BreakOffInputs) -> dict[str, Fraction]:
-        if inputs.tailed:
-            raise RuleViolation(
-                "an aircraft with an enemy in tailing position may not break off (10.0)"
-            )
-        return contest(
-            self.modifier(inputs), 0, lambda d: "broken off" if d > 0 else "still engaged"
-        )
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -67,21 +58,19 @@ class BreakOff(UnspottedInput, Procedure):
         tailed = any(attr(e, "tailing") == a.id and e.in_play for e in engagement.aircraft.values())
         return {"turn": engagement.turn, "pilot": pilot_of(a), "tailed": tailed}
 
-    def resolve(
-        self, inputs: BreakOffInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: BreakOffInputs, dice: DiceSource, draft: Draft) -> Decision:
+        e = draft.engagement
         a = None
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
-            assert engagement is not None
+            a = draft.get(inputs.aircraft)
             in_play(a)
-            if engagement.step != 1:
+            if e.step != 1:
                 raise RuleViolation(
                     "break-off checks are made in the Break-Off Check Phase (3.0, 10.0)"
                 )
-            if attr(a, "break_off_turn") == engagement.turn:
+            if attr(a, "break_off_turn") == e.turn:
                 raise RuleViolation(f"{a.name} has already attempted to break off this turn")
-            known = self.prefill(engagement, a.id, None)
+            known = self.prefill(e, a.id, None)
             inputs = inputs.model_copy(
                 update={k: v for k, v in known.items() if k != "tailed" or v}
             )
@@ -89,24 +78,18 @@ class BreakOff(UnspottedInput, Procedure):
             raise RuleViolation(
                 "an aircraft with an enemy in tailing position may not break off (10.0)"
             )
-        r1 = dice.roll(D10, "break-off: aircraft")
-        r2 = dice.roll(D10, "break-off: enemy")
         m = self.modifier(inputs)
-        outcome = "broken off" if r1.total + m > r2.total else "still engaged"
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if a is not None and engagement is not None:
+        r1 = dice.roll(D10, "break-off: aircraft").total
+        r2 = dice.roll(D10, "break-off: enemy").total
+        outcome = "broken off" if r1 + m > r2 else "still engaged"
+        if a is not None:
             if outcome == "broken off":
-                events.append(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))
-            events.append(AttributesSet(aircraft=a.id, values={"break_off_turn": engagement.turn}))
-        return Resolution(
-            tuple(events),
-            f"break-off {r1.total}{m:+d} = {r1.total + m} vs enemy {r2.total}: {outcome} (10.0)",
-            outcome,
-            (r1, r2),
-        )
+                draft.emit(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))
+            draft.emit(AttributesSet(aircraft=a.id, values={"break_off_turn": e.turn}))
+        return Decision(outcome, f"break-off {r1}{m:+d} = {r1 + m} vs enemy {r2}: {outcome} (10.0)")
 
 
-class Disengage(Procedure):
+class Disengage(Calculator):
     """10.0: with a static map an aircraft may leave the game by flying off the map edge."""
 
     id = "disengage"
@@ -114,19 +97,12 @@ class Disengage(Procedure):
     rule = "10.0"
     Inputs = AircraftInputs
 
-    def odds(self, inputs: AircraftInputs) -> dict[str, Fraction]:
-        return {"disengaged": Fraction(1)}
-
-    def resolve(
-        self, inputs: AircraftInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        if "static_map" not in self.variants:
-            raise RuleViolation("flying off the map disengages only on a static map (10.0)")
-        events: list[Event] = [self.record(inputs, [], "disengaged")]
+    def compute(self, inputs: AircraftInputs, draft: Draft) -> Decision:
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
+            # a what-if names no aircraft: nothing leaves the game, so the map is not checked
+            if "static_map" not in self.variants:
+                raise RuleViolation("flying off the map disengages only on a static map (10.0)")
+            a = draft.get(inputs.aircraft)
             in_play(a)
-            events.append(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))
-        return Resolution(
-            tuple(events), "the aircraft flies off the map and leaves the game (10.0)", "disengaged"
-        )
+            draft.emit(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))
+        return Decision("disengaged", "the aircraft flies off the map and leaves the game (10.0)")

@@ -10,18 +10,17 @@ from pydantic import Field, field_validator
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, LedgerChanged
-from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
+from app.core.events import AttributesSet, LedgerChanged
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.cards import Card
 from rulesets.phantoms.common import (
     D10,
     attr,
-    contest,
     in_play,
     maneuver_now,
     now_impulse,
     pilot_of,
-    require,
 )
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
@@ -164,13 +163,9 @@ class GunAttack(UnspottedInput, Procedure):
             return 0
         return i.hits_by_difference[min(difference, len(i.hits_by_difference)) - 1]
 
-    def odds(self, inputs: GunInputs) -> dict[str, Fraction]:
-        att, dfn = self.modifiers(inputs)
-        by_hits = contest(att, dfn, lambda d: str(max(0, self.hits(inputs, d))))
-        # from "miss" up to the most hits, the order an umpire reads a damage chart in
-        return {
-            hits_label(int(h)): p for h, p in sorted(by_hits.items(), key=lambda kv: int(kv[0]))
-        }
+    def arrange(self, odds: dict[str, Fraction]) -> dict[str, Fraction]:
+        """From "miss" up to the most hits, the order an umpire reads a damage chart in."""
+        return dict(sorted(odds.items(), key=lambda kv: _hits_of(kv[0])))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -192,45 +187,45 @@ class GunAttack(UnspottedInput, Procedure):
             out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
         return out
 
-    def resolve(
-        self, inputs: GunInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = t = None
         now: int | None = None
         if inputs.attacker:
-            a = require(engagement, inputs.attacker)
-            assert engagement is not None
+            a = draft.get(inputs.attacker)
             if a.card.get("gun_value") is None:
                 raise RuleViolation(f"{a.name} has no gun (7.2)")
-            now = check_can_fire(engagement, a, "gun")
+            now = check_can_fire(draft.engagement, a, "gun")
             if now is not None and attr(a, "moved_at") != now:
                 raise RuleViolation(
                     f"{a.name} did not move this impulse; only aircraft that moved fire guns (7.0)"
                 )
         if inputs.target:
-            t = require(engagement, inputs.target)
+            t = draft.get(inputs.target)
             in_play(t)
             if a is not None:
                 check_enemy(a, t, "7.2")
                 if abs(int(attr(a, "altitude", 0)) - int(attr(t, "altitude", 0))) > 1:
                     raise RuleViolation("guns reach only within one altitude level (7.2)")
                 check_vertical(a, t, now, "7.2")
-        r1 = dice.roll(D10, "gun attack: attacker")
-        r2 = dice.roll(D10, "gun attack: target")
         att, dfn = self.modifiers(inputs)
-        diff = (r1.total + att) - (r2.total + dfn)
-        hits = self.hits(inputs, diff)
+        r1 = dice.roll(D10, "gun attack: attacker").total
+        r2 = dice.roll(D10, "gun attack: target").total
+        hits = self.hits(inputs, (r1 + att) - (r2 + dfn))
         outcome = hits_label(hits)
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
         if a is not None:
-            events += [
+            draft.emit(
                 LedgerChanged(aircraft=a.id, ledger=GUN_LEDGER, delta=Fraction(-1), reason="7.2"),
                 fired_event(a, now, "gun"),
-            ]
+            )
         if t is not None:
-            events += damage_events(t, hits, missile=False, source=inputs.attacker)
-        narrative = (
-            f"gun attack: attacker {r1.total}{att:+d} = {r1.total + att} vs target "
-            f"{r2.total}{dfn:+d} = {r2.total + dfn}: {outcome} (7.2)"
+            draft.emit(*damage_events(t, hits, missile=False, source=inputs.attacker))
+        return Decision(
+            outcome,
+            f"gun attack: attacker {r1}{att:+d} = {r1 + att} vs target "
+            f"{r2}{dfn:+d} = {r2 + dfn}: {outcome} (7.2)",
         )
-        return Resolution(tuple(events), narrative, outcome, (r1, r2))
+
+
+def _hits_of(label: str) -> int:
+    """The hits an outcome label names ("miss" = 0)."""
+    return 0 if label == "miss" else int(label.split()[0])

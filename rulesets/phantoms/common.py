@@ -1,16 +1,14 @@
-"""Shared pieces of the Phantoms procedures: the opposed d10 roll, aircraft state helpers, and
+"""Shared pieces of the Phantoms procedures: the d10, aircraft state helpers, and
 the sequence-of-play clock (3.0)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
-from app.core.dice import distribution
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, StatusChanged
+from app.core.procedure import Draft
 
 D10 = "d10"
 
@@ -56,20 +54,6 @@ def now_impulse(engagement: Engagement) -> int | None:
     return None if impulse is None else absolute_impulse(engagement.turn, impulse)
 
 
-def contest(
-    attacker_mod: int, defender_mod: int, label: Callable[[int], str]
-) -> dict[str, Fraction]:
-    """Exact odds of the opposed roll: each side rolls a d10 and adds its modifiers;
-    ``label(attacker total - defender total)``."""
-    d = distribution(D10)
-    out: dict[str, Fraction] = {}
-    for a, pa in d.items():
-        for b, pb in d.items():
-            key = label(a + attacker_mod - (b + defender_mod))
-            out[key] = out.get(key, Fraction(0)) + pa * pb
-    return {k: v for k, v in out.items() if v}
-
-
 def pilot_of(a: AircraftState) -> str:
     return a.pilot or "average"
 
@@ -101,10 +85,14 @@ def engine_damaged(a: AircraftState) -> bool:
     return Status.ENGINE_DAMAGED in a.status
 
 
-def require(engagement: Engagement | None, aircraft_id: str) -> AircraftState:
-    if engagement is None:
-        raise RuleViolation("this procedure needs the game's state for an aircraft id")
-    return engagement.get(aircraft_id)
+def subject(draft: Draft, aircraft_id: str | None, choose: str) -> AircraftState | None:
+    """The aircraft a procedure acts on. ``None`` in a what-if (an engagement without
+    aircraft: the odds before a choice); refused in a game when none is chosen."""
+    if aircraft_id:
+        return draft.get(aircraft_id)
+    if draft.engagement.aircraft:
+        raise RuleViolation(f"choose {choose}")
+    return None
 
 
 def in_play(a: AircraftState) -> None:

@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, distribution, label_odds
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, GameAttributesSet, StatusChanged
-from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution, prefill_subject
-from rulesets.phantoms.common import D10, attr, in_play, loss_events, now_impulse, pilot_of, require
+from app.core.events import AttributesSet, GameAttributesSet, StatusChanged
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
+from rulesets.phantoms.common import D10, attr, in_play, loss_events, now_impulse, pilot_of
 from rulesets.phantoms.tables import tables
 
 Cause = Literal["hard turn", "loop", "speed"]
@@ -60,9 +60,6 @@ class LossOfControl(Procedure):
             return "safe" if 1 <= roll - i.below_zero <= top else "out of control"
         return "safe" if roll + i.below_zero <= top else "out of control"
 
-    def odds(self, inputs: ControlInputs) -> dict[str, Fraction]:
-        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -75,45 +72,37 @@ class LossOfControl(Procedure):
             out.update(cause=checks[0]["cause"], below_zero=checks[0]["below_zero"])
         return out
 
-    def resolve(
-        self, inputs: ControlInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: ControlInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None
         checks: list[dict[str, Any]] = []
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
-            assert engagement is not None
+            a = draft.get(inputs.aircraft)
             in_play(a)
             checks = list(attr(a, "control_checks") or [])
             if not checks:
                 raise RuleViolation(f"{a.name} has no loss of control check to make (6.4.1)")
-            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
+            inputs = inputs.model_copy(update=self.prefill(draft.engagement, a.id, None))
         self._label(inputs, 1)  # refuse a check the rules do not call for, before rolling
-        roll = dice.roll(D10, "loss of control")
-        outcome = self._label(inputs, roll.total)
-        events: list[Event] = [self.record(inputs, [roll], outcome)]
+        roll = dice.roll(D10, "loss of control").total
+        outcome = self._label(inputs, roll)
         if a is not None:
             values: dict[str, Any] = {"control_checks": checks[1:]}
             speed = int(attr(a, "speed", 1))
             if outcome == "out of control":
-                events.append(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
-                assert engagement is not None
-                spots = dict(engagement.attributes.get("spots", {}))
+                draft.emit(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
+                spots = dict(draft.engagement.attributes.get("spots", {}))
                 if a.id in spots:  # 13.1, 13.2: a spinning aircraft loses all its spots
                     spots[a.id] = {"radar": [], "visual": []}
-                    events.append(GameAttributesSet(values={"spots": spots}))
+                    draft.emit(GameAttributesSet(values={"spots": spots}))
                 values["maneuver"] = None
                 values["control_checks"] = []
                 if speed <= 0:
                     values["speed"] = 1  # 6.4.2: treated as speed 1
             elif inputs.cause == "speed":
                 values["speed"] = 1  # 6.4.1: "the aircraft's speed is set at 1"
-            events.append(AttributesSet(aircraft=a.id, values=values))
-        return Resolution(
-            tuple(events),
-            f"loss of control check ({inputs.cause}) {roll.total}: {outcome} (6.4.1)",
-            outcome,
-            (roll,),
+            draft.emit(AttributesSet(aircraft=a.id, values=values))
+        return Decision(
+            outcome, f"loss of control check ({inputs.cause}) {roll}: {outcome} (6.4.1)"
         )
 
 
@@ -143,9 +132,6 @@ class Recovery(Procedure):
             return "recovered"
         return "crashed" if i.altitude == 0 else "still out of control"
 
-    def odds(self, inputs: RecoveryInputs) -> dict[str, Fraction]:
-        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -158,52 +144,47 @@ class Recovery(Procedure):
             "altitude": int(attr(a, "altitude", 0)),
         }
 
-    def resolve(
-        self, inputs: RecoveryInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: RecoveryInputs, dice: DiceSource, draft: Draft) -> Decision:
+        e = draft.engagement
         a = None
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
-            assert engagement is not None
+            a = draft.get(inputs.aircraft)
             in_play(a)
             if Status.OUT_OF_CONTROL not in a.status:
                 raise RuleViolation(f"{a.name} is not out of control (6.4.2)")
-            now = now_impulse(engagement)
+            now = now_impulse(e)
             if now is not None and attr(a, "recovery_due_at") != now:
                 raise RuleViolation(
                     f"{a.name} checks recovery only in an impulse in which it would move (6.4.2)"
                 )
-            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
-        roll = dice.roll(D10, "recovery")
-        outcome = self._label(inputs, roll.total)
-        rolls = [roll]
-        narrative = f"recovery roll {roll.total}: {outcome}"
+            inputs = inputs.model_copy(update=self.prefill(e, a.id, None))
+        roll = dice.roll(D10, "recovery").total
+        outcome = self._label(inputs, roll)
+        narrative = f"recovery roll {roll}: {outcome}"
         values: dict[str, Any] = {}
         if outcome == "recovered":
-            lost = dice.roll("d6", "speed lost (if recovered)")
-            turn = dice.roll("d6", "hexsides turned clockwise (if recovered)")
-            rolls += [lost, turn]
-            speed = inputs.speed - lost.total
+            lost = dice.roll("d6", "speed lost (if recovered)").total
+            turn = dice.roll("d6", "hexsides turned clockwise (if recovered)").total
+            speed = inputs.speed - lost
             values = {
                 "speed": speed if speed > 0 else 1,
-                "last_facing": f"turned {turn.total} hexsides clockwise (6.4.3)",
+                "last_facing": f"turned {turn} hexsides clockwise (6.4.3)",
             }
             narrative += (
-                f"; speed {inputs.speed} - {lost.total} -> {values['speed']}, "
-                f"turn {turn.total} hexsides clockwise"
+                f"; speed {inputs.speed} - {lost} -> {values['speed']}, "
+                f"turn {turn} hexsides clockwise"
             )
         elif outcome == "still out of control":
             values = {"altitude": inputs.altitude - 1}
             narrative += f"; altitude {inputs.altitude} -> {inputs.altitude - 1}"
         else:
             narrative += " below altitude 0: the aircraft crashes, a kill for the other side"
-        events: list[Event] = [self.record(inputs, rolls, outcome)]
-        if a is not None and engagement is not None:
+        if a is not None:
             if outcome == "recovered":
-                events.append(StatusChanged(aircraft=a.id, cleared=(Status.OUT_OF_CONTROL,)))
-                values["recovered_at"] = now_impulse(engagement)
+                draft.emit(StatusChanged(aircraft=a.id, cleared=(Status.OUT_OF_CONTROL,)))
+                values["recovered_at"] = now_impulse(e)
             elif outcome == "crashed":
-                events += loss_events(engagement, a, (Status.CRASHED,), "crashed")
+                draft.emit(*loss_events(e, a, (Status.CRASHED,), "crashed"))
                 values = {"altitude": 0, "criticals_due": 0}
-            events.append(AttributesSet(aircraft=a.id, values=values))
-        return Resolution(tuple(events), narrative + " (6.4.2-6.4.3)", outcome, tuple(rolls))
+            draft.emit(AttributesSet(aircraft=a.id, values=values))
+        return Decision(outcome, narrative + " (6.4.2-6.4.3)")

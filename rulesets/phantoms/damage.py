@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, distribution, label_odds
+from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, DamageTaken, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, PilotQuality, Procedure, Resolution, prefill_subject
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
 from rulesets.phantoms.common import (
     D10,
     attr,
@@ -19,7 +19,6 @@ from rulesets.phantoms.common import (
     loss_events,
     now_impulse,
     pilot_of,
-    require,
 )
 from rulesets.phantoms.tables import tables
 
@@ -121,21 +120,16 @@ class CriticalHitRoll(Procedure):
     Inputs = CriticalInputs
     dice = ((D10, "critical hit table"),)
 
-    def odds(self, inputs: CriticalInputs) -> dict[str, Fraction]:
-        return label_odds(distribution(D10), lambda r: critical_result(r, inputs))
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         a = prefill_subject(engagement, attacker, target)
         return critical_state(a) if a is not None else {}
 
-    def resolve(
-        self, inputs: CriticalInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: CriticalInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
+            a = draft.get(inputs.aircraft)
             in_play(a)
             if int(attr(a, "criticals_due", 0)) <= 0:
                 raise RuleViolation(
@@ -143,16 +137,13 @@ class CriticalHitRoll(Procedure):
                     "combat, points beyond the maximum, or a fire check of 5 or less)"
                 )
             inputs = inputs.model_copy(update=critical_state(a))
-        roll = dice.roll(D10, "critical hit table")
-        result = critical_result(roll.total, inputs)
-        row = tables().critical.row(roll.total)
-        events: list[Event] = [self.record(inputs, [roll], result)]
-        if a is not None and engagement is not None:
-            events += self._effects(engagement, a, roll.total, result, row.title, row.text)
+        roll = dice.roll(D10, "critical hit table").total
+        result = critical_result(roll, inputs)
+        row = tables().critical.row(roll)
+        if a is not None:
+            draft.emit(*self._effects(draft.engagement, a, roll, result, row.title, row.text))
         shown = "Minor Damage, no effect" if result == "miss" else result
-        return Resolution(
-            tuple(events), f"critical hit roll {roll.total}: {shown} ({self.rule})", result, (roll,)
-        )
+        return Decision(result, f"critical hit roll {roll}: {shown} ({self.rule})")
 
     def _effects(
         self,
@@ -236,9 +227,6 @@ class Ejection(Procedure):
             else "pilot lost"
         )
 
-    def odds(self, inputs: EjectionInputs) -> dict[str, Fraction]:
-        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -252,34 +240,25 @@ class Ejection(Procedure):
             "destroyed_by": by if by in ("major damage", "structural breakup") else "other",
         }
 
-    def resolve(
-        self, inputs: EjectionInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: EjectionInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
+            a = draft.get(inputs.aircraft)
             if Status.DESTROYED not in a.status:
                 raise RuleViolation(f"{a.name} is not destroyed; a pilot ejects only then (8.2)")
             if a.status & {Status.PILOT_KILLED, Status.EJECTED} or attr(a, "ejection_rolled"):
                 raise RuleViolation(f"{a.name}: the pilot has no ejection left to attempt (8.2)")
-            assert engagement is not None  # require() checked it
-            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
-        roll = dice.roll(D10, "ejection")
-        outcome = self._label(inputs, roll.total)
-        events: list[Event] = [self.record(inputs, [roll], outcome)]
+            inputs = inputs.model_copy(update=self.prefill(draft.engagement, a.id, None))
+        roll = dice.roll(D10, "ejection").total
+        outcome = self._label(inputs, roll)
         if a is not None:
             flag = Status.EJECTED if outcome == "ejected" else Status.PILOT_KILLED
-            events += [
+            draft.emit(
                 StatusChanged(aircraft=a.id, set=(flag,)),
                 AttributesSet(aircraft=a.id, values={"ejection_rolled": True}),
-            ]
-        total = roll.total + self.modifier(inputs)
-        return Resolution(
-            tuple(events),
-            f"ejection roll {roll.total}{self.modifier(inputs):+d} = {total}: {outcome} (8.2)",
-            outcome,
-            (roll,),
-        )
+            )
+        m = self.modifier(inputs)
+        return Decision(outcome, f"ejection roll {roll}{m:+d} = {roll + m}: {outcome} (8.2)")
 
 
 # --- 9.0 Fire-Check Segment -------------------------------------------------------------------
@@ -323,9 +302,6 @@ class FireCheck(Procedure):
             return "critical hit"
         return "still burning"
 
-    def odds(self, inputs: FireInputs) -> dict[str, Fraction]:
-        return label_odds(distribution(D10), lambda r: self._label(inputs, r))
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -338,34 +314,25 @@ class FireCheck(Procedure):
             "pilot": pilot_of(a),
         }
 
-    def resolve(
-        self, inputs: FireInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: FireInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
+            a = draft.get(inputs.aircraft)
             in_play(a)
             if Status.ON_FIRE not in a.status:
                 raise RuleViolation(f"{a.name} is not on fire (9.0)")
-            assert engagement is not None  # require() checked it
-            now = now_impulse(engagement)
+            now = now_impulse(draft.engagement)
             if now is not None and attr(a, "fire_checked_at") == now:
                 raise RuleViolation(f"{a.name} has already checked its fire this impulse (9.0)")
-            inputs = inputs.model_copy(update=self.prefill(engagement, a.id, None))
-        roll = dice.roll(D10, "fire check")
-        outcome = self._label(inputs, roll.total)
-        events: list[Event] = [self.record(inputs, [roll], outcome)]
-        if a is not None and engagement is not None:
-            values: dict[str, Any] = {"fire_checked_at": now_impulse(engagement)}
+            inputs = inputs.model_copy(update=self.prefill(draft.engagement, a.id, None))
+        roll = dice.roll(D10, "fire check").total
+        outcome = self._label(inputs, roll)
+        if a is not None:
+            values: dict[str, Any] = {"fire_checked_at": now_impulse(draft.engagement)}
             if outcome == "fire out":
-                events.append(StatusChanged(aircraft=a.id, cleared=(Status.ON_FIRE,)))
+                draft.emit(StatusChanged(aircraft=a.id, cleared=(Status.ON_FIRE,)))
             elif outcome == "critical hit":
                 values["criticals_due"] = int(attr(a, "criticals_due", 0)) + 1
-            events.append(AttributesSet(aircraft=a.id, values=values))
-        total = roll.total + self.modifier(inputs)
-        return Resolution(
-            tuple(events),
-            f"fire check {roll.total}{self.modifier(inputs):+d} = {total}: {outcome} (9.0)",
-            outcome,
-            (roll,),
-        )
+            draft.emit(AttributesSet(aircraft=a.id, values=values))
+        m = self.modifier(inputs)
+        return Decision(outcome, f"fire check {roll}{m:+d} = {roll + m}: {outcome} (9.0)")

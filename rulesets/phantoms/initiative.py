@@ -11,6 +11,7 @@ from app.core.dice import DiceError, DiceSource, distribution
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event, InitiativeSet
+from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import Procedure, ProcedureInputs, Resolution
 from rulesets.phantoms.common import D10, attr, is_loaded
 from rulesets.phantoms.tables import tables
@@ -152,7 +153,7 @@ class PassInputs(ProcedureInputs):
     )
 
 
-class PassInitiative(Procedure):
+class PassInitiative(Calculator):
     """4.0: a side may pass the Initiative Marker to the other side at the end of any segment."""
 
     id = "pass_initiative"
@@ -160,13 +161,11 @@ class PassInitiative(Procedure):
     rule = "4.0"
     Inputs = PassInputs
 
-    def odds(self, inputs: PassInputs) -> dict[str, Fraction]:
-        return {"marker passed": Fraction(1)}
-
-    def resolve(
-        self, inputs: PassInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        if engagement is None or engagement.initiative_marker is None:
+    def compute(self, inputs: PassInputs, draft: Draft) -> Decision:
+        engagement = draft.engagement
+        if engagement.initiative_marker is None:
+            if not engagement.aircraft:  # a what-if: no game, no marker to check
+                return Decision("marker passed", "the Initiative Marker is passed (4.0)")
             raise RuleViolation("nobody holds the Initiative Marker yet: roll initiative (4.0)")
         holder = engagement.initiative_marker
         others = [s for s in (engagement.initiative_order or engagement.sides) if s != holder]
@@ -180,14 +179,11 @@ class PassInitiative(Procedure):
                 + " (4.0)"
             )
         others = [new, *[s for s in others if s != new]]
-        events: list[Event] = [
-            self.record(inputs, [], "marker passed"),
+        draft.emit(
             InitiativeSet(
                 order=(new, *[s for s in others[1:]], holder),
                 marker=new,
                 scores=dict(engagement.initiative_scores),
-            ),
-        ]
-        return Resolution(
-            tuple(events), f"{holder} passes the Initiative Marker to {new} (4.0)", "marker passed"
+            )
         )
+        return Decision("marker passed", f"{holder} passes the Initiative Marker to {new} (4.0)")

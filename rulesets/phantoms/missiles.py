@@ -11,8 +11,9 @@ from pydantic import Field
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import Event, GameAttributesSet, LedgerChanged
-from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
+from app.core.events import GameAttributesSet, LedgerChanged
+from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.cards import Card, Missile
 from rulesets.phantoms.combat import (
     check_can_fire,
@@ -25,12 +26,10 @@ from rulesets.phantoms.combat import (
 from rulesets.phantoms.common import (
     D10,
     attr,
-    contest,
     in_play,
     maneuver_now,
     now_impulse,
     pilot_of,
-    require,
 )
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
@@ -101,7 +100,7 @@ def launch_position_modifier(aspect: str, position: str) -> int:
         ) from None
 
 
-class MissileLaunch(Procedure):
+class MissileLaunch(Calculator):
     """7.1.2 Missile launch: spend the missile, mark the target; heat-seekers impact next
     impulse, radar-guided missiles fly 5 hexes per impulse (7.1.1b, 7.1.3)."""
 
@@ -109,9 +108,6 @@ class MissileLaunch(Procedure):
     title = "Missile launch"
     rule = "7.1.2"
     Inputs = LaunchInputs
-
-    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
-        return {"launched": Fraction(1)}
 
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -130,18 +126,18 @@ class MissileLaunch(Procedure):
                 out.append((m.id, f"{m.name} ({kind}, {n} left)"))
         return {"missile": out}
 
-    def resolve(
-        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:
         if inputs.same_hex_same_altitude:
             raise RuleViolation(
                 "missiles may not be launched at a target in the same hex and altitude (7.1)"
             )
+        engagement = draft.engagement
         if not (inputs.attacker and inputs.target):
-            raise RuleViolation("a missile launch needs the attacker and the target")
-        a = require(engagement, inputs.attacker)
-        t = require(engagement, inputs.target)
-        assert engagement is not None
+            if engagement.aircraft:
+                raise RuleViolation("a missile launch needs the attacker and the target")
+            return Decision("launched", f"{inputs.missile} launched (7.1.2)")  # a what-if
+        a = draft.get(inputs.attacker)
+        t = draft.get(inputs.target)
         in_play(t)
         check_enemy(a, t, "7.1.2")
         card = Card.model_validate(a.card)
@@ -204,22 +200,20 @@ class MissileLaunch(Procedure):
         if out_of_range:
             record["out_of_range"] = True
         in_flight = [*engagement.attributes.get("missiles_in_flight", []), record]
-        events: list[Event] = [
-            self.record(inputs, [], "launched"),
+        draft.emit(
             LedgerChanged(
                 aircraft=a.id, ledger=missile_ledger(m.id), delta=Fraction(-1), reason="7.1.2"
             ),
             fired_event(a, now, m.guidance),
             GameAttributesSet(values={"missiles_in_flight": in_flight}),
-        ]
-        return Resolution(
-            tuple(events),
+        )
+        return Decision(
+            "launched",
             f"{a.name} launches {m.name} at {t.name}: modified Hit # {record['hit']}"
             + (f" (pilot wounded {wounded:+d}, critical #4)" if wounded else "")
             + (": fired out of range, it will automatically miss" if out_of_range else "")
             + ", "
             f"impact in {flight} impulse(s) (7.1.2)",
-            "launched",
         )
 
 
@@ -267,10 +261,6 @@ class MissileAttack(UnspottedInput, Procedure):
         dfn += m.broke_contact if i.target_broke_contact else 0
         return att, dfn
 
-    def odds(self, inputs: MissileInputs) -> dict[str, Fraction]:
-        att, dfn = self.modifiers(inputs)
-        return contest(att, dfn, lambda d: hits_label(max(d, 0)))
-
     def _flight(self, engagement: Engagement, attacker: str, target: str) -> dict[str, Any] | None:
         now = now_impulse(engagement)
         due = [
@@ -310,15 +300,13 @@ class MissileAttack(UnspottedInput, Procedure):
                 )
         return out
 
-    def resolve(
-        self, inputs: MissileInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: MissileInputs, dice: DiceSource, draft: Draft) -> Decision:
         t = None
         flight: dict[str, Any] | None = None
+        engagement = draft.engagement
         if inputs.attacker and inputs.target:
-            require(engagement, inputs.attacker)
-            t = require(engagement, inputs.target)
-            assert engagement is not None
+            attacker = draft.get(inputs.attacker)
+            t = draft.get(inputs.target)
             flight = self._flight(engagement, inputs.attacker, inputs.target)
             if flight is None:
                 raise RuleViolation(
@@ -333,7 +321,6 @@ class MissileAttack(UnspottedInput, Procedure):
                     f"{flight['name']} was fired outside its range: it automatically misses "
                     "(7.1.1b); remove it with missile_lost"
                 )
-            attacker = engagement.get(inputs.attacker)
             if (
                 inputs.guidance == "radar"
                 and not flight.get("active")
@@ -343,23 +330,22 @@ class MissileAttack(UnspottedInput, Procedure):
                     "the firing aircraft broke contact: its radar-guided missile automatically "
                     "misses (7.1.4); remove it with missile_lost"
                 )
-        r1 = dice.roll(D10, "missile impact: attacker")
-        r2 = dice.roll(D10, "missile impact: target")
         att, dfn = self.modifiers(inputs)
-        hits = max(0, r1.total + att - (r2.total + dfn))
+        r1 = dice.roll(D10, "missile impact: attacker").total
+        r2 = dice.roll(D10, "missile impact: target").total
+        hits = max(0, r1 + att - (r2 + dfn))
         outcome = hits_label(hits)
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if t is not None and engagement is not None and flight is not None:
+        if t is not None and flight is not None:
             rest = [
                 m for m in engagement.attributes.get("missiles_in_flight", []) if m is not flight
             ]
-            events.append(GameAttributesSet(values={"missiles_in_flight": rest}))
-            events += damage_events(t, hits, missile=True, source=inputs.attacker)
-        narrative = (
-            f"missile impact: attacker {r1.total}{att:+d} = {r1.total + att} vs target "
-            f"{r2.total}{dfn:+d} = {r2.total + dfn}: {outcome} (7.1.3)"
+            draft.emit(GameAttributesSet(values={"missiles_in_flight": rest}))
+            draft.emit(*damage_events(t, hits, missile=True, source=inputs.attacker))
+        return Decision(
+            outcome,
+            f"missile impact: attacker {r1}{att:+d} = {r1 + att} vs target "
+            f"{r2}{dfn:+d} = {r2 + dfn}: {outcome} (7.1.3)",
         )
-        return Resolution(tuple(events), narrative, outcome, (r1, r2))
 
 
 class MissileLostInputs(ProcedureInputs):
@@ -371,7 +357,7 @@ class MissileLostInputs(ProcedureInputs):
     ] = Field("target left the radar cone", title="Why")
 
 
-class MissileLost(Procedure):
+class MissileLost(Calculator):
     """7.1.1b, 7.1.4: a radar-guided missile whose target left the cone, whose lock was lost
     or whose firing aircraft broke contact automatically misses."""
 
@@ -379,9 +365,6 @@ class MissileLost(Procedure):
     title = "Missile automatically misses"
     rule = "7.1.1b"
     Inputs = MissileLostInputs
-
-    def odds(self, inputs: MissileLostInputs) -> dict[str, Fraction]:
-        return {"miss": Fraction(1)}
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -400,14 +383,10 @@ class MissileLost(Procedure):
             return {"reason": "firing aircraft broke contact"}
         return {}
 
-    def resolve(
-        self, inputs: MissileLostInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = [self.record(inputs, [], "miss")]
+    def compute(self, inputs: MissileLostInputs, draft: Draft) -> Decision:
         if inputs.attacker and inputs.target:
-            require(engagement, inputs.attacker)
-            assert engagement is not None
-            flight = engagement.attributes.get("missiles_in_flight", [])
+            draft.get(inputs.attacker)
+            flight = draft.engagement.attributes.get("missiles_in_flight", [])
             mine = [
                 m
                 for m in flight
@@ -427,5 +406,5 @@ class MissileLost(Procedure):
                     raise RuleViolation("that missile was fired within its range (7.1.1b)")
             gone = mine[0]
             rest = [m for m in flight if m is not gone]
-            events.append(GameAttributesSet(values={"missiles_in_flight": rest}))
-        return Resolution(tuple(events), f"missile misses: {inputs.reason} (7.1.1b)", "miss")
+            draft.emit(GameAttributesSet(values={"missiles_in_flight": rest}))
+        return Decision("miss", f"missile misses: {inputs.reason} (7.1.1b)")

@@ -8,11 +8,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
-from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from app.core.procedure import Calculator, Decision, Draft
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.phantoms.cards import Card, SpeedChart
 from rulesets.phantoms.common import (
     attr,
@@ -22,7 +22,7 @@ from rulesets.phantoms.common import (
     is_loaded,
     now_impulse,
     pilot_of,
-    require,
+    subject,
 )
 from rulesets.phantoms.damage import STRUCTURAL
 from rulesets.phantoms.tables import tables
@@ -165,7 +165,7 @@ class SetSpeedInputs(AircraftInputs):
     speed: int = Field(ge=1, le=10, title="New speed")
 
 
-class SetSpeed(Procedure):
+class SetSpeed(Calculator):
     """5.0 Setting speed: change by at most the Speed Chart's amount (Normal or Damaged
     Engine), never above the level or loaded maximum. An aircraft above that maximum (after a
     dive) may always come down to it."""
@@ -175,18 +175,11 @@ class SetSpeed(Procedure):
     rule = "5.0"
     Inputs = SetSpeedInputs
 
-    def odds(self, inputs: SetSpeedInputs) -> dict[str, Fraction]:
-        return {f"speed {inputs.speed}": Fraction(1)}
-
-    def resolve(
-        self, inputs: SetSpeedInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = [self.record(inputs, [], f"speed {inputs.speed}")]
+    def compute(self, inputs: SetSpeedInputs, draft: Draft) -> Decision:
         if inputs.aircraft:
-            a = require(engagement, inputs.aircraft)
-            assert engagement is not None
+            a = draft.get(inputs.aircraft)
             in_play(a)
-            if engagement.step != 0:
+            if draft.engagement.step != 0:
                 raise RuleViolation("speed is set in the Set Speed Phase (3.0, 5.0)")
             if Status.OUT_OF_CONTROL in a.status:
                 raise RuleViolation(f"{a.name} is out of control and keeps its speed (6.4.2)")
@@ -205,16 +198,14 @@ class SetSpeed(Procedure):
                     f"{a.name}: from speed {current} the {which} Engine chart allows "
                     f"{max(low, 1)}-{min(current + ch.adjust, top)} (5.0)"
                 )
-            events.append(AttributesSet(aircraft=a.id, values={"speed": inputs.speed}))
-        return Resolution(
-            tuple(events), f"speed set to {inputs.speed} (5.0)", f"speed {inputs.speed}"
-        )
+            draft.emit(AttributesSet(aircraft=a.id, values={"speed": inputs.speed}))
+        return Decision(f"speed {inputs.speed}", f"speed set to {inputs.speed} (5.0)")
 
 
 # --- 6.5 Afterburners -------------------------------------------------------------------------
 
 
-class Afterburner(Procedure):
+class Afterburner(Calculator):
     """6.5 Afterburner: one use from the ledger adds the card's speed, capped at the maximum
     for the condition (level, loaded or diving), the excess lost; not with a damaged engine or
     a fire."""
@@ -224,23 +215,17 @@ class Afterburner(Procedure):
     rule = "6.5"
     Inputs = AircraftInputs
 
-    def odds(self, inputs: AircraftInputs) -> dict[str, Fraction]:
-        return {"afterburner": Fraction(1)}
-
-    def resolve(
-        self, inputs: AircraftInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        if not inputs.aircraft:
-            raise RuleViolation("choose the aircraft using its afterburner")
-        a = require(engagement, inputs.aircraft)
-        assert engagement is not None
+    def compute(self, inputs: AircraftInputs, draft: Draft) -> Decision:
+        a = subject(draft, inputs.aircraft, "the aircraft using its afterburner")
+        if a is None:
+            return Decision("afterburner", "afterburner: speed added (6.5)")
         in_play(a)
         card = Card.model_validate(a.card)
         if card.afterburner_uses is None:
             raise RuleViolation(f"{a.name} has no afterburner (6.5)")
         if engine_damaged(a) or Status.ON_FIRE in a.status:
             raise RuleViolation(f"{a.name} has a damaged engine or a fire: no afterburner (6.5)")
-        now = now_impulse(engagement)
+        now = now_impulse(draft.engagement)
         if now is not None and attr(a, "afterburner_at") == now:
             raise RuleViolation(f"{a.name} has already used its afterburner this impulse")
         m = attr(a, "maneuver") or {}
@@ -251,17 +236,14 @@ class Afterburner(Procedure):
         speed = int(attr(a, "speed", 1))
         new = max(speed, min(speed + card.speeds.afterburner, top))
         lost = speed + card.speeds.afterburner - new
-        events: list[Event] = [
-            self.record(inputs, [], "afterburner"),
+        draft.emit(
             LedgerChanged(
                 aircraft=a.id, ledger=AFTERBURNER_LEDGER, delta=Fraction(-1), reason="6.5"
             ),
             AttributesSet(aircraft=a.id, values={"speed": new, "afterburner_at": now}),
-        ]
-        extra = f"; {lost} lost above the maximum {top}" if lost else ""
-        return Resolution(
-            tuple(events), f"afterburner: speed {speed} -> {new}{extra} (6.5)", "afterburner"
         )
+        extra = f"; {lost} lost above the maximum {top}" if lost else ""
+        return Decision("afterburner", f"afterburner: speed {speed} -> {new}{extra} (6.5)")
 
 
 # --- 6.1-6.3 Maneuver markers -----------------------------------------------------------------
@@ -273,7 +255,7 @@ class ManeuverInputs(AircraftInputs):
     dive: int = Field(0, ge=0, title="Levels to dive")
 
 
-class MarkManeuver(Procedure):
+class MarkManeuver(Calculator):
     """6.1-6.3 Maneuver marking: the marker goes the Maneuver Chart's hexes ahead (+1 loaded,
     11.0), less one per climb/dive level; levels are limited by that distance; loaded, wounded
     or structurally damaged aircraft fly no Hard Turns or Loops."""
@@ -283,22 +265,17 @@ class MarkManeuver(Procedure):
     rule = "6.1"
     Inputs = ManeuverInputs
 
-    def odds(self, inputs: ManeuverInputs) -> dict[str, Fraction]:
-        return {inputs.maneuver: Fraction(1)}
-
-    def resolve(
-        self, inputs: ManeuverInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        if not inputs.aircraft:
-            raise RuleViolation("choose the aircraft placing a maneuver marker")
-        a = require(engagement, inputs.aircraft)
+    def compute(self, inputs: ManeuverInputs, draft: Draft) -> Decision:
+        if inputs.climb and inputs.dive:
+            raise RuleViolation("an aircraft may not climb and dive during the same maneuver (6.3)")
+        a = subject(draft, inputs.aircraft, "the aircraft placing a maneuver marker")
+        if a is None:
+            return Decision(inputs.maneuver, f"{inputs.maneuver} marker placed (6.1, 6.3)")
         in_play(a)
         if Status.OUT_OF_CONTROL in a.status:
             raise RuleViolation(f"{a.name} is out of control (6.4.2)")
         if attr(a, "maneuver"):
             raise RuleViolation(f"{a.name} already has a maneuver marker on the map (6.1)")
-        if inputs.climb and inputs.dive:
-            raise RuleViolation("an aircraft may not climb and dive during the same maneuver (6.3)")
         kind = _KIND[inputs.maneuver]
         card = Card.model_validate(a.card)
         speed = int(attr(a, "speed", 1))
@@ -338,15 +315,11 @@ class MarkManeuver(Procedure):
             "moved": 0,
             "levels_done": 0,
         }
-        events: list[Event] = [
-            self.record(inputs, [], inputs.maneuver),
-            AttributesSet(aircraft=a.id, values={"maneuver": marker}),
-        ]
+        draft.emit(AttributesSet(aircraft=a.id, values={"maneuver": marker}))
         extra = f", {vertical} {levels}" if levels else ""
-        return Resolution(
-            tuple(events),
-            f"{a.name}: {inputs.maneuver} marker {hexes - levels} hex(es) ahead{extra} (6.1, 6.3)",
+        return Decision(
             inputs.maneuver,
+            f"{a.name}: {inputs.maneuver} marker {hexes - levels} hex(es) ahead{extra} (6.1, 6.3)",
         )
 
 
@@ -357,7 +330,7 @@ class TailingInputs(ProcedureInputs):
     tailing: bool = Field(True, title="In the hex directly behind and facing the target")
 
 
-class Tailing(Procedure):
+class Tailing(Calculator):
     """6.1.1 Tailing advantage: an aircraft directly behind and facing an enemy places its
     maneuver marker last; an aircraft so tailed may not attempt to break off (10.0)."""
 
@@ -366,27 +339,23 @@ class Tailing(Procedure):
     rule = "6.1.1"
     Inputs = TailingInputs
 
-    def odds(self, inputs: TailingInputs) -> dict[str, Fraction]:
-        return {"tailing" if inputs.tailing else "not tailing": Fraction(1)}
-
-    def resolve(
-        self, inputs: TailingInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def compute(self, inputs: TailingInputs, draft: Draft) -> Decision:
         label = "tailing" if inputs.tailing else "not tailing"
         if not (inputs.attacker and inputs.target):
-            raise RuleViolation("choose the tailing aircraft (attacker) and the one tailed")
-        a = require(engagement, inputs.attacker)
-        t = require(engagement, inputs.target)
+            if draft.engagement.aircraft:
+                raise RuleViolation("choose the tailing aircraft (attacker) and the one tailed")
+            return Decision(label, f"{label} (6.1.1)")  # a what-if
+        a = draft.get(inputs.attacker)
+        t = draft.get(inputs.target)
         if a.side == t.side:
             raise RuleViolation("tailing advantage is over an enemy aircraft (6.1.1)")
-        events: list[Event] = [
-            self.record(inputs, [], label),
-            AttributesSet(aircraft=a.id, values={"tailing": t.id if inputs.tailing else None}),
-        ]
-        return Resolution(tuple(events), f"{a.name} {label} {t.name} (6.1.1)", label)
+        draft.emit(
+            AttributesSet(aircraft=a.id, values={"tailing": t.id if inputs.tailing else None})
+        )
+        return Decision(label, f"{a.name} {label} {t.name} (6.1.1)")
 
 
-class Jettison(Procedure):
+class Jettison(Calculator):
     """11.0: air-to-ground ordnance and full tanks may be jettisoned in a Maneuver Marking
     Phase, ending the loaded restrictions they caused."""
 
@@ -395,22 +364,13 @@ class Jettison(Procedure):
     rule = "11.0"
     Inputs = AircraftInputs
 
-    def odds(self, inputs: AircraftInputs) -> dict[str, Fraction]:
-        return {"jettisoned": Fraction(1)}
-
-    def resolve(
-        self, inputs: AircraftInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        if not inputs.aircraft:
-            raise RuleViolation("choose the aircraft jettisoning its stores")
-        a = require(engagement, inputs.aircraft)
-        assert engagement is not None
+    def compute(self, inputs: AircraftInputs, draft: Draft) -> Decision:
+        a = subject(draft, inputs.aircraft, "the aircraft jettisoning its stores")
+        if a is None:
+            return Decision("jettisoned", "stores jettisoned (11.0)")
         if not attr(a, "stores"):
             raise RuleViolation(f"{a.name} carries no stores to jettison (11.0)")
-        if clock_of(engagement.step)[1] != "i":
+        if clock_of(draft.engagement.step)[1] != "i":
             raise RuleViolation("stores are jettisoned in a Maneuver Marking Segment (11.0)")
-        events: list[Event] = [
-            self.record(inputs, [], "jettisoned"),
-            AttributesSet(aircraft=a.id, values={"stores": False}),
-        ]
-        return Resolution(tuple(events), f"{a.name} jettisons its stores (11.0)", "jettisoned")
+        draft.emit(AttributesSet(aircraft=a.id, values={"stores": False}))
+        return Decision("jettisoned", f"{a.name} jettisons its stores (11.0)")

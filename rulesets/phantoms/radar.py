@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pydantic import Field
@@ -11,9 +10,10 @@ from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, GameAttributesSet
-from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.combat import check_enemy, two_dice
-from rulesets.phantoms.common import D10, attr, contest, in_play, pilot_of, require
+from rulesets.phantoms.common import D10, attr, in_play, pilot_of
 from rulesets.phantoms.tables import tables
 
 # --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------
@@ -81,22 +81,16 @@ class RadarLock(Procedure):
     Inputs = RadarLockInputs
     dice = two_dice("radar lock-on")
 
-    def odds(self, inputs: RadarLockInputs) -> dict[str, Fraction]:
-        att, dfn = radar_modifiers(inputs, self.variants)
-        return contest(att, dfn, lambda d: "lock" if d > 0 else "miss")
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         return _radar_prefill(engagement, attacker, target)
 
-    def resolve(
-        self, inputs: RadarLockInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: RadarLockInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = t = None
         if inputs.attacker and inputs.target:
-            a = require(engagement, inputs.attacker)
-            t = require(engagement, inputs.target)
+            a = draft.get(inputs.attacker)
+            t = draft.get(inputs.target)
             in_play(a)
             in_play(t)
             check_enemy(a, t, "7.1.1b")
@@ -104,18 +98,16 @@ class RadarLock(Procedure):
                 raise RuleViolation(f"{a.name} has no radar (7.1.1b)")
             if Status.OUT_OF_CONTROL in a.status:
                 raise RuleViolation(f"{a.name} is out of control")
-        r1 = dice.roll(D10, "radar lock-on: attacker")
-        r2 = dice.roll(D10, "radar lock-on: target")
         att, dfn = radar_modifiers(inputs, self.variants)
-        outcome = "lock" if r1.total + att > r2.total + dfn else "miss"
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if a is not None and t is not None and engagement is not None:
-            events += _relock(engagement, a, t.id, outcome == "lock")
-        narrative = (
-            f"radar lock-on: attacker {r1.total}{att:+d} vs target {r2.total}{dfn:+d}: "
-            f"{outcome} (7.1.1b)"
+        r1 = dice.roll(D10, "radar lock-on: attacker").total
+        r2 = dice.roll(D10, "radar lock-on: target").total
+        outcome = "lock" if r1 + att > r2 + dfn else "miss"
+        if a is not None and t is not None:
+            draft.emit(*_relock(draft.engagement, a, t.id, outcome == "lock"))
+        return Decision(
+            outcome,
+            f"radar lock-on: attacker {r1}{att:+d} vs target {r2}{dfn:+d}: {outcome} (7.1.1b)",
         )
-        return Resolution(tuple(events), narrative, outcome, (r1, r2))
 
 
 def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool) -> list[Event]:
@@ -174,42 +166,34 @@ class BreakLock(Procedure):
     def _label(self, d: int) -> str:
         return "miss" if d > 0 else "lock broken"
 
-    def odds(self, inputs: BreakLockInputs) -> dict[str, Fraction]:
-        att, dfn = radar_modifiers(inputs, self.variants, inputs.missile_radar)
-        return contest(att, dfn, self._label)
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         return _radar_prefill(engagement, attacker, target)
 
-    def resolve(
-        self, inputs: BreakLockInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: BreakLockInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None
         if inputs.attacker and inputs.target:
-            a = require(engagement, inputs.attacker)
-            require(engagement, inputs.target)
+            a = draft.get(inputs.attacker)
+            draft.get(inputs.target)
             active = inputs.missile_radar is not None
             if not active and inputs.target not in (attr(a, "locks") or []):
                 raise RuleViolation(f"{a.name} has no radar lock on that aircraft (7.1.1c)")
-        r1 = dice.roll(D10, "break lock: attacker")
-        r2 = dice.roll(D10, "break lock: target")
         att, dfn = radar_modifiers(inputs, self.variants, inputs.missile_radar)
-        outcome = self._label(r1.total + att - (r2.total + dfn))
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if a is not None and engagement is not None and inputs.target and outcome != "miss":
+        r1 = dice.roll(D10, "break lock: attacker").total
+        r2 = dice.roll(D10, "break lock: target").total
+        outcome = self._label(r1 + att - (r2 + dfn))
+        if a is not None and inputs.target and outcome != "miss":
             if inputs.missile_radar is None:
                 locks = [x for x in attr(a, "locks") or [] if x != inputs.target]
-                events.append(AttributesSet(aircraft=a.id, values={"locks": locks}))
-            events += _lose_guided(
-                engagement, a.id, inputs.target, active=inputs.missile_radar is not None
+                draft.emit(AttributesSet(aircraft=a.id, values={"locks": locks}))
+            draft.emit(
+                *_lose_guided(
+                    draft.engagement, a.id, inputs.target, active=inputs.missile_radar is not None
+                )
             )
         shown = "lock held" if outcome == "miss" else outcome
-        return Resolution(
-            tuple(events),
-            f"break lock: attacker {r1.total}{att:+d} vs target {r2.total}{dfn:+d}: "
-            f"{shown} (7.1.1c)",
+        return Decision(
             outcome,
-            (r1, r2),
+            f"break lock: attacker {r1}{att:+d} vs target {r2}{dfn:+d}: {shown} (7.1.1c)",
         )

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event
+from app.core.procedure import Procedure as DecisionProcedure
 from app.core.ruleset import (
     Acting,
     CardBlock,
@@ -43,6 +44,7 @@ from rulesets.phantoms.movement import (
 )
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
+from rulesets.phantoms.state import State
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 
 VARIANTS = (
@@ -126,7 +128,7 @@ class Phantoms(Ruleset):
     id = "phantoms"
     title = "Phantoms"
     source = "Phantoms, Air Combat in the Missile Age, by Dave Schueler"
-    procedure_types: ClassVar[tuple[type[Procedure], ...]] = (
+    procedure_types: ClassVar[tuple[type[Procedure] | type[DecisionProcedure], ...]] = (
         GunAttack,
         MissileAttack,
         RadarLock,
@@ -158,6 +160,7 @@ class Phantoms(Ruleset):
     variant_list = VARIANTS
     Card = Card
     Details = Details
+    State = State
     initiative = "initiative"
     pass_initiative = "pass_initiative"
     geometry = PhantomsGeometry()

@@ -3,7 +3,6 @@ and the ways spots are lost. With the rule off everyone is spotted."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field
@@ -11,9 +10,10 @@ from pydantic import Field
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, GameAttributesSet
-from app.core.ruleset import PilotQuality, Procedure, ProcedureInputs, Resolution
-from rulesets.phantoms.common import D10, attr, contest, in_play, now_impulse, pilot_of, require
+from app.core.events import AttributesSet, GameAttributesSet
+from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.ruleset import PilotQuality, ProcedureInputs
+from rulesets.phantoms.common import D10, attr, in_play, now_impulse, pilot_of, subject
 from rulesets.phantoms.tables import tables
 
 Spots = dict[str, dict[str, list[str]]]
@@ -71,8 +71,10 @@ def is_spotted(engagement: Engagement, target: str, by: str, variants: frozenset
     return False
 
 
-def _require_rule(variants: frozenset[str]) -> None:
-    if "spotting" not in variants:
+def _require_rule(variants: frozenset[str], draft: Draft) -> None:
+    """Spotting is refused in a game without the optional rule; a what-if (an engagement
+    without aircraft) still shows its odds."""
+    if draft.engagement.aircraft and "spotting" not in variants:
         raise RuleViolation("spotting is an optional rule (13.0): choose the 'spotting' variant")
 
 
@@ -105,10 +107,6 @@ class RadarSpot(Procedure):
             m += r.target_altitude_0
         return m, i.target_radar_countermeasures
 
-    def odds(self, inputs: RadarSpotInputs) -> dict[str, Fraction]:
-        att, dfn = self.modifiers(inputs)
-        return contest(att, dfn, lambda d: "spotted" if d > 0 else "miss")
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -128,28 +126,20 @@ class RadarSpot(Procedure):
             )
         return out
 
-    def resolve(
-        self, inputs: RadarSpotInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        _require_rule(self.variants)
+    def decide(self, inputs: RadarSpotInputs, dice: DiceSource, draft: Draft) -> Decision:
+        _require_rule(self.variants, draft)
         if inputs.attacker and inputs.target:
-            a = require(engagement, inputs.attacker)
+            a = draft.get(inputs.attacker)
             in_play(a)
             if a.card.get("radar") is None:
                 raise RuleViolation(f"{a.name} has no radar (13.1)")
-        r1 = dice.roll(D10, "radar spot: spotter")
-        r2 = dice.roll(D10, "radar spot: target")
         att, dfn = self.modifiers(inputs)
-        outcome = "spotted" if r1.total + att > r2.total + dfn else "miss"
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome)]
-        if outcome == "spotted" and engagement is not None and inputs.attacker and inputs.target:
-            events.append(_add_spot(engagement, inputs.attacker, inputs.target, "radar"))
-        return Resolution(
-            tuple(events),
-            f"radar spot {r1.total}{att:+d} vs {r2.total}{dfn:+d}: {outcome} (13.1)",
-            outcome,
-            (r1, r2),
-        )
+        r1 = dice.roll(D10, "radar spot: spotter").total
+        r2 = dice.roll(D10, "radar spot: target").total
+        outcome = "spotted" if r1 + att > r2 + dfn else "miss"
+        if outcome == "spotted" and inputs.attacker and inputs.target:
+            draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "radar"))
+        return Decision(outcome, f"radar spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.1)")
 
 
 def _add_spot(engagement: Engagement, spotter: str, target: str, kind: str) -> GameAttributesSet:
@@ -193,10 +183,6 @@ class VisualSpot(Procedure):
         m += v.target_altitude_0 if i.target_altitude == 0 else 0
         return m, i.range_hexes + (v.target_small if i.target_size == "small" else 0)
 
-    def odds(self, inputs: VisualSpotInputs) -> dict[str, Fraction]:
-        att, dfn = self.modifiers(inputs)
-        return contest(att, dfn, lambda d: "spotted" if d > 0 else "miss")
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -222,34 +208,24 @@ class VisualSpot(Procedure):
             )
         return out
 
-    def resolve(
-        self, inputs: VisualSpotInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        _require_rule(self.variants)
-        extra: list[Event] = []
+    def decide(self, inputs: VisualSpotInputs, dice: DiceSource, draft: Draft) -> Decision:
+        _require_rule(self.variants, draft)
         if inputs.attacker and inputs.target:
-            a = require(engagement, inputs.attacker)
-            assert engagement is not None
+            a = draft.get(inputs.attacker)
             in_play(a)
-            now = now_impulse(engagement)
+            now = now_impulse(draft.engagement)
             if now is not None and attr(a, "visual_attempt_at") == now:
                 raise RuleViolation(
                     f"{a.name} may try to spot only one aircraft visually per segment (13.2)"
                 )
-            extra.append(AttributesSet(aircraft=a.id, values={"visual_attempt_at": now}))
-        r1 = dice.roll(D10, "visual spot: spotter")
-        r2 = dice.roll(D10, "visual spot: target")
+            draft.emit(AttributesSet(aircraft=a.id, values={"visual_attempt_at": now}))
         att, dfn = self.modifiers(inputs)
-        outcome = "spotted" if r1.total + att > r2.total + dfn else "miss"
-        events: list[Event] = [self.record(inputs, [r1, r2], outcome), *extra]
-        if outcome == "spotted" and engagement is not None and inputs.attacker and inputs.target:
-            events.append(_add_spot(engagement, inputs.attacker, inputs.target, "visual"))
-        return Resolution(
-            tuple(events),
-            f"visual spot {r1.total}{att:+d} vs {r2.total}{dfn:+d}: {outcome} (13.2)",
-            outcome,
-            (r1, r2),
-        )
+        r1 = dice.roll(D10, "visual spot: spotter").total
+        r2 = dice.roll(D10, "visual spot: target").total
+        outcome = "spotted" if r1 + att > r2 + dfn else "miss"
+        if outcome == "spotted" and inputs.attacker and inputs.target:
+            draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "visual"))
+        return Decision(outcome, f"visual spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.2)")
 
 
 class LoseSpotInputs(ProcedureInputs):
@@ -263,7 +239,7 @@ class LoseSpotInputs(ProcedureInputs):
     ] = Field(title="What happened")
 
 
-class LoseSpot(Procedure):
+class LoseSpot(Calculator):
     """13.1-13.2: spots are lost when the target leaves the radar cone (radar) or the 10-hex
     range (visual), when the spotter fires guns (visual, except on its target) or spins (all);
     wingmen share visual spots only within 5 hexes."""
@@ -273,28 +249,22 @@ class LoseSpot(Procedure):
     rule = "13.2"
     Inputs = LoseSpotInputs
 
-    def odds(self, inputs: LoseSpotInputs) -> dict[str, Fraction]:
-        return {inputs.reason: Fraction(1)}
-
-    def resolve(
-        self, inputs: LoseSpotInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        _require_rule(self.variants)
-        if not inputs.attacker:
-            raise RuleViolation("choose the spotting aircraft (attacker)")
-        a = require(engagement, inputs.attacker)
-        assert engagement is not None
-        spots = spots_of(engagement)
-        mine = spots.setdefault(a.id, {"radar": [], "visual": []})
-        events: list[Event] = [self.record(inputs, [], inputs.reason)]
+    def compute(self, inputs: LoseSpotInputs, draft: Draft) -> Decision:
+        _require_rule(self.variants, draft)
         r = inputs.reason
+        a = subject(draft, inputs.attacker, "the spotting aircraft (attacker)")
+        if a is None:
+            return Decision(r, f"{r}: spots lost (13.1-13.2)")  # a what-if
+        e = draft.engagement
+        spots = spots_of(e)
+        mine = spots.setdefault(a.id, {"radar": [], "visual": []})
         if r.startswith("wingmen"):
             close = r.endswith("within 5 hexes")
-            events.append(AttributesSet(aircraft=a.id, values={"wingman_close": close}))
+            draft.emit(AttributesSet(aircraft=a.id, values={"wingman_close": close}))
             mate = attr(a, "wingman")
-            if mate in engagement.aircraft:
-                events.append(AttributesSet(aircraft=mate, values={"wingman_close": close}))
-            return Resolution(tuple(events), f"{a.name}: {r} (13.2)", r)
+            if mate in e.aircraft:
+                draft.emit(AttributesSet(aircraft=mate, values={"wingman_close": close}))
+            return Decision(r, f"{a.name}: {r} (13.2)")
         if r == "spotter in a spin":
             mine["radar"], mine["visual"] = [], []
         elif r == "spotter fired guns":
@@ -304,5 +274,5 @@ class LoseSpot(Procedure):
                 raise RuleViolation("choose the aircraft no longer spotted (target)")
             kind = "radar" if r == "target left the radar cone" else "visual"
             mine[kind] = [x for x in mine[kind] if x != inputs.target]
-        events.append(GameAttributesSet(values={"spots": spots}))
-        return Resolution(tuple(events), f"{a.name}: {r}: spots lost (13.1-13.2)", r)
+        draft.emit(GameAttributesSet(values={"spots": spots}))
+        return Decision(r, f"{a.name}: {r}: spots lost (13.1-13.2)")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.core.dice import TableDice
-from app.core.engagement import Status
+from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import StatusChanged
 from rulesets.phantoms import RULESET
@@ -105,12 +105,12 @@ def test_7_2_bad_inputs_are_refused() -> None:
 
 
 def test_7_2_gun_resolve_typed_dice() -> None:
-    r = GUN.resolve(gun_inputs(), TableDice([7, 3]))
+    r = GUN.resolve(gun_inputs(), TableDice([7, 3]), Engagement())
     # 7 + 8 = 15 against 3 + 4 = 7: difference 8 -> last entry, 3 hits
     assert r.outcome == "3 hits"
     assert len(r.events) == 1  # what-if: only the record
     with pytest.raises(RuleViolation):
-        GUN.resolve(gun_inputs(), TableDice([11, 3]))
+        GUN.resolve(gun_inputs(), TableDice([11, 3]), Engagement())
 
 
 @settings(max_examples=40, deadline=None)

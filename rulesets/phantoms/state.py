@@ -1,0 +1,79 @@
+"""Phantoms' typed per-aircraft state: every value its events keep (``AttributesSet``) and
+``initial_attributes`` sets. The draft checks every ``AttributesSet`` of a procedure against
+``State``, so a misspelt key or a wrong type fails loudly. Reads still go through
+``common.attr`` (plain JSON values)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["ControlCheck", "Fired", "Marker", "State"]
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Marker(_Value):
+    """The maneuver marker on the map (6.1-6.3) and how far the aircraft has flown it."""
+
+    choice: str
+    kind: str
+    label: str
+    hexes: int
+    levels: int
+    vertical: Literal["climb", "dive"] | None = None
+    moved: int = 0
+    levels_done: int = 0
+
+
+class ControlCheck(_Value):
+    """A loss of control check owed (6.4.1)."""
+
+    cause: Literal["hard turn", "loop", "speed"]
+    below_zero: int = 0
+
+
+class Fired(_Value):
+    """What the aircraft fired in impulse ``at`` (7.0, 7.1.2): guns or missiles, how many."""
+
+    at: int | None
+    kind: Literal["gun", "heat", "radar"]
+    count: int
+
+
+class State(_Value):
+    """Every per-aircraft attribute the Phantoms rules keep; impulses are counted from the
+    start of the game (``common.absolute_impulse``)."""
+
+    speed: int = 1
+    altitude: int = 0
+    stores: bool = False
+    radar_cm: int = 0
+    ir_cm: int = 0
+    controller: bool = False
+    wingman: str | None = None
+    wingman_close: bool = True
+    maneuver: Marker | None = None
+    last_maneuver: str | None = None
+    last_facing: str | None = None
+    locks: list[str] = []
+    tailing: str | None = None
+    fired: Fired | None = None
+    criticals_due: int = 0
+    fire_hits: int = 0
+    destroyed_by: str | None = None
+    ejection_rolled: bool = False
+    control_checks: list[ControlCheck] = []
+    break_off_turn: int | None = None
+    moved_at: int | None = None
+    climbed_at: int | None = None
+    dove_at: int | None = None
+    completed_at: int | None = None
+    afterburner_at: int | None = None
+    recovered_at: int | None = None
+    recovery_due_at: int | None = None
+    fire_checked_at: int | None = None
+    visual_attempt_at: int | None = None
