@@ -129,14 +129,14 @@ class AngleOffDock(QDockWidget):
 
     #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
     panel_name = "angle_off"
-    panel_title = "Angle-off"
+    panel_title = "Board"
     panel_area = "right"
     panel_tab_with = "combat"
     #: follows the roster's selection through ``show_selection(ids)``
     follows_selection = True
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
-        super().__init__("Angle-off", parent)
+        super().__init__("Board", parent)
         self.setObjectName("AngleOffDock")
         self.model = model
         self.pieces: dict[str, Piece] = {
