@@ -1,26 +1,25 @@
-"""Shared reading of the projection: ledger ids, cards, and a running tally of damage effects.
+"""Shared reading of the projection: ledger ids, cards, and the damage effects of one action.
 
 A procedure that applies several effects in one action (a damage roll costing DP, speed and
-anti-grav) works on a ``Tally``: it knows the values as they stand after the effects so far, so
-no ledger is asked to go below zero and the crash and destruction checks see the final numbers.
+anti-grav) emits them through ``DamageEffects`` to its draft, which applies each at once: the
+next effect and the crash and destruction checks read the values as they then stand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import (
     AttributesSet,
     DamageTaken,
-    Event,
     LedgerChanged,
     LedgerLimitChanged,
     StatusChanged,
 )
+from app.core.procedure import Draft
 
 from .cards import Card, HardPoint
 
@@ -45,10 +44,8 @@ def card_of(a: AircraftState) -> Card:
     return Card.model_validate(dict(a.card))
 
 
-def need(engagement: Engagement | None, aircraft_id: str) -> AircraftState:
-    """The aircraft, in play; ``RuleViolation`` without an engagement or when it is out of play."""
-    if engagement is None:
-        raise RuleViolation("aircraft ids need the game they belong to")
+def need(engagement: Engagement, aircraft_id: str) -> AircraftState:
+    """The aircraft, in play; ``RuleViolation`` when it is out of play."""
     a = engagement.get(aircraft_id)
     if not a.in_play:
         flags = ", ".join(sorted(s.replace("_", " ") for s in a.status))
@@ -56,14 +53,14 @@ def need(engagement: Engagement | None, aircraft_id: str) -> AircraftState:
     return a
 
 
-def fighter(engagement: Engagement | None, aircraft_id: str) -> AircraftState:
+def fighter(engagement: Engagement, aircraft_id: str) -> AircraftState:
     a = need(engagement, aircraft_id)
     if a.card.get("kind") != "fighter":
         raise RuleViolation(f"{a.name} is a UFO, not an aircraft with a pilot")
     return a
 
 
-def ufo(engagement: Engagement | None, aircraft_id: str) -> AircraftState:
+def ufo(engagement: Engagement, aircraft_id: str) -> AircraftState:
     a = need(engagement, aircraft_id)
     if a.card.get("kind") != "ufo":
         raise RuleViolation(f"{a.name} is not a UFO")
@@ -87,105 +84,96 @@ def fired_this_step(a: AircraftState, engagement: Engagement) -> bool:
 
 
 @dataclass
-class Tally:
-    """One aircraft's damage, ledgers and flags as they stand during one action."""
+class DamageEffects:
+    """One aircraft's damage effects in one action, emitted to the draft as they happen.
 
-    aircraft: AircraftState
-    turn: int
-    damage: int = 0
-    ledgers: dict[str, Fraction] = field(default_factory=dict)
-    status: set[str] = field(default_factory=set)
-    attributes: dict[str, Any] = field(default_factory=dict)
-    events: list[Event] = field(default_factory=list)
+    The draft applies each event at once, so every effect reads the values the earlier ones
+    left (no ledger is asked to go below zero) and ``finish``'s crash and destruction checks see
+    the final numbers. What is kept here is only what the log line needs: the notes, and the
+    status flags, set together by ``finish`` after those checks.
+    """
+
+    draft: Draft
+    aircraft: str
     notes: list[str] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, a: AircraftState, turn: int) -> Tally:
-        return cls(
-            a,
-            turn,
-            a.damage,
-            {k: v.value for k, v in a.ledgers.items()},
-            set(a.status),
-            {"hard_points_lost": lost_hard_points(a)},
-        )
+    flags: set[str] = field(default_factory=set)
 
     @property
-    def id(self) -> str:
-        return self.aircraft.id
+    def now(self) -> AircraftState:
+        """The aircraft as the effects so far left it."""
+        return self.draft.get(self.aircraft)
 
     @property
     def is_fighter(self) -> bool:
-        return self.aircraft.card.get("kind") == "fighter"
+        return self.now.card.get("kind") == "fighter"
 
     def take(self, points: int, source: str | None, why: str) -> None:
         if points <= 0:
             return
-        self.damage += points
-        self.events.append(DamageTaken(aircraft=self.id, points=points, source=source))
+        turn = self.draft.engagement.turn
         # the damage taken this turn restarts from 0 with the first damage of a new turn
-        last = {**self.aircraft.attributes, **self.attributes}
-        so_far = (
-            int(last.get("damage_this_turn", 0)) if last.get("damaged_turn") == self.turn else 0
+        last = self.now.attributes
+        so_far = int(last.get("damage_this_turn", 0)) if last.get("damaged_turn") == turn else 0
+        self.draft.emit(
+            DamageTaken(aircraft=self.aircraft, points=points, source=source),
+            AttributesSet(
+                aircraft=self.aircraft,
+                values={"damage_this_turn": so_far + points, "damaged_turn": turn},
+            ),
         )
-        self.attributes["damage_this_turn"] = so_far + points
-        self.attributes["damaged_turn"] = self.turn
         self.notes.append(f"{points} DP ({why})")
 
     def lose(self, ledger: str, amount: int, why: str) -> int:
         """Take up to ``amount`` from a ledger (never below 0); the amount actually lost."""
-        have = self.ledgers.get(ledger)
+        have = self.now.ledgers.get(ledger)
         if have is None or amount <= 0:
             return 0
-        loss = min(Fraction(amount), have)
+        loss = min(Fraction(amount), have.value)
         if loss:
-            self.ledgers[ledger] = have - loss
-            self.events.append(
-                LedgerChanged(aircraft=self.id, ledger=ledger, delta=-loss, reason=why)
+            self.draft.emit(
+                LedgerChanged(aircraft=self.aircraft, ledger=ledger, delta=-loss, reason=why)
             )
             self.notes.append(f"{ledger.replace('_', ' ')} -{loss} ({why})")
         return int(loss)
 
     def lose_hard_point(self, number: int, why: str) -> None:
-        lost: list[int] = self.attributes["hard_points_lost"]
+        a = self.now
+        lost = lost_hard_points(a)
         if number in lost:
             return
-        self.attributes["hard_points_lost"] = [*lost, number]
+        self.draft.emit(
+            AttributesSet(aircraft=self.aircraft, values={"hard_points_lost": [*lost, number]})
+        )
         ledger = hard_point_ledger(number)
-        if ledger in self.ledgers:
-            self.ledgers[ledger] = Fraction(0)
-            self.events.append(
-                LedgerLimitChanged(aircraft=self.id, ledger=ledger, maximum=Fraction(0))
+        if ledger in a.ledgers:
+            self.draft.emit(
+                LedgerLimitChanged(aircraft=self.aircraft, ledger=ledger, maximum=Fraction(0))
             )
         self.notes.append(f"hard point {number} lost ({why})")
 
     def flag(self, *flags: str) -> None:
-        self.status.update(flags)
+        self.flags.update(flags)
 
-    def finish(self) -> list[Event]:
-        """The events, after the crash and destruction checks of UFO rules, Damage."""
-        a = self.aircraft
-        if a.max_damage is not None and self.damage >= a.max_damage:
+    def finish(self) -> list[str]:
+        """The crash and destruction checks of UFO rules, Damage, then the new status flags
+        (returned, for the log line)."""
+        a = self.now
+        if a.max_damage is not None and a.damage >= a.max_damage:
             self.flag(Status.DESTROYED)
-        if Status.DESTROYED in self.status and self.is_fighter:
+        if Status.DESTROYED in a.status | self.flags and self.is_fighter:
             # "If a plane is destroyed the pilot dies."
             self.flag(Status.PILOT_KILLED)
-        if self.is_fighter and self.ledgers.get(MAX_SPEED) == 0:
+        top = a.ledgers[MAX_SPEED].value if MAX_SPEED in a.ledgers else None
+        if self.is_fighter and top == 0:
             # "Any aircraft reduced to 0 speed crashes." -- aircraft, not UFOs (issue 15)
             self.flag(Status.CRASHED)
-        if not self.is_fighter and self.ledgers.get(ANTI_GRAV) == 0:
+        if not self.is_fighter and ANTI_GRAV in a.ledgers and a.ledgers[ANTI_GRAV].value == 0:
             # "Any UFO reduced to 0 Anti-Grav crashes"
             self.flag(Status.CRASHED)
         speed = a.attributes.get("speed")
-        top = self.ledgers.get(MAX_SPEED)
         if isinstance(speed, int) and top is not None and speed > top:
-            self.attributes["speed"] = int(top)
-        events = list(self.events)
-        before = {**a.attributes, "hard_points_lost": lost_hard_points(a)}
-        changed = {k: v for k, v in self.attributes.items() if before.get(k) != v}
-        if changed:
-            events.append(AttributesSet(aircraft=self.id, values=changed))
-        new = tuple(sorted(self.status - a.status))
+            self.draft.emit(AttributesSet(aircraft=self.aircraft, values={"speed": int(top)}))
+        new = tuple(sorted(self.flags - a.status))
         if new:
-            events.append(StatusChanged(aircraft=self.id, set=new))
-        return events
+            self.draft.emit(StatusChanged(aircraft=self.aircraft, set=new))
+        return list(new)

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, Roll, distribution, label_odds
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, CriticalHit, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution, prefill_subject
+from app.core.events import AttributesSet, CriticalHit, StatusChanged
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
 
 from .cards import Card, catalogue
-from .common import ANTI_GRAV, MAX_SPEED, VITAL_THIS_TURN, Tally, card_of, fighter, need
+from .common import (
+    ANTI_GRAV,
+    MAX_SPEED,
+    VITAL_THIS_TURN,
+    DamageEffects,
+    card_of,
+    fighter,
+    lost_hard_points,
+    need,
+)
 from .tables import Effect, damage_table
 
 DAMAGE_RULE = "UFO rules, Damage"
@@ -42,10 +51,6 @@ class DamageRoll(Procedure):
     Inputs = DamageInputs
     dice = (("2d6", "damage table"),)
 
-    def odds(self, inputs: DamageInputs) -> dict[str, Fraction]:
-        table = damage_table()
-        return label_odds(distribution("2d6"), lambda r: table.effect(r, inputs.target_type).label)
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -53,96 +58,77 @@ class DamageRoll(Procedure):
             return {}
         return {"target_type": engagement.get(target).card["kind"]}
 
-    def resolve(
-        self, inputs: DamageInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        t = need(engagement, inputs.target) if inputs.target else None
+    def decide(self, inputs: DamageInputs, dice: DiceSource, draft: Draft) -> Decision:
+        t = need(draft.engagement, inputs.target) if inputs.target else None
         if t is not None and t.card["kind"] != inputs.target_type:
             raise RuleViolation(f"{t.name} is a {t.card['kind']}: use its column of the table")
-        roll = dice.roll("2d6", "damage table")
-        effect = damage_table().effect(roll.total, inputs.target_type)
-        rolls = [roll]
-        events: list[Event] = []
-        narrative = f"damage table {roll.total}: {effect.text}"
-        if t is not None and engagement is not None:
-            tally = Tally.of(t, engagement.turn)
-            apply_effect(tally, effect, roll.total, dice, rolls, inputs.attacker)
-            due = int(t.attributes.get("damage_rolls_due", 0))
+        roll = dice.roll("2d6", "damage table").total
+        effect = damage_table().effect(roll, inputs.target_type)
+        narrative = f"damage table {roll}: {effect.text}"
+        if t is not None:
+            effects = DamageEffects(draft, t.id)
+            apply_effect(effects, effect, roll, dice, inputs.attacker)
+            due = int(effects.now.attributes.get("damage_rolls_due", 0))
             if due:
-                tally.attributes["damage_rolls_due"] = due - 1
-            events = tally.finish()
-            if tally.notes:
-                narrative += f" -> {t.name}: " + "; ".join(tally.notes)
-            new = sorted(tally.status - t.status)
+                draft.emit(AttributesSet(aircraft=t.id, values={"damage_rolls_due": due - 1}))
+            new = effects.finish()
+            if effects.notes:
+                narrative += f" -> {t.name}: " + "; ".join(effects.notes)
             if new:
                 narrative += " (" + ", ".join(s.replace("_", " ") for s in new) + ")"
-        record = self.record(inputs, rolls, effect.label)
-        return Resolution(
-            (record, *events), f"{narrative} ({self.rule})", effect.label, tuple(rolls)
-        )
+        return Decision(effect.label, f"{narrative} ({self.rule})")
 
 
 def apply_effect(
-    tally: Tally,
-    effect: Effect,
-    roll: int,
-    dice: DiceSource,
-    rolls: list[Roll],
-    source: str | None,
+    effects: DamageEffects, effect: Effect, roll: int, dice: DiceSource, source: str | None
 ) -> None:
-    """Apply one damage table result to ``tally``, rolling the dice the result calls for."""
+    """Apply one damage table result to the aircraft, rolling the dice the result calls for."""
 
     def rolled(value: int | str, purpose: str) -> int:
-        if isinstance(value, int):
-            return value
-        r = dice.roll(value, purpose)
-        rolls.append(r)
-        return r.total
+        return value if isinstance(value, int) else dice.roll(value, purpose).total
 
-    a = tally.aircraft
     if effect.pilot_killed:
-        tally.flag(Status.PILOT_KILLED)
+        effects.flag(Status.PILOT_KILLED)
     if effect.crash:
-        tally.flag(Status.CRASHED)
+        effects.flag(Status.CRASHED)
     if effect.destroyed:
-        tally.flag(Status.DESTROYED)
-    before = len(tally.notes)
-    tally.take(rolled(effect.dp, "damage points"), source, effect.text)
+        effects.flag(Status.DESTROYED)
+    before = len(effects.notes)
+    effects.take(rolled(effect.dp, "damage points"), source, effect.text)
     if effect.max_speed:
-        tally.lose(MAX_SPEED, rolled(effect.max_speed, "maximum speed lost"), effect.text)
+        effects.lose(MAX_SPEED, rolled(effect.max_speed, "maximum speed lost"), effect.text)
     if effect.anti_grav:
-        tally.lose(ANTI_GRAV, effect.anti_grav, effect.text)
+        effects.lose(ANTI_GRAV, effect.anti_grav, effect.text)
     if effect.ray_gun:
+        ledgers = effects.now.ledgers
         guns = sorted(
-            (k for k in tally.ledgers if k.startswith("ray_gun_")),
-            key=lambda k: (-tally.ledgers[k], k),
+            (k for k in ledgers if k.startswith("ray_gun_")),
+            key=lambda k: (-ledgers[k].value, k),
         )
         loss = rolled(effect.ray_gun, "ray gun charge lost")
         if guns:
-            tally.lose(guns[0], loss, effect.text)
+            effects.lose(guns[0], loss, effect.text)
     if effect.hard_points:
-        card = card_of(a)
-        for hp in card.hard_points:
-            if hp.number in tally.attributes["hard_points_lost"]:
+        for hp in card_of(effects.now).hard_points:
+            if hp.number in lost_hard_points(effects.now):
                 continue
             r = dice.roll("d6", f"hard point {hp.number} (6 = lost)")
-            rolls.append(r)
             if r.total == 6:
-                tally.lose_hard_point(hp.number, effect.text)
+                effects.lose_hard_point(hp.number, effect.text)
                 if hp.extra_damage:
                     extra = rolled(hp.extra_damage, f"hard point {hp.number}: +d6 DP if hit")
-                    tally.take(extra, source, f"hard point {hp.number} +d6 DP if hit")
+                    effects.take(extra, source, f"hard point {hp.number} +d6 DP if hit")
     if effect.max_speed:
-        tally.flag(Status.ENGINE_DAMAGED)
+        effects.flag(Status.ENGINE_DAMAGED)
     special = effect.pilot_killed or effect.destroyed or effect.crash or effect.hard_points
     if special or effect.max_speed or effect.anti_grav or effect.ray_gun:
         # everything beyond plain damage points goes on the critical-hit log
-        tally.events.append(
+        effects.draft.emit(
             CriticalHit(
-                aircraft=a.id,
+                aircraft=effects.aircraft,
                 roll=roll,
                 result=effect.text,
-                effect="; ".join(tally.notes[before:]),
+                effect="; ".join(effects.notes[before:]),
                 rule=DAMAGE_RULE,
             )
         )
@@ -171,9 +157,6 @@ class VitalSystem(Procedure):
     def _hit(inputs: VitalInputs, roll: int) -> str:
         return "vital system hit: pilot ejects" if roll < inputs.total_damage else "miss"
 
-    def odds(self, inputs: VitalInputs) -> dict[str, Fraction]:
-        return label_odds(distribution("d6"), lambda r: self._hit(inputs, r))
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -185,34 +168,23 @@ class VitalSystem(Procedure):
             return {"total_damage": int(a.attributes.get("damage_this_turn", 0)) if fresh else 0}
         return {"total_damage": a.damage}
 
-    def resolve(
-        self, inputs: VitalInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = []
-        if inputs.aircraft and engagement is not None:
-            a = fighter(engagement, inputs.aircraft)
-            if a.attributes.get("damaged_turn") != engagement.turn:
+    def decide(self, inputs: VitalInputs, dice: DiceSource, draft: Draft) -> Decision:
+        e = draft.engagement
+        if inputs.aircraft:
+            a = fighter(e, inputs.aircraft)
+            if a.attributes.get("damaged_turn") != e.turn:
                 raise RuleViolation(f"{a.name} has taken no damage this turn")
-            if a.attributes.get("vital_checked_turn") == engagement.turn:
+            if a.attributes.get("vital_checked_turn") == e.turn:
                 raise RuleViolation(f"{a.name} has already checked its vital systems this turn")
-            events.append(
-                AttributesSet(aircraft=a.id, values={"vital_checked_turn": engagement.turn})
-            )
-        elif inputs.aircraft:
-            need(engagement, inputs.aircraft)
-        roll = dice.roll("d6", "vital system check")
-        outcome = self._hit(inputs, roll.total)
+            draft.emit(AttributesSet(aircraft=a.id, values={"vital_checked_turn": e.turn}))
+        roll = dice.roll("d6", "vital system check").total
+        outcome = self._hit(inputs, roll)
         if inputs.aircraft and outcome != "miss":
-            events.append(StatusChanged(aircraft=inputs.aircraft, set=(Status.EJECTED,)))
-        narrative = f"vital system check d6={roll.total} against {inputs.total_damage} damage: " + (
+            draft.emit(StatusChanged(aircraft=inputs.aircraft, set=(Status.EJECTED,)))
+        narrative = f"vital system check d6={roll} against {inputs.total_damage} damage: " + (
             "a vital system is hit, the pilot ejects safely" if outcome != "miss" else "no"
         )
-        return Resolution(
-            (self.record(inputs, [roll], outcome), *events),
-            f"{narrative} ({self.rule})",
-            outcome,
-            (roll,),
-        )
+        return Decision(outcome, f"{narrative} ({self.rule})")
 
 
 class HitLocationInputs(AircraftInputs):
@@ -251,53 +223,38 @@ class HitLocation(Procedure):
     def dice_needed(self, inputs: HitLocationInputs) -> list[tuple[str, str]]:
         return list(self.dice)
 
-    def odds(self, inputs: HitLocationInputs) -> dict[str, Fraction]:
-        card = _card(inputs.type_id)
-        return label_odds(distribution("d6"), lambda f: _location_label(card, f))
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         a = prefill_subject(engagement, attacker, target)
         return {} if a is None else {"type_id": a.type_id}
 
-    def resolve(
-        self, inputs: HitLocationInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        tally = None
+    def decide(self, inputs: HitLocationInputs, dice: DiceSource, draft: Draft) -> Decision:
+        effects = None
         if inputs.aircraft:
-            a = fighter(engagement, inputs.aircraft)
+            a = fighter(draft.engagement, inputs.aircraft)
             if a.type_id != inputs.type_id:
                 raise RuleViolation(f"{a.name} is a {a.type_id}, not a {inputs.type_id}")
-            assert engagement is not None
-            tally = Tally.of(a, engagement.turn)
+            effects = DamageEffects(draft, a.id)
             card = card_of(a)
         else:
             card = _card(inputs.type_id)
-        roll = dice.roll("d6", "hit location")
-        rolls = [roll]
-        label = _location_label(card, roll.total)
-        hp = next(h for h in card.hard_points if roll.total in h.location)
-        narrative = f"hit location d6={roll.total}: {label}"
-        events: list[Event] = []
-        if tally is not None:
-            if hp.number in tally.attributes["hard_points_lost"]:
+        roll = dice.roll("d6", "hit location").total
+        label = _location_label(card, roll)
+        hp = next(h for h in card.hard_points if roll in h.location)
+        narrative = f"hit location d6={roll}: {label}"
+        if effects is not None:
+            if hp.number in lost_hard_points(effects.now):
                 narrative += ", already lost"
             else:
-                tally.lose_hard_point(hp.number, "weapon hit")
+                effects.lose_hard_point(hp.number, "weapon hit")
                 if hp.extra_damage:
-                    extra = dice.roll(hp.extra_damage, "+d6 DP if hit")
-                    rolls.append(extra)
-                    tally.take(extra.total, None, f"hard point {hp.number} +d6 DP if hit")
-            events = tally.finish()
-            if tally.notes:
-                narrative += ": " + "; ".join(tally.notes)
-        return Resolution(
-            (self.record(inputs, rolls, label), *events),
-            f"{narrative} ({self.rule})",
-            label,
-            tuple(rolls),
-        )
+                    extra = dice.roll(hp.extra_damage, "+d6 DP if hit").total
+                    effects.take(extra, None, f"hard point {hp.number} +d6 DP if hit")
+            effects.finish()
+            if effects.notes:
+                narrative += ": " + "; ".join(effects.notes)
+        return Decision(label, f"{narrative} ({self.rule})")
 
 
 __all__ = ["DamageRoll", "HitLocation", "VitalSystem", "apply_effect"]

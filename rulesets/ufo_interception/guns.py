@@ -7,11 +7,12 @@ from typing import Any
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, distribution, label_odds, successes
+from app.core.dice import DiceSource, TableDice, label_odds, successes
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
-from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution, prefill_subject
+from app.core.procedure import Decision, Draft, Procedure, what_if
+from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
 
 from .common import card_of, fighter, fired_this_step, lost_hard_points, need, ray_gun_ledger, ufo
 from .sequence import CANNON_1, CANNON_2, MISSILES, require_step
@@ -57,47 +58,31 @@ class Cannon(Procedure):
     def hits(range_inches: int, roll: int) -> int:
         return max(0, roll + 1 - range_inches)
 
-    def odds(self, inputs: CannonInputs) -> dict[str, Fraction]:
-        if not inputs.in_forward_arc:
-            return {"miss": Fraction(1)}
-        return label_odds(
-            distribution("d6"), lambda r: hits_label(self.hits(inputs.range_inches, r))
-        )
-
-    def resolve(
-        self, inputs: CannonInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: CannonInputs, dice: DiceSource, draft: Draft) -> Decision:
         if not inputs.in_forward_arc:
             raise RuleViolation("the cannon fires only into the forward arc of the aircraft")
-        events: list[Event] = []
+        e = draft.engagement
         if inputs.attacker:
-            a = fighter(engagement, inputs.attacker)
-            assert engagement is not None
-            require_step(engagement, (CANNON_1, CANNON_2, MISSILES), "cannon fire")
-            if fired_this_step(a, engagement):
+            a = fighter(e, inputs.attacker)
+            require_step(e, (CANNON_1, CANNON_2, MISSILES), "cannon fire")
+            if fired_this_step(a, e):
                 raise RuleViolation(f"{a.name} has already fired in this step")
             cannon = [h.number for h in card_of(a).hard_points if h.store == "cannon"]
             if not cannon or all(n in lost_hard_points(a) for n in cannon):
                 raise RuleViolation(f"{a.name} has no cannon left (hard point lost)")
-            events.append(
-                AttributesSet(aircraft=a.id, values={"fired": [engagement.turn, engagement.step]})
-            )
-        target = need(engagement, inputs.target) if inputs.target else None
+            draft.emit(AttributesSet(aircraft=a.id, values={"fired": [e.turn, e.step]}))
+        if inputs.target:
+            need(e, inputs.target)
         roll = dice.roll("d6", "cannon hits")
         hits = self.hits(inputs.range_inches, roll.total)
         outcome = hits_label(hits)
-        if target is not None:
-            events += due_rolls(target, hits)
+        if inputs.target:
+            draft.emit(*due_rolls(draft.get(inputs.target), hits))
         narrative = (
             f'cannon at {inputs.range_inches}": d6={roll.total} + 1 - {inputs.range_inches} = '
             f"{outcome}" + (" on the damage table" if hits else "")
         )
-        return Resolution(
-            (self.record(inputs, [roll], outcome), *events),
-            f"{narrative} ({self.rule})",
-            outcome,
-            (roll,),
-        )
+        return Decision(outcome, f"{narrative} ({self.rule})")
 
 
 #: UFO rules, Sequence: the UFO fires at initiative 13 minus its charge, so a charge above 12
@@ -145,54 +130,55 @@ class RayGun(Procedure):
         led = engagement.get(attacker).ledgers.get(ray_gun_ledger(1))
         return {} if led is None else {"gun": 1, "charge": int(led.value)}
 
-    def odds(self, inputs: RayGunInputs) -> dict[str, Fraction]:
-        dist = successes(self.dice_count(inputs), "d6", lambda f: f >= 5)
+    def odds(
+        self, inputs: RayGunInputs, engagement: Engagement | None = None
+    ) -> dict[str, Fraction]:
+        """Kept apart from ``decide`` on purpose: each die is its own roll (a hit is a single
+        face of 5 or 6, never a sum), so walking ``decide`` branches 6**n ways, 6**12 (two
+        billion, far past the walk's limit) at a full charge of 12. The hits are binomial:
+        ``successes`` gives the same distribution exactly. ``decide`` still runs once (all
+        dice showing 1) so the odds refuse what the rules refuse."""
+        if engagement is None:
+            engagement, inputs = Engagement(), what_if(inputs)
+        n = self.dice_count(inputs)
+        self.decide(inputs, TableDice([1] * n), Draft(engagement, self.state_model))
+        dist = successes(n, "d6", lambda f: f >= 5)
         return label_odds(dict(sorted(dist.items())), hits_label)
 
-    def resolve(
-        self, inputs: RayGunInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = []
+    def decide(self, inputs: RayGunInputs, dice: DiceSource, draft: Draft) -> Decision:
+        e = draft.engagement
         if inputs.attacker:
-            u = ufo(engagement, inputs.attacker)
-            assert engagement is not None
-            require_step(engagement, (MISSILES,), "ray gun fire")
+            u = ufo(e, inputs.attacker)
+            require_step(e, (MISSILES,), "ray gun fire")
             ledger = ray_gun_ledger(inputs.gun)
             charge = u.ledger(ledger)
             if charge != inputs.charge:
                 raise RuleViolation(f"{u.name}'s ray gun {inputs.gun} holds {charge} charge")
             key = f"{ledger}_used_turn"
-            if u.attributes.get(key) == engagement.turn:
+            if u.attributes.get(key) == e.turn:
                 raise RuleViolation(
                     f"{u.name}'s ray gun {inputs.gun} has already fired or recharged this turn"
                 )
             if charge:
-                events.append(
+                draft.emit(
                     LedgerChanged(aircraft=u.id, ledger=ledger, delta=-charge, reason="fired")
                 )
-            events.append(
-                AttributesSet(
-                    aircraft=u.id,
-                    values={key: engagement.turn, f"{ledger}_fired_turn": engagement.turn},
-                )
+            draft.emit(
+                AttributesSet(aircraft=u.id, values={key: e.turn, f"{ledger}_fired_turn": e.turn})
             )
-        target = need(engagement, inputs.target) if inputs.target else None
+        if inputs.target:
+            need(e, inputs.target)
         rolls = [dice.roll("d6", f"ray gun die {i + 1}") for i in range(self.dice_count(inputs))]
         hits = sum(1 for r in rolls if r.total >= 5)
         outcome = hits_label(hits)
-        if target is not None:
-            events += due_rolls(target, hits)
+        if inputs.target:
+            draft.emit(*due_rolls(draft.get(inputs.target), hits))
         faces = " ".join(str(r.total) for r in rolls) or "no dice"
         narrative = (
             f'ray gun charge {inputs.charge} at {inputs.range_inches}": '
             f"{self.dice_count(inputs)} dice ({faces}): {outcome}"
         )
-        return Resolution(
-            (self.record(inputs, rolls, outcome), *events),
-            f"{narrative} ({self.rule})",
-            outcome,
-            tuple(rolls),
-        )
+        return Decision(outcome, f"{narrative} ({self.rule})")
 
 
 class RechargeInputs(AircraftInputs):
@@ -205,7 +191,8 @@ class RechargeInputs(AircraftInputs):
 class Recharge(Procedure):
     """UFO rules, Firing: UFO: "Any turn the gun does not fire it may recharge. Roll a number
     of dice equal to its recharge rating, and add result to current charge. Any points over
-    maximum are lost."
+    maximum are lost." The dice are one summed roll (``"3d6"``); typed at the table they are
+    still one value per die, as ``dice_needed`` lists them.
     """
 
     id = "recharge"
@@ -215,18 +202,6 @@ class Recharge(Procedure):
 
     def dice_needed(self, inputs: RechargeInputs) -> list[tuple[str, str]]:
         return [("d6", f"recharge die {i + 1}") for i in range(inputs.recharge_dice)]
-
-    @staticmethod
-    def _label(inputs: RechargeInputs, total: int) -> str:
-        return f"charge {min(inputs.power, inputs.charge + total)}"
-
-    def odds(self, inputs: RechargeInputs) -> dict[str, Fraction]:
-        if inputs.charge > inputs.power:
-            raise RuleViolation("the charge cannot exceed the gun's power")
-        dist = (
-            distribution(f"{inputs.recharge_dice}d6") if inputs.recharge_dice else {0: Fraction(1)}
-        )
-        return label_odds(dist, lambda t: self._label(inputs, t))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -245,16 +220,14 @@ class Recharge(Procedure):
             "recharge_dice": guns[0].recharge_dice,
         }
 
-    def resolve(
-        self, inputs: RechargeInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: RechargeInputs, dice: DiceSource, draft: Draft) -> Decision:
         if inputs.charge > inputs.power:
             raise RuleViolation("the charge cannot exceed the gun's power")
-        events: list[Event] = []
+        e = draft.engagement
         ledger = ray_gun_ledger(inputs.gun)
+        key = f"{ledger}_used_turn"
         if inputs.aircraft:
-            u = ufo(engagement, inputs.aircraft)
-            assert engagement is not None
+            u = ufo(e, inputs.aircraft)
             led = u.ledgers.get(ledger)
             guns = card_of(u).ray_guns
             if led is None or isinstance(guns, str) or inputs.gun > len(guns):
@@ -266,34 +239,28 @@ class Recharge(Procedure):
                     f"{u.name}'s ray gun {inputs.gun} has charge {actual[0]}, power {actual[1]}"
                     f" and {actual[2]} recharge dice"
                 )
-            key = f"{ledger}_used_turn"
-            if u.attributes.get(key) == engagement.turn:
+            if u.attributes.get(key) == e.turn:
                 raise RuleViolation(
                     f"{u.name}'s ray gun {inputs.gun} fired or recharged this turn: "
                     "only a gun that does not fire may recharge"
                 )
-            events.append(AttributesSet(aircraft=u.id, values={key: engagement.turn}))
-        rolls = [dice.roll("d6", f"recharge die {i + 1}") for i in range(inputs.recharge_dice)]
-        total = sum(r.total for r in rolls)
+        n = inputs.recharge_dice
+        total = dice.roll(f"{n}d6", "recharge dice").total if n else 0
         new = min(inputs.power, inputs.charge + total)
         outcome = f"charge {new}"
-        if inputs.aircraft and new > inputs.charge:
-            events.insert(
-                0,
-                LedgerChanged(
-                    aircraft=inputs.aircraft,
-                    ledger=ledger,
-                    delta=Fraction(new - inputs.charge),
-                    reason="recharge",
-                ),
-            )
+        if inputs.aircraft:
+            if new > inputs.charge:
+                draft.emit(
+                    LedgerChanged(
+                        aircraft=inputs.aircraft,
+                        ledger=ledger,
+                        delta=Fraction(new - inputs.charge),
+                        reason="recharge",
+                    )
+                )
+            draft.emit(AttributesSet(aircraft=inputs.aircraft, values={key: e.turn}))
         lost = inputs.charge + total - new
         narrative = f"recharge {total}: {outcome}" + (
             f" ({lost} over maximum lost)" if lost else ""
         )
-        return Resolution(
-            (self.record(inputs, rolls, outcome), *events),
-            f"{narrative} ({self.rule})",
-            outcome,
-            tuple(rolls),
-        )
+        return Decision(outcome, f"{narrative} ({self.rule})")

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from app.core.dice import DiceSource
+from app.core.dice import DiceSource, TableDice
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import Event, GameAttributesSet, InitiativeSet
-from app.core.procedure import OddsTooLarge
-from app.core.ruleset import Procedure, Resolution
+from app.core.events import GameAttributesSet, InitiativeSet
+from app.core.procedure import Decision, Draft, OddsTooLarge, Procedure, what_if
 
 from .common import fighter
 from .sequence import INITIATIVE, RULE, require_step
@@ -50,6 +49,31 @@ def _enumerate(n: int, label: Any) -> dict[str, Fraction]:
         key = label(faces)
         out[key] = out.get(key, Fraction(0)) + p
     return out
+
+
+P = TypeVar("P", bound=BaseModel)
+
+
+def _by_faces(
+    proc: Procedure,
+    inputs: P,
+    engagement: Engagement | None,
+    label: Callable[[P, Sequence[int]], str],
+) -> dict[str, Fraction]:
+    """The odds of a roll of one d6 per plane, whose outcome reads every single face.
+
+    Each die is its own roll, so the walk over ``decide`` re-runs it for every sequence of
+    faces and every prefix of one: 55,987 runs for six planes, past the walk's limit
+    (``OddsTooLarge``), and a third of a second already at five. Instead the label ``decide``
+    gives (``label``, the same function of the inputs and the faces) is enumerated over the
+    6**n faces directly, which is the same distribution exactly. ``decide`` still runs once
+    (every die showing 1) so the odds refuse what the rules refuse.
+    """
+    if engagement is None:
+        engagement, inputs = Engagement(), what_if(inputs)
+    n = len(proc.dice_needed(inputs))
+    proc.decide(inputs, TableDice([1] * n), Draft(engagement, proc.state_model))
+    return _enumerate(n, lambda faces: label(inputs, faces))
 
 
 class _Planes(BaseModel):
@@ -97,13 +121,17 @@ class Initiative(Procedure):
         keys = [(f + r, r) for f, r in zip(faces, inputs.reactions, strict=True)]
         return groups(inputs.planes, keys)
 
-    def odds(self, inputs: InitiativeInputs) -> dict[str, Fraction]:
+    def odds(
+        self, inputs: InitiativeInputs, engagement: Engagement | None = None
+    ) -> dict[str, Fraction]:
+        """Kept apart from ``decide`` (see ``_by_faces``): the walk over ``decide`` runs out
+        at six planes, which these odds cover."""
         if len(inputs.planes) > MAX_ODDS_PLANES:
             raise OddsTooLarge(
                 f"{len(inputs.planes)} planes: the odds of the whole moving order are worked out "
                 f"for up to {MAX_ODDS_PLANES}; roll or type the dice to resolve it"
             )
-        return _enumerate(len(inputs.planes), lambda f: order_label(self._groups(inputs, f)))
+        return _by_faces(self, inputs, engagement, lambda i, f: order_label(self._groups(i, f)))
 
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -128,41 +156,33 @@ class Initiative(Procedure):
             "reactions": [int(a.details.get("reaction", 0)) for a in planes],
         }
 
-    def resolve(
-        self, inputs: InitiativeInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: InitiativeInputs, dice: DiceSource, draft: Draft) -> Decision:
+        e = draft.engagement
         names = list(inputs.planes)
-        on_table = engagement is not None and any(p in engagement.aircraft for p in names)
-        if engagement is not None and on_table:
-            require_step(engagement, (INITIATIVE,), "rolling initiative")
+        on_table = any(p in e.aircraft for p in names)
+        if on_table:
+            require_step(e, (INITIATIVE,), "rolling initiative")
             for p, r in zip(inputs.planes, inputs.reactions, strict=True):
-                a = fighter(engagement, p)
+                a = fighter(e, p)
                 if int(a.details.get("reaction", 0)) != r:
                     raise RuleViolation(f"{a.name}'s pilot reaction is {a.details.get('reaction')}")
-            names = [engagement.get(p).name for p in inputs.planes]
-        rolls = [dice.roll("d6", f"initiative for {n}") for n in names]
-        faces = [r.total for r in rolls]
+            names = [e.get(p).name for p in inputs.planes]
+        faces = [dice.roll("d6", f"initiative for {n}").total for n in names]
         gs = self._groups(inputs, faces)
         outcome = order_label(gs)
-        scores = {p: f + r for p, f, r in zip(inputs.planes, faces, inputs.reactions, strict=True)}
-        ties = [g for g in gs if len(g) > 1]
-        events: list[Event] = [self.record(inputs, rolls, outcome)]
         if on_table:
-            order = tuple(p for g in gs for p in g)
-            events += [
-                InitiativeSet(order=order, marker=None, scores=scores),
-                GameAttributesSet(values={"initiative_ties": ties}),
-            ]
+            scores = {
+                p: f + r for p, f, r in zip(inputs.planes, faces, inputs.reactions, strict=True)
+            }
+            draft.emit(
+                InitiativeSet(order=tuple(p for g in gs for p in g), marker=None, scores=scores),
+                GameAttributesSet(values={"initiative_ties": [g for g in gs if len(g) > 1]}),
+            )
         shown = order_label(self._groups(inputs.model_copy(update={"planes": names}), faces))
         detail = ", ".join(
             f"{n} {f}+{r}={f + r}" for n, f, r in zip(names, faces, inputs.reactions, strict=True)
         )
-        return Resolution(
-            tuple(events),
-            f"initiative {detail}: moving order {shown} ({self.rule})",
-            outcome,
-            tuple(rolls),
-        )
+        return Decision(outcome, f"initiative {detail}: moving order {shown} ({self.rule})")
 
 
 class RollOff(Procedure):
@@ -194,16 +214,16 @@ class RollOff(Procedure):
         ties = engagement.attributes.get("initiative_ties") or []
         return {"planes": list(ties[0])} if ties else {}
 
-    def odds(self, inputs: _Planes) -> dict[str, Fraction]:
-        return _enumerate(len(inputs.planes), lambda f: order_label(groups(inputs.planes, f)))
+    def odds(self, inputs: _Planes, engagement: Engagement | None = None) -> dict[str, Fraction]:
+        """Kept apart from ``decide`` (see ``_by_faces``), as for the initiative roll."""
+        return _by_faces(self, inputs, engagement, lambda i, f: order_label(groups(i.planes, f)))
 
-    def resolve(
-        self, inputs: _Planes, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: _Planes, dice: DiceSource, draft: Draft) -> Decision:
+        e = draft.engagement
         names = list(inputs.planes)
         ties: list[list[str]] = []
-        if engagement is not None and any(p in engagement.aircraft for p in inputs.planes):
-            ties = [list(t) for t in engagement.attributes.get("initiative_ties", [])]
+        if any(p in e.aircraft for p in inputs.planes):
+            ties = [list(t) for t in e.attributes.get("initiative_ties", [])]
             if sorted(inputs.planes) not in [sorted(t) for t in ties]:
                 raise RuleViolation(
                     "only planes tied on initiative and pilot reaction roll off ("
@@ -211,32 +231,24 @@ class RollOff(Procedure):
                     + "); tied now: "
                     + ("; ".join(", ".join(t) for t in ties) or "none")
                 )
-            names = [engagement.get(p).name for p in inputs.planes]
-        rolls = [dice.roll("d6", f"roll-off for {n}") for n in names]
-        faces = [r.total for r in rolls]
+            names = [e.get(p).name for p in inputs.planes]
+        faces = [dice.roll("d6", f"roll-off for {n}").total for n in names]
         gs = groups(inputs.planes, faces)
         outcome = order_label(gs)
-        events: list[Event] = [self.record(inputs, rolls, outcome)]
-        if engagement is not None and ties:
-            old = list(engagement.initiative_order)
+        if ties:
             group = set(inputs.planes)
             new = iter(p for g in gs for p in g)
-            order = tuple(next(new) if p in group else p for p in old)
+            order = tuple(next(new) if p in group else p for p in e.initiative_order)
             rest = [t for t in ties if sorted(t) != sorted(inputs.planes)]
             rest += [g for g in gs if len(g) > 1]
-            events += [
+            draft.emit(
                 InitiativeSet(
                     order=order,
-                    marker=engagement.initiative_marker,
-                    scores=dict(engagement.initiative_scores),
+                    marker=e.initiative_marker,
+                    scores=dict(e.initiative_scores),
                 ),
                 GameAttributesSet(values={"initiative_ties": rest}),
-            ]
+            )
         detail = ", ".join(f"{n} {f}" for n, f in zip(names, faces, strict=True))
         shown = order_label(groups(names, faces))
-        return Resolution(
-            tuple(events),
-            f"roll-off {detail}: {shown} ({self.rule})",
-            outcome,
-            tuple(rolls),
-        )
+        return Decision(outcome, f"roll-off {detail}: {shown} ({self.rule})")

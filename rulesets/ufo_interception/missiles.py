@@ -8,11 +8,12 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from app.core.dice import DiceSource, distribution, label_odds
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, GameAttributesSet, LedgerChanged
-from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+from app.core.events import AttributesSet, GameAttributesSet, LedgerChanged
+from app.core.procedure import Calculator, Decision, Draft, Procedure, Resolution
+from app.core.ruleset import ProcedureInputs
 
 from .common import card_of, fighter, fired_this_step, hard_point_ledger, lost_hard_points, need
 from .guns import due_rolls
@@ -61,7 +62,7 @@ class LaunchInputs(ProcedureInputs):
         return self
 
 
-class MissileLaunch(Procedure):
+class MissileLaunch(Calculator):
     """UFO rules, Firing: Missiles: "May fire up to 1 or 2 missiles of the same type- each
     missile noted may be used only once, or fire guns once"; the pilot nominates a target within
     24in for AMRAAM or 12 inches for Sidewinder; "If 2 sidewinders fired at once one must come
@@ -72,12 +73,6 @@ class MissileLaunch(Procedure):
     title = "Missile launch"
     rule = "UFO rules, Firing: Missiles"
     Inputs = LaunchInputs
-
-    def odds(self, inputs: LaunchInputs) -> dict[str, Fraction]:
-        data = MISSILE_DATA[inputs.missile]
-        if inputs.range_inches > data.range_inches:
-            return {"out of range": Fraction(1)}
-        return {"launched": Fraction(1)}
 
     def _choose(self, inputs: LaunchInputs, engagement: Engagement, aid: str) -> list[int]:
         a = engagement.get(aid)
@@ -119,26 +114,24 @@ class MissileLaunch(Procedure):
                 raise RuleViolation(f"{a.name}'s hard point {n} has only {have} missile(s) left")
         return chosen
 
-    def resolve(
-        self, inputs: LaunchInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:
         data = MISSILE_DATA[inputs.missile]
         if inputs.range_inches > data.range_inches:
             raise RuleViolation(
                 f"{data.name} targets must be within {data.range_inches} inches "
                 f"(this one is {inputs.range_inches})"
             )
-        events: list[Event] = []
         what = f"{inputs.count} {data.name}" + ("s" if inputs.count > 1 else "")
         if inputs.attacker:
-            a = fighter(engagement, inputs.attacker)
-            assert engagement is not None
-            require_step(engagement, (MISSILES,), "missile fire")
-            if fired_this_step(a, engagement):
+            e = draft.engagement
+            a = fighter(e, inputs.attacker)
+            require_step(e, (MISSILES,), "missile fire")
+            if fired_this_step(a, e):
                 raise RuleViolation(f"{a.name} has already fired in this step")
-            chosen = self._choose(inputs, engagement, a.id)
+            chosen = self._choose(inputs, e, a.id)
+            t = need(e, inputs.target) if inputs.target else None
             for n in sorted(set(chosen)):
-                events.append(
+                draft.emit(
                     LedgerChanged(
                         aircraft=a.id,
                         ledger=hard_point_ledger(n),
@@ -146,15 +139,12 @@ class MissileLaunch(Procedure):
                         reason=f"{data.name} fired",
                     )
                 )
-            events.append(
-                AttributesSet(aircraft=a.id, values={"fired": [engagement.turn, engagement.step]})
-            )
+            draft.emit(AttributesSet(aircraft=a.id, values={"fired": [e.turn, e.step]}))
             what += " from hard point" + ("s " if len(set(chosen)) > 1 else " ")
             what += " and ".join(str(n) for n in sorted(set(chosen)))
-            if inputs.target:
-                t = need(engagement, inputs.target)
-                flying = in_flight(engagement)
-                serial = int(engagement.attributes.get("missile_serial", 0))
+            if t is not None:
+                flying = in_flight(e)
+                serial = int(e.attributes.get("missile_serial", 0))
                 for _ in range(inputs.count):
                     serial += 1
                     flying.append(
@@ -164,18 +154,12 @@ class MissileLaunch(Procedure):
                             "attacker": a.id,
                             "target": t.id,
                             "turns_left": data.turns,
-                            "launched": engagement.turn,
+                            "launched": e.turn,
                             "moved_turn": 0,
                         }
                     )
-                events.append(
-                    GameAttributesSet(values={"missiles": flying, "missile_serial": serial})
-                )
-        return Resolution(
-            (self.record(inputs, [], "launched"), *events),
-            f"{what} launched ({self.rule})",
-            "launched",
-        )
+                draft.emit(GameAttributesSet(values={"missiles": flying, "missile_serial": serial}))
+        return Decision("launched", f"{what} launched ({self.rule})")
 
 
 class FlightInputs(ProcedureInputs):
@@ -209,34 +193,24 @@ class MissileFlight(Procedure):
     def _label(rolls: int) -> str:
         return f"{rolls} damage roll" + ("s" if rolls > 1 else "")
 
-    def odds(self, inputs: FlightInputs) -> dict[str, Fraction]:
-        if not inputs.came_within_1_inch:
-            return {"miss": Fraction(1)}
-        return label_odds(distribution("d6"), self._label)
-
-    def resolve(
-        self, inputs: FlightInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = []
+    def decide(self, inputs: FlightInputs, dice: DiceSource, draft: Draft) -> Decision:
+        e = draft.engagement
         record: dict[str, Any] | None = None
         if inputs.missile:
-            if engagement is None:
-                raise RuleViolation("a missile in flight needs the game it belongs to")
-            require_step(engagement, (MISSILES,), "missile movement")
-            flying = in_flight(engagement)
+            require_step(e, (MISSILES,), "missile movement")
+            flying = in_flight(e)
             record = next((m for m in flying if m["id"] == inputs.missile), None)
             if record is None:
                 known = ", ".join(m["id"] for m in flying) or "none"
                 raise RuleViolation(f"no missile {inputs.missile} in flight (in flight: {known})")
-            if record["moved_turn"] == engagement.turn:
+            if record["moved_turn"] == e.turn:
                 raise RuleViolation(f"missile {inputs.missile} has already moved this turn")
-        rolls = []
         name = MISSILE_DATA[record["type"]].name if record else "missile"
+        damage_rolls = 0
         if inputs.came_within_1_inch:
-            roll = dice.roll("d6", "rolls on the damage table")
-            rolls.append(roll)
-            outcome = self._label(roll.total)
-            narrative = f'{name} explodes within 1": d6={roll.total}, {outcome}'
+            damage_rolls = dice.roll("d6", "rolls on the damage table").total
+            outcome = self._label(damage_rolls)
+            narrative = f'{name} explodes within 1": d6={damage_rolls}, {outcome}'
             gone = True
         elif not inputs.target_in_front_arc:
             outcome, narrative, gone = "miss", f"{name} loses lock and is removed", True
@@ -247,27 +221,28 @@ class MissileFlight(Procedure):
             narrative = f"{name} " + (
                 "runs out and is removed" if gone else f"tracking, {left} turn(s) left"
             )
-        if record is not None and engagement is not None:
-            flying = in_flight(engagement)
+        if record is not None:
+            flying = in_flight(e)
             rest = [m for m in flying if m["id"] != record["id"]]
             if not gone:
                 moved = {
                     **record,
                     "turns_left": int(record["turns_left"]) - 1,
-                    "moved_turn": engagement.turn,
+                    "moved_turn": e.turn,
                 }
                 rest = [moved if m["id"] == record["id"] else m for m in flying]
-            events.append(GameAttributesSet(values={"missiles": rest}))
-            target = engagement.aircraft.get(record["target"])
-            if rolls and target is not None and target.in_play:
-                events += due_rolls(target, rolls[0].total)
-        data = inputs.model_dump()
-        if record is not None:
-            data |= {"attacker": record["attacker"], "target": record["target"]}
-        logged = FlightInputs.model_validate(data)
-        return Resolution(
-            (self.record(logged, rolls, outcome), *events),
-            f"{narrative} ({self.rule})",
-            outcome,
-            tuple(rolls),
-        )
+            draft.emit(GameAttributesSet(values={"missiles": rest}))
+            target = draft.engagement.aircraft.get(record["target"])
+            if damage_rolls and target is not None and target.in_play:
+                draft.emit(*due_rolls(target, damage_rolls))
+        return Decision(outcome, f"{narrative} ({self.rule})")
+
+    def resolve(self, inputs: FlightInputs, dice: DiceSource, engagement: Engagement) -> Resolution:
+        """``decide`` once, as every procedure; only the log record is completed first: it
+        names the missile's launcher and target, read off the missile in flight (which the
+        flight may remove)."""
+        flying = {m["id"]: m for m in in_flight(engagement)}
+        m = flying.get(inputs.missile) if inputs.missile else None
+        if m is not None:
+            inputs = inputs.model_copy(update={"attacker": m["attacker"], "target": m["target"]})
+        return super().resolve(inputs, dice, engagement)

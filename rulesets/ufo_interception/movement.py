@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, StatusChanged
-from app.core.ruleset import AircraftInputs, Procedure, Resolution, prefill_subject
+from app.core.events import AttributesSet, StatusChanged
+from app.core.procedure import Calculator, Decision, Draft
+from app.core.ruleset import AircraftInputs, prefill_subject
 
 from .common import ANTI_GRAV, MAX_SPEED, fighter, ufo
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
@@ -52,18 +52,19 @@ def ufo_move_problems(inputs: UfoMoveInputs) -> list[str]:
     return out
 
 
-class UfoMove(Procedure):
+class UfoMove(Calculator):
     """UFO rules, Movement: "UFO may move *any* distance up to 6 inches per turn. It may change
     direction up to 90'. This change of direction happens before movement. It may not change
-    direction if it moved further than its current anti-grav rating last turn"."""
+    direction if it moved further than its current anti-grav rating last turn".
+
+    A move that breaks these limits is refused for a UFO on the table; as a what-if (no
+    aircraft named) the check's result is "illegal", with the reasons.
+    """
 
     id = "ufo_move"
     title = "UFO move"
     rule = "UFO rules, Movement: UFO"
     Inputs = UfoMoveInputs
-
-    def odds(self, inputs: UfoMoveInputs) -> dict[str, Fraction]:
-        return {"illegal" if ufo_move_problems(inputs) else "legal": Fraction(1)}
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -78,33 +79,32 @@ class UfoMove(Procedure):
             "moved_last_turn": last[1] if last[0] == engagement.turn - 1 else 0,
         }
 
-    def resolve(
-        self, inputs: UfoMoveInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = []
+    def compute(self, inputs: UfoMoveInputs, draft: Draft) -> Decision:
+        e = draft.engagement
         if inputs.aircraft:
-            u = ufo(engagement, inputs.aircraft)
-            assert engagement is not None
-            require_step(engagement, (UFO_MOVES,), "the UFO's move")
-            if u.attributes.get("moved", [0])[0] == engagement.turn:
+            u = ufo(e, inputs.aircraft)
+            require_step(e, (UFO_MOVES,), "the UFO's move")
+            if u.attributes.get("moved", [0])[0] == e.turn:
                 raise RuleViolation(f"{u.name} has already moved this turn")
-            actual = self.prefill(engagement, u.id, None)
+            actual = self.prefill(e, u.id, None)
             given = {k: getattr(inputs, k) for k in actual}
             if given != actual:
                 raise RuleViolation(f"{u.name} has {actual}, not {given}")
-            events.append(
-                AttributesSet(aircraft=u.id, values={"moved": [engagement.turn, inputs.inches]})
-            )
         problems = ufo_move_problems(inputs)
-        if problems:
+        if problems and inputs.aircraft:
             raise RuleViolation("; ".join(problems) + f" ({self.rule})")
+        if problems:
+            return Decision(
+                "illegal", "illegal UFO move: " + "; ".join(problems) + f" ({self.rule})"
+            )
+        if inputs.aircraft:
+            draft.emit(
+                AttributesSet(aircraft=inputs.aircraft, values={"moved": [e.turn, inputs.inches]})
+            )
         turn = (
             f", turning {inputs.direction_change} degrees first" if inputs.direction_change else ""
         )
-        narrative = f"UFO moves {inputs.inches} inches{turn}"
-        return Resolution(
-            (self.record(inputs, [], "legal"), *events), f"{narrative} ({self.rule})", "legal"
-        )
+        return Decision("legal", f"UFO moves {inputs.inches} inches{turn} ({self.rule})")
 
 
 class AircraftMoveInputs(AircraftInputs):
@@ -132,22 +132,20 @@ def aircraft_move_problems(inputs: AircraftMoveInputs) -> list[str]:
     return out
 
 
-class AircraftMove(Procedure):
+class AircraftMove(Calculator):
     """UFO rules, Movement: "Aircraft have a top speed of 8 inches (or as noted on Aircraft
     card). They may change speed by up to 3 inches at the start of the turn. They may make one
     turn of up to 45' at the halfway point, and another at the end." "Any aircraft reduced to 0
     speed crashes."
+
+    A half move that breaks these limits is refused for an aircraft on the table; as a what-if
+    (no aircraft named) the check's result is "illegal", with the reasons.
     """
 
     id = "aircraft_move"
     title = "Aircraft move"
     rule = "UFO rules, Movement: Aircraft"
     Inputs = AircraftMoveInputs
-
-    def odds(self, inputs: AircraftMoveInputs) -> dict[str, Fraction]:
-        if aircraft_move_problems(inputs):
-            return {"illegal": Fraction(1)}
-        return {"crashes" if inputs.speed == 0 else "legal": Fraction(1)}
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -167,26 +165,25 @@ class AircraftMove(Procedure):
             "half": 2 if a.attributes.get("half_moved") == [engagement.turn, 1] else 1,
         }
 
-    def resolve(
-        self, inputs: AircraftMoveInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = []
+    def compute(self, inputs: AircraftMoveInputs, draft: Draft) -> Decision:
         problems = aircraft_move_problems(inputs)
-        if problems:
+        if problems and inputs.aircraft:
             raise RuleViolation("; ".join(problems) + f" ({self.rule})")
+        if problems:
+            return Decision(
+                "illegal", "illegal half move: " + "; ".join(problems) + f" ({self.rule})"
+            )
         where = "at the halfway point" if inputs.half == 1 else "at the end"
         if inputs.aircraft:
-            a = fighter(engagement, inputs.aircraft)
-            assert engagement is not None
-            require_step(
-                engagement, (FIRST_HALF if inputs.half == 1 else SECOND_HALF,), "this half move"
-            )
+            e = draft.engagement
+            a = fighter(e, inputs.aircraft)
+            require_step(e, (FIRST_HALF if inputs.half == 1 else SECOND_HALF,), "this half move")
             done = a.attributes.get("half_moved")
-            if done == [engagement.turn, inputs.half]:
+            if done == [e.turn, inputs.half]:
                 raise RuleViolation(f"{a.name} has already made this half of its move")
-            if inputs.half == 2 and done != [engagement.turn, 1]:
+            if inputs.half == 2 and done != [e.turn, 1]:
                 raise RuleViolation(f"{a.name} has not made the first half of its move")
-            actual = self.prefill(engagement, a.id, None)
+            actual = self.prefill(e, a.id, None)
             if inputs.top_speed != actual["top_speed"]:
                 raise RuleViolation(f"{a.name}'s top speed is {actual['top_speed']}")
             if inputs.previous_speed != actual["previous_speed"]:
@@ -196,16 +193,16 @@ class AircraftMove(Procedure):
                     "speed changes only at the start of the turn "
                     f"({a.name} is flying at {actual['speed']})"
                 )
-            values: dict[str, Any] = {"half_moved": [engagement.turn, inputs.half]}
+            values: dict[str, Any] = {"half_moved": [e.turn, inputs.half]}
             if inputs.half == 1:
                 values |= {
                     "speed": inputs.speed,
                     "previous_speed": inputs.previous_speed,
-                    "speed_turn": engagement.turn,
+                    "speed_turn": e.turn,
                 }
-            events.append(AttributesSet(aircraft=a.id, values=values))
+            draft.emit(AttributesSet(aircraft=a.id, values=values))
             if inputs.speed == 0:
-                events.append(StatusChanged(aircraft=a.id, set=(Status.CRASHED,)))
+                draft.emit(StatusChanged(aircraft=a.id, set=(Status.CRASHED,)))
         outcome = "crashes" if inputs.speed == 0 else "legal"
         half = Fraction(inputs.speed, 2)
         narrative = f"half {inputs.half} of the move: {half} inches at speed {inputs.speed}"
@@ -213,6 +210,4 @@ class AircraftMove(Procedure):
             narrative += f", turning {inputs.turn} degrees {where}"
         if outcome == "crashes":
             narrative += ": reduced to 0 speed, it crashes"
-        return Resolution(
-            (self.record(inputs, [], outcome), *events), f"{narrative} ({self.rule})", outcome
-        )
+        return Decision(outcome, f"{narrative} ({self.rule})")

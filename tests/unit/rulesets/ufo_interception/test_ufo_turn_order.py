@@ -9,7 +9,7 @@ from ufo_helpers import at, fold, game, perform, standard
 
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
-from app.core.procedure import OddsTooLarge
+from app.core.procedure import OddsTooLarge, Procedure
 from rulesets.ufo_interception import RULESET
 from rulesets.ufo_interception.sequence import (
     CANNON_1,
@@ -190,3 +190,15 @@ def test_every_named_procedure_exists() -> None:
     for step in (INITIATIVE, UFO_MOVES, FIRST_HALF, CANNON_1, SECOND_HALF, MISSILES):
         for line in RULESET.acting(at(e, step)):
             assert len(line) == 2 or line[2] in RULESET.procedures
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_initiative_odds_are_the_walk_over_decide(n: int) -> None:
+    """The odds kept apart from ``decide`` (one d6 per plane, enumerated by faces) equal the
+    generic walk over ``decide`` wherever that walk fits."""
+    planes = [f"P{i}" for i in range(n)]
+    inputs = INIT.Inputs(planes=planes, reactions=[i % 2 for i in range(n)])
+    assert INIT.odds(inputs) == Procedure.odds(INIT, inputs)
+    roll_off = RULESET.procedures["initiative_roll_off"]
+    tied = roll_off.Inputs(planes=planes)
+    assert roll_off.odds(tied) == Procedure.odds(roll_off, tied)
