@@ -111,14 +111,29 @@ _POD_FACTORS = {"small": Fraction(1, 2), "medium": Fraction(1), "large": Fractio
 
 
 def air_to_air_factors(single_rockets: int, pods: list[int]) -> Fraction:
-    """Air-to-ground rockets converted to air-to-air rocket factors: ten single rockets are one
-    factor; a small pod half a factor, a medium pod one, a large pod two. ``pods`` lists the
-    number of rockets in each pod."""
+    """Rule "Air-to-Ground Rockets in the Air-to-Air Role": ten single rockets are one factor;
+    a small pod (7 or fewer rockets) half a factor, a medium pod (8 to 19) one, a large pod (20
+    or more) two (the original wording has the same numbers since its 1B errata). ``pods``
+    lists the number of rockets in each pod."""
     if single_rockets < 0:
         raise ValueError("a negative number of rockets")
     return Fraction(single_rockets // 10) + sum(
         (_POD_FACTORS[pod_size(n)] for n in pods), Fraction(0)
     )
+
+
+#: rule "Air-to-Air Rockets in the Air-to-Ground Role": "each factor of air-to-air rockets has a
+#: soft attack strength of two and a hard attack strength of one"
+GROUND_SOFT_PER_FACTOR = 2
+GROUND_HARD_PER_FACTOR = 1
+
+
+def ground_role_strength(factors: Fraction) -> tuple[Fraction, Fraction]:
+    """(soft, hard) attack strength of ``factors`` air-to-air rocket factors in the
+    air-to-ground role (rule "Air-to-Air Rockets in the Air-to-Ground Role")."""
+    if factors < 0:
+        raise ValueError("a negative number of rocket factors")
+    return factors * GROUND_SOFT_PER_FACTOR, factors * GROUND_HARD_PER_FACTOR
 
 
 class Details(BaseModel):
@@ -178,6 +193,15 @@ def card_spec(rs: Ruleset, aircraft: AircraftState) -> CardSpec:
     if c.radar_ranging:
         items.append(("Radar ranging", f"{c.radar_ranging}, lock-on {c.lock_on}"))
     items.append(("Gunsight TT/HT/BT", f"{gs.TT}/{gs.HT}/{gs.BT}"))
+    if c.rocket_factors:
+        soft, hard = ground_role_strength(c.rocket_factors)
+        items.append(
+            (
+                "Rockets",
+                f"{c.rocket_factors} air-to-air factor(s); air-to-ground role: soft {soft}, "
+                f"hard {hard}",
+            )
+        )
     if c.cc_rockets:
         items.append(("Technology", "CC rocket attacks"))
     if c.sample:

@@ -8,13 +8,14 @@ from pydantic import Field
 
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import ProcedureInputs
 from rulesets.airpower.arcs import AngleOff
 from rulesets.airpower.cards import Card
-from rulesets.airpower.common import RR_RULE, check_radar_ranging
-from rulesets.airpower.state import RadarRanged, State
+from rulesets.airpower.common import RR_RULE, attacks_this_turn, check_radar_ranging
+from rulesets.airpower.state import RadarRanged, RangingAttempt, State
 
 
 class RangingInputs(ProcedureInputs):
@@ -70,6 +71,8 @@ class RadarRanging(Procedure):
 
     def decide(self, inputs: RangingInputs, dice: DiceSource, draft: Draft) -> Decision:
         check_radar_ranging(inputs.radar_ranging, inputs.angle_off, inputs.ssgt_fps)
+        if inputs.attacker:
+            self.record_attempt(inputs.attacker, draft)
         if self.automatic(inputs):
             outcome = "ranged"
             why = "kept from the first attack" if inputs.kept else "automatic with a lock-on"
@@ -87,4 +90,23 @@ class RadarRanging(Procedure):
         said = "ranging succeeds" if outcome == "ranged" else "ranging fails"
         return Decision(
             outcome, f"{inputs.radar_ranging} radar ranging: {why}: {said} ({self.rule})"
+        )
+
+    def record_attempt(self, attacker: str, draft: Draft) -> None:
+        """One ranging attempt per declared attack: the attack being declared is the one after
+        the attacks already recorded this game turn; a second attempt for it is refused."""
+        turn = draft.engagement.turn
+        attack = len(attacks_this_turn(draft, attacker)) + 1
+        last = draft.state(attacker, State).ranging_attempt
+        if last is not None and (last.turn, last.attack) == (turn, attack):
+            ordinal = "first" if attack == 1 else "second" if attack == 2 else f"{attack}th"
+            raise RuleViolation(
+                f"radar ranging was already attempted for this aircraft's {ordinal} attack of "
+                "game turn "
+                f"{turn}: one attempt per declared attack (a failed attempt may be made again "
+                "for the next attack on the same target)"
+            )
+        attempt = RangingAttempt(turn=turn, attack=attack)
+        draft.emit(
+            AttributesSet(aircraft=attacker, values={"ranging_attempt": attempt.model_dump()})
         )

@@ -28,11 +28,16 @@ from rulesets.airpower.common import (
     prefill_attack,
     record_attack,
 )
-from rulesets.airpower.tables import ROCKETS, modifiers, rocket_table
+from rulesets.airpower.tables import ROCKETS, RocketFactors, modifiers, rocket_table
 
 
 class RocketInputs(AttackInputs):
-    factors: int = Field(1, ge=1, le=48, title="Rocket factors fired")
+    factors: RocketFactors = Field(
+        Fraction(1),
+        le=48,
+        title="Rocket factors fired",
+        description="in halves: a small rocket pod is half a factor",
+    )
     in_limited_radar_arc: bool = Field(
         True, title="Target in the limited radar arc", description="the rockets' field of fire"
     )
@@ -153,7 +158,7 @@ class RocketAttack(Procedure):
                 LedgerChanged(
                     aircraft=inputs.attacker,
                     ledger="rocket_factors",
-                    delta=-Fraction(inputs.factors),
+                    delta=-inputs.factors,
                     reason=f"rocket attack ({self.rule})",
                 ),
             )

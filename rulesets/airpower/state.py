@@ -19,6 +19,7 @@ __all__ = [
     "AttackRecord",
     "PendingHit",
     "RadarRanged",
+    "RangingAttempt",
     "State",
     "Weapon",
 ]
@@ -68,6 +69,17 @@ class RadarRanged(_Value):
     target: str
 
 
+class RangingAttempt(_Value):
+    """The declared attack of game turn ``turn`` (its number among the attacker's attacks that
+    turn) for which radar ranging was last attempted: one attempt per declared attack (rule
+    "Radar Ranging Procedure": "after declaring a gun or rocket attack ... an attacker may
+    attempt to range"; "Radar Ranging and Subsequent Attacks": a failed attempt may be made
+    again for a second attack)."""
+
+    turn: int
+    attack: int = Field(ge=1)
+
+
 class State(BaseModel):
     """What Air Power keeps per aircraft."""
 
@@ -85,5 +97,6 @@ class State(BaseModel):
     attacks: AttackRecord | None = None
     hits_to_resolve: tuple[PendingHit, ...] = ()
     radar_ranged: RadarRanged | None = None
+    ranging_attempt: RangingAttempt | None = None
     #: the game turn this aircraft's Genie was launched (it scatters and detonates then)
     genie_launched_turn: int | None = Field(None, ge=1)

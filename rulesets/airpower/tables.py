@@ -7,10 +7,11 @@ cell into ``MissingTableValue`` naming table and cell when a procedure needs it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from app.core.data import Missing, cell, load_table
 from app.core.errors import MissingTableValue, RuleViolation
@@ -64,8 +65,18 @@ class Modifiers(_Strict):
         return cell(section[key], MODIFIERS, f"{row.replace('_', ' ')} {key}", rule)
 
 
+def _halves(v: Fraction) -> Fraction:
+    """Rocket factors are counted in halves (a small pod is half a factor)."""
+    if (v * 2).denominator != 1:
+        raise ValueError(f"{v} rocket factors: factors are counted in halves")
+    return v
+
+
+RocketFactors = Annotated[Fraction, Field(ge=Fraction(1, 2)), AfterValidator(_halves)]
+
+
 class RocketRow(_Strict):
-    factors: StrictInt = Field(ge=1)
+    factors: RocketFactors
     hit: list[Cell] = Field(min_length=4, max_length=4)
     attack_rating: Cell
 
@@ -77,7 +88,7 @@ class RocketTable(_Strict):
     rule: str
     rows: list[RocketRow] = Field(min_length=1)
 
-    def row(self, factors: int) -> RocketRow:
+    def row(self, factors: Fraction) -> RocketRow:
         for r in self.rows:
             if r.factors == factors:
                 return r

@@ -137,6 +137,46 @@ def test_air_to_ground_rockets_converted() -> None:
     assert ev.ledgers["rocket_factors"] == 1
 
 
+def test_half_a_rocket_factor_is_fired_from_its_own_row(_user_data: Path, filled: object) -> None:
+    """Air-to-Ground Rockets in the Air-to-Air Role: "A small rocket pod, with 7 or fewer
+    rockets, is equal to one-half a factor": half a factor is fired from the rocket table's
+    row for 1/2 (shipped missing: the text does not print the table; test values here), and
+    the half factor leaves the ledger."""
+    with pytest.raises(MissingTableValue, match="1/2 factors"):
+        ROCKET.odds(rockets(factors="1/2"))
+    save_override(
+        "airpower",
+        "rockets",
+        {"rows": [{"factors": "1/2", "hit": [3, 2, 1, 0], "attack_rating": 2}]},
+    )
+    assert ROCKET.odds(rockets(factors="1/2"))["miss"] == Fraction(8, 10)
+    with pytest.raises(ValidationError, match="counted in halves"):
+        rockets(factors="4/3")
+    e = Engagement(turn=1)
+    e = e.apply(
+        RS.new_aircraft("blue", "Blue", "blue", "f-4e", "average", {"ag_rocket_pods": [7]}), 1
+    )
+    e = e.apply(RS.new_aircraft("red", "Red", "red", "mig-17f", "average", {}), 2)
+    assert e.get("blue").ledgers["rocket_factors"].value == Fraction(1, 2)
+    res = ROCKET.resolve(rockets(attacker="blue", target="red", factors="1/2"), TableDice([9]), e)
+    spent = [ev for ev in res.events if isinstance(ev, LedgerChanged)]
+    assert [(ev.ledger, ev.delta) for ev in spent] == [("rocket_factors", Fraction(-1, 2))]
+
+
+def test_air_to_air_rockets_in_the_ground_role() -> None:
+    """Air-to-Air Rockets in the Air-to-Ground Role: "each factor of air-to-air rockets has a
+    soft attack strength of two and a hard attack strength of one"; shown on the card."""
+    from rulesets.airpower.cards import ground_role_strength
+
+    assert ground_role_strength(Fraction(2)) == (4, 2)
+    assert ground_role_strength(Fraction(1, 2)) == (1, Fraction(1, 2))
+    e = _blue_and_red()
+    e = e.apply(RS.new_aircraft("d", "Dog", "blue", "f-86d", "average", {}), 9)
+    spec = RS.card_spec(e.get("d"), e)
+    text = repr(spec)
+    assert "air-to-ground role: soft 4, hard 2" in text
+
+
 def test_radar_ranging() -> None:
     """Radar Ranging Procedure: automatic with a lock-on, else d10 at most the lock-on number
     (5: 5/10); requirements RE 1 FP of SSGT, CA the 90- arc, IG none."""
@@ -170,6 +210,46 @@ def test_radar_ranging_is_kept_for_a_second_attack_on_the_same_target() -> None:
 
     assert RANGING.prefill(replace(e, turn=5), "blue", "red")["kept"] is False
     assert RS.procedures["gun_attack"].prefill(e, "blue", "red")["radar_ranged"] is True
+
+
+def _blue_and_red() -> Engagement:
+    e = Engagement(turn=4)
+    for i, (aid, t) in enumerate([("blue", "f-4e"), ("red", "mig-17f")], start=1):
+        e = e.apply(RS.new_aircraft(aid, aid, aid, t, "average", {}), i)
+    return e
+
+
+def test_radar_ranging_once_per_declared_attack(filled: object) -> None:
+    """Radar Ranging Procedure: "After declaring a gun or rocket attack ... an attacker may
+    attempt to range" (one attempt for that attack); Radar Ranging and Subsequent Attacks: "If
+    it fails for the first attack, it may be attempted again during a second attack on the same
+    target"."""
+    e = _blue_and_red()
+    inputs = RANGING.Inputs(attacker="blue", target="red", radar_ranging="IG", lock_on_number=3)
+    res = RANGING.resolve(inputs, TableDice([9]), e)
+    assert res.outcome == "miss"
+    seq = 3
+    for ev in res.events:
+        e = e.apply(ev, seq)
+        seq += 1
+    with pytest.raises(RuleViolation, match="already attempted for this aircraft's first attack"):
+        RANGING.resolve(inputs, TableDice([1]), e)
+    gun = RS.procedures["gun_attack"]
+    shot = gun.Inputs.model_validate(
+        {
+            "attacker": "blue",
+            "target": "red",
+            "horizontal_range": 1,
+            "fp": 2,
+            "hit_numbers": [7, 5, 3],
+            "attack_rating": 4,
+            "speed": 6.0,
+        }
+    )
+    for ev in gun.resolve(shot, TableDice([10]), e).events:
+        e = e.apply(ev, seq)
+        seq += 1
+    assert RANGING.resolve(inputs, TableDice([1]), e).outcome == "ranged"
 
 
 def test_genie_blast() -> None:
