@@ -24,7 +24,7 @@ from rulesets.airpower.state import (
     State,
     Weapon,
 )
-from rulesets.airpower.tables import Modifiers
+from rulesets.airpower.tables import Modifiers, ssgt_conversion
 
 #: the variant id of the original wording (see the ruleset's variant list)
 ORIGINAL = "original_wording"
@@ -84,15 +84,22 @@ class AttackInputs(ProcedureInputs):
         return h + self.vertical_range
 
 
-def check_common(inputs: AttackInputs, what: str, *, original_rockets: bool = False) -> None:
-    """The restrictions guns and rockets share; ``RuleViolation`` naming the rule broken."""
-    if not inputs.target_sighted:
-        raise RuleViolation(f"an aircraft may not fire {what} on an unsighted aircraft")
+def check_higher_lower(inputs: AttackInputs, what: str) -> None:
+    """The higher/lower target restrictions: a climbing aircraft may not fire on a lower one, a
+    diving aircraft not on a higher one."""
     up = inputs.target_altitude - inputs.attacker_altitude
     if inputs.attacker_flight == "climbing" and up < 0:
         raise RuleViolation(f"a climbing aircraft may not fire {what} on a lower aircraft")
     if inputs.attacker_flight == "diving" and up > 0:
         raise RuleViolation(f"a diving aircraft may not fire {what} on a higher aircraft")
+
+
+def check_common(inputs: AttackInputs, what: str, *, original_rockets: bool = False) -> None:
+    """The restrictions guns and rockets share; ``RuleViolation`` naming the rule broken."""
+    if not inputs.target_sighted:
+        raise RuleViolation(f"an aircraft may not fire {what} on an unsighted aircraft")
+    check_higher_lower(inputs, what)
+    up = inputs.target_altitude - inputs.attacker_altitude
     level = inputs.attacker_flight == "level" or original_rockets
     if level and inputs.same_location and up != 0:
         raise RuleViolation(
@@ -118,11 +125,15 @@ def check_common(inputs: AttackInputs, what: str, *, original_rockets: bool = Fa
         raise RuleViolation(f"no {what} during the recovery period after {after}")
 
 
-def ssgt_modifier(inputs: AttackInputs, table: Modifiers) -> int:
+def ssgt_modifier(inputs: AttackInputs, table: Modifiers, *, original_wording: bool = False) -> int:
     """Rule "SSGT Modifiers": -1 for each 1/3 of the speed (round down) in accumulated FPs, at
-    most -2. A third of a speed under 3 rounds down to 0; it is taken as 1 FP."""
-    third = max(1, int(inputs.speed // 3))
-    return max(table.ssgt_limit, table.ssgt_per_third * (inputs.ssgt_fps // third))
+    most -2. A third of a speed under 3 rounds down to 0; it is taken as 1 FP. The original
+    wording counts the thirds with the 1/3-2/3 conversion table instead."""
+    if original_wording:
+        thirds = ssgt_conversion().thirds(inputs.speed, inputs.ssgt_fps)
+    else:
+        thirds = inputs.ssgt_fps // max(1, int(inputs.speed // 3))
+    return max(table.ssgt_limit, table.ssgt_per_third * thirds)
 
 
 def vertical_modifier(inputs: AttackInputs, table: Modifiers) -> int:
@@ -177,7 +188,12 @@ def modifier_terms(
                 "SSGT (original wording): only an attacker in the 60 or less angle-off arc "
                 "may track its target"
             )
-        terms.append((f"SSGT {inputs.ssgt_fps} FPs", ssgt_modifier(inputs, table)))
+        terms.append(
+            (
+                f"SSGT {inputs.ssgt_fps} FPs",
+                ssgt_modifier(inputs, table, original_wording=original_wording),
+            )
+        )
     if inputs.radar_ranged:
         check_radar_ranging(inputs.radar_ranging, inputs.angle_off, inputs.ssgt_fps)
         terms.append(

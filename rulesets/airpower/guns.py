@@ -22,6 +22,7 @@ from rulesets.airpower.common import (
     attacks_this_turn,
     check_attack_limits,
     check_common,
+    check_higher_lower,
     describe,
     modifier_terms,
     pending_hit,
@@ -89,6 +90,23 @@ def _guns(inputs: GunInputs) -> list[tuple[str, int, int]]:
     return out
 
 
+def check_return_fire_original(inputs: GunInputs) -> None:
+    """Rule "Head On Gun Attacks", original wording (before the 2B errata): return fire needs
+    only the two-shot limit (checked with the attack record), "the higher/lower target
+    restrictions, and the ET turn rate prohibition"; with the 1B errata, an aircraft that
+    performed an ET or a roll at the end of the previous game turn may not respond."""
+    check_higher_lower(inputs, "guns")
+    if inputs.last_fp == "ET" or inputs.recovering_from == "ET":
+        raise RuleViolation(
+            "no return fire (original wording): the ET turn rate prohibition applies"
+        )
+    if inputs.last_fp == "roll":
+        raise RuleViolation(
+            "no return fire (original wording, 1B errata): the aircraft performed a roll at the "
+            "end of the previous game turn"
+        )
+
+
 def hit_label(rating: int) -> str:
     return f"hit: attack rating {rating}"
 
@@ -106,12 +124,16 @@ class GunAttack(Procedure):
     dice = (("d10", "gun hit roll"),)
 
     def check(self, inputs: GunInputs) -> None:
-        """The gun attack requirements (rule "Gun Attack Requirements")."""
+        """The gun attack requirements (rule "Gun Attack Requirements"); return fire to a
+        head-on attack (rule "Head-On Gun Attacks") needs all of them but sighting."""
         if inputs.return_fire:
             if inputs.angle_off is not AngleOff.LINE_180:
                 raise RuleViolation(
                     "return fire is only against a head-on attack (both on the 180 line)"
                 )
+            if ORIGINAL in self.variants:
+                check_return_fire_original(inputs)
+                return
             inputs = inputs.model_copy(update={"target_sighted": True})
         check_common(inputs, "guns")
 

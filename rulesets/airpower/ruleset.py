@@ -37,7 +37,9 @@ ORIGINAL_WORDING = Variant(
     '"co-speed or faster", so equal speeds move the target forward (revised: the arc with the '
     "more beneficial modifier).\n"
     "- SSGT: only an attacker in the 60 or less angle-off arc may track its target (revised: "
-    "on a tracking line of the SSGT figure).\n"
+    "on a tracking line of the SSGT figure), and the thirds of its speed are counted with the "
+    "1/3-2/3 conversion table, not printed: fill it in (Tables editor) (revised: a third of "
+    "the speed, rounded down).\n"
     "- Rocket restrictions: any aircraft (not only one in level flight) may fire rockets at a "
     "target in another hex only at the same or an adjacent altitude level (before the 2B "
     "errata).\n"
@@ -45,7 +47,10 @@ ORIGINAL_WORDING = Variant(
     "and pilot quality apply (before 2B); attacker damage and the same-location vertical "
     "modifier do not.\n"
     "- CC rocket attack: the attacker must start the game turn with its lock-on to the target "
-    "(revised: have a lock-on).",
+    "(revised: have a lock-on).\n"
+    "- Head-on return fire: needs only the two-shot limit, the higher/lower target "
+    "restrictions and the ET turn rate prohibition (and, 1B errata, no roll at the end of the "
+    "previous game turn) (revised, 2B: every normal requirement except sighting).",
     "Air Power (original wording)",
 )
 

@@ -28,6 +28,7 @@ ROCKETS = "Air-to-air rocket attacks"
 GENIE = "Genie launch and scatter"
 GUN_PODS = "Gun pod weapons"
 FIELDS = "Fields of fire"
+SSGT_CONVERSION = "1/3-2/3 conversion (SSGT, original wording)"
 
 
 class _Strict(BaseModel):
@@ -135,6 +136,29 @@ class Fields(_Strict):
         return v
 
 
+class ThirdsTable(_Strict):
+    """The 1/3-2/3 conversion table (original wording, rule "Steady State Gunsight Tracking"):
+    for each start speed, the FPs that make one third and two thirds of it."""
+
+    rule: str
+    fps: dict[str, Annotated[list[Cell], Field(min_length=2, max_length=2)]]
+
+    def thirds(self, speed: float, fps: int) -> int:
+        """How many thirds of ``speed`` the ``fps`` FPs make (0, 1 or 2)."""
+        key = f"{speed:g}"
+        if key not in self.fps:
+            known = ", ".join(self.fps)
+            raise RuleViolation(
+                f"{SSGT_CONVERSION}: no row for speed {key} (rows: {known}); add it in the "
+                "Tables editor"
+            )
+        one, two = (
+            cell(v, SSGT_CONVERSION, f"speed {key}, {what}", self.rule)
+            for v, what in zip(self.fps[key], ("1/3", "2/3"), strict=True)
+        )
+        return 2 if fps >= two else 1 if fps >= one else 0
+
+
 DAMAGE = "Aircraft damage"
 #: the modified damage rolls the damage table has a row for (rockets: d10 - 2)
 DAMAGE_ROLLS = tuple(range(-1, 11))
@@ -194,6 +218,10 @@ def gun_pods() -> GunPodTable:
 
 def fields() -> Fields:
     return _load("fields", Fields)
+
+
+def ssgt_conversion() -> ThirdsTable:
+    return _load("ssgt_conversion", ThirdsTable)
 
 
 def angle_off_modifiers() -> dict[AngleOff, int | str]:

@@ -248,6 +248,54 @@ def test_original_wording_ssgt_needs_the_60_arc(filled: object) -> None:
         original.odds(tracked)
 
 
+def test_original_wording_ssgt_counts_thirds_with_the_conversion_table(
+    filled: object, _user_data: object
+) -> None:
+    """SSGT (original wording, 1B errata): "For each 1/3 of the aircraft's speed expended on
+    the tracking line (use the 1/3-2/3 conversion table), modify the Roll to Hit by -1"; the
+    table is not printed, so it is missing until the umpire fills it (test values: speed 7,
+    1/3 = 3 FPs, 2/3 = 5 FPs). The revised text rounds a third down (7 // 3 = 2 FPs)."""
+    from app.core.data import save_override
+
+    original = RS.bind(["original_wording"]).procedures["gun_attack"]
+    two_fps = gun(speed=7.0, ssgt_fps=2)
+    assert GUN.odds(two_fps)["hit: attack rating 5"] == Fraction(6, 10)  # 5 + 1 third
+    with pytest.raises(MissingTableValue, match="speed 7"):
+        original.odds(two_fps)
+    save_override("airpower", "ssgt_conversion", {"fps": {"7": [3, 5]}})
+    assert original.odds(two_fps)["hit: attack rating 5"] == Fraction(5, 10)  # no third yet
+    assert original.odds(gun(speed=7.0, ssgt_fps=3))["hit: attack rating 5"] == Fraction(6, 10)
+    assert original.odds(gun(speed=7.0, ssgt_fps=5))["hit: attack rating 5"] == Fraction(7, 10)
+    with pytest.raises(RuleViolation, match="no row for speed 20"):
+        original.odds(gun(speed=20.0, ssgt_fps=5))
+
+
+def test_original_wording_return_fire_needs_only_three_requirements(filled: object) -> None:
+    """Head On Gun Attacks, original wording: return fire "provided it does not exceed the 2
+    shot per game turn limit, the higher/lower target restrictions, and the ET turn rate
+    prohibition" (2B errata: all normal requirements but sighting). An unloaded last FP
+    forbids revised return fire but not the original's; a lower target for a climber or an ET
+    forbids both."""
+    original = RS.bind(["original_wording"]).procedures["gun_attack"]
+    head_on = {"return_fire": True, "angle_off": "180 line", "target_sighted": False}
+    unloaded = gun(last_fp="unloaded", **head_on)
+    with pytest.raises(RuleViolation, match="unloaded"):
+        GUN.odds(unloaded)
+    assert original.odds(unloaded)["hit: attack rating 5"] == Fraction(4, 10)  # 180 line +1
+    two_levels = gun(attacker_altitude=3, target_altitude=1, **head_on)
+    with pytest.raises(RuleViolation, match="adjacent altitude"):
+        GUN.odds(two_levels)
+    assert original.odds(two_levels)
+    for bad, why in (
+        (dict(attacker_flight="climbing", attacker_altitude=3, target_altitude=2), "lower"),
+        (dict(last_fp="ET"), "ET turn rate prohibition"),
+        (dict(recovering_from="ET"), "ET turn rate prohibition"),
+        (dict(last_fp="roll"), "roll"),
+    ):
+        with pytest.raises(RuleViolation, match=why):
+            original.odds(gun(**head_on, **bad))
+
+
 def test_return_fire_refused_after_a_roll_on_the_last_fp(filled: object) -> None:
     """Head-On Gun Attacks: an aircraft that has not flown yet may not respond if it executed a
     rolling maneuver on the last FP of the previous game turn (read from its flight record)."""
