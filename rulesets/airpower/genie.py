@@ -4,23 +4,27 @@ scatter, detonation and the blast zone."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from app.core import hexgrid
 from app.core.data import cell
 from app.core.dice import DiceSource
-from app.core.engagement import AircraftState, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.airpower.common import pending_hit
 from rulesets.airpower.geometry import HexPosition
+from rulesets.airpower.state import State
 from rulesets.airpower.tables import GENIE, genie_table
 
 GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"
 BLAST_HEXES = 6
+#: rule "Genie Flight": "Each VFP expended must gain or lose two levels of altitude"
+VFP_LEVELS = 2
 
 
 def blast_range(hexes: int, altitude_difference: int) -> int:
@@ -96,6 +100,69 @@ class GenieLaunch(Procedure):
             )
         said = "launched" if outcome == "launched" else "dud motor or warhead, removed from play"
         return Decision(outcome, f"Genie launch: d10 {roll} against {n}: {said} ({self.rule})")
+
+
+class FlightInputs(AircraftInputs):
+    """The launcher's flight in the game turn of launch and where the Genie starts."""
+
+    launcher_fps: int = Field(1, ge=1, le=30, title="Launcher's FPs this game turn")
+    launcher_vfps: int = Field(0, ge=0, le=30, title="Of which VFPs")
+    vertical: Literal["climb", "dive"] = Field("climb", title="The launcher climbed or dived")
+    altitude: int = Field(0, ge=0, title="Genie altitude level at launch")
+
+    @model_validator(mode="after")
+    def _vfps(self) -> FlightInputs:
+        if self.launcher_vfps > self.launcher_fps:
+            raise ValueError("more VFPs than FPs flown by the launcher")
+        return self
+
+
+def genie_vfps(genie_fps: int, launcher_fps: int, launcher_vfps: int) -> int:
+    """Rule "Genie Flight": the Genie expends "the same proportion of FPs as VFPs that the
+    attacker did". A proportion that is not a whole number of FPs is rounded down (the text
+    does not say; Air Power rounds thirds of a speed down)."""
+    return genie_fps * launcher_vfps // launcher_fps
+
+
+class GenieFlight(Calculator):
+    """Rule "Genie Flight": unguided, the Genie flies forward for its entire movement as HFPs,
+    unless the launcher climbed or dived in the game turn of launch: then it climbs or dives
+    with the same proportion of its FPs as VFPs, each VFP gaining or losing two levels."""
+
+    id = "genie_flight"
+    title = "Genie flight"
+    rule = GENIE_RULE + ": Genie Flight"
+    Inputs = FlightInputs
+
+    def prefill(
+        self, engagement: Engagement, attacker: str | None, target: str | None
+    ) -> dict[str, Any]:
+        """The launcher's FPs flown this game turn and its altitude, from its state."""
+        if attacker is None:
+            return {}
+        state = engagement.get(attacker).typed(State, "attributes")
+        out: dict[str, Any] = {"altitude": state.altitude}
+        if state.this_turn:
+            out["launcher_fps"] = len(state.this_turn)
+        return out
+
+    def compute(self, inputs: FlightInputs, draft: Draft) -> Decision:
+        fps = cell(genie_table().fps, GENIE, "the Genie's FPs", self.rule)
+        vfps = genie_vfps(fps, inputs.launcher_fps, inputs.launcher_vfps)
+        levels = VFP_LEVELS * vfps
+        end = inputs.altitude + (levels if inputs.vertical == "climb" else -levels)
+        if end < 0:
+            raise RuleViolation(
+                f"the Genie dives {levels} levels from level {inputs.altitude}: it reaches the "
+                "ground before the end of its flight"
+            )
+        outcome = f"{fps - vfps} HFPs, {vfps} VFPs: altitude {end}"
+        said = (
+            f"Genie flight: {fps} FPs, {vfps} of them VFPs ({inputs.launcher_vfps} of the "
+            f"launcher's {inputs.launcher_fps} FPs), {inputs.vertical} {levels} levels to "
+            f"altitude {end}; {fps - vfps} hexes straight ahead ({self.rule})"
+        )
+        return Decision(outcome, said)
 
 
 class ScatterInputs(AircraftInputs):

@@ -19,7 +19,7 @@ from rulesets.airpower.cards import Card, Details, air_to_air_factors, card_spec
 from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE
 from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
-from rulesets.airpower.genie import GenieDetonation, GenieLaunch, GenieScatter
+from rulesets.airpower.genie import GenieDetonation, GenieFlight, GenieLaunch, GenieScatter
 from rulesets.airpower.geometry import AirPowerGeometry
 from rulesets.airpower.guns import AbortGunAttack, GunAttack
 from rulesets.airpower.radar import RadarRanging
@@ -67,6 +67,7 @@ class AirPower(Ruleset):
         RecordFlight,
         DefensivePreemption,
         GenieLaunch,
+        GenieFlight,
         GenieScatter,
         GenieDetonation,
         DamageRoll,

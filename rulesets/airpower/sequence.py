@@ -47,7 +47,7 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
     - Flight: hits waiting for their damage roll first (rule "Aircraft Damage Resolution"),
       then every aircraft in play records its FPs (rule "Recovery Periods");
     - missile launch: aircraft with a Genie left may roll its launch (rule "Genie Launch");
-    - Genie: each Genie launched this turn scatters, then detonates;
+    - Genie: each Genie launched this turn flies, scatters, then detonates;
     - Administration: every aircraft's speed for the next game turn (no roll).
     """
     planes = [a for a in engagement.aircraft.values() if a.in_play]
@@ -69,10 +69,14 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
             if a.ledgers.get("genies") is not None and a.ledgers["genies"].value > 0
         ]
     if step == 2:
+        launchers = [a for a in planes if _state(a).genie_launched_turn == engagement.turn]
         return [
-            (a.id, "its Genie scatters, then detonates", "genie_scatter")
-            for a in planes
-            if _state(a).genie_launched_turn == engagement.turn
+            line
+            for a in launchers
+            for line in (
+                (a.id, "its Genie flies straight ahead (VFPs as the launcher's)", "genie_flight"),
+                (a.id, "its Genie scatters, then detonates", "genie_scatter"),
+            )
         ]
     return [(a.id, "sets its speed for the next game turn") for a in planes]
 

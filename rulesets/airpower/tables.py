@@ -103,6 +103,8 @@ class GenieTable(_Strict):
 
     rule: str
     launch_number: Cell
+    #: the FPs of the Genie's flight each game turn (rule "Genie Flight")
+    fps: Cell = "missing"
     direction: dict[Annotated[str, Field(pattern="^([1-9]|10)$")], Cell]
 
 

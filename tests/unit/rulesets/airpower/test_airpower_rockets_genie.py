@@ -262,6 +262,34 @@ def test_genie_blast() -> None:
         blast_rating(7)
 
 
+def test_genie_flight(_user_data: Path) -> None:
+    """Genie Flight: "It simply flies forward for its entire movement, expending its FPs as
+    HFPs unless the attacker climbed or dived on the turn of launch, in which case the Genie
+    must also climb or dive, expending the same proportion of FPs as VFPs that the attacker
+    did. Each VFP expended must gain or lose two levels of altitude." The Genie's FPs are not
+    printed (test value 12); a part FP of the proportion is rounded down."""
+    from rulesets.airpower.genie import genie_vfps
+
+    flight = RS.procedures["genie_flight"]
+    inputs = flight.Inputs(launcher_fps=6, launcher_vfps=2, vertical="climb", altitude=10)
+    with pytest.raises(MissingTableValue, match="FPs"):
+        flight.resolve(inputs, TableDice([]), Engagement())
+    save_override("airpower", "genie", {"fps": 12})
+    assert genie_vfps(12, 6, 2) == 4 and genie_vfps(12, 7, 2) == 3 and genie_vfps(12, 6, 0) == 0
+    res = flight.resolve(inputs, TableDice([]), Engagement())
+    assert res.outcome == "8 HFPs, 4 VFPs: altitude 18"
+    dive = inputs.model_copy(update={"vertical": "dive"})
+    assert flight.resolve(dive, TableDice([]), Engagement()).outcome == "8 HFPs, 4 VFPs: altitude 2"
+    with pytest.raises(RuleViolation, match="reaches the ground"):
+        flight.resolve(dive.model_copy(update={"altitude": 7}), TableDice([]), Engagement())
+    level = flight.Inputs(launcher_fps=6, launcher_vfps=0, altitude=10)
+    assert flight.resolve(level, TableDice([]), Engagement()).outcome == (
+        "12 HFPs, 0 VFPs: altitude 10"
+    )
+    with pytest.raises(ValidationError, match="more VFPs"):
+        flight.Inputs(launcher_fps=2, launcher_vfps=3)
+
+
 def test_genie_scatter_distance() -> None:
     """Genie Scatter: the second roll halved, rounded down."""
     assert [scatter_distance(r) for r in range(1, 11)] == [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
