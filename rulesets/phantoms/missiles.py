@@ -3,6 +3,7 @@ break-offs (7.1.4) and automatic misses."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -323,7 +324,7 @@ class MissileAttack(UnspottedInput, Procedure):
                 )
             if (
                 inputs.guidance == "radar"
-                and not flight.get("active")
+                and misses_on_break_contact(flight, self.variants)
                 and Status.BROKEN_OFF in attacker.status
             ):
                 raise RuleViolation(
@@ -346,6 +347,13 @@ class MissileAttack(UnspottedInput, Procedure):
             f"missile impact: attacker {r1}{att:+d} = {r1 + att} vs target "
             f"{r2}{dfn:+d} = {r2 + dfn}: {outcome} (7.1.3)",
         )
+
+
+def misses_on_break_contact(flight: Mapping[str, Any], variants: frozenset[str]) -> bool:
+    """7.1.4: a radar-guided missile automatically misses when its launcher breaks contact; an
+    Active Radar Homing missile needs nothing from its launcher after launch (7.1.1b), so it
+    keeps tracking unless the ``active_homers_miss_on_break_contact`` reading is chosen."""
+    return not flight.get("active") or "active_homers_miss_on_break_contact" in variants
 
 
 class MissileLostInputs(ProcedureInputs):
@@ -379,7 +387,11 @@ class MissileLost(Calculator):
         launcher = engagement.aircraft.get(attacker or "")
         if any(m.get("out_of_range") for m in mine):
             return {"reason": "fired outside its range"}
-        if launcher is not None and Status.BROKEN_OFF in launcher.status:
+        if (
+            launcher is not None
+            and Status.BROKEN_OFF in launcher.status
+            and any(misses_on_break_contact(m, self.variants) for m in mine)
+        ):
             return {"reason": "firing aircraft broke contact"}
         return {}
 
@@ -400,6 +412,13 @@ class MissileLost(Calculator):
                 raise RuleViolation(
                     "active radar homing missiles need no lock after launch (7.1.1b)"
                 )
+            if inputs.reason == "firing aircraft broke contact":
+                mine = [m for m in mine if misses_on_break_contact(m, self.variants)]
+                if not mine:
+                    raise RuleViolation(
+                        "an active radar homing missile keeps tracking when its launcher breaks "
+                        "contact (7.1.1b; see the variant 'Active radar homers also miss')"
+                    )
             if inputs.reason == "fired outside its range":
                 mine = [m for m in mine if m.get("out_of_range")]
                 if not mine:

@@ -293,7 +293,7 @@ class MarkManeuver(Calculator):
             raise RuleViolation(
                 f"{card.name} cannot fly a {inputs.maneuver} at speed {speed} (6.1)"
             )
-        if is_loaded(a):
+        if is_loaded(a) and not (kind == "straight" and "loaded_straight_one_hex" in self.variants):
             hexes += 1
         levels = inputs.climb or inputs.dive
         if levels > hexes:

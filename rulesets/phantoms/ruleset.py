@@ -112,6 +112,25 @@ VARIANTS = (
         "7.2",
     ),
     Variant(
+        "loaded_straight_one_hex",
+        "Loaded aircraft: a Straight marker stays one hex ahead",
+        "6.2.1 places a Straight marker 'always one hex in front of the aircraft'; 11.0 adds "
+        "one hex to every maneuver of a loaded aircraft. Default: 11.0 applies to a Straight "
+        "too (two hexes, so up to two levels of climb or dive). With this variant: a loaded "
+        "aircraft's Straight stays one hex.",
+        "6.2.1, 11.0",
+    ),
+    Variant(
+        "active_homers_miss_on_break_contact",
+        "Active radar homers also miss when the launcher breaks contact",
+        "7.1.4: 'If an aircraft fired a radar guided missile, but breaks contact before the "
+        "missile impacts, the missile automatically misses'; 7.1.1b frees Active Radar Homing "
+        "missiles from keeping the lock after launch. Default: an active homer keeps tracking "
+        "when its launcher breaks contact (it needs nothing more from it). With this variant: "
+        "7.1.4 applies to every radar-guided missile, active homers included.",
+        "7.1.4, 7.1.1b",
+    ),
+    Variant(
         "loss_of_control_literal",
         "Loss of control: the literal -1 per speed point below zero",
         "6.4.1 modifies the die by -1 per speed point below zero, which (safe results being "

@@ -580,6 +580,46 @@ def test_7_1_4_a_radar_missile_misses_when_its_launcher_breaks_contact(game: Any
     assert g.a("mig").damage == 0
 
 
+@pytest.mark.parametrize("variants", [(), ("active_homers_miss_on_break_contact",)])
+def test_7_1_4_active_homer_and_broken_contact_reading(game: Any, variants: Any) -> None:
+    """7.1.4 vs 7.1.1b (open reading): an Active Radar Homing missile needs no lock after
+    launch. Default: it keeps tracking when its launcher breaks contact (impact rolled,
+    missile_lost refuses that reason); the active_homers_miss_on_break_contact variant applies
+    7.1.4 to it too (impact refused, removed as lost)."""
+    from app.core.events import GameAttributesSet
+    from rulesets.phantoms.common import step_of
+
+    g = game(variants)
+    g.add("f15", "Blue", "f15c", altitude=4)
+    g.add("mig", "Red", "mig21", altitude=4)
+    g.clock(1, step_of(1, "g"))
+    inp = {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 12, "attacker": "f15", "target": "mig"}
+    g.do("radar_lock", inp, [10, 1])
+    g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 12},
+    )
+    (flight,) = g.e.attributes["missiles_in_flight"]
+    # an active homer in flight (no shipped card carries one: the record is marked by hand)
+    g.apply([GameAttributesSet(values={"missiles_in_flight": [{**flight, "active": True}]})])
+    g.apply([StatusChanged(aircraft="f15", set=(Status.BROKEN_OFF,))])
+    g.clock(1, step_of(flight["impact_at"], "e"))
+    impact = {**MISSILE.prefill(g.e, "f15", "mig"), "attacker": "f15", "target": "mig"}
+    lost = {"attacker": "f15", "target": "mig", "reason": "firing aircraft broke contact"}
+    if variants:
+        assert g.rs.procedures["missile_lost"].prefill(g.e, "f15", "mig") == {
+            "reason": lost["reason"]
+        }
+        with pytest.raises(RuleViolation, match=r"automatically misses \(7\.1\.4\)"):
+            g.do("missile_attack", impact, [10, 1])
+        assert g.do("missile_lost", lost).outcome == "miss"
+    else:
+        assert g.rs.procedures["missile_lost"].prefill(g.e, "f15", "mig") == {}
+        with pytest.raises(RuleViolation, match="keeps tracking"):
+            g.do("missile_lost", lost)
+        assert g.do("missile_attack", impact, [10, 1]).outcome
+
+
 @pytest.mark.parametrize(
     ("variants", "at_minimum", "beyond"),
     [((), "refused", "refused"), (("missile_range_inclusive",), "launched", "refused")],

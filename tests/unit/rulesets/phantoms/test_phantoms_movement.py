@@ -256,6 +256,20 @@ def test_11_0_loaded_restrictions(game: Any) -> None:
     assert g.a("a").attributes["stores"] is False
 
 
+@pytest.mark.parametrize(("variants", "hexes"), [((), 2), (("loaded_straight_one_hex",), 1)])
+def test_6_2_1_and_11_0_loaded_straight_reading(game: Any, variants: Any, hexes: int) -> None:
+    """6.2.1 places a Straight marker "always ... one hex in front"; 11.0 adds one hex to every
+    maneuver of a loaded aircraft (open reading). Default: two hexes (so a two-level dive is
+    allowed, 6.3); loaded_straight_one_hex: one hex (one level only)."""
+    g = game(variants)
+    g.add("a", "Blue", "f4e", speed=4, stores=True, altitude=5)
+    if hexes == 1:
+        with pytest.raises(RuleViolation, match="at most 1 level"):
+            g.do("mark_maneuver", {"aircraft": "a", "maneuver": "straight", "dive": 2})
+    g.do("mark_maneuver", {"aircraft": "a", "maneuver": "straight", "dive": hexes})
+    assert g.a("a").attributes["maneuver"]["levels"] == hexes  # marker: hexes less the levels
+
+
 def test_6_2_3_hard_turn_by_green_pilot_needs_a_check(game: Any) -> None:
     g = game()
     g.add("a", "Blue", "mig21", "green", speed=4)  # hard turn at 4: 1 hex, -2 speed
