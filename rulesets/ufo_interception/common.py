@@ -27,6 +27,12 @@ ANTI_GRAV = "anti_grav"
 MAX_SPEED = "max_speed"
 #: variant: the vital-system check counts only the damage taken this turn
 VITAL_THIS_TURN = "vital_this_turn"
+#: variant: firing a ray gun does not spend its charge
+RAY_GUN_KEEPS_CHARGE = "ray_gun_keeps_charge"
+#: variant: "+d6 DP if hit" only when the weapon hit location roll picks the hard point
+EXTRA_DP_ON_LOCATION_ONLY = "extra_dp_on_location_only"
+#: variant: the higher roll-off roll moves first
+ROLL_OFF_HIGHER_FIRST = "roll_off_higher_moves_first"
 #: how many ray guns and hard points a card may have ledgers for
 MAX_RAY_GUNS = 4
 MAX_HARD_POINTS = 6

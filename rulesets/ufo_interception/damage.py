@@ -16,6 +16,7 @@ from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
 from .cards import Card, catalogue
 from .common import (
     ANTI_GRAV,
+    EXTRA_DP_ON_LOCATION_ONLY,
     MAX_SPEED,
     VITAL_THIS_TURN,
     DamageEffects,
@@ -67,7 +68,8 @@ class DamageRoll(Procedure):
         narrative = f"damage table {roll}: {effect.text}"
         if t is not None:
             effects = DamageEffects(draft, t.id)
-            apply_effect(effects, effect, roll, dice, inputs.attacker)
+            extra_dp = EXTRA_DP_ON_LOCATION_ONLY not in self.variants
+            apply_effect(effects, effect, roll, dice, inputs.attacker, extra_dp=extra_dp)
             due = int(effects.now.attributes.get("damage_rolls_due", 0))
             if due:
                 draft.emit(AttributesSet(aircraft=t.id, values={"damage_rolls_due": due - 1}))
@@ -80,9 +82,18 @@ class DamageRoll(Procedure):
 
 
 def apply_effect(
-    effects: DamageEffects, effect: Effect, roll: int, dice: DiceSource, source: str | None
+    effects: DamageEffects,
+    effect: Effect,
+    roll: int,
+    dice: DiceSource,
+    source: str | None,
+    *,
+    extra_dp: bool = True,
 ) -> None:
-    """Apply one damage table result to the aircraft, rolling the dice the result calls for."""
+    """Apply one damage table result to the aircraft, rolling the dice the result calls for.
+    A hard point noted "+d6 DP if hit" that is lost to "Roll for each hardpoint, 6 = lost" adds
+    its d6 unless ``extra_dp`` is off (the reading that only a weapon hit location roll hits
+    it)."""
 
     def rolled(value: int | str, purpose: str) -> int:
         return value if isinstance(value, int) else dice.roll(value, purpose).total
@@ -115,7 +126,7 @@ def apply_effect(
             r = dice.roll("d6", f"hard point {hp.number} (6 = lost)")
             if r.total == 6:
                 effects.lose_hard_point(hp.number, effect.text)
-                if hp.extra_damage:
+                if hp.extra_damage and extra_dp:
                     extra = rolled(hp.extra_damage, f"hard point {hp.number}: +d6 DP if hit")
                     effects.take(extra, source, f"hard point {hp.number} +d6 DP if hit")
     if effect.max_speed:

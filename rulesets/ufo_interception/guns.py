@@ -14,7 +14,16 @@ from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure, what_if
 from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
 
-from .common import card_of, fighter, fired_this_step, lost_hard_points, need, ray_gun_ledger, ufo
+from .common import (
+    RAY_GUN_KEEPS_CHARGE,
+    card_of,
+    fighter,
+    fired_this_step,
+    lost_hard_points,
+    need,
+    ray_gun_ledger,
+    ufo,
+)
 from .sequence import CANNON_1, CANNON_2, MISSILES, require_step
 
 
@@ -159,7 +168,7 @@ class RayGun(Procedure):
                 raise RuleViolation(
                     f"{u.name}'s ray gun {inputs.gun} has already fired or recharged this turn"
                 )
-            if charge:
+            if charge and RAY_GUN_KEEPS_CHARGE not in self.variants:
                 draft.emit(
                     LedgerChanged(aircraft=u.id, ledger=ledger, delta=-charge, reason="fired")
                 )

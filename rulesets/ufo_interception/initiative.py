@@ -15,7 +15,7 @@ from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
 from app.core.procedure import Decision, Draft, OddsTooLarge, Procedure, what_if
 
-from .common import fighter
+from .common import ROLL_OFF_HIGHER_FIRST, fighter
 from .sequence import INITIATIVE, RULE, require_step
 
 #: exact odds of the whole order enumerate every roll: 6**6 = 46656 cases at most; any
@@ -216,7 +216,14 @@ class RollOff(Procedure):
 
     def odds(self, inputs: _Planes, engagement: Engagement | None = None) -> dict[str, Fraction]:
         """Kept apart from ``decide`` (see ``_by_faces``), as for the initiative roll."""
-        return _by_faces(self, inputs, engagement, lambda i, f: order_label(groups(i.planes, f)))
+        return _by_faces(self, inputs, engagement, lambda i, f: order_label(self.order(i, f)))
+
+    def order(self, inputs: _Planes, faces: Sequence[int]) -> list[list[str]]:
+        """The tied planes by their roll-off rolls: the higher roll moves second (or first,
+        with the ``roll_off_higher_moves_first`` reading); equal rolls stay tied."""
+        if ROLL_OFF_HIGHER_FIRST in self.variants:
+            return groups(inputs.planes, [-f for f in faces])
+        return groups(inputs.planes, faces)
 
     def decide(self, inputs: _Planes, dice: DiceSource, draft: Draft) -> Decision:
         e = draft.engagement
@@ -233,7 +240,7 @@ class RollOff(Procedure):
                 )
             names = [e.get(p).name for p in inputs.planes]
         faces = [dice.roll("d6", f"roll-off for {n}").total for n in names]
-        gs = groups(inputs.planes, faces)
+        gs = self.order(inputs, faces)
         outcome = order_label(gs)
         if ties:
             group = set(inputs.planes)
@@ -250,5 +257,5 @@ class RollOff(Procedure):
                 GameAttributesSet(values={"initiative_ties": rest}),
             )
         detail = ", ".join(f"{n} {f}" for n, f in zip(names, faces, strict=True))
-        shown = order_label(groups(names, faces))
+        shown = order_label(self.order(inputs.model_copy(update={"planes": names}), faces))
         return Decision(outcome, f"roll-off {detail}: {shown} ({self.rule})")

@@ -30,9 +30,12 @@ from app.core.ruleset import (
 from .cards import Card, catalogue, firing_initiative
 from .common import (
     ANTI_GRAV,
+    EXTRA_DP_ON_LOCATION_ONLY,
     MAX_HARD_POINTS,
     MAX_RAY_GUNS,
     MAX_SPEED,
+    RAY_GUN_KEEPS_CHARGE,
+    ROLL_OFF_HIGHER_FIRST,
     VITAL_THIS_TURN,
     card_of,
     hard_point_ledger,
@@ -149,6 +152,33 @@ class UfoInterception(Ruleset):
             "The vital-system check compares the d6 with the damage taken this turn, not the "
             "plane's total so far ('LESS than the total damage taken' can be read either way).",
             "UFO rules, Damage",
+        ),
+        Variant(
+            RAY_GUN_KEEPS_CHARGE,
+            "Ray guns keep their charge when they fire",
+            "'Roll one die for every point of charge' does not say what firing does to the "
+            "charge. Default: firing spends it (the gun then recharges in turns it does not "
+            "fire, 'Any turn the gun does not fire it may recharge'). With this variant: the "
+            "charge stays; only damage ('Ray gun with highest charge loses d6') lowers it.",
+            "UFO rules, Firing: UFO",
+        ),
+        Variant(
+            EXTRA_DP_ON_LOCATION_ONLY,
+            "'+d6 DP if hit' only on a weapon hit location",
+            "The Tornado card notes '+d6 DP if hit' beside Hard Point 3. Default: the d6 is "
+            "added whenever that hard point is hit: picked by the weapon hit location roll, or "
+            "lost to damage result 4 ('Roll for each hardpoint, 6 = lost'). With this variant: "
+            "only when the hit location roll picks it.",
+            "UFO rules, Tornado card",
+        ),
+        Variant(
+            ROLL_OFF_HIGHER_FIRST,
+            "Roll-off: the higher roll moves first",
+            "'In ties Highest pilot reaction moves second, other wise roll off for tied players "
+            "only' does not say who wins. Default: the higher roll moves second, as the higher "
+            "reaction does (lowest initiative moves first). With this variant: the higher roll "
+            "moves first.",
+            "UFO rules, Turn Order",
         ),
     )
     Card = Card

@@ -144,6 +144,26 @@ def test_fighter_hard_points_lost_on_a_6() -> None:
     assert e.aircraft["blue1"].attributes["hard_points_lost"] == [1, 3]
 
 
+def test_extra_dp_only_on_a_weapon_hit_location_reading() -> None:
+    """Tornado card "+d6 DP if hit" beside Hard Point 3 (open reading): with
+    extra_dp_on_location_only, losing HP3 to damage result 4 adds no d6 (only the result's own
+    nothing); the weapon hit location roll picking HP3 still adds it."""
+    only = ("extra_dp_on_location_only",)
+    e, _ = perform(
+        standard(),
+        "damage_roll",
+        {"target": "blue1", "target_type": "fighter"},
+        [1, 3, 6, 2, 6, 3],
+        only,
+    )
+    b = e.aircraft["blue1"]
+    assert b.attributes["hard_points_lost"] == [1, 3] and b.damage == 0
+    e, res = perform(
+        standard(), "hit_location", {"aircraft": "blue1", "type_id": "tornado"}, [4, 5], only
+    )
+    assert e.aircraft["blue1"].damage == 5
+
+
 def test_column_must_match_the_target() -> None:
     with pytest.raises(RuleViolation, match="UFO|ufo"):
         hit(standard(), "saucer", "fighter", [3, 4])

@@ -111,6 +111,22 @@ def test_roll_off_for_tied_players_only() -> None:
     assert e3.attributes["initiative_ties"] == []
 
 
+def test_roll_off_winner_reading() -> None:
+    """UFO rules, Turn Order (open reading): who wins a roll-off is unsaid; with
+    roll_off_higher_moves_first the higher roll moves first (default: second)."""
+    first = ("roll_off_higher_moves_first",)
+    e = game(("A", "tornado", {"reaction": 1}), ("B", "tornado", {"reaction": 1}))
+    e, _ = perform(e, "initiative", {"planes": ["a", "b"], "reactions": [1, 1]}, [4, 4], first)
+    e2, res = perform(e, "initiative_roll_off", {"planes": ["a", "b"]}, [5, 2], first)
+    assert e2.initiative_order == ("a", "b") and res.outcome == "a, b"
+    e3, _ = perform(e, "initiative_roll_off", {"planes": ["a", "b"]}, [5, 2])
+    assert e3.initiative_order == ("b", "a")
+    off = RULESET.bind(first).procedures["initiative_roll_off"]
+    assert off.odds(off.parse({"planes": ["a", "b"]}), e) == RULESET.procedures[
+        "initiative_roll_off"
+    ].odds(off.parse({"planes": ["a", "b"]}), e)
+
+
 def test_every_plane_rolls_initiative_not_only_six() -> None:
     """UFO rules, Turn Order: "Each plane rolls d6+pilot reaction" -- eight planes, eight
     rolls; the odds of the whole order are refused beyond six (too many orders), not the roll."""

@@ -57,6 +57,21 @@ def test_ray_gun_fire_spends_its_charge() -> None:
     assert res.outcome == "charge 4" and e3.aircraft["saucer"].ledger("ray_gun_1") == 4
 
 
+def test_ray_gun_keeps_charge_reading() -> None:
+    """UFO rules, Firing: UFO (open reading): the text does not say that firing spends the
+    charge. With ray_gun_keeps_charge the charge stays after firing (the gun still may not
+    recharge in a turn it fired), so it can fire again next turn at full charge."""
+    keep = ("ray_gun_keeps_charge",)
+    e = at(standard(), MISSILES)
+    shot = {"attacker": "saucer", "target": "blue1", "charge": 9, "range_inches": 5}
+    e2, res = perform(e, "ray_gun", shot, [5, 1, 6, 4], keep)
+    assert res.outcome == "2 hits" and e2.aircraft["saucer"].ledger("ray_gun_1") == 9
+    with pytest.raises(RuleViolation, match="already fired"):
+        perform(e2, "ray_gun", shot, [5, 1, 6, 4], keep)
+    e3, res = perform(at(e2, MISSILES, turn=2), "ray_gun", shot, [6, 6, 6, 6], keep)
+    assert res.outcome == "4 hits" and e3.aircraft["saucer"].ledger("ray_gun_1") == 9
+
+
 def test_recharge_excess_lost() -> None:
     """Roll the recharge dice and add to the charge; any points over maximum are lost."""
     odds = RECHARGE.odds(RECHARGE.Inputs(charge=5, power=9, recharge_dice=1))

@@ -42,10 +42,15 @@ def at(e: Engagement, step: int, turn: int | None = None) -> Engagement:
 
 
 def perform(
-    e: Engagement, procedure: str, inputs: Mapping[str, Any], dice: Sequence[int] = ()
+    e: Engagement,
+    procedure: str,
+    inputs: Mapping[str, Any],
+    dice: Sequence[int] = (),
+    variants: Sequence[str] = (),
 ) -> tuple[Engagement, Resolution]:
-    """Validate, resolve with the typed ``dice``, and fold, as the session does."""
-    proc = RULESET.procedures[procedure]
+    """Validate, resolve with the typed ``dice`` (under the game's ``variants``), and fold, as
+    the session does."""
+    proc = (RULESET.bind(variants) if variants else RULESET).procedures[procedure]
     source = TableDice(list(dice))
     res = proc.resolve(proc.parse(inputs), source, e)
     assert source.unused == [], f"unused dice {source.unused}"
