@@ -38,6 +38,7 @@ from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.new_game_dialog import NewGameDialog
 from app.ui.qt_app import APP_NAME, version
+from app.ui.readings_dialog import ReadingsDialog
 from app.ui.wheel_guard import guard_wheel_under
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
@@ -269,6 +270,9 @@ class MainWindow(QMainWindow):
         h = bar.addMenu("&Help")
         self.about_action = self._act(h, f"&About {APP_NAME}", self.show_about)
         self.rulesets_action = self._act(h, "&Rulesets", self.show_rulesets)
+        self.readings_action = self._act(
+            h, "Rules &readings and variants…", self.show_readings, "Ctrl+F1"
+        )
 
     # -- status bar ---------------------------------------------------------------------------
 
@@ -656,6 +660,16 @@ class MainWindow(QMainWindow):
         box.setTextFormat(Qt.TextFormat.RichText)
         box.setText(self.rulesets_text())
         box.exec()
+
+    def show_readings(self) -> None:
+        """Help > Rules readings: every variant with its default (non-modal, stays open beside
+        the desk)."""
+        current, chosen = None, ()
+        if self.model.has_session:
+            current = self.model.session.ruleset.id
+            chosen = self.model.session.engagement.variants
+        self.readings_dialog = ReadingsDialog(current, chosen, self)
+        self.readings_dialog.show()
 
     # -- closing ------------------------------------------------------------------------------
 

@@ -229,6 +229,31 @@ def test_about_and_rulesets(window):
     assert "<b>broken</b>: RuntimeError: this ruleset is broken on purpose" in text
 
 
+def test_help_lists_every_reading_with_its_default(window, qtbot):
+    """Issue 15: the variant help lists every open reading with its default: Ctrl+F1 opens it,
+    the open game's ruleset first with what this game uses, every variant of every installed
+    ruleset after it."""
+    from app.plugins import available_rulesets, load_ruleset
+
+    qtbot.keyClick(window, Qt.Key.Key_F1, Qt.KeyboardModifier.ControlModifier)
+    dialog = window.readings_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    text = dialog.browser.toPlainText()
+    current = window.model.session.ruleset
+    assert text.index(current.title + " — this game") < min(
+        text.index(load_ruleset(r).title) for r in available_rulesets() if r != current.id
+    )
+    count = 0
+    for rid in available_rulesets():
+        for v in load_ruleset(rid).variants:
+            start = text.index(v.title)
+            assert "Default: " + ("on" if v.default else "off") in text[start : start + 400]
+            count += 1
+    assert count >= 20 and text.count("In this game:") == len(current.variants)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+
+
 def test_table_mode_enlarges_the_type(window):
     normal = window.panels["roster"].font().pointSizeF()
     window.table_mode_action.trigger()
