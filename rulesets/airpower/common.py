@@ -282,6 +282,7 @@ ATTACK_CARD_FIELDS = frozenset(
         "attacker_altitude",
         "target_altitude",
         "target_size",
+        "ssgt_fps",
     }
 )
 

@@ -16,38 +16,75 @@ from rulesets.airpower.recovery import RECOVERY_RULE, FireStatus, FPKind, fire_s
 from rulesets.airpower.state import State
 
 
+#: rule "Steady-State Gunsight Tracking": "within six hexes of the target"
+SSGT_MAX_RANGE = 6
+
+
 class FlightInputs(AircraftInputs):
-    """The FPs flown so far this game turn and last game turn, each marked with what it did."""
+    """The FPs flown so far this game turn and last game turn, each marked with what it did,
+    and the steady-state gunsight tracking under way."""
 
     speed: float = Field(5.0, gt=0, le=30, title="Start speed this game turn")
     this_turn: list[FPKind] = Field(default_factory=list, max_length=30, title="FPs this turn")
     last_turn: list[FPKind] = Field(default_factory=list, max_length=30, title="FPs last turn")
     last_speed: float | None = Field(None, gt=0, le=30, title="Start speed last game turn")
-    ssgt_fps: int = Field(
-        0,
-        ge=0,
+    tracking_since: int | None = Field(
+        None,
+        ge=1,
         le=30,
-        title="FPs of SSGT accumulated",
-        description="consecutive FPs on a tracking line within six hexes, target in the field",
+        title="On a tracking line since FP",
+        description="without a break, up to the FP just flown (empty: not tracking)",
     )
+    tracked_range: int | None = Field(
+        None, ge=0, le=60, title="Range to the tracked target (hexes)"
+    )
+    target_in_field: bool = Field(
+        False, title="Tracked target in the gun field of fire or limited arc"
+    )
+    #: FPs flown when a defensive pre-emption cancelled SSGT (kept in the aircraft's state)
+    ssgt_from: int = Field(0, ge=0, le=30, title="SSGT cancelled after FP")
 
     @model_validator(mode="after")
-    def _ssgt(self) -> FlightInputs:
-        if self.ssgt_fps > len(self.this_turn):
+    def _tracking(self) -> FlightInputs:
+        """Rule "SSGT Procedure": FPs accumulated consecutively on a tracking line, within six
+        hexes of the target, with the target in the field of fire of the guns or the limited
+        arc; started anew after a defensive pre-emption ("Defensive Pre-emption and SSGT")."""
+        since = self.tracking_since
+        if since is None:
+            return self
+        if since > len(self.this_turn):
             raise ValueError(
-                "SSGT counts FPs flown this game turn: more SSGT FPs than FPs flown "
-                "(SSGT starts from zero each game turn)"
+                f"tracking since FP {since}, but {len(self.this_turn)} FP(s) flown this game "
+                "turn (SSGT starts from zero each game turn)"
             )
-        counting = sum(1 for s in self.status() if s.counts_for_ssgt)
-        if self.ssgt_fps > counting:
+        if since <= self.ssgt_from:
             raise ValueError(
-                f"only {counting} FPs flown this turn count for SSGT (not ET, unloaded, rolling "
-                "or ET/unloaded recovery FPs)"
+                f"a defensive pre-emption after FP {self.ssgt_from} cancelled the SSGT so far: "
+                f"tracking starts anew after it (FP {self.ssgt_from + 1} or later)"
+            )
+        if self.tracked_range is None:
+            raise ValueError("give the range to the tracked target (within six hexes)")
+        if self.tracked_range > SSGT_MAX_RANGE:
+            raise ValueError(
+                f"range {self.tracked_range}: SSGT needs the target within {SSGT_MAX_RANGE} hexes"
+            )
+        if not self.target_in_field:
+            raise ValueError(
+                "SSGT needs the target in the field of fire of the guns or in the limited arc"
             )
         return self
 
     def status(self) -> list[FireStatus]:
         return fire_status(self.this_turn, self.speed, self.last_turn, self.last_speed)
+
+    @property
+    def ssgt_fps(self) -> int:
+        """The FPs of SSGT accumulated: those since the tracking began that count for SSGT (not
+        ET, unloaded or rolling FPs, nor the recovery FPs after an ET or an unloaded FP)."""
+        if self.tracking_since is None:
+            return 0
+        flown = self.status()[self.tracking_since - 1 :]
+        return sum(1 for s in flown if s.counts_for_ssgt)
 
 
 def status_label(inputs: FlightInputs) -> str:
@@ -82,11 +119,14 @@ class RecordFlight(Calculator):
             "this_turn": list(state.this_turn),
             "last_turn": list(state.last_turn),
             "last_speed": state.last_speed,
-            "ssgt_fps": state.ssgt_fps,
+            "tracking_since": state.tracking_since,
+            "ssgt_from": state.ssgt_from,
         }
         if state.speed is not None:
             out["speed"] = state.speed
         return out
+
+    card_fields = frozenset({"ssgt_from"})
 
     def compute(self, inputs: FlightInputs, draft: Draft) -> Decision:
         label = status_label(inputs)
@@ -99,11 +139,15 @@ class RecordFlight(Calculator):
                         "this_turn": list(inputs.this_turn),
                         "last_turn": list(inputs.last_turn),
                         "last_speed": inputs.last_speed,
+                        "tracking_since": inputs.tracking_since,
                         "ssgt_fps": inputs.ssgt_fps,
                     },
                 )
             )
-        return Decision(label, f"after FP {len(inputs.this_turn)}: {label} ({self.rule})")
+        ssgt = f"; SSGT {inputs.ssgt_fps} FP(s)" if inputs.tracking_since else ""
+        return Decision(
+            label, f"after FP {len(inputs.this_turn)}: {label}{ssgt} ({self.rule}; {SSGT_RULE})"
+        )
 
 
 class PreemptInputs(AircraftInputs):
@@ -121,5 +165,11 @@ class DefensivePreemption(Calculator):
 
     def compute(self, inputs: PreemptInputs, draft: Draft) -> Decision:
         if inputs.aircraft:
-            draft.emit(AttributesSet(aircraft=inputs.aircraft, values={"ssgt_fps": 0}))
+            flown = len(draft.state(inputs.aircraft, State).this_turn)
+            draft.emit(
+                AttributesSet(
+                    aircraft=inputs.aircraft,
+                    values={"ssgt_fps": 0, "tracking_since": None, "ssgt_from": flown},
+                )
+            )
         return Decision("SSGT lost", f"SSGT lost to a defensive pre-emption ({self.rule})")

@@ -159,6 +159,8 @@ class AirPower(Ruleset):
                         "last_speed": state.speed,
                         "this_turn": [],
                         "ssgt_fps": 0,
+                        "tracking_since": None,
+                        "ssgt_from": 0,
                     },
                 )
             )

@@ -92,8 +92,11 @@ class State(BaseModel):
     this_turn: tuple[FPKind, ...] = ()
     last_turn: tuple[FPKind, ...] = ()
     last_speed: float | None = Field(None, gt=0)
-    #: FPs of SSGT accumulated this game turn (rule "Steady-State Gunsight Tracking")
+    #: FPs of SSGT accumulated this game turn (rule "Steady-State Gunsight Tracking"), the FP
+    #: the tracking began at, and the FPs flown when a defensive pre-emption cancelled it
     ssgt_fps: int = Field(0, ge=0)
+    tracking_since: int | None = Field(None, ge=1)
+    ssgt_from: int = Field(0, ge=0)
     attacks: AttackRecord | None = None
     hits_to_resolve: tuple[PendingHit, ...] = ()
     radar_ranged: RadarRanged | None = None

@@ -101,7 +101,15 @@ def test_flight_record_and_new_turn() -> None:
     aircraft; at a new game turn it becomes last turn's flight and SSGT is lost."""
     flight = RS.procedures["flight"]
     e = Engagement(turn=1).apply(RS.new_aircraft("a", "A", "Blue", "f-100d", "average", {}), 1)
-    inputs = flight.Inputs(aircraft="a", speed=7.0, this_turn=["none"] * 4 + ["ET"], ssgt_fps=3)
+    inputs = flight.Inputs(
+        aircraft="a",
+        speed=7.0,
+        this_turn=["none"] * 4 + ["ET"],
+        tracking_since=2,
+        tracked_range=3,
+        target_in_field=True,
+    )
+    assert inputs.ssgt_fps == 3  # FPs 2-4; the ET FP does not count
     res = flight.resolve(inputs, TableDice([]), e)
     assert res.outcome == "may not fire guns, no rockets"
     for n, ev in enumerate(res.events, start=2):
@@ -115,16 +123,66 @@ def test_flight_record_and_new_turn() -> None:
     pre = flight.prefill(e, "a", None)
     nxt = flight.Inputs(**{**pre, "this_turn": ["none"] * 4})
     assert flight.odds(nxt) == {"may fire guns, rockets too": Fraction(1)}
-    with pytest.raises(ValidationError, match="SSGT"):
-        flight.Inputs(speed=7.0, this_turn=["ET", "none"], ssgt_fps=1)
+    with pytest.raises(ValidationError, match="SSGT starts from zero"):
+        flight.Inputs(
+            speed=7.0, this_turn=["none"], tracking_since=2, tracked_range=1, target_in_field=True
+        )
+
+
+def test_ssgt_conditions_are_checked() -> None:
+    """SSGT Procedure: "an aircraft must accumulate FPs consecutively while on a tracking line,
+    within six hexes of the target, and with the target in the field of fire of its guns or in
+    its limited arc"; ET, unloaded and rolling FPs and the recovery FPs after an ET do not count
+    ("FPs used for or to recover from turns at lesser turn rates do count")."""
+    flight = RS.procedures["flight"]
+    track = {"tracked_range": 6, "target_in_field": True}
+    assert flight.Inputs(speed=6.0, this_turn=["none", "TT", "HT"], tracking_since=1, **track)
+    assert (
+        flight.Inputs(speed=6.0, this_turn=["none", "TT", "HT"], tracking_since=1, **track).ssgt_fps
+        == 3
+    )
+    # an ET FP and the three recovery FPs after it (speed 6: half the speed) do not count
+    after_et = ["none", "ET", "none", "none", "none", "none"]
+    assert flight.Inputs(speed=6.0, this_turn=after_et, tracking_since=1, **track).ssgt_fps == 2
+    with pytest.raises(ValidationError, match="within 6 hexes"):
+        flight.Inputs(
+            speed=6.0, this_turn=["none"], tracking_since=1, tracked_range=7, target_in_field=True
+        )
+    with pytest.raises(ValidationError, match="range to the tracked target"):
+        flight.Inputs(speed=6.0, this_turn=["none"], tracking_since=1, target_in_field=True)
+    with pytest.raises(ValidationError, match="field of fire"):
+        flight.Inputs(speed=6.0, this_turn=["none"], tracking_since=1, tracked_range=2)
+    assert flight.Inputs(speed=6.0, this_turn=["none"]).ssgt_fps == 0
 
 
 def test_ssgt_lost_on_defensive_preemption() -> None:
-    """Defensive Pre-emption and SSGT: the attacker's accumulated SSGT is cancelled."""
+    """Defensive Pre-emption and SSGT: the attacker's accumulated SSGT is cancelled; "When the
+    attacker resumes moving following a pre-emption, it must start to accumulate FPs for SSGT
+    anew": tracking since an FP before the pre-emption is refused."""
     proc = RS.procedures["ssgt_cancelled"]
+    flight = RS.procedures["flight"]
     e = Engagement().apply(RS.new_aircraft("a", "A", "Blue", "f-100d", "average", {}), 1)
+    track = {"aircraft": "a", "speed": 7.0, "tracked_range": 3, "target_in_field": True}
+    res = flight.resolve(
+        flight.parse({**track, "this_turn": ["none"] * 3, "tracking_since": 1}), TableDice([]), e
+    )
+    for n, ev in enumerate(res.events, start=2):
+        e = e.apply(ev, n)
+    assert e.get("a").attributes["ssgt_fps"] == 3
     res = proc.resolve(proc.Inputs(aircraft="a"), TableDice([]), e)
-    assert res.events[-1].values == {"ssgt_fps": 0}  # type: ignore[union-attr]
+    assert res.events[-1].values == {  # type: ignore[union-attr]
+        "ssgt_fps": 0,
+        "tracking_since": None,
+        "ssgt_from": 3,
+    }
+    for n, ev in enumerate(res.events, start=5):
+        e = e.apply(ev, n)
+    pre = flight.prefill(e, "a", None)
+    assert pre["ssgt_from"] == 3 and pre["tracking_since"] is None
+    with pytest.raises(ValidationError, match="starts anew after it"):
+        flight.parse({**pre, **track, "this_turn": ["none"] * 5, "tracking_since": 2})
+    later = flight.parse({**pre, **track, "this_turn": ["none"] * 5, "tracking_since": 4})
+    assert later.ssgt_fps == 2
 
 
 def test_variants_and_card() -> None:
