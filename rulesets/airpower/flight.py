@@ -15,7 +15,6 @@ from rulesets.airpower.common import SSGT_RULE
 from rulesets.airpower.recovery import RECOVERY_RULE, FireStatus, FPKind, fire_status
 from rulesets.airpower.state import State
 
-
 #: rule "Steady-State Gunsight Tracking": "within six hexes of the target"
 SSGT_MAX_RANGE = 6
 
