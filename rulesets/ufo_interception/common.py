@@ -22,6 +22,7 @@ from app.core.events import (
 from app.core.procedure import Draft
 
 from .cards import Card, HardPoint
+from .state import state_of
 
 ANTI_GRAV = "anti_grav"
 MAX_SPEED = "max_speed"
@@ -74,7 +75,7 @@ def ufo(engagement: Engagement, aircraft_id: str) -> AircraftState:
 
 
 def lost_hard_points(a: AircraftState) -> list[int]:
-    return [int(n) for n in a.attributes.get("hard_points_lost", [])]
+    return list(state_of(a).hard_points_lost)
 
 
 def hard_point(a: AircraftState, number: int) -> HardPoint:
@@ -86,7 +87,7 @@ def hard_point(a: AircraftState, number: int) -> HardPoint:
 
 
 def fired_this_step(a: AircraftState, engagement: Engagement) -> bool:
-    return a.attributes.get("fired") == [engagement.turn, engagement.step]
+    return state_of(a).fired == (engagement.turn, engagement.step)
 
 
 @dataclass
@@ -118,8 +119,7 @@ class DamageEffects:
             return
         turn = self.draft.engagement.turn
         # the damage taken this turn restarts from 0 with the first damage of a new turn
-        last = self.now.attributes
-        so_far = int(last.get("damage_this_turn", 0)) if last.get("damaged_turn") == turn else 0
+        so_far = state_of(self.now).damaged_in(turn)
         self.draft.emit(
             DamageTaken(aircraft=self.aircraft, points=points, source=source),
             AttributesSet(
@@ -176,8 +176,8 @@ class DamageEffects:
         if not self.is_fighter and ANTI_GRAV in a.ledgers and a.ledgers[ANTI_GRAV].value == 0:
             # "Any UFO reduced to 0 Anti-Grav crashes"
             self.flag(Status.CRASHED)
-        speed = a.attributes.get("speed")
-        if isinstance(speed, int) and top is not None and speed > top:
+        speed = state_of(a).speed
+        if speed is not None and top is not None and speed > top:
             self.draft.emit(AttributesSet(aircraft=self.aircraft, values={"speed": int(top)}))
         new = tuple(sorted(self.flags - a.status))
         if new:

@@ -25,6 +25,7 @@ from .common import (
     lost_hard_points,
     need,
 )
+from .state import state_of
 from .tables import Effect, damage_table
 
 DAMAGE_RULE = "UFO rules, Damage"
@@ -70,7 +71,7 @@ class DamageRoll(Procedure):
             effects = DamageEffects(draft, t.id)
             extra_dp = EXTRA_DP_ON_LOCATION_ONLY not in self.variants
             apply_effect(effects, effect, roll, dice, inputs.attacker, extra_dp=extra_dp)
-            due = int(effects.now.attributes.get("damage_rolls_due", 0))
+            due = state_of(effects.now).damage_rolls_due
             if due:
                 draft.emit(AttributesSet(aircraft=t.id, values={"damage_rolls_due": due - 1}))
             new = effects.finish()
@@ -175,17 +176,16 @@ class VitalSystem(Procedure):
         if a is None:
             return {}
         if VITAL_THIS_TURN in self.variants:
-            fresh = a.attributes.get("damaged_turn") == engagement.turn
-            return {"total_damage": int(a.attributes.get("damage_this_turn", 0)) if fresh else 0}
+            return {"total_damage": state_of(a).damaged_in(engagement.turn)}
         return {"total_damage": a.damage}
 
     def decide(self, inputs: VitalInputs, dice: DiceSource, draft: Draft) -> Decision:
         e = draft.engagement
         if inputs.aircraft:
             a = fighter(e, inputs.aircraft)
-            if a.attributes.get("damaged_turn") != e.turn:
+            if state_of(a).damaged_turn != e.turn:
                 raise RuleViolation(f"{a.name} has taken no damage this turn")
-            if a.attributes.get("vital_checked_turn") == e.turn:
+            if state_of(a).vital_checked_turn == e.turn:
                 raise RuleViolation(f"{a.name} has already checked its vital systems this turn")
             draft.emit(AttributesSet(aircraft=a.id, values={"vital_checked_turn": e.turn}))
         roll = dice.roll("d6", "vital system check").total

@@ -25,6 +25,7 @@ from .common import (
     ufo,
 )
 from .sequence import CANNON_1, CANNON_2, MISSILES, require_step
+from .state import state_of
 
 
 def hits_label(hits: int) -> str:
@@ -36,7 +37,7 @@ def due_rolls(target: AircraftState, hits: int) -> list[Event]:
     """Hits waiting to be rolled on the damage table (the desk shows them on the target)."""
     if hits <= 0:
         return []
-    due = int(target.attributes.get("damage_rolls_due", 0)) + hits
+    due = state_of(target).damage_rolls_due + hits
     return [AttributesSet(aircraft=target.id, values={"damage_rolls_due": due})]
 
 
@@ -164,7 +165,7 @@ class RayGun(Procedure):
             if charge != inputs.charge:
                 raise RuleViolation(f"{u.name}'s ray gun {inputs.gun} holds {charge} charge")
             key = f"{ledger}_used_turn"
-            if u.attributes.get(key) == e.turn:
+            if state_of(u).gun_used_turn(ledger) == e.turn:
                 raise RuleViolation(
                     f"{u.name}'s ray gun {inputs.gun} has already fired or recharged this turn"
                 )
@@ -248,7 +249,7 @@ class Recharge(Procedure):
                     f"{u.name}'s ray gun {inputs.gun} has charge {actual[0]}, power {actual[1]}"
                     f" and {actual[2]} recharge dice"
                 )
-            if u.attributes.get(key) == e.turn:
+            if state_of(u).gun_used_turn(ledger) == e.turn:
                 raise RuleViolation(
                     f"{u.name}'s ray gun {inputs.gun} fired or recharged this turn: "
                     "only a gun that does not fire may recharge"

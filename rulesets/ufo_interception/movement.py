@@ -15,6 +15,7 @@ from app.core.ruleset import AircraftInputs, prefill_subject
 
 from .common import ANTI_GRAV, MAX_SPEED, fighter, ufo
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
+from .state import state_of
 
 #: "UFO may move *any* distance up to 6 inches per turn."
 UFO_MAX_MOVE = 6
@@ -72,11 +73,10 @@ class UfoMove(Calculator):
         u = prefill_subject(engagement, attacker, target)
         if u is None:
             return {}
-        last = u.attributes.get("moved", [0, 0])
         return {
             "max_speed": int(u.ledger(MAX_SPEED)),
             "anti_grav": int(u.ledger(ANTI_GRAV)),
-            "moved_last_turn": last[1] if last[0] == engagement.turn - 1 else 0,
+            "moved_last_turn": state_of(u).moved_last_turn(engagement.turn),
         }
 
     def compute(self, inputs: UfoMoveInputs, draft: Draft) -> Decision:
@@ -84,7 +84,8 @@ class UfoMove(Calculator):
         if inputs.aircraft:
             u = ufo(e, inputs.aircraft)
             require_step(e, (UFO_MOVES,), "the UFO's move")
-            if u.attributes.get("moved", [0])[0] == e.turn:
+            moved = state_of(u).moved
+            if moved is not None and moved[0] == e.turn:
                 raise RuleViolation(f"{u.name} has already moved this turn")
             actual = self.prefill(e, u.id, None)
             given = {k: getattr(inputs, k) for k in actual}
@@ -153,16 +154,16 @@ class AircraftMove(Calculator):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {}
-        planned = a.attributes.get("speed_turn")
-        speed = int(a.attributes.get("speed", 0))
-        previous = int(a.attributes.get("previous_speed", speed))
-        if planned != engagement.turn:
+        st = state_of(a)
+        speed = st.speed or 0
+        previous = st.previous_speed if st.previous_speed is not None else speed
+        if st.speed_turn != engagement.turn:
             previous = speed
         return {
             "speed": speed,
             "previous_speed": previous,
             "top_speed": int(a.ledger(MAX_SPEED)),
-            "half": 2 if a.attributes.get("half_moved") == [engagement.turn, 1] else 1,
+            "half": 2 if st.half_moved == (engagement.turn, 1) else 1,
         }
 
     def compute(self, inputs: AircraftMoveInputs, draft: Draft) -> Decision:
@@ -178,10 +179,10 @@ class AircraftMove(Calculator):
             e = draft.engagement
             a = fighter(e, inputs.aircraft)
             require_step(e, (FIRST_HALF if inputs.half == 1 else SECOND_HALF,), "this half move")
-            done = a.attributes.get("half_moved")
-            if done == [e.turn, inputs.half]:
+            done = state_of(a).half_moved
+            if done == (e.turn, inputs.half):
                 raise RuleViolation(f"{a.name} has already made this half of its move")
-            if inputs.half == 2 and done != [e.turn, 1]:
+            if inputs.half == 2 and done != (e.turn, 1):
                 raise RuleViolation(f"{a.name} has not made the first half of its move")
             actual = self.prefill(e, a.id, None)
             if inputs.top_speed != actual["top_speed"]:

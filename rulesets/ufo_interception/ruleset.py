@@ -58,6 +58,7 @@ from .sequence import (
     STEPS,
     UFO_MOVES,
 )
+from .state import State, state_of
 from .tables import DAMAGE_TABLE
 
 FOUR_AMRAAM = "four_amraam"
@@ -183,6 +184,7 @@ class UfoInterception(Ruleset):
     )
     Card = Card
     Details = Details
+    State = State
     uses_pilot_quality = False
     initiative = "initiative"
     initiative_by = "aircraft"
@@ -238,8 +240,7 @@ class UfoInterception(Ruleset):
         if step == UFO_MOVES:
             for u in _ufos(engagement):
                 limit = min(6, int(u.ledger(MAX_SPEED)))
-                last = u.attributes.get("moved", [0, 0])
-                moved = last[1] if last[0] == engagement.turn - 1 else 0
+                moved = state_of(u).moved_last_turn(engagement.turn)
                 grav = u.ledgers.get(ANTI_GRAV)
                 turn = (
                     "may not change direction"
@@ -255,8 +256,7 @@ class UfoInterception(Ruleset):
                 (
                     a.id,
                     f"moves {which} half of its move "
-                    f"({Fraction(int(a.attributes.get('speed', 0)), 2)} inches)"
-                    + self._score(a, scores),
+                    f"({Fraction(state_of(a).speed or 0, 2)} inches)" + self._score(a, scores),
                     "aircraft_move",
                 )
                 for a in planes
@@ -316,11 +316,12 @@ class UfoInterception(Ruleset):
         for a in engagement.aircraft.values():
             if not a.in_play:
                 continue
-            due = int(a.attributes.get("damage_rolls_due", 0))
+            st = state_of(a)
+            due = st.damage_rolls_due
             if due:
                 out.append((a.id, f"{due} roll(s) on the damage table due", "damage_roll"))
-            damaged = a.attributes.get("damaged_turn") == engagement.turn
-            checked = a.attributes.get("vital_checked_turn") == engagement.turn
+            damaged = st.damaged_turn == engagement.turn
+            checked = st.vital_checked_turn == engagement.turn
             if a.card["kind"] == "fighter" and damaged and not checked:
                 out.append(
                     (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
@@ -349,13 +350,13 @@ class UfoInterception(Ruleset):
         if c.kind == "fighter":
             items += [
                 ("Speed", str(c.speed)),
-                ("Current speed", str(aircraft.attributes.get("speed"))),
+                ("Current speed", str(state_of(aircraft).speed)),
                 ("Pilot reaction", str(aircraft.details.get("reaction", 0))),
             ]
         else:
             items.append(("Anti Grav", str(c.anti_grav)))
         items.append(("DP", str(c.damage_points)))
-        due = int(aircraft.attributes.get("damage_rolls_due", 0))
+        due = state_of(aircraft).damage_rolls_due
         if due:
             items.append(("Damage rolls due", str(due)))
         blocks: list[CardBlock] = [KeyValues("Data", tuple(items)), *damage_track(aircraft)]

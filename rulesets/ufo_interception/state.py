@@ -1,0 +1,63 @@
+"""The UFO game's typed per-aircraft state: every value its events keep (``AttributesSet``) and
+``initial_attributes`` sets, read through ``state_of(aircraft)``. The draft checks every
+``AttributesSet`` against ``State``, so a misspelt key or a wrong type fails loudly."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.core.engagement import AircraftState
+
+__all__ = ["State", "state_of"]
+
+
+class State(BaseModel):
+    """What the UFO rules keep per plane or UFO (turns are game turns, steps the sequence of
+    play's; pairs are stored as JSON lists)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: a fighter's speed this turn (inches per turn), the speed it flew last turn and the turn
+    #: its speed was set (Movement: Aircraft, "change speed by up to 3 inches")
+    speed: int | None = Field(None, ge=0)
+    previous_speed: int | None = Field(None, ge=0)
+    speed_turn: int | None = None
+    #: (turn, half) of the last half move flown
+    half_moved: tuple[int, int] | None = None
+    #: (turn, inches) of a UFO's last move (Movement: UFO, the Anti-Grav limit)
+    moved: tuple[int, int] | None = None
+    #: (turn, step) the aircraft last fired cannon or missiles
+    fired: tuple[int, int] | None = None
+    #: rolls on the damage table owed for hits (Hitting)
+    damage_rolls_due: int = Field(0, ge=0)
+    hard_points_lost: tuple[int, ...] = ()
+    #: damage taken in ``damaged_turn`` (the vital-system check, Damage) and the turn checked
+    damage_this_turn: int = Field(0, ge=0)
+    damaged_turn: int | None = None
+    vital_checked_turn: int | None = None
+    #: the turn each ray gun last fired or recharged, and last fired (Firing: UFO)
+    ray_gun_1_used_turn: int | None = None
+    ray_gun_2_used_turn: int | None = None
+    ray_gun_3_used_turn: int | None = None
+    ray_gun_4_used_turn: int | None = None
+    ray_gun_1_fired_turn: int | None = None
+    ray_gun_2_fired_turn: int | None = None
+    ray_gun_3_fired_turn: int | None = None
+    ray_gun_4_fired_turn: int | None = None
+
+    def gun_used_turn(self, ledger: str) -> int | None:
+        """The turn ray gun ``ledger`` (``ray_gun_<n>``) last fired or recharged."""
+        value = getattr(self, f"{ledger}_used_turn")
+        return value if isinstance(value, int) else None
+
+    def moved_last_turn(self, turn: int) -> int:
+        """Inches a UFO moved in the turn before ``turn`` (0 if it did not move then)."""
+        return self.moved[1] if self.moved is not None and self.moved[0] == turn - 1 else 0
+
+    def damaged_in(self, turn: int) -> int:
+        """Damage taken in ``turn`` (0 if none)."""
+        return self.damage_this_turn if self.damaged_turn == turn else 0
+
+
+def state_of(a: AircraftState) -> State:
+    return a.typed(State, "attributes")
