@@ -15,7 +15,7 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -23,9 +23,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QFormLayout,
-    QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -37,15 +35,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.dice import DiceSpec, SeededDice, TableDice
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.ruleset import Acting, Procedure
-from app.ui.dice_mode import dice_mode_box
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
-from app.ui.message_bar import MessageBar, attempt_here, muted
+from app.ui.message_bar import MessageBar, muted
 from app.ui.model import EngagementModel
 from app.ui.odds_chart import OddsChart
+from app.ui.procedure_runner import ProcedureRunner
 
 NO_AIRCRAFT = "(none: what-if)"
 #: how long the odds wait after a keystroke before they are worked out (issue 20)
@@ -82,8 +79,6 @@ class CombatDock(QDockWidget):
         self.setObjectName("CombatDock")
         self.model = model
         self.form: InputForm | None = None
-        self.dice_fields: list[DieField] = []
-        self._dice_key: list[tuple[str, str]] | None = None
         self._missing: MissingTableValue | None = None
         self._odds: dict[str, Fraction] = {}
         self._pending: BaseModel | None = None
@@ -158,26 +153,16 @@ class CombatDock(QDockWidget):
         footer.setObjectName("combat_footer")
         foot = QVBoxLayout(footer)
         foot.setContentsMargins(6, 2, 6, 4)
-        self.dice_area = QWidget()
-        self.dice_grid = QGridLayout(self.dice_area)
-        self.dice_grid.setContentsMargins(0, 0, 0, 0)
-        foot.addWidget(self.dice_area)
-        self.no_dice = QLabel("This procedure rolls no dice.")
-        foot.addWidget(self.no_dice)
-        row = QHBoxLayout()
-        self.players_roll = dice_mode_box(model.dice_mode)
-        row.addWidget(self.players_roll)
-        row.addStretch(1)
-        self.resolve_button = QPushButton("Re&solve")
+        self.runner = ProcedureRunner(model, "Re&solve")
+        self.resolve_button = self.runner.button
         self.resolve_button.setObjectName("resolve")
         self.resolve_button.setToolTip("Resolve the procedure (Enter in a field, or Ctrl+Return)")
-        row.addWidget(self.resolve_button)
-        foot.addLayout(row)
+        self.players_roll = self.runner.players_roll
+        self.refusal = self.runner.refusal
+        foot.addWidget(self.runner)
         self.notice = MessageBar()
         self.notice.setObjectName("notice")
         foot.addWidget(self.notice)
-        self.refusal = MessageBar()
-        foot.addWidget(self.refusal)
         self.open_tables = QPushButton("Open the tables &editor to fill it in")
         self.open_tables.setObjectName("open_tables")
         self.open_tables.hide()
@@ -211,8 +196,8 @@ class CombatDock(QDockWidget):
         for combo in (self.attacker, self.target, self.aircraft):
             combo.currentIndexChanged.connect(self._aircraft_chosen)
         self.prefill_button.clicked.connect(self.prefill)
-        model.dice_mode.changed.connect(self._dice_mode)
-        self.resolve_button.clicked.connect(self.resolve)
+        self.runner.triggered.connect(self.resolve)
+        self.runner.submitted.connect(self.resolve)
         self.open_tables.clicked.connect(self._open_tables)
         self.resolve_button.installEventFilter(self)
 
@@ -228,6 +213,10 @@ class CombatDock(QDockWidget):
         if not pid or not self.model.has_session:
             return None
         return self.model.session.ruleset.procedures.get(pid)
+
+    @property
+    def dice_fields(self) -> list[DieField]:
+        return self.runner.dice_fields
 
     def _ids(self) -> dict[str, str | None]:
         proc = self.current_procedure
@@ -403,7 +392,7 @@ class CombatDock(QDockWidget):
             for w in (self._attacker_label, self._target_label, self._aircraft_label):
                 w.setVisible(False)
             self._show_odds(None)
-            self._rebuild_dice([])
+            self.runner.set_dice([])
             self.resolve_button.setEnabled(False)
             return
         doc = " ".join((proc.__doc__ or "").strip().split("\n\n")[0].split())
@@ -500,7 +489,7 @@ class CombatDock(QDockWidget):
             needed = list(proc.dice_needed(inputs))
         except Exception:  # noqa: BLE001 - then no typed dice can be offered
             needed = []
-        self._rebuild_dice(needed)
+        self.runner.set_dice(needed)
 
     def _compute_odds(self) -> None:
         self._odds_timer.stop()
@@ -549,41 +538,6 @@ class CombatDock(QDockWidget):
             self._compute_odds()
         return dict(self._odds)
 
-    def _rebuild_dice(self, needed: list[tuple[str, str]]) -> None:
-        if needed == self._dice_key:
-            return
-        self._dice_key = needed
-        typed = [f.edit.text() for f in self.dice_fields]
-        for f in self.dice_fields:
-            self.dice_grid.removeWidget(f)
-            f.deleteLater()
-        self.dice_fields = []
-        for spec_text, purpose in needed:
-            spec = DiceSpec.parse(spec_text)
-            for i in range(spec.count):
-                which = f"{purpose} (die {i + 1} of {spec.count})" if spec.count > 1 else purpose
-                one = DiceSpec(1, spec.low, spec.high, spec.die_name, spec.zero_reads)
-                field = DieField(one, which)
-                field.edit.returnPressed.connect(self.resolve)
-                n = len(self.dice_fields)
-                field.completed.connect(lambda n=n: self._next_die(n))
-                self.dice_grid.addWidget(field, n, 0)
-                field.show()  # at once, so the cursor can go in it
-                self.dice_fields.append(field)
-        for f, text in zip(self.dice_fields, typed, strict=False):
-            f.edit.setText(text)
-        self._dice_mode()
-
-    def _dice_mode(self, *_: object) -> None:
-        typed = self.model.dice_mode.players_roll
-        self.dice_area.setVisible(typed and bool(self.dice_fields))
-        self.no_dice.setVisible(typed and not self.dice_fields)
-
-    def _next_die(self, n: int) -> None:
-        if n + 1 < len(self.dice_fields):
-            self.dice_fields[n + 1].edit.setFocus()
-            self.dice_fields[n + 1].edit.selectAll()
-
     def _to_dice(self) -> None:
         """Every field to type is typed: on to the first die (when the players roll)."""
         if self.model.dice_mode.players_roll and self.dice_fields:
@@ -592,19 +546,11 @@ class CombatDock(QDockWidget):
 
     def _submitted(self) -> None:
         """Enter in a field: the first untyped die if the players roll, else resolve."""
-        if self.model.dice_mode.players_roll:
-            empty = [f for f in self.dice_fields if not f.edit.text().strip()]
-            if empty:
-                empty[0].edit.setFocus()
-                return
+        empty = self.runner.first_empty_die()
+        if empty is not None:
+            empty.edit.setFocus()
+            return
         self.resolve()
-
-    def typed_dice(self) -> list[int] | None:
-        """The typed values, or ``None`` with each wrong one's reason shown in place."""
-        ok = [f.check(required=True) for f in self.dice_fields]
-        if not all(ok):
-            return None
-        return [v for f in self.dice_fields if (v := f.value()) is not None]
 
     # -- resolving ---------------------------------------------------------------------------
 
@@ -617,38 +563,13 @@ class CombatDock(QDockWidget):
         if inputs is None:
             self.refusal.show_refusal(f"Not resolved: {self.form.error_text()}")
             return
-        if self.model.dice_mode.players_roll:
-            values = self.typed_dice()
-            if values is None:
-                bad = [f.error.text() for f in self.dice_fields if f.error.text()]
-                self.refusal.show_refusal("Not resolved: " + "; ".join(bad))
-                return
-            dice: TableDice | SeededDice = TableDice(values)
-        else:
-            dice = SeededDice()
         self._missing = None
         self.open_tables.hide()
         owed_before = set(self._owed())
-        overrides = self.form.overrides()
-
-        def perform() -> Any:
-            try:
-                return self.model.session.perform(proc.id, inputs, dice, overrides=overrides)
-            except MissingTableValue as e:
-                self._missing = e
-                raise
-            except (RuleViolation, ValidationError):
-                raise
-            except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
-                raise RuleViolation(
-                    f"{proc.title}: the ruleset could not resolve these inputs "
-                    f"({type(e).__name__}: {e}); nothing was written"
-                ) from e
-
-        done, res = attempt_here(self.model, perform, self.refusal)
+        done, res, _dice = self.runner.run(proc, inputs, self.form.overrides())
         if not done:
-            if self._missing is not None:
-                self._offer_tables(self._missing)
+            if self.runner.missing is not None:
+                self._offer_tables(self.runner.missing)
             return
         rolled = ", ".join(str(r) for r in res.rolls)
         self.result.setText(
@@ -656,9 +577,7 @@ class CombatDock(QDockWidget):
             + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
         self.notice.clear_refusal()
-        for f in self.dice_fields:  # each roll is typed afresh
-            f.edit.clear()
-            f.check(required=False)
+        self.runner.clear_dice()
         owed = [line for line in self._owed() if line not in owed_before and line[2] != proc.id] + [
             (who, "", pid) for pid, who in getattr(res, "follow_ups", ())
         ]

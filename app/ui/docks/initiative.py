@@ -21,14 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.dice import DiceSpec, SeededDice, TableDice
+from app.core.dice import TableDice
 from app.core.ruleset import Procedure
-from app.ui.dice_mode import dice_mode_box
 from app.ui.die_field import DieField
 from app.ui.docks.turn import who_name
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
-from app.ui.message_bar import MessageBar, attempt_here
+from app.ui.message_bar import attempt_here
 from app.ui.model import EngagementModel
+from app.ui.procedure_runner import ProcedureRunner
 
 
 class InitiativeDock(QWidget):
@@ -44,8 +44,6 @@ class InitiativeDock(QWidget):
         super().__init__(parent)
         self.model = model
         self.form: InputForm | None = None
-        self.dice_fields: list[DieField] = []
-        self._extra_rounds = 0
         self._roster_key: tuple[tuple[str, str, str | None, bool], ...] = ()
 
         self.title = QLabel()
@@ -62,19 +60,17 @@ class InitiativeDock(QWidget):
         self.read_button.clicked.connect(self.prefill)
         self.inputs_layout.addWidget(self.read_button)
 
-        self.players_roll = dice_mode_box(model.dice_mode)
-        model.dice_mode.changed.connect(self._dice_mode)
-        self.dice_box = QWidget()
-        self.dice_layout = QVBoxLayout(self.dice_box)
-        self.dice_layout.setContentsMargins(0, 0, 0, 0)
-
         self.roll_action = QAction("Roll initiative", self)
         self.roll_action.setShortcut(QKeySequence("Ctrl+I"))
         self.roll_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.roll_action.triggered.connect(self.roll)
         self.addAction(self.roll_action)
-        self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
-        self.roll_button.clicked.connect(self.roll_action.trigger)
+        self.runner = ProcedureRunner(model, "Roll initiative (Ctrl+I)")
+        self.runner.triggered.connect(self.roll_action.trigger)
+        self.runner.submitted.connect(self._submitted)
+        self.roll_button = self.runner.button
+        self.players_roll = self.runner.players_roll
+        self.message = self.runner.refusal
 
         self.pass_to = QComboBox()
         self.pass_button = QPushButton("Pass marker")
@@ -88,17 +84,11 @@ class InitiativeDock(QWidget):
         pass_row.addWidget(self.pass_to, 1)
         pass_row.addWidget(self.pass_button)
 
-        self.message = MessageBar()
         self.controls = QWidget()
         c = QVBoxLayout(self.controls)
         c.setContentsMargins(0, 0, 0, 0)
         c.addWidget(self.inputs_box)
-        c.addWidget(self.dice_box)
-        roll_row = QHBoxLayout()
-        roll_row.addWidget(self.players_roll)
-        roll_row.addStretch(1)
-        roll_row.addWidget(self.roll_button)
-        c.addLayout(roll_row)
+        c.addWidget(self.runner)
         c.addWidget(self.pass_box)
 
         c.addStretch(1)
@@ -113,7 +103,6 @@ class InitiativeDock(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.order)
-        layout.addWidget(self.message)
         layout.addWidget(scroll, 1)
 
         model.reset.connect(self.rebuild)
@@ -148,6 +137,7 @@ class InitiativeDock(QWidget):
             self.title.setText(f"<b>{proc.title}</b> ({proc.rule}), by {by}")
             self.form = InputForm(proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()))
             self.form.changed.connect(lambda _v: self._dice_fields())
+            self.form.submitted.connect(self._submitted)
             self.inputs_layout.insertWidget(0, self.form)
             self.inputs_box.setVisible(bool(self.form.names))
             self.prefill()
@@ -194,43 +184,23 @@ class InitiativeDock(QWidget):
 
     # -- dice ---------------------------------------------------------------------------------
 
-    def _dice_mode(self, *_: object) -> None:
-        self.dice_box.setVisible(self.model.dice_mode.players_roll)
-        self._dice_fields()
+    @property
+    def dice_fields(self) -> list[DieField]:
+        return self.runner.dice_fields
 
     def _dice_fields(self, extra_rounds: int = 0) -> None:
         """One field per die the roll needs (plus re-roll rounds after a typed tie)."""
-        old = [f.edit.text() for f in self.dice_fields]
-        for f in self.dice_fields:
-            self.dice_layout.removeWidget(f)
-            f.hide()  # never a parentless window of its own (it kept the keyboard focus)
-            f.deleteLater()
-        self.dice_fields = []
-        self._extra_rounds = extra_rounds
         proc, inputs = self.procedure, self.inputs()
-        self.dice_box.setVisible(self.model.dice_mode.players_roll)
-        if proc is None or inputs is None or not self.model.dice_mode.players_roll:
+        needed = [] if proc is None or inputs is None else list(proc.dice_needed(inputs))
+        self.runner.set_dice(needed, extra_rounds)
+
+    def _submitted(self) -> None:
+        """Enter in a field or a die: the first untyped die if the players roll, else roll."""
+        empty = self.runner.first_empty_die()
+        if empty is not None:
+            empty.edit.setFocus()
             return
-        needed = proc.dice_needed(inputs)
-        rounds = [needed] + [
-            [(spec, f"{purpose} (re-roll {n})") for spec, purpose in needed]
-            for n in range(1, extra_rounds + 1)
-        ]
-        for batch in rounds:
-            for spec, purpose in batch:
-                parsed = DiceSpec.parse(spec)
-                for i in range(parsed.count):
-                    one = DiceSpec.parse(parsed.die_name)
-                    which = (
-                        f"{purpose} (die {i + 1} of {parsed.count})"
-                        if parsed.count > 1
-                        else purpose
-                    )
-                    field = DieField(one, which)
-                    self.dice_layout.addWidget(field)
-                    self.dice_fields.append(field)
-        for field, text in zip(self.dice_fields, old, strict=False):
-            field.edit.setText(text)
+        self.roll_action.trigger()
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -241,29 +211,13 @@ class InitiativeDock(QWidget):
         if inputs is None:
             self.message.show_refusal(f"Not rolled: {self.form.error_text() if self.form else ''}")
             return
-        session = self.model.session
-        if not self.model.dice_mode.players_roll:
-            done, _ = attempt_here(
-                self.model, lambda: session.perform(proc.id, inputs, SeededDice()), self.message
-            )
-            return
-        ok = [f.check(required=True) for f in self.dice_fields]
-        if not all(ok):
-            bad = next(f for f, good in zip(self.dice_fields, ok, strict=True) if not good)
-            self.message.show_refusal(f"Not rolled: {bad.error.text()}")
-            bad.edit.setFocus()
-            return
-        dice = TableDice([f.value() or 0 for f in self.dice_fields])
-        done, _ = attempt_here(
-            self.model, lambda: session.perform(proc.id, inputs, dice), self.message
-        )
+        done, _res, dice = self.runner.run(proc, inputs)
         if done:
             self._dice_fields()
-            for f in self.dice_fields:
-                f.edit.clear()
-        elif dice.ran_out:
+            self.runner.clear_dice()
+        elif isinstance(dice, TableDice) and dice.ran_out:
             # a tie the rules re-roll: ask for the next round of dice, keeping what was typed
-            self._dice_fields(self._extra_rounds + 1)
+            self._dice_fields(self.runner.extra_rounds + 1)
             self.message.show_refusal(
                 "A tie: the rules re-roll it. Type the re-rolled dice in the new fields."
             )
