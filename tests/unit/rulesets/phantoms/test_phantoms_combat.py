@@ -437,10 +437,11 @@ def test_7_1_launch_restrictions(game: Any) -> None:
         )
 
 
-def test_7_1_1b_missile_misses_when_the_lock_is_broken(game: Any) -> None:
+def _sparrow_at_12_hexes(g: Any) -> dict[str, Any]:
+    """An F-15C locked on a MiG-21 12 hexes away (both at altitude 4) fires an AIM-7M in
+    impulse 1; the radar-lock inputs are returned."""
     from rulesets.phantoms.common import step_of
 
-    g = game()
     g.add("f15", "Blue", "f15c", altitude=4)
     g.add("mig", "Red", "mig21", altitude=4)
     g.clock(1, step_of(1, "g"))
@@ -450,6 +451,14 @@ def test_7_1_1b_missile_misses_when_the_lock_is_broken(game: Any) -> None:
         "missile_launch",
         {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 12},
     )
+    return inp
+
+
+def test_7_1_1b_missile_misses_when_the_lock_is_broken(game: Any) -> None:
+    from rulesets.phantoms.common import step_of
+
+    g = game()
+    inp = _sparrow_at_12_hexes(g)
     assert len(g.e.attributes["missiles_in_flight"]) == 1
     g.clock(1, step_of(2, "g"))
     g.do("break_lock", inp, [1, 10])
@@ -557,15 +566,7 @@ def test_7_1_4_a_radar_missile_misses_when_its_launcher_breaks_contact(game: Any
     from rulesets.phantoms.common import step_of
 
     g = game()
-    g.add("f15", "Blue", "f15c", altitude=4)
-    g.add("mig", "Red", "mig21", altitude=4)
-    g.clock(1, step_of(1, "g"))
-    inp = {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 12, "attacker": "f15", "target": "mig"}
-    g.do("radar_lock", inp, [10, 1])
-    g.do(
-        "missile_launch",
-        {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 12},
-    )
+    _sparrow_at_12_hexes(g)
     g.apply([StatusChanged(aircraft="f15", set=(Status.BROKEN_OFF,))])  # 10.0 broke contact
     (flight,) = g.e.attributes["missiles_in_flight"]
     g.clock(1, step_of(flight["impact_at"], "e"))
@@ -590,15 +591,7 @@ def test_7_1_4_active_homer_and_broken_contact_reading(game: Any, variants: Any)
     from rulesets.phantoms.common import step_of
 
     g = game(variants)
-    g.add("f15", "Blue", "f15c", altitude=4)
-    g.add("mig", "Red", "mig21", altitude=4)
-    g.clock(1, step_of(1, "g"))
-    inp = {**LOCK.prefill(g.e, "f15", "mig"), "range_hexes": 12, "attacker": "f15", "target": "mig"}
-    g.do("radar_lock", inp, [10, 1])
-    g.do(
-        "missile_launch",
-        {"attacker": "f15", "target": "mig", "missile": "aim7m", "range_hexes": 12},
-    )
+    _sparrow_at_12_hexes(g)
     (flight,) = g.e.attributes["missiles_in_flight"]
     # an active homer in flight (no shipped card carries one: the record is marked by hand)
     g.apply([GameAttributesSet(values={"missiles_in_flight": [{**flight, "active": True}]})])
