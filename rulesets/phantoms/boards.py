@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from app.core.engagement import Engagement
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table
-from rulesets.phantoms.common import IMPULSES, attr
+from rulesets.phantoms.common import IMPULSES
+from rulesets.phantoms.state import state_of
 
 
 def _name(engagement: Engagement, aircraft_id: str) -> str:
@@ -40,9 +41,9 @@ def boards(engagement: Engagement) -> list[CardBlock]:
         else Lines("Missiles in flight (7.1.2, 7.1.3)", ("none",))
     )
     owed = tuple(
-        (a.name, str(int(attr(a, "criticals_due", 0))))
+        (a.name, str(state_of(a).criticals_due))
         for a in engagement.aircraft.values()
-        if int(attr(a, "criticals_due", 0))
+        if state_of(a).criticals_due
     )
     out.append(KeyValues("Critical-hit rolls owed (8.1)", owed or (("none", ""),)))
     losses = engagement.attributes.get("losses", [])

@@ -12,8 +12,9 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
-from rulesets.phantoms.common import D10, attr, in_play, pilot_of
+from rulesets.phantoms.common import D10, in_play, pilot_of
 from rulesets.phantoms.spotting import UnspottedInput, unspotted_modifier
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
 
 
@@ -55,7 +56,9 @@ class BreakOff(UnspottedInput, Procedure):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {"turn": engagement.turn}
-        tailed = any(attr(e, "tailing") == a.id and e.in_play for e in engagement.aircraft.values())
+        tailed = any(
+            state_of(e).tailing == a.id and e.in_play for e in engagement.aircraft.values()
+        )
         return {"turn": engagement.turn, "pilot": pilot_of(a), "tailed": tailed}
 
     def decide(self, inputs: BreakOffInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -68,7 +71,7 @@ class BreakOff(UnspottedInput, Procedure):
                 raise RuleViolation(
                     "break-off checks are made in the Break-Off Check Phase (3.0, 10.0)"
                 )
-            if attr(a, "break_off_turn") == e.turn:
+            if state_of(a).break_off_turn == e.turn:
                 raise RuleViolation(f"{a.name} has already attempted to break off this turn")
             known = self.prefill(e, a.id, None)
             inputs = inputs.model_copy(

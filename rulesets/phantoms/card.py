@@ -5,7 +5,8 @@ from __future__ import annotations
 from app.core.engagement import AircraftState, Engagement
 from app.core.ruleset import CardBlock, CardSpec, KeyValues, Lines, Table, Track, critical_lines
 from rulesets.phantoms.cards import MANEUVERS, MAX_SPEED, Card
-from rulesets.phantoms.common import attr, is_loaded
+from rulesets.phantoms.common import is_loaded
+from rulesets.phantoms.state import state_of
 
 
 def _v(x: object) -> str:
@@ -25,8 +26,8 @@ def card_spec(
             "Status",
             (
                 ("Pilot", (aircraft.pilot or "average").capitalize()),
-                ("Speed", _v(attr(aircraft, "speed"))),
-                ("Altitude", _v(attr(aircraft, "altitude"))),
+                ("Speed", _v(state_of(aircraft).speed)),
+                ("Altitude", _v(state_of(aircraft).altitude)),
                 ("Loaded", "yes" if is_loaded(aircraft) else "no"),
                 ("Maneuver", _maneuver_text(aircraft)),
                 ("Sample card", "yes: not the published values" if c.sample else "no"),
@@ -74,8 +75,8 @@ def card_spec(
         ("Radar Value", _v(c.radar)),
         ("Radar locks", str(c.radar_locks)),
         ("Missiles per impulse", str(c.missiles_per_impulse)),
-        ("Radar C/M", _v(attr(aircraft, "radar_cm"))),
-        ("IR C/M", _v(attr(aircraft, "ir_cm"))),
+        ("Radar C/M", _v(state_of(aircraft).radar_cm)),
+        ("IR C/M", _v(state_of(aircraft).ir_cm)),
     )
     blocks.append(KeyValues("Combat (7.0, 14.0)", gun))
     if c.gun_hits:
@@ -112,8 +113,8 @@ def card_spec(
             grey_from=c.max_damage,
             note=f"{aircraft.damage} of {c.max_damage}"
             + (
-                f"; criticals to roll: {attr(aircraft, 'criticals_due')}"
-                if attr(aircraft, "criticals_due")
+                f"; criticals to roll: {state_of(aircraft).criticals_due}"
+                if state_of(aircraft).criticals_due
                 else ""
             ),
         )
@@ -134,9 +135,8 @@ def card_spec(
 
 
 def _maneuver_text(a: AircraftState) -> str:
-    m = attr(a, "maneuver")
-    if not m:
+    m = state_of(a).maneuver
+    if m is None:
         return "none marked"
-    levels = m.get("levels", 0)
-    climb = f", {m.get('vertical')} {levels}" if levels else ""
-    return f"{m['label']}: {m['moved']}/{m['hexes']} hexes{climb}"
+    climb = f", {m.vertical} {m.levels}" if m.levels else ""
+    return f"{m.label}: {m.moved}/{m.hexes} hexes{climb}"

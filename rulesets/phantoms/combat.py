@@ -16,7 +16,6 @@ from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.cards import Card
 from rulesets.phantoms.common import (
     D10,
-    attr,
     in_play,
     maneuver_now,
     now_impulse,
@@ -24,6 +23,7 @@ from rulesets.phantoms.common import (
 )
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
 
 GUN_LEDGER = "gun_ammunition"
@@ -49,13 +49,13 @@ def check_can_fire(engagement: Engagement, a: AircraftState, kind: str) -> int |
     if Status.OUT_OF_CONTROL in a.status:
         raise RuleViolation(f"{a.name} is out of control and may not fire (7.0)")
     now = now_impulse(engagement)
-    if now is not None and attr(a, "recovered_at") == now:
+    if now is not None and state_of(a).recovered_at == now:
         raise RuleViolation(f"{a.name} has just recovered control and may not fire (7.0)")
-    fired = attr(a, "fired") or {}
-    if now is not None and fired.get("at") == now:
-        if kind == "gun" or fired.get("kind") == "gun":
+    fired = state_of(a).fired
+    if now is not None and fired is not None and fired.at == now:
+        if kind == "gun" or fired.kind == "gun":
             raise RuleViolation(
-                f"{a.name} has already fired {fired.get('kind')} this impulse; "
+                f"{a.name} has already fired {fired.kind} this impulse; "
                 "guns or missiles, not both, and one gun target (7.0, 7.2)"
             )
     return now
@@ -66,16 +66,16 @@ def check_vertical(a: AircraftState, t: AircraftState, now: int | None, rule: st
     that dove may not fire at higher ones."""
     if now is None:
         return
-    alt_a, alt_t = int(attr(a, "altitude", 0)), int(attr(t, "altitude", 0))
-    if attr(a, "climbed_at") == now and alt_t < alt_a:
+    alt_a, alt_t = state_of(a).altitude, state_of(t).altitude
+    if state_of(a).climbed_at == now and alt_t < alt_a:
         raise RuleViolation(f"{a.name} climbed this impulse: no fire at lower aircraft ({rule})")
-    if attr(a, "dove_at") == now and alt_t > alt_a:
+    if state_of(a).dove_at == now and alt_t > alt_a:
         raise RuleViolation(f"{a.name} dove this impulse: no fire at higher aircraft ({rule})")
 
 
 def fired_event(a: AircraftState, now: int | None, kind: str) -> AttributesSet:
-    fired = attr(a, "fired") or {}
-    count = int(fired.get("count", 0)) + 1 if fired.get("at") == now and now is not None else 1
+    fired = state_of(a).fired
+    count = fired.count + 1 if fired is not None and fired.at == now and now is not None else 1
     return AttributesSet(aircraft=a.id, values={"fired": {"at": now, "kind": kind, "count": count}})
 
 
@@ -87,12 +87,13 @@ def gun_modifiers(
     unless the ``maneuver_ends_at_marker`` reading is chosen."""
     g = tables().gun
     m = g.wounded if Status.WOUNDED in a.status else 0
-    if attr(a, "altitude") != attr(t, "altitude"):
+    if state_of(a).altitude != state_of(t).altitude:
         m += g.different_altitude
     if Status.OUT_OF_CONTROL in t.status:
         m += g.target_spinning
     if "maneuver_ends_at_marker" in variants:
-        kind = (attr(a, "maneuver") or {}).get("kind")
+        marker = state_of(a).maneuver
+        kind = marker.kind if marker is not None else None
     else:
         kind = maneuver_now(engagement, a)
     if kind in ("hard_turn", "loop"):
@@ -195,7 +196,7 @@ class GunAttack(UnspottedInput, Procedure):
             if a.card.get("gun_value") is None:
                 raise RuleViolation(f"{a.name} has no gun (7.2)")
             now = check_can_fire(draft.engagement, a, "gun")
-            if now is not None and attr(a, "moved_at") != now:
+            if now is not None and state_of(a).moved_at != now:
                 raise RuleViolation(
                     f"{a.name} did not move this impulse; only aircraft that moved fire guns (7.0)"
                 )
@@ -204,7 +205,7 @@ class GunAttack(UnspottedInput, Procedure):
             in_play(t)
             if a is not None:
                 check_enemy(a, t, "7.2")
-                if abs(int(attr(a, "altitude", 0)) - int(attr(t, "altitude", 0))) > 1:
+                if abs(state_of(a).altitude - state_of(t).altitude) > 1:
                     raise RuleViolation("guns reach only within one altitude level (7.2)")
                 check_vertical(a, t, now, "7.2")
         att, dfn = self.modifiers(inputs)

@@ -9,6 +9,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, StatusChanged
 from app.core.procedure import Draft
+from rulesets.phantoms.state import state_of
 
 D10 = "d10"
 
@@ -66,9 +67,10 @@ def maneuver_now(engagement: Engagement, a: AircraftState) -> str | None:
     """The maneuver an aircraft is flying this impulse: its marker's kind, or the one it
     completed in this impulse's movement ("just did", 7.1.3; the same reading for the firing
     aircraft's -3/-1 of 7.2 unless ``maneuver_ends_at_marker``)."""
-    kind = (attr(a, "maneuver") or {}).get("kind")
-    if kind is None and attr(a, "completed_at") == now_impulse(engagement):
-        kind = attr(a, "last_maneuver")
+    st = state_of(a)
+    kind = st.maneuver.kind if st.maneuver is not None else None
+    if kind is None and st.completed_at == now_impulse(engagement):
+        kind = st.last_maneuver
     return kind
 
 
@@ -76,7 +78,7 @@ def is_loaded(a: AircraftState) -> bool:
     """11.0: carrying stores (not jettisoned) or damage beyond the maximum (8.0)."""
     return (
         Status.LOADED in a.status
-        or bool(attr(a, "stores", False))
+        or state_of(a).stores
         or (a.max_damage is not None and a.damage > a.max_damage)
     )
 

@@ -13,7 +13,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
-from rulesets.phantoms.common import D10, attr, in_play, loss_events, now_impulse, pilot_of
+from rulesets.phantoms.common import D10, in_play, loss_events, now_impulse, pilot_of
+from rulesets.phantoms.state import ControlCheck, state_of
 from rulesets.phantoms.tables import tables
 
 Cause = Literal["hard turn", "loop", "speed"]
@@ -66,19 +67,19 @@ class LossOfControl(Procedure):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {}
-        checks = attr(a, "control_checks") or []
+        checks = state_of(a).control_checks
         out: dict[str, Any] = {"pilot": pilot_of(a), "wounded": Status.WOUNDED in a.status}
         if checks:
-            out.update(cause=checks[0]["cause"], below_zero=checks[0]["below_zero"])
+            out.update(cause=checks[0].cause, below_zero=checks[0].below_zero)
         return out
 
     def decide(self, inputs: ControlInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None
-        checks: list[dict[str, Any]] = []
+        checks: list[ControlCheck] = []
         if inputs.aircraft:
             a = draft.get(inputs.aircraft)
             in_play(a)
-            checks = list(attr(a, "control_checks") or [])
+            checks = list(state_of(a).control_checks)
             if not checks:
                 raise RuleViolation(f"{a.name} has no loss of control check to make (6.4.1)")
             inputs = inputs.model_copy(update=self.prefill(draft.engagement, a.id, None))
@@ -86,8 +87,8 @@ class LossOfControl(Procedure):
         roll = dice.roll(D10, "loss of control").total
         outcome = self._label(inputs, roll)
         if a is not None:
-            values: dict[str, Any] = {"control_checks": checks[1:]}
-            speed = int(attr(a, "speed", 1))
+            values: dict[str, Any] = {"control_checks": [c.model_dump() for c in checks[1:]]}
+            speed = state_of(a).speed
             if outcome == "out of control":
                 draft.emit(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
                 spots = dict(draft.engagement.attributes.get("spots", {}))
@@ -140,8 +141,8 @@ class Recovery(Procedure):
             return {}
         return {
             "pilot": pilot_of(a),
-            "speed": max(1, int(attr(a, "speed", 1))),
-            "altitude": int(attr(a, "altitude", 0)),
+            "speed": max(1, state_of(a).speed),
+            "altitude": state_of(a).altitude,
         }
 
     def decide(self, inputs: RecoveryInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -153,7 +154,7 @@ class Recovery(Procedure):
             if Status.OUT_OF_CONTROL not in a.status:
                 raise RuleViolation(f"{a.name} is not out of control (6.4.2)")
             now = now_impulse(e)
-            if now is not None and attr(a, "recovery_due_at") != now:
+            if now is not None and state_of(a).recovery_due_at != now:
                 raise RuleViolation(
                     f"{a.name} checks recovery only in an impulse in which it would move (6.4.2)"
                 )

@@ -14,12 +14,12 @@ from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
 from rulesets.phantoms.common import (
     D10,
-    attr,
     in_play,
     loss_events,
     now_impulse,
     pilot_of,
 )
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
 
 STRUCTURAL = "structural_damage"  # our own status flag: no more Hard Turns or Loops
@@ -55,7 +55,7 @@ def damage_events(
     if target.damage + points > max_damage and Status.LOADED not in target.status:
         events.append(StatusChanged(aircraft=target.id, set=(Status.LOADED,)))
     if owed:
-        due = int(attr(target, "criticals_due", 0)) + owed
+        due = state_of(target).criticals_due + owed
         events.append(AttributesSet(aircraft=target.id, values={"criticals_due": due}))
     return events
 
@@ -101,13 +101,13 @@ def critical_result(roll: int, s: CriticalInputs) -> str:
 
 def critical_state(a: AircraftState) -> dict[str, bool]:
     """The inputs the Critical Hit Table needs, read off the aircraft's state."""
-    maneuver = attr(a, "maneuver") or {}
+    maneuver = state_of(a).maneuver
     return {
         "pilot_wounded": Status.WOUNDED in a.status,
         "structural_damage": STRUCTURAL in a.status,
         "engine_hit": Status.ENGINE_DAMAGED in a.status,
-        "had_fire": int(attr(a, "fire_hits", 0)) > 0,
-        "in_hard_turn_or_loop": maneuver.get("kind") in ("hard_turn", "loop"),
+        "had_fire": state_of(a).fire_hits > 0,
+        "in_hard_turn_or_loop": maneuver is not None and maneuver.kind in ("hard_turn", "loop"),
     }
 
 
@@ -131,7 +131,7 @@ class CriticalHitRoll(Procedure):
         if inputs.aircraft:
             a = draft.get(inputs.aircraft)
             in_play(a)
-            if int(attr(a, "criticals_due", 0)) <= 0:
+            if state_of(a).criticals_due <= 0:
                 raise RuleViolation(
                     f"{a.name} has no critical hit to roll (8.1: a missile hit, 3 points in one "
                     "combat, points beyond the maximum, or a fire check of 5 or less)"
@@ -154,7 +154,7 @@ class CriticalHitRoll(Procedure):
         title: str,
         text: str,
     ) -> list[Event]:
-        due = int(attr(a, "criticals_due", 0)) - 1
+        due = state_of(a).criticals_due - 1
         entry = "Minor Damage" if result == "miss" else result.capitalize()
         events: list[Event] = [
             CriticalHit(
@@ -170,7 +170,7 @@ class CriticalHitRoll(Procedure):
             events.append(StatusChanged(aircraft=a.id, set=(Status.ENGINE_DAMAGED,)))
         elif result == "fire":
             events.append(StatusChanged(aircraft=a.id, set=(Status.ON_FIRE,)))
-            values["fire_hits"] = int(attr(a, "fire_hits", 0)) + 1
+            values["fire_hits"] = state_of(a).fire_hits + 1
         elif result in _LOST:
             flags: tuple[str, ...] = (Status.DESTROYED,)
             if result == "pilot killed":
@@ -182,7 +182,7 @@ class CriticalHitRoll(Procedure):
             }.get(result, "major damage")
             values.update(criticals_due=0, destroyed_by=cause)
             if result == "destroyed by fire":
-                values["fire_hits"] = int(attr(a, "fire_hits", 0)) + 1
+                values["fire_hits"] = state_of(a).fire_hits + 1
             events += loss_events(engagement, a, flags, cause)
         events.append(AttributesSet(aircraft=a.id, values=values))
         return events
@@ -233,7 +233,7 @@ class Ejection(Procedure):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {}
-        by = attr(a, "destroyed_by")
+        by = state_of(a).destroyed_by
         return {
             "wounded": Status.WOUNDED in a.status,
             "on_fire": Status.ON_FIRE in a.status,
@@ -246,7 +246,7 @@ class Ejection(Procedure):
             a = draft.get(inputs.aircraft)
             if Status.DESTROYED not in a.status:
                 raise RuleViolation(f"{a.name} is not destroyed; a pilot ejects only then (8.2)")
-            if a.status & {Status.PILOT_KILLED, Status.EJECTED} or attr(a, "ejection_rolled"):
+            if a.status & {Status.PILOT_KILLED, Status.EJECTED} or state_of(a).ejection_rolled:
                 raise RuleViolation(f"{a.name}: the pilot has no ejection left to attempt (8.2)")
             inputs = inputs.model_copy(update=self.prefill(draft.engagement, a.id, None))
         roll = dice.roll(D10, "ejection").total
@@ -309,8 +309,8 @@ class FireCheck(Procedure):
         if a is None:
             return {}
         return {
-            "speed": int(attr(a, "speed", 1)),
-            "dove": attr(a, "dove_at") == now_impulse(engagement),
+            "speed": state_of(a).speed,
+            "dove": state_of(a).dove_at == now_impulse(engagement),
             "pilot": pilot_of(a),
         }
 
@@ -322,7 +322,7 @@ class FireCheck(Procedure):
             if Status.ON_FIRE not in a.status:
                 raise RuleViolation(f"{a.name} is not on fire (9.0)")
             now = now_impulse(draft.engagement)
-            if now is not None and attr(a, "fire_checked_at") == now:
+            if now is not None and state_of(a).fire_checked_at == now:
                 raise RuleViolation(f"{a.name} has already checked its fire this impulse (9.0)")
             inputs = inputs.model_copy(update=self.prefill(draft.engagement, a.id, None))
         roll = dice.roll(D10, "fire check").total
@@ -332,7 +332,7 @@ class FireCheck(Procedure):
             if outcome == "fire out":
                 draft.emit(StatusChanged(aircraft=a.id, cleared=(Status.ON_FIRE,)))
             elif outcome == "critical hit":
-                values["criticals_due"] = int(attr(a, "criticals_due", 0)) + 1
+                values["criticals_due"] = state_of(a).criticals_due + 1
             draft.emit(AttributesSet(aircraft=a.id, values=values))
         m = self.modifier(inputs)
         return Decision(outcome, f"fire check {roll}{m:+d} = {roll + m}: {outcome} (9.0)")

@@ -26,7 +26,6 @@ from rulesets.phantoms.combat import (
 )
 from rulesets.phantoms.common import (
     D10,
-    attr,
     in_play,
     maneuver_now,
     now_impulse,
@@ -34,6 +33,7 @@ from rulesets.phantoms.common import (
 )
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import positions, tables
 
 
@@ -150,19 +150,19 @@ class MissileLaunch(Calculator):
                 + (", ".join(f"{x.name} ({x.id})" for x in card.missiles) or "none")
             ) from None
         now = check_can_fire(engagement, a, m.guidance)
-        fired = attr(a, "fired") or {}
-        if now is not None and fired.get("at") == now:
-            if fired.get("kind") != m.guidance:
+        fired = state_of(a).fired
+        if now is not None and fired is not None and fired.at == now:
+            if fired.kind != m.guidance:
                 raise RuleViolation(
-                    f"{a.name} fired {fired.get('kind')} missiles this impulse: heat-seeking or "
+                    f"{a.name} fired {fired.kind} missiles this impulse: heat-seeking or "
                     "radar-guided, not both (7.1.2)"
                 )
-            if int(fired.get("count", 0)) >= card.missiles_per_impulse:
+            if fired.count >= card.missiles_per_impulse:
                 raise RuleViolation(
                     f"{a.name} may fire {card.missiles_per_impulse} missile(s) per impulse (7.1.2)"
                 )
         check_vertical(a, t, now, "7.1.2")
-        alt_a, alt_t = int(attr(a, "altitude", 0)), int(attr(t, "altitude", 0))
+        alt_a, alt_t = state_of(a).altitude, state_of(t).altitude
         modifier = inputs.position_modifier
         if inputs.position:
             modifier = launch_position_modifier(m.aspect, inputs.position)
@@ -177,7 +177,7 @@ class MissileLaunch(Calculator):
                 )
             flight = flight_impulses("heat", inputs.range_hexes)
         else:
-            if t.id not in (attr(a, "locks") or []):
+            if t.id not in state_of(a).locks:
                 raise RuleViolation(f"{a.name} has no radar lock-on on {t.name} (7.1.1b)")
             out_of_range = not radar_in_range(m, inputs.range_hexes, self.variants)
             if out_of_range and "out_of_range_launch_misses" not in self.variants:
@@ -282,9 +282,9 @@ class MissileAttack(UnspottedInput, Procedure):
             kind = maneuver_now(engagement, t)  # in, or just did (7.1.3)
             out.update(
                 target_pilot=pilot_of(t),
-                target_altitude=int(attr(t, "altitude", 0)),
+                target_altitude=state_of(t).altitude,
                 target_hard_turn_or_loop=kind in ("hard_turn", "loop"),
-                target_used_afterburner=attr(t, "afterburner_at") == now_impulse(engagement),
+                target_used_afterburner=state_of(t).afterburner_at == now_impulse(engagement),
                 target_broke_contact=Status.BROKEN_OFF in t.status,
             )
         if attacker and target:
@@ -297,7 +297,7 @@ class MissileAttack(UnspottedInput, Procedure):
                     guidance=m["guidance"],
                     hit_number=m["hit"],
                     position_modifier=0,
-                    target_countermeasures=int(attr(t, cm, 0)),
+                    target_countermeasures=getattr(state_of(t), cm),
                 )
         return out
 

@@ -13,7 +13,8 @@ from app.core.events import AttributesSet, Event, GameAttributesSet
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.combat import check_enemy, two_dice
-from rulesets.phantoms.common import D10, attr, in_play, pilot_of
+from rulesets.phantoms.common import D10, in_play, pilot_of
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
 
 # --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------
@@ -61,12 +62,12 @@ def _radar_prefill(
         a = engagement.get(attacker)
         if a.card.get("radar") is not None:
             out["attacker_radar"] = int(a.card["radar"])
-        out.update(attacker_pilot=pilot_of(a), attacker_altitude=int(attr(a, "altitude", 0)))
+        out.update(attacker_pilot=pilot_of(a), attacker_altitude=state_of(a).altitude)
     if target:
         t = engagement.get(target)
         out.update(
-            target_altitude=int(attr(t, "altitude", 0)),
-            target_radar_countermeasures=int(attr(t, "radar_cm", 0)),
+            target_altitude=state_of(t).altitude,
+            target_radar_countermeasures=state_of(t).radar_cm,
         )
     return out
 
@@ -113,7 +114,7 @@ class RadarLock(Procedure):
 def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool) -> list[Event]:
     """7.1.1b: trying to lock onto another target loses the lock (beyond the card's number of
     locks); the missiles those locks guided miss unless they are active homers."""
-    locks = list(attr(a, "locks") or [])
+    locks = list(state_of(a).locks)
     dropped: list[str] = []
     if target not in locks:
         limit = int(a.card.get("radar_locks", 1))
@@ -177,7 +178,7 @@ class BreakLock(Procedure):
             a = draft.get(inputs.attacker)
             draft.get(inputs.target)
             active = inputs.missile_radar is not None
-            if not active and inputs.target not in (attr(a, "locks") or []):
+            if not active and inputs.target not in state_of(a).locks:
                 raise RuleViolation(f"{a.name} has no radar lock on that aircraft (7.1.1c)")
         att, dfn = radar_modifiers(inputs, self.variants, inputs.missile_radar)
         r1 = dice.roll(D10, "break lock: attacker").total
@@ -185,7 +186,7 @@ class BreakLock(Procedure):
         outcome = self._label(r1 + att - (r2 + dfn))
         if a is not None and inputs.target and outcome != "miss":
             if inputs.missile_radar is None:
-                locks = [x for x in attr(a, "locks") or [] if x != inputs.target]
+                locks = [x for x in state_of(a).locks if x != inputs.target]
                 draft.emit(AttributesSet(aircraft=a.id, values={"locks": locks}))
             draft.emit(
                 *_lose_guided(

@@ -10,11 +10,11 @@ from rulesets.phantoms.common import (
     IMPULSES,
     SEGMENTS,
     absolute_impulse,
-    attr,
     clock_of,
     engine_damaged,
 )
 from rulesets.phantoms.movement import movement_segment, moves_at
+from rulesets.phantoms.state import state_of
 
 _TEXT = {
     "a": "Aircraft at the speeds marked X move one hex; out-of-control ones check recovery.",
@@ -62,19 +62,19 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
     planes = _by_marker(engagement)
     out: list[Acting] = []
     for a in planes:  # things owed from earlier steps come first
-        due = int(attr(a, "criticals_due", 0))
+        due = state_of(a).criticals_due
         if due:
             out.append((a.id, f"rolls {due} critical hit(s) (8.1)", "critical_hit"))
-        if attr(a, "control_checks"):
+        if state_of(a).control_checks:
             out.append((a.id, "checks loss of control (6.4.1)", "loss_of_control"))
     for a in engagement.aircraft.values():
-        lost = Status.DESTROYED in a.status and not attr(a, "ejection_rolled")
+        lost = Status.DESTROYED in a.status and not state_of(a).ejection_rolled
         if lost and not a.status & {Status.PILOT_KILLED, Status.EJECTED}:
             out.append((a.id, "may attempt to eject (8.2)", "ejection"))
     if impulse is None:
         if engagement.step == 0:
             return out + [(a.id, "sets speed (5.0)", "set_speed") for a in planes]
-        tailed = {attr(e, "tailing") for e in planes}
+        tailed = {state_of(e).tailing for e in planes}
         return out + [
             (a.id, "may attempt to break off (10.0)", "break_off")
             for a in planes
@@ -83,7 +83,7 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
     now = absolute_impulse(engagement.turn, impulse)
     if seg == "a":
         for a in planes:
-            if moves_at(int(attr(a, "speed", 1)), impulse):
+            if moves_at(state_of(a).speed, impulse):
                 ooc = Status.OUT_OF_CONTROL in a.status
                 if ooc:
                     out.append((a.id, "checks recovery (6.4.2)", "recovery"))
@@ -132,7 +132,7 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         out += [
             (a.id, "may fire guns (7.2)", "gun_attack")
             for a in planes
-            if attr(a, "moved_at") == now
+            if state_of(a).moved_at == now
             and a.card.get("gun_value") is not None
             and Status.OUT_OF_CONTROL not in a.status
         ]
@@ -150,10 +150,12 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         ]
     elif seg == "i":
         need = [
-            a for a in planes if not attr(a, "maneuver") and Status.OUT_OF_CONTROL not in a.status
+            a
+            for a in planes
+            if state_of(a).maneuver is None and Status.OUT_OF_CONTROL not in a.status
         ]
-        plain = [a for a in need if not attr(a, "tailing")]
-        tailing = [a for a in need if attr(a, "tailing")]
+        plain = [a for a in need if not state_of(a).tailing]
+        tailing = [a for a in need if state_of(a).tailing]
         out += [(a.id, "places its maneuver marker (6.1)", "mark_maneuver") for a in plain]
         out += [
             (a.id, "places its maneuver marker last: tailing (6.1.1)", "mark_maneuver")

@@ -13,7 +13,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.common import D10, attr, in_play, now_impulse, pilot_of, subject
+from rulesets.phantoms.common import D10, in_play, now_impulse, pilot_of, subject
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
 
 Spots = dict[str, dict[str, list[str]]]
@@ -65,8 +66,8 @@ def is_spotted(engagement: Engagement, target: str, by: str, variants: frozenset
     for friend in engagement.on_side(me.side):  # 13.1: friendly aircraft share radar spots
         if target in spots.get(friend.id, {}).get("radar", []):
             return True
-    mate = attr(me, "wingman")
-    if mate and attr(me, "wingman_close", True) and mate in engagement.aircraft:
+    mate = state_of(me).wingman
+    if mate and state_of(me).wingman_close and mate in engagement.aircraft:
         return target in spots.get(mate, {}).get("visual", [])
     return False
 
@@ -116,13 +117,13 @@ class RadarSpot(Procedure):
             out.update(
                 spotter_radar=int(a.card.get("radar") or 0),
                 spotter_pilot=pilot_of(a),
-                spotter_altitude=int(attr(a, "altitude", 0)),
+                spotter_altitude=state_of(a).altitude,
             )
         if target:
             t = engagement.get(target)
             out.update(
-                target_altitude=int(attr(t, "altitude", 0)),
-                target_radar_countermeasures=int(attr(t, "radar_cm", 0)),
+                target_altitude=state_of(t).altitude,
+                target_radar_countermeasures=state_of(t).radar_cm,
             )
         return out
 
@@ -198,13 +199,13 @@ class VisualSpot(Procedure):
             t = engagement.get(target)
             out.update(
                 target_size=t.card.get("size", "normal"),
-                target_altitude=int(attr(t, "altitude", 0)),
+                target_altitude=state_of(t).altitude,
             )
         if attacker and target:
             a = engagement.get(attacker)
             radar = target in spots_of(engagement).get(attacker, {}).get("radar", [])
             out["radar_spot_lock_or_controller"] = (
-                radar or target in (attr(a, "locks") or []) or bool(attr(a, "controller"))
+                radar or target in state_of(a).locks or state_of(a).controller
             )
         return out
 
@@ -214,7 +215,7 @@ class VisualSpot(Procedure):
             a = draft.get(inputs.attacker)
             in_play(a)
             now = now_impulse(draft.engagement)
-            if now is not None and attr(a, "visual_attempt_at") == now:
+            if now is not None and state_of(a).visual_attempt_at == now:
                 raise RuleViolation(
                     f"{a.name} may try to spot only one aircraft visually per segment (13.2)"
                 )
@@ -261,7 +262,7 @@ class LoseSpot(Calculator):
         if r.startswith("wingmen"):
             close = r.endswith("within 5 hexes")
             draft.emit(AttributesSet(aircraft=a.id, values={"wingman_close": close}))
-            mate = attr(a, "wingman")
+            mate = state_of(a).wingman
             if mate in e.aircraft:
                 draft.emit(AttributesSet(aircraft=mate, values={"wingman_close": close}))
             return Decision(r, f"{a.name}: {r} (13.2)")

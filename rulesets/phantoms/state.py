@@ -1,7 +1,7 @@
 """Phantoms' typed per-aircraft state: every value its events keep (``AttributesSet``) and
 ``initial_attributes`` sets. The draft checks every ``AttributesSet`` of a procedure against
-``State``, so a misspelt key or a wrong type fails loudly. Reads still go through
-``common.attr`` (plain JSON values)."""
+``State``, so a misspelt key or a wrong type fails loudly; procedures read it typed through
+``state_of(aircraft)``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["ControlCheck", "Fired", "Marker", "State"]
+from app.core.engagement import AircraftState
+
+__all__ = ["ControlCheck", "Fired", "Marker", "State", "state_of"]
 
 
 class _Value(BaseModel):
@@ -77,3 +79,8 @@ class State(_Value):
     recovery_due_at: int | None = None
     fire_checked_at: int | None = None
     visual_attempt_at: int | None = None
+
+
+def state_of(a: AircraftState) -> State:
+    """The aircraft's attributes as the typed ``State`` (validated once per value)."""
+    return a.typed(State, "attributes")
