@@ -283,7 +283,9 @@ class Ruleset:
     #: the procedure id that passes the initiative marker, for rulesets whose marker can be
     #: passed (Phantoms 4.0); the Initiative panel offers it
     pass_initiative: ClassVar[str | None] = None
-    geometry: ClassVar[Geometry | None] = None
+    #: the board's geometry; a ruleset whose readings depend on the game's variants sets its own
+    #: per game in ``__init__``
+    geometry: Geometry | None = None
     #: the desk's panels this game uses (``None``: derived from what the ruleset declares:
     #: Initiative with an initiative procedure, Angle-off with a geometry, Displays when it has
     #: boards, Critical hits unless ``uses_critical_hits`` is off)

@@ -430,9 +430,13 @@ def _arcs(target: HexPosition) -> tuple[tuple[str, float, float], ...]:
 
 
 class AirPowerGeometry:
-    """The ``Geometry`` of Air Power: hex map, angle-off arcs of rule "Angle-Off"."""
+    """The ``Geometry`` of Air Power: hex map, angle-off arcs of rule "Angle-Off"; with the
+    original wording, equal speeds on a borderline move the target forward (its examples)."""
 
     grid: Literal["hex", "inches"] = "hex"
+
+    def __init__(self, *, original_wording: bool = False) -> None:
+        self.original_wording = original_wording
 
     def reading(
         self, target: HexPosition, attacker: HexPosition, ts: float, as_: float
@@ -444,10 +448,16 @@ class AirPowerGeometry:
                 target_speed=ts,
                 attacker_speed=as_,
                 beneficial=attack_beneficial(angle_off_modifiers()),
+                equal_speed_moves_target=self.original_wording,
             )
         except MissingTableValue:
             plain = read_angle_off(
-                target, attacker, target_speed=ts, attacker_speed=as_, beneficial=lambda a, b: a
+                target,
+                attacker,
+                target_speed=ts,
+                attacker_speed=as_,
+                beneficial=lambda a, b: a,
+                equal_speed_moves_target=self.original_wording,
             )
             assert plain.borderline is not None
             a, b = plain.borderline

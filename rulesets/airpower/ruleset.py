@@ -90,6 +90,10 @@ class AirPower(Ruleset):
     State = State
     geometry = AirPowerGeometry()
 
+    def __init__(self, variants: Sequence[str] = ()) -> None:
+        super().__init__(variants)
+        self.geometry = AirPowerGeometry(original_wording=ORIGINAL in self.chosen)
+
     @property
     def aircraft(self) -> Mapping[str, BaseModel]:
         return load_catalogue(AIRCRAFT_DIR, Card, self.id)

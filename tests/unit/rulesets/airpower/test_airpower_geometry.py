@@ -129,6 +129,27 @@ def test_original_wording_treats_same_speed_as_target_faster() -> None:
     assert angle_off(A3, B3, target_speed=5, attacker_speed=7, modifiers={}) == AngleOff.ARC_120
 
 
+def test_the_board_reads_by_the_games_wording(_user_data: object) -> None:
+    """The board's reading fills the attack form, so it follows the game's variant: with the
+    original wording, equal speeds on a borderline move the target forward (Phantom B of the
+    example: the 150 arc), where the revised text takes the more beneficial arc (180 with the
+    front arcs better: test values)."""
+    from app.core.data import save_override
+    from app.core.ruleset import Piece
+    from app.plugins import load_ruleset
+
+    save_override(
+        "airpower", "modifiers", {"angle_off": {str(k): v for k, v in FRONT_BETTER.items()}}
+    )
+    target = Piece(A1.x, A1.y, A1.facing, 0, 6)
+    attacker = Piece(B1.x, B1.y, B1.facing, 0, 6)
+    revised = load_ruleset("airpower").geometry
+    original = load_ruleset("airpower").bind(["original_wording"]).geometry
+    assert revised is not None and original is not None
+    assert revised.relate(target, attacker).readings["angle_off"] == AngleOff.ARC_180
+    assert original.relate(target, attacker).readings["angle_off"] == AngleOff.ARC_150
+
+
 def test_tie_break_reads_the_umpires_table() -> None:
     """The more beneficial arc comes from the modifier table; the text does not print it."""
     with pytest.raises(MissingTableValue) as e:
