@@ -283,6 +283,10 @@ ATTACK_CARD_FIELDS = frozenset(
         "target_altitude",
         "target_size",
         "ssgt_fps",
+        # from the flight record (rule "Recovery Periods"): what the FP just flown allows
+        "last_fp",
+        "recovering_from",
+        "turn_rates",
     }
 )
 
