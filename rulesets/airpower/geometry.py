@@ -144,7 +144,8 @@ class ArcReading:
         return f"{self.side} {self.arc}" if self.side else str(self.arc)
 
 
-BeneficialFn = Callable[[AngleOff, AngleOff], AngleOff]
+#: the more beneficial of two adjacent arcs; ``None`` when neither is (equal modifiers)
+BeneficialFn = Callable[[AngleOff, AngleOff], AngleOff | None]
 
 
 def _facing_difference(target: HexPosition, attacker: HexPosition) -> ArcReading:
@@ -205,6 +206,7 @@ def read_angle_off(
     beneficial: BeneficialFn | None = None,
     equal_speed_moves_target: bool = False,
     attacker_is_ground: bool = False,
+    equal_modifiers_heading: bool = False,
 ) -> ArcReading:
     """The attacker's angle-off arc and side relative to the target (rule "Angle-Off").
 
@@ -213,8 +215,10 @@ def read_angle_off(
     the sighted element ``attacker``) or ``"advantage"`` (the aircraft seeking advantage is
     ``target``). ``beneficial(a, b)`` names the more beneficial of two adjacent arcs (for
     attacks, from the modifier table); ``equal_speed_moves_target`` is the original wording,
-    whose examples treat equal speeds as the target being faster. A ground unit is always
-    slower than an aircraft.
+    whose examples treat equal speeds as the target being faster. When the two arcs benefit
+    equally (``beneficial`` returns ``None``), the more rearward arc is taken, or with
+    ``equal_modifiers_heading`` the one the attacker heads into. A ground unit is always slower
+    than an aircraft.
     """
     if same_location(target, attacker):
         return _facing_difference(target, attacker)
@@ -276,22 +280,29 @@ def read_angle_off(
         raise ValueError(f"borderline between {pair[0]} and {pair[1]}: no tie-break given")
     chosen = beneficial(*pair)
     why = "neither is faster" if not steps else "it stays on the borderline"
-    return ArcReading(chosen, side, pair, f"{why}: the more beneficial arc", m)
+    if chosen is not None:
+        return ArcReading(chosen, side, pair, f"{why}: the more beneficial arc", m)
+    heading = own[0] if own is not None else None
+    if equal_modifiers_heading and heading in pair:
+        return ArcReading(heading, side, pair, f"{why}, equal modifiers: the arc it heads into", m)
+    return ArcReading(pair[0], side, pair, f"{why}, equal modifiers: the more rearward arc", m)
 
 
 def attack_beneficial(
     modifiers: Mapping[AngleOff, int | str], table: str = "angle-off modifiers"
 ) -> BeneficialFn:
-    """The adjacent arc with the lower (better) hit-roll modifier; on equal modifiers the more
-    rearward arc, which also meets more arc requirements (SSGT, CA radar ranging)."""
+    """The adjacent arc with the lower (better) hit-roll modifier; ``None`` on equal modifiers
+    (``read_angle_off`` then decides by the game's reading)."""
 
-    def pick(a: AngleOff, b: AngleOff) -> AngleOff:
+    def pick(a: AngleOff, b: AngleOff) -> AngleOff | None:
         values = []
         for arc in (a, b):
             v = modifiers.get(arc, "missing")
             if not isinstance(v, int):
                 raise MissingTableValue(table, f"angle-off {arc}", ANGLE_OFF_RULE)
             values.append(v)
+        if values[0] == values[1]:
+            return None
         return b if values[1] < values[0] else a
 
     return pick
@@ -305,6 +316,7 @@ def angle_off(
     attacker_speed: float,
     modifiers: Mapping[AngleOff, int | str] | None = None,
     original_wording: bool = False,
+    equal_modifiers_heading: bool = False,
 ) -> AngleOff:
     """The angle-off arc for an attack (rule "Angle-Off Procedure for Attack Modifiers").
 
@@ -321,6 +333,7 @@ def angle_off(
         attacker_speed=attacker_speed,
         beneficial=attack_beneficial(modifiers),
         equal_speed_moves_target=original_wording,
+        equal_modifiers_heading=equal_modifiers_heading,
     ).arc
 
 
@@ -435,8 +448,11 @@ class AirPowerGeometry:
 
     grid: Literal["hex", "inches"] = "hex"
 
-    def __init__(self, *, original_wording: bool = False) -> None:
+    def __init__(
+        self, *, original_wording: bool = False, equal_modifiers_heading: bool = False
+    ) -> None:
         self.original_wording = original_wording
+        self.equal_modifiers_heading = equal_modifiers_heading
 
     def reading(
         self, target: HexPosition, attacker: HexPosition, ts: float, as_: float
@@ -449,6 +465,7 @@ class AirPowerGeometry:
                 attacker_speed=as_,
                 beneficial=attack_beneficial(angle_off_modifiers()),
                 equal_speed_moves_target=self.original_wording,
+                equal_modifiers_heading=self.equal_modifiers_heading,
             )
         except MissingTableValue:
             plain = read_angle_off(

@@ -54,6 +54,18 @@ ORIGINAL_WORDING = Variant(
     "Air Power (original wording)",
 )
 
+EQUAL_HEADING = "borderline_equal_heading"
+BORDERLINE_EQUAL_HEADING = Variant(
+    EQUAL_HEADING,
+    "Angle-off borderline, equal modifiers: the arc the attacker heads into",
+    "Angle-Off: an attacker left on a borderline is in 'the arc that benefits the attacker'. "
+    "When both arcs have the same hit-roll modifier the text names neither. Default: the more "
+    "rearward arc (it also meets the SSGT and CA radar-ranging arc requirements, so it is the "
+    "one that benefits the attacker). With this variant: the arc the attacker's own move "
+    "heads into. The board's reading, which fills the attack form, follows the choice.",
+    "Air Power, Angle-Off",
+)
+
 
 class AirPower(Ruleset):
     id = "airpower"
@@ -84,7 +96,7 @@ class AirPower(Ruleset):
             "genies", "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
         ),
     )
-    variant_list = (ORIGINAL_WORDING,)
+    variant_list = (ORIGINAL_WORDING, BORDERLINE_EQUAL_HEADING)
     Card = Card
     Details = Details
     State = State
@@ -92,7 +104,10 @@ class AirPower(Ruleset):
 
     def __init__(self, variants: Sequence[str] = ()) -> None:
         super().__init__(variants)
-        self.geometry = AirPowerGeometry(original_wording=ORIGINAL in self.chosen)
+        self.geometry = AirPowerGeometry(
+            original_wording=ORIGINAL in self.chosen,
+            equal_modifiers_heading=EQUAL_HEADING in self.chosen,
+        )
 
     @property
     def aircraft(self) -> Mapping[str, BaseModel]:

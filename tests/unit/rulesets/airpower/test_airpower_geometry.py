@@ -150,6 +150,29 @@ def test_the_board_reads_by_the_games_wording(_user_data: object) -> None:
     assert original.relate(target, attacker).readings["angle_off"] == AngleOff.ARC_150
 
 
+def test_equal_modifiers_on_a_borderline_reading() -> None:
+    """Angle-Off (open reading): an attacker left on the line takes "the arc that benefits the
+    attacker"; with equal modifiers on both arcs the default is the more rearward arc, the
+    borderline_equal_heading variant takes the arc the attacker heads into (B3 of the example,
+    equal speeds: between the 90 and 120 arcs, heading into the 120; B1 heads into the 150,
+    the rearward arc anyway)."""
+    flat = {arc: 0 for arc in AngleOff}
+    same = {"target_speed": 6, "attacker_speed": 6}
+    assert angle_off(A3, B3, modifiers=flat, **same) == AngleOff.ARC_90
+    assert angle_off(A3, B3, modifiers=flat, equal_modifiers_heading=True, **same) == (
+        AngleOff.ARC_120
+    )
+    assert angle_off(A1, B1, modifiers=flat, equal_modifiers_heading=True, **same) == (
+        AngleOff.ARC_150
+    )
+    # unequal modifiers: the variant changes nothing (the more beneficial arc)
+    for heading in (False, True):
+        assert (
+            angle_off(A3, B3, modifiers=REAR_BETTER, equal_modifiers_heading=heading, **same)
+            == AngleOff.ARC_90
+        )
+
+
 def test_tie_break_reads_the_umpires_table() -> None:
     """The more beneficial arc comes from the modifier table; the text does not print it."""
     with pytest.raises(MissingTableValue) as e:
