@@ -449,10 +449,17 @@ class AirPowerGeometry:
     grid: Literal["hex", "inches"] = "hex"
 
     def __init__(
-        self, *, original_wording: bool = False, equal_modifiers_heading: bool = False
+        self,
+        *,
+        original_wording: bool = False,
+        equal_modifiers_heading: bool = False,
+        range_typed: bool = False,
     ) -> None:
         self.original_wording = original_wording
         self.equal_modifiers_heading = equal_modifiers_heading
+        #: the horizontal range is read off Figure "air-to-air gun attacks" by the umpire: the
+        #: board shows the hexes apart but does not fill the attack's field
+        self.range_typed = range_typed
 
     def reading(
         self, target: HexPosition, attacker: HexPosition, ts: float, as_: float
@@ -515,11 +522,12 @@ class AirPowerGeometry:
         lines.append(("Rocket attack", "possible" if not rocket_why else "no: " + rocket_why))
         unknown = "not filled in" in gun_why
         readings: dict[str, Any] = {
-            "horizontal_range": horizontal,
             "same_location": same,
             "attacker_altitude": attacker.altitude,
             "target_altitude": target.altitude,
         }
+        if not self.range_typed:
+            readings["horizontal_range"] = horizontal
         if reading is not None:
             readings["angle_off"] = reading.arc
         return Relation(

@@ -66,6 +66,18 @@ BORDERLINE_EQUAL_HEADING = Variant(
     "Air Power, Angle-Off",
 )
 
+RANGE_TYPED = "gun_range_from_figure"
+GUN_RANGE_FROM_FIGURE = Variant(
+    RANGE_TYPED,
+    "Horizontal gun range typed from the gun-attack figure",
+    "Air-to-Air Gun Combat, Range: 'The horizontal range is determined using Figure "
+    "air-to-air gun attacks' (not the same procedure as in the rest of the game), a figure "
+    "the text does not print. Default: the board fills the horizontal range with the hexes "
+    "between the two map locations (0 in the same location). With this variant: the board "
+    "shows the hexes apart but the umpire types the horizontal range read off the figure.",
+    "Air Power, Air-to-Air Gun Combat: Range",
+)
+
 
 class AirPower(Ruleset):
     id = "airpower"
@@ -96,7 +108,7 @@ class AirPower(Ruleset):
             "genies", "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
         ),
     )
-    variant_list = (ORIGINAL_WORDING, BORDERLINE_EQUAL_HEADING)
+    variant_list = (ORIGINAL_WORDING, BORDERLINE_EQUAL_HEADING, GUN_RANGE_FROM_FIGURE)
     Card = Card
     Details = Details
     State = State
@@ -107,6 +119,7 @@ class AirPower(Ruleset):
         self.geometry = AirPowerGeometry(
             original_wording=ORIGINAL in self.chosen,
             equal_modifiers_heading=EQUAL_HEADING in self.chosen,
+            range_typed=RANGE_TYPED in self.chosen,
         )
 
     @property

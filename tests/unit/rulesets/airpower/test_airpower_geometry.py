@@ -173,6 +173,24 @@ def test_equal_modifiers_on_a_borderline_reading() -> None:
         )
 
 
+def test_horizontal_gun_range_from_the_board_or_typed() -> None:
+    """Air-to-Air Gun Combat, Range (open reading): the horizontal range comes from Figure
+    "air-to-air gun attacks", not printed. Default: the board fills it with the hexes between
+    the locations; gun_range_from_figure: the board says the hexes apart but leaves the field to
+    the umpire."""
+    from app.core.ruleset import Piece
+    from app.plugins import load_ruleset
+
+    target, attacker = Piece(0, 0, 90, 2, 6), Piece(0, -2, 90, 2, 6)
+    board = load_ruleset("airpower").geometry
+    typed = load_ruleset("airpower").bind(["gun_range_from_figure"]).geometry
+    assert board is not None and typed is not None
+    assert board.relate(target, attacker).readings["horizontal_range"] == 2
+    relation = typed.relate(target, attacker)
+    assert "horizontal_range" not in relation.readings
+    assert dict(relation.lines)["Location"] == "2 hex(es) apart"
+
+
 def test_tie_break_reads_the_umpires_table() -> None:
     """The more beneficial arc comes from the modifier table; the text does not print it."""
     with pytest.raises(MissingTableValue) as e:

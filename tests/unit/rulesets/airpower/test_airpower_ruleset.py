@@ -186,7 +186,11 @@ def test_ssgt_lost_on_defensive_preemption() -> None:
 
 
 def test_variants_and_card() -> None:
-    assert [v.id for v in RS.variants] == ["original_wording", "borderline_equal_heading"]
+    assert [v.id for v in RS.variants] == [
+        "original_wording",
+        "borderline_equal_heading",
+        "gun_range_from_figure",
+    ]
     help_text = RS.variants[0].help
     for place in ("equal speeds", "SSGT", "Rocket restrictions", "CC rocket"):
         assert place in help_text
