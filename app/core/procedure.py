@@ -34,7 +34,6 @@ from app.core.events import AttributesSet, Event, ProcedureResolved
 
 __all__ = [
     "Calculator",
-    "ProcedureBase",
     "Decision",
     "Draft",
     "OddsTooLarge",
@@ -209,10 +208,15 @@ def _sum(ways_by_den: Mapping[int, int]) -> Fraction:
     return sum((Fraction(n, d) for d, n in ways_by_den.items()), Fraction(0))
 
 
-class ProcedureBase:
-    """What every procedure shares, whatever its shape: the class attributes the desk reads,
-    and the hooks for its form (prefill, pickers, inputs off, dice fields, validation) and the
-    log record. ``Procedure`` (one ``decide``) and the first release's shape both build on it.
+class Procedure(ABC):
+    """A rules action. Subclasses set the class attributes and write ``decide`` once.
+
+    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
+    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
+    can show one field per die for typed table dice; override ``dice_needed`` when the dice
+    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
+    ruleset sets it), against which the draft checks every ``AttributesSet``. The hooks for the
+    desk's form (prefill, pickers, inputs off, dice fields, validation) have defaults.
     """
 
     id: ClassVar[str]
@@ -268,17 +272,6 @@ class ProcedureBase:
 
     def __repr__(self) -> str:
         return f"<Procedure {self.id} ({self.rule})>"
-
-
-class Procedure(ProcedureBase, ABC):
-    """A rules action. Subclasses set the class attributes and write ``decide`` once.
-
-    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
-    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
-    can show one field per die for typed table dice; override ``dice_needed`` when the dice
-    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
-    ruleset sets it), against which the draft checks every ``AttributesSet``.
-    """
 
     #: a calculator has no dice: the desk shows its one result instead of odds
     is_calculator: ClassVar[bool] = False

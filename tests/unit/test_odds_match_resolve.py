@@ -34,13 +34,7 @@ MOST_SEQUENCES = 4000
 
 
 def procedures() -> list[tuple[str, str]]:
-    out = []
-    for rid in RULESETS:
-        rs = load_ruleset(rid)
-        for pid, proc in rs.procedures.items():
-            if isinstance(proc, Procedure):
-                out.append((rid, pid))
-    return out
+    return [(rid, pid) for rid in RULESETS for pid in load_ruleset(rid).procedures]
 
 
 def _bounds(info: Any) -> tuple[int, int]:
