@@ -343,7 +343,7 @@ class Calculator(Procedure):
 
 
 def from_cards(
-    proc: Any,
+    proc: Procedure,
     inputs: BaseModel | Mapping[str, Any],
     engagement: Engagement,
     overridden: frozenset[str] = frozenset(),
@@ -356,7 +356,7 @@ def from_cards(
     reads of the pair (range, arc ...; issue 18): it wins over the state and is checked the same
     way. A what-if (no aircraft named) is left as it is."""
     board = {k: v for k, v in (board or {}).items() if k in proc.Inputs.model_fields}
-    fields: frozenset[str] = getattr(proc, "card_fields", frozenset()) | frozenset(board)
+    fields = proc.card_fields | frozenset(board)
     if not fields:
         return inputs
     if isinstance(inputs, BaseModel):
