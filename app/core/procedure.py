@@ -34,12 +34,12 @@ from app.core.events import AttributesSet, Event, ProcedureResolved
 
 __all__ = [
     "Calculator",
-    "ProcedureBase",
     "Decision",
     "Draft",
     "OddsTooLarge",
     "Procedure",
     "Resolution",
+    "cut_outcomes",
     "exact_outcomes",
 ]
 
@@ -171,7 +171,17 @@ def exact_outcomes(
     totals of its spec. Rules that read single faces of several dice roll them one at a time.
     Weights stay whole numbers (ways, out of ``den``) until the end.
     """
+    return cut_outcomes(run, None, limit)[0]
+
+
+def cut_outcomes(
+    run: Callable[[DiceSource], str], depth: int | None, limit: int = ODDS_LIMIT
+) -> tuple[dict[str, Fraction], Fraction]:
+    """``exact_outcomes`` with every path cut before its roll number ``depth + 1``: the
+    distribution of the paths decided within ``depth`` rolls, and the chance of the paths cut
+    (``depth`` ``None``: none is cut)."""
     ways: dict[str, dict[int, int]] = {}
+    cut: dict[int, int] = {}
     paths: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
     walked = 0
     while paths:
@@ -182,22 +192,31 @@ def exact_outcomes(
         try:
             label = run(_WalkDice(prefix))
         except _Branch as b:
+            if depth is not None and len(prefix) >= depth:
+                cut[den] = cut.get(den, 0) + num
+                continue
             totals, d = _totals(b.spec)
             for total, w in reversed(totals):
                 paths.append(((*prefix, total), num * w, den * d))
             continue
         by_den = ways.setdefault(label, {})
         by_den[den] = by_den.get(den, 0) + num
-    return {
-        label: sum((Fraction(n, d) for d, n in by_den.items()), Fraction(0))
-        for label, by_den in ways.items()
-    }
+    return {label: _sum(by_den) for label, by_den in ways.items()}, _sum(cut)
 
 
-class ProcedureBase:
-    """What every procedure shares, whatever its shape: the class attributes the desk reads,
-    and the hooks for its form (prefill, pickers, inputs off, dice fields, validation) and the
-    log record. ``Procedure`` (one ``decide``) and the first release's shape both build on it.
+def _sum(ways_by_den: Mapping[int, int]) -> Fraction:
+    return sum((Fraction(n, d) for d, n in ways_by_den.items()), Fraction(0))
+
+
+class Procedure(ABC):
+    """A rules action. Subclasses set the class attributes and write ``decide`` once.
+
+    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
+    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
+    can show one field per die for typed table dice; override ``dice_needed`` when the dice
+    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
+    ruleset sets it), against which the draft checks every ``AttributesSet``. The hooks for the
+    desk's form (prefill, pickers, inputs off, dice fields, validation) have defaults.
     """
 
     id: ClassVar[str]
@@ -254,19 +273,13 @@ class ProcedureBase:
     def __repr__(self) -> str:
         return f"<Procedure {self.id} ({self.rule})>"
 
-
-class Procedure(ProcedureBase, ABC):
-    """A rules action. Subclasses set the class attributes and write ``decide`` once.
-
-    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
-    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
-    can show one field per die for typed table dice; override ``dice_needed`` when the dice
-    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
-    ruleset sets it), against which the draft checks every ``AttributesSet``.
-    """
-
     #: a calculator has no dice: the desk shows its one result instead of odds
     is_calculator: ClassVar[bool] = False
+    #: for a decision that starts over when a round of rolls decides nothing (a tie re-rolled):
+    #: the number of rolls in one round. Every round is the same roll afresh, so the odds are
+    #: one round's, conditioned on a round that decides (the walk of every re-roll would never
+    #: end); ``None``: ``decide`` always ends
+    round_rolls: ClassVar[int | None] = None
 
     def __init__(
         self, variants: frozenset[str] = frozenset(), state_model: type[BaseModel] | None = None
@@ -301,9 +314,12 @@ class Procedure(ProcedureBase, ABC):
             engagement = Engagement()
             inputs = what_if(inputs)
         state = self.state_model
-        return self.arrange(
-            exact_outcomes(lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome)
+        outcomes, cut = cut_outcomes(
+            lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome, self.round_rolls
         )
+        if cut == 1:
+            raise RuleViolation("no round of these rolls can decide: the re-rolls never end")
+        return self.arrange({label: p / (1 - cut) for label, p in outcomes.items()})
 
 
 class Calculator(Procedure):
@@ -327,7 +343,7 @@ class Calculator(Procedure):
 
 
 def from_cards(
-    proc: Any,
+    proc: Procedure,
     inputs: BaseModel | Mapping[str, Any],
     engagement: Engagement,
     overridden: frozenset[str] = frozenset(),
@@ -340,7 +356,7 @@ def from_cards(
     reads of the pair (range, arc ...; issue 18): it wins over the state and is checked the same
     way. A what-if (no aircraft named) is left as it is."""
     board = {k: v for k, v in (board or {}).items() if k in proc.Inputs.model_fields}
-    fields: frozenset[str] = getattr(proc, "card_fields", frozenset()) | frozenset(board)
+    fields = proc.card_fields | frozenset(board)
     if not fields:
         return inputs
     if isinstance(inputs, BaseModel):

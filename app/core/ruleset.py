@@ -3,9 +3,9 @@
 A ruleset is a ``Ruleset`` subclass instance registered under the ``airboss.rulesets`` entry
 point group. It declares, as data wherever it can:
 
-- ``procedure_types``: the rules actions with dice. Each ``Procedure`` has an ``Inputs`` pydantic
-  model, ``odds(inputs)`` (exact ``Fraction`` per outcome label, summing to 1) and
-  ``resolve(inputs, dice, engagement)`` (the events to append and a one-line narrative).
+- ``procedure_types``: the rules actions (``app.core.procedure``). Each ``Procedure`` has an
+  ``Inputs`` pydantic model and one ``decide(inputs, dice, draft)``, from which ``resolve`` and
+  the exact ``odds`` are derived; a ``Calculator`` (no dice) has ``compute(inputs, draft)``.
 - ``ledgers``: the consumables per aircraft and their starting values from the card.
 - ``Card`` (pydantic model of a control card) and ``aircraft`` (the catalogue), ``Details`` (the
   per-aircraft settings ``add_aircraft`` accepts), ``card_blocks`` (what the printed card shows).
@@ -16,7 +16,6 @@ point group. It declares, as data wherever it can:
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,12 +24,10 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from app.core.dice import DiceSource
 from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, Event
-from app.core.procedure import Procedure as DecisionProcedure
-from app.core.procedure import ProcedureBase, Resolution
+from app.core.procedure import Procedure, Resolution
 
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
@@ -45,7 +42,6 @@ __all__ = [
     "Lines",
     "Piece",
     "PilotQuality",
-    "Procedure",
     "ProcedureInputs",
     "Relation",
     "Resolution",
@@ -77,28 +73,6 @@ class AircraftInputs(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     aircraft: str | None = None
-
-
-class Procedure(ProcedureBase, ABC):
-    """The first release's procedure shape (``odds`` and ``resolve`` written apart); being
-    replaced by ``app.core.procedure.Procedure`` (one ``decide``), ruleset by ruleset.
-
-    ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
-    global. ``dice`` lists ``(spec, purpose)`` in the order ``resolve`` rolls them.
-    """
-
-    def __init__(self, variants: frozenset[str] = frozenset()) -> None:
-        self.variants = variants
-
-    @abstractmethod
-    def odds(self, inputs: Any) -> dict[str, Fraction]:
-        """Every outcome label -> exact probability, summing to 1 (``"miss"`` = no effect)."""
-
-    @abstractmethod
-    def resolve(
-        self, inputs: Any, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        """Roll, decide, and return the events (including a ``ProcedureResolved`` record)."""
 
 
 @dataclass(frozen=True)
@@ -268,7 +242,7 @@ class Ruleset:
     id: ClassVar[str]
     title: ClassVar[str]
     source: ClassVar[str] = ""
-    procedure_types: ClassVar[tuple[type[Procedure] | type[DecisionProcedure], ...]] = ()
+    procedure_types: ClassVar[tuple[type[Procedure], ...]] = ()
     ledgers: ClassVar[tuple[LedgerSpec, ...]] = ()
     variant_list: ClassVar[tuple[Variant, ...]] = ()
     Card: ClassVar[type[BaseModel]]
@@ -301,15 +275,9 @@ class Ruleset:
                 + (", ".join(sorted(known)) or "none")
             )
         self.chosen = frozenset(variants)
-        self.procedures: Mapping[str, Procedure | DecisionProcedure] = {
-            p.id: self._procedure(p) for p in self.procedure_types
+        self.procedures: Mapping[str, Procedure] = {
+            p.id: p(self.chosen, self.State) for p in self.procedure_types
         }
-
-    def _procedure(self, kind: type[Procedure] | type[DecisionProcedure]) -> Any:
-        proc = kind(self.chosen)
-        if isinstance(proc, DecisionProcedure):
-            proc.state_model = self.State
-        return proc
 
     def bind(self, variants: Sequence[str]) -> Ruleset:
         """This ruleset with a game's chosen variants."""

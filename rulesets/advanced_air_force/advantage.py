@@ -5,16 +5,15 @@ The advantage table lives in the game attribute ``advantage`` (see ``advantage_s
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pydantic import Field
 
-from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet
-from app.core.ruleset import AircraftInputs, Procedure, ProcedureInputs, Resolution
+from app.core.procedure import Calculator, Decision, Draft
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from . import advantage_state
 from .card import Card
@@ -68,7 +67,7 @@ def altitude_allows(inputs: DeclareAdvantageInputs) -> str | None:
     return None
 
 
-class DeclareAdvantage(Procedure):
+class DeclareAdvantage(Calculator):
     """Rules 2, 3, 7 (V. Dive rules 4, 6): gain or repeat the Advantage over a target within
     1200 ft (2400 ft directly below between V. Divers)."""
 
@@ -77,27 +76,13 @@ class DeclareAdvantage(Procedure):
     rule = "rules 2, 3, 6, 7"
     Inputs = DeclareAdvantageInputs
 
-    def odds(self, inputs: DeclareAdvantageInputs) -> dict[str, Fraction]:
+    def compute(self, inputs: DeclareAdvantageInputs, draft: Draft) -> Decision:
         why = altitude_allows(inputs)
         if why:
             raise RuleViolation(why)
-        return {"advantage": Fraction(1)}
-
-    def resolve(
-        self,
-        inputs: DeclareAdvantageInputs,
-        dice: DiceSource,
-        engagement: Engagement | None = None,
-    ) -> Resolution:
-        why = altitude_allows(inputs)
-        if why:
-            raise RuleViolation(why)
-        if engagement is None or inputs.attacker is None or inputs.target is None:
-            return Resolution(
-                (self.record(inputs, [], "advantage"),),
-                "altitudes allow the Advantage (rule 3)",
-                "advantage",
-            )
+        if inputs.attacker is None or inputs.target is None:
+            return Decision("advantage", "altitudes allow the Advantage (rule 3)")
+        engagement = draft.engagement
         att, tgt = inputs.attacker, inputs.target
         if att == tgt:
             raise RuleViolation("an aircraft cannot hold the Advantage over itself")
@@ -108,7 +93,7 @@ class DeclareAdvantage(Procedure):
         table = advantage_state.advantages(engagement)
         if att in advantage_state.disadvantaged(engagement):
             raise RuleViolation(f"rule 7: {a.name} is Disadvantaged and cannot hold an Advantage")
-        card = Card.model_validate(a.card)
+        card = a.typed(Card, "card")
         if not card.is_fighter and not card.has_fixed_guns:
             raise RuleViolation(
                 f"rule 2: {a.name} is not a fighter and has no fixed guns: no Advantage"
@@ -134,18 +119,15 @@ class DeclareAdvantage(Procedure):
         narrative = f"{a.name} holds the {outcome} over {t.name} (rules 2, 3)"
         if lost is not None:
             narrative += f"; {t.name}, now Disadvantaged, loses its own Advantage (rule 7)"
-        events: list[Event] = [
-            self.record(inputs, [], outcome),
-            GameAttributesSet(values={advantage_state.KEY: table}),
-        ]
-        return Resolution(tuple(events), narrative, outcome)
+        draft.emit(GameAttributesSet(values={advantage_state.KEY: table}))
+        return Decision(outcome, narrative)
 
 
 class EndAdvantageInputs(AircraftInputs):
     aircraft: str | None = Field(None, title="Advantaged aircraft")
 
 
-class EndAdvantage(Procedure):
+class EndAdvantage(Calculator):
     """Rules 2, 6: the pursuer loses (or gives up) its Advantage."""
 
     id = "end_advantage"
@@ -153,24 +135,16 @@ class EndAdvantage(Procedure):
     rule = "rules 2, 6"
     Inputs = EndAdvantageInputs
 
-    def odds(self, inputs: EndAdvantageInputs) -> dict[str, Fraction]:
-        return {"advantage ended": Fraction(1)}
-
-    def resolve(
-        self, inputs: EndAdvantageInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
-        events: list[Event] = [self.record(inputs, [], "advantage ended")]
-        if engagement is None or inputs.aircraft is None:
-            return Resolution(tuple(events), "advantage ended", "advantage ended")
-        a = engagement.get(inputs.aircraft)
-        table = advantage_state.advantages(engagement)
+    def compute(self, inputs: EndAdvantageInputs, draft: Draft) -> Decision:
+        if inputs.aircraft is None:
+            return Decision("advantage ended", "advantage ended (rules 2, 6)")
+        a = draft.get(inputs.aircraft)
+        table = advantage_state.advantages(draft.engagement)
         if inputs.aircraft not in table:
             raise RuleViolation(f"{a.name} holds no Advantage")
         table.pop(inputs.aircraft)
-        events.append(GameAttributesSet(values={advantage_state.KEY: table}))
-        return Resolution(
-            tuple(events), f"{a.name} no longer holds the Advantage", "advantage ended"
-        )
+        draft.emit(GameAttributesSet(values={advantage_state.KEY: table}))
+        return Decision("advantage ended", f"{a.name} no longer holds the Advantage (rules 2, 6)")
 
 
 def expire_advantages(engagement: Engagement, turn: int) -> list[Event]:

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
+from app.core.events import AttributesSet
+from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs
 
-from .calculator import Calculator, Result
+from .state import RedChange, state_of
 
 Direction = Literal["climb", "dive"]
-KEY = "red_altitude_change"
 
 
 class AltitudeChangeInputs(AircraftInputs):
@@ -41,19 +41,21 @@ class AltitudeChange(Calculator):
     rule = "rules 9, 30"
     Inputs = AltitudeChangeInputs
 
-    def _previous(self, inputs: AltitudeChangeInputs, engagement: Engagement | None) -> Any:
-        if engagement is None or inputs.aircraft is None:
+    @staticmethod
+    def _previous(inputs: AltitudeChangeInputs, draft: Draft) -> Direction | None:
+        """Last Game-Turn's red change beyond black: the aircraft's, else as typed."""
+        if inputs.aircraft is None:
             return inputs.previous_red_direction
-        rec = engagement.get(inputs.aircraft).attributes.get(KEY)
-        if isinstance(rec, dict) and rec.get("turn") == engagement.turn - 1:
-            return rec.get("direction")
+        rec = state_of(draft.get(inputs.aircraft)).red_altitude_change
+        if rec is not None and rec.turn == draft.engagement.turn - 1:
+            return rec.direction
         return None
 
-    def compute(self, inputs: AltitudeChangeInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: AltitudeChangeInputs, draft: Draft) -> Decision:
         i = inputs
         if i.change_ft % 100 or i.highest_black_ft % 100:
             raise RuleViolation("altitude changes are in steps of 100 ft (.1)")
-        prev = self._previous(i, engagement)
+        prev = self._previous(i, draft)
         if prev is not None:
             opposite = "dive" if prev == "climb" else "climb"
             if i.direction != opposite or i.change_ft < 100:
@@ -70,7 +72,14 @@ class AltitudeChange(Calculator):
         if i.direction == "climb" and (red or i.inverted):
             notes.append("use the red climbing Speed Point loss")
         label = f"{i.direction} {i.change_ft} ft" + (" (red)" if red else "")
-        values: dict[str, Any] = {}
-        if engagement is not None and i.aircraft is not None:
-            values[KEY] = {"turn": engagement.turn, "direction": i.direction} if red else None
-        return Result(label, label + ("; " + "; ".join(notes) if notes else ""), values)
+        if i.aircraft is not None:
+            now = RedChange(turn=draft.engagement.turn, direction=i.direction) if red else None
+            draft.emit(
+                AttributesSet(
+                    aircraft=i.aircraft,
+                    values={"red_altitude_change": now.model_dump() if now else None},
+                )
+            )
+        return Decision(
+            label, label + ("; " + "; ".join(notes) if notes else "") + f" ({self.rule})"
+        )

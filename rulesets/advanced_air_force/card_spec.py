@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.core.engagement import AircraftState, Engagement
 from app.core.ruleset import (
     CardBlock,
@@ -19,6 +17,7 @@ from app.core.ruleset import (
 
 from .card import Card
 from .hits import HIT_TYPES
+from .state import state_of
 
 
 def _ft(v: int | None) -> str:
@@ -27,13 +26,13 @@ def _ft(v: int | None) -> str:
 
 def build_card(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
     """The card as data: the printed values with the losses the hits have caused."""
-    c = Card.model_validate(aircraft.card)
-    at: dict[str, Any] = dict(aircraft.attributes)
-    lvl_loss = int(at.get("max_level_speed_loss", 0))
-    pf_loss = int(at.get("power_factor_loss", 0))
-    dive_loss = int(at.get("max_dive_speed_loss", 0))
-    rate_loss = int(at.get("dive_rate_loss_ft", 0))
-    climb_loss = int(at.get("climb_loss_ft", 0))
+    c = aircraft.typed(Card, "card")
+    st = state_of(aircraft)
+    lvl_loss = st.max_level_speed_loss
+    pf_loss = st.power_factor_loss
+    dive_loss = st.max_dive_speed_loss
+    rate_loss = st.dive_rate_loss_ft
+    climb_loss = st.climb_loss_ft
 
     def now(base: int, loss: int) -> str:
         return str(base) if not loss else f"{max(base - loss, 0)} (card {base}, -{loss})"
@@ -63,7 +62,7 @@ def build_card(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> 
             ('"F" entry rolls', str(c.flexible_rolls)),
         ),
     )
-    g_loss = at.get("flexible_gun_loss", {"front": 0, "rear": 0})
+    g_loss = st.flexible_gun_loss
     guns = Table(
         "Guns",
         ("Position", "Kind", "Factors", "Arc", "Hemisphere"),
@@ -90,7 +89,7 @@ def build_card(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> 
         )
         for t in HIT_TYPES
     ]
-    effects = Lines("Hit effects (rules 24-27)", tuple(at.get("damage_notes", ())) or ("none",))
+    effects = Lines("Hit effects (rules 24-27)", st.damage_notes or ("none",))
     blocks: list[CardBlock] = [data, guns, *tracks, effects]
     blocks += ledger_tracks(rs, aircraft)
     blocks += critical_lines(aircraft)

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Literal
 
 FireMode = Literal[
@@ -37,11 +36,6 @@ class EntryRoll:
     rule: str
     spends_ammunition_on_miss: bool
     flexible: bool = False
-
-    @property
-    def chance(self) -> Fraction:
-        """Exact chance that one of the ``tries`` rolls is above ``above``."""
-        return 1 - Fraction(self.above, 6) ** self.tries
 
 
 def high_deflection_above(*, silhouette_modifier: int, k14_sight: bool) -> int:
@@ -96,11 +90,3 @@ def entry_rolls(
         )
         rolls.append(EntryRoll("High Deflection roll", above, 1, "rule 12", True))
     return rolls
-
-
-def entry_chance(rolls: list[EntryRoll]) -> Fraction:
-    """Exact chance of passing every entry roll."""
-    p = Fraction(1)
-    for r in rolls:
-        p *= r.chance
-    return p

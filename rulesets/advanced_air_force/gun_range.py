@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
+from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import ProcedureInputs
 
-from .calculator import Calculator, Result
 from .card import GunKind
 
 FEET_PER_HEX = 300
@@ -47,7 +46,7 @@ class GunRange(Calculator):
     rule = "rules 1, 4, 5, 13; V. Dive rule 5"
     Inputs = GunRangeInputs
 
-    def compute(self, inputs: GunRangeInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: GunRangeInputs, draft: Draft) -> Decision:
         d = inputs.altitude_difference_ft
         alt = altitude_hexes(d)
         if inputs.attacker_in_v_dive:
@@ -73,10 +72,10 @@ class GunRange(Calculator):
                 f"range {rng} hexes is beyond the maximum gun range of {limit}"
                 + (" (rule 13: inverted)" if inputs.attacker_inverted else "")
             )
-        return Result(
+        return Decision(
             f"range {rng}",
             f"{inputs.horizontal_hexes} hex(es) apart, {abs(d)} ft = {alt} hex(es) of altitude: "
-            f"range {rng}",
+            f"range {rng} ({self.rule})",
         )
 
 
@@ -101,7 +100,7 @@ class Snapshot(Calculator):
     rule = "rule 8"
     Inputs = SnapshotInputs
 
-    def compute(self, inputs: SnapshotInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: SnapshotInputs, draft: Draft) -> Decision:
         if not inputs.target_disadvantaged_or_straight_bomber:
             raise RuleViolation(
                 "rule 8: a Snapshot is taken only at a Disadvantaged aircraft or a "
@@ -131,4 +130,4 @@ class Snapshot(Calculator):
             else "fixed guns: 1 hex K-14 High Deflection; entry-side F guns: 1 hex F Gunnery "
             "Play (fire mode snapshot)"
         )
-        return Result("snapshot allowed", f"Snapshot allowed: {how}")
+        return Decision("snapshot allowed", f"Snapshot allowed: {how} ({self.rule})")

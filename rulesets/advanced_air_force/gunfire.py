@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from pydantic import Field, model_validator
 
-from app.core.dice import DiceSource, Roll
+from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import (
@@ -19,13 +18,15 @@ from app.core.events import (
     LedgerChanged,
     StatusChanged,
 )
-from app.core.ruleset import Procedure, ProcedureInputs, Resolution
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import ProcedureInputs
 
 from . import advantage_state
 from .advantage_state import AdvantageStatus
 from .card import FIXED_GUNS, Card, GunKind
-from .entry import EntryRoll, FireMode, entry_chance, entry_rolls
-from .hits import Hemisphere, c_multiplier, damage_effects, parse_hit_code
+from .entry import EntryRoll, FireMode, entry_rolls
+from .hits import HEMISPHERES, Hemisphere, c_multiplier, damage_effects, parse_hit_code
+from .state import State, state_of
 from .tables import load_fire_tables
 
 FRONT_CLOCK = frozenset({10, 11, 12, 1, 2})
@@ -179,12 +180,12 @@ def aiming_requirement(advantage: AdvantageStatus, target_clock: int | None) -> 
     return "none"
 
 
-def available_factors(card: Card, attributes: Mapping[str, Any], fixed: bool) -> int:
+def available_factors(card: Card, state: State, fixed: bool) -> int:
     """The most gun factors the card's fixed, or flexible, guns can bring (rule 26 losses)."""
     if fixed:
         return sum(g.factors for g in card.guns if g.kind in FIXED_GUNS)
-    loss = attributes.get("flexible_gun_loss", {})
-    return sum(max(card.flexible_factors(h) - int(loss.get(h, 0)), 0) for h in ("front", "rear"))
+    loss = state.flexible_gun_loss
+    return sum(max(card.flexible_factors(h) - loss.get(h, 0), 0) for h in HEMISPHERES)
 
 
 def _record(engagement: Engagement) -> dict[str, Any]:
@@ -237,17 +238,9 @@ class GunFire(Procedure):
         out = [("d6", e.purpose) for e in self._entries(inputs) for _ in range(e.tries)]
         return [*out, ("d6", f"fire result, column {self.column(inputs)}")]
 
-    def odds(self, inputs: GunFireInputs) -> dict[str, Fraction]:
-        """Each of the column's six results at 1/6 times the chance to enter fire; else miss."""
-        tables = load_fire_tables()
-        col = tables.fire_column(inputs.effective_gun_factors, inputs.range_hexes)
-        enter = entry_chance(self._entries(inputs))
-        out: dict[str, Fraction] = {}
-        for code in tables.result_table.columns[col]:
-            out[code] = out.get(code, Fraction(0)) + enter / 6
-        if enter < 1:
-            out["miss"] = 1 - enter
-        return out
+    def arrange(self, odds: dict[str, Fraction]) -> dict[str, Fraction]:
+        """The column's results in the order of the d6, no entry into fire ("miss") last."""
+        return dict(sorted(odds.items(), key=lambda item: item[0] == "miss"))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -255,7 +248,7 @@ class GunFire(Procedure):
         out: dict[str, Any] = {}
         if attacker is not None:
             state = engagement.get(attacker)
-            a = Card.model_validate(state.card)
+            a = state.typed(Card, "card")
             out["k14_sight"] = a.k14_sight
             out["flexible_rolls"] = a.flexible_rolls
             fixed = [g for g in a.guns if g.kind in FIXED_GUNS and g.factors > 0]
@@ -263,12 +256,12 @@ class GunFire(Procedure):
                 out["gun_type"] = max(fixed, key=lambda g: g.factors).kind
                 out["total_gun_factors"] = sum(g.factors for g in fixed)
             else:
-                loss = state.attributes.get("flexible_gun_loss", {})
-                by = {h: a.flexible_factors(h) - int(loss.get(h, 0)) for h in ("front", "rear")}
+                loss = state_of(state).flexible_gun_loss
+                by = {h: a.flexible_factors(h) - loss.get(h, 0) for h in HEMISPHERES}
                 out["gun_type"] = "F"
                 out["total_gun_factors"] = max(max(by.values()), 1)
         if target is not None:
-            t = Card.model_validate(engagement.get(target).card)
+            t = engagement.get(target).typed(Card, "card")
             out["silhouette_modifier"] = t.silhouette_modifier
             out["multi_engine_bomber_target"] = t.multi_engine_bomber
         if attacker is not None and target is not None:
@@ -294,8 +287,8 @@ class GunFire(Procedure):
                 f"{a.name} has advantage status {actual.replace('_', ' ')!r} against {t.name}, "
                 f"not {inputs.advantage.replace('_', ' ')!r} (rules 2, 6, 7)"
             )
-        a_card = Card.model_validate(a.card)
-        most = available_factors(a_card, a.attributes, inputs.gun_type in FIXED_GUNS)
+        a_card = a.typed(Card, "card")
+        most = available_factors(a_card, state_of(a), inputs.gun_type in FIXED_GUNS)
         if inputs.total_gun_factors > most:
             kind = "fixed" if inputs.gun_type in FIXED_GUNS else '"F"'
             raise RuleViolation(
@@ -310,7 +303,7 @@ class GunFire(Procedure):
                 'enter "F" fire'
             )
         held = advantage_state.advantages(engagement).get(attacker)
-        t_card = Card.model_validate(t.card)
+        t_card = t.typed(Card, "card")
         if (
             held is not None
             and held["target"] != target
@@ -350,15 +343,16 @@ class GunFire(Procedure):
                     f"left against {t.name} this Game-Turn"
                 )
 
-    def resolve(
-        self, inputs: GunFireInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: GunFireInputs, dice: DiceSource, draft: Draft) -> Decision:
+        """Rules 12, 15, 8, 11: the entry rolls in order (the first success of each counts; a
+        failed High Deflection roll spends ammunition, rule 12); then a d6 on the column's
+        result table, whose hits mark the target (rules 22-27). Rule 14's fire record counts
+        fixed fire per target and "F" entry rolls per firer and target."""
         tables = load_fire_tables()
         col = tables.fire_column(inputs.effective_gun_factors, inputs.range_hexes)
-        record = _record(engagement) if engagement is not None else None
-        if engagement is not None and record is not None:
-            self._check_state(inputs, engagement, record)
-        rolls: list[Roll] = []
+        engagement = draft.engagement
+        record = _record(engagement)
+        self._check_state(inputs, engagement, record)
         spent = False
         flexible_rolls_made = 0
         failed: str | None = None
@@ -367,7 +361,6 @@ class GunFire(Procedure):
             ok = False
             for _ in range(entry.tries):
                 r = dice.roll("d6", entry.purpose)
-                rolls.append(r)
                 entered.append(f"{entry.purpose}: {r.total} (needs above {entry.above})")
                 if entry.flexible and inputs.gun_type == "F":
                     flexible_rolls_made += 1
@@ -381,27 +374,24 @@ class GunFire(Procedure):
                 spent = spent_on_miss
                 break
         code: str | None = None
+        fire_total = 0
         if failed is None:
-            fire = dice.roll("d6", f"fire result, column {col}")
-            rolls.append(fire)
-            code = tables.result(col, fire.total)
+            fire_total = dice.roll("d6", f"fire result, column {col}").total
+            code = tables.result(col, fire_total)
             spent = True
-        outcome = code or "miss"
-        events: list[Event] = [self.record(inputs, rolls, outcome)]
         notes: list[str] = []
         if inputs.gun_type == "FH" and inputs.silhouette_modifier:
             notes.append(f"+{inputs.silhouette_modifier} silhouette (rule 14)")
-        if inputs.attacker and engagement is not None:
-            a = engagement.get(inputs.attacker)
+        if inputs.attacker:
+            a = draft.get(inputs.attacker)
             if spent and "ammunition" in a.ledgers:
-                events.append(
+                draft.emit(
                     LedgerChanged(
                         aircraft=a.id, ledger="ammunition", delta=Fraction(-1), reason="rule 12"
                     )
                 )
-        if inputs.target and inputs.attacker and engagement is not None and record is not None:
-            fixed = inputs.gun_type in FIXED_GUNS
-            if fixed:
+        if inputs.target and inputs.attacker:
+            if inputs.gun_type in FIXED_GUNS:
                 record["fixed"].append(inputs.target)
             else:
                 counts = record["flexible_rolls"]
@@ -411,29 +401,31 @@ class GunFire(Procedure):
                 if failed is None:
                     record["flexible"].append(inputs.target)
                     record["flexible_attackers"].append(inputs.attacker)
-            events.append(GameAttributesSet(values={FIRE_RECORD: record}))
+            draft.emit(GameAttributesSet(values={FIRE_RECORD: record}))
         if code is not None:
             hits = parse_hit_code(code)
             mult = inputs.c_multiplier
             if "C" in hits and mult > 1:
                 hits["C"] *= mult
                 notes.append(f"each C hit x{mult} (rules 22, 23)")
-            if inputs.target and engagement is not None:
-                events += _mark_hits(
-                    engagement.get(inputs.target),
-                    hits,
-                    inputs.hemisphere,
-                    inputs.attacker,
-                    self.variants,
+            if inputs.target:
+                draft.emit(
+                    *_mark_hits(
+                        draft.get(inputs.target),
+                        hits,
+                        inputs.hemisphere,
+                        inputs.attacker,
+                        self.variants,
+                    )
                 )
         narrative = (
             f"{inputs.total_gun_factors} {inputs.gun_type} gun factors at {inputs.range_hexes} "
             f"hex(es): column {col}; "
             + (", ".join(entered) + "; " if entered else "")
-            + (failed if failed else f"rolled {rolls[-1].total}: {code}")
+            + (failed if failed else f"rolled {fire_total}: {code}")
             + (f" ({'; '.join(notes)})" if notes else "")
         )
-        return Resolution(tuple(events), narrative, outcome, tuple(rolls))
+        return Decision(code or "miss", narrative)
 
 
 def _mark_hits(
@@ -444,13 +436,13 @@ def _mark_hits(
     variants: frozenset[str],
 ) -> list[Event]:
     """DamageTaken for the boxes, then the target's recomputed hit effects (rules 24-27)."""
-    card = Card.model_validate(target.card)
+    card = target.typed(Card, "card")
     boxes = dict(target.boxes)
     for k, n in hits.items():
         boxes[k] = boxes.get(k, 0) + n
-    g_by = dict(target.attributes.get("g_hits", {"front": 0, "rear": 0}))
+    g_by = {h: state_of(target).g_hits.get(h, 0) for h in HEMISPHERES}
     if hits.get("G"):
-        g_by[hemisphere] = int(g_by.get(hemisphere, 0)) + hits["G"]
+        g_by[hemisphere] += hits["G"]
     effects = damage_effects(
         boxes=boxes,
         engine_rule=card.e_hit_rule,

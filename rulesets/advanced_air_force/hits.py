@@ -15,6 +15,7 @@ from typing import Literal
 HIT_TYPES = ("F", "W", "L", "G", "E", "C")
 EngineRule = Literal["single_engine", "twin_engine", "il_2", "p_47_group"]
 Hemisphere = Literal["front", "rear"]
+HEMISPHERES: tuple[Hemisphere, ...] = ("front", "rear")
 
 _TOKEN = re.compile(r"([1-9][0-9]*)?([FWLGEC])")
 
@@ -161,7 +162,7 @@ def damage_effects(
     engine_rule: EngineRule | None,
     w_boxes: int,
     heavy_bomber: bool,
-    g_hits_by_hemisphere: dict[str, int],
+    g_hits_by_hemisphere: dict[Hemisphere, int],
     variants: frozenset[str] = frozenset(),
 ) -> DamageEffects:
     """The effects of every hit marked so far (rules 24, 25, 26, 27)."""
@@ -194,6 +195,6 @@ def damage_effects(
         half_loops_allowed=c < 1 and not limit,
         half_rolls_allowed=c < 2 and not limit,
         slips_allowed=not limit,
-        flexible_gun_loss={h: 4 * g_hits_by_hemisphere.get(h, 0) for h in ("front", "rear")},
+        flexible_gun_loss={h: 4 * g_hits_by_hemisphere.get(h, 0) for h in HEMISPHERES},
         notes=tuple(notes),
     )

@@ -10,7 +10,8 @@ from pydantic import BaseModel
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import Event
-from app.core.ruleset import Acting, CardSpec, LedgerSpec, Procedure, Ruleset, Step, Variant
+from app.core.procedure import Procedure
+from app.core.ruleset import Acting, CardSpec, LedgerSpec, Ruleset, Step, Variant
 
 from . import advantage_state
 from .advantage import DeclareAdvantage, EndAdvantage, expire_advantages
@@ -22,6 +23,7 @@ from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
 from .gunfire import GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .speed import ClimbRate, SpeedChange, StallSpeed
+from .state import State
 from .tables import FIRE_TABLES
 from .vertical import VDiveSurvival, VerticalClimb, VerticalDive
 
@@ -76,6 +78,7 @@ class AdvancedAirForce(Ruleset):
         ),
     )
     Card = Card
+    State = State
     geometry = AdvancedAirForceGeometry()
     uses_pilot_quality = False
 
@@ -84,7 +87,7 @@ class AdvancedAirForce(Ruleset):
         return catalogue()
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
-        return {"g_hits": {"front": 0, "rear": 0}}
+        return State().model_dump(mode="json", include={"g_hits"})
 
     def table_files(self) -> Mapping[str, Path]:
         return {"fire_tables": FIRE_TABLES}

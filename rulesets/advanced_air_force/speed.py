@@ -9,10 +9,12 @@ from pydantic import Field
 
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
+from app.core.events import AttributesSet
+from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, prefill_subject
 
-from .calculator import Calculator, Result
 from .card import Card
+from .state import State, state_of
 
 
 class StallInputs(AircraftInputs):
@@ -38,21 +40,22 @@ class StallSpeed(Calculator):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {}
-        card = Card.model_validate(a.card)
+        card = a.typed(Card, "card")
         return {"stall_speed": card.stall_speed, "exempt_type": not card.level_bank_stall_reduction}
 
-    def compute(self, inputs: StallInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: StallInputs, draft: Draft) -> Decision:
         s = inputs.stall_speed
         if inputs.level_bank_without_maneuvers and not inputs.exempt_type:
             s = max(s - 1, 0)
-        return Result(
+        return Decision(
             f"stall speed {s}",
             f"stall speed {s}"
             + (
                 " (an Airspeed of 0 displaces the aircraft 1 hex per 2 Game-Turns)"
                 if s == 0
                 else ""
-            ),
+            )
+            + f" ({self.rule})",
         )
 
 
@@ -75,7 +78,7 @@ class ClimbRate(Calculator):
     rule = "rule 9"
     Inputs = ClimbInputs
 
-    def compute(self, inputs: ClimbInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: ClimbInputs, draft: Draft) -> Decision:
         c = inputs.available_climb_ft
         if c % 100:
             raise RuleViolation("climb rates are in steps of 100 ft (.1)")
@@ -84,9 +87,11 @@ class ClimbRate(Calculator):
         )
         if halve:
             c = (c // 2) // 100 * 100
-        return Result(
+        return Decision(
             f"climb {c} ft",
-            f"available climb {c} ft" + (" (halved, 50 ft fraction ignored)" if halve else ""),
+            f"available climb {c} ft"
+            + (" (halved, 50 ft fraction ignored)" if halve else "")
+            + f" ({self.rule})",
         )
 
 
@@ -160,15 +165,16 @@ class SpeedChange(Calculator):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {}
-        out: dict[str, Any] = effective_speeds(Card.model_validate(a.card), dict(a.attributes))
-        if "airspeed" in a.attributes:
-            out["current_speed"] = a.attributes["airspeed"]
+        st = state_of(a)
+        out: dict[str, Any] = effective_speeds(a.typed(Card, "card"), st)
+        if st.airspeed is not None:
+            out["current_speed"] = st.airspeed
         return out
 
-    def compute(self, inputs: SpeedInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: SpeedInputs, draft: Draft) -> Decision:
         i = inputs
-        if engagement is not None and i.aircraft is not None:
-            _allowed(i, engagement)
+        if i.aircraft is not None:
+            _allowed(i, draft)
         if i.power_used > i.power_factors:
             raise RuleViolation(f"only {i.power_factors} Power Factor(s) available")
         if i.brake_used > i.brake_factors:
@@ -219,32 +225,35 @@ class SpeedChange(Calculator):
             notes.append("each Slip must be followed by at least one Turn (rule 16)")
         if resulting > i.max_level_speed:
             notes.append("in Dive Speed next Game-Turn: one Brake Factor, no Power (rules 17-18)")
-        return Result(
+        if i.aircraft is not None:
+            draft.emit(AttributesSet(aircraft=i.aircraft, values={"airspeed": resulting}))
+        return Decision(
             f"airspeed {resulting}",
-            f"Resulting Airspeed {resulting}" + (f"; {'; '.join(notes)}" if notes else ""),
-            {"airspeed": resulting},
+            f"Resulting Airspeed {resulting}"
+            + (f"; {'; '.join(notes)}" if notes else "")
+            + f" ({self.rule})",
         )
 
 
-def _allowed(i: SpeedInputs, engagement: Engagement) -> None:
+def _allowed(i: SpeedInputs, draft: Draft) -> None:
     """Maneuvers the hits have removed (rules 25, 27)."""
     assert i.aircraft is not None
-    a = engagement.get(i.aircraft)
-    at = a.attributes
-    if i.slips and at.get("slips_allowed") is False:
+    a = draft.get(i.aircraft)
+    st = state_of(a)
+    if i.slips and not st.slips_allowed:
         raise RuleViolation(f"rule 27: {a.name} may no longer Slip")
-    if i.half_loop != "none" and at.get("half_loops_allowed") is False:
+    if i.half_loop != "none" and not st.half_loops_allowed:
         raise RuleViolation(f"rules 25, 27: {a.name} may no longer Half-Loop")
-    if (i.half_rolls or i.full_half_rolls) and at.get("half_rolls_allowed") is False:
+    if (i.half_rolls or i.full_half_rolls) and not st.half_rolls_allowed:
         raise RuleViolation(f"rules 25, 27: {a.name} may no longer Half-Roll")
 
 
-def effective_speeds(card: Card, attributes: dict[str, Any]) -> dict[str, int]:
+def effective_speeds(card: Card, state: State) -> dict[str, int]:
     """The card's speeds and factors less the losses the hits caused (rules 24, 27)."""
     return {
-        "max_level_speed": card.max_level_speed - int(attributes.get("max_level_speed_loss", 0)),
-        "max_dive_speed": card.max_dive_speed - int(attributes.get("max_dive_speed_loss", 0)),
-        "power_factors": max(card.power_factors - int(attributes.get("power_factor_loss", 0)), 0),
+        "max_level_speed": card.max_level_speed - state.max_level_speed_loss,
+        "max_dive_speed": card.max_dive_speed - state.max_dive_speed_loss,
+        "power_factors": max(card.power_factors - state.power_factor_loss, 0),
         "brake_factors": card.brake_factors,
-        "e_hit_level_loss": int(attributes.get("e_level_speed_loss", 0)),
+        "e_hit_level_loss": state.e_level_speed_loss,
     }

@@ -6,19 +6,19 @@ Reading: "+ 500%" / "+ 400%" of the black Max. Dive value is taken as a V. Dive 
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, distribution, label_odds
+from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import Event, StatusChanged
-from app.core.ruleset import AircraftInputs, Procedure, Resolution, prefill_subject
+from app.core.events import AttributesSet, StatusChanged
+from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs, prefill_subject
 
-from .calculator import Calculator, Result
 from .card import Card
+from .state import state_of
 
 MAX_V_DIVE_ENTRY_SPEED = 7
 FT_PER_MOVEMENT_POINT = 500
@@ -55,16 +55,16 @@ class VerticalDive(Calculator):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {}
-        c = Card.model_validate(a.card)
-        at = a.attributes
+        c = a.typed(Card, "card")
+        st = state_of(a)
         return {
-            "max_dive_ft": max(c.max_dive_ft - int(at.get("dive_rate_loss_ft", 0)), 0),
-            "max_dive_speed": c.max_dive_speed - int(at.get("max_dive_speed_loss", 0)),
+            "max_dive_ft": max(c.max_dive_ft - st.dive_rate_loss_ft, 0),
+            "max_dive_speed": c.max_dive_speed - st.max_dive_speed_loss,
             "v_dive_requirement": c.v_dive_requirement,
             "remaining_w_hits": max(c.hit_boxes["W"] - a.boxes.get("W", 0), 0),
         }
 
-    def compute(self, inputs: VDiveInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: VDiveInputs, draft: Draft) -> Decision:
         i = inputs
         if i.v_dive_requirement is None:
             raise RuleViolation(
@@ -94,11 +94,13 @@ class VerticalDive(Calculator):
             exit_speed = i.max_dive_speed - 1
             notes.append("ends with 3 Level Bank Movement Points (2 if Advantaged, optional)")
             notes.append("on exit, roll for survival (vertical_dive_survival)")
-        return Result(
+        if i.aircraft is not None:
+            draft.emit(AttributesSet(aircraft=i.aircraft, values={"airspeed_on_exit": exit_speed}))
+        return Decision(
             f"V. Dive {rate} ft, exit airspeed {exit_speed}",
             f"V. Dive Game-Turn {i.game_turn}: dive {rate} ft, exit airspeed {exit_speed}; "
-            + "; ".join(notes),
-            {"airspeed_on_exit": exit_speed},
+            + "; ".join(notes)
+            + f" ({self.rule})",
         )
 
 
@@ -123,26 +125,14 @@ class VDiveSurvival(Procedure):
     def _limit(inputs: SurvivalInputs) -> int:
         return inputs.remaining_w_hits - (2 if inputs.under_half_max_dive_used else 0)
 
-    def _label(self, inputs: SurvivalInputs, roll: int) -> str:
-        return "survives" if roll <= self._limit(inputs) else "does not survive"
-
-    def odds(self, inputs: SurvivalInputs) -> dict[str, Fraction]:
-        return label_odds(distribution("d6"), lambda r: self._label(inputs, r))
-
-    def resolve(
-        self, inputs: SurvivalInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: SurvivalInputs, dice: DiceSource, draft: Draft) -> Decision:
         roll = dice.roll("d6", "V. Dive survival")
-        outcome = self._label(inputs, roll.total)
-        events: list[Event] = [self.record(inputs, [roll], outcome)]
-        if outcome != "survives" and inputs.aircraft is not None and engagement is not None:
-            engagement.get(inputs.aircraft)
-            events.append(StatusChanged(aircraft=inputs.aircraft, set=(Status.CRASHED,)))
-        return Resolution(
-            tuple(events),
-            f"V. Dive survival roll {roll.total} (needs {self._limit(inputs)} or less): {outcome}",
+        outcome = "survives" if roll.total <= self._limit(inputs) else "does not survive"
+        if outcome != "survives" and inputs.aircraft is not None:
+            draft.emit(StatusChanged(aircraft=inputs.aircraft, set=(Status.CRASHED,)))
+        return Decision(
             outcome,
-            (roll,),
+            f"V. Dive survival roll {roll.total} (needs {self._limit(inputs)} or less): {outcome}",
         )
 
 
@@ -163,7 +153,7 @@ class VerticalClimb(Calculator):
     rule = "Vertical Climb rules"
     Inputs = VClimbInputs
 
-    def compute(self, inputs: VClimbInputs, engagement: Engagement | None) -> Result:
+    def compute(self, inputs: VClimbInputs, draft: Draft) -> Decision:
         i = inputs
         if not i.from_level_bank:
             raise RuleViolation("Vertical Climb rules: a V. Climb starts only from a Level Bank")
@@ -177,10 +167,11 @@ class VerticalClimb(Calculator):
         else:
             speed, stall = i.stall_speed + 1, False
         stall = stall or i.fired_guns
-        return Result(
+        if i.aircraft is not None:
+            draft.emit(AttributesSet(aircraft=i.aircraft, values={"airspeed": speed}))
+        return Decision(
             f"V. Climb {climb} ft, airspeed {speed}" + (", stall" if stall else ""),
             f"V. Climb {climb} ft; Resulting Airspeed {speed}"
             + ("; Resulting Stall mandatory" if stall else "")
-            + "; next Game-Turn: a dive equal to the V. Climb, no Power Factor",
-            {"airspeed": speed},
+            + f"; next Game-Turn: a dive equal to the V. Climb, no Power Factor ({self.rule})",
         )

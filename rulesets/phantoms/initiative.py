@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pydantic import Field
 
-from app.core.dice import DiceError, DiceSource, distribution
+from app.core.dice import DiceError, DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import Event, InitiativeSet
-from app.core.procedure import Calculator, Decision, Draft
-from app.core.ruleset import Procedure, ProcedureInputs, Resolution
-from rulesets.phantoms.common import D10, attr, is_loaded
+from app.core.events import InitiativeSet
+from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.ruleset import ProcedureInputs
+from rulesets.phantoms.common import D10, is_loaded
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
 
 MAX_REROLLS = 50
@@ -55,6 +55,7 @@ class Initiative(Procedure):
     title = "Initiative"
     rule = "4.0"
     Inputs = InitiativeInputs
+    round_rolls = 2
 
     def dice_needed(self, inputs: InitiativeInputs) -> list[tuple[str, str]]:
         return [
@@ -75,22 +76,6 @@ class Initiative(Procedure):
             ),
         )
 
-    def odds(self, inputs: InitiativeInputs) -> dict[str, Fraction]:
-        m1, m2 = self.modifiers(inputs)
-        d = distribution(D10)
-        win = sum(
-            (pa * pb for a, pa in d.items() for b, pb in d.items() if a + m1 > b + m2), Fraction(0)
-        )
-        tie = sum(
-            (pa * pb for a, pa in d.items() for b, pb in d.items() if a + m1 == b + m2), Fraction(0)
-        )
-        p1 = win / (1 - tie)  # ties are re-rolled until one side is higher
-        out = {
-            f"{inputs.first_side} holds the marker": p1,
-            f"{inputs.second_side} holds the marker": 1 - p1,
-        }
-        return {k: v for k, v in out.items() if v}
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -105,45 +90,40 @@ class Initiative(Procedure):
             out[f"{key}_only_green_or_inexperienced"] = bool(planes) and all(
                 a.pilot in ("green", "inexperienced") for a in planes
             )
-            out[f"{key}_controller"] = any(attr(a, "controller", False) for a in planes)
+            out[f"{key}_controller"] = any(state_of(a).controller for a in planes)
         return out
 
-    def resolve(
-        self, inputs: InitiativeInputs, dice: DiceSource, engagement: Engagement | None = None
-    ) -> Resolution:
+    def decide(self, inputs: InitiativeInputs, dice: DiceSource, draft: Draft) -> Decision:
+        """4.0: a modified d10 per side, the higher holds the marker; a tie rolls both again
+        (the odds are one round's, conditioned on a round without a tie: ``round_rolls``)."""
         if inputs.first_side == inputs.second_side:
             raise RuleViolation("initiative is rolled between two different sides")
         m1, m2 = self.modifiers(inputs)
-        rolls = []
-        for _ in range(MAX_REROLLS):
-            r1 = dice.roll(D10, f"initiative for {inputs.first_side}")
-            r2 = dice.roll(D10, f"initiative for {inputs.second_side}")
-            rolls += [r1, r2]
-            s1, s2 = r1.total + m1, r2.total + m2
+        ties = 0
+        while True:
+            s1 = dice.roll(D10, f"initiative for {inputs.first_side}").total + m1
+            s2 = dice.roll(D10, f"initiative for {inputs.second_side}").total + m2
             if s1 != s2:
                 break
-        else:
-            raise DiceError("initiative: too many tied re-rolls")
+            ties += 1
+            if ties == MAX_REROLLS:
+                raise DiceError("initiative: too many tied re-rolls")
         first = s1 > s2
         holder = inputs.first_side if first else inputs.second_side
         other = inputs.second_side if first else inputs.first_side
         outcome = f"{holder} holds the marker"
-        events: list[Event] = [
-            self.record(inputs, rolls, outcome),
+        draft.emit(
             InitiativeSet(
                 order=(holder, other),
                 marker=holder,
                 scores={inputs.first_side: s1, inputs.second_side: s2},
-            ),
-        ]
-        ties = len(rolls) // 2 - 1
+            )
+        )
         extra = f" after {ties} tie(s) re-rolled" if ties else ""
-        return Resolution(
-            tuple(events),
+        return Decision(
+            outcome,
             f"initiative {inputs.first_side} {s1} vs {inputs.second_side} {s2}{extra}: "
             f"{outcome} (4.0)",
-            outcome,
-            tuple(rolls),
         )
 
 

@@ -12,13 +12,12 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event
-from app.core.procedure import Procedure as DecisionProcedure
+from app.core.procedure import Procedure
 from app.core.ruleset import (
     Acting,
     CardBlock,
     CardSpec,
     LedgerSpec,
-    Procedure,
     Ruleset,
     Step,
     Variant,
@@ -147,7 +146,7 @@ class Phantoms(Ruleset):
     id = "phantoms"
     title = "Phantoms"
     source = "Phantoms, Air Combat in the Missile Age, by Dave Schueler"
-    procedure_types: ClassVar[tuple[type[Procedure] | type[DecisionProcedure], ...]] = (
+    procedure_types: ClassVar[tuple[type[Procedure], ...]] = (
         GunAttack,
         MissileAttack,
         RadarLock,

@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 
 from app.core.errors import MissingTableValue
 from app.core.events import ProcedureResolved
-from app.core.ruleset import Procedure, ProcedureInputs
+from app.core.procedure import Procedure
+from app.core.ruleset import ProcedureInputs
 from app.session import GameSession
 from app.ui.docks.combat import CombatDock
 from app.ui.model import EngagementModel
@@ -231,10 +232,7 @@ class _Lookup(Procedure):
     Inputs = _LookupInputs
     dice = (("d6", "table roll"),)
 
-    def odds(self, inputs):
-        raise MissingTableValue("Hit table", f"column {inputs.column}", self.rule)
-
-    def resolve(self, inputs, dice, engagement=None):
+    def decide(self, inputs, dice, draft):
         dice.roll("d6", "table roll")
         raise MissingTableValue("Hit table", f"column {inputs.column}", self.rule)
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
-from app.core.procedure import Procedure as NewProcedure
+from app.core.procedure import Calculator
 from app.plugins import available_rulesets, load_ruleset
 from app.session import GameSession
 
@@ -159,12 +159,10 @@ def test_fuzz_procedure(games: dict[str, GameSession], rid: str, pid: str, tmp_p
             return
         started = time.perf_counter()
         try:
-            if getattr(proc, "is_calculator", False):
+            if isinstance(proc, Calculator):
                 proc.result(parsed, s.engagement)
-            elif isinstance(proc, NewProcedure):
-                proc.odds(parsed, s.engagement)
             else:
-                proc.odds(parsed)
+                proc.odds(parsed, s.engagement)
         except (RuleViolation, ValidationError):
             pass
         took = time.perf_counter() - started

@@ -34,13 +34,7 @@ MOST_SEQUENCES = 4000
 
 
 def procedures() -> list[tuple[str, str]]:
-    out = []
-    for rid in RULESETS:
-        rs = load_ruleset(rid)
-        for pid, proc in rs.procedures.items():
-            if isinstance(proc, Procedure):
-                out.append((rid, pid))
-    return out
+    return [(rid, pid) for rid in RULESETS for pid in load_ruleset(rid).procedures]
 
 
 def _bounds(info: Any) -> tuple[int, int]:
@@ -101,8 +95,11 @@ def inputs_strategy(model: type[BaseModel]) -> st.SearchStrategy[dict[str, Any]]
 
 
 def typed_outcomes(proc: Procedure, inputs: BaseModel) -> dict[str, Fraction] | None:
-    """Every sequence of typed faces through ``resolve``; ``None`` past MOST_SEQUENCES."""
+    """Every sequence of typed faces through ``resolve``; ``None`` past MOST_SEQUENCES. A
+    procedure whose round of rolls starts over when it decides nothing (``round_rolls``: a tie
+    re-rolled) is walked over its first round, conditioned on that round deciding."""
     out: dict[str, Fraction] = {}
+    cut = Fraction(0)
     walked = 0
     stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
     while stack:
@@ -115,12 +112,15 @@ def typed_outcomes(proc: Procedure, inputs: BaseModel) -> dict[str, Fraction] | 
         except DiceError as e:
             if "no value typed" not in str(e):
                 raise
+            if proc.round_rolls is not None and len(prefix) >= proc.round_rolls:
+                cut += p
+                continue
             spec = DiceSpec.parse(str(e).split(" for ")[0])
             for face in spec.faces:
                 stack.append(([*prefix, face], p / len(spec.faces)))
             continue
         out[res.outcome] = out.get(res.outcome, Fraction(0)) + p
-    return out
+    return {k: v / (1 - cut) for k, v in out.items()}
 
 
 @pytest.mark.parametrize(("ruleset", "procedure"), procedures())

@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import MissingTableValue, RuleViolation
-from app.core.ruleset import Acting, Procedure
+from app.core.procedure import Procedure
+from app.core.ruleset import Acting
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, muted

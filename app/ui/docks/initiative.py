@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.dice import TableDice
-from app.core.ruleset import Procedure
+from app.core.procedure import Procedure
 from app.ui.die_field import DieField
 from app.ui.docks.turn import who_name
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm

@@ -18,6 +18,7 @@ from app.core.procedure import (
     Draft,
     OddsTooLarge,
     Procedure,
+    cut_outcomes,
     exact_outcomes,
 )
 
@@ -154,3 +155,42 @@ def test_draft_refuses_state_the_ruleset_does_not_declare():
     assert draft.state("a", State).altitude == 3
     with pytest.raises(TypeError, match="altitdue"):
         draft.emit(AttributesSet(aircraft="a", values={"altitdue": 3}))
+
+
+class RollOff(Procedure):
+    """A d6 against a d6, equal rolls rolled again: the odds are one round's, conditioned on
+    a round that decides (``round_rolls``)."""
+
+    id = "roll_off"
+    title = "Roll-off"
+    rule = "T.2"
+    Inputs = Inputs
+    dice = (("d6", "first"), ("d6", "second"))
+    round_rolls = 2
+
+    def decide(self, inputs: Inputs, dice, draft: Draft) -> Decision:
+        while True:
+            a = dice.roll("d6", "first").total + inputs.bonus
+            b = dice.roll("d6", "second").total
+            if a != b:
+                return Decision("first" if a > b else "second", f"{a} vs {b}")
+
+
+def test_a_round_that_starts_over_is_conditioned_on_deciding():
+    """Equal d6s: 30 decided pairs of 36, half each; +1: 5 pairs tie, the first wins 21 of the
+    31 others; a round that never decides has no odds."""
+    assert RollOff().odds(Inputs()) == {"second": Fraction(1, 2), "first": Fraction(1, 2)}
+    assert RollOff().odds(Inputs(bonus=1))["first"] == Fraction(21, 31)
+    decided, tied = cut_outcomes(
+        lambda d: RollOff().decide(Inputs(bonus=1), d, Draft(Engagement())).outcome, 4
+    )
+    assert tied == Fraction(5, 36) ** 2
+    assert decided["first"] + tied * Fraction(21, 31) == Fraction(21, 31)
+
+    class Forever(RollOff):
+        def decide(self, inputs: Inputs, dice, draft: Draft) -> Decision:
+            while True:
+                dice.roll("d6", "again")
+
+    with pytest.raises(RuleViolation, match="never end"):
+        Forever().odds(Inputs())

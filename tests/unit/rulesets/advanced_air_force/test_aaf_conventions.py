@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.core.dice import SeededDice
+from app.core.engagement import Engagement
 from app.core.events import ProcedureResolved
 from rulesets.advanced_air_force import RULESET
 
@@ -62,6 +63,6 @@ def test_procedure_contract(pid: str) -> None:
     odds = proc.odds(inputs)
     assert all(isinstance(p, Fraction) and p > 0 for p in odds.values())
     assert sum(odds.values()) == 1
-    res = proc.resolve(inputs, SeededDice(7))
+    res = proc.resolve(inputs, SeededDice(7), Engagement())
     assert isinstance(res.events[0], ProcedureResolved)
     assert res.outcome in odds

@@ -11,6 +11,7 @@ from aaf_helpers import apply, game, next_turn
 from pydantic import ValidationError
 
 from app.core.dice import TableDice
+from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import DamageTaken, LedgerChanged
 from rulesets.advanced_air_force import RULESET
@@ -54,7 +55,7 @@ def test_odds_are_the_column_six_results_merged(factors: int, rng: int) -> None:
 
 def test_resolve_reads_the_table() -> None:
     """Column 4, roll 2: 3FW2L."""
-    r = GF.resolve(inputs(), TableDice([2]))
+    r = GF.resolve(inputs(), TableDice([2]), Engagement())
     assert r.outcome == "3FW2L"
     assert [x.total for x in r.rolls] == [2]
 
@@ -118,7 +119,7 @@ def test_rule_12_and_15_both_apply_to_flexible_high_deflection() -> None:
 
 
 def test_flexible_rolls_stop_at_the_first_six() -> None:
-    r = GF.resolve(inputs(gun_type="F", flexible_rolls=3), TableDice([3, 6, 1]))
+    r = GF.resolve(inputs(gun_type="F", flexible_rolls=3), TableDice([3, 6, 1]), Engagement())
     assert [x.total for x in r.rolls] == [3, 6, 1]
     assert r.outcome == "4F"
 
@@ -293,7 +294,7 @@ def test_advantage_status_must_match_the_game() -> None:
 
 def test_impossible_die_is_refused() -> None:
     with pytest.raises(RuleViolation, match="not a face"):
-        GF.resolve(inputs(), TableDice([7]))
+        GF.resolve(inputs(), TableDice([7]), Engagement())
 
 
 @pytest.mark.parametrize(
@@ -368,13 +369,12 @@ def test_v_dive_rule_5_ff_guns_reach_1800_ft_downward_in_gun_fire_as_in_gun_rang
     """V. Dive rule 5: in a V. Dive every "FF" gun reaches 1800 ft downward (300 ft = 1 hex,
     so 6 hexes), downward only; gun range and gun fire agree on a 1500 ft shot."""
     rng = RULESET.procedures["gun_range"]
-    r = rng.compute(
+    r = rng.result(
         rng.parse(
             {"horizontal_hexes": 0, "altitude_difference_ft": -1500, "attacker_in_v_dive": True}
-        ),
-        None,
+        )
     )
-    assert r.label == "range 5"
+    assert r.outcome == "range 5"
     shot = inputs(range_hexes=5, altitude_difference_ft=-1500, attacker_in_v_dive=True)
     assert sum(GF.odds(shot).values()) == 1
     with pytest.raises(ValidationError, match="1200 ft downward"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +11,9 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.data import save_override
-from app.core.engagement import Status
+from app.core.engagement import Engagement, Status
 from app.core.errors import DataFileError, MissingTableValue, RuleViolation
+from app.core.procedure import ODDS_LIMIT, Draft, cut_outcomes
 from app.core.ruleset import KeyValues, Table, Track
 from app.plugins import load_ruleset
 from rulesets.phantoms import RULESET
@@ -44,6 +46,78 @@ def test_4_0_initiative_odds_with_ties_rerolled() -> None:
     tie = sum(1 for a in range(1, 11) for b in range(1, 11) if a + 3 == b - 2)
     assert INIT.odds(i)["Blue holds the marker"] == Fraction(win, 100 - tie)
     assert INIT.modifiers(INIT.Inputs(first_loaded=True)) == (-2, 0)  # type: ignore[attr-defined]
+
+
+#: one side's modifier combinations (4.0: Ace +2, loaded -2, only Inexp./Green -2, controller
+#: +1), one per modifier value -4..3
+SIDE_FLAGS = {
+    sum(m): dict(
+        zip(("ace", "loaded", "only_green_or_inexperienced", "controller"), f, strict=True)
+    )
+    for f in product((False, True), repeat=4)
+    for m in [(2 * f[0], -2 * f[1], -2 * f[2], f[3])]
+}
+
+
+def _initiative(m1: int, m2: int) -> Any:
+    return INIT.parse(
+        {
+            **{f"first_{k}": v for k, v in SIDE_FLAGS[m1].items()},
+            **{f"second_{k}": v for k, v in SIDE_FLAGS[m2].items()},
+        }
+    )
+
+
+def _by_hand(m1: int, m2: int) -> Fraction:
+    """Blue's chance: Blue's win over the 100 pairs of faces, conditioned on no tie."""
+    win = sum(1 for a in range(1, 11) for b in range(1, 11) if a + m1 > b + m2)
+    tie = sum(1 for a in range(1, 11) for b in range(1, 11) if a + m1 == b + m2)
+    return Fraction(win, 100 - tie)
+
+
+def _truncated(
+    i: Any, rounds: int, limit: int = ODDS_LIMIT
+) -> tuple[dict[str, Fraction], Fraction]:
+    """``decide`` walked over every re-roll up to ``rounds`` rounds: the outcomes decided
+    within them and the chance still tied after them."""
+    return cut_outcomes(
+        lambda d: INIT.decide(i, d, Draft(Engagement(), INIT.state_model)).outcome,
+        2 * rounds,
+        limit,
+    )
+
+
+@pytest.mark.parametrize("m1", sorted(SIDE_FLAGS))
+@pytest.mark.parametrize("m2", sorted(SIDE_FLAGS))
+def test_4_0_initiative_odds_exact_for_every_modifier(m1: int, m2: int) -> None:
+    """4.0 ties are re-rolled: the odds (one round, conditioned on no tie) are exactly the hand
+    computation, and exactly what the walk of every re-roll gives: after N rounds the decided
+    part plus the still-tied chance times the odds."""
+    i = _initiative(m1, m2)
+    odds = INIT.odds(i)
+    blue = _by_hand(m1, m2)
+    assert odds == {
+        k: v
+        for k, v in {"Blue holds the marker": blue, "Red holds the marker": 1 - blue}.items()
+        if v
+    }
+    decided, tied = _truncated(i, 2)
+    assert tied == Fraction(10 - abs(m1 - m2), 100) ** 2
+    for label, p in odds.items():
+        assert decided.get(label, 0) + tied * p == p
+
+
+def test_4_0_initiative_odds_within_1e_9_of_the_walk_of_the_re_rolls() -> None:
+    """Blue +3 (Ace, controller) against Red -4 (loaded, only green): 3 tied pairs in 100, so
+    six rounds of re-rolls leave 0.03**6 < 1e-9 undecided; the walk of ``decide`` over every
+    re-roll of those six rounds is the odds within 1e-9."""
+    i = _initiative(3, -4)
+    decided, tied = _truncated(i, 6, limit=100_000)
+    assert tied == Fraction(3, 100) ** 6 < Fraction(1, 10**9)
+    odds = INIT.odds(i)
+    assert odds["Blue holds the marker"] == _by_hand(3, -4)
+    for label, p in odds.items():
+        assert abs(decided[label] - p) < Fraction(1, 10**9)
 
 
 def test_4_0_initiative_tie_rerolled_and_marker(game: Any) -> None:

@@ -1,0 +1,66 @@
+"""Advanced Air Force's typed per-aircraft state: every value its events keep (``AttributesSet``)
+and ``initial_attributes`` sets. The draft checks every ``AttributesSet`` of a procedure against
+``State``, so a misspelt key or a wrong type fails loudly; procedures read it typed through
+``state_of(aircraft)``."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.core.engagement import AircraftState
+
+from .hits import Hemisphere
+
+__all__ = ["RedChange", "State", "state_of"]
+
+
+def _by_hemisphere() -> dict[Hemisphere, int]:
+    return {"front": 0, "rear": 0}
+
+
+class RedChange(BaseModel):
+    """Rule 30: a red-numbered altitude change beyond the black value, and its Game-Turn."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn: int
+    direction: Literal["climb", "dive"]
+
+
+class State(BaseModel):
+    """What the Advanced Air Force rules keep per aircraft: the losses its hits caused (rules
+    24-27, as ``hits.DamageEffects`` works them out) and the airspeeds its book-keeping set."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: rule 26: G hits taken per hemisphere, and the flexible gun factors they removed (4 each)
+    g_hits: dict[Hemisphere, int] = Field(default_factory=_by_hemisphere)
+    flexible_gun_loss: dict[Hemisphere, int] = Field(default_factory=_by_hemisphere)
+    #: rules 24, 27: losses from the card's values; ``e_level_speed_loss`` is the part of the
+    #: Max. Level Sp. loss due to E hits (those points stay usable, rule 24)
+    max_level_speed_loss: int = Field(0, ge=0)
+    e_level_speed_loss: int = Field(0, ge=0)
+    power_factor_loss: int = Field(0, ge=0)
+    climb_loss_ft: int = Field(0, ge=0)
+    max_dive_speed_loss: int = Field(0, ge=0)
+    dive_rate_loss_ft: int = Field(0, ge=0)
+    #: rule 27's W-hit limit; the maneuvers rules 25 and 27 remove
+    w_limit_reached: bool = False
+    half_loops_allowed: bool = True
+    half_rolls_allowed: bool = True
+    slips_allowed: bool = True
+    #: the hit effects in words, for the card
+    damage_notes: tuple[str, ...] = ()
+    #: the Resulting Airspeed (rules 2, 16-21; Vertical Climb rules) and a V. Dive's exit
+    #: airspeed (V. Dive rules 1-2)
+    airspeed: int | None = Field(None, ge=0)
+    airspeed_on_exit: int | None = None
+    #: rule 30: last red change beyond black (``None``: the last change was black)
+    red_altitude_change: RedChange | None = None
+
+
+def state_of(a: AircraftState) -> State:
+    """The aircraft's attributes as the typed ``State`` (validated once per value)."""
+    return a.typed(State, "attributes")
