@@ -443,6 +443,13 @@ class AirCombat(Procedure):
                 raise RuleViolation(
                     "the odds of a combat of counters need the game (or both attack totals)"
                 )
+            named = inputs.first or inputs.second or inputs.first_picks or inputs.second_picks
+            if named:
+                # never accepted and then ignored: counters are read in the game only
+                raise RuleViolation(
+                    "counters are named but there is no game to read them from: give the two "
+                    "attack totals alone for a what-if"
+                )
             inputs = inputs.model_copy(
                 update=dict.fromkeys(("attacker", "target"))
                 | dict.fromkeys(("first", "second", "first_picks", "second_picks"), [])
