@@ -57,6 +57,16 @@ def flexible_entry(tries: int, six_oclock_straight: bool, rule: str) -> EntryRol
     )
 
 
+def _special_entry(flexible: bool, fire_mode: FireMode, flexible_rolls: int) -> list[EntryRoll]:
+    """Rules 8 and 11: the entry of Snapshot and interlocking fire."""
+    if fire_mode in ("snapshot_front", "interlocking"):
+        rule = "rule 8" if fire_mode == "snapshot_front" else "rule 11"
+        return [EntryRoll("single-roll F Gunnery Play entry", 5, 1, rule, False, True)]
+    if flexible:
+        return [flexible_entry(flexible_rolls, False, "rules 8, 15")]
+    return [EntryRoll("snapshot: K-14 High Deflection roll", 2, 1, "rules 8, 12", True)]
+
+
 def entry_rolls(
     *,
     flexible: bool,
@@ -66,25 +76,38 @@ def entry_rolls(
     k14_sight: bool,
     flexible_rolls: int,
     six_oclock_straight: bool,
+    inverted: bool = False,
+    flexible_hd_one_roll: bool = False,
 ) -> list[EntryRoll]:
-    """The entry rolls for this fire, in the order they are rolled (all must succeed)."""
-    if fire_mode in ("snapshot_front", "interlocking"):
-        rule = "rule 8" if fire_mode == "snapshot_front" else "rule 11"
-        return [EntryRoll("single-roll F Gunnery Play entry", 5, 1, rule, False, True)]
-    if fire_mode == "snapshot":
-        if flexible:
-            return [flexible_entry(flexible_rolls, False, "rules 8, 15")]
-        return [EntryRoll("snapshot: K-14 High Deflection roll", 2, 1, "rules 8, 12", True)]
-    rolls: list[EntryRoll] = []
+    """The entry rolls for this fire, in the order they are rolled (all must succeed).
+
+    Rule 13: "Add High Deflection restriction when High Deflection is combined with any
+    inverted attitude": an inverted firer at the target's 2, 4, 8 or 10 o'clock rolls the High
+    Deflection roll even in the fire modes that otherwise replace it (Snapshot, interlocking).
+    ``flexible_hd_one_roll`` is the reading of rules 12 and 15 where flexible guns at High
+    Deflection make the High Deflection roll only, not also the rule 15 entry roll.
+    """
+    high_deflection = target_clock in HIGH_DEFLECTION_CLOCK
+    if fire_mode in ("snapshot_front", "interlocking", "snapshot"):
+        rolls = _special_entry(flexible, fire_mode, flexible_rolls)
+        if inverted and high_deflection and not any(r.spends_ammunition_on_miss for r in rolls):
+            above = high_deflection_above(
+                silhouette_modifier=silhouette_modifier, k14_sight=k14_sight and not flexible
+            )
+            rolls.append(
+                EntryRoll("High Deflection roll (inverted)", above, 1, "rules 12, 13", True)
+            )
+        return rolls
+    rolls = []
     if fire_mode == "at_v_diver":
         rolls.append(
             flexible_entry(flexible_rolls, False, "V. Dive rule 6, rule 15")
             if flexible
             else EntryRoll("single-roll F Gunnery Play entry", 5, 1, "V. Dive rule 6", False, True)
         )
-    elif flexible:
+    elif flexible and not (flexible_hd_one_roll and high_deflection):
         rolls.append(flexible_entry(flexible_rolls, six_oclock_straight, "rule 15"))
-    if target_clock in HIGH_DEFLECTION_CLOCK or fire_mode == "at_v_diver":
+    if high_deflection or fire_mode == "at_v_diver":
         above = high_deflection_above(
             silhouette_modifier=silhouette_modifier, k14_sight=k14_sight and not flexible
         )

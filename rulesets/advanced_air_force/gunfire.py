@@ -32,6 +32,12 @@ from .tables import load_fire_tables
 FRONT_CLOCK = frozenset({10, 11, 12, 1, 2})
 REAR_CLOCK = frozenset({4, 5, 6, 7, 8})
 MAX_FLEXIBLE_ROLLS_PER_TARGET = 3
+#: rule 28: "'Medium' arcs altitude limits; 100 ft. above and below the Resulting Game-Turn
+#: Altitude"
+MEDIUM_ARC_FT = 100
+#: variant ids: the readings of rules 26 and 12/15
+BEAM_HITS_REAR = "beam_hits_rear"
+FLEXIBLE_HD_ONE_ROLL = "flexible_high_deflection_one_roll"
 FIRE_RECORD = "fire_record"
 
 
@@ -91,6 +97,11 @@ class GunFireInputs(ProcedureInputs):
     hit_hemisphere: Hemisphere | None = Field(
         None, title="Target hemisphere fired on", description="rule 26; from the clock if empty"
     )
+    medium_arc: bool = Field(
+        False,
+        title='Fire in a "Medium" arc',
+        description="rule 28: 100 ft above and below the Resulting Altitude only",
+    )
 
     @model_validator(mode="after")
     def _rules(self) -> GunFireInputs:
@@ -122,6 +133,16 @@ class GunFireInputs(ProcedureInputs):
                 raise ValueError('rule 5: "FF" guns fire at most 600 ft upward (from below)')
             if d < -1200:
                 raise ValueError('rule 5: "FF" guns fire at most 1200 ft downward (from above)')
+        if self.medium_arc:
+            if d is None:
+                raise ValueError(
+                    'rule 28: fire in a "Medium" arc needs the altitude difference (100 ft at most)'
+                )
+            if abs(d) > MEDIUM_ARC_FT:
+                raise ValueError(
+                    f'rule 28: "Medium" arcs reach {MEDIUM_ARC_FT} ft above and below the '
+                    f"Resulting Altitude ({d:+} ft)"
+                )
         if fixed and self.attacker_inverted and self.target_clock == 12:
             raise ValueError("rule 6: no fixed-gun fire from an inverted 12 o'clock attitude")
         if self.gun_type == "F" and self.in_turn_or_slip_hex:
@@ -229,7 +250,17 @@ class GunFire(Procedure):
             k14_sight=inputs.k14_sight,
             flexible_rolls=inputs.flexible_rolls,
             six_oclock_straight=inputs.six_oclock_straight_path,
+            inverted=inputs.attacker_inverted,
+            flexible_hd_one_roll=FLEXIBLE_HD_ONE_ROLL in self.variants,
         )
+
+    def hemisphere(self, inputs: GunFireInputs) -> Hemisphere:
+        """Rule 26: the target hemisphere fired on, as given or from the attacker's clock; from
+        the 3 or 9 o'clock (the beam, in neither the front 10-2 nor the rear 4-8) it is the
+        front, or the rear with the ``beam_hits_rear`` reading."""
+        if inputs.hit_hemisphere is None and inputs.target_clock in (3, 9):
+            return "rear" if BEAM_HITS_REAR in self.variants else "front"
+        return inputs.hemisphere
 
     def column(self, inputs: GunFireInputs) -> int:
         return load_fire_tables().fire_column(inputs.effective_gun_factors, inputs.range_hexes)
@@ -413,7 +444,7 @@ class GunFire(Procedure):
                     *_mark_hits(
                         draft.get(inputs.target),
                         hits,
-                        inputs.hemisphere,
+                        self.hemisphere(inputs),
                         inputs.attacker,
                         self.variants,
                     )

@@ -20,12 +20,12 @@ from .card import Card, catalogue
 from .card_spec import build_card
 from .geometry import AdvancedAirForceGeometry
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
-from .gunfire import GunFire
+from .gunfire import BEAM_HITS_REAR, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .speed import ClimbRate, SpeedChange, StallSpeed
 from .state import State
 from .tables import FIRE_TABLES
-from .vertical import VDiveSurvival, VerticalClimb, VerticalDive
+from .vertical import V_DIVE_RATE_ADDED, VDiveSurvival, VerticalClimb, VerticalDive
 
 PROCEDURES: tuple[type[Procedure], ...] = (
     GunFire,
@@ -72,9 +72,38 @@ class AdvancedAirForce(Ruleset):
         Variant(
             W_INTACT_REMAINING,
             "Rule 27: '7+ W intact' counts the unhit W boxes",
-            "Rule 27 allows -.5 instead of -.4 'if 7+ W intact'. By default that is the card's "
-            "number of W boxes; with this variant it is the W boxes still unhit.",
+            "Rule 27 allows -.5 instead of -.4 'if 7+ W intact'. Default (on): the W boxes "
+            "still unhit, the natural reading of 'intact'. Off: the card's number of W boxes.",
             "rule 27",
+            default=True,
+        ),
+        Variant(
+            V_DIVE_RATE_ADDED,
+            "V. Dive Rate: '+ 500%' added to the Max. Dive",
+            "V. Dive rule 3 modifies the black Max. Dive by '+ 500%, 400% from Maneuver Sp.' "
+            "(+ 400% on the second consecutive V. Dive) and makes exit mandatory 'below 500% "
+            "black Max. Dive'. Default: the V. Dive Rate is 5 (4) times the Max. Dive, as that "
+            "exit limit reads it. With this variant: the percentage is added to the value, 6 "
+            "(5) times.",
+            "Vertical Dive rule 3",
+        ),
+        Variant(
+            BEAM_HITS_REAR,
+            "Rule 26: fire from 3 or 9 o'clock hits the rear hemisphere",
+            "Rule 26 takes 4 flexible Gun Factors off 'the front or the rear hemisphere' per G "
+            "hit, but the 3 and 9 o'clock positions are in neither the front (10 to 2) nor the "
+            "rear (4 to 8). Default: the front; with this variant: the rear. Either way the "
+            "umpire may name the hemisphere in the form.",
+            "rule 26",
+        ),
+        Variant(
+            FLEXIBLE_HD_ONE_ROLL,
+            "Flexible guns at High Deflection: the High Deflection roll only",
+            "Rule 12's High Deflection roll 'applies to all types of gunfire, including Flexible "
+            "(F) gunfire'; rule 15 makes F guns roll a 6 to enter fire. Default: F guns at the "
+            "2, 4, 8 or 10 o'clock make both rolls. With this variant: the High Deflection roll "
+            "replaces the rule 15 roll there.",
+            "rules 12, 15",
         ),
     )
     Card = Card

@@ -135,6 +135,23 @@ class SpeedInputs(AircraftInputs):
         description="rule 2",
     )
     advantaged: bool = Field(False, title="Advantaged", description="rule 21")
+    max_dive_acceleration: int | None = Field(
+        None,
+        ge=0,
+        le=20,
+        title="Max. Dive Acceleration (card)",
+        description="rule 19: a diving H-Loop gains exactly this",
+    )
+    h_loop_altitude_ft: int | None = Field(
+        None, ge=0, le=20000, title="H-Loop altitude change (ft)", description="rule 20"
+    )
+    h_loop_full_rate_ft: int | None = Field(
+        None,
+        ge=0,
+        le=20000,
+        title="Full rate for the H-Loop (ft)",
+        description="rule 20: Special H-Loop Max. Dive Rate diving, Max. Dive Sp. Climb climbing",
+    )
 
 
 class SpeedChange(Calculator):
@@ -147,7 +164,9 @@ class SpeedChange(Calculator):
       no Dive Speed Points, and none is used while in Dive Speed (except rule 2's Advantage case,
       when the plotted costs bring the airspeed below Dive Speed);
     - rule 18: in Dive Speed one Brake Factor must be used;
-    - rule 19: acceleration beyond Max. Dive Sp. is void;
+    - rule 19: acceleration beyond Max. Dive Sp. is void; a diving H-Loop gains exactly the Max.
+      Dive Acceleration; rule 20: an H-Loop uses the full Special H-Loop Max. Dive Rate or Max.
+      Dive Sp. Climb;
     - rule 16: a Slip costs 2 (0 in Dive Speed), never inverted; rule 20-21: H-Loop only from an
       L or I Bank, not climbing from inverted, no outside loop above Airspeed 4, no Power Factors
       with an H-Loop (if Advantaged the loss applies to the next Game-Turn), costs 1 diving, 0
@@ -175,6 +194,14 @@ class SpeedChange(Calculator):
         i = inputs
         if i.aircraft is not None:
             _allowed(i, draft)
+            if (
+                i.power_used
+                and state_of(draft.get(i.aircraft)).no_power_turn == draft.engagement.turn
+            ):
+                raise RuleViolation(
+                    "rule 21: last Game-Turn's Advantaged H-Loop used Power Factors; their loss "
+                    "applies in this (its Resulting) Game-Turn: no Power Factors now"
+                )
         if i.power_used > i.power_factors:
             raise RuleViolation(f"only {i.power_factors} Power Factor(s) available")
         if i.brake_used > i.brake_factors:
@@ -191,6 +218,7 @@ class SpeedChange(Calculator):
                 raise RuleViolation("rule 20: no climbing Half-Loop from an inverted attitude")
             if i.power_used and not i.advantaged:
                 raise RuleViolation("rule 21: no Power Factors in a Game-Turn with an H-Loop")
+            _h_loop_rates(i)
         if i.outside_loop and i.current_speed > 4:
             raise RuleViolation("rule 20: no outside loop above a Current Airspeed of 4")
         # rule 24: a Max. Level point removed by an "E" hit stays a level point for everything
@@ -225,13 +253,44 @@ class SpeedChange(Calculator):
             notes.append("each Slip must be followed by at least one Turn (rule 16)")
         if resulting > i.max_level_speed:
             notes.append("in Dive Speed next Game-Turn: one Brake Factor, no Power (rules 17-18)")
+        values: dict[str, Any] = {"airspeed": resulting}
+        if i.half_loop != "none" and i.advantaged and i.power_used:
+            notes.append("no Power Factors next Game-Turn (rule 21: the loss is deferred)")
+            values["no_power_turn"] = draft.engagement.turn + 1
         if i.aircraft is not None:
-            draft.emit(AttributesSet(aircraft=i.aircraft, values={"airspeed": resulting}))
+            draft.emit(AttributesSet(aircraft=i.aircraft, values=values))
         return Decision(
             f"airspeed {resulting}",
             f"Resulting Airspeed {resulting}"
             + (f"; {'; '.join(notes)}" if notes else "")
             + f" ({self.rule})",
+        )
+
+
+def _h_loop_rates(i: SpeedInputs) -> None:
+    """Rule 19: a diving H-Loop's mandatory Max. Dive adds the Max. Dive Acceleration only (the
+    H-Loop cost is then taken off); rule 20: an H-Loop must use the full Special H-Loop Max.
+    Dive Rate (diving) or the full Max. Dive Sp. Climb (climbing)."""
+    if i.half_loop == "diving":
+        if i.max_dive_acceleration is None:
+            raise RuleViolation(
+                "rule 19: a diving H-Loop gains the Max. Dive Acceleration: give the card's value"
+            )
+        if i.dive_gain != i.max_dive_acceleration:
+            raise RuleViolation(
+                f"rule 19: a diving H-Loop gains exactly the Max. Dive Acceleration "
+                f"({i.max_dive_acceleration} Speed Points), not {i.dive_gain}"
+            )
+    if i.h_loop_altitude_ft is None or i.h_loop_full_rate_ft is None:
+        raise RuleViolation(
+            "rule 20: give the H-Loop's altitude change and the full rate it must use "
+            "(Special H-Loop Max. Dive Rate diving, Max. Dive Sp. Climb climbing)"
+        )
+    if i.h_loop_altitude_ft != i.h_loop_full_rate_ft:
+        what = "Special H-Loop Max. Dive Rate" if i.half_loop == "diving" else "Max. Dive Sp. Climb"
+        raise RuleViolation(
+            f"rule 20: an H-Loop must use the full {what} ({i.h_loop_full_rate_ft} ft), not "
+            f"{i.h_loop_altitude_ft} ft"
         )
 
 

@@ -59,6 +59,8 @@ class State(BaseModel):
     airspeed_on_exit: int | None = None
     #: rule 30: last red change beyond black (``None``: the last change was black)
     red_altitude_change: RedChange | None = None
+    #: rule 21: the Game-Turn in which an Advantaged H-Loop's Power Factor loss applies
+    no_power_turn: int | None = None
 
 
 def state_of(a: AircraftState) -> State:

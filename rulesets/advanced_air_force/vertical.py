@@ -1,7 +1,8 @@
 """Vertical Dives and Vertical Climbs (the "Vertical Dive Rules" and "Vertical Climb Rules").
 
 Reading: "+ 500%" / "+ 400%" of the black Max. Dive value is taken as a V. Dive Rate of five
-(four) times that value, matching "below 500% black Max. Dive" in the same rule.
+(four) times that value, matching "below 500% black Max. Dive" in the same rule; with the
+``v_dive_rate_added`` variant the percentage is added to the value (six, five times).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .card import Card
 from .state import state_of
 
 MAX_V_DIVE_ENTRY_SPEED = 7
+#: variant id: "+ 500%" read as the black Max. Dive plus 500% (six times it)
+V_DIVE_RATE_ADDED = "v_dive_rate_added"
 FT_PER_MOVEMENT_POINT = 500
 
 
@@ -77,7 +80,8 @@ class VerticalDive(Calculator):
                     "V. Dive rule 1: a Vertical Dive starts from a Current Airspeed of 7 or less"
                 )
             need = 1 if i.inverted else i.v_dive_requirement
-            factor = 4 if i.from_maneuver_speed else 5
+            added = 1 if V_DIVE_RATE_ADDED in self.variants else 0
+            factor = (4 if i.from_maneuver_speed else 5) + added
             rate = factor * i.max_dive_ft - FT_PER_MOVEMENT_POINT * i.movement_points_spent
             rate = max(rate, 0)
             exit_speed = i.max_dive_speed - 2
@@ -90,7 +94,7 @@ class VerticalDive(Calculator):
                 raise RuleViolation(
                     'V. Dive rule 2: no Second Consecutive V. Dive with 4 or fewer "W" hits left'
                 )
-            rate = 4 * i.max_dive_ft
+            rate = (5 if V_DIVE_RATE_ADDED in self.variants else 4) * i.max_dive_ft
             exit_speed = i.max_dive_speed - 1
             notes.append("ends with 3 Level Bank Movement Points (2 if Advantaged, optional)")
             notes.append("on exit, roll for survival (vertical_dive_survival)")

@@ -173,20 +173,66 @@ def test_rule_16_slip_cost_and_inverted() -> None:
         speed(slips=1, inverted=True)
 
 
+#: an H-Loop flown at its full rate (rule 20): test values
+FULL = {"h_loop_altitude_ft": 1200, "h_loop_full_rate_ft": 1200}
+DIVING = {"half_loop": "diving", "dive_gain": 1, "max_dive_acceleration": 1, **FULL}
+
+
 def test_rules_20_21_half_loop() -> None:
     """Rule 21: H-Loop -1 in dive, -0 climbing below 29.9, -1 above; no Power with it.
     Rule 20: not climbing from inverted; only from L or I Bank; no outside loop above 4."""
-    assert speed(half_loop="diving", dive_gain=1) == "airspeed 8"
-    assert speed(half_loop="climbing", altitude_ft=20000) == "airspeed 8"
-    assert speed(half_loop="climbing", altitude_ft=30000) == "airspeed 7"
+    assert speed(**DIVING) == "airspeed 8"
+    assert speed(half_loop="climbing", altitude_ft=20000, **FULL) == "airspeed 8"
+    assert speed(half_loop="climbing", altitude_ft=30000, **FULL) == "airspeed 7"
     with pytest.raises(RuleViolation, match="rule 21"):
-        speed(half_loop="diving", power_used=1)
+        speed(**DIVING, power_used=1)
     with pytest.raises(RuleViolation, match="rule 20"):
-        speed(half_loop="climbing", inverted=True)
+        speed(half_loop="climbing", inverted=True, **FULL)
     with pytest.raises(RuleViolation, match="rule 20"):
-        speed(half_loop="diving", h_loop_from_level_or_inverted_bank=False)
+        speed(**DIVING, h_loop_from_level_or_inverted_bank=False)
     with pytest.raises(RuleViolation, match="rule 20"):
         speed(outside_loop=True)
+
+
+def test_rule_19_diving_half_loop_gains_the_max_dive_acceleration() -> None:
+    """Rule 19: "Diving H-Loop mandatory Max. Dive additions = 0 acceler.: Use Max. Dive.
+    Acceler. only (-H-Loop cost)": the dive gain is exactly the Max. Dive Acceleration (test
+    value 3), less the H-Loop's 1."""
+    assert speed(**{**DIVING, "max_dive_acceleration": 3, "dive_gain": 3}) == "airspeed 10"
+    with pytest.raises(RuleViolation, match="exactly the Max. Dive Acceleration"):
+        speed(**{**DIVING, "max_dive_acceleration": 3, "dive_gain": 1})
+    with pytest.raises(RuleViolation, match="give the card's value"):
+        speed(**{**DIVING, "max_dive_acceleration": None})
+
+
+def test_rule_20_half_loop_uses_the_full_rate() -> None:
+    """Rule 20: an H-Loop "must use full Special H-Loop Max. Dive Rate or full Max. Dive Sp.
+    Climb always": a partial altitude change is refused, and the full rate must be given."""
+    with pytest.raises(RuleViolation, match="full Special H-Loop Max. Dive Rate"):
+        speed(**{**DIVING, "h_loop_altitude_ft": 800})
+    with pytest.raises(RuleViolation, match="full Max. Dive Sp. Climb"):
+        speed(half_loop="climbing", h_loop_altitude_ft=600, h_loop_full_rate_ft=900)
+    with pytest.raises(RuleViolation, match="give the H-Loop's altitude change"):
+        speed(half_loop="climbing")
+
+
+def test_rule_21_advantaged_half_loop_defers_the_power_loss() -> None:
+    """Rule 21: "No Power Factors allowed in the Current Game-Turn with H-Loop (if Advantaged,
+    then Power Factor loss applies only in the Resulting Game-Turn)": the Advantaged aircraft
+    uses Power now, and none in the next Game-Turn."""
+    from app.core.events import ClockSet
+
+    e = game(("blue", "Blue", "spitfire_sample"), ("red", "Red", "bf110_sample"))
+    p = P["speed_change"]
+    loop = {**SPEED, **DIVING, "aircraft": "blue", "advantaged": True, "power_used": 1}
+    r = p.resolve(p.parse(loop), TableDice([]), e)
+    assert "no Power Factors next Game-Turn" in r.narrative
+    e = apply(e, r)
+    e = e.apply(ClockSet(turn=e.turn + 1, step=0), e.seq + 1)
+    plain = {**SPEED, "aircraft": "blue", "current_speed": 8, "power_used": 1}
+    with pytest.raises(RuleViolation, match="rule 21"):
+        p.resolve(p.parse(plain), TableDice([]), e)
+    assert p.resolve(p.parse({**plain, "power_used": 0}), TableDice([]), e).outcome
 
 
 def test_rule_29_half_rolls() -> None:
