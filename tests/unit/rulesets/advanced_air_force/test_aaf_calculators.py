@@ -424,3 +424,16 @@ def test_rule_30_tracked_on_the_aircraft() -> None:
         {"aircraft": "blue", "direction": "climb", "change_ft": 100, "highest_black_ft": 500}
     )
     assert p.resolve(ok, TableDice([]), e).outcome == "climb 100 ft"
+
+
+def test_rule_2_repeat_advantage_power_and_brake_on_the_current_airspeed_only() -> None:
+    """Rule 2: "To repeat the Advantage the pursuer is required to use Power and Brake Factors
+    only on the Current Game-Turn Airspeed, even if it initially doubles Brake/Power
+    potential": the airspeed calculator applies them to the Current Airspeed only and never
+    beyond the card's factors, Advantaged or not (the doubled potential is not the desk's)."""
+    assert speed(advantaged=True, power_used=2) == "airspeed 10"
+    assert speed(advantaged=True, brake_used=2) == "airspeed 6"
+    with pytest.raises(RuleViolation, match="only 2 Power"):
+        speed(advantaged=True, power_used=4)
+    with pytest.raises(RuleViolation, match="only 2 Brake"):
+        speed(advantaged=True, brake_used=4)
