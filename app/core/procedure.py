@@ -238,6 +238,12 @@ class Procedure(ABC):
         """Input values read off the aircraft's cards and state, for the desk's form."""
         return {}
 
+    def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:
+        """The inputs the board's readings of the pair fill (issue 18): by default the readings
+        named like this procedure's fields; a procedure whose field is filled from a reading
+        of another name (or from a chart the reading names) says so here."""
+        return {k: v for k, v in readings.items() if k in self.Inputs.model_fields}
+
     def inputs_off(self) -> dict[str, str]:
         """Inputs that do not apply in this game (an optional rule not chosen): field -> why.
         The desk does not show them; the procedure refuses a value given for one."""
@@ -355,7 +361,7 @@ def from_cards(
     names the umpire changed on purpose; the log records them). ``board`` holds what the board
     reads of the pair (range, arc ...; issue 18): it wins over the state and is checked the same
     way. A what-if (no aircraft named) is left as it is."""
-    board = {k: v for k, v in (board or {}).items() if k in proc.Inputs.model_fields}
+    board = proc.board_inputs(board or {})
     fields = proc.card_fields | frozenset(board)
     if not fields:
         return inputs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -186,6 +187,14 @@ class GunAttack(UnspottedInput, Procedure):
                 engagement, engagement.get(attacker), engagement.get(target), self.variants
             )
             out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
+        return out
+
+    def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:
+        """7.2: the Gun Firing Position Diagram's number for the attacker's position on the
+        board, once the umpire has filled that cell in."""
+        out = super().board_inputs(readings)
+        if "gun_position_modifier" in readings:
+            out["position_modifier"] = readings["gun_position_modifier"]
         return out
 
     def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:

@@ -3,8 +3,14 @@ range for missiles and radar is the hexes apart plus the altitude difference (7.
 range to the target is equal to the number of hexes the firing aircraft is from the target,
 plus the difference in altitude between the two aircraft").
 
-The radar cone and the Gun Firing Position Diagram are not read off the board yet: the umpire
-still types the firing position.
+The attacker's place relative to the target's facing is computed too: the sector the firing
+-position charts name (7.1.1a's heat-seeking charts, 7.2's Gun Firing Position Diagram) and the
+aspect of 7.1.1b's radar modifiers. The charts are pictures in the published game; the desk's
+reading of them is the hex grid's own: the angle off the target's nose, with the hex rows at 60
+and 120 degrees as boundaries -- 0 head on, up to 60 (the row included) the front quarter,
+between 60 and 120 the beam, from 120 (the row included) the rear quarter, 180 dead astern. The
+radar aspect merges them: front (up to 60), side, rear (from 120). The charts' numbers and the
+radar cone's width stay missing data until the umpire fills them in (Tables editor).
 """
 
 from __future__ import annotations
@@ -12,7 +18,15 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from app.core import hexgrid
+from app.core.errors import MissingTableValue
 from app.core.ruleset import Piece, Relation
+from rulesets.phantoms.tables import positions
+
+#: tolerance for the angles read off hex centres
+_EPS = 1e-6
+
+Sector = Literal["head on", "front quarter", "beam", "rear quarter", "dead astern"]
+Aspect = Literal["front", "side", "rear"]
 
 
 def board_range(attacker: Piece, target: Piece) -> tuple[int, int, int]:
@@ -20,6 +34,52 @@ def board_range(attacker: Piece, target: Piece) -> tuple[int, int, int]:
     hexes = hexgrid.hex_distance((attacker.x, attacker.y), (target.x, target.y))
     levels = abs(attacker.altitude - target.altitude)
     return hexes, levels, hexes + levels
+
+
+def off_nose(reference: Piece, other: Piece) -> float:
+    """Degrees (0 to 180) between ``reference``'s facing and the direction to ``other``."""
+    bearing = hexgrid.bearing(reference.x, reference.y, other.x, other.y)
+    off = hexgrid.normalize(bearing - reference.facing)
+    return min(off, 360.0 - off)
+
+
+def sector(target: Piece, attacker: Piece) -> Sector:
+    """Where the attacker sits relative to the target's facing (see the module's reading)."""
+    a = off_nose(target, attacker)
+    if a <= _EPS:
+        return "head on"
+    if a <= 60 + _EPS:
+        return "front quarter"
+    if a < 120 - _EPS:
+        return "beam"
+    if a < 180 - _EPS:
+        return "rear quarter"
+    return "dead astern"
+
+
+def aspect(target: Piece, attacker: Piece) -> Aspect:
+    """7.1.1b's radar modifiers fire "from target's front aspect" or "side aspect" (or rear)."""
+    s = sector(target, attacker)
+    if s in ("head on", "front quarter"):
+        return "front"
+    return "side" if s == "beam" else "rear"
+
+
+def gun_position(target: Piece, attacker: Piece, hexes: int, levels: int) -> str | None:
+    """The attacker's place on the Gun Firing Position Diagram (7.2) as the desk names it:
+    the same hex (same altitude or one level apart) or an adjacent hex by sector; ``None``
+    beyond gun reach."""
+    if hexes == 0:
+        return {0: "same hex, same altitude", 1: "same hex, one level apart"}.get(levels)
+    if hexes == 1 and levels <= 1:
+        return f"adjacent, {sector(target, attacker)}"
+    return None
+
+
+def in_radar_cone(attacker: Piece, target: Piece, width_degrees: float) -> bool:
+    """7.1.1b: the target is in the cone ``width_degrees`` wide centred on the attacker's
+    facing, its edges included."""
+    return off_nose(attacker, target) <= width_degrees / 2 + _EPS
 
 
 class PhantomsGeometry:
@@ -47,11 +107,37 @@ class PhantomsGeometry:
             "target_altitude": target.altitude,
             "same_hex_same_altitude": hexes == 0 and levels == 0,
         }
-        return Relation(
-            lines=(
-                ("Hexes apart", str(hexes)),
-                ("Altitude difference", f"{levels} level(s)"),
-                ("Range (7.1.1b)", f"{rng} = {hexes} hexes + {levels} levels"),
-            ),
-            readings=readings,
-        )
+        lines = [
+            ("Hexes apart", str(hexes)),
+            ("Altitude difference", f"{levels} level(s)"),
+            ("Range (7.1.1b)", f"{rng} = {hexes} hexes + {levels} levels"),
+        ]
+        if hexes:
+            where = sector(target, attacker)
+            lines.append(("Firing position (7.1.1a)", where))
+            lines.append(("Radar aspect (7.1.1b)", aspect(target, attacker)))
+            readings["sector"] = where
+            readings["aspect"] = aspect(target, attacker)
+        gun = gun_position(target, attacker, hexes, levels)
+        if gun is not None:
+            lines.append(("Gun Firing Position (7.2)", gun))
+            readings["gun_position"] = gun
+            try:
+                readings["gun_position_modifier"] = positions().modifier("gun", gun)
+            except MissingTableValue:
+                lines.append(("Gun position number", "not filled in (Tables editor)"))
+        lines.append(self._cone(attacker, target, hexes, readings))
+        return Relation(lines=tuple(lines), readings=readings)
+
+    @staticmethod
+    def _cone(
+        attacker: Piece, target: Piece, hexes: int, readings: dict[str, Any]
+    ) -> tuple[str, str]:
+        width = positions().radar_cone.width_degrees
+        if not isinstance(width, int):
+            return ("Radar cone (7.1.1b)", "its width is not filled in (Tables editor)")
+        if hexes == 0:
+            return ("Radar cone (7.1.1b)", "same hex: no bearing")
+        inside = in_radar_cone(attacker, target, width)
+        readings["in_radar_cone"] = inside
+        return ("Radar cone (7.1.1b)", "target inside" if inside else "target outside")

@@ -31,6 +31,15 @@ class RadarLockInputs(ProcedureInputs):
     )
 
 
+class LockOnInputs(RadarLockInputs):
+    in_radar_cone: bool = Field(
+        True,
+        title="Target in the radar cone",
+        description="7.1.1b: 'facing so that the target is in its radar cone' (the board reads "
+        "it once the cone's width is filled in)",
+    )
+
+
 def radar_modifiers(
     i: RadarLockInputs, variants: frozenset[str], radar: int | None = None
 ) -> tuple[int, int]:
@@ -79,7 +88,7 @@ class RadarLock(Procedure):
     id = "radar_lock"
     title = "Radar lock-on"
     rule = "7.1.1b"
-    Inputs = RadarLockInputs
+    Inputs = LockOnInputs
     dice = two_dice("radar lock-on")
 
     def prefill(
@@ -87,7 +96,11 @@ class RadarLock(Procedure):
     ) -> dict[str, Any]:
         return _radar_prefill(engagement, attacker, target)
 
-    def decide(self, inputs: RadarLockInputs, dice: DiceSource, draft: Draft) -> Decision:
+    def decide(self, inputs: LockOnInputs, dice: DiceSource, draft: Draft) -> Decision:
+        if not inputs.in_radar_cone:
+            raise RuleViolation(
+                "the target is outside the radar cone: turn to face it first (7.1.1b)"
+            )
         a = t = None
         if inputs.attacker and inputs.target:
             a = draft.get(inputs.attacker)

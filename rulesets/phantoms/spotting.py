@@ -85,6 +85,11 @@ class RadarSpotInputs(ProcedureInputs):
     spotter_altitude: int = Field(ge=0, title="Spotter altitude")
     target_altitude: int = Field(ge=0, title="Target altitude")
     target_radar_countermeasures: int = Field(ge=0, title="Target radar C/M")
+    in_radar_cone: bool = Field(
+        True,
+        title="Target in the radar cone",
+        description="13.1: 'must have enemy aircraft in its radar cone' (read off the board)",
+    )
 
 
 class RadarSpot(Procedure):
@@ -129,6 +134,8 @@ class RadarSpot(Procedure):
 
     def decide(self, inputs: RadarSpotInputs, dice: DiceSource, draft: Draft) -> Decision:
         _require_rule(self.variants, draft)
+        if not inputs.in_radar_cone:
+            raise RuleViolation("radar spots only aircraft in the radar cone (13.1)")
         if inputs.attacker and inputs.target:
             a = draft.get(inputs.attacker)
             in_play(a)

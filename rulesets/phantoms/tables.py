@@ -7,7 +7,7 @@ table is kept until its override file changes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -212,7 +212,16 @@ class PositionChart(_Strict):
     cells: dict[str, int | Missing]
 
 
+class RadarCone(_Strict):
+    """7.1.1b: the radar cone's full width in degrees, centred on the facing (not printed)."""
+
+    rule: str
+    title: str
+    width_degrees: Annotated[int, Field(gt=0, le=360)] | Missing
+
+
 class Positions(_Strict):
+    radar_cone: RadarCone
     gun: PositionChart
     heat_narrow: PositionChart
     heat_wide: PositionChart

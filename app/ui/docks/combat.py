@@ -467,7 +467,9 @@ class CombatDock(QDockWidget):
         except (RuleViolation, ValueError) as e:
             self.refusal.show_refusal(f"Cannot read the board: {e}")
             return {}
-        return {k: v for k, v in said.items() if k in self.form.names}
+        proc = self.current_procedure
+        filled = proc.board_inputs(said) if proc is not None else {}
+        return {k: v for k, v in filled.items() if k in self.form.names}
 
     # -- odds and dice -----------------------------------------------------------------------
 

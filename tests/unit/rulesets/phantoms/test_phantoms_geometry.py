@@ -11,7 +11,14 @@ from app.core.dice import TableDice
 from app.core.errors import RuleViolation
 from app.core.ruleset import Piece
 from app.session import GameSession
-from rulesets.phantoms.geometry import PhantomsGeometry, board_range
+from rulesets.phantoms.geometry import (
+    PhantomsGeometry,
+    aspect,
+    board_range,
+    gun_position,
+    in_radar_cone,
+    sector,
+)
 
 
 def test_7_1_1b_the_texts_example_f15_at_4_and_mig21_at_1_three_hexes_away_is_range_6():
@@ -55,3 +62,80 @@ def test_the_board_fills_the_radar_lock_range_and_undo_of_a_move_restores_it(tmp
         assert s.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 4
         s.undo()
         assert s.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 6
+
+
+# --- the firing position and the radar cone (7.1.1a, 7.1.1b, 7.2) -------------------------------
+
+#: a MiG at the centre facing north (90 degrees); attackers around it
+MIG = Piece(0, 0, 90, altitude=2)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "expected", "radar"),
+    [
+        (0, 1, "head on", "front"),  # the hex ahead: 0 degrees off the nose
+        (1, 0.5, "front quarter", "front"),  # the front-right hex row at 60 (row included)
+        (2, 0, "beam", "side"),  # due east: 90 off the nose
+        (1, -0.5, "rear quarter", "rear"),  # the rear-right row at 120 (row included)
+        (0, -3, "dead astern", "rear"),  # three hexes straight behind
+        (-2, -1, "rear quarter", "rear"),  # 150 off the nose, left side
+    ],
+)
+def test_7_1_1a_sector_and_7_1_1b_aspect_from_the_targets_facing(
+    x: float, y: float, expected: str, radar: str
+) -> None:
+    """The attacker's place relative to the target's facing: the hex rows at 60 and 120 off
+    the nose bound the quarters (the desk's reading of the charts, which are pictures)."""
+    attacker = Piece(x, y, 90, altitude=2)
+    assert sector(MIG, attacker) == expected
+    assert aspect(MIG, attacker) == radar
+
+
+def test_7_2_gun_position_is_the_same_or_an_adjacent_hex() -> None:
+    behind = Piece(0, -1, 90, altitude=2)
+    assert gun_position(MIG, behind, 1, 0) == "adjacent, dead astern"
+    assert gun_position(MIG, Piece(0, 0, 90), 0, 0) == "same hex, same altitude"
+    assert gun_position(MIG, Piece(0, 0, 90), 0, 1) == "same hex, one level apart"
+    assert gun_position(MIG, Piece(0, -2, 90), 2, 0) is None
+
+
+def test_7_1_1b_radar_cone_edges_included() -> None:
+    """A cone 120 degrees wide (test value) centred on the facing: the hex rows at 60 on either
+    side are its edges, inside; due east of a north-facing fighter is outside."""
+    f4 = Piece(0, 0, 90)
+    assert in_radar_cone(f4, Piece(0, 3, 270), 120)
+    assert in_radar_cone(f4, Piece(1, 0.5, 270), 120)  # on the 60-degree row
+    assert not in_radar_cone(f4, Piece(2, 0, 270), 120)
+    assert not in_radar_cone(f4, Piece(0, -2, 270), 120)
+
+
+def test_the_board_fills_the_gun_position_number_and_the_radar_cone(
+    tmp_path: Path, _user_data: Path
+) -> None:
+    """Once the umpire fills the Gun Firing Position Diagram and the cone's width (test
+    values), the board fills the gun attack's position number and the lock's cone box; a lock
+    on a target outside the cone is refused before any roll."""
+    from app.core.data import save_override
+
+    save_override(
+        "phantoms",
+        "positions",
+        {"radar_cone": {"width_degrees": 60}, "gun": {"cells": {"adjacent, dead astern": 2}}},
+    )
+    with GameSession.create(tmp_path / "b.airboss", "phantoms", "Board") as s:
+        f4 = s.add_aircraft("USAF", "f4e", "Olds", altitude=2)
+        mig = s.add_aircraft("VPAF", "mig21", "Fishbed", altitude=2)
+        s.place(mig, 0, 0, 90, 2)
+        s.place(f4, 0, -1, 90, 2)  # right behind it, facing the same way
+        said = s.board_readings({"attacker": f4, "target": mig})
+        assert said["gun_position"] == "adjacent, dead astern" and said["in_radar_cone"] is True
+        gun = s.ruleset.procedures["gun_attack"]
+        assert gun.board_inputs(said)["position_modifier"] == 2
+        lock = s.ruleset.procedures["radar_lock"]
+        assert lock.board_inputs(said)["in_radar_cone"] is True
+        s.place(f4, 2, 0, 90, 2)  # abeam, still facing north: the MiG is 90 off its nose
+        beam = s.board_readings({"attacker": f4, "target": mig})
+        assert beam["sector"] == "beam" and beam["in_radar_cone"] is False
+        inputs = {**lock.prefill(s.engagement, f4, mig), "attacker": f4, "target": mig}
+        with pytest.raises(RuleViolation, match="outside the radar cone"):
+            s.perform("radar_lock", inputs, TableDice([9, 1]))
