@@ -40,6 +40,7 @@ __all__ = [
     "KeyValues",
     "LedgerSpec",
     "Lines",
+    "MovementHelp",
     "Piece",
     "PilotQuality",
     "ProcedureInputs",
@@ -217,6 +218,15 @@ class Relation:
     readings: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class MovementHelp:
+    """What the board shows for one aircraft's move (issue 18): label/value lines (flight points
+    left ...) and the end positions its legal moves reach, as (label, x, y, facing)."""
+
+    lines: tuple[tuple[str, str], ...] = ()
+    ends: tuple[tuple[str, float, float, int], ...] = ()
+
+
 class Geometry(Protocol):
     grid: Literal["hex", "inches"]
 
@@ -389,6 +399,11 @@ class Ruleset:
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         """Events that happen by themselves when the game reaches ``turn``/``step``."""
         return []
+
+    def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
+        """Where the rules let this aircraft move now, for the board to show (``None``: the
+        ruleset gives no help). Read from its card and state and its position on the board."""
+        return None
 
     def table_files(self) -> Mapping[str, Path]:
         """The ruleset's editable TOML data tables: name -> shipped file (for the tables editor).

@@ -13,7 +13,7 @@ from app.core.data import load_catalogue
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event
-from app.core.ruleset import Acting, CardSpec, LedgerSpec, Ruleset, Step, Variant
+from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
 from rulesets.airpower import sequence, tables
 from rulesets.airpower.cards import Card, Details, air_to_air_factors, card_spec
 from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE
@@ -197,6 +197,21 @@ class AirPower(Ruleset):
                 )
             )
         return out
+
+    def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
+        """Rule "Recovery Periods" and the flight record: the FPs flown this game turn and the
+        FPs left of its speed, and what the FP just flown allows."""
+        a = engagement.get(aircraft_id)
+        state = a.typed(State, "attributes")
+        speed = state.speed if state.speed is not None else a.typed(Card, "card").speed
+        flown = len(state.this_turn)
+        lines = [
+            ("FPs flown this game turn", f"{flown} of {speed:g}"),
+            ("FPs left", f"{max(speed - flown, 0):g}"),
+        ]
+        if state.tracking_since is not None:
+            lines.append(("SSGT", f"{state.ssgt_fps} FP(s) since FP {state.tracking_since}"))
+        return MovementHelp(lines=tuple(lines))
 
     def table_files(self) -> Mapping[str, Path]:
         return tables.table_files()

@@ -3,8 +3,6 @@ the sequence-of-play clock (3.0)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, StatusChanged
@@ -57,10 +55,6 @@ def now_impulse(engagement: Engagement) -> int | None:
 
 def pilot_of(a: AircraftState) -> str:
     return a.pilot or "average"
-
-
-def attr(a: AircraftState, key: str, default: Any = None) -> Any:
-    return a.attributes.get(key, default)
 
 
 def maneuver_now(engagement: Engagement, a: AircraftState) -> str | None:

@@ -82,6 +82,21 @@ def in_radar_cone(attacker: Piece, target: Piece, width_degrees: float) -> bool:
     return off_nose(attacker, target) <= width_degrees / 2 + _EPS
 
 
+def sector_arcs(target: Piece) -> tuple[tuple[str, float, float], ...]:
+    """The firing-position sectors around the target for the board to draw (degrees
+    counter-clockwise from +x): the quarters between the hex rows at 60 and 120 off its nose."""
+    f = target.facing
+    spans = (
+        ("front quarter right", -60, 0),
+        ("front quarter left", 0, 60),
+        ("beam left", 60, 120),
+        ("rear quarter left", 120, 180),
+        ("rear quarter right", 180, 240),
+        ("beam right", 240, 300),
+    )
+    return tuple((name, hexgrid.normalize(f + a), hexgrid.normalize(f + b)) for name, a, b in spans)
+
+
 class PhantomsGeometry:
     """The ``Geometry`` of Phantoms: a hex map, one aircraft per hex centre."""
 
@@ -127,7 +142,7 @@ class PhantomsGeometry:
             except MissingTableValue:
                 lines.append(("Gun position number", "not filled in (Tables editor)"))
         lines.append(self._cone(attacker, target, hexes, readings))
-        return Relation(lines=tuple(lines), readings=readings)
+        return Relation(lines=tuple(lines), arcs=sector_arcs(target), readings=readings)
 
     @staticmethod
     def _cone(

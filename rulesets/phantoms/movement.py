@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from app.core import hexgrid
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
@@ -15,7 +16,6 @@ from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.phantoms.cards import Card, SpeedChart
 from rulesets.phantoms.common import (
-    attr,
     clock_of,
     engine_damaged,
     in_play,
@@ -25,6 +25,7 @@ from rulesets.phantoms.common import (
     subject,
 )
 from rulesets.phantoms.damage import STRUCTURAL
+from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
 
 AFTERBURNER_LEDGER = "afterburner"
@@ -98,10 +99,11 @@ def move_events(engagement: Engagement, a: AircraftState, now: int) -> list[Even
     """6.0, 6.2, 6.3: one hex of movement for an aircraft the chart moves this impulse."""
     card = Card.model_validate(a.card)
     values: dict[str, Any] = {"moved_at": now}
-    speed = int(attr(a, "speed", 1))
-    altitude = int(attr(a, "altitude", 0))
-    checks = list(attr(a, "control_checks") or [])
-    m = dict(attr(a, "maneuver") or {})
+    speed = state_of(a).speed
+    altitude = state_of(a).altitude
+    st = state_of(a)
+    checks = [c.model_dump() for c in st.control_checks]
+    m = st.maneuver.model_dump() if st.maneuver is not None else {}
     if not m:
         m = {
             "choice": "straight",
@@ -147,9 +149,9 @@ def movement_segment(engagement: Engagement, impulse: int, now: int) -> list[Eve
     out-of-control ones stay and check recovery instead (6.4.2)."""
     events: list[Event] = []
     for a in engagement.aircraft.values():
-        if not a.in_play or attr(a, "moved_at") == now or attr(a, "recovery_due_at") == now:
+        if not a.in_play or state_of(a).moved_at == now or state_of(a).recovery_due_at == now:
             continue
-        if not moves_at(int(attr(a, "speed", 1)), impulse):
+        if not moves_at(state_of(a).speed, impulse):
             continue
         if Status.OUT_OF_CONTROL in a.status:
             events.append(AttributesSet(aircraft=a.id, values={"recovery_due_at": now}))
@@ -185,7 +187,7 @@ class SetSpeed(Calculator):
                 raise RuleViolation(f"{a.name} is out of control and keeps its speed (6.4.2)")
             ch = speed_chart(a)
             top = condition_max(a)
-            current = int(attr(a, "speed", 1))
+            current = state_of(a).speed
             which = "Damaged" if engine_damaged(a) else "Normal"
             if inputs.speed > top:
                 cond = "loaded" if is_loaded(a) else "level"
@@ -226,14 +228,14 @@ class Afterburner(Calculator):
         if engine_damaged(a) or Status.ON_FIRE in a.status:
             raise RuleViolation(f"{a.name} has a damaged engine or a fire: no afterburner (6.5)")
         now = now_impulse(draft.engagement)
-        if now is not None and attr(a, "afterburner_at") == now:
+        if now is not None and state_of(a).afterburner_at == now:
             raise RuleViolation(f"{a.name} has already used its afterburner this impulse")
-        m = attr(a, "maneuver") or {}
-        diving = attr(a, "dove_at") == now or (
-            m.get("vertical") == "dive" and int(m.get("levels_done", 0)) < int(m.get("levels", 0))
+        marker = state_of(a).maneuver
+        diving = state_of(a).dove_at == now or (
+            marker is not None and marker.vertical == "dive" and marker.levels_done < marker.levels
         )
         top = condition_max(a, diving)
-        speed = int(attr(a, "speed", 1))
+        speed = state_of(a).speed
         new = max(speed, min(speed + card.speeds.afterburner, top))
         lost = speed + card.speeds.afterburner - new
         draft.emit(
@@ -247,6 +249,67 @@ class Afterburner(Calculator):
 
 
 # --- 6.1-6.3 Maneuver markers -----------------------------------------------------------------
+
+
+def marker_distance(a: AircraftState, choice: str, variants: frozenset[str]) -> int:
+    """6.1-6.2, 11.0: how many hexes ahead the marker of ``choice`` goes for this aircraft now
+    (before any climb or dive): 1 for a Straight, else the Maneuver Chart at its speed, +1
+    loaded; ``RuleViolation`` for a maneuver it may not fly (loaded, wounded or structurally
+    damaged: no Hard Turns or Loops; none the chart gives at this speed)."""
+    kind = _KIND[choice]
+    card = Card.model_validate(a.card)
+    speed = state_of(a).speed
+    if kind in ("hard_turn", "loop"):
+        if is_loaded(a):
+            raise RuleViolation(f"{a.name} is loaded: no Hard Turns or Loops (11.0)")
+        if Status.WOUNDED in a.status or STRUCTURAL in a.status:
+            raise RuleViolation(
+                f"{a.name}: after a Pilot Wounded or Structural Damage critical hit, no "
+                "more Hard Turns or Loops (Critical Hit Table)"
+            )
+    row = card.maneuvers.get(kind)  # type: ignore[call-overload]
+    hexes = 1 if kind == "straight" else (row.at(speed) if row is not None else None)
+    if hexes is None:
+        raise RuleViolation(f"{card.name} cannot fly a {choice} at speed {speed} (6.1)")
+    if is_loaded(a) and not (kind == "straight" and "loaded_straight_one_hex" in variants):
+        hexes += 1
+    return int(hexes)
+
+
+#: 6.2: the facing change when the marker is reached (hexsides of 60 degrees, left positive)
+_TURN = {
+    "straight": 0,
+    "turn left": 60,
+    "turn right": -60,
+    "hard turn left": 120,
+    "hard turn right": -120,
+    "slip left": 0,
+    "slip right": 0,
+    "loop": 180,
+}
+
+
+def marker_ends(
+    a: AircraftState, x: float, y: float, facing: int, variants: frozenset[str]
+) -> list[tuple[str, float, float, int]]:
+    """6.2: for each maneuver this aircraft may fly now from hex ``(x, y)``, where it stands
+    once it reaches the marker: the marker hex (a slip then moves one row left or right and
+    back one hex, 6.2.4) and its facing after the turn (one, two or three hexsides)."""
+    out = []
+    for choice in _KIND:
+        try:
+            hexes = marker_distance(a, choice, variants)
+        except RuleViolation:
+            continue
+        mx, my = x, y
+        for _ in range(hexes):
+            mx, my = hexgrid.step(mx, my, facing)
+        if choice.startswith("slip"):
+            # one row to the side and back one hex: the neighbour 120 degrees off the facing
+            side = 120 if choice == "slip left" else -120
+            mx, my = hexgrid.step(mx, my, int(hexgrid.normalize(facing + side)))
+        out.append((choice, mx, my, int(hexgrid.normalize(facing + _TURN[choice]))))
+    return out
 
 
 class ManeuverInputs(AircraftInputs):
@@ -274,35 +337,18 @@ class MarkManeuver(Calculator):
         in_play(a)
         if Status.OUT_OF_CONTROL in a.status:
             raise RuleViolation(f"{a.name} is out of control (6.4.2)")
-        if attr(a, "maneuver"):
+        if state_of(a).maneuver is not None:
             raise RuleViolation(f"{a.name} already has a maneuver marker on the map (6.1)")
         kind = _KIND[inputs.maneuver]
-        card = Card.model_validate(a.card)
-        speed = int(attr(a, "speed", 1))
-        if kind in ("hard_turn", "loop"):
-            if is_loaded(a):
-                raise RuleViolation(f"{a.name} is loaded: no Hard Turns or Loops (11.0)")
-            if Status.WOUNDED in a.status or STRUCTURAL in a.status:
-                raise RuleViolation(
-                    f"{a.name}: after a Pilot Wounded or Structural Damage critical hit, no "
-                    "more Hard Turns or Loops (Critical Hit Table)"
-                )
-        row = card.maneuvers.get(kind)  # type: ignore[call-overload]
-        hexes = 1 if kind == "straight" else (row.at(speed) if row is not None else None)
-        if hexes is None:
-            raise RuleViolation(
-                f"{card.name} cannot fly a {inputs.maneuver} at speed {speed} (6.1)"
-            )
-        if is_loaded(a) and not (kind == "straight" and "loaded_straight_one_hex" in self.variants):
-            hexes += 1
+        hexes = marker_distance(a, inputs.maneuver, self.variants)
         levels = inputs.climb or inputs.dive
         if levels > hexes:
             raise RuleViolation(
                 f"at most {hexes} level(s) of climb or dive in a {hexes}-hex maneuver (6.3)"
             )
-        if inputs.dive > int(attr(a, "altitude", 0)):
+        if inputs.dive > state_of(a).altitude:
             raise RuleViolation(
-                f"{a.name} is at altitude {attr(a, 'altitude', 0)}: cannot dive {inputs.dive}"
+                f"{a.name} is at altitude {state_of(a).altitude}: cannot dive {inputs.dive}"
             )
         vertical = "climb" if inputs.climb else "dive" if inputs.dive else None
         marker = {
@@ -368,7 +414,7 @@ class Jettison(Calculator):
         a = subject(draft, inputs.aircraft, "the aircraft jettisoning its stores")
         if a is None:
             return Decision("jettisoned", "stores jettisoned (11.0)")
-        if not attr(a, "stores"):
+        if not state_of(a).stores:
             raise RuleViolation(f"{a.name} carries no stores to jettison (11.0)")
         if clock_of(draft.engagement.step)[1] != "i":
             raise RuleViolation("stores are jettisoned in a Maneuver Marking Segment (11.0)")

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from app.core.engagement import AircraftState, Engagement
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event
 from app.core.procedure import Procedure
@@ -18,6 +18,7 @@ from app.core.ruleset import (
     CardBlock,
     CardSpec,
     LedgerSpec,
+    MovementHelp,
     Ruleset,
     Step,
     Variant,
@@ -40,10 +41,11 @@ from rulesets.phantoms.movement import (
     MarkManeuver,
     SetSpeed,
     Tailing,
+    marker_ends,
 )
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
-from rulesets.phantoms.state import State
+from rulesets.phantoms.state import State, state_of
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 
 VARIANTS = (
@@ -251,6 +253,23 @@ class Phantoms(Ruleset):
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         return sequence.on_clock(engagement, turn, step)
+
+    def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
+        """6.1-6.2: the aircraft's speed and marker, and where each maneuver it may fly now
+        ends (the marker hex and the facing after it), from its hex on the board."""
+        a = engagement.get(aircraft_id)
+        st = state_of(a)
+        lines = [("Speed (6.0)", str(st.speed))]
+        if st.maneuver is not None:
+            m = st.maneuver
+            lines.append(("Maneuver marker (6.1)", f"{m.label}: {m.moved} of {m.hexes} hexes"))
+            return MovementHelp(lines=tuple(lines))
+        pos = a.position
+        if pos is None or Status.OUT_OF_CONTROL in a.status:
+            return MovementHelp(lines=tuple(lines))
+        ends = marker_ends(a, pos.x, pos.y, int(pos.facing), self.chosen)
+        lines.append(("Maneuvers it may mark (6.2)", ", ".join(e[0] for e in ends) or "none"))
+        return MovementHelp(lines=tuple(lines), ends=tuple(ends))
 
     def table_files(self) -> Mapping[str, Path]:
         return {"tables": TABLES_FILE, "positions": POSITIONS_FILE}

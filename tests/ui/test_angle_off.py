@@ -233,3 +233,27 @@ def test_the_board_prints_as_a_page(dock, tmp_path):
     out = tmp_path / "board.pdf"
     dock.board_pdf(str(out))
     assert out.read_bytes()[:5] == b"%PDF-"
+
+
+def test_phantoms_board_shows_the_moves_of_the_chosen_aircraft(qtbot, tmp_path):
+    """Issue 18, movement help: choosing an aircraft of a Phantoms game that stands on the
+    board draws where each maneuver it may mark ends (6.2) and lists them beside the readings."""
+    s = GameSession.create(tmp_path / "p.airboss", "phantoms", "Moves")
+    try:
+        f4 = s.add_aircraft("USAF", "f4e", "Olds", speed=4)
+        mig = s.add_aircraft("VPAF", "mig21", "Red")
+        s.place(f4, 0, 0, 90, 0)
+        s.place(mig, 2, 3, 270, 0)
+        d = AngleOffDock(EngagementModel(s))
+        qtbot.addWidget(d)
+        d.resize(520, 760)
+        d.show()
+        d.show_pair(f4, mig)
+        assert "straight" in d.board.move_labels and "loop" in d.board.move_labels
+        lines = d.relation_lines()
+        assert lines["Speed (6.0)"] == "4"
+        assert "turn left" in lines["Maneuvers it may mark (6.2)"]
+        assert lines["Firing position (7.1.1a)"] and lines["Radar aspect (7.1.1b)"]
+        assert d.grab().save(str(tmp_path.parent / "board_phantoms_moves.png"))
+    finally:
+        s.close()

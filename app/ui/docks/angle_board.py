@@ -111,7 +111,10 @@ class Board(QGraphicsView):
         self.pieces: dict[str, PieceItem] = {}
         self._grid_items: list[QGraphicsItem] = []
         self._arc_items: list[QGraphicsItem] = []
+        self._move_items: list[QGraphicsItem] = []
         self.attacker_arcs: list[str] = []
+        #: the labels of the move ends drawn (movement help)
+        self.move_labels: list[str] = []
         self.draw_grid("hex")
 
     def scene_point(self, grid: str, x: float, y: float) -> QPointF:
@@ -175,6 +178,44 @@ class Board(QGraphicsView):
             QPen(QColor("#ffd54f") if active else COLOURS[role].darker(150), 3 if active else 1.5)
         )
         item.label.setPos(item.pos() + QPointF(0.3 * self.scale, 0.15 * self.scale))
+
+    def draw_moves(self, ends: tuple[tuple[str, float, float, int], ...]) -> None:
+        """The end positions of the selected aircraft's legal moves (movement help): a small
+        outlined marker pointing along the facing after the move, with the move's name."""
+        scene = self.scene()
+        for item in self._move_items:
+            scene.removeItem(item)
+        self._move_items, self.move_labels = [], []
+        colour = QColor("#6a1b9a")
+        pen = QPen(colour, 1.5)
+        pen.setCosmetic(True)
+        size = 0.22 * self.scale
+        by_place: dict[tuple[float, float], list[str]] = {}
+        for label, x, y, facing in ends:
+            c = self.scene_point(self.grid, x, y)
+            tip = [
+                QPointF(
+                    c.x() + size * math.cos(math.radians(facing + a)),
+                    c.y() - size * math.sin(math.radians(facing + a)),
+                )
+                for a in (0, 140, 220, 0)
+            ]
+            marker = scene.addPolygon(QPolygonF(tip), pen, QBrush(QColor(106, 27, 154, 40)))
+            marker.setZValue(-4)
+            marker.setToolTip(f"{label}: ends at ({x:g}, {y:g}) facing {facing}")
+            self._move_items.append(marker)
+            self.move_labels.append(label)
+            by_place.setdefault((x, y), []).append(label)
+        # one caption per hex: the moves ending there (several turns end on one marker hex)
+        for (x, y), labels in by_place.items():
+            text = scene.addSimpleText(", ".join(labels))
+            text.setBrush(QBrush(colour))
+            font = text.font()
+            font.setPointSizeF(max(font.pointSizeF() * 0.75, 6.0))
+            text.setFont(font)
+            text.setPos(self.scene_point(self.grid, x, y) + QPointF(size, -size))
+            text.setZValue(-4)
+            self._move_items.append(text)
 
     def draw_arcs(
         self,

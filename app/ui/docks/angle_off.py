@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.core.board import facings, nearest_facing, piece_of, snap, turned
 from app.core.errors import RuleViolation
-from app.core.ruleset import Geometry, Piece, Relation
+from app.core.ruleset import Geometry, MovementHelp, Piece, Relation
 from app.ui.docks.angle_board import COLOURS, ROLES, Board
 from app.ui.model import EngagementModel
 
@@ -403,11 +403,28 @@ class AngleOffDock(QDockWidget):
             text, colour = rel.why_not or "", ""
         self.verdict.setText(escape(text))
         self.verdict.setStyleSheet(f"color: {colour}; font-weight: bold;" if colour else "")
-        self.lines.setRowCount(len(rel.lines))
-        for r, (label, value) in enumerate(rel.lines):
+        moving = self._movement_help()
+        rows = [*rel.lines, *(moving.lines if moving else ())]
+        self.lines.setRowCount(len(rows))
+        for r, (label, value) in enumerate(rows):
             self.lines.setItem(r, 0, QTableWidgetItem(label))
             self.lines.setItem(r, 1, QTableWidgetItem(value))
         self.board.draw_arcs(target, rel.arcs, attacker)
+        self.board.draw_moves(moving.ends if moving else ())
+
+    def _movement_help(self) -> MovementHelp | None:
+        """What the ruleset says of the chosen piece's move (the one placed by clicks), when it
+        is an aircraft of the game standing on the board (issue 18: movement help)."""
+        if not self.model.has_session:
+            return None
+        aid = self.fields[self.active].aircraft.currentData()
+        e = self.model.engagement
+        if not aid or aid not in e.aircraft or e.aircraft[aid].position is None:
+            return None
+        try:
+            return self.model.session.ruleset.movement_help(e, aid)
+        except (RuleViolation, ValueError, KeyError) as err:
+            return MovementHelp(lines=(("Movement", f"cannot work it out: {err}"),))
 
     def _ask_pdf(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Board to PDF", "board.pdf", "PDF (*.pdf)")

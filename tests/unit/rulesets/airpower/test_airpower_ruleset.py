@@ -234,3 +234,19 @@ def test_typed_state_refuses_a_misspelt_key() -> None:
         draft.emit(AttributesSet(aircraft="a", values={"ssgt_fp": 1}))
     draft.emit(AttributesSet(aircraft="a", values={"ssgt_fps": 1}))
     assert draft.state("a", State).ssgt_fps == 1
+
+
+def test_movement_help_shows_the_fps_left() -> None:
+    """The flight record on the board (issue 18): FPs flown this game turn and left of the
+    start speed (F-100D sample card: speed 7)."""
+    flight = RS.procedures["flight"]
+    e = Engagement(turn=1).apply(RS.new_aircraft("a", "A", "Blue", "f-100d", "average", {}), 1)
+    help_ = RS.movement_help(e, "a")
+    assert help_ is not None and dict(help_.lines)["FPs left"] == "7"
+    res = flight.resolve(
+        flight.Inputs(aircraft="a", speed=7.0, this_turn=["none"] * 3), TableDice([]), e
+    )
+    for n, ev in enumerate(res.events, start=2):
+        e = e.apply(ev, n)
+    lines = dict(RS.movement_help(e, "a").lines)  # type: ignore[union-attr]
+    assert lines["FPs flown this game turn"] == "3 of 7" and lines["FPs left"] == "4"

@@ -139,3 +139,41 @@ def test_the_board_fills_the_gun_position_number_and_the_radar_cone(
         inputs = {**lock.prefill(s.engagement, f4, mig), "attacker": f4, "target": mig}
         with pytest.raises(RuleViolation, match="outside the radar cone"):
             s.perform("radar_lock", inputs, TableDice([9, 1]))
+
+
+def test_the_board_draws_the_firing_position_sectors_around_the_target() -> None:
+    """The six sectors around a north-facing MiG, each 60 degrees, the attacker's one named as
+    its sector (the beam to the right is centred on 0 degrees, due east)."""
+    relation = PhantomsGeometry().relate(MIG, Piece(2, 0, 90, altitude=2))
+    arcs = {name: (start, end) for name, start, end in relation.arcs}
+    assert arcs["front quarter left"] == (90, 150)
+    assert arcs["beam right"] == (330, 30)
+    assert arcs["rear quarter left"] == (210, 270)
+    assert len(arcs) == 6 and relation.readings["sector"] == "beam"
+
+
+def test_6_2_movement_help_shows_where_each_maneuver_ends(tmp_path: Path) -> None:
+    """6.2: from its hex, the F-4E at speed 4 (its card's Maneuver Chart, sample values: turn
+    2, hard turn 2, slip 2, loop 3 hexes) ends a Straight one hex ahead, a turn at the marker
+    turned one hexside, a hard turn two, a loop three; a slip moves one row over and back one
+    hex (6.2.4). Loaded (11.0): one hex more, and no hard turn or loop."""
+    with GameSession.create(tmp_path / "m.airboss", "phantoms", "Moves") as s:
+        f4 = s.add_aircraft("USAF", "f4e", "Olds", speed=4)
+        assert s.ruleset.movement_help(s.engagement, f4).ends == ()  # not on the board
+        s.place(f4, 0, 0, 90, 0)
+        ends = {e[0]: e[1:] for e in s.ruleset.movement_help(s.engagement, f4).ends}
+        assert ends["straight"] == (0, 1, 90)
+        assert ends["turn left"] == (0, 2, 150) and ends["turn right"] == (0, 2, 30)
+        assert ends["hard turn left"] == (0, 2, 210) and ends["hard turn right"] == (0, 2, 330)
+        assert ends["slip right"] == (1, 1.5, 90) and ends["slip left"] == (-1, 1.5, 90)
+        assert ends["loop"] == (0, 3, 270)
+        loaded = s.add_aircraft("USAF", "f4e", "Bomb truck", speed=4, stores=True)
+        s.place(loaded, 4, 0, 90, 0)
+        ends = {e[0]: e[1:] for e in s.ruleset.movement_help(s.engagement, loaded).ends}
+        assert "loop" not in ends and "hard turn left" not in ends
+        assert ends["turn left"] == (4, 3, 150)  # 2 + 1 hexes ahead
+        s.perform("mark_maneuver", {"aircraft": f4, "maneuver": "turn left"})
+        marked = s.ruleset.movement_help(s.engagement, f4)
+        assert marked.ends == () and dict(marked.lines)["Maneuver marker (6.1)"] == (
+            "turn left: 0 of 2 hexes"
+        )
