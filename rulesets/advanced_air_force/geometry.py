@@ -24,6 +24,18 @@ def clock(target: Piece, attacker: Piece) -> int:
     return 12 if hour == 0 else hour
 
 
+def clock_arcs(target: Piece) -> tuple[tuple[str, float, float], ...]:
+    """The twelve clock positions around the target for the board to draw, 30 degrees each
+    centred on its hour (degrees counter-clockwise from +x; 12 o'clock dead ahead)."""
+    out = []
+    for hour in range(1, 13):
+        centre = target.facing - 30 * hour
+        out.append(
+            (f"{hour}", hexgrid.normalize(centre - 15), hexgrid.normalize(centre + 15))
+        )
+    return tuple(out)
+
+
 class AdvancedAirForceGeometry:
     """The ``Geometry`` of Advanced Air Force: a hex map, one aircraft per hex centre."""
 
@@ -49,4 +61,4 @@ class AdvancedAirForceGeometry:
             readings["target_clock"] = at
             hd = " (High Deflection, rule 12)" if at in HIGH_DEFLECTION_CLOCK else ""
             lines.append(("Attacker at the target's", f"{at} o'clock{hd}"))
-        return Relation(lines=tuple(lines), readings=readings)
+        return Relation(lines=tuple(lines), arcs=clock_arcs(target), readings=readings)

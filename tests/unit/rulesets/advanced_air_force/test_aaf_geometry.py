@@ -34,3 +34,12 @@ def test_high_deflection_is_said_and_the_readings_fill_gun_range_and_gun_fire(tm
         res = s.perform("gun_range", {"attacker": spit, "target": bf})  # nothing typed
         assert res.events[0].inputs["horizontal_hexes"] == 2
         assert res.events[0].inputs["altitude_difference_ft"] == -300
+
+
+def test_the_board_draws_the_twelve_clock_positions_around_the_target() -> None:
+    """Rule 12's clock: twelve 30-degree sectors centred on the hours, 12 dead ahead of a
+    north-facing target (75 to 105 degrees), 3 o'clock to its right (345 to 15)."""
+    from rulesets.advanced_air_force.geometry import clock_arcs
+
+    arcs = {name: (start, end) for name, start, end in clock_arcs(Piece(0, 0, 90))}
+    assert arcs["12"] == (75, 105) and arcs["3"] == (345, 15) and len(arcs) == 12
