@@ -30,9 +30,7 @@ def clock_arcs(target: Piece) -> tuple[tuple[str, float, float], ...]:
     out = []
     for hour in range(1, 13):
         centre = target.facing - 30 * hour
-        out.append(
-            (f"{hour}", hexgrid.normalize(centre - 15), hexgrid.normalize(centre + 15))
-        )
+        out.append((f"{hour}", hexgrid.normalize(centre - 15), hexgrid.normalize(centre + 15)))
     return tuple(out)
 
 

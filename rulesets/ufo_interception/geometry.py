@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Any, Literal
 
 from app.core.ruleset import Piece, Relation
 
 from .missiles import MISSILE_DATA
+from .tables import arcs
 
 #: "Cannon. Range 6 inches"
 CANNON_RANGE = 6
@@ -23,7 +24,9 @@ class InchesGeometry:
     """Range in inches and the bearing off the attacker's nose, with the weapon ranges.
 
     The text names a "forward arc" (cannon) and a "front arc" (missile lock) without giving
-    their width, so the bearing is shown for the umpire to judge and no arc is asserted.
+    their width: until the umpire fills the widths in (Tables editor, arcs) the bearing is
+    shown for the umpire to judge; once filled, the board says whether the target is inside
+    (edges included) and fills the cannon's forward-arc box.
     """
 
     def __init__(self) -> None:
@@ -36,15 +39,25 @@ class InchesGeometry:
         def reach(limit: int) -> str:
             return f"in range ({limit} in)" if rng <= limit else f"out of range ({limit} in)"
 
-        lines = (
+        widths = arcs()
+        readings: dict[str, Any] = {}
+        lines = [
             ("Range", f"{rng:.1f} in"),
             ("Bearing off the nose", f"{bearing:+.0f} deg"),
             ("Cannon", reach(CANNON_RANGE)),
             *((d.name, reach(d.range_inches)) for d in MISSILE_DATA.values()),
             ("Ray gun", f"charge minus {math.floor(rng)} dice (any direction)"),
-        )
-        return Relation(
-            lines,
-            attack_allowed=None,
-            why_not="the text gives no width for the forward arc: judge it on the table",
-        )
+        ]
+        cannon = widths.cannon_forward_arc_degrees
+        if isinstance(cannon, int):
+            inside = abs(bearing) <= cannon / 2 + 1e-9
+            readings["in_forward_arc"] = inside
+            lines.append(("Cannon forward arc", "target inside" if inside else "target outside"))
+        else:
+            lines.append(("Cannon forward arc", "its width is not filled in (Tables editor)"))
+        front = widths.missile_front_arc_degrees
+        if isinstance(front, int):
+            ahead = abs(bearing) <= front / 2 + 1e-9
+            lines.append(("Missile front arc", "target inside" if ahead else "target outside"))
+        why = "" if isinstance(cannon, int) else "no width for the forward arc yet: judge it"
+        return Relation(tuple(lines), attack_allowed=None, why_not=why, readings=readings)

@@ -59,7 +59,7 @@ from .sequence import (
     UFO_MOVES,
 )
 from .state import State, state_of
-from .tables import DAMAGE_TABLE
+from .tables import ARCS_TABLE, DAMAGE_TABLE
 
 FOUR_AMRAAM = "four_amraam"
 
@@ -221,7 +221,7 @@ class UfoInterception(Ruleset):
         return attrs
 
     def table_files(self) -> Mapping[str, Path]:
-        return {"damage_table": DAMAGE_TABLE}
+        return {"damage_table": DAMAGE_TABLE, "arcs": ARCS_TABLE}
 
     # -- sequence of play -------------------------------------------------------------------
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from app.core.data import load_table
+from app.core.data import Missing, load_table
 
 DAMAGE_TABLE = Path(__file__).parent / "damage_table.toml"
+ARCS_TABLE = Path(__file__).parent / "arcs.toml"
 
 Rolled = Literal["d6", "2d6"]
 
@@ -65,3 +66,23 @@ class DamageTable(BaseModel):
 def damage_table() -> DamageTable:
     """The damage table with the umpire's overrides merged (``DataFileError`` if malformed)."""
     return load_table("ufo_interception", DAMAGE_TABLE, DamageTable)
+
+
+Width = Annotated[int, Field(gt=0, le=360)]
+
+
+class Arcs(BaseModel):
+    """The cannon's forward arc and a missile's front arc (UFO rules, Firing), full widths in
+    degrees centred on the nose; not printed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str
+    rule: str
+    cannon_forward_arc_degrees: Width | Missing
+    missile_front_arc_degrees: Width | Missing
+
+
+def arcs() -> Arcs:
+    """The arc widths with the umpire's values merged in."""
+    return load_table("ufo_interception", ARCS_TABLE, Arcs)

@@ -123,7 +123,7 @@ def test_malformed_damage_table_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text(text)
     with pytest.raises(DataFileError, match=r"damage_table\.toml.*rows\.10\.ufo\.dp"):
         load_table("ufo_interception", bad, DamageTable)
-    assert RULESET.table_files() == {"damage_table": DAMAGE_TABLE}
+    assert RULESET.table_files()["damage_table"] == DAMAGE_TABLE
 
 
 def test_card_spec_shows_the_printed_card() -> None:
