@@ -15,7 +15,7 @@ from app.core.data import load_table
 from .hits import parse_hit_code
 
 RULESET_ID = "advanced_air_force"
-FIRE_TABLES = Path(__file__).with_name("fire_tables.toml")
+FIRE_TABLES = Path(__file__).parent / "tables" / "fire_tables.toml"
 RANGES = range(1, 7)
 COLUMNS = range(-3, 20)
 

@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from app.core.data import Missing, cell, load_table
 
 HERE = Path(__file__).parent
-TABLES_FILE = HERE / "tables.toml"
-POSITIONS_FILE = HERE / "positions.toml"
+TABLES_FILE = HERE / "tables" / "tables.toml"
+POSITIONS_FILE = HERE / "tables" / "positions.toml"
 RULESET_ID = "phantoms"
 
 Pilot = Literal["green", "inexperienced", "average", "experienced", "ace"]

@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.core.data import Missing, load_table
 
-DAMAGE_TABLE = Path(__file__).parent / "damage_table.toml"
-ARCS_TABLE = Path(__file__).parent / "arcs.toml"
+DAMAGE_TABLE = Path(__file__).parent / "tables" / "damage_table.toml"
+ARCS_TABLE = Path(__file__).parent / "tables" / "arcs.toml"
 
 Rolled = Literal["d6", "2d6"]
 

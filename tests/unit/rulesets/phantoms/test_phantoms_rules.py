@@ -397,7 +397,7 @@ def test_malformed_table_names_file_and_field(tmp_path: Path) -> None:
     from rulesets.phantoms.tables import Tables
 
     bad = tmp_path / "tables.toml"
-    text = (Path(__file__).parents[4] / "rulesets/phantoms/tables.toml").read_text()
+    text = (Path(__file__).parents[4] / "rulesets/phantoms/tables/tables.toml").read_text()
     bad.write_text(text.replace("1 = [4, 5, 6, 7, 8, 9, 10]", "1 = [4, 5, 6, 7, 8, 9, 11]"))
     with pytest.raises(DataFileError, match=r"tables.toml.*impulse_chart"):
         load_table("phantoms-test", bad, Tables)
