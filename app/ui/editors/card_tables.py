@@ -413,11 +413,9 @@ class CardTable(QWidget):
         row = self.rows[r]
         what = _title(self.name, self.info)
         label = f"row {row.title}" if self.shape in ("items", "map") else row.title
-        name = self.table.item(r, 0).text() if self.shape == "items" else ""
-        if self.shape == "items" and "name" in [str(x.path[0]) for x in self.columns]:
-            name = self.table.item(
-                r, self.columns.index(next(x for x in self.columns if x.path == ("name",)))
-            ).text()
+        # a row of records is named by its name column, else its first one ("aim7e", "nose")
+        named = [i for i, x in enumerate(self.columns) if x.path == ("name",)] or [0]
+        name = self.table.item(r, named[0]).text() if self.shape == "items" else ""
         col = self.columns[c].title or "value"
         return f"{what}, {label}{f' ({name})' if name else ''}, {col}"
 
