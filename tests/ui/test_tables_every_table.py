@@ -1,6 +1,7 @@
 """Issue 14: every ruleset's every editable table, one cell typed in the Tables editor's printed
 chart and saved (Ctrl+S), is what the ruleset reads next: through the same loader its procedures
-call, and for one table of each ruleset through the very next procedure run by ``GameSession``.
+call, and for one table of each ruleset through the very next procedure of the game's ruleset
+(Nth Fleet's attack table: tests/ui/test_editors.py).
 The "cells missing" count follows the typing and the save."""
 
 from __future__ import annotations
@@ -176,4 +177,36 @@ def test_ufo_damage_roll_reads_the_saved_table(qtbot, tmp_path: Path):
     save_in_editor(qtbot, "ufo_interception", "damage_table", "rows[5].fighter.dp", "3")
     s.perform("damage_roll", inputs, TableDice([3, 4]))
     assert s.engagement.aircraft["blue-1"].damage == 1 + 3
+    s.close()
+
+
+def test_aaf_gunfire_reads_the_saved_range_table(qtbot, tmp_path: Path):
+    """Advanced Air Force fire table: 9 gun factors at 1 hex fire on column 8 as printed; the
+    umpire's 0 in that cell is the column of the very next gunfire, and its odds follow."""
+    s = GameSession.create(tmp_path / "a.airboss", "advanced_air_force", "Fire")
+    proc = s.ruleset.procedures["gun_fire"]
+    inputs = proc.parse({"total_gun_factors": 9, "range_hexes": 1})
+    assert proc.column(inputs) == 8
+    before = proc.odds(inputs)
+    save_in_editor(
+        qtbot, "advanced_air_force", "fire_tables", "range_table.bands[4].columns[0]", "0"
+    )
+    assert proc.column(inputs) == 0
+    assert proc.odds(inputs) != before
+    s.close()
+
+
+def test_air_power_genie_launch_reads_the_saved_launch_number(qtbot, tmp_path: Path):
+    """Air Power, Genie Launch: the launch number is not printed (the launch stops and asks for
+    it); typed 7 in the editor, the very next launch's odds are 7 in 10."""
+    from app.core.errors import MissingTableValue
+
+    s = GameSession.create(tmp_path / "g.airboss", "airpower", "Genie")
+    proc = s.ruleset.procedures["genie_launch"]
+    inputs = proc.parse({})
+    with pytest.raises(MissingTableValue):
+        proc.odds(inputs)
+    save_in_editor(qtbot, "airpower", "genie", "launch_number", "7")
+    odds = proc.odds(inputs)
+    assert odds == {"launched": Fraction(7, 10), "miss": Fraction(3, 10)}
     s.close()
