@@ -210,3 +210,27 @@ def test_air_power_genie_launch_reads_the_saved_launch_number(qtbot, tmp_path: P
     odds = proc.odds(inputs)
     assert odds == {"launched": Fraction(7, 10), "miss": Fraction(3, 10)}
     s.close()
+
+
+def test_list_positions_carry_the_printed_headings(qtbot):
+    """Air Power's damage results are for modified rolls -1 to 10, the rockets' hit numbers for
+    ranges 1 to 4 hexes (``Ruleset.table_headings``); a table without them numbers from 1."""
+    ed = TablesEditor(load_ruleset("airpower"))
+    qtbot.addWidget(ed)
+    (row,) = [i for i, p in enumerate(ed.files.values()) if p.stem == "aircraft_damage"]
+    ed.list.setCurrentRow(row)
+    t = ed.table
+    heads = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
+    assert heads[0] == "roll -1" and heads[-1] == "roll 10" and len(heads) == 12
+    assert ed.locate("results.3[0]") == (3, 0)
+    (row,) = [i for i, p in enumerate(ed.files.values()) if p.stem == "rockets"]
+    ed.list.setCurrentRow(row)
+    heads = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
+    assert heads == [
+        "Factors",
+        "Hit at 1 hex",
+        "Hit at 2 hexes",
+        "Hit at 3 hexes",
+        "Hit at 4 hexes",
+        "Attack rating",
+    ]

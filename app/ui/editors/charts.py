@@ -67,11 +67,16 @@ def _title(path: Path, node: Mapping[str, Any], doc: Mapping[str, Any]) -> str:
     return _name(path[:-1], str(path[-1]), doc)
 
 
-def charts_of(doc: Mapping[str, Any]) -> list[Chart]:
-    """The charts of a TOML document, in the document's order."""
+def charts_of(
+    doc: Mapping[str, Any], headings: Mapping[str, Sequence[str]] | None = None
+) -> list[Chart]:
+    """The charts of a TOML document, in the document's order; ``headings`` name the positions
+    of lists (``Ruleset.table_headings``)."""
     out: list[Chart] = []
     declared = {str(c) for c in doc.get("columns", []) or [] if _scalar(c)}
     _walk(doc, (), doc, declared, out)
+    for chart in out:
+        _head(chart, headings or {})
     for c in out:
         c.title = _titled(c.title, doc)
     return [c for c in out if c.cells]
@@ -112,6 +117,33 @@ def _walk(
             _walk(v, (*path, k), doc, declared, out)
         elif isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v):
             out.append(_records(_name(path, k, doc), rule, (*path, k), v))
+
+
+def _head(chart: Chart, headings: Mapping[str, Sequence[str]]) -> None:
+    """Replace the numbered headings of list positions by the printed ones."""
+    if not headings:
+        return
+    rows: dict[int, str] = {}
+    cols: dict[int, str] = {}
+    for (r, c), path in chart.cells.items():
+        i = len(path) - 1
+        if not isinstance(path[i], int):
+            continue
+        # the list's own path: the keys before the position, record indexes left out
+        keys = [str(p) for p in path[:i] if isinstance(p, str)]
+        found = (headings.get(".".join(keys[:n])) for n in range(len(keys), 0, -1))
+        names = next((h for h in found if h is not None), None)
+        if names is None or path[i] >= len(names):
+            continue
+        # the heading that counts the position: the one the list runs along
+        if chart.columns[c] in (str(path[i] + 1), f"{heading(keys[-1])} {path[i] + 1}"):
+            cols[c] = names[path[i]]
+        elif chart.rows[r] == str(path[i] + 1):
+            rows[r] = names[path[i]]
+    for c, text in cols.items():
+        chart.columns[c] = text
+    for r, text in rows.items():
+        chart.rows[r] = text
 
 
 def _name(path: Path, key: str, doc: Mapping[str, Any]) -> str:

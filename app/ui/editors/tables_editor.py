@@ -281,7 +281,8 @@ class TablesEditor(QWidget):
             self.shipped, self.data = {}, {}
             self.message.show_refusal(str(e))
         self.edited, self.errors = set(), {}
-        self.charts = charts_of(self.data)
+        headings = self.ruleset.table_headings().get(path.stem, {})
+        self.charts = charts_of(self.data, headings)
         self._filling = True
         self.chart.clear()
         for c in self.charts:
