@@ -72,7 +72,7 @@ UFO: list[tuple[str, list[Line]]] = [
         ],
     ),
     (
-        "at the half way point",
+        "Cannon firing, at the half way point",
         [
             ("1. Blue 2 — may fire its cannon (initiative 7)", "cannon"),
             ("2. Blue 1 — may fire its cannon (initiative 5)", "cannon"),
@@ -92,7 +92,7 @@ UFO: list[tuple[str, list[Line]]] = [
         ],
     ),
     (
-        "at the end of the move",
+        "Cannon firing, at the end of the move",
         [
             ("1. Blue 2 — may fire its cannon (initiative 7)", "cannon"),
             ("2. Blue 1 — may fire its cannon (initiative 5)", "cannon"),
