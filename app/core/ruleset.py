@@ -413,6 +413,13 @@ class Ruleset:
         """
         return {}
 
+    def table_headings(self) -> Mapping[str, Mapping[str, Sequence[str]]]:
+        """Printed headings of the positions of a table's lists, where the file's keys do not
+        give them: file stem -> {dotted path of the lists (a record list's leaf as
+        ``rows.hit``) -> one heading per position}. The tables editor numbers them from 1
+        otherwise."""
+        return {}
+
     def ledger_spec(
         self, ledger_id: str, card: Mapping[str, Any] | None = None
     ) -> LedgerSpec | None:

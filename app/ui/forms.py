@@ -54,6 +54,8 @@ def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) == 1 and len(args) < len(typing.get_args(annotation)):
             return args[0], True
+        if len(args) < len(typing.get_args(annotation)):  # ``int | Literal["missing"] | None``
+            return typing.Union[tuple(args)], True  # noqa: UP007 (built from a list)
     return annotation, False
 
 

@@ -138,7 +138,20 @@ class MainWindow(QMainWindow):
 
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
         """Bring the combat panel forward on this procedure for this aircraft and target (from
-        the Turn panel's "who acts now"), on a clean form with the cursor in it."""
+        the Turn panel's "who acts now"), on a clean form with the cursor in it. The ruleset's
+        initiative roll is the Initiative panel's (the Combat panel has no second form of it)."""
+        if (
+            self.model.has_session
+            and procedure_id == self.model.session.ruleset.initiative
+            and "initiative" in self.docks
+        ):
+            dock = self.docks["initiative"]
+            dock.show()
+            dock.raise_()
+            form = self.panels["initiative"].form
+            if form is not None and not form.focus_first():
+                form.setFocus()
+            return
         dock = self.docks["combat"]
         dock.show()
         dock.raise_()

@@ -216,5 +216,15 @@ class AirPower(Ruleset):
     def table_files(self) -> Mapping[str, Path]:
         return tables.table_files()
 
+    def table_headings(self) -> Mapping[str, Mapping[str, Sequence[str]]]:
+        """The damage table's modified rolls, the rockets' ranges, the SSGT thirds."""
+        return {
+            "aircraft_damage": {"results": [f"roll {r}" for r in tables.DAMAGE_ROLLS]},
+            "rockets": {
+                "rows.hit": [f"Hit at {n} hex{'es' if n > 1 else ''}" for n in range(1, 5)]
+            },
+            "ssgt_conversion": {"fps": ["1/3", "2/3"]},
+        }
+
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
         return card_spec(self, aircraft)

@@ -11,7 +11,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    field_validator,
+)
 
 from app.core.data import Missing, cell, load_table
 from app.core.errors import MissingTableValue, RuleViolation
@@ -166,6 +174,11 @@ DAMAGE = "Aircraft damage"
 DAMAGE_ROLLS = tuple(range(-1, 11))
 
 
+def _as_printed(value: object) -> object:
+    """A damage result typed as a number (``2``, not ``"2"``) is the result as printed."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 class DamageTable(_Strict):
     """Result by attack rating and modified d10 damage roll -1 ... 10 (rule "Aircraft Damage
     Resolution", not printed in this text); ``"-"`` is no effect."""
@@ -173,7 +186,10 @@ class DamageTable(_Strict):
     rule: str
     results: dict[
         Annotated[str, Field(pattern=r"^\d+$")],
-        Annotated[list[str], Field(min_length=len(DAMAGE_ROLLS), max_length=len(DAMAGE_ROLLS))],
+        Annotated[
+            list[Annotated[str, BeforeValidator(_as_printed)]],
+            Field(min_length=len(DAMAGE_ROLLS), max_length=len(DAMAGE_ROLLS)),
+        ],
     ]
 
     def result(self, rating: int, roll: int, rule: str) -> str:

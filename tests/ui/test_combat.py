@@ -260,7 +260,11 @@ def test_a_missing_table_value_offers_the_tables_editor(qtbot, game, tmp_path):
     editor = d.tables_editor
     qtbot.addWidget(editor)
     assert editor.isVisible() and editor.name == "hits"
-    assert editor.table.item(editor.table.currentRow(), 0).text() == "cells.40"
+    # the cursor is on the missing cell, in its printed chart (row "40")
+    t = editor.table
+    assert t.item(t.currentRow(), t.currentColumn()).text() == "missing"
+    assert t.verticalHeaderItem(t.currentRow()).text() == "40"
+    assert editor.locate("cells.40") == (t.currentRow(), t.currentColumn())
 
 
 def test_the_roster_selection_picks_attacker_and_target(dock, game):

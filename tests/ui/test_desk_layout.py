@@ -92,3 +92,97 @@ def test_a_tabbed_away_panel_does_no_work_until_shown(desk):
     QApplication.processEvents()
     assert log.when_shown.on_screen and not log.when_shown.stale
     assert "(2 steps from " in log.lines()[-1]
+
+
+def _truncated(w) -> list[str]:
+    """Every visible label, button, check box and table heading whose text does not fit (an
+    elided text counts as cut off)."""
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QCheckBox,
+        QHeaderView,
+        QLabel,
+        QPushButton,
+        QRadioButton,
+        QToolButton,
+    )
+
+    def seen(widget) -> bool:
+        """On screen: a panel tabbed away is moved off the window, not hidden."""
+        return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+    def elided(widget, text: str) -> bool:
+        """Shortened with "…" (its tooltip holds the whole text); "Export CSV…" is whole."""
+        tip = widget.toolTip()
+        return text.endswith("…") and len(tip) > len(text) and tip.startswith(text[:-1])
+
+    out: list[str] = []
+    for label in w.findChildren(QLabel):
+        text = label.text()
+        if not seen(label) or not text or label.wordWrap() or "<" in text:
+            continue
+        if label.pixmap() is not None and not label.pixmap().isNull():
+            continue
+        plain = text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+        need = label.fontMetrics().horizontalAdvance(plain)
+        room = label.contentsRect().width() - 2 * label.margin() - label.indent() * 0
+        if elided(label, text) or need > room:
+            out.append(f"label {label.objectName() or plain!r}: {need} > {room}")
+    for button in w.findChildren(QAbstractButton):
+        text = button.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+        if not seen(button) or not text:
+            continue
+        if (
+            isinstance(button, QToolButton)
+            and button.toolButtonStyle().name == "ToolButtonIconOnly"
+        ):
+            continue
+        need = button.fontMetrics().horizontalAdvance(text)
+        if isinstance(button, QCheckBox | QRadioButton):
+            room = (
+                button.width()
+                - button.style().pixelMetric(button.style().PixelMetric.PM_IndicatorWidth)
+                - 8
+            )
+        elif isinstance(button, QPushButton):
+            room = button.width() - 12
+        else:
+            room = button.width() - 6
+        if elided(button, text) or need > room:
+            out.append(f"button {button.objectName() or text!r}: {need} > {room}")
+    for header in w.findChildren(QHeaderView):
+        if not seen(header) or header.orientation().name != "Horizontal":
+            continue
+        model = header.model()
+        if model is None:
+            continue
+        for section in range(header.count()):
+            if header.isSectionHidden(section) or header.sectionSize(section) == 0:
+                continue
+            text = str(model.headerData(section, header.orientation()) or "")
+            if not text:
+                continue
+            need = header.fontMetrics().horizontalAdvance(text) + 8
+            room = header.sectionSize(section)
+            if need > room:
+                out.append(f"heading {text!r} of {header.parent().objectName()}: {need} > {room}")
+    return out
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_table_mode_at_1366x768_cuts_nothing_off_and_shows_every_aircraft(desk, qtbot, ruleset_id):
+    """Issue 14: Table mode is a layout for arm's length, not only a font size: at 1366x768
+    every visible text fits its widget and the roster shows every aircraft of an 8-aircraft
+    game."""
+    w = desk(ruleset_id)
+    w.table_mode_action.trigger()
+    qtbot.wait(50)
+    assert w.table_mode
+    cut = _truncated(w)
+    assert not cut, "\n".join(cut)
+    tree = w.panels["roster"].tree
+    viewport = tree.viewport().rect()
+    assert len(w.panels["roster"]._items) == 8
+    for aircraft_id, item in w.panels["roster"]._items.items():
+        rect = tree.visualItemRect(item)
+        assert viewport.contains(rect), f"{aircraft_id} cut off: {rect} not in {viewport}"

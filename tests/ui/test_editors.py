@@ -14,7 +14,13 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit
 
 from app.core.data import load_catalogue, load_table, override_path
 from app.ui.editors.card_editor import CardEditor
-from app.ui.editors.tables_editor import TablesEditor, override_of, parse_cell
+from app.ui.editors.tables_editor import (
+    ERROR_BRUSH,
+    TablesEditor,
+    override_of,
+    parse_cell,
+    path_text,
+)
 
 HITS = """\
 title = "Hit table"
@@ -57,21 +63,38 @@ def ruleset(shipped):
 
 
 def values(editor):
-    t = editor.table
-    return {t.item(r, 0).text(): t.item(r, 1).text() for r in range(t.rowCount())}
+    """Every cell of every chart of the open table: dotted path -> text as shown."""
+    out = {}
+    for i in range(editor.chart.count()):
+        editor.chart.setCurrentIndex(i)
+        t = editor.table
+        for r in range(t.rowCount()):
+            for c in range(t.columnCount()):
+                item = t.item(r, c)
+                p = item.data(Qt.ItemDataRole.UserRole)
+                if p is not None and not t.isRowHidden(r):
+                    out[path_text(p)] = item.text()
+    return out
+
+
+def item_of(editor, cell):
+    rc = editor.locate(cell)
+    assert rc is not None, cell
+    return editor.table.item(*rc)
 
 
 def type_into(qtbot, editor, cell, text):
-    r = editor.row_of(cell)
-    assert r >= 0, cell
+    rc = editor.locate(cell)
+    assert rc is not None, cell
     editor.activateWindow()
     qtbot.waitActive(editor)
-    editor.table.setCurrentCell(r, 1)
+    editor.table.setCurrentCell(*rc)
     editor.table.setFocus()
     qtbot.keyClick(editor.table, Qt.Key.Key_F2)  # edit the cell, as the umpire would
     qtbot.waitUntil(lambda: editor.table.state() == QAbstractItemView.State.EditingState)
     line = editor.table.viewport().findChild(QLineEdit)
     assert isinstance(line, QLineEdit)
+    line.selectAll()
     qtbot.keyClicks(line, text)
     qtbot.keyClick(line, Qt.Key.Key_Return)
     # the delegate commits a Return through a queued call
@@ -82,8 +105,24 @@ def type_into(qtbot, editor, cell, text):
 def test_lists_tables_and_highlights_missing_cells(qtbot, ruleset):
     ed = TablesEditor(ruleset)
     qtbot.addWidget(ed)
-    assert [ed.list.item(i).text() for i in range(ed.list.count())] == ["other", "hits"]
+    # the tables by their printed titles
+    assert [ed.list.item(i).text() for i in range(ed.list.count())] == ["Other", "Hit table"]
     ed.list.setCurrentRow(1)
+    # the printed chart: rows and columns with their headings, the missing cells yellow
+    assert [ed.chart.itemText(i) for i in range(ed.chart.count())] == [
+        "Hit table (1 missing)",
+        "Hit table: Cells (2 missing)",
+    ]
+    assert ed.chart.currentIndex() == 0
+    ed.chart.setCurrentIndex(1)
+    t = ed.table
+    # the document's ``columns`` are the chart's columns (as Nth Fleet's 2.9 table prints them)
+    assert [t.verticalHeaderItem(r).text() for r in range(t.rowCount())] == ["Low", "High"]
+    assert [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())] == ["1", "2"]
+    assert [[t.item(r, c).text() for c in range(2)] for r in range(2)] == [
+        ["3", "missing"],
+        ["missing", "7"],
+    ]
     assert values(ed) == {
         "columns[0]": "1",
         "columns[1]": "2",
@@ -94,11 +133,15 @@ def test_lists_tables_and_highlights_missing_cells(qtbot, ruleset):
         "cells.2.high": "7",
     }
     assert "3 cell(s) still missing" in ed.heading.text()
-    missing = ed.table.item(ed.row_of("cells.1.high"), 1)
+    missing = item_of(ed, "cells.1.high")
     assert missing.background().color().alpha() > 0
-    assert ed.table.item(ed.row_of("cells.1.low"), 1).background().style() == Qt.BrushStyle.NoBrush
-    ed.only_missing.setChecked(True)
-    assert set(values(ed)) == {"columns[2]", "cells.1.high", "cells.2.low"}
+    assert item_of(ed, "cells.1.low").background().style() == Qt.BrushStyle.NoBrush
+    ed.only_missing.setChecked(True)  # the rows with a gap stay, the others are hidden
+    assert {"columns[2]", "cells.1.high", "cells.2.low"} <= set(values(ed))
+    ed.list.setCurrentRow(0)
+    assert values(ed) == {}
+    ed.only_missing.setChecked(False)
+    assert values(ed) == {"value": "1"}
 
 
 def test_typed_values_are_saved_as_an_override_never_into_the_package(qtbot, ruleset, shipped):
@@ -106,7 +149,8 @@ def test_typed_values_are_saved_as_an_override_never_into_the_package(qtbot, rul
     qtbot.addWidget(ed)
     ed.show()
     assert ed.name == "hits"
-    assert ed.table.currentRow() == ed.row_of("cells.1.high")  # the cell the refusal named
+    # the cell the refusal named
+    assert (ed.table.currentRow(), ed.table.currentColumn()) == ed.locate("cells.1.high")
     assert "3 cell(s) still missing" in ed.heading.text()
     type_into(qtbot, ed, "cells.1.high", "8")
     assert "2 cell(s) still missing" in ed.heading.text()  # the count follows the typing
@@ -136,7 +180,8 @@ def test_a_word_in_a_number_cell_is_refused_in_place_and_not_saved(qtbot, rulese
     ed.show()
     ed.list.setCurrentRow(1)
     type_into(qtbot, ed, "cells.1.high", "eight")
-    assert "'eight' is not a number" in ed.error.text()
+    assert "Hit table: Cells, High, 1: 'eight' is not a number" in ed.error.text()
+    assert item_of(ed, "cells.1.high").background().color() == ERROR_BRUSH.color()
     qtbot.mouseClick(ed.save_button, Qt.MouseButton.LeftButton)
     assert "Not saved" in ed.message.message
     assert not override_path("skirmish", "hits").exists()

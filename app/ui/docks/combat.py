@@ -346,7 +346,21 @@ class CombatDock(QDockWidget):
         e = self.model.engagement
         if not e.aircraft or self._ids_chosen():
             return
-        first = next(iter(e.aircraft.values()))
+        pid = self.procedure.currentData() or self.procedure.itemData(0)
+        proc = self.model.session.ruleset.procedures.get(pid) if pid else None
+
+        def reads(a: Any) -> bool:
+            """The procedure reads this aircraft's card (a UFO's move is not a fighter's)."""
+            if proc is None or "aircraft" not in proc.Inputs.model_fields:
+                return True
+            try:
+                proc.prefill(e, a.id, None)
+            except (RuleViolation, KeyError, ValueError):
+                return False
+            return True
+
+        aircraft = list(e.aircraft.values())
+        first = next((a for a in aircraft if reads(a)), aircraft[0])
         other = next((a for a in e.aircraft.values() if a.side != first.side), None)
         for combo in (self.attacker, self.aircraft):
             combo.blockSignals(True)

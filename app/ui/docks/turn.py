@@ -47,6 +47,14 @@ def step_where(step: Step) -> str:
     return phase_name(step) + (f", segment {step.segment}" if step.segment else "")
 
 
+def step_heading(step: Step) -> str:
+    """The step as the Turn heading names it: its title, with its phase when the title only
+    goes on from it (the UFO game's "Cannon firing, at the half way point")."""
+    if step.title[:1].islower() and step.phase and step.phase != step.title:
+        return f"{step.phase}, {step.title}"
+    return step.title
+
+
 def step_label(step: Step) -> str:
     """A step as one line of the sequence of play: ``Impulse 1 · a) Movement``."""
     if step.segment:
@@ -165,7 +173,7 @@ class TurnDock(QWidget):
         e = self.model.engagement
         self.steps = list(self.model.session.ruleset.steps(e))
         step = self.current
-        self.heading.setText(f"Turn {e.turn}" + (f" — {step.title}" if step else ""))
+        self.heading.setText(f"Turn {e.turn}" + (f" — {step_heading(step)}" if step else ""))
         bold = QFont(self.step_list.font())
         bold.setBold(True)
         for i, s in enumerate(self.steps):

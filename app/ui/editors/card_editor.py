@@ -1,11 +1,17 @@
 """The card editor: an aircraft type's card data, edited in a form generated from the ruleset's
 ``Card`` model and saved into the umpire's own catalogue (``app.core.data.save_aircraft``).
+
+The card's own tables (speeds, manoeuvres, missiles, guns, hard points) are grids of cells
+(``card_tables.CardTable``); the whole card is validated by the ruleset's model and a wrong cell
+is marked and named in place, and named again when saving is refused.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -22,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.core.data import DataFileError, own_aircraft_path, save_aircraft
 from app.core.ruleset import Ruleset
+from app.ui.editors.card_tables import CardTable, shape_of
 from app.ui.forms import InputForm
 from app.ui.message_bar import MessageBar
 
@@ -62,12 +69,32 @@ class CardEditor(QWidget):
         self.type_error.hide()
         top.addRow(self.type_error)
         layout.addLayout(top)
-        self.form = InputForm(ruleset.Card)
+        fields = ruleset.Card.model_fields
+        self.tables: dict[str, CardTable] = {
+            n: CardTable(n, info) for n, info in fields.items() if shape_of(info.annotation)
+        }
+        self.form = InputForm(ruleset.Card, exclude=self.tables, fixed=self._table_values())
         self.form.setObjectName("card_form")
+        body = QWidget()
+        col = QVBoxLayout(body)
+        col.addWidget(self.form)
+        for name, table in self.tables.items():
+            heading = QLabel(f"<b>{self.form_title(name)}</b>")
+            heading.setBuddy(table.table)
+            col.addWidget(heading)
+            col.addWidget(table)
+            table.changed.connect(lambda: self.form.set_fixed(self._table_values()))
+        col.addStretch(1)
+        self.card_error = QLabel()
+        self.card_error.setObjectName("card_error")
+        self.card_error.setWordWrap(True)
+        self.card_error.setStyleSheet("color: #c62828;")
+        self.card_error.hide()
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setWidget(self.form)
+        scroll.setWidget(body)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.card_error)
         row = QHBoxLayout()
         self.status = QLabel()
         self.status.setObjectName("status")
@@ -77,15 +104,54 @@ class CardEditor(QWidget):
         self.save_button.setObjectName("save")
         row.addWidget(self.save_button)
         layout.addLayout(row)
-        self.resize(560, 640)
+        self.resize(760, 700)
 
         self.types.currentIndexChanged.connect(self._load)
         self.type_id.textChanged.connect(lambda _t: self._check_id())
-        self.form.changed.connect(lambda _v: self.status.clear())
+        self.form.changed.connect(lambda _v: self._validate())
         self.save_button.clicked.connect(self.save)
         QShortcut(QKeySequence.StandardKey.Save, self).activated.connect(self.save)
         if type_id is not None and self.types.findData(type_id) >= 0:
             self.types.setCurrentIndex(self.types.findData(type_id))
+        self._validate()
+
+    def form_title(self, name: str) -> str:
+        info = self.ruleset.Card.model_fields[name]
+        return info.title or name.replace("_", " ").capitalize()
+
+    def _table_values(self) -> dict[str, Any]:
+        return {n: t.value() for n, t in self.tables.items()}
+
+    def _validate(self) -> None:
+        """Validate the whole card; mark each wrong table cell and name it below."""
+        self.status.clear()
+        self.form.general_error.hide()  # the tables' errors are shown in their cells
+        self.errors: list[str] = []
+        per_table: dict[str, dict[tuple[int, int], str]] = {n: {} for n in self.tables}
+        general: dict[str, list[str]] = {n: [] for n in self.tables}
+        try:
+            self.card = self.ruleset.Card.model_validate(self.form.raw_values())
+        except ValidationError as e:
+            self.card = None
+            for err in e.errors():
+                loc = err["loc"]
+                name = str(loc[0]) if loc else ""
+                if name not in self.tables:
+                    continue
+                cell = self.tables[name].locate(loc[1:])
+                if cell is None:
+                    general[name].append(f"{self.form_title(name)}: {err['msg']}")
+                else:
+                    per_table[name].setdefault(cell, err["msg"])
+        except ValueError as e:
+            self.card = None
+            self.errors.append(str(e))
+        for name, table in self.tables.items():
+            table.mark(per_table[name], "; ".join(dict.fromkeys(general[name])))
+            if table.error.text():
+                self.errors.append(table.error.text())
+        self.card_error.setText("; ".join(self.errors))
+        self.card_error.setVisible(bool(self.errors))
 
     def _load(self, *_: object) -> None:
         tid = self.types.currentData()
@@ -95,7 +161,11 @@ class CardEditor(QWidget):
             return
         card = self.ruleset.aircraft[tid]
         self.type_id.setText(tid)
-        self.form.set_values(card.model_dump(mode="json"))
+        values = card.model_dump(mode="json")
+        for name, table in self.tables.items():
+            table.set_value(values.get(name))
+        self.form.fixed = self._table_values()
+        self.form.set_values(values)  # validates the whole card (``_validate``)
 
     def _check_id(self) -> str | None:
         tid = self.type_id.text().strip()
@@ -112,9 +182,17 @@ class CardEditor(QWidget):
     def save(self) -> None:
         """Validate the card and write it into the umpire's catalogue."""
         tid = self._check_id()
-        card = self.form.value()
+        self._validate()
+        card = self.card if self.form.value() is not None else None
         if tid is None or card is None:
-            reasons = [r for r in (self.type_error.text(), self.form.error_text()) if r]
+            form_errors = [
+                f"{self.form.title(n)}: {self.form.error_text(n)}"
+                for n in self.form.names
+                if self.form.error_text(n)
+            ]
+            if not form_errors and self.form.value() is None and not self.errors:
+                form_errors = [self.form.error_text()]
+            reasons = [r for r in (self.type_error.text(), *form_errors, *self.errors) if r]
             self.message.show_refusal("Not saved: " + "; ".join(reasons))
             return
         known = tid in self.ruleset.aircraft

@@ -1,5 +1,6 @@
-"""The tables editor: every TOML data table a ruleset ships, cell by cell, the cells the rules
-text does not print highlighted, and the umpire's values saved as an override in the user data
+"""The tables editor: every TOML data table a ruleset ships, shown as its printed charts (rows x
+columns with their headings, ``charts.charts_of``), the cells the rules text does not print
+highlighted with a live count, and the umpire's values saved as an override in the user data
 directory (``app.core.data.save_override``), never into the installed package.
 """
 
@@ -17,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -32,12 +34,14 @@ from PySide6.QtWidgets import (
 
 from app.core.data import MISSING, DataFileError, override_path, read_toml, save_override
 from app.core.ruleset import Ruleset
+from app.ui.editors.charts import Chart, charts_of, heading
 from app.ui.message_bar import MessageBar
 
 Path_ = tuple[str | int, ...]
 MISSING_BRUSH = QBrush(QColor(255, 213, 79, 150))
 EDITED_BRUSH = QBrush(QColor(129, 199, 132, 120))
 ERROR_BRUSH = QBrush(QColor(229, 57, 53, 120))
+BLANK_BRUSH = QBrush(QColor(120, 120, 120, 40))
 ROLE_PATH = Qt.ItemDataRole.UserRole
 
 
@@ -96,6 +100,10 @@ def show_cell(value: Any) -> str:
     return str(value)
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def override_of(shipped: Mapping[str, Any], data: Mapping[str, Any], edited: set[Path_]) -> dict:
     """The smallest override holding the edited cells: tables key by key, an array whole (an
     override replaces arrays, it does not merge them)."""
@@ -108,6 +116,22 @@ def override_of(shipped: Mapping[str, Any], data: Mapping[str, Any], edited: set
             node = node.setdefault(str(k), {})
         node[str(keys[-1])] = copy.deepcopy(get(data, keys))
     return out
+
+
+def printed_name(name: str, path: Path) -> str:
+    """A table file by its printed title (``title``, else its rule), never a raw file key."""
+    try:
+        doc = read_toml(path)
+    except DataFileError:
+        return name
+    title = doc.get("title")
+    if isinstance(title, str) and title:
+        # Nth Fleet's names are printed titles with the rule: "... table (2.9)"
+        return name if title.lower() in name.lower() and len(name) > len(title) else title
+    rule = doc.get("rule")
+    if isinstance(rule, str) and rule:
+        return rule.split(":")[-1].strip() if ":" in rule else rule
+    return heading(name)
 
 
 class TablesEditor(QWidget):
@@ -131,6 +155,7 @@ class TablesEditor(QWidget):
         self.data: dict[str, Any] = {}
         self.edited: set[Path_] = set()
         self.errors: dict[Path_, str] = {}
+        self.charts: list[Chart] = []
         self._filling = False
 
         layout = QVBoxLayout(self)
@@ -140,7 +165,7 @@ class TablesEditor(QWidget):
         self.list = QListWidget()
         self.list.setObjectName("table_list")
         for name, path in self.files.items():
-            item = QListWidgetItem(name)
+            item = QListWidgetItem(printed_name(name, path))
             item.setData(ROLE_PATH, name)
             item.setToolTip(str(path))
             self.list.addItem(item)
@@ -152,13 +177,19 @@ class TablesEditor(QWidget):
         self.heading.setObjectName("heading")
         self.heading.setWordWrap(True)
         rl.addWidget(self.heading)
-        self.only_missing = QCheckBox("Show only the cells the rules text does not print")
+        chart_row = QHBoxLayout()
+        chart_label = QLabel("&Chart")
+        self.chart = QComboBox()
+        self.chart.setObjectName("chart")
+        chart_label.setBuddy(self.chart)
+        chart_row.addWidget(chart_label)
+        chart_row.addWidget(self.chart, 1)
+        rl.addLayout(chart_row)
+        self.only_missing = QCheckBox("Show only the rows with cells the rules text does not print")
         rl.addWidget(self.only_missing)
-        self.table = QTableWidget(0, 3)
+        self.table = QTableWidget(0, 0)
         self.table.setObjectName("cells")
-        self.table.setHorizontalHeaderLabels(["Cell", "Value", "As shipped"])
-        self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -187,11 +218,12 @@ class TablesEditor(QWidget):
         self.empty = QLabel(f"{ruleset.title} ships no editable tables.")
         self.empty.setVisible(not self.files)
         layout.addWidget(self.empty)
-        self.resize(760, 520)
+        self.resize(900, 560)
 
         self.list.currentItemChanged.connect(lambda cur, _prev: self._open(cur))
         self.table.itemChanged.connect(self._cell_edited)
         self.only_missing.toggled.connect(lambda _c: self._fill())
+        self.chart.currentIndexChanged.connect(lambda _i: self._fill())
         self.save_button.clicked.connect(self.save)
         sc = QShortcut(QKeySequence.StandardKey.Save, self)
         sc.activated.connect(self.save)
@@ -249,15 +281,37 @@ class TablesEditor(QWidget):
             self.shipped, self.data = {}, {}
             self.message.show_refusal(str(e))
         self.edited, self.errors = set(), {}
+        headings = self.ruleset.table_headings().get(path.stem, {})
+        self.charts = charts_of(self.data, headings)
+        self._filling = True
+        self.chart.clear()
+        for c in self.charts:
+            self.chart.addItem(c.title)
+        self.chart.setVisible(len(self.charts) > 1)
+        self._filling = False
+        gaps = [i for i, c in enumerate(self.charts) if self._missing(c)]
+        self.chart.setCurrentIndex(gaps[0] if gaps else 0)
         self._show_heading()
         self._fill()
+
+    def _missing(self, chart: Chart) -> int:
+        return sum(1 for p in chart.cells.values() if get(self.data, p) == MISSING)
+
+    @property
+    def current_chart(self) -> Chart | None:
+        i = self.chart.currentIndex()
+        return self.charts[i] if 0 <= i < len(self.charts) else None
 
     def _show_heading(self) -> None:
         """Title, rule, file and the live count of cells still missing (issue 14)."""
         assert self.name is not None
-        title = self.data.get("title", self.name)
+        title = printed_name(self.name, self.files[self.name])
         rule = self.data.get("rule", "")
         gaps = sum(1 for _, v in cells(self.data) if v == MISSING)
+        for i, c in enumerate(self.charts):
+            n = self._missing(c)
+            self.chart.setItemText(i, c.title + (f" ({n} missing)" if n else ""))
+        self.missing_count = gaps
         self.heading.setText(
             f"<b>{title}</b>"
             + (f" ({rule})" if rule else "")
@@ -270,70 +324,106 @@ class TablesEditor(QWidget):
         )
 
     def _fill(self) -> None:
-        rows = [
-            (p, v)
-            for p, v in cells(self.data)
-            if p
-            and p[0] not in ("title", "rule")
-            and (not self.only_missing.isChecked() or v == MISSING or p in self.edited)
-        ]
+        """The current chart as printed: its row and column headings, a cell per value."""
+        chart = self.current_chart
         self._filling = True
-        self.table.setRowCount(len(rows))
-        for r, (p, v) in enumerate(rows):
-            try:
-                shipped = get(self.shipped, p)
-            except (KeyError, IndexError, TypeError):
-                shipped = ""
-            key = QTableWidgetItem(path_text(p))
-            key.setFlags(key.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            key.setData(ROLE_PATH, p)
-            value = QTableWidgetItem(show_cell(v))
-            value.setData(ROLE_PATH, p)
-            ship = QTableWidgetItem(show_cell(shipped))
-            ship.setFlags(ship.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            self.table.setItem(r, 0, key)
-            self.table.setItem(r, 1, value)
-            self.table.setItem(r, 2, ship)
-            self._style(r)
+        self.table.clear()
+        if chart is None:
+            self.table.setRowCount(0)
+            self.table.setColumnCount(0)
+            self._filling = False
+            return
+        self.table.setRowCount(len(chart.rows))
+        self.table.setColumnCount(len(chart.columns))
+        self.table.setVerticalHeaderLabels(chart.rows)
+        self.table.setHorizontalHeaderLabels(chart.columns)
+        for r in range(len(chart.rows)):
+            for c in range(len(chart.columns)):
+                p = chart.cells.get((r, c))
+                if p is None:
+                    blank = QTableWidgetItem("")
+                    blank.setFlags(Qt.ItemFlag.NoItemFlags)
+                    blank.setBackground(BLANK_BRUSH)
+                    self.table.setItem(r, c, blank)
+                    continue
+                item = QTableWidgetItem(show_cell(get(self.data, p)))
+                item.setData(ROLE_PATH, p)
+                self.table.setItem(r, c, item)
+                self._style(item)
+        for r in range(len(chart.rows)):
+            keep = any(
+                get(self.data, chart.cells[(r, c)]) == MISSING or chart.cells[(r, c)] in self.edited
+                for c in range(len(chart.columns))
+                if (r, c) in chart.cells
+            )
+            self.table.setRowHidden(r, self.only_missing.isChecked() and not keep)
         self._filling = False
         self._show_errors()
 
-    def _style(self, row: int) -> None:
-        item = self.table.item(row, 1)
+    def _style(self, item: QTableWidgetItem) -> None:
         p = item.data(ROLE_PATH)
+        try:
+            shipped = show_cell(get(self.shipped, p))
+        except (KeyError, IndexError, TypeError):
+            shipped = "(not shipped)"
         if p in self.errors:
             brush, tip = ERROR_BRUSH, self.errors[p]
         elif get(self.data, p) == MISSING:
             brush, tip = MISSING_BRUSH, "Not printed in the rules text: type the value"
         elif p in self.edited:
-            brush, tip = EDITED_BRUSH, "Your value (not saved yet)"
+            brush, tip = EDITED_BRUSH, f"Your value (not saved yet); shipped: {shipped}"
         else:
-            brush, tip = QBrush(), ""
-        for c in range(3):
-            self.table.item(row, c).setBackground(brush)
+            brush, tip = QBrush(), f"{path_text(p)}; shipped: {shipped}"
+        was, self._filling = self._filling, True
+        item.setBackground(brush)
         item.setToolTip(tip)
+        self._filling = was
+
+    def _restyle(self) -> None:
+        for r in range(self.table.rowCount()):
+            for c in range(self.table.columnCount()):
+                item = self.table.item(r, c)
+                if item is not None and item.data(ROLE_PATH) is not None:
+                    self._style(item)
+
+    def cell_name(self, p: Path_) -> str:
+        """A cell as the umpire reads it: "Chart, row heading, column heading"."""
+        for chart in self.charts:
+            rc = chart.position(p)
+            if rc is not None:
+                return f"{chart.title}, {chart.rows[rc[0]]}, {chart.columns[rc[1]]}"
+        return path_text(p)
 
     def _cell_edited(self, item: QTableWidgetItem) -> None:
-        if self._filling or item.column() != 1:
+        if self._filling:
             return
         p = item.data(ROLE_PATH)
+        if p is None:
+            return
         value = parse_cell(item.text())
         try:
             shipped = get(self.shipped, p)
         except (KeyError, IndexError, TypeError):
             shipped = None
-        numeric = isinstance(shipped, int | float) and not isinstance(shipped, bool)
-        if (numeric or shipped == MISSING) and not (
-            value == MISSING or (isinstance(value, int | float) and not isinstance(value, bool))
-        ):
-            self.errors[p] = f"{path_text(p)}: {item.text()!r} is not a number"
+        if shipped == MISSING:  # the printed neighbours say what kind of value it is
+            try:
+                parent = get(self.shipped, p[:-1])
+            except (KeyError, IndexError, TypeError):
+                parent = {}
+            near = [v for v in (parent.values() if isinstance(parent, Mapping) else parent)]
+            known = [v for v in near if v != MISSING and not isinstance(v, Mapping | list)]
+            numeric = bool(known) and all(_is_number(v) for v in known)
+        else:
+            numeric = _is_number(shipped)
+        if numeric and not (value == MISSING or _is_number(value) or isinstance(value, list)):
+            self.errors[p] = f"{self.cell_name(p)}: {item.text()!r} is not a number"
         elif isinstance(shipped, bool) and not isinstance(value, bool):
-            self.errors[p] = f"{path_text(p)}: type true or false"
+            self.errors[p] = f"{self.cell_name(p)}: type true or false"
         else:
             self.errors.pop(p, None)
             put(self.data, p, value)
             self.edited.add(p)
-        self._style(item.row())
+        self._style(item)
         self._show_errors()
         self._show_heading()
         self.status.setText(f"{len(self.edited)} unsaved change(s)" if self.edited else "")
@@ -345,27 +435,33 @@ class TablesEditor(QWidget):
 
     # -- public ------------------------------------------------------------------------------
 
-    def row_of(self, cell: str) -> int:
-        """The row showing cell ``cell`` (its dotted path), or -1."""
-        for r in range(self.table.rowCount()):
-            if self.table.item(r, 0).text() == cell:
-                return r
-        return -1
+    def locate(self, cell: str) -> tuple[int, int] | None:
+        """Show the chart holding cell ``cell`` (its dotted path) and give its (row, column)."""
+        for i, chart in enumerate(self.charts):
+            for rc, p in chart.cells.items():
+                if path_text(p) == cell:
+                    if self.chart.currentIndex() != i:
+                        self.chart.setCurrentIndex(i)
+                    return rc
+        return None
 
     def select_missing(self, near: str = "") -> None:
         """Put the cursor on the missing cell that best matches ``near`` (the words of a
         ``MissingTableValue``'s cell), or on the first missing cell."""
         words = re.findall(r"\w+", near.lower())
-        best, best_score = -1, -1
-        for r in range(self.table.rowCount()):
-            if self.table.item(r, 1).text() != MISSING:
-                continue
-            name = self.table.item(r, 0).text().lower()
-            score = sum(1 for w in words if w in name)
-            if score > best_score:
-                best, best_score = r, score
-        if best >= 0:
-            self.table.setCurrentCell(best, 1)
+        best: tuple[int, tuple[int, int]] | None = None
+        best_score = -1
+        for i, chart in enumerate(self.charts):
+            for (r, c), p in chart.cells.items():
+                if get(self.data, p) != MISSING:
+                    continue
+                name = f"{path_text(p)} {chart.rows[r]} {chart.columns[c]}".lower()
+                score = sum(1 for w in words if w in name)
+                if score > best_score:
+                    best, best_score = (i, (r, c)), score
+        if best is not None:
+            self.chart.setCurrentIndex(best[0])
+            self.table.setCurrentCell(*best[1])
 
     def save(self) -> None:
         """Write the edited cells as the umpire's override of this table."""
@@ -390,8 +486,8 @@ class TablesEditor(QWidget):
             return
         self.message.clear_refusal()
         self.edited = set()
-        for r in range(self.table.rowCount()):
-            self._style(r)
+        self._restyle()
+        self._show_heading()
         self.status.setText(f"Saved to {path}")
         self.saved.emit(self.name)
 
