@@ -118,6 +118,17 @@ class AdvancedAirForce(Ruleset):
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         return State().model_dump(mode="json", include={"g_hits"})
 
+    def table_headings(self) -> Mapping[str, Mapping[str, Sequence[str]]]:
+        """The fire tables as printed: the range columns 1 to 6 hexes, the die rolls 1 to 6."""
+        return {
+            "fire_tables": {
+                "range_table.bands.columns": [
+                    f"{n} hex{'es' if n > 1 else ''}" for n in range(1, 7)
+                ],
+                "result_table.columns": [f"roll {n}" for n in range(1, 7)],
+            }
+        }
+
     def table_files(self) -> Mapping[str, Path]:
         return {"fire_tables": FIRE_TABLES}
 

@@ -48,9 +48,9 @@ def _loader(ruleset_id: str, stem: str) -> Any:
             "attack_values": t.attack_exceptions,
         }[stem]
     if ruleset_id == "ufo_interception":
-        from rulesets.ufo_interception.tables import damage_table
+        from rulesets.ufo_interception.tables import arcs, damage_table
 
-        return damage_table
+        return {"damage_table": damage_table, "arcs": arcs}[stem]
     from rulesets.advanced_air_force.tables import load_fire_tables
 
     return load_fire_tables
@@ -71,6 +71,7 @@ CELLS = [
     ("nth_fleet", "defence_values", "values.f14a", "5", 5),
     ("nth_fleet", "attack_values", "exceptions.F15c", "15", 15),
     ("ufo_interception", "damage_table", "rows[5].fighter.dp", "3", 3),
+    ("ufo_interception", "arcs", "cannon_forward_arc_degrees", "90", 90),
     ("advanced_air_force", "fire_tables", "result_table.columns.0[0]", "3F", "3F"),
 ]
 
@@ -234,3 +235,16 @@ def test_list_positions_carry_the_printed_headings(qtbot):
         "Hit at 4 hexes",
         "Attack rating",
     ]
+
+
+def test_aaf_fire_tables_carry_the_printed_headings(qtbot):
+    """Advanced Air Force's fire tables as printed: the range columns 1 to 6 hexes and the
+    result table's die rolls 1 to 6 (``Ruleset.table_headings``)."""
+    ed = TablesEditor(load_ruleset("advanced_air_force"))
+    qtbot.addWidget(ed)
+    t = ed.table
+    seen: set[str] = set()
+    for i in range(ed.chart.count()):
+        ed.chart.setCurrentIndex(i)
+        seen |= {t.horizontalHeaderItem(c).text() for c in range(t.columnCount())}
+    assert {"1 hex", "6 hexes", "roll 1", "roll 6"} <= seen
