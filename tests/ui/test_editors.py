@@ -233,10 +233,13 @@ def test_card_editor_saves_an_edited_type_into_the_umpires_catalogue(qtbot):
     assert cat["jet-b"].ammunition == Fraction(5, 2)
     assert cat["jet-b"].afterburner == 2
     assert "Saved jet-b" in ed.status.text() and "(a new type)" in ed.status.text()
+    # the new type is at once offered to start the next card from, once
+    assert ed.types.findData("jet-b") >= 0
     # saved again, the new type is never said to replace a shipped card (issue 14)
     qtbot.mouseClick(ed.save_button, Qt.MouseButton.LeftButton)
     assert "replaces your earlier card" in ed.status.text()
     assert "shipped" not in ed.status.text()
+    assert [ed.types.itemData(i) for i in range(ed.types.count())].count("jet-b") == 1
 
 
 def test_card_editor_refuses_a_bad_card_or_id_in_place(qtbot):

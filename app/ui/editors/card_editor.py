@@ -212,6 +212,11 @@ class CardEditor(QWidget):
             else " (a new type)"
         )
         self.status.setText(f"Saved {tid} to {path}{replaced}")
+        if self.types.findData(tid) < 0:
+            # a new type is at once a type to start the next card from
+            self.types.blockSignals(True)
+            self.types.addItem(tid, tid)
+            self.types.blockSignals(False)
         self.saved.emit(tid)
 
 
