@@ -186,3 +186,18 @@ def test_add_dialog_names_the_umpires_aircraft_files_left_out(tmp_path, qtbot):
         dialog.show()
         assert "broken_jet.toml" in dialog.message.message
         assert dialog.type_box.count() > 0  # the shipped types are all there
+
+
+def test_a_column_widens_when_a_changed_row_needs_it(dock, session):
+    """Issue 20: the Type, Pilot and Damage columns are fitted when the roster is built and
+    grow when a changed row's text needs more room (not measured over every row on each
+    action), so nothing is cut off: a pilot renamed to a longer quality shows whole."""
+    header = dock.tree.header()
+    before = header.sectionSize(PILOT)
+    dock.select(["blue-2"])
+    dock.pilot_actions["inexperienced"].trigger()
+    item = row(dock, "blue-2")
+    assert item.text(PILOT) == "inexperienced"
+    wide = dock.tree.fontMetrics().horizontalAdvance(item.text(PILOT))
+    assert header.sectionSize(PILOT) >= wide
+    assert header.sectionSize(PILOT) >= before

@@ -60,6 +60,10 @@ BADGES: dict[str, tuple[str, str]] = {
 BADGE_ORDER = list(BADGES)
 
 
+#: columns sized to their contents (see ``RosterDock.__init__``)
+FITTED = (TYPE, PILOT, DAMAGE)
+
+
 def status_words(status: Iterable[str]) -> str:
     """The status flags as words, most serious first: ``on fire, wounded``."""
     ordered = sorted(status, key=lambda s: (BADGE_ORDER.index(s) if s in BADGES else 99, s))
@@ -137,6 +141,8 @@ class RosterDock(QWidget):
         super().__init__(parent)
         self.model = model
         self._items: dict[str, QTreeWidgetItem] = {}
+        #: per fitted column, its width less its widest text (``_fit_all``)
+        self._padding: dict[int, int] = {}
         self._sides: dict[str, QTreeWidgetItem] = {}
         self._filling = False
 
@@ -151,8 +157,10 @@ class RosterDock(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
-        for col in (TYPE, PILOT, DAMAGE):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # sized to their contents when the roster is built and when a changed row needs more:
+        # ResizeToContents would measure all 200 rows on every change (issue 20)
+        for col in FITTED:
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         # a fixed width for three badges: sizing this column to its contents would measure every
         # row's badges on every change (200 aircraft); the full list is in the tooltip
         header.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Interactive)
@@ -232,6 +240,7 @@ class RosterDock(QWidget):
             for side in e.sides:
                 self._update_side(side)
             self.tree.expandAll()
+            self._fit_all()
         finally:
             self.tree.blockSignals(False)
             self._filling = False
@@ -310,8 +319,30 @@ class RosterDock(QWidget):
                 self._fill(self._items[aircraft_id], e.aircraft[aircraft_id])
             for side in {e.aircraft[i].side for i in ids}:
                 self._update_side(side)
+            self._widen([self._items[i] for i in ids])
         finally:
             self.tree.blockSignals(False)
+
+    def _fit_all(self) -> None:
+        """Size the fitted columns to every row, and remember each column's padding (its width
+        less its widest text) for ``_widen``."""
+        metrics = self.tree.fontMetrics()
+        rows = list(self._items.values())
+        self._padding = {}
+        for col in FITTED:
+            self.tree.resizeColumnToContents(col)
+            widest = max((metrics.horizontalAdvance(i.text(col)) for i in rows), default=0)
+            self._padding[col] = max(self.tree.header().sectionSize(col) - widest, 0)
+
+    def _widen(self, items: list[QTreeWidgetItem]) -> None:
+        """A fitted column grows when a changed row's text needs more room (never shrinks
+        between rebuilds: a width that jumps back and forth is worse at the table)."""
+        header = self.tree.header()
+        metrics = self.tree.fontMetrics()
+        for col in FITTED:
+            widest = max((metrics.horizontalAdvance(i.text(col)) for i in items), default=0)
+            if widest + self._padding.get(col, 8) > header.sectionSize(col):
+                self.tree.resizeColumnToContents(col)
 
     # -- selection ----------------------------------------------------------------------------
 
