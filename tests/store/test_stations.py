@@ -206,3 +206,17 @@ def test_list_prints_an_empty_server(pg_url, capsys) -> None:
         conn.execute("CREATE DATABASE empty_club")
     assert main(["--db", pg_url.replace("/club?", "/empty_club?"), "--list"]) == 0
     assert "(no games)" in capsys.readouterr().out
+
+
+def test_the_desk_follows_at_the_announcement_not_at_its_next_look(pg_url, game, qtbot):
+    """The LISTEN socket wakes the desk when a station appends: with the desk's own look put
+    off for a minute, the action is still shown at once."""
+    model = EngagementModel(GameSession.open(pg_url, game=game.game_id))
+    model.follow()  # listening
+    model._follow.setInterval(60_000)
+    model._follow.start()
+    game.next_step()
+    qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=1000)
+    game.next_step()
+    qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=1000)
+    model.set_session(None)
