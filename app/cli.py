@@ -107,23 +107,12 @@ def cmd_list(target: str | None) -> int:
     if not target:
         print("airboss: --list needs --db URL (or a game file)", file=sys.stderr)
         return 2
-    from app.session import GameSession
+    from app.session import OVERVIEW_HEAD, GameSession
 
     rows = GameSession.overview(target)
-    head = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
-    table = [
-        (
-            r["id"],
-            r["ruleset"],
-            r["title"],
-            r["turn"],
-            "" if r["in_play"] is None else str(r["in_play"]),
-            f"{r['last_action']:%Y-%m-%d %H:%M}" if r["last_action"] else "",
-            "" if r["watching"] is None else str(r["watching"]),
-        )
-        for r in rows
-    ]
-    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(head)]
+    head = OVERVIEW_HEAD
+    table = GameSession.overview_table(rows)
+    widths = [max([len(h), *(len(row[i]) for row in table)]) for i, h in enumerate(head)]
     for row in (head, *table):
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     if not rows:

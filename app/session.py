@@ -45,6 +45,9 @@ from app.plugins import load_ruleset
 from app.store import ConcurrentAppend, Store, StoreError
 from app.store.store import is_url
 
+#: the columns of a server's overview (``GameSession.overview_table``)
+OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
+
 #: a snapshot of the projection is stored every this many events
 SNAPSHOT_EVERY = 500
 
@@ -133,6 +136,23 @@ class GameSession:
                 entry.update(turn=f"cannot be read: {err}", in_play=None)
             out.append(entry)
         return out
+
+    @staticmethod
+    def overview_table(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        """The overview as text cells, one tuple per game in ``OVERVIEW_HEAD``'s order: the one
+        form ``airboss --list`` prints and File > Open from server shows."""
+        return [
+            (
+                str(r["id"]),
+                str(r["ruleset"]),
+                str(r["title"]),
+                str(r["turn"]),
+                "" if r["in_play"] is None else str(r["in_play"]),
+                f"{r['last_action']:%Y-%m-%d %H:%M}" if r["last_action"] else "",
+                "" if r["watching"] is None else str(r["watching"]),
+            )
+            for r in rows
+        ]
 
     @classmethod
     def open(

@@ -376,6 +376,17 @@ class Store:
             return None
         return self._notices
 
+    def listen_socket(self) -> int | None:
+        """The socket of the LISTEN connection (PostgreSQL, once ``data_version`` has been
+        asked): readable when another station's append is announced, so a desk can follow at
+        once instead of at its next look. ``None`` for a file or before listening."""
+        if self._listen is None:
+            return None
+        try:
+            return int(self._listen.fileno())
+        except Exception:  # noqa: BLE001 - a connection closed meanwhile: none to watch
+            return None
+
     def data_version(self, game_id: str) -> int | None:
         """A number that changes whenever another connection (another window, another
         program, another station) appends to this game, so asking costs no read of the log:

@@ -67,6 +67,8 @@ class MainWindow(QMainWindow):
         self.missing_panels: dict[str, str] = {}
         self.selected_aircraft: list[str] = []
         self.player_view: QWidget | None = None
+        #: Player displays of server games opened read-only (File > Open from server)
+        self.player_displays: list[QWidget] = []
         self._base_font = QFont(self.font())
         self.setObjectName("airboss-main")
         self.setDockOptions(
@@ -92,6 +94,9 @@ class MainWindow(QMainWindow):
         model.refused.connect(self.show_refusal)
         model.clock_changed.connect(self._update_status)
         model.initiative_changed.connect(self._update_status)
+        # after the panels' own refresh, which enables their actions for any open game
+        model.clock_changed.connect(self._apply_read_only)
+        model.initiative_changed.connect(self._apply_read_only)
         self._game_changed()
 
     # -- panels -------------------------------------------------------------------------------
@@ -237,6 +242,9 @@ class MainWindow(QMainWindow):
             f, "&New game…", self.new_game_dialog, QKeySequence.StandardKey.New
         )
         self.open_action = self._act(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.server_action = self._act(
+            f, "Open from &server…", self.open_from_server_dialog, "Ctrl+Shift+O"
+        )
         self.recent_menu = f.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self.copy_action = self._act(f, "Save a &copy as…", self.save_copy_dialog, "Ctrl+Shift+S")
@@ -295,7 +303,7 @@ class MainWindow(QMainWindow):
         self.refusal.setObjectName("refusal")
         sb.addWidget(self.refusal, 1)
         self.status_labels: dict[str, QLabel] = {}
-        for key in ("game", "ruleset", "turn", "phase", "segment", "initiative"):
+        for key in ("role", "game", "ruleset", "turn", "phase", "segment", "initiative"):
             label = QLabel()
             label.setObjectName(f"status-{key}")
             label.setContentsMargins(6, 0, 6, 0)
@@ -348,6 +356,35 @@ class MainWindow(QMainWindow):
         self._update_edit_actions()
         self._update_status()
 
+    def _acting_actions(self) -> list[QAction]:
+        """The menu actions that change the game (refused on a read-only game)."""
+        acts = [self.undo_action, self.redo_action]
+        turn, initiative = self.panels.get("turn"), self.panels.get("initiative")
+        if turn is not None:
+            acts += [turn.next_action, turn.previous_action]
+        if initiative is not None:
+            acts.append(initiative.roll_action)
+        return acts
+
+    def _apply_read_only(self) -> None:
+        """A game opened read-only (an HQ desk on a server, a file that cannot be written)
+        follows live, but every action that would change it is disabled and says why."""
+        ro = self.model.has_session and self.model.session.read_only
+        label = self.status_labels["role"]
+        if not ro:
+            label.setText("")
+            label.setToolTip("")
+            for act in (*self._acting_actions(), self.print_action):
+                act.setStatusTip("")
+            return
+        why = read_only_reason(self.model.session)
+        label.setText("Read-only")
+        label.setToolTip(why)
+        for act in (*self._acting_actions(), self.print_action):
+            act.setEnabled(False)
+            act.setStatusTip(why)
+            act.setToolTip(why)
+
     def _update_edit_actions(self) -> None:
         has = self.model.has_session
         undo = self.model.session.undo_text if has else None
@@ -358,6 +395,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setText(f"&Redo {_short(redo)}" if redo else "&Redo")
         self.redo_action.setEnabled(redo is not None)
         self.redo_action.setToolTip(f"Redo: {redo}" if redo else "Nothing to redo")
+        self._apply_read_only()
 
     def _game_changed(self) -> None:
         self._fit_game()
@@ -431,6 +469,8 @@ class MainWindow(QMainWindow):
                 f"{where} is also open elsewhere (another window or program): this window "
                 "follows its changes."
             )
+        if session is not None and session.read_only:
+            self.refusal.show_notice(read_only_reason(session))
 
     def _remember(self, where: str) -> None:
         recent = [r for r in self.recent_games() if r != where]
@@ -488,6 +528,46 @@ class MainWindow(QMainWindow):
         )
         if path:
             self.open_game(path)
+
+    def open_from_server_dialog(self) -> None:
+        """File > Open from server: a server's games, opened as a station, read-only at this
+        desk (HQ) or as the Player display."""
+        from app.ui.server_dialog import OpenFromServerDialog
+
+        dialog = OpenFromServerDialog(self.settings, self)
+        if dialog.exec():
+            chosen = dialog.chosen()
+            if chosen is not None:
+                self.open_from_server(*chosen)
+
+    def open_from_server(self, url: str, game_id: str, role: str = "station") -> bool:
+        """Open a server's game: ``station`` (this desk acts), ``hq`` (this desk read-only) or
+        ``players`` (a read-only Player display of its own: only what the players may see;
+        the desk keeps what it shows)."""
+        from app.ui.player_view import PlayerView
+        from app.ui.server_dialog import PLAYERS
+
+        try:
+            session = GameSession.open(url, game=game_id, read_only=role != "station")
+        except Exception as e:  # noqa: BLE001 - an unreachable server is a message
+            self.show_refusal(f"Could not open the game on the server: {describe_error(e)}")
+            return False
+        if role == PLAYERS:
+            model = EngagementModel(session)
+            view = PlayerView(model)
+            model.setParent(view)
+            view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            view.closed.connect(lambda: model.set_session(None))
+            view.destroyed.connect(lambda _=None, v=view: self._forget_display(v))
+            self.player_displays.append(view)
+            view.show()
+            return True
+        self.show_session(session)
+        return True
+
+    def _forget_display(self, view: QWidget) -> None:
+        if view in self.player_displays:
+            self.player_displays.remove(view)
 
     def save_copy(self, target: str | Path) -> bool:
         """Copy the open game to another file (a consistent copy, even mid-game)."""
@@ -691,7 +771,17 @@ class MainWindow(QMainWindow):
             self.save_layout()
         if self.player_view is not None:
             self.player_view.close()
+        for view in list(self.player_displays):
+            view.close()
         super().closeEvent(event)
+
+
+def read_only_reason(session: GameSession) -> str:
+    """Why nothing can be done at this desk, for the status bar and the disabled actions."""
+    return (
+        f"{session.store.where} is open read-only: this desk follows the game live but "
+        "changes nothing (open it as a station to act)."
+    )
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
@@ -65,6 +65,14 @@ class EngagementModel(QObject):
         self._follow = QTimer(self)
         self._follow.setInterval(FOLLOW_MS)
         self._follow.timeout.connect(self.follow)
+        #: a server game: the LISTEN socket, so another station's action is taken in at once
+        #: (without a parent, so dropping it deletes it at once; never while it signals: the
+        #: socket only starts ``_soon``, which follows on the next turn of the event loop)
+        self._notifier: QSocketNotifier | None = None
+        self._soon = QTimer(self)
+        self._soon.setSingleShot(True)
+        self._soon.setInterval(0)
+        self._soon.timeout.connect(self.follow)
         if session is not None:
             self.set_session(session)
 
@@ -86,6 +94,7 @@ class EngagementModel(QObject):
 
     def set_session(self, session: GameSession | None) -> None:
         """Show another game (or none); the old one is closed."""
+        self._drop_notifier()  # before its socket closes with the old game
         if self._session is not None and self._session is not session:
             self._session.close()
         self._session = session
@@ -104,11 +113,36 @@ class EngagementModel(QObject):
         panels update through ``appended`` as for our own actions."""
         if self._session is None:
             return
+        # no watch on the socket while the store may close it (a server that went away)
+        fd = self._notifier.socket() if self._notifier is not None else None
+        if self._notifier is not None:
+            self._notifier.setEnabled(False)
         try:
             self._session.follow()
         except (StoreError, RuleViolation, OSError) as e:
+            self._drop_notifier()
             self._follow.stop()
             self.refused.emit(f"Stopped following other windows on this game: {e}")
+            return
+        now = self._session.store.listen_socket()
+        if now != fd:
+            self._drop_notifier()
+            if now is not None:
+                self._notifier = QSocketNotifier(now, QSocketNotifier.Type.Read)
+                self._notifier.activated.connect(self._announced)
+        if self._notifier is not None:
+            self._notifier.setEnabled(True)
+
+    def _announced(self, *_: object) -> None:
+        """The server announced something on the LISTEN socket: follow on the next turn."""
+        if self._notifier is not None:
+            self._notifier.setEnabled(False)
+        self._soon.start()
+
+    def _drop_notifier(self) -> None:
+        if self._notifier is not None:
+            self._notifier.setEnabled(False)
+            self._notifier = None
 
     def events(self) -> list[Envelope]:
         """The whole log, read from the store once per game and then kept up to date, so the

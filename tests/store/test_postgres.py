@@ -8,12 +8,9 @@ on a Unix socket there (no network). The server comes from Debian's postgresql p
 
 from __future__ import annotations
 
-import os
-import pwd
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,85 +19,6 @@ from app.core.dice import TableDice
 from app.core.history import Timeline
 from app.session import GameSession
 from app.store import StoreError
-
-
-def _pg_bin() -> Path:
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-    on_path = shutil.which("initdb")
-    assert found or on_path, "PostgreSQL server binaries are missing: ./scripts/setup installs them"
-    return (found[-1] if found else Path(on_path or "")).parent
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    bindir = _pg_bin()
-    # not under pytest's temp folder: the postgres user must be able to reach it
-    root = Path(tempfile.mkdtemp(prefix="airboss-pg-"))
-    root.chmod(0o755)
-    data, sock = root / "data", root / "sock"
-    sock.mkdir()
-    run_as: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses to run as root: run the cluster as postgres
-        user = pwd.getpwnam("postgres")
-        for p in (root, sock):
-            os.chown(p, user.pw_uid, user.pw_gid)
-        run_as = ["runuser", "-u", "postgres", "--"]
-    subprocess.run(
-        [
-            *run_as,
-            str(bindir / "initdb"),
-            "-D",
-            str(data),
-            "-U",
-            "airboss",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    port = "54329"
-    opts = f"-k {sock} -p {port} -c listen_addresses='' -c fsync=off"
-    subprocess.run(
-        [
-            *run_as,
-            str(bindir / "pg_ctl"),
-            "-D",
-            str(data),
-            "-o",
-            opts,
-            "-w",
-            "-l",
-            str(root / "log"),
-            "start",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        subprocess.run(
-            [
-                *run_as,
-                str(bindir / "createdb"),
-                "-h",
-                str(sock),
-                "-p",
-                port,
-                "-U",
-                "airboss",
-                "club",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        yield f"postgresql://airboss@/club?host={sock}&port={port}"
-    finally:
-        subprocess.run(
-            [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"],
-            capture_output=True,
-        )
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_two_games_on_one_server(pg_url: str) -> None:
