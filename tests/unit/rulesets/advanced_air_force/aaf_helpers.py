@@ -27,3 +27,13 @@ def apply(e: Engagement, events: Iterable[Event] | Resolution) -> Engagement:
 
 def next_turn(e: Engagement) -> Engagement:
     return e.apply(ClockSet(turn=e.turn + 1, step=0), e.seq + 1)
+
+
+#: a V. Dive's inputs (test values): 1200 ft black Max. Dive, Max. Dive Sp. 16, 6 W left
+VDIVE = {
+    "current_speed": 6,
+    "max_dive_ft": 1200,
+    "max_dive_speed": 16,
+    "v_dive_requirement": 2,
+    "remaining_w_hits": 6,
+}

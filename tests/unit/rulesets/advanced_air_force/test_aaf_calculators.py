@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from aaf_helpers import apply, game, next_turn
+from aaf_helpers import VDIVE, apply, game, next_turn
 
 from app.core.dice import TableDice
 from app.core.errors import RuleViolation
@@ -269,14 +269,7 @@ def test_rules_25_27_hits_remove_maneuvers_for_a_tracked_aircraft() -> None:
 
 
 def vdive(**kw: Any) -> str:
-    base = {
-        "current_speed": 6,
-        "max_dive_ft": 1200,
-        "max_dive_speed": 16,
-        "v_dive_requirement": 2,
-        "remaining_w_hits": 6,
-    }
-    return label("vertical_dive", **{**base, **kw})
+    return label("vertical_dive", **{**VDIVE, **kw})
 
 
 def test_v_dive_rules_1_to_3() -> None:

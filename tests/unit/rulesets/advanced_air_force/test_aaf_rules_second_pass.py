@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from aaf_helpers import apply, game
+from aaf_helpers import VDIVE, apply, game
 from pydantic import ValidationError
 
 from app.core.dice import TableDice
@@ -103,16 +103,9 @@ def test_v_dive_rule_3_rate_reading() -> None:
     Dive is 6000 ft (4800) by default; 7200 ft (6000) with v_dive_rate_added; the second
     consecutive V. Dive '+ 400%' 4800 ft or 6000 ft."""
     added = RULESET.bind(["v_dive_rate_added"]).procedures["vertical_dive"]
-    base = {
-        "current_speed": 6,
-        "max_dive_ft": 1200,
-        "max_dive_speed": 16,
-        "v_dive_requirement": 2,
-        "remaining_w_hits": 6,
-    }
 
     def rate(proc: Any, **kw: Any) -> str:
-        (label,) = proc.odds(proc.parse({**base, **kw}))
+        (label,) = proc.odds(proc.parse({**VDIVE, **kw}))
         return str(label).split(",")[0]
 
     plain = RULESET.procedures["vertical_dive"]
