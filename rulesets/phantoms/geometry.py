@@ -57,12 +57,19 @@ def sector(target: Piece, attacker: Piece) -> Sector:
     return "dead astern"
 
 
+#: 7.1.1b's radar aspects as the sectors merge into them (see the module's reading)
+RADAR_ASPECT: dict[str, Aspect] = {
+    "head on": "front",
+    "front quarter": "front",
+    "beam": "side",
+    "rear quarter": "rear",
+    "dead astern": "rear",
+}
+
+
 def aspect(target: Piece, attacker: Piece) -> Aspect:
     """7.1.1b's radar modifiers fire "from target's front aspect" or "side aspect" (or rear)."""
-    s = sector(target, attacker)
-    if s in ("head on", "front quarter"):
-        return "front"
-    return "side" if s == "beam" else "rear"
+    return RADAR_ASPECT[sector(target, attacker)]
 
 
 def gun_position(target: Piece, attacker: Piece, hexes: int, levels: int) -> str | None:
