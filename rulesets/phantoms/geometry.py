@@ -89,6 +89,17 @@ def in_radar_cone(attacker: Piece, target: Piece, width_degrees: float) -> bool:
     return off_nose(attacker, target) <= width_degrees / 2 + _EPS
 
 
+def radar_cone_arc(attacker: Piece, width_degrees: float) -> tuple[str, float, float]:
+    """7.1.1b: the radar cone for the board to draw around the attacker (degrees
+    counter-clockwise from +x), ``width_degrees`` wide centred on its facing."""
+    half = width_degrees / 2
+    return (
+        "radar cone",
+        hexgrid.normalize(attacker.facing - half),
+        hexgrid.normalize(attacker.facing + half),
+    )
+
+
 def sector_arcs(target: Piece) -> tuple[tuple[str, float, float], ...]:
     """The firing-position sectors around the target for the board to draw (degrees
     counter-clockwise from +x): the quarters between the hex rows at 60 and 120 off its nose."""
@@ -149,7 +160,11 @@ class PhantomsGeometry:
             except MissingTableValue:
                 lines.append(("Gun position number", "not filled in (Tables editor)"))
         lines.append(self._cone(attacker, target, hexes, readings))
-        return Relation(lines=tuple(lines), arcs=sector_arcs(target), readings=readings)
+        width = positions().radar_cone.width_degrees
+        cone = (radar_cone_arc(attacker, width),) if isinstance(width, int) else ()
+        return Relation(
+            lines=tuple(lines), arcs=sector_arcs(target), readings=readings, attacker_arcs=cone
+        )
 
     @staticmethod
     def _cone(

@@ -214,3 +214,18 @@ def test_7_1_1a_b_the_board_fills_the_missile_launchs_firing_position(
         )
         (m,) = s.engagement.attributes["missiles_in_flight"]
         assert m["hit"] == 5 + 1  # the AIM-9J's Hit # 5 and the filled-in dead-astern number
+
+
+def test_7_1_1b_the_board_draws_the_radar_cone_on_the_attackers_facing(_user_data: Path) -> None:
+    """While the cone's width is missing nothing is drawn around the attacker; once the umpire
+    fills it (120 degrees, a test value) the cone spans 60 either side of the facing."""
+    from app.core.data import save_override
+    from rulesets.phantoms.geometry import radar_cone_arc
+
+    f4 = Piece(0, -3, 90, altitude=2)
+    assert PhantomsGeometry().relate(MIG, f4).attacker_arcs == ()
+    assert radar_cone_arc(Piece(0, 0, 30), 120) == ("radar cone", 330, 90)
+    save_override("phantoms", "positions", {"radar_cone": {"width_degrees": 120}})
+    relation = PhantomsGeometry().relate(MIG, f4)
+    assert relation.attacker_arcs == (("radar cone", 30, 150),)
+    assert relation.readings["in_radar_cone"] is True
