@@ -115,6 +115,7 @@ class Board(QGraphicsView):
         self._arc_items: list[QGraphicsItem] = []
         self._move_items: list[QGraphicsItem] = []
         self.attacker_arcs: list[str] = []
+        self.cone_arcs: list[str] = []
         #: the labels of the move ends drawn (movement help)
         self.move_labels: list[str] = []
         self.draw_grid("hex")
