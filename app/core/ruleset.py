@@ -216,6 +216,8 @@ class Relation:
     #: difference ...), keyed by the field names of the ruleset's procedures; the desk fills
     #: the matching fields of the form being resolved and marks them "from the board"
     readings: Mapping[str, Any] = field(default_factory=dict)
+    #: arcs to draw around the attacker, as ``arcs`` (Phantoms' radar cone on its facing)
+    attacker_arcs: tuple[tuple[str, float, float], ...] = ()
 
 
 @dataclass(frozen=True)

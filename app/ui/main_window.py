@@ -251,6 +251,7 @@ class MainWindow(QMainWindow):
         self.close_action = self._act(f, "&Close", self.close_game, QKeySequence.StandardKey.Close)
         f.addSeparator()
         self.print_action = self._act(f, "&Print cards…", self.print_cards, "Ctrl+P")
+        self.print_board_action = self._act(f, "Print &board…", self.print_board)
         f.addSeparator()
         self.quit_action = self._act(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -609,6 +610,16 @@ class MainWindow(QMainWindow):
             self.show_refusal("Printing cards is not available yet (no PrintCardsDialog).")
             return
         dialog_cls(self.model, list(self.selected_aircraft), self).exec()
+
+    def print_board(self) -> None:
+        """The board as a PDF page: positions, arcs and readings (issue 18)."""
+        board = self.panels.get("angle_off")
+        if not self.model.has_session or not hasattr(board, "board_pdf"):
+            self.show_refusal("There is no board to print.")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Print board", "board.pdf", "PDF (*.pdf)")
+        if path:
+            board.board_pdf(path)  # type: ignore[union-attr]
 
     # -- view ---------------------------------------------------------------------------------
 

@@ -57,12 +57,19 @@ def sector(target: Piece, attacker: Piece) -> Sector:
     return "dead astern"
 
 
+#: 7.1.1b's radar aspects as the sectors merge into them (see the module's reading)
+RADAR_ASPECT: dict[str, Aspect] = {
+    "head on": "front",
+    "front quarter": "front",
+    "beam": "side",
+    "rear quarter": "rear",
+    "dead astern": "rear",
+}
+
+
 def aspect(target: Piece, attacker: Piece) -> Aspect:
     """7.1.1b's radar modifiers fire "from target's front aspect" or "side aspect" (or rear)."""
-    s = sector(target, attacker)
-    if s in ("head on", "front quarter"):
-        return "front"
-    return "side" if s == "beam" else "rear"
+    return RADAR_ASPECT[sector(target, attacker)]
 
 
 def gun_position(target: Piece, attacker: Piece, hexes: int, levels: int) -> str | None:
@@ -80,6 +87,17 @@ def in_radar_cone(attacker: Piece, target: Piece, width_degrees: float) -> bool:
     """7.1.1b: the target is in the cone ``width_degrees`` wide centred on the attacker's
     facing, its edges included."""
     return off_nose(attacker, target) <= width_degrees / 2 + _EPS
+
+
+def radar_cone_arc(attacker: Piece, width_degrees: float) -> tuple[str, float, float]:
+    """7.1.1b: the radar cone for the board to draw around the attacker (degrees
+    counter-clockwise from +x), ``width_degrees`` wide centred on its facing."""
+    half = width_degrees / 2
+    return (
+        "radar cone",
+        hexgrid.normalize(attacker.facing - half),
+        hexgrid.normalize(attacker.facing + half),
+    )
 
 
 def sector_arcs(target: Piece) -> tuple[tuple[str, float, float], ...]:
@@ -142,7 +160,11 @@ class PhantomsGeometry:
             except MissingTableValue:
                 lines.append(("Gun position number", "not filled in (Tables editor)"))
         lines.append(self._cone(attacker, target, hexes, readings))
-        return Relation(lines=tuple(lines), arcs=sector_arcs(target), readings=readings)
+        width = positions().radar_cone.width_degrees
+        cone = (radar_cone_arc(attacker, width),) if isinstance(width, int) else ()
+        return Relation(
+            lines=tuple(lines), arcs=sector_arcs(target), readings=readings, attacker_arcs=cone
+        )
 
     @staticmethod
     def _cone(

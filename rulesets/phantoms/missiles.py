@@ -32,6 +32,7 @@ from rulesets.phantoms.common import (
     pilot_of,
 )
 from rulesets.phantoms.damage import damage_events, hits_label
+from rulesets.phantoms.geometry import RADAR_ASPECT
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
 from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import positions, tables
@@ -85,8 +86,11 @@ def radar_in_range(m: Missile, range_hexes: int, variants: frozenset[str]) -> bo
 
 def launch_position_modifier(aspect: str, position: str) -> int:
     """7.1.1a/b: the Hit # modifier for a firing position: the heat-seeking chart of the
-    missile's sub-type (missing until the umpire fills it in), or the radar aspect modifier."""
+    missile's sub-type (missing until the umpire fills it in), or the radar aspect modifier.
+    A radar-guided missile given a sector (the board's reading) fires from that sector's
+    aspect."""
     if aspect == "radar":
+        position = RADAR_ASPECT.get(position, position)
         m = tables().missile
         table = {"front": m.radar_front, "side": m.radar_side, "rear": m.radar_rear}
         if position not in table:
@@ -126,6 +130,15 @@ class MissileLaunch(Calculator):
                 kind = "heat-seeking" if m.guidance == "heat" else "radar-guided"
                 out.append((m.id, f"{m.name} ({kind}, {n} left)"))
         return {"missile": out}
+
+    def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:
+        """7.1.1a/b: the firing position is the attacker's sector off the target's facing as
+        the board reads it; the launch looks its number up on the missile's own chart (a
+        heat-seeker's aspect chart, or the radar aspect the sector falls in)."""
+        out = super().board_inputs(readings)
+        if "sector" in readings:
+            out["position"] = readings["sector"]
+        return out
 
     def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:
         if inputs.same_hex_same_altitude:

@@ -257,3 +257,29 @@ def test_phantoms_board_shows_the_moves_of_the_chosen_aircraft(qtbot, tmp_path):
         assert d.grab().save(str(tmp_path.parent / "board_phantoms_moves.png"))
     finally:
         s.close()
+
+
+def test_phantoms_board_draws_the_radar_cone_in_use(qtbot, tmp_path, _user_data):
+    """Issue 18: with the cone's width filled in (120 degrees, a test value) the board draws
+    the attacker's radar cone, held strongly when the target is in it (7.1.1b)."""
+    from app.core.data import save_override
+
+    save_override("phantoms", "positions", {"radar_cone": {"width_degrees": 120}})
+    s = GameSession.create(tmp_path / "c.airboss", "phantoms", "Cone")
+    try:
+        f4 = s.add_aircraft("USAF", "f4e", "Olds", speed=4)
+        mig = s.add_aircraft("VPAF", "mig21", "Red")
+        s.place(mig, 0, 0, 90, 0)
+        s.place(f4, 0, -3, 90, 0)
+        d = AngleOffDock(EngagementModel(s))
+        qtbot.addWidget(d)
+        d.resize(520, 760)
+        d.show()
+        d.show_pair(f4, mig)
+        assert d.board.cone_arcs == ["radar cone"]
+        s.place(f4, 0, -3, 270, 0)  # turned away: the MiG is behind it
+        d.show_pair(f4, mig)
+        assert d.board.cone_arcs == []
+        assert d.grab().save(str(tmp_path.parent / "board_phantoms_cone.png"))
+    finally:
+        s.close()

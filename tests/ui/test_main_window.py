@@ -220,6 +220,16 @@ def test_print_cards_gets_the_model_and_the_roster_selection(window, monkeypatch
     assert seen == [(window.model, ["red-1"], window)]
 
 
+def test_file_print_board_writes_the_board_as_a_pdf_page(window, monkeypatch, tmp_path):
+    """Issue 18: File > Print board… puts the board, its positions and arcs on a page."""
+    from PySide6.QtWidgets import QFileDialog
+
+    out = tmp_path / "board.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), "PDF"))
+    window.print_board_action.trigger()
+    assert out.read_bytes()[:5] == b"%PDF-"
+
+
 def test_about_and_rulesets(window):
     about = window.about_text()
     assert version() in about and LICENCE in about

@@ -39,6 +39,8 @@ SCALE = {"hex": 46.0, "inches": 18.0}
 EXTENT = {"hex": 7, "inches": 24}
 #: the arcs' radius in map units
 ARC_RADIUS = {"hex": 3.2, "inches": 12.0}
+#: a cone drawn around the attacker (Phantoms' radar cone)
+CONE_COLOUR = "#6a1b9a"
 
 
 class PieceItem(QGraphicsPathItem):
@@ -113,6 +115,7 @@ class Board(QGraphicsView):
         self._arc_items: list[QGraphicsItem] = []
         self._move_items: list[QGraphicsItem] = []
         self.attacker_arcs: list[str] = []
+        self.cone_arcs: list[str] = []
         #: the labels of the move ends drawn (movement help)
         self.move_labels: list[str] = []
         self.draw_grid("hex")
@@ -222,36 +225,59 @@ class Board(QGraphicsView):
         target: Piece,
         arcs: tuple[tuple[str, float, float], ...],
         attacker: Piece | None = None,
+        attacker_arcs: tuple[tuple[str, float, float], ...] = (),
     ) -> None:
-        """The arcs around the target; the one the attacker is in is filled more strongly."""
+        """The arcs around the target; the one the attacker is in is filled more strongly.
+        ``attacker_arcs`` (a radar cone) are drawn around the attacker, dashed, the one the
+        target is in filled more strongly."""
         scene = self.scene()
         for item in self._arc_items:
             scene.removeItem(item)
         self._arc_items = []
         self.attacker_arcs: list[str] = []
+        self.cone_arcs: list[str] = []
+        self._arcs_around(target, attacker, arcs, self.attacker_arcs, dashed=False)
+        if attacker is not None and attacker_arcs:
+            self._arcs_around(attacker, target, attacker_arcs, self.cone_arcs, dashed=True)
+
+    def _arcs_around(
+        self,
+        centre_piece: Piece,
+        other: Piece | None,
+        arcs: tuple[tuple[str, float, float], ...],
+        holding: list[str],
+        dashed: bool,
+    ) -> None:
+        """Draw ``arcs`` around ``centre_piece``; the labels of those ``other`` stands in are
+        added to ``holding``."""
+        scene = self.scene()
         bearing = None
-        if attacker is not None:
-            tx, ty = to_physical(self.grid, target.x, target.y)
-            ax, ay = to_physical(self.grid, attacker.x, attacker.y)
+        if other is not None:
+            tx, ty = to_physical(self.grid, centre_piece.x, centre_piece.y)
+            ax, ay = to_physical(self.grid, other.x, other.y)
             if (ax, ay) != (tx, ty):
                 bearing = math.degrees(math.atan2(ay - ty, ax - tx)) % 360
-        centre = self.scene_point(self.grid, target.x, target.y)
+        centre = self.scene_point(self.grid, centre_piece.x, centre_piece.y)
         radius = ARC_RADIUS[self.grid] * self.scale
         rect = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
         for i, (label, start, end) in enumerate(arcs):
             span = (end - start) % 360 or 360.0
-            colour = QColor(ARC_COLOURS[i % len(ARC_COLOURS)])
+            colour = QColor(CONE_COLOUR if dashed else ARC_COLOURS[i % len(ARC_COLOURS)])
             path = QPainterPath(centre)
             # map degrees are counter-clockwise from +x, as Qt's arc angles are on screen
             path.arcTo(rect, start, span)
             path.closeSubpath()
-            inside = bearing is not None and (bearing - start) % 360 < span
+            off = None if bearing is None else (bearing - start) % 360
+            # a cone's edges are in it (7.1.1b); a target's sectors split at their edges
+            inside = off is not None and (off <= span + 1e-6 if dashed else off < span)
             if inside:
-                self.attacker_arcs.append(label)
+                holding.append(label)
             fill = QColor(colour)
-            fill.setAlpha(120 if inside else 45)
+            fill.setAlpha((90 if inside else 30) if dashed else (120 if inside else 45))
             pen = QPen(colour, 3 if inside else 1.5)
             pen.setCosmetic(True)
+            if dashed:
+                pen.setStyle(Qt.PenStyle.DashLine)
             item = scene.addPath(path, pen, QBrush(fill))
             item.setZValue(-5)
             item.setToolTip(f"{label}: {start:g} to {end:g} degrees")

@@ -409,7 +409,7 @@ class AngleOffDock(QDockWidget):
         for r, (label, value) in enumerate(rows):
             self.lines.setItem(r, 0, QTableWidgetItem(label))
             self.lines.setItem(r, 1, QTableWidgetItem(value))
-        self.board.draw_arcs(target, rel.arcs, attacker)
+        self.board.draw_arcs(target, rel.arcs, attacker, rel.attacker_arcs)
         self.board.draw_moves(moving.ends if moving else ())
 
     def _movement_help(self) -> MovementHelp | None:

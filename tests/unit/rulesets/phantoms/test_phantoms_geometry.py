@@ -177,3 +177,55 @@ def test_6_2_movement_help_shows_where_each_maneuver_ends(tmp_path: Path) -> Non
         assert marked.ends == () and dict(marked.lines)["Maneuver marker (6.1)"] == (
             "turn left: 0 of 2 hexes"
         )
+
+
+def test_7_1_1a_b_the_board_fills_the_missile_launchs_firing_position(
+    tmp_path: Path, _user_data: Path
+) -> None:
+    """The launch's firing position is the board's sector off the target's facing: a
+    heat-seeker's number comes from its aspect chart (7.1.1a; HW, filled with a test value,
+    dead astern), a radar-guided missile's from the aspect the sector falls in (7.1.1b: "from
+    target's side aspect" -2, front -3, rear 0), and a narrow-aspect missile (HN: dead astern
+    and rear quarter only) cannot fire from the beam."""
+    from app.core.data import save_override
+    from rulesets.phantoms.missiles import launch_position_modifier
+
+    assert launch_position_modifier("radar", "beam") == -2
+    assert launch_position_modifier("radar", "head on") == -3
+    assert launch_position_modifier("radar", "front quarter") == -3
+    assert launch_position_modifier("radar", "dead astern") == 0
+    assert launch_position_modifier("radar", "side") == -2  # typed aspects still read
+    with pytest.raises(RuleViolation, match="cannot be fired from there"):
+        launch_position_modifier("HN", "beam")
+    save_override("phantoms", "positions", {"heat_wide": {"cells": {"dead astern": 1}}})
+    with GameSession.create(tmp_path / "l.airboss", "phantoms", "Launch") as s:
+        f4 = s.add_aircraft("USAF", "f4e", "Olds", altitude=2)
+        mig = s.add_aircraft("VPAF", "mig21", "Fishbed", altitude=2)
+        s.place(mig, 0, 0, 90, 2)
+        s.place(f4, 0, -3, 90, 2)  # three hexes behind it, facing the same way
+        said = s.board_readings({"attacker": f4, "target": mig})
+        launch = s.ruleset.procedures["missile_launch"]
+        filled = launch.board_inputs(said)
+        assert filled["position"] == "dead astern" and filled["range_hexes"] == 3
+        s.perform(
+            "missile_launch",
+            {**filled, "attacker": f4, "target": mig, "missile": "aim9j"},
+            TableDice([]),
+        )
+        (m,) = s.engagement.attributes["missiles_in_flight"]
+        assert m["hit"] == 5 + 1  # the AIM-9J's Hit # 5 and the filled-in dead-astern number
+
+
+def test_7_1_1b_the_board_draws_the_radar_cone_on_the_attackers_facing(_user_data: Path) -> None:
+    """While the cone's width is missing nothing is drawn around the attacker; once the umpire
+    fills it (120 degrees, a test value) the cone spans 60 either side of the facing."""
+    from app.core.data import save_override
+    from rulesets.phantoms.geometry import radar_cone_arc
+
+    f4 = Piece(0, -3, 90, altitude=2)
+    assert PhantomsGeometry().relate(MIG, f4).attacker_arcs == ()
+    assert radar_cone_arc(Piece(0, 0, 30), 120) == ("radar cone", 330, 90)
+    save_override("phantoms", "positions", {"radar_cone": {"width_degrees": 120}})
+    relation = PhantomsGeometry().relate(MIG, f4)
+    assert relation.attacker_arcs == (("radar cone", 30, 150),)
+    assert relation.readings["in_radar_cone"] is True
