@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -227,6 +227,11 @@ class GameSession:
     def events(self) -> list[Envelope]:
         """The whole log, oldest first, undo and redo records included."""
         return self.store.events(self.game_id)
+
+    def iter_events(self, after: int = 0) -> Iterator[Envelope]:
+        """The log after sequence number ``after``, oldest first, read a page at a time (for
+        readers that keep only a summary of a long log)."""
+        return self.store.iter_events(self.game_id, after)
 
     @property
     def title(self) -> str:

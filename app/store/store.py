@@ -528,9 +528,26 @@ class Store:
 
     def events(self, game_id: str, after: int = 0) -> list[Envelope]:
         """The log of a game after sequence number ``after``, oldest first."""
+        return list(self.iter_events(game_id, after))
+
+    def iter_events(self, game_id: str, after: int = 0, page: int = 2000) -> Iterator[Envelope]:
+        """The log after ``after``, oldest first, read ``page`` rows at a time, so a reader
+        that keeps only what it needs never holds the whole log (issue 20)."""
         t = EventRow.__table__
-        q = self._select().where(t.c.game_id == game_id, t.c.seq > after).order_by(t.c.seq)
-        return list(self._rows(q))
+        while True:
+            q = (
+                self._select()
+                .where(t.c.game_id == game_id, t.c.seq > after)
+                .order_by(t.c.seq)
+                .limit(page)
+            )
+            n = 0
+            for env in self._rows(q):
+                n += 1
+                after = env.seq
+                yield env
+            if n < page:
+                return
 
     def action(self, game_id: str, action: int) -> list[Envelope]:
         t = EventRow.__table__

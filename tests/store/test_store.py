@@ -163,3 +163,20 @@ def test_an_older_file_is_backed_up_before_it_is_migrated(
     assert (tmp_path / "old.airboss.before-migration-2.bak").exists()
     with GameSession.open(backup) as s:
         assert s.events() == events
+
+
+def test_iter_events_reads_the_log_in_pages(tmp_path: Path) -> None:
+    """The paged reader returns the same log as ``events`` (issue 20: panels keep a summary
+    of a long log, never the whole log at once)."""
+    from app.session import GameSession
+
+    s = GameSession.create(tmp_path / "g.airboss", ruleset="skirmish", title="Pages")
+    for i in range(7):
+        s.add_aircraft(side="Blue", type_id="jet", name=f"Jet {i}")
+    whole = s.events()
+    paged = list(s.store.iter_events(s.game_id, page=3))
+    assert [e.seq for e in paged] == [e.seq for e in whole]
+    assert [e.seq for e in s.store.iter_events(s.game_id, after=4, page=2)] == [
+        e.seq for e in whole if e.seq > 4
+    ]
+    s.close()
