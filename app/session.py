@@ -42,8 +42,7 @@ from app.core.log_index import undone_in
 from app.core.procedure import from_cards
 from app.core.ruleset import Resolution, Ruleset
 from app.plugins import load_ruleset
-from app.store import ConcurrentAppend, Store, StoreError
-from app.store.store import is_url
+from app.store import ConcurrentAppend, Store, StoreError, create_store, is_url, open_store
 
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
@@ -91,7 +90,7 @@ class GameSession:
     ) -> GameSession:
         """A new game in a new ``.airboss`` file (or on a server URL)."""
         rs = load_ruleset(ruleset).bind(variants)
-        store = Store.create(target)
+        store = create_store(target)
         game_id = uuid.uuid4().hex
         store.add_game(game_id, ruleset, title, list(variants))
         s = cls(store, game_id, rs, Timeline(), actor)
@@ -107,7 +106,7 @@ class GameSession:
         """The games in a store, as a server's overview lists them (issue 17): id, ruleset,
         title, turn and step, aircraft in play, the last action's time and how many stations
         watch it. Each game is read, never written."""
-        store = Store.open(target, read_only=True)
+        store = open_store(target, read_only=True)
         try:
             rows = store.games()
             watching = {g.id: store.watching(g.id) for g in rows}
@@ -166,7 +165,7 @@ class GameSession:
         that is not a usable Airboss game. The whole log is read and checked before the file
         is opened for writing, so a refused file is never changed. A file (or folder) that
         cannot be written, or ``read_only=True``, opens read-only: see ``read_only``."""
-        store = Store.open(target, read_only=read_only)
+        store = open_store(target, read_only=read_only)
         try:
             row = store.game(game)
             variants = json.loads(row.variants)
@@ -465,9 +464,9 @@ class GameSession:
     def save_copy(self, target: str | Path) -> str | Path:
         """Copy this game, log and all, to a new game file, or to a server (a URL); the open
         game stays open. A server game copies to a file the same way (issue 17)."""
-        if not is_url(target) and self.store.engine.dialect.name == "sqlite":
+        if not is_url(target) and self.store.path is not None:
             return self.store.save_copy(target)
-        out = Store.create(target)
+        out = create_store(target)
         try:
             self.store.copy_game(self.game_id, out)
         except BaseException:

@@ -1,5 +1,15 @@
-"""Storage of game logs: SQLModel tables, the Store, Alembic migrations."""
+"""Storage of game logs: game files on ``sqlite3``, servers on SQLAlchemy, Alembic migrations."""
 
-from app.store.store import ConcurrentAppend, Store, StoreError
+from app.store.errors import ConcurrentAppend, StoreError
+from app.store.opening import create_store, open_store
+from app.store.store import Game, Store, is_url
 
-__all__ = ["ConcurrentAppend", "Store", "StoreError"]
+__all__ = [
+    "ConcurrentAppend",
+    "Game",
+    "Store",
+    "StoreError",
+    "create_store",
+    "is_url",
+    "open_store",
+]

@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings
 
 from app.core.data import user_data_dir
 from app.session import GameSession
-from app.store.store import is_url
+from app.store import is_url
 from app.ui.demo import DEMO, create_demo_game
 from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel, describe_error

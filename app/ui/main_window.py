@@ -29,8 +29,7 @@ from app.core.events import Envelope
 from app.plugins import available_rulesets, broken_rulesets, load_ruleset
 from app.resources import ICON_SVG
 from app.session import GameSession
-from app.store import StoreError
-from app.store.store import is_url
+from app.store import StoreError, is_url
 from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
 from app.ui.dock_registry import DOCKS, LEFT, RIGHT, area, follows_selection, tab_with
 from app.ui.docks.turn import phase_name, who_name

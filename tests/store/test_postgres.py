@@ -99,9 +99,9 @@ def test_stations_creating_the_first_game_at_once(pg_url: str) -> None:
     assert len(made) == 4
     for s in made:
         s.close()
-    from app.store import Store
+    from app.store import open_store
 
-    store = Store.open(url)
+    store = open_store(url)
     assert len(store.games()) == 4
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM alembic_version").scalar() == 1
@@ -116,8 +116,8 @@ def test_opening_a_current_database_does_not_import_alembic(pg_url: str, tmp_pat
     GameSession.create(pg_url, ruleset="skirmish", title="T").close()
     for target in (pg_url, str(tmp_path / "g.airboss")):
         code = (
-            "import sys\nfrom app.store import Store\n"
-            f"Store.open({target!r}).close()\n"
+            "import sys\nfrom app.store import open_store\n"
+            f"open_store({target!r}).close()\n"
             "assert 'alembic' not in sys.modules, 'alembic imported'\n"
         )
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -207,19 +207,17 @@ def test_club_server_starts_serves_a_game_and_stops(tmp_path_factory) -> None:
 def test_a_game_goes_to_the_server_and_home_again_byte_identical(pg_url: str, tmp_path) -> None:
     """Issue 17: a file game brought to the club's server, and the server game taken home to
     a file: the same log, byte for byte (payload, narrative, time, seq, action, actor)."""
-    from sqlalchemy import select
-
-    from app.store.store import Store
-    from app.store.tables import EventRow
+    from app.store import open_store
+    from app.store.store import EVENT_COLUMNS
 
     def raw(target: str, gid: str) -> list[tuple]:
-        store = Store.open(target, read_only=True)
-        t = EventRow.__table__
-        cols = [c for c in t.c if c.name != "id"]
-        with store.engine.connect() as conn:
-            rows = conn.execute(select(*cols).where(t.c.game_id == gid).order_by(t.c.seq)).all()
+        store = open_store(target, read_only=True)
+        rows = store._rows(
+            f"SELECT {', '.join(EVENT_COLUMNS)} FROM event WHERE game_id = :g ORDER BY seq",
+            {"g": gid},
+        )
         store.close()
-        return [tuple(r) for r in rows]
+        return [(*r[:3], store._time(r[3]), *r[4:]) for r in rows]
 
     home = GameSession.create(tmp_path / "home.airboss", ruleset="skirmish", title="Taken along")
     a = home.add_aircraft(side="Blue", type_id="jet", name="Blue 1")

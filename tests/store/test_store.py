@@ -9,8 +9,8 @@ import pytest
 
 from app.core.dice import TableDice
 from app.session import GameSession
-from app.store import Store, StoreError
-from app.store.store import head_revision
+from app.store import StoreError, create_store, open_store
+from app.store.revisions import head_revision
 
 
 def make_game(path: Path) -> GameSession:
@@ -42,11 +42,11 @@ def test_reopen_gives_the_same_projection(tmp_path: Path) -> None:
 
 
 def test_migrations_run_on_an_empty_file(tmp_path: Path) -> None:
-    store = Store.create(tmp_path / "new.airboss")
+    store = create_store(tmp_path / "new.airboss")
     assert store.games() == []
     assert store.integrity_ok()
     store.close()
-    Store.open(tmp_path / "new.airboss").close()
+    open_store(tmp_path / "new.airboss").close()
 
 
 def test_create_refuses_to_overwrite(tmp_path: Path) -> None:
@@ -131,7 +131,7 @@ def test_snapshots_make_reopen_resume(tmp_path: Path, monkeypatch: pytest.Monkey
     s.undo()
     state = s.engagement
     s.close()
-    store = Store.open(p)
+    store = open_store(p)
     game = store.game(None)
     assert store.latest_snapshot(game.id) is not None
     store.close()
@@ -146,7 +146,7 @@ def test_an_older_file_is_backed_up_before_it_is_migrated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """DESIGN.md Storage: opening an older game file migrates it after a backup copy."""
-    import app.store.store as store_module
+    import app.store.revisions as store_module
 
     p = tmp_path / "old.airboss"
     game = make_game(p)
@@ -155,11 +155,11 @@ def test_an_older_file_is_backed_up_before_it_is_migrated(
     # this build pretends to know a newer schema, so the file on disk is the older one
     monkeypatch.setattr(store_module, "head_revision", lambda: "0002")
     monkeypatch.setattr(store_module, "known_revisions", lambda: {"0001", "0002"})
-    Store.open(p).close()
+    open_store(p).close()
     backup = tmp_path / "old.airboss.before-migration.bak"
     with GameSession.open(backup) as s:
         assert s.events() == events
-    Store.open(p).close()  # a second opening never writes over the first backup
+    open_store(p).close()  # a second opening never writes over the first backup
     assert (tmp_path / "old.airboss.before-migration-2.bak").exists()
     with GameSession.open(backup) as s:
         assert s.events() == events

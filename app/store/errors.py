@@ -1,0 +1,16 @@
+"""What a store refuses with: one message naming the file or database and the reason."""
+
+
+class StoreError(Exception):
+    """A store that cannot be used: the message names the file or database and the reason."""
+
+
+class ConcurrentAppend(StoreError):
+    """Another station appended to this game first; nothing of ours was written."""
+
+    def __init__(
+        self,
+        message: str = "another station changed this game at the same moment; nothing of "
+        "this action was written. The desk has been brought up to date: look, then act again.",
+    ) -> None:
+        super().__init__(message)

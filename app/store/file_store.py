@@ -1,0 +1,276 @@
+"""A game file (``*.airboss``): one SQLite database in WAL mode, on Python's own ``sqlite3``.
+
+Opening a file whose schema is current reads it without SQLAlchemy or Alembic (issue 20): both
+are imported only to create a file or to migrate an older one (``app.store.migrate``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from app.store import revisions
+from app.store.errors import ConcurrentAppend, StoreError
+from app.store.store import Batch, Params, Store
+
+#: how a time is stored in a file: as SQLAlchemy's SQLite ``DateTime`` wrote it, so files
+#: written before and after the store left SQLAlchemy read alike
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def _sync_mode() -> str:
+    """FULL (default) makes every commit survive a power cut: the WAL is synced to disk before
+    the append returns. NORMAL survives a crash or kill of Airboss but not of the computer; it
+    is for disks whose sync is slow, chosen with ``AIRBOSS_SQLITE_SYNC=normal``."""
+    mode = os.environ.get("AIRBOSS_SQLITE_SYNC", "full").upper()
+    if mode not in ("FULL", "NORMAL"):
+        raise StoreError(f"AIRBOSS_SQLITE_SYNC must be 'full' or 'normal', not {mode.lower()!r}")
+    return mode
+
+
+def sqlite_uri(path: Path, read_only: bool = False) -> str:
+    """An SQLite ``file:`` URI addressing exactly ``path``: every character of the name that
+    means something in a URI (``?``, ``#``, ``%``, spaces, non-ASCII) is percent-quoted, so a
+    name a user typed can never select another file or pass URI parameters.
+
+    Read-only URIs are ``immutable`` when no write-ahead log lies beside the file, so that
+    looking at a file (or a game in a read-only folder) never creates ``-wal``/``-shm`` files.
+    """
+    uri = "file:" + quote(str(path.absolute()), safe="/")
+    if not read_only:
+        return uri + "?mode=rw"
+    if Path(f"{path}-wal").exists():
+        return uri + "?mode=ro"
+    return uri + "?mode=ro&immutable=1"
+
+
+def _can_write(path: Path) -> bool:
+    """Writable for us, and not marked read-only by its owner (no write bit at all: a file
+    the user made read-only is honoured even by an administrator's account)."""
+    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
+
+
+def connect(path: Path, read_only: bool = False, create: bool = False) -> sqlite3.Connection:
+    """A connection to exactly ``path``, in autocommit mode (transactions are explicit).
+    A writing connection keeps its log in WAL, synced as ``_sync_mode`` says, with foreign
+    keys enforced; a reading one is ``query_only``."""
+    uri = sqlite_uri(path, read_only)
+    if create:
+        uri = uri.replace("mode=rw", "mode=rwc")
+    db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+    if read_only:
+        db.execute("PRAGMA query_only=ON")
+    else:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={_sync_mode()}")
+        db.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
+def inspect_sqlite(path: Path) -> str | None:
+    """The schema revision of an Airboss file, read without writing; ``StoreError`` if it is
+    not one. ``None`` for a file with no tables at all (a brand-new store)."""
+    if not path.exists():
+        raise StoreError(f"{path}: no such file")
+    try:
+        with closing(connect(path, read_only=True)) as db:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables:
+                return None
+            if "airboss_info" not in tables or "alembic_version" not in tables:
+                raise StoreError(
+                    f"{path}: this is an SQLite database, but not an Airboss game; "
+                    "it was not changed"
+                )
+            info = dict(db.execute("SELECT key, value FROM airboss_info").fetchall())
+            if info.get("format") != revisions.FORMAT:
+                raise StoreError(f"{path}: not an Airboss game (format {info.get('format')!r})")
+            check = db.execute("PRAGMA quick_check").fetchall()
+            if [tuple(r) for r in check] != [("ok",)]:
+                first = str(check[0][0]).splitlines()[0] if check else "no answer"
+                raise StoreError(
+                    f"{path}: the file is damaged (SQLite's check: {first}); it was not changed"
+                )
+            row = db.execute("SELECT version_num FROM alembic_version").fetchone()
+            return str(row[0]) if row else None
+    except sqlite3.DatabaseError as e:
+        raise StoreError(f"{path}: not a readable Airboss game ({e}); it was not changed") from None
+
+
+def backup(db: sqlite3.Connection, target: Path) -> Path:
+    """Copy the database behind ``db`` to a new file through SQLite's online backup, so what
+    is still in the write-ahead log is in the copy; ``StoreError`` (and no file) if it fails."""
+    if target.exists():
+        raise StoreError(f"{target}: a file of that name exists already; choose another")
+    try:
+        with closing(connect(target, create=True)) as dst:
+            db.backup(dst)
+    except (sqlite3.Error, OSError) as e:
+        target.unlink(missing_ok=True)
+        raise StoreError(f"could not copy the game to {target}: {e}") from None
+    return target
+
+
+def _migrate_file(path: Path, create: bool = False) -> None:
+    """Create the schema of a new file, or bring an older one to the head revision after a
+    backup copy beside it (``name.before-migration.bak``, numbered if one is there)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    from app.store.migrate import migrate
+
+    def before_upgrade() -> None:
+        if create:
+            return
+        copy = path.with_name(f"{path.name}.before-migration.bak")
+        n = 1
+        while copy.exists():
+            n += 1
+            copy = path.with_name(f"{path.name}.before-migration-{n}.bak")
+        with closing(connect(path, read_only=True)) as db:
+            backup(db, copy)
+
+    def for_sqlalchemy() -> sqlite3.Connection:
+        db = connect(path, create=create)
+        db.isolation_level = ""  # sqlite3's own transactions, which SQLAlchemy drives
+        return db
+
+    engine = create_engine("sqlite://", creator=for_sqlalchemy, poolclass=NullPool)
+    try:
+        migrate(engine, str(path), before_upgrade)
+    finally:
+        engine.dispose()
+
+
+class FileStore(Store):
+    """One game in one SQLite file. It is opened read-only for checking; ``writable()``
+    reopens it for writing once the game has been read and found good."""
+
+    def __init__(self, path: Path, read_only: bool = False) -> None:
+        super().__init__(str(path), read_only=read_only)
+        self.file = self.path = path
+        self._db: sqlite3.Connection | None = connect(path, read_only=True)
+        self._watch: sqlite3.Connection | None = None
+
+    @classmethod
+    def create(cls, target: str | Path) -> FileStore:
+        """A new game file (refused if the file exists), its schema made by the migrations."""
+        path = Path(target).absolute()  # recent games work from any folder (issue 14)
+        if path.exists():
+            raise StoreError(f"{path}: a file of that name exists already; choose another")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            _migrate_file(path, create=True)
+        except BaseException:
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                leftover.unlink(missing_ok=True)
+            raise
+        store = cls(path)
+        store.writable()
+        return store
+
+    @classmethod
+    def open(cls, target: str | Path, read_only: bool = False) -> FileStore:
+        """An existing file, checked before anything is written, migrated after a backup.
+
+        A file is opened READ-ONLY (``read_only``, nothing is ever written) when asked, or when
+        the file or its folder cannot be written. Call ``writable()`` once the game has been
+        read and found good: only then is the file opened for writing.
+        """
+        path = Path(target).absolute()
+        elsewhere = Path(f"{path}-wal").exists()  # removed when the last connection closes
+        revision = inspect_sqlite(path)
+        if revision is None:
+            raise StoreError(f"{path}: an empty database, not an Airboss game; it was not changed")
+        if revision not in revisions.known_revisions():
+            raise StoreError(
+                f"{path}: written by a newer Airboss (schema {revision}); "
+                "update Airboss to open it. The file was not changed."
+            )
+        ro = read_only or not _can_write(path) or not _can_write(path.parent)
+        if revision != revisions.head_revision():
+            if ro:
+                raise StoreError(
+                    f"{path}: written by an older Airboss and needs updating, but the file "
+                    "cannot be written; copy it somewhere writable. It was not changed."
+                )
+            _migrate_file(path)
+        store = cls(path, read_only=ro)
+        store.open_elsewhere = elsewhere
+        return store
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError(f"{self.where}: the game is closed")
+        return self._db
+
+    def writable(self) -> None:
+        if self.read_only:
+            return
+        self.close()
+        self._db = connect(self.file)
+
+    def close(self) -> None:
+        for db in (self._db, self._watch):
+            if db is not None:
+                db.close()
+        self._db = self._watch = None
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
+        try:
+            return self._conn().execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.where}: cannot be read ({e})") from None
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        db = self._conn()
+        db.execute("BEGIN IMMEDIATE")  # the write lock now, not halfway through
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _write(self, *batches: Batch) -> None:
+        try:
+            with self._transaction() as db:
+                for sql, rows in batches:
+                    db.executemany(sql, rows)
+        except sqlite3.IntegrityError:
+            raise ConcurrentAppend from None
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: could not write ({e}); nothing was written") from None
+
+    def _time(self, value: Any) -> datetime:
+        return datetime.fromisoformat(value) if isinstance(value, str) else value  # type: ignore[no-any-return]
+
+    def _stored_time(self, value: datetime) -> Any:
+        return value.strftime(TIME_FORMAT)
+
+    # -- what only a file does ----------------------------------------------------------------
+
+    def data_version(self, game_id: str) -> int | None:
+        """SQLite's ``PRAGMA data_version`` on a connection of its own: it changes whenever
+        another connection (another window, another program) commits to the file."""
+        try:
+            if self._watch is None:
+                self._watch = connect(self.file, read_only=True)
+            return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: cannot be read any more ({e})") from None
+
+    def save_copy(self, target: str | Path) -> Path:
+        return backup(self._conn(), Path(target))
+
+    def integrity_ok(self) -> bool:
+        return bool(self._rows("PRAGMA integrity_check", {}) == [("ok",)])

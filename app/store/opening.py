@@ -1,0 +1,31 @@
+"""Which kind of store a target names: a URL is a server, anything else a game file.
+
+The server's module (SQLAlchemy, psycopg) is imported only for a URL, so opening a game file
+costs neither (issue 20).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.store.file_store import FileStore
+from app.store.store import Store, is_url
+
+
+def open_store(target: str | Path, read_only: bool = False) -> Store:
+    """An existing store, checked before anything is written (``app.store.file_store``,
+    ``app.store.server_store``)."""
+    if is_url(target):
+        from app.store.server_store import ServerStore
+
+        return ServerStore(str(target), read_only=read_only)
+    return FileStore.open(target, read_only=read_only)
+
+
+def create_store(target: str | Path) -> Store:
+    """A new store: a new game file (refused if the file exists) or a server URL."""
+    if is_url(target):
+        from app.store.server_store import ServerStore
+
+        return ServerStore(str(target))
+    return FileStore.create(target)
