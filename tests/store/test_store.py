@@ -180,3 +180,26 @@ def test_iter_events_reads_the_log_in_pages(tmp_path: Path) -> None:
         e.seq for e in whole if e.seq > 4
     ]
     s.close()
+
+
+def test_a_game_file_is_read_and_written_without_sqlalchemy(tmp_path: Path) -> None:
+    """Issue 20: SQLAlchemy, SQLModel and Alembic are off the path of opening a current game
+    file and acting on it (they are for servers and migrations)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "g.airboss"
+    make_game(path).close()
+    site = Path(__file__).parents[1] / "fixtures" / "site"  # the test ruleset
+    code = (
+        f"import sys\nsys.path.insert(0, {str(site)!r})\nfrom app.session import GameSession\n"
+        f"s = GameSession.open({str(path)!r})\n"
+        "s.add_aircraft(side='Red', type_id='jet', name='Late')\ns.undo()\ns.close()\n"
+        "heavy = [m for m in ('sqlalchemy', 'sqlmodel', 'alembic') if m in sys.modules]\n"
+        "assert heavy == [], heavy\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    with GameSession.open(path) as s:
+        assert [a.name for a in s.engagement.aircraft.values()][-1] != "Late"
+        assert s.events()[-1].event.kind == "reverted"
