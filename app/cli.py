@@ -1,6 +1,6 @@
 """The ``airboss`` command: the desktop app and its sub-commands (API.md, "Command line").
 
-airboss [GAME] [--screenshot PATH] [--db URL --game ID]
+airboss [GAME] [--screenshot PATH] [--startup-profile] [--db URL --game ID]
 airboss cards GAME --out FILE.pdf [--side S] [--changed] [--per-page N] [--page-size A4]
 airboss rulesets
 airboss log GAME [--game ID]
@@ -9,6 +9,7 @@ airboss log GAME [--game ID]
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -30,6 +31,12 @@ def _gui_parser() -> argparse.ArgumentParser:
         "--screenshot",
         metavar="PATH",
         help="render the main window with every panel to a PNG and exit",
+    )
+    p.add_argument(
+        "--startup-profile",
+        action="store_true",
+        help="start the desk, print how long each phase of start-up took up to the first "
+        "paint, and exit",
     )
     p.add_argument("--db", metavar="URL", help="a PostgreSQL URL instead of a game file")
     p.add_argument("--game", dest="game_id", metavar="ID", help="the game id on a server")
@@ -160,9 +167,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         ns = _gui_parser().parse_args(args)
         if ns.list:
             return cmd_list(ns.db or ns.game)
-        from app.ui.application import run
+        # start-up allocates much and frees little: the collector runs again once the desk
+        # has painted (``app.ui.application.run``; issue 20)
+        gc.disable()
+        try:
+            from app.ui.application import run
 
-        return run(game=ns.db or ns.game, game_id=ns.game_id, screenshot=ns.screenshot)
+            return run(
+                game=ns.db or ns.game,
+                game_id=ns.game_id,
+                screenshot=ns.screenshot,
+                startup_profile=ns.startup_profile,
+            )
+        finally:
+            gc.enable()  # also when start-up failed before the first paint
     except (StoreError, RuleViolation, KeyError) as e:
         print(f"airboss: {e}", file=sys.stderr)
         return 2

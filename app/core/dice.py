@@ -6,6 +6,7 @@ is recorded so that a replay is identical) or ``TableDice`` (the umpire types th
 players rolled; an impossible value is refused with a message naming the die and its purpose).
 
 Exact odds come from icepool behind this module; nothing but plain ``Fraction`` leaves it.
+icepool is imported at the first odds asked for, not when a game opens (issue 20).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
-
-import icepool
+from typing import TYPE_CHECKING, Protocol
 
 from app.core.errors import RuleViolation
+
+if TYPE_CHECKING:
+    import icepool
 
 __all__ = [
     "DiceError",
@@ -93,6 +95,8 @@ class DiceSpec:
         return "d" + self.name.split("d", 1)[1]
 
     def die(self) -> icepool.Die:
+        import icepool
+
         single = icepool.Die(list(self.faces))
         return self.count @ single if self.count > 1 else single
 
@@ -117,6 +121,8 @@ def successes(dice: int, spec: DiceSpec | str, hit: Callable[[int], bool]) -> di
         raise ValueError("successes() counts single dice; pass the spec of one die")
     if dice <= 0:
         return {0: Fraction(1)}
+    import icepool
+
     one = icepool.Die([1 if hit(f) else 0 for f in s.faces])
     die = dice @ one
     return {int(o): Fraction(p) for o, p in zip(die.outcomes(), die.probabilities(), strict=True)}

@@ -62,7 +62,8 @@ class ProcedureInputs(BaseModel):
     events that change them; without, the procedure is a what-if that only logs its result.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the schema is built when a procedure is first used, not when its ruleset loads (issue 20)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     attacker: str | None = None
     target: str | None = None
@@ -71,7 +72,7 @@ class ProcedureInputs(BaseModel):
 class AircraftInputs(BaseModel):
     """Base of a one-aircraft procedure's inputs (fire check, ejection, recovery ...)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     aircraft: str | None = None
 

@@ -456,6 +456,15 @@ class MainWindow(QMainWindow):
     def game_path(self) -> str | None:
         return self.model.session.store.where if self.model.has_session else None
 
+    def hold_panels(self, hold: bool = True) -> None:
+        """While the desk starts, panels other than the roster and the turn that come into view
+        wait for ``hold_panels(False)`` (after the first paint), so the window, the roster and
+        the turn paint first (issue 20)."""
+        for widget in self.panels.values():
+            hook = getattr(widget, "when_shown", None)
+            if hook is not None:
+                hook.hold() if hold else hook.release()
+
     def show_session(self, session: GameSession | None) -> None:
         """Show this game (the previous one is closed) and remember it as the last game."""
         self.model.set_session(session)

@@ -5,6 +5,11 @@ has put the panel in its dock (``attach``), the dock's ``visibilityChanged`` say
 umpire can see it: while it can, the handlers run as before; while it is hidden or tabbed away
 the first signal only marks it stale, and the panel rebuilds itself in full (``rebuild``) when
 it comes back into view. A panel not in a dock (a preview, a test) always does its work.
+
+Handlers that keep what the umpire typed (the Combat form's aircraft list, the Initiative
+roll) use ``unless_stale`` instead: they run in view or not, except while a rebuild is pending,
+which would redo their work. While the desk starts (``hold`` until its first paint) a panel
+coming into view waits, so the window, the roster and the turn paint first.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ class WhenShown(QObject):
         self.on_screen = True
         #: a signal came while out of view: rebuild when back in view
         self.stale = False
+        #: the desk is starting: rebuild at ``release``, not on coming into view
+        self.held = False
 
     def attach(self, dock: QDockWidget) -> None:
         """Follow the dock the panel lives in."""
@@ -41,8 +48,24 @@ class WhenShown(QObject):
 
         return run
 
+    def unless_stale(self, handler: Callable[..., Any]) -> Callable[..., None]:
+        """``handler`` in view or not, unless a rebuild is pending (it would redo the work)."""
+
+        def run(*args: Any) -> None:
+            if not self.stale:
+                handler(*args)
+
+        return run
+
+    def hold(self) -> None:
+        self.held = True
+
+    def release(self) -> None:
+        self.held = False
+        self._visible(self.on_screen)
+
     def _visible(self, on: bool) -> None:
         self.on_screen = on
-        if on and self.stale:
+        if on and self.stale and not self.held:
             self.stale = False
             self.rebuild()

@@ -40,6 +40,7 @@ from app.core.errors import RuleViolation
 from app.core.ruleset import Geometry, MovementHelp, Piece, Relation
 from app.ui.docks.angle_board import COLOURS, ROLES, Board
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 
 class PieceFields(QWidget):
@@ -202,8 +203,10 @@ class AngleOffDock(QDockWidget):
             f.edited.connect(lambda r=role: self._fields_edited(r))
             f.aircraft.currentIndexChanged.connect(lambda _i, r=role: self._follow(r))
         self.place_target.toggled.connect(lambda _c: self._redraw())
-        model.reset.connect(self._reset)
-        model.aircraft_changed.connect(self._aircraft_changed)
+        #: out of view (or while the desk starts) a new game waits until the panel is shown
+        self.when_shown = WhenShown(self, self._reset)
+        model.reset.connect(self.when_shown.wrap(self._reset))
+        model.aircraft_changed.connect(self.when_shown.unless_stale(self._aircraft_changed))
         self._reset()
 
     # -- the ruleset's geometry --------------------------------------------------------------

@@ -44,6 +44,7 @@ from app.ui.message_bar import MessageBar, muted
 from app.ui.model import EngagementModel
 from app.ui.odds_chart import OddsChart
 from app.ui.procedure_runner import ProcedureRunner
+from app.ui.when_shown import WhenShown
 
 NO_AIRCRAFT = "(none: what-if)"
 #: how long the odds wait after a keystroke before they are worked out (issue 20)
@@ -202,8 +203,10 @@ class CombatDock(QDockWidget):
         self.open_tables.clicked.connect(self._open_tables)
         self.resolve_button.installEventFilter(self)
 
-        model.reset.connect(self._reset)
-        model.aircraft_changed.connect(self._aircraft_list_changed)
+        #: out of view (or while the desk starts) a new game waits until the panel is shown
+        self.when_shown = WhenShown(self, self._reset)
+        model.reset.connect(self.when_shown.wrap(self._reset))
+        model.aircraft_changed.connect(self.when_shown.unless_stale(self._aircraft_list_changed))
         self._reset()
 
     # -- what is chosen ----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import attempt_here
 from app.ui.model import EngagementModel
 from app.ui.procedure_runner import ProcedureRunner
+from app.ui.when_shown import WhenShown
 
 
 class InitiativeDock(QWidget):
@@ -105,9 +106,11 @@ class InitiativeDock(QWidget):
         layout.addWidget(self.order)
         layout.addWidget(scroll, 1)
 
-        model.reset.connect(self.rebuild)
-        model.initiative_changed.connect(self.show_order)
-        model.aircraft_changed.connect(self._roster_changed)
+        #: out of view (or while the desk starts) a new game waits until the panel is shown
+        self.when_shown = WhenShown(self, self.rebuild)
+        model.reset.connect(self.when_shown.wrap(self.rebuild))
+        model.initiative_changed.connect(self.when_shown.unless_stale(self.show_order))
+        model.aircraft_changed.connect(self.when_shown.unless_stale(self._roster_changed))
         self.rebuild()
 
     # -- the procedure ------------------------------------------------------------------------

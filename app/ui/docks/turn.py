@@ -141,9 +141,10 @@ class TurnDock(QWidget):
         layout.addWidget(self.acting, 2)
 
         app = QApplication.instance()
-        if app is not None:
-            # Qt removes the filter by itself when this panel is destroyed
-            app.installEventFilter(self)
+        if isinstance(app, QApplication):
+            # the filter sits on the focused button or combo box only, not on the whole
+            # application, which would pass every event of the desk through Python (issue 20)
+            app.focusChanged.connect(self._focus_moved)
         model.reset.connect(self.refresh)
         model.clock_changed.connect(self.refresh)
         # every change of who acts (aircraft, initiative, a procedure resolved) is an append
@@ -240,6 +241,12 @@ class TurnDock(QWidget):
         target = item.data(Qt.ItemDataRole.UserRole)
         if target:
             self.open_procedure.emit(*target)
+
+    def _focus_moved(self, old: QWidget | None, new: QWidget | None) -> None:
+        if old is not None:
+            old.removeEventFilter(self)
+        if isinstance(new, QAbstractButton | QComboBox):
+            new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Space on a focused button, check box or combo box presses it, not Next step."""
