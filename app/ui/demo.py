@@ -16,7 +16,7 @@ from app.session import GameSession
 
 
 class DemoAircraft(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (issue 20)
     side: str
     type: str
     name: str
@@ -25,7 +25,7 @@ class DemoAircraft(BaseModel):
 
 
 class DemoFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (issue 20)
     ruleset: str
     title: str
     variants: list[str] = Field(default_factory=list)

@@ -25,7 +25,7 @@ FIXED_GUNS: frozenset[str] = frozenset({"FF", "FH", "FL"})
 class GunStation(BaseModel):
     """One gun position: its kind (fixed "FF", "FH", "FL" or flexible "F"), factors and arc."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     position: str = Field(min_length=1)
     kind: GunKind
@@ -37,7 +37,7 @@ class GunStation(BaseModel):
 class Card(BaseModel):
     """One aircraft type's data card."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1)
     sample: bool = False

@@ -23,7 +23,7 @@ COLUMNS = range(-3, 20)
 class GunFactorBand(BaseModel):
     """One row of the range table: ``low``-``high`` total gun factors (``high`` None: "29+")."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     low: int = Field(ge=1)
     high: int | None = None
@@ -47,7 +47,7 @@ class GunFactorBand(BaseModel):
 
 
 class RangeTable(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     rule: str
     note: str = ""
@@ -68,7 +68,7 @@ class RangeTable(BaseModel):
 
 
 class ResultTable(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     rule: str
     note: str = ""
@@ -91,7 +91,7 @@ class ResultTable(BaseModel):
 
 
 class FireTables(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     range_table: RangeTable
     result_table: ResultTable

@@ -25,7 +25,7 @@ RadarRanging = Literal["RE", "CA", "IG"]
 class Gunsight(BaseModel):
     """Gunsight modifiers by turn rate (rule "Gunsight and Turning Effects")."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     TT: StrictInt = 0
     HT: StrictInt = 0
@@ -35,7 +35,7 @@ class Gunsight(BaseModel):
 class InternalGun(BaseModel):
     """The internal gun data section of the ADC."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str
     hit_numbers: list[int] = Field(
@@ -63,7 +63,7 @@ class InternalGun(BaseModel):
 class Card(BaseModel):
     """An Air Power ADC (the air-to-air combat parts)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str
     sample: bool = Field(
@@ -140,7 +140,7 @@ class Details(BaseModel):
     """Per-aircraft settings: gun pods carried (stations and type) and air-to-ground rockets
     taken into the air-to-air role."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     gun_pods: list[str] = Field(default_factory=list, description="stations carrying a gun pod")
     gun_pod_type: str | None = None

@@ -40,7 +40,7 @@ SSGT_CONVERSION = "1/3-2/3 conversion (SSGT, original wording)"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class VerticalAttack(_Strict):

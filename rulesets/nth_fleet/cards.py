@@ -28,7 +28,7 @@ class Card(BaseModel):
     single-sided (2 air points, typically RCN).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     name: str = Field(min_length=1)
     role: Role = Field(description="fighter (INT capable), attack, or support (AEW, EW, RCN ...)")
@@ -62,7 +62,7 @@ class Details(BaseModel):
     start on the display.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     base: str = Field(min_length=1, description="the carrier or land air base (its display)")
     air_points: int | None = Field(

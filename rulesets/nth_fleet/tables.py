@@ -30,7 +30,7 @@ Cell = Annotated[int, Field(ge=0)] | Literal["missing"]
 class AttackTable(BaseModel):
     """Nth Fleet 2.9: damage points by column (attack value) and modified 2d5 roll."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     title: str
     rule: str
@@ -115,7 +115,7 @@ class AttackTable(BaseModel):
 class DefenceTable(BaseModel):
     """Nth Fleet 2.8 (Table 1): the defence value of each aircraft type."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     title: str
     rule: str
@@ -130,7 +130,7 @@ class DefenceTable(BaseModel):
 class AttackExceptions(BaseModel):
     """Nth Fleet 2.6: fighters whose attack value is not their printed air-air strength."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     title: str
     rule: str

@@ -23,7 +23,7 @@ MAX_SPEED = 10  # the Movement Impulse Chart (6.0) has columns for speeds 1-10
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class SpeedChart(_Model):

@@ -23,7 +23,7 @@ PILOTS: tuple[Pilot, ...] = ("green", "inexperienced", "average", "experienced",
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class PilotTable(_Strict):

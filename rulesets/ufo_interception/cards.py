@@ -24,7 +24,7 @@ Store = Literal["cannon", "sidewinder", "amraam"]
 class HardPoint(BaseModel):
     """One row of a fighter card's hit-location table (UFO rules, Tornado card)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     number: int = Field(ge=1, le=9)
     location: list[int] = Field(min_length=1, description="the d6 faces that hit this point")
@@ -45,7 +45,7 @@ class HardPoint(BaseModel):
 class RayGun(BaseModel):
     """A ray gun: power (its maximum charge) and recharge dice (UFO rules, Firing: UFO)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     power: int = Field(ge=1)
     recharge_dice: int = Field(ge=0, description="d6 rolled to recharge ('Recharge d6' is 1)")
@@ -57,7 +57,7 @@ class RayGun(BaseModel):
 class Card(BaseModel):
     """A fighter or UFO card as printed (UFO rules, Damage and the cards)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1)
     kind: Literal["fighter", "ufo"]

@@ -19,7 +19,7 @@ Rolled = Literal["d6", "2d6"]
 class Effect(BaseModel):
     """One cell of the damage table: the printed text and what it does."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     text: str = Field(min_length=1)
     dp: int | Rolled = 0
@@ -38,7 +38,7 @@ class Effect(BaseModel):
 
 
 class Row(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     roll: int = Field(ge=2, le=12)
     fighter: Effect
@@ -46,7 +46,7 @@ class Row(BaseModel):
 
 
 class DamageTable(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     rule: str
     rows: list[Row]
@@ -75,7 +75,7 @@ class Arcs(BaseModel):
     """The cannon's forward arc and a missile's front arc (UFO rules, Firing), full widths in
     degrees centred on the nose; not printed."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     title: str
     rule: str
