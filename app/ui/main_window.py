@@ -130,7 +130,15 @@ class MainWindow(QMainWindow):
             for panel in DOCKS:
                 built = self.panels.get(panel.panel_name)
                 if follows_selection(panel) and built is not None:
-                    roster.selection_changed.connect(built.show_selection)
+                    hook = getattr(built, "when_shown", None)
+                    if hook is None:
+                        roster.selection_changed.connect(built.show_selection)
+                        continue
+                    # a panel waiting to rebuild takes the selection once it has
+                    roster.selection_changed.connect(hook.unless_stale(built.show_selection))
+                    hook.rebuilt.connect(
+                        lambda b=built: b.show_selection(list(self.selected_aircraft))
+                    )
         turn, combat = self.panels.get("turn"), self.panels.get("combat")
         if turn is not None and combat is not None:
             turn.open_procedure.connect(self.open_procedure)
@@ -152,9 +160,7 @@ class MainWindow(QMainWindow):
             dock = self.docks["initiative"]
             dock.show()
             dock.raise_()
-            form = self.panels["initiative"].form
-            if form is not None and not form.focus_first():
-                form.setFocus()
+            self.panels["initiative"].focus_form()
             return
         dock = self.docks["combat"]
         dock.show()

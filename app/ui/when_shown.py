@@ -9,7 +9,10 @@ it comes back into view. A panel not in a dock (a preview, a test) always does i
 Handlers that keep what the umpire typed (the Combat form's aircraft list, the Initiative
 roll) use ``unless_stale`` instead: they run in view or not, except while a rebuild is pending,
 which would redo their work. While the desk starts (``hold`` until its first paint) a panel
-coming into view waits, so the window, the roster and the turn paint first.
+coming into view waits, so the window, the roster and the turn paint first. What the desk asks
+of a panel from outside (open a procedure, roll, print) first calls ``fresh`` so it never acts
+on a panel still showing an old game; ``rebuilt`` lets the desk give a rebuilt panel the
+roster's selection again.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget
 
 
 class WhenShown(QObject):
+    #: the panel has just rebuilt itself in full
+    rebuilt = Signal()
+
     def __init__(self, parent: QObject, rebuild: Callable[[], None]) -> None:
         super().__init__(parent)
         self.rebuild = rebuild
@@ -64,8 +70,14 @@ class WhenShown(QObject):
         self.held = False
         self._visible(self.on_screen)
 
-    def _visible(self, on: bool) -> None:
-        self.on_screen = on
-        if on and self.stale and not self.held:
+    def fresh(self) -> None:
+        """Rebuild now if a signal came while out of view (in view or not, held or not)."""
+        if self.stale:
             self.stale = False
             self.rebuild()
+            self.rebuilt.emit()
+
+    def _visible(self, on: bool) -> None:
+        self.on_screen = on
+        if on and not self.held:
+            self.fresh()

@@ -436,6 +436,7 @@ class AngleOffDock(QDockWidget):
 
     def board_pdf(self, path: str) -> None:
         """The board as a printed page: the grid, both pieces, the arcs, and the readings."""
+        self.when_shown.fresh()  # File > Print board with the panel tabbed away
         writer = QPdfWriter(path)
         writer.setTitle("Airboss board")
         writer.setResolution(150)

@@ -271,6 +271,7 @@ class CombatDock(QDockWidget):
         """A "who acts now" line: this procedure for this attacker (and target), on a clean
         form (the judgement fields back to their defaults), the cursor in the first field to
         type. Without a named target the first enemy in play is offered."""
+        self.when_shown.fresh()
         self.procedure.blockSignals(True)
         self.select_procedure(procedure_id)
         self.procedure.blockSignals(False)
@@ -640,6 +641,8 @@ class CombatDock(QDockWidget):
 
     def recompute(self) -> None:
         """Work the odds out again (a table value was saved)."""
+        if self.when_shown.stale:
+            return  # the panel rebuilds, odds and all, when it is shown
         self._inputs_changed(self.form.value() if self.form else None)
 
     def _offer_tables(self, e: MissingTableValue) -> None:

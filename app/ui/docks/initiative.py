@@ -207,7 +207,14 @@ class InitiativeDock(QWidget):
 
     # -- actions ------------------------------------------------------------------------------
 
+    def focus_form(self) -> None:
+        """The cursor in the roll's first field to type (Turn panel's "who acts now")."""
+        self.when_shown.fresh()
+        if self.form is not None and not self.form.focus_first():
+            self.form.setFocus()
+
     def roll(self) -> None:
+        self.when_shown.fresh()  # Ctrl+I works with the panel tabbed away
         proc, inputs = self.procedure, self.inputs()
         if proc is None:
             return
