@@ -57,7 +57,6 @@ class EngagementModel(QObject):
         super().__init__(parent)
         self._session: GameSession | None = None
         self._state: Engagement | None = None
-        self._events: list[Envelope] | None = None
         self._log: LogReader | None = None
         #: "players roll real dice" or "Airboss rolls": one choice for every panel that rolls
         self.dice_mode = DiceMode(self)
@@ -99,7 +98,6 @@ class EngagementModel(QObject):
             self._session.close()
         self._session = session
         self._state = session.engagement if session else None
-        self._events = None
         self._log = None
         if session is not None:
             session.subscribe(self._on_append)
@@ -144,29 +142,22 @@ class EngagementModel(QObject):
             self._notifier.setEnabled(False)
             self._notifier = None
 
-    def events(self) -> list[Envelope]:
-        """The whole log, read from the store once per game and then kept up to date, so the
-        panels that show history share one read (do not modify the list)."""
-        if self._session is None:
-            return []
-        if self._events is None:
-            self._events = self._session.events()
-        return self._events
-
     @property
     def log(self) -> LogReader:
         """The log read once (``app.core.log_index``): undone actions, turns, names, who acted
-        in this step; kept up to date with every append."""
+        in this step, and the summaries the history panels show; kept up to date with every
+        append. Read a page at a time and kept only as summaries: a 100,000-event game never
+        holds its whole log as envelopes (issue 20)."""
         if self._log is None:
-            self._log = LogReader()
-            self._log.feed(self.events())
+            log = LogReader()
+            if self._session is not None:
+                log.feed(self._session.iter_events())
+            self._log = log
         return self._log
 
     def _on_append(self, envelopes: Sequence[Envelope]) -> None:
         old, new = self._state, self.engagement
         self._state = new
-        if self._events is not None:
-            self._events.extend(envelopes)
         if self._log is not None:
             self._log.feed(envelopes)
         self.appended.emit(list(envelopes))
