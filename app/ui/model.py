@@ -58,6 +58,9 @@ class EngagementModel(QObject):
         self._session: GameSession | None = None
         self._state: Engagement | None = None
         self._log: LogReader | None = None
+        #: until the whole log is read: the log from the current clock step on, and that
+        #: step's sequence number (what "who acts now" needs)
+        self._step_log: tuple[int, LogReader] | None = None
         #: "players roll real dice" or "Airboss rolls": one choice for every panel that rolls
         self.dice_mode = DiceMode(self)
         #: another window or program on the same file: its actions shown within a second
@@ -99,6 +102,7 @@ class EngagementModel(QObject):
         self._session = session
         self._state = session.engagement if session else None
         self._log = None
+        self._step_log = None
         if session is not None:
             session.subscribe(self._on_append)
             self._follow.start()
@@ -152,14 +156,35 @@ class EngagementModel(QObject):
             log = LogReader()
             if self._session is not None:
                 log.feed(self._session.iter_events())
-            self._log = log
+            self._log, self._step_log = log, None
         return self._log
+
+    def acted_now(self) -> set[tuple[str, str]]:
+        """``(procedure, aircraft)`` of every procedure resolved, and not undone, in the current
+        step ("who acts now" ticks them off). Until a panel needs the whole log, only the log
+        from the current clock step on is read, so the desk shows a long game without reading
+        all of it."""
+        if self._log is not None:
+            return self._log.acted_now()
+        if self._session is None:
+            return set()
+        since = self.engagement.clock_seq
+        if self._step_log is None or self._step_log[0] != since:
+            step = LogReader()
+            step.feed(self._session.iter_events(after=max(since - 1, 0)))
+            self._step_log = (since, step)
+        return self._step_log[1].acted_now()
 
     def _on_append(self, envelopes: Sequence[Envelope]) -> None:
         old, new = self._state, self.engagement
         self._state = new
         if self._log is not None:
             self._log.feed(envelopes)
+        if self._step_log is not None:
+            if self._step_log[0] == new.clock_seq:
+                self._step_log[1].feed(envelopes)
+            else:  # another step: read from it when next asked
+                self._step_log = None
         self.appended.emit(list(envelopes))
         if old is None:
             self.reset.emit()

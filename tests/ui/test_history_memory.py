@@ -1,9 +1,13 @@
 """Issue 20: the panels that show history share one paged read of the log and keep no
-envelopes, so a 100,000-event game fits in memory (figures: tests/bench/bench_open.py)."""
+envelopes, so a 100,000-event game fits in memory; the Turn panel reads only the current step's
+log, so the desk shows such a game without reading all of it (figures: tests/bench/bench_open.py).
+"""
 
 from __future__ import annotations
 
 import gc
+
+import pytest
 
 from app.core.dice import TableDice
 from app.core.events import Envelope
@@ -69,4 +73,52 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
     assert len(critical.visible_rows()) == 4
     assert ledgers.history_rows()[-1][1:3] == ("-1", "0 / 3")
     assert live_envelopes() == elsewhere
+    model.set_session(None)
+
+
+def test_who_acts_now_reads_only_the_log_of_the_current_step(session, qtbot, monkeypatch):
+    """Opening a long game does not read its whole log for the Turn panel's ticks: only the
+    log from the current clock step on, until a panel needs the history."""
+    session.next_step()
+    session.next_step()  # turn 1, combat
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
+    reopened = GameSession.open(session.store.where)
+    combat = reopened.engagement.clock_seq
+    assert combat > 0
+    reads: list[int] = []
+    paged = reopened.iter_events
+
+    def iter_events(after: int = 0):
+        reads.append(after)
+        return paged(after)
+
+    monkeypatch.setattr(reopened, "iter_events", iter_events)
+    monkeypatch.setattr(reopened, "events", lambda: pytest.fail("the whole log was read"))
+    model = EngagementModel(reopened)
+    turn = TurnDock(model)
+    qtbot.addWidget(turn)
+    turn.show()
+    assert turn.acting_lines() == [
+        "✓ 1. Blue 1 — may fire its guns",
+        "2. Red 1 — may fire its guns",
+    ]
+    assert reads == [combat - 1]
+
+    reopened.perform("gun_attack", {"attacker": "red-1", "target": "blue-1"}, TableDice([3]))
+    assert [line[:2] for line in turn.acting_lines()] == ["✓ ", "✓ "]
+    reopened.next_step()  # turn 2: a new step, read from its clock step
+    assert not any(line.startswith("✓") for line in turn.acting_lines())
+    assert reads == [combat - 1, reopened.engagement.clock_seq - 1]
+    reopened.undo()  # back in the combat step: both still ticked
+    assert reopened.engagement.clock_seq == combat
+    assert [line[:2] for line in turn.acting_lines()] == ["✓ ", "✓ "]
+    assert reads[-1] == combat - 1
+
+    # once a panel needs the whole log, "who acts now" is answered from it
+    game_log = GameLogDock(model)
+    qtbot.addWidget(game_log)
+    game_log.show()
+    assert reads[-1] == 0
+    reopened.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([4]))
+    assert reads[-1] == 0 and turn.acting_lines()[0].startswith("✓")
     model.set_session(None)
