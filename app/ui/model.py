@@ -164,14 +164,14 @@ class EngagementModel(QObject):
         step ("who acts now" ticks them off). Until a panel needs the whole log, only the log
         from the current clock step on is read, so the desk shows a long game without reading
         all of it."""
-        if self._log is not None:
-            return self._log.acted_now()
         if self._session is None:
             return set()
         since = self.engagement.clock_seq
+        if self._log is not None or since == 0:  # no step known: the whole log, read once
+            return self.log.acted_now()
         if self._step_log is None or self._step_log[0] != since:
             step = LogReader()
-            step.feed(self._session.iter_events(after=max(since - 1, 0)))
+            step.feed(self._session.iter_events(after=since - 1))
             self._step_log = (since, step)
         return self._step_log[1].acted_now()
 
