@@ -122,3 +122,24 @@ def test_who_acts_now_reads_only_the_log_of_the_current_step(session, qtbot, mon
     reopened.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([4]))
     assert reads[-1] == 0 and turn.acting_lines()[0].startswith("✓")
     model.set_session(None)
+
+
+def test_with_no_clock_step_known_the_whole_log_is_read_once(session, qtbot, monkeypatch):
+    """No clock step yet (or a snapshot from before the state named it): "who acts now" reads
+    the whole log, and the history panels use that same read."""
+    reopened = GameSession.open(session.store.where)
+    assert reopened.engagement.clock_seq == 0
+    reads: list[int] = []
+    paged = reopened.iter_events
+
+    def iter_events(after: int = 0):
+        reads.append(after)
+        return paged(after)
+
+    monkeypatch.setattr(reopened, "iter_events", iter_events)
+    model = EngagementModel(reopened)
+    for dock in (TurnDock(model), GameLogDock(model)):
+        qtbot.addWidget(dock)
+        dock.show()
+    assert reads == [0]
+    model.set_session(None)
