@@ -156,10 +156,17 @@ class LogLines(QAbstractListModel):
         if new:
             self.endInsertRows()
         if touched:
-            rows = [r for r in range(self.rowCount()) if self.line(r).actions & touched]
-            for r in rows:
-                i = self.index(r)
-                self.dataChanged.emit(i, i)
+            # lines are in log order and a line's entry is its newest: scan back from the end
+            # only as far as the oldest action touched (an undo is of a recent action; a
+            # 100,000-event log has tens of thousands of lines)
+            oldest = min(touched)
+            for r in range(self.rowCount() - 1, -1, -1):
+                line = self.line(r)
+                if line.entry.seq < oldest:
+                    break
+                if line.actions & touched:
+                    i = self.index(r)
+                    self.dataChanged.emit(i, i)
 
     def set_filter(self, text: str) -> None:
         self.beginResetModel()
