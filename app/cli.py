@@ -128,17 +128,17 @@ def cmd_list(target: str | None) -> int:
 
 
 def cmd_log(game: str, game_id: str | None) -> int:
-    from app.core.log_index import undone_in
+    from app.core.log_index import LogReader
     from app.session import GameSession
 
     with GameSession.open(game, game=game_id) as s:
-        events = s.events()
-        undone = undone_in(events)
-        for env in events:
-            if not env.narrative:
-                continue
-            mark = "[undone] " if env.action in undone and not env.is_meta else ""
-            print(f"{env.seq:>6}  {env.time:%H:%M:%S}  {mark}{env.narrative}")
+        # read a page at a time and kept as summaries: a long log is never in memory as events
+        log = LogReader()
+        log.feed(s.iter_events())
+    for e in log.entries:
+        if e.narrative:
+            mark = "[undone] " if e.action in log.undone and not e.meta else ""
+            print(f"{e.seq:>6}  {e.when:%H:%M:%S}  {mark}{e.narrative}")
     return 0
 
 

@@ -149,6 +149,10 @@ class Engagement:
     attributes: Mapping[str, Any] = field(default_factory=dict)
     last_outcome: str | None = None
     seq: int = 0
+    #: the sequence number of the clock step that set ``turn`` and ``step`` (0: none yet, or
+    #: a snapshot older than this field), so "who acted in this step" reads only the log after
+    #: it instead of the whole log (issue 20)
+    clock_seq: int = 0
     #: names of aircraft removed from the roster, so a refusal can name them (issue 13)
     removed: Mapping[str, str] = field(default_factory=dict)
 
@@ -325,7 +329,7 @@ def _initiative(s: Engagement, e: InitiativeSet, seq: int) -> Engagement:
 def _clock(s: Engagement, e: ClockSet, seq: int) -> Engagement:
     if e.turn < 1 or e.step < 0:
         raise RuleViolation("the game cannot go back before turn 1")
-    return replace(s, turn=e.turn, step=e.step, seq=seq)
+    return replace(s, turn=e.turn, step=e.step, seq=seq, clock_seq=seq)
 
 
 _HANDLERS: dict[type, Callable[[Engagement, Any, int], Engagement]] = {

@@ -1,49 +1,149 @@
 """The log read in order, without Qt: which actions are undone now, the turn each event
 happened in, aircraft names and sides, the dice each procedure rolled, and what touched each
 aircraft. The game log, the critical-hit log, the ledgers' history and ``airboss log`` all read
-the log through this one index (fed once with the whole log, then with each append).
+the log through this one index (fed a page at a time with the whole log, then with each
+append).
+
+A 100,000-event game must not sit in memory as envelopes (issue 20): the reader keeps a small
+summary of each event (``LogEntry``) and of the few kinds the panels tabulate (``Hit``,
+``LedgerChange``), and drops the envelopes it was fed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any, Literal
 
 from app.core.events import (
     AircraftAdded,
     AircraftChanged,
     ClockSet,
+    CriticalHit,
+    DamageTaken,
     Envelope,
+    LedgerChanged,
+    LedgerLimitChanged,
     ProcedureResolved,
     Restored,
     Reverted,
 )
 
-__all__ = ["LogReader", "roll_text", "undone_in"]
+__all__ = ["Hit", "LedgerChange", "LogEntry", "LogReader", "roll_text", "undone_in"]
 
 
-def undone_in(events: Sequence[Envelope]) -> set[int]:
+def undone_in(events: Iterable[Envelope]) -> set[int]:
     """The actions of a log that are reverted at its end."""
     reader = LogReader()
     reader.feed(events)
     return reader.undone
 
 
+class LogEntry:
+    """One event as the log lists it: where it sits, when (POSIX seconds), who, which rule,
+    what it says and the turn it happened in; for a clock step, the turn it moved to. The
+    event itself is not kept."""
+
+    __slots__ = (
+        "action",
+        "actor",
+        "clock_turn",
+        "meta",
+        "narrative",
+        "rule",
+        "seq",
+        "time",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        seq: int,
+        action: int,
+        time: float,
+        actor: str,
+        rule: str,
+        narrative: str,
+        turn: int,
+        *,
+        meta: bool = False,
+        clock_turn: int | None = None,
+    ) -> None:
+        self.seq = seq
+        self.action = action
+        self.time = time
+        self.actor = actor
+        self.rule = rule
+        self.narrative = narrative
+        self.turn = turn
+        #: an undo or redo record, which steers the log rather than changes the game
+        self.meta = meta
+        #: a clock step (``ClockSet``): the turn it moved to
+        self.clock_turn = clock_turn
+
+    @property
+    def when(self) -> datetime:
+        return datetime.fromtimestamp(self.time, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One row of the critical-hit log: damage or a critical hit, with the names and sides as
+    they were when it happened."""
+
+    seq: int
+    action: int
+    turn: int
+    side: str
+    aircraft: str
+    name: str
+    roll: str
+    result: str
+    rule: str
+    narrative: str
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerChange:
+    """One line of a ledger's history: its starting value (``start``), a spend or refill
+    (``delta``) or a new maximum (``limit``), and why."""
+
+    seq: int
+    action: int
+    turn: int
+    kind: Literal["start", "delta", "limit"]
+    amount: Fraction
+    why: str
+
+
 class LogReader:
     """Reads a game log in order: the turn each event happened in, aircraft names and sides,
-    and which actions are undone now. Fed once with the whole log, then with each append."""
+    which actions are undone now, and the summaries the panels show. Fed once with the whole
+    log (any iterable: a page at a time), then with each append."""
 
     def __init__(self) -> None:
         self.undone: set[int] = set()
         self.names: dict[str, str] = {}
         self.sides: dict[str, str] = {}
+        #: every event fed, oldest first
+        self.entries: list[LogEntry] = []
+        #: damage and critical hits, oldest first
+        self.hits: list[Hit] = []
+        #: (aircraft, ledger) -> its history, oldest first
+        self.ledgers: dict[tuple[str, str], list[LedgerChange]] = {}
+        self.by_aircraft: dict[str, list[int]] = {}  # aircraft -> the actions that touched it
         self._clock_of: dict[int, int] = {}  # action -> the turn its ClockSet set
         self._clock: dict[int, int] = {}  # the clock actions that count now
         self._rolls: dict[int, str] = {}  # action -> the dice its procedure rolled
         self._latest: int | None = None  # the newest clock action that counts
-        self.by_aircraft: dict[str, list[int]] = {}  # aircraft -> the actions that touched it
         #: clock action (None: before the first) -> (action, procedure, who) resolved there
         self._acted_at: dict[int | None, list[tuple[int, str, str]]] = {}
+        #: the newest action with a narrative, and that narrative (the "why" of its changes)
+        self._said: tuple[int, str] = (0, "")
+        #: one copy of each actor and rule text, shared by every entry that names it
+        self._texts: dict[str, str] = {}
 
     @property
     def turn(self) -> int:
@@ -64,37 +164,38 @@ class LogReader:
             if action not in self.undone
         }
 
-    def feed(self, envelopes: Iterable[Envelope]) -> tuple[list[tuple[Envelope, int]], set[int]]:
-        """The envelopes with the turn each happened in, and the actions undone or redone."""
-        out: list[tuple[Envelope, int]] = []
+    def feed(self, envelopes: Iterable[Envelope]) -> set[int]:
+        """Read ``envelopes`` (kept only as summaries); the actions they undid or redid."""
         toggled: set[int] = set()
         for env in envelopes:
             ev = env.event
-            if isinstance(ev, Reverted):
+            # the event types are final: ``type() is`` costs less than isinstance on pydantic's
+            # ABC-based classes, which counts on a 100,000-event log
+            if type(ev) is Reverted:
                 self.undone.add(ev.action)
                 if self._clock.pop(ev.action, None) is not None and ev.action == self._latest:
                     self._latest = self._newest_clock()  # only on undoing a clock step
                 toggled.add(ev.action)
-            elif isinstance(ev, Restored):
+            elif type(ev) is Restored:
                 self.undone.discard(ev.action)
                 if ev.action in self._clock_of:
                     self._clock[ev.action] = self._clock_of[ev.action]
                     if self._latest is None or ev.action > self._latest:
                         self._latest = ev.action
                 toggled.add(ev.action)
-            elif isinstance(ev, ClockSet):
+            elif type(ev) is ClockSet:
                 self._clock_of[env.action] = ev.turn
                 self._clock[env.action] = ev.turn
                 self._latest = env.action
-            elif isinstance(ev, AircraftAdded):
+            elif type(ev) is AircraftAdded:
                 self.names[ev.aircraft] = ev.name
                 self.sides[ev.aircraft] = ev.side
-            elif isinstance(ev, AircraftChanged):
+            elif type(ev) is AircraftChanged:
                 if ev.name:
                     self.names[ev.aircraft] = ev.name
                 if ev.side:
                     self.sides[ev.aircraft] = ev.side
-            elif isinstance(ev, ProcedureResolved):
+            elif type(ev) is ProcedureResolved:
                 if ev.rolls:
                     self._rolls[env.action] = ", ".join(roll_text(r) for r in ev.rolls)
                 if ev.attacker:
@@ -104,8 +205,73 @@ class LogReader:
                 actions = self.by_aircraft.setdefault(aircraft, [])
                 if not actions or actions[-1] != env.action:
                     actions.append(env.action)
-            out.append((env, self.turn))
-        return out, toggled
+            self._summarise(env)
+        return toggled
+
+    def _summarise(self, env: Envelope) -> None:
+        """Keep the entry of ``env`` and, for damage, critical hits and ledgers, their row."""
+        ev, turn = env.event, self.turn
+        # one int object for the common case of an action of one event
+        action = env.seq if env.action == env.seq else env.action
+        if env.narrative:
+            self._said = (action, env.narrative)
+        text = self._texts.setdefault
+        self.entries.append(
+            LogEntry(
+                env.seq,
+                action,
+                env.time.timestamp(),
+                text(env.actor, env.actor),
+                text(env.rule, env.rule),
+                env.narrative,
+                turn,
+                meta=type(ev) is Reverted or type(ev) is Restored,
+                clock_turn=ev.turn if isinstance(ev, ClockSet) else None,
+            )
+        )
+        said = self._said[1] if self._said[0] == action else ""
+        if isinstance(ev, DamageTaken | CriticalHit):
+            self.hits.append(self._hit(env, ev, turn, said))
+        elif isinstance(ev, AircraftAdded):
+            for lid, start in ev.ledgers.items():
+                amount = Fraction(start)
+                self.ledgers[(ev.aircraft, lid)] = [
+                    LedgerChange(env.seq, action, turn, "start", amount, "card")
+                ]
+        elif isinstance(ev, LedgerChanged):
+            self.ledgers.setdefault((ev.aircraft, ev.ledger), []).append(
+                LedgerChange(env.seq, action, turn, "delta", Fraction(ev.delta), ev.reason or said)
+            )
+        elif isinstance(ev, LedgerLimitChanged):
+            self.ledgers.setdefault((ev.aircraft, ev.ledger), []).append(
+                LedgerChange(env.seq, action, turn, "limit", Fraction(ev.maximum), said)
+            )
+
+    def _hit(self, env: Envelope, ev: DamageTaken | CriticalHit, turn: int, said: str) -> Hit:
+        if isinstance(ev, DamageTaken):
+            result = f"{ev.points} damage" if ev.points else ""
+            boxes = ", ".join(f"{box} {n:+d}" for box, n in ev.boxes.items())
+            result = ", ".join(p for p in (result, boxes) if p)
+            if ev.source:
+                result += f" from {self.names.get(ev.source, ev.source)}"
+            roll = self.rolls(env.action)
+            rule = env.rule
+        else:
+            result = ev.result + (f": {ev.effect}" if ev.effect else "")
+            roll = str(ev.roll) if ev.roll is not None else self.rolls(env.action)
+            rule = ev.rule or env.rule
+        return Hit(
+            seq=env.seq,
+            action=env.action,
+            turn=turn,
+            side=self.sides.get(ev.aircraft, ""),
+            aircraft=ev.aircraft,
+            name=self.names.get(ev.aircraft, ev.aircraft),
+            roll=roll,
+            result=result,
+            rule=rule,
+            narrative=said,
+        )
 
 
 def roll_text(roll: dict[str, Any]) -> str:

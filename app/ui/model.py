@@ -57,8 +57,10 @@ class EngagementModel(QObject):
         super().__init__(parent)
         self._session: GameSession | None = None
         self._state: Engagement | None = None
-        self._events: list[Envelope] | None = None
         self._log: LogReader | None = None
+        #: until the whole log is read: the log from the current clock step on, and that
+        #: step's sequence number (what "who acts now" needs)
+        self._step_log: tuple[int, LogReader] | None = None
         #: "players roll real dice" or "Airboss rolls": one choice for every panel that rolls
         self.dice_mode = DiceMode(self)
         #: another window or program on the same file: its actions shown within a second
@@ -99,8 +101,8 @@ class EngagementModel(QObject):
             self._session.close()
         self._session = session
         self._state = session.engagement if session else None
-        self._events = None
         self._log = None
+        self._step_log = None
         if session is not None:
             session.subscribe(self._on_append)
             self._follow.start()
@@ -144,31 +146,45 @@ class EngagementModel(QObject):
             self._notifier.setEnabled(False)
             self._notifier = None
 
-    def events(self) -> list[Envelope]:
-        """The whole log, read from the store once per game and then kept up to date, so the
-        panels that show history share one read (do not modify the list)."""
-        if self._session is None:
-            return []
-        if self._events is None:
-            self._events = self._session.events()
-        return self._events
-
     @property
     def log(self) -> LogReader:
         """The log read once (``app.core.log_index``): undone actions, turns, names, who acted
-        in this step; kept up to date with every append."""
+        in this step, and the summaries the history panels show; kept up to date with every
+        append. Read a page at a time and kept only as summaries: a 100,000-event game never
+        holds its whole log as envelopes (issue 20)."""
         if self._log is None:
-            self._log = LogReader()
-            self._log.feed(self.events())
+            log = LogReader()
+            if self._session is not None:
+                log.feed(self._session.iter_events())
+            self._log, self._step_log = log, None
         return self._log
+
+    def acted_now(self) -> set[tuple[str, str]]:
+        """``(procedure, aircraft)`` of every procedure resolved, and not undone, in the current
+        step ("who acts now" ticks them off). Until a panel needs the whole log, only the log
+        from the current clock step on is read, so the desk shows a long game without reading
+        all of it."""
+        if self._session is None:
+            return set()
+        since = self.engagement.clock_seq
+        if self._log is not None or since == 0:  # no step known: the whole log, read once
+            return self.log.acted_now()
+        if self._step_log is None or self._step_log[0] != since:
+            step = LogReader()
+            step.feed(self._session.iter_events(after=since - 1))
+            self._step_log = (since, step)
+        return self._step_log[1].acted_now()
 
     def _on_append(self, envelopes: Sequence[Envelope]) -> None:
         old, new = self._state, self.engagement
         self._state = new
-        if self._events is not None:
-            self._events.extend(envelopes)
         if self._log is not None:
             self._log.feed(envelopes)
+        if self._step_log is not None:
+            if self._step_log[0] == new.clock_seq:
+                self._step_log[1].feed(envelopes)
+            else:  # another step: read from it when next asked
+                self._step_log = None
         self.appended.emit(list(envelopes))
         if old is None:
             self.reset.emit()

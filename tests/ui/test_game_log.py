@@ -100,3 +100,19 @@ def test_a_long_log_opens_with_one_step_line_per_turn(tmp_path, qtbot):
         assert len(d.lines()) == 2 + 101  # turn 1 from step 2, turns 2-100, turn 101
         assert "Turn 100: " in d.lines()[-2] and "(3 steps from Turn 100: " in d.lines()[-2]
         model.set_session(None)
+
+
+def test_undo_and_redo_repaint_the_line_of_the_action(dock, session):
+    """The view is told which line to strike through (found from the end of the log)."""
+    session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
+    session.next_step()
+    repainted: list[int] = []
+    dock.lines_model.dataChanged.connect(lambda first, last: repainted.append(first.row()))
+    session.undo()  # the step
+    assert repainted == [4] and dock.is_struck(4)
+    repainted.clear()
+    session.undo()  # the shot, behind the struck step line
+    assert repainted == [3] and dock.is_struck(3)
+    repainted.clear()
+    session.redo()
+    assert repainted == [3] and not dock.is_struck(3)

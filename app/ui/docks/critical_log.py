@@ -1,15 +1,14 @@
 """The critical-hit log: every damage and critical-hit event with turn, aircraft, roll, result and
 rule; filtered by side, aircraft and turn; undone entries struck through; exported as CSV.
 
-The rows are read from the log itself (``session.events()`` once on a reset, then only the
-appended envelopes), so an undone hit stays in the list, struck through, as DESIGN.md asks.
+The rows are read from the log itself, through the model's log index (``Hit``: the rows it
+keeps as it reads the log, so no envelope is held), so an undone hit stays in the list, struck
+through, as DESIGN.md asks.
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -29,28 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import CriticalHit, DamageTaken, Envelope
-from app.core.log_index import LogReader
+from app.core.events import Envelope, Restored, Reverted
+from app.core.log_index import Hit
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One row of the critical-hit log."""
-
-    seq: int
-    action: int
-    turn: int
-    side: str
-    aircraft: str
-    name: str
-    roll: str
-    result: str
-    rule: str
-    narrative: str
-
 
 COLUMNS = ("Turn", "Side", "Aircraft", "Roll", "Result", "Rule")
 #: the filter combo boxes' "all" entry: a string, never None. Under PySide6 6.12 on Python 3.11
@@ -61,48 +43,8 @@ ALL = ""
 UNDONE_BRUSH = QBrush(QColor("#888888"))
 
 
-def cells(e: Entry) -> tuple[str, ...]:
+def cells(e: Hit) -> tuple[str, ...]:
     return (str(e.turn), e.side, e.name, e.roll, e.result, e.rule)
-
-
-def entries(reader: LogReader, envelopes: Iterable[Envelope]) -> tuple[list[Entry], set[int]]:
-    """The log rows among ``envelopes`` (fed through ``reader``) and the actions toggled."""
-    fed, toggled = reader.feed(envelopes)
-    rows: list[Entry] = []
-    narratives: dict[int, str] = {}
-    for env, turn in fed:
-        if env.narrative:
-            narratives[env.action] = env.narrative
-        ev = env.event
-        if isinstance(ev, DamageTaken):
-            result = f"{ev.points} damage" if ev.points else ""
-            boxes = ", ".join(f"{box} {n:+d}" for box, n in ev.boxes.items())
-            result = ", ".join(p for p in (result, boxes) if p)
-            if ev.source:
-                result += f" from {reader.names.get(ev.source, ev.source)}"
-            roll = reader.rolls(env.action)
-            rule = env.rule
-        elif isinstance(ev, CriticalHit):
-            result = ev.result + (f": {ev.effect}" if ev.effect else "")
-            roll = str(ev.roll) if ev.roll is not None else reader.rolls(env.action)
-            rule = ev.rule or env.rule
-        else:
-            continue
-        rows.append(
-            Entry(
-                seq=env.seq,
-                action=env.action,
-                turn=turn,
-                side=reader.sides.get(ev.aircraft, ""),
-                aircraft=ev.aircraft,
-                name=reader.names.get(ev.aircraft, ev.aircraft),
-                roll=roll,
-                result=result,
-                rule=rule,
-                narrative=narratives.get(env.action, ""),
-            )
-        )
-    return rows, toggled
 
 
 class CriticalLogDock(QDockWidget):
@@ -117,8 +59,7 @@ class CriticalLogDock(QDockWidget):
         super().__init__("Critical hits", parent)
         self.setObjectName("CriticalLogDock")
         self.model = model
-        self.reader = LogReader()
-        self.rows: list[Entry] = []
+        self.rows: list[Hit] = []
         self._rows_of: dict[int, list[int]] = {}
         self._shown = 0
 
@@ -185,18 +126,18 @@ class CriticalLogDock(QDockWidget):
     # -- reading the log ---------------------------------------------------------------------
 
     def _reset(self) -> None:
-        self.reader = LogReader()
         self.rows, self._rows_of, self._shown = [], {}, 0
         self.view.setRowCount(0)
-        envs = self.model.events()
-        rows, _ = entries(self.reader, envs)
-        self._add(rows)
+        self._add(self.model.log.hits)
         self._fill_filters()
         self.view.resizeColumnsToContents()
 
     def _appended(self, envelopes: list[Envelope]) -> None:
-        rows, toggled = entries(self.reader, envelopes)
+        rows = self.model.log.hits[len(self.rows) :]
         self._add(rows)
+        toggled = {
+            env.event.action for env in envelopes if isinstance(env.event, Reverted | Restored)
+        }
         for action in toggled:
             for r in self._rows_of.get(action, ()):
                 self._style(r)
@@ -205,7 +146,7 @@ class CriticalLogDock(QDockWidget):
         elif rows:
             self._update_empty()
 
-    def _add(self, rows: list[Entry]) -> None:
+    def _add(self, rows: list[Hit]) -> None:
         if not rows:
             return
         first = len(self.rows)
@@ -218,7 +159,7 @@ class CriticalLogDock(QDockWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(e.narrative)
                 self.view.setItem(r, c, item)
-            if e.action in self.reader.undone:
+            if e.action in self.model.log.undone:
                 self._style(r)
             hide = not self._accepts(e)
             self.view.setRowHidden(r, hide)
@@ -227,7 +168,7 @@ class CriticalLogDock(QDockWidget):
 
     def _style(self, row: int) -> None:
         e = self.rows[row]
-        undone = e.action in self.reader.undone
+        undone = e.action in self.model.log.undone
         for c in range(len(COLUMNS)):
             item = self.view.item(row, c)
             font = item.font()
@@ -237,16 +178,16 @@ class CriticalLogDock(QDockWidget):
             item.setToolTip(("Undone: " if undone else "") + e.narrative)
 
     def is_undone(self, row: int) -> bool:
-        return self.rows[row].action in self.reader.undone
+        return self.rows[row].action in self.model.log.undone
 
     # -- filters -----------------------------------------------------------------------------
 
     def _choices(self) -> tuple[list[str], dict[str, str], list[int]]:
         sides = sorted({e.side for e in self.rows if e.side})
-        aircraft = {e.aircraft: self.reader.names.get(e.aircraft, e.aircraft) for e in self.rows}
+        aircraft = {e.aircraft: self.model.log.names.get(e.aircraft, e.aircraft) for e in self.rows}
         return sides, aircraft, sorted({e.turn for e in self.rows})
 
-    def _new_choices(self, rows: list[Entry]) -> bool:
+    def _new_choices(self, rows: list[Hit]) -> bool:
         known_sides = {self.side.itemData(i) for i in range(self.side.count())}
         known_aircraft = {self.aircraft.itemData(i) for i in range(self.aircraft.count())}
         known_turns = {self.turn.itemData(i) for i in range(self.turn.count())}
@@ -276,7 +217,7 @@ class CriticalLogDock(QDockWidget):
             combo.blockSignals(False)
         self._filter()
 
-    def _accepts(self, e: Entry) -> bool:
+    def _accepts(self, e: Hit) -> bool:
         side = self.side.currentData() if self.side.count() else ALL
         aircraft = self.aircraft.currentData() if self.aircraft.count() else ALL
         turn = self.turn.currentData() if self.turn.count() else ALL
@@ -303,10 +244,10 @@ class CriticalLogDock(QDockWidget):
         else:
             self.empty.setText("No damage or critical hits yet.")
 
-    def visible_rows(self) -> list[tuple[Entry, bool]]:
+    def visible_rows(self) -> list[tuple[Hit, bool]]:
         """The rows the filters let through, each with whether it is undone."""
         return [
-            (e, e.action in self.reader.undone)
+            (e, e.action in self.model.log.undone)
             for r, e in enumerate(self.rows)
             if not self.view.isRowHidden(r)
         ]

@@ -1,7 +1,8 @@
 """Game log: every action's narrative line, newest last; undone actions struck through.
 
 The lines live in a list model, so a 20,000-line log opens quickly and each new action is
-one appended row.
+one appended row. They are made from the summaries the model's log keeps (``LogEntry``), never
+from envelopes: a 100,000-event log is not held in memory as events (issue 20).
 """
 
 from __future__ import annotations
@@ -22,54 +23,54 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import ClockSet, Envelope, Restored, Reverted
-from app.core.log_index import undone_in
+from app.core.events import Envelope, Restored, Reverted
+from app.core.log_index import LogEntry
 from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
 
 
 class Line:
-    """One line of the log; its text is made when first shown (a long log opens quickly).
+    """One line of the log, over the log's summaries (``LogEntry``); its text is made when
+    first shown (a long log opens quickly).
 
     Steps of one turn taken one after another, with no action between, share one compact line
     (issue 13): it names the step now and how many were passed through."""
 
-    __slots__ = ("_text", "action", "env", "meta", "steps")
+    __slots__ = ("_text", "entry", "steps")
 
-    def __init__(self, env: Envelope) -> None:
-        self.env = env
-        self.action = env.seq if env.is_meta else env.action
-        self.meta = env.is_meta
-        self.steps: list[Envelope] | None = (
-            [env] if not env.is_meta and isinstance(env.event, ClockSet) else None
-        )
+    def __init__(self, entry: LogEntry) -> None:
+        self.entry = entry
+        self.steps: list[LogEntry] | None = [entry] if entry.clock_turn is not None else None
         self._text: str | None = None
 
     @property
+    def meta(self) -> bool:
+        return self.entry.meta
+
+    @property
     def actions(self) -> set[int]:
-        return {e.action for e in self.steps} if self.steps else {self.action}
+        if self.steps:
+            return {e.action for e in self.steps}
+        return {self.entry.seq if self.entry.meta else self.entry.action}
 
-    def takes(self, env: Envelope) -> bool:
-        """Whether ``env`` is a step of the same turn, to fold into this step line."""
-        if not self.steps or env.is_meta or not isinstance(env.event, ClockSet):
-            return False
-        first = self.steps[0].event
-        return isinstance(first, ClockSet) and first.turn == env.event.turn
+    def takes(self, entry: LogEntry) -> bool:
+        """Whether ``entry`` is a step of the same turn, to fold into this step line."""
+        return bool(self.steps) and entry.clock_turn == self.entry.clock_turn
 
-    def take_step(self, env: Envelope) -> None:
+    def take_step(self, entry: LogEntry) -> None:
         """Fold the next step into this line (both are step changes)."""
         assert self.steps is not None
-        self.steps.append(env)
-        self.env, self.action, self._text = env, env.action, None
+        self.steps.append(entry)
+        self.entry, self._text = entry, None
 
     @property
     def text(self) -> str:
         if self._text is None:
-            env = self.env
-            text = f"{env.time.astimezone():%H:%M:%S}  {env.narrative}"
-            if env.rule and env.rule not in env.narrative:
-                text += f"  [{env.rule}]"
+            e = self.entry
+            text = f"{e.when.astimezone():%H:%M:%S}  {e.narrative}"
+            if e.rule and e.rule not in e.narrative:
+                text += f"  [{e.rule}]"
             if self.steps and len(self.steps) > 1:
                 text += f"  ({len(self.steps)} steps from {self.steps[0].narrative})"
             self._text = text
@@ -79,10 +80,8 @@ class Line:
     def tip(self) -> str:
         if self.steps and len(self.steps) > 1:
             return "\n".join(f"#{e.seq} {e.narrative}" for e in self.steps)
-        env = self.env
-        return f"{env.narrative}\n#{env.seq} by {env.actor}" + (
-            f", rule {env.rule}" if env.rule else ""
-        )
+        e = self.entry
+        return f"{e.narrative}\n#{e.seq} by {e.actor}" + (f", rule {e.rule}" if e.rule else "")
 
 
 class LogLines(QAbstractListModel):
@@ -137,8 +136,8 @@ class LogLines(QAbstractListModel):
     def add(self, lines: list[Line], undone: set[int], touched: set[int]) -> None:
         self.undone = undone
         last = self.lines[-1] if self.lines else None
-        if lines and last is not None and last.takes(lines[0].env):
-            last.take_step(lines.pop(0).env)
+        if lines and last is not None and last.takes(lines[0].entry):
+            last.take_step(lines.pop(0).entry)
             shown = self.shown is None or (self.shown and self.shown[-1] == len(self.lines) - 1)
             if shown:
                 i = self.index(self.rowCount() - 1)
@@ -157,10 +156,17 @@ class LogLines(QAbstractListModel):
         if new:
             self.endInsertRows()
         if touched:
-            rows = [r for r in range(self.rowCount()) if self.line(r).actions & touched]
-            for r in rows:
-                i = self.index(r)
-                self.dataChanged.emit(i, i)
+            # lines are in log order and a line's entry is its newest: scan back from the end
+            # only as far as the oldest action touched (an undo is of a recent action; a
+            # 100,000-event log has tens of thousands of lines)
+            oldest = min(touched)
+            for r in range(self.rowCount() - 1, -1, -1):
+                line = self.line(r)
+                if line.entry.seq < oldest:
+                    break
+                if line.actions & touched:
+                    i = self.index(r)
+                    self.dataChanged.emit(i, i)
 
     def set_filter(self, text: str) -> None:
         self.beginResetModel()
@@ -174,15 +180,15 @@ class LogLines(QAbstractListModel):
         )
 
 
-def to_lines(envelopes: Iterable[Envelope]) -> list[Line]:
+def to_lines(entries: Iterable[LogEntry]) -> list[Line]:
     lines: list[Line] = []
-    for env in envelopes:
-        if not env.narrative:
+    for entry in entries:
+        if not entry.narrative:
             continue
-        if lines and lines[-1].takes(env):
-            lines[-1].take_step(env)
+        if lines and lines[-1].takes(entry):
+            lines[-1].take_step(entry)
         else:
-            lines.append(Line(env))
+            lines.append(Line(entry))
     return lines
 
 
@@ -198,6 +204,8 @@ class GameLogDock(QWidget):
         super().__init__(parent)
         self.model = model
         self.lines_model = LogLines(self)
+        #: how many of the model's log entries the lines cover
+        self._read = 0
 
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter the log…")
@@ -236,21 +244,20 @@ class GameLogDock(QWidget):
     # -- rendering ----------------------------------------------------------------------------
 
     def rebuild(self) -> None:
-        events = self.model.events()
-        self.lines_model.set_lines(to_lines(events), undone_in(events))
+        log = self.model.log
+        self._read = len(log.entries)
+        self.lines_model.set_lines(to_lines(log.entries), log.undone)
         self._finish()
 
     def add_envelopes(self, envelopes: Sequence[Envelope]) -> None:
-        undone = set(self.lines_model.undone)
-        touched: set[int] = set()
-        for env in envelopes:
-            if isinstance(env.event, Reverted):
-                undone.add(env.event.action)
-                touched.add(env.event.action)
-            elif isinstance(env.event, Restored):
-                undone.discard(env.event.action)
-                touched.add(env.event.action)
-        self.lines_model.add(to_lines(envelopes), undone, touched)
+        """The lines of the entries the model's log took in since the last call."""
+        log = self.model.log
+        new = log.entries[self._read :]
+        self._read = len(log.entries)
+        touched = {
+            env.event.action for env in envelopes if isinstance(env.event, Reverted | Restored)
+        }
+        self.lines_model.add(to_lines(new), log.undone, touched)
         self._finish()
 
     def _finish(self) -> None:

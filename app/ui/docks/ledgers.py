@@ -5,8 +5,6 @@ from the log. A refusal because a ledger cannot pay is shown here too, with its 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 
 from PySide6.QtCore import Qt
@@ -29,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.engagement import AircraftState
-from app.core.events import AircraftAdded, Envelope, LedgerChanged, LedgerLimitChanged
-from app.core.log_index import LogReader
+from app.core.events import Envelope, Restored, Reverted
+from app.core.log_index import LedgerChange
 from app.core.ruleset import LedgerSpec
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
@@ -51,18 +49,11 @@ def exact(value: Fraction) -> str:
     return f"{whole} {part}" if whole else part
 
 
-@dataclass(frozen=True)
-class Change:
-    """One line of a ledger's history."""
-
-    seq: int
-    action: int
-    turn: int
-    text: str
-    why: str
-    #: "start", "delta" or "limit", and its amount, for the running balance
-    kind: str = "delta"
-    amount: Fraction = Fraction(0)
+def change_text(c: LedgerChange) -> str:
+    """A history line's change: ``start 4``, ``-1/2``, ``+2``, ``limit 3``."""
+    if c.kind == "delta":
+        return f"{'+' if c.amount > 0 else ''}{exact(c.amount)}"
+    return f"{c.kind} {exact(c.amount)}"
 
 
 class LedgersDock(QDockWidget):
@@ -79,8 +70,6 @@ class LedgersDock(QDockWidget):
         super().__init__("Ledgers", parent)
         self.setObjectName("LedgersDock")
         self.model = model
-        self.reader = LogReader()
-        self.history: dict[tuple[str, str], list[Change]] = {}
         self._items: dict[str, QTreeWidgetItem] = {}
         self._last_refusal = ""
 
@@ -166,10 +155,6 @@ class LedgersDock(QDockWidget):
     # -- the tree ----------------------------------------------------------------------------
 
     def _reset(self) -> None:
-        # the history is read from the log when first shown: opening a long game stays quick
-        self.reader = LogReader()
-        self.history = {}
-        self._history_read = False
         self.message.clear_refusal()
         self.tree.clear()
         self._items = {}
@@ -255,62 +240,13 @@ class LedgersDock(QDockWidget):
 
     # -- history -----------------------------------------------------------------------------
 
-    def _read(self, envelopes: Iterable[Envelope]) -> set[tuple[str, str]]:
-        fed, _ = self.reader.feed(envelopes)
-        touched: set[tuple[str, str]] = set()
-        narratives: dict[int, str] = {}
-        for env, turn in fed:
-            if env.narrative:
-                narratives[env.action] = env.narrative
-            ev = env.event
-            if isinstance(ev, AircraftAdded):
-                for lid, start in ev.ledgers.items():
-                    key = (ev.aircraft, lid)
-                    self.history[key] = [
-                        Change(
-                            env.seq,
-                            env.action,
-                            turn,
-                            f"start {exact(Fraction(start))}",
-                            "card",
-                            "start",
-                            Fraction(start),
-                        )
-                    ]
-                    touched.add(key)
-            elif isinstance(ev, LedgerChanged):
-                key = (ev.aircraft, ev.ledger)
-                delta = Fraction(ev.delta)
-                sign = "+" if delta > 0 else ""
-                why = ev.reason or narratives.get(env.action, "")
-                self.history.setdefault(key, []).append(
-                    Change(env.seq, env.action, turn, f"{sign}{exact(delta)}", why, "delta", delta)
-                )
-                touched.add(key)
-            elif isinstance(ev, LedgerLimitChanged):
-                key = (ev.aircraft, ev.ledger)
-                why = narratives.get(env.action, "")
-                self.history.setdefault(key, []).append(
-                    Change(
-                        env.seq,
-                        env.action,
-                        turn,
-                        f"limit {exact(Fraction(ev.maximum))}",
-                        why,
-                        "limit",
-                        Fraction(ev.maximum),
-                    )
-                )
-                touched.add(key)
-        return touched
-
     def _appended(self, envelopes: list[Envelope]) -> None:
         self.message.clear_refusal()
-        if not self._history_read:
-            return
-        before = set(self.reader.undone)
-        touched = self._read(envelopes)
-        if touched or self.reader.undone != before:
+        key = self.current_key()
+        if key is not None and any(
+            isinstance(env.event, Reverted | Restored) or key[0] in env.event.touches()
+            for env in envelopes
+        ):
             self._show_history()
 
     def current_key(self) -> tuple[str, str | None] | None:
@@ -355,19 +291,18 @@ class LedgersDock(QDockWidget):
     def _show_history(self) -> None:
         key = self.current_key()
         self.apply_button.setEnabled(key is not None and key[1] is not None)
-        rows: list[tuple[str, Change, str]] = []
-        if key is not None and not self._history_read and self.model.has_session:
-            self._history_read = True
-            self._read(self.model.events())
+        rows: list[tuple[str, LedgerChange, str]] = []
         if key is None:
             self.history_title.setText("Select a ledger to see its history.")
         else:
+            # the model's log is read when a history is first asked for
+            log = self.model.log
             aid, lid = key
             a = self.model.engagement.aircraft.get(aid)
-            name = a.name if a is not None else self.reader.names.get(aid, aid)
-            lids = [lid] if lid else [k for (a, k) in self.history if a == aid]
+            name = a.name if a is not None else log.names.get(aid, aid)
+            lids = [lid] if lid else [k for (a, k) in log.ledgers if a == aid]
             for one in lids:
-                rows += self._balanced(one, self.history.get((aid, one), []), aid)
+                rows += self._balanced(one, log.ledgers.get((aid, one), []), aid)
             rows.sort(key=lambda r: r[1].seq)
             what = self._title(lid, aid) if lid else "every ledger"
             self.history_title.setText(f"History of {name}: {what}")
@@ -375,8 +310,8 @@ class LedgersDock(QDockWidget):
         t.setRowCount(len(rows))
         show_ledger = key is not None and key[1] is None
         for r, (title, c, left) in enumerate(rows):
-            undone = c.action in self.reader.undone
-            change = f"{title}: {c.text}" if show_ledger else c.text
+            undone = c.action in self.model.log.undone
+            change = f"{title}: {change_text(c)}" if show_ledger else change_text(c)
             cells = (str(c.turn), change, left, c.why, str(c.seq))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -388,14 +323,15 @@ class LedgersDock(QDockWidget):
                 t.setItem(r, col, item)
 
     def _balanced(
-        self, ledger: str, changes: list[Change], aircraft_id: str
-    ) -> list[tuple[str, Change, str]]:
+        self, ledger: str, changes: list[LedgerChange], aircraft_id: str
+    ) -> list[tuple[str, LedgerChange, str]]:
         """Each change with what was left after it (undone changes leave it as it was)."""
         title = self._title(ledger, aircraft_id)
         value = maximum = Fraction(0)
         out = []
+        undone = self.model.log.undone
         for c in changes:
-            if c.action not in self.reader.undone:
+            if c.action not in undone:
                 if c.kind == "start":
                     value = maximum = c.amount
                 elif c.kind == "limit":

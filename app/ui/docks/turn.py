@@ -201,7 +201,7 @@ class TurnDock(QWidget):
         e = self.model.engagement
         rs = self.model.session.ruleset
         order = rs.acting(e)
-        acted = self.model.log.acted_now()
+        acted = self.model.acted_now()
         next_row = None
         for n, line in enumerate(order, 1):
             who, what = line[0], line[1]

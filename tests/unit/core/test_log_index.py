@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from app.core.events import (
     AircraftAdded,
     ClockSet,
+    CriticalHit,
     DamageTaken,
     Envelope,
+    LedgerChanged,
+    LedgerLimitChanged,
     ProcedureResolved,
     Restored,
     Reverted,
 )
-from app.core.log_index import LogReader, undone_in
+from app.core.log_index import Hit, LedgerChange, LogReader, undone_in
 
 
 def env(seq: int, event, action: int | None = None) -> Envelope:
@@ -43,9 +48,81 @@ def test_undone_actions_at_the_end_of_the_log():
 
 def test_turns_names_rolls_and_the_actions_that_touched_an_aircraft():
     reader = LogReader()
-    fed, toggled = reader.feed(LOG)
-    assert [turn for _, turn in fed] == [1, 1, 1, 2, 1, 1, 1]  # the undone clock step leaves turn 2
+    toggled = reader.feed(LOG)
+    # the undone clock step leaves turn 2
+    assert [e.turn for e in reader.entries] == [1, 1, 1, 2, 1, 1, 1]
     assert toggled == {2, 4}
     assert reader.names == {"a": "Olds 1"} and reader.sides == {"a": "Blue"}
     assert reader.rolls(2) == "d10=7 (typed)"
     assert reader.by_aircraft == {"a": [1, 2]}
+
+
+def test_the_log_is_kept_as_summaries_read_from_a_stream():
+    """Issue 20: the reader takes the log a page at a time and keeps no envelope."""
+    reader = LogReader()
+    told = Envelope(
+        game="g",
+        seq=9,
+        action=9,
+        actor="Ann",
+        rule="7.2",
+        narrative="Turn 3",
+        event=ClockSet(turn=3, step=0),
+    )
+    reader.feed(iter([*LOG, told]))
+    assert not any(isinstance(v, Envelope) for v in vars(reader).values())
+    last = reader.entries[-1]
+    assert (last.seq, last.action, last.actor, last.rule, last.narrative) == (
+        9,
+        9,
+        "Ann",
+        "7.2",
+        "Turn 3",
+    )
+    assert (last.turn, last.clock_turn, last.meta, last.when) == (3, 3, False, told.time)
+    assert [e.meta for e in reader.entries] == [False] * 4 + [True] * 3 + [False]
+
+
+def test_hits_and_ledger_histories_with_the_turn_and_the_names_of_their_time():
+    """The rows of the critical-hit log and of the ledgers' history, kept as the log is read."""
+    said = Envelope(
+        game="g",
+        seq=3,
+        action=3,
+        rule="7.3",
+        narrative="Olds 1 hit",
+        event=CriticalHit(aircraft="a", roll=4, result="fire", effect="1 damage a turn"),
+    )
+    reader = LogReader()
+    reader.feed(
+        [
+            env(
+                1,
+                AircraftAdded(
+                    aircraft="a",
+                    name="Olds 1",
+                    side="Blue",
+                    type_id="f4",
+                    ledgers={"gun": Fraction(4)},
+                ),
+            ),
+            env(2, ClockSet(turn=2, step=0)),
+            said,
+            env(4, DamageTaken(aircraft="a", points=2, boxes={"engine": 1}, source="a"), action=3),
+            env(5, LedgerChanged(aircraft="a", ledger="gun", delta=Fraction(-1, 2)), action=3),
+            env(6, LedgerLimitChanged(aircraft="a", ledger="gun", maximum=Fraction(3))),
+        ]
+    )
+    assert reader.hits == [
+        Hit(3, 3, 2, "Blue", "a", "Olds 1", "4", "fire: 1 damage a turn", "7.3", "Olds 1 hit"),
+        Hit(
+            4, 3, 2, "Blue", "a", "Olds 1", "", "2 damage, engine +1 from Olds 1", "", "Olds 1 hit"
+        ),
+    ]
+    assert reader.ledgers == {
+        ("a", "gun"): [
+            LedgerChange(1, 1, 1, "start", Fraction(4), "card"),
+            LedgerChange(5, 3, 2, "delta", Fraction(-1, 2), "Olds 1 hit"),
+            LedgerChange(6, 6, 2, "limit", Fraction(3), ""),
+        ]
+    }

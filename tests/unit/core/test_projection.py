@@ -171,6 +171,27 @@ def test_snapshot_round_trip_resumes_identically() -> None:
     assert resumed.redo_stack == log.t.redo_stack
 
 
+def test_the_clock_step_now_is_known_through_undo_redo_and_snapshots() -> None:
+    """Issue 20: the state names the clock step it is in, so a reader of "who acted in this
+    step" starts there; a snapshot from before the field resumes with 0 (read from the start)."""
+    log = Log()
+    assert log.t.state.clock_seq == 0
+    log.do(ClockSet(turn=1, step=1))
+    first = log.t.state.seq
+    log.do(add("a"))
+    log.do(ClockSet(turn=1, step=2))
+    second = log.t.state.seq
+    assert log.t.state.clock_seq == second
+    log.undo()
+    assert log.t.state.clock_seq == first
+    log.redo()
+    assert log.t.state.clock_seq == second
+    assert Timeline.replay(log.envs).state == log.t.state
+    old = log.t.snapshot().replace(b'"clock_seq":%d,' % second, b"")
+    assert b"clock_seq" not in old
+    assert Timeline.from_snapshot(old, []).state.clock_seq == 0
+
+
 ops = st.lists(
     st.one_of(
         st.tuples(st.just("spend"), st.sampled_from("ab"), st.sampled_from([1, 2, 3])),

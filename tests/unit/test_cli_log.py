@@ -1,0 +1,34 @@
+"""``airboss log GAME``: one narrative line per event, undone actions marked, read a page at a
+time (issue 20: a long log is never in memory as events)."""
+
+from __future__ import annotations
+
+from app.cli import main
+from app.core.dice import TableDice
+from app.session import GameSession
+
+
+def test_the_log_prints_every_narrative_and_marks_undone_actions(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "g.airboss"
+    with GameSession.create(path, ruleset="skirmish", title="Log test") as s:
+        s.add_aircraft("Blue", "jet", "Blue 1")
+        s.add_aircraft("Red", "jet", "Red 1")
+        s.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
+        s.undo()
+        when = s.events()[-1].time
+
+    def whole_log(self):
+        raise AssertionError("the whole log was read into a list")
+
+    monkeypatch.setattr(GameSession, "events", whole_log)
+    assert main(["log", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    shot = "Blue 1 — Gun attack on Red 1: gun roll 3: hit (Skirmish 1)"
+    assert [line[18:] for line in lines] == [
+        "New Skirmish (test ruleset) game 'Log test'",
+        "Blue 1 (jet, average pilot) joins Blue",
+        "Red 1 (jet, average pilot) joins Red",
+        "[undone] " + shot,
+        "Undone: " + shot,
+    ]
+    assert lines[-1][:18] == f"{lines[-1].split()[0]:>6}  {when:%H:%M:%S}  "
