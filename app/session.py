@@ -586,7 +586,7 @@ class GameSession:
 
     def undone_actions(self) -> set[int]:
         """Actions that do not count now (undone), for striking through in logs."""
-        return set(self._timeline.redo_stack) | undone_in(self.events())
+        return set(self._timeline.redo_stack) | undone_in(self.iter_events())
 
 
 def _storable(envs: Sequence[Envelope]) -> None:
