@@ -94,3 +94,37 @@ def test_the_first_paint_imports_no_server_store_migrations_or_odds_engine(game)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_panels_tabbed_away_are_brought_up_to_date_before_the_desk_uses_them(game, tmp_path, qtbot):
+    """Issue 20: Initiative and Combat fill when shown; a game opened while they are tabbed
+    away is still the one Ctrl+I rolls for, and the roster's selection reaches Combat."""
+    from PySide6.QtCore import Qt
+
+    from app.session import GameSession
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    model = EngagementModel()
+    window = MainWindow(model, settings)
+    qtbot.addWidget(window)
+    window.persist_layout = False
+    window.show()
+    qtbot.waitExposed(window)
+    window.docks["turn"].raise_()  # Initiative is tabbed behind Turn
+    window.docks["game_log"].raise_()  # Combat behind the game log, if they share a tab
+    assert not window.docks["initiative"].visibleRegion().boundingRect().isValid()
+    later = tmp_path / "later.airboss"
+    demo = tmp_path / "demo.toml"
+    create_demo_game(later, demo=demo).close()
+    window.show_session(GameSession.open(later))
+    initiative = window.panels["initiative"]
+    assert initiative.when_shown.stale
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    assert set(model.engagement.initiative_order) == {"Blue", "Red"}
+    window.panels["roster"].select(["red-1"])
+    window.docks["combat"].show()
+    window.docks["combat"].raise_()
+    assert window.panels["combat"].attacker.currentData() == "red-1"
+    model.set_session(None)
