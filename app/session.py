@@ -190,6 +190,8 @@ class GameSession:
                 tail = store.events(gid, after=seq)
                 _check_log(target, row.ruleset, rs, tail)
                 timeline = Timeline.from_snapshot(data, tail, **loaders)
+                if timeline.state.clock_seq == 0:
+                    timeline.state = replace(timeline.state, clock_seq=_clock_seq(store, gid))
             store.writable()
         except StoreError:
             store.close()
@@ -587,6 +589,16 @@ class GameSession:
     def undone_actions(self) -> set[int]:
         """Actions that do not count now (undone), for striking through in logs."""
         return set(self._timeline.redo_stack) | undone_in(self.iter_events())
+
+
+def _clock_seq(store: Store, game_id: str) -> int:
+    """The sequence number of the clock step the game is in, from the log's clock steps and
+    undo records alone: for a snapshot written before the state named it, so the desk still
+    reads only the current step's log for "who acts now" (issue 20)."""
+    records = store.events_of_kinds(game_id, ("clock_set", "reverted", "restored"))
+    undone = undone_in(records)
+    steps = (e.seq for e in records if isinstance(e.event, ClockSet) and e.action not in undone)
+    return max(steps, default=0)
 
 
 def _storable(envs: Sequence[Envelope]) -> None:

@@ -229,6 +229,15 @@ class Store:
                 return
             after = envs[-1].seq
 
+    def events_of_kinds(self, game_id: str, kinds: Sequence[str]) -> list[Envelope]:
+        """The events of these kinds (``clock_set``, ``reverted`` ...), oldest first."""
+        names = {f"k{i}": k for i, k in enumerate(kinds)}
+        return self._envelopes(
+            f"{_SELECT_EVENTS} WHERE game_id = :game AND kind IN "
+            f"({', '.join(':' + n for n in names)}) ORDER BY seq",
+            {"game": game_id, **names},
+        )
+
     def action(self, game_id: str, action: int) -> list[Envelope]:
         return self._envelopes(
             f"{_SELECT_EVENTS} WHERE game_id = :game AND action = :action ORDER BY seq",

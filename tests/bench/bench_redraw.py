@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget  #
 
 from app.core.dice import SeededDice  # noqa: E402
 from app.session import GameSession  # noqa: E402
+from app.ui.application import started
 from app.ui.main_window import MainWindow  # noqa: E402
 from app.ui.model import EngagementModel  # noqa: E402
 
@@ -124,6 +125,7 @@ def main() -> None:
             window.show()
             window.reset_layout()
         app.processEvents()
+        started()  # the collector as the desk runs it once it has painted (gc.freeze)
         shown = [w for w in window.findChildren(QDockWidget) if not w.visibleRegion().isEmpty()]
         print(
             f"{len(shown)} docks on screen, built and shown in "

@@ -203,3 +203,36 @@ def test_a_game_file_is_read_and_written_without_sqlalchemy(tmp_path: Path) -> N
     with GameSession.open(path) as s:
         assert [a.name for a in s.engagement.aircraft.values()][-1] != "Late"
         assert s.events()[-1].event.kind == "reverted"
+
+
+def test_a_snapshot_from_before_the_clock_step_was_named_still_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20: a snapshot written before the state kept the clock step's sequence number
+    opens with it read from the log's clock steps and undo records, as a full replay gives."""
+    import json
+
+    import app.session as session_module
+
+    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 4)
+    path = tmp_path / "old.airboss"
+    s = make_game(path)
+    for _ in range(5):
+        s.next_step()
+    s.undo()  # the last step does not count
+    for _ in range(6):
+        s.add_aircraft(side="Blue", type_id="jet", name="Late")
+    replayed = s.engagement.clock_seq
+    s.close()
+    assert replayed > 0
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT seq, data FROM snapshot").fetchall()
+        assert rows
+        for seq, data in rows:  # as the first release wrote them
+            snap = json.loads(data)
+            del snap["state"]["clock_seq"]
+            db.execute(
+                "UPDATE snapshot SET data = ? WHERE seq = ?", (json.dumps(snap).encode(), seq)
+            )
+    with GameSession.open(path) as r:
+        assert r.engagement.clock_seq == replayed
