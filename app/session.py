@@ -592,13 +592,18 @@ class GameSession:
 
 
 def _clock_seq(store: Store, game_id: str) -> int:
-    """The sequence number of the clock step the game is in, from the log's clock steps and
-    undo records alone: for a snapshot written before the state named it, so the desk still
-    reads only the current step's log for "who acts now" (issue 20)."""
-    records = store.events_of_kinds(game_id, ("clock_set", "reverted", "restored"))
-    undone = undone_in(records)
-    steps = (e.seq for e in records if isinstance(e.event, ClockSet) and e.action not in undone)
-    return max(steps, default=0)
+    """The sequence number of the clock step the game is in, read from the end of the log:
+    for a snapshot written before the state named it, so the desk still reads only the current
+    step's log for "who acts now" (issue 20). Going back, an action's newest undo or redo
+    record says whether it counts; the first clock step that counts is the one in force."""
+    counts: dict[int, bool] = {}
+    for env in store.iter_events_newest_first(game_id):
+        ev = env.event
+        if isinstance(ev, Reverted | Restored):
+            counts.setdefault(ev.action, isinstance(ev, Restored))
+        elif isinstance(ev, ClockSet) and counts.get(env.action, True):
+            return env.seq
+    return 0
 
 
 def _storable(envs: Sequence[Envelope]) -> None:

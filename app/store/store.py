@@ -229,14 +229,20 @@ class Store:
                 return
             after = envs[-1].seq
 
-    def events_of_kinds(self, game_id: str, kinds: Sequence[str]) -> list[Envelope]:
-        """The events of these kinds (``clock_set``, ``reverted`` ...), oldest first."""
-        names = {f"k{i}": k for i, k in enumerate(kinds)}
-        return self._envelopes(
-            f"{_SELECT_EVENTS} WHERE game_id = :game AND kind IN "
-            f"({', '.join(':' + n for n in names)}) ORDER BY seq",
-            {"game": game_id, **names},
+    def iter_events_newest_first(self, game_id: str, page: int = 200) -> Iterator[Envelope]:
+        """The log from its newest event back, ``page`` rows at a time (for a question the
+        end of the log answers)."""
+        sql = (
+            f"{_SELECT_EVENTS} WHERE game_id = :game AND seq < :before "
+            "ORDER BY seq DESC LIMIT :page"
         )
+        before = self.last_seq(game_id) + 1
+        while True:
+            envs = self._envelopes(sql, {"game": game_id, "before": before, "page": page})
+            yield from envs
+            if len(envs) < page:
+                return
+            before = envs[-1].seq
 
     def action(self, game_id: str, action: int) -> list[Envelope]:
         return self._envelopes(

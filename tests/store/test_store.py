@@ -236,3 +236,12 @@ def test_a_snapshot_from_before_the_clock_step_was_named_still_names_it(
             )
     with GameSession.open(path) as r:
         assert r.engagement.clock_seq == replayed
+
+
+def test_the_log_read_from_its_newest_event_back(tmp_path: Path) -> None:
+    s = make_game(tmp_path / "g.airboss")
+    for _ in range(5):
+        s.next_step()
+    whole = [e.seq for e in s.events()]
+    assert [e.seq for e in s.store.iter_events_newest_first(s.game_id, page=2)] == whole[::-1]
+    s.close()
