@@ -221,28 +221,26 @@ class Store:
     def iter_events(self, game_id: str, after: int = 0, page: int = 2000) -> Iterator[Envelope]:
         """The log after ``after``, oldest first, read ``page`` rows at a time, so a reader
         that keeps only what it needs never holds the whole log (issue 20)."""
-        sql = f"{_SELECT_EVENTS} WHERE game_id = :game AND seq > :after ORDER BY seq LIMIT :page"
-        while True:
-            envs = self._envelopes(sql, {"game": game_id, "after": after, "page": page})
-            yield from envs
-            if len(envs) < page:
-                return
-            after = envs[-1].seq
+        return self._pages(game_id, after, page, newest_first=False)
 
     def iter_events_newest_first(self, game_id: str, page: int = 200) -> Iterator[Envelope]:
         """The log from its newest event back, ``page`` rows at a time (for a question the
         end of the log answers)."""
+        return self._pages(game_id, self.last_seq(game_id) + 1, page, newest_first=True)
+
+    def _pages(self, game_id: str, start: int, page: int, newest_first: bool) -> Iterator[Envelope]:
+        """The log beyond sequence number ``start`` (after it, or before it going back)."""
+        beyond, order = ("<", "DESC") if newest_first else (">", "ASC")
         sql = (
-            f"{_SELECT_EVENTS} WHERE game_id = :game AND seq < :before "
-            "ORDER BY seq DESC LIMIT :page"
+            f"{_SELECT_EVENTS} WHERE game_id = :game AND seq {beyond} :start "
+            f"ORDER BY seq {order} LIMIT :page"
         )
-        before = self.last_seq(game_id) + 1
         while True:
-            envs = self._envelopes(sql, {"game": game_id, "before": before, "page": page})
+            envs = self._envelopes(sql, {"game": game_id, "start": start, "page": page})
             yield from envs
             if len(envs) < page:
                 return
-            before = envs[-1].seq
+            start = envs[-1].seq
 
     def action(self, game_id: str, action: int) -> list[Envelope]:
         return self._envelopes(

@@ -76,6 +76,19 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
     model.set_session(None)
 
 
+def spy_on_reads(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Where each paged read of the session's log started (``after``), in order."""
+    reads: list[int] = []
+    paged = session.iter_events
+
+    def iter_events(after: int = 0):
+        reads.append(after)
+        return paged(after)
+
+    monkeypatch.setattr(session, "iter_events", iter_events)
+    return reads
+
+
 def test_who_acts_now_reads_only_the_log_of_the_current_step(session, qtbot, monkeypatch):
     """Opening a long game does not read its whole log for the Turn panel's ticks: only the
     log from the current clock step on, until a panel needs the history."""
@@ -85,14 +98,7 @@ def test_who_acts_now_reads_only_the_log_of_the_current_step(session, qtbot, mon
     reopened = GameSession.open(session.store.where)
     combat = reopened.engagement.clock_seq
     assert combat > 0
-    reads: list[int] = []
-    paged = reopened.iter_events
-
-    def iter_events(after: int = 0):
-        reads.append(after)
-        return paged(after)
-
-    monkeypatch.setattr(reopened, "iter_events", iter_events)
+    reads = spy_on_reads(reopened, monkeypatch)
     monkeypatch.setattr(reopened, "events", lambda: pytest.fail("the whole log was read"))
     model = EngagementModel(reopened)
     turn = TurnDock(model)
@@ -129,14 +135,7 @@ def test_with_no_clock_step_known_the_whole_log_is_read_once(session, qtbot, mon
     the whole log, and the history panels use that same read."""
     reopened = GameSession.open(session.store.where)
     assert reopened.engagement.clock_seq == 0
-    reads: list[int] = []
-    paged = reopened.iter_events
-
-    def iter_events(after: int = 0):
-        reads.append(after)
-        return paged(after)
-
-    monkeypatch.setattr(reopened, "iter_events", iter_events)
+    reads = spy_on_reads(reopened, monkeypatch)
     model = EngagementModel(reopened)
     for dock in (TurnDock(model), GameLogDock(model)):
         qtbot.addWidget(dock)

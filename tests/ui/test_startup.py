@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,16 @@ def game(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture
+def desk(tmp_path: Path, qtbot) -> Iterator[MainWindow]:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(EngagementModel(), settings)
+    qtbot.addWidget(window)
+    window.persist_layout = False
+    yield window
+    window.model.set_session(None)
+
+
 def test_startup_profile_prints_each_phase_up_to_the_first_paint(game, qapp, capsys):
     assert main(["--startup-profile", str(game)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -56,15 +67,11 @@ def test_a_start_that_fails_leaves_the_collector_on(tmp_path, qapp):
     assert gc.isenabled()
 
 
-def test_the_roster_and_the_turn_paint_first_and_the_other_panels_fill_after(game, tmp_path, qtbot):
+def test_the_roster_and_the_turn_paint_first_and_the_other_panels_fill_after(game, desk, qtbot):
     """While the desk starts, the Combat panel in view waits for the first paint; then fills."""
     from app.session import GameSession
 
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    model = EngagementModel()
-    window = MainWindow(model, settings)
-    qtbot.addWidget(window)
-    window.persist_layout = False
+    window = desk
     window.hold_panels()
     window.show_session(GameSession.open(game))
     window.show()
@@ -77,7 +84,6 @@ def test_the_roster_and_the_turn_paint_first_and_the_other_panels_fill_after(gam
     window.hold_panels(False)
     assert combat.procedure.count() > 0
     assert combat.attacker.findData("blue-1") >= 0
-    model.set_session(None)
 
 
 def test_the_first_paint_imports_no_server_store_migrations_or_odds_engine(game):
@@ -96,18 +102,17 @@ def test_the_first_paint_imports_no_server_store_migrations_or_odds_engine(game)
     assert done.stdout.strip() == "[]"
 
 
-def test_panels_tabbed_away_are_brought_up_to_date_before_the_desk_uses_them(game, tmp_path, qtbot):
+def test_panels_tabbed_away_are_brought_up_to_date_before_the_desk_uses_them(
+    game, desk, tmp_path, qtbot
+):
     """Issue 20: Initiative and Combat fill when shown; a game opened while they are tabbed
     away is still the one Ctrl+I rolls for, and the roster's selection reaches Combat."""
     from PySide6.QtCore import Qt
 
     from app.session import GameSession
 
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    model = EngagementModel()
-    window = MainWindow(model, settings)
-    qtbot.addWidget(window)
-    window.persist_layout = False
+    window = desk
+    model = window.model
     window.show()
     qtbot.waitExposed(window)
     window.docks["turn"].raise_()  # Initiative is tabbed behind Turn
@@ -127,4 +132,3 @@ def test_panels_tabbed_away_are_brought_up_to_date_before_the_desk_uses_them(gam
     window.docks["combat"].show()
     window.docks["combat"].raise_()
     assert window.panels["combat"].attacker.currentData() == "red-1"
-    model.set_session(None)
