@@ -16,6 +16,7 @@ choose between them.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -75,7 +76,7 @@ class Game:
     created: datetime
 
 
-class Store:
+class Store(ABC):
     """One database holding one game (a file) or many (a server).
 
     The kinds differ in four things they supply: ``_rows`` (a query's rows as tuples),
@@ -95,13 +96,14 @@ class Store:
 
     # -- what each kind supplies --------------------------------------------------------------
 
+    @abstractmethod
     def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
-        raise NotImplementedError
+        """The rows of a query, as tuples."""
 
+    @abstractmethod
     def _write(self, *batches: Batch) -> None:
         """Run each statement once per row, all in one transaction; ``ConcurrentAppend`` when
         a row breaks a unique key (another station wrote it first): nothing is written."""
-        raise NotImplementedError
 
     def _time(self, value: Any) -> datetime:
         return value  # type: ignore[no-any-return]
@@ -109,11 +111,13 @@ class Store:
     def _stored_time(self, value: datetime) -> Any:
         return value
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Close every connection of this store."""
 
     def writable(self) -> None:
         """Switch a store opened for checking to writing (unless it is read-only)."""
+        return  # a server's store writes through the connection it checked with
 
     def data_version(self, game_id: str) -> int | None:
         """A number that changes whenever another connection appends to this game, so asking
