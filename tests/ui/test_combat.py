@@ -288,3 +288,25 @@ def test_odds_wait_for_a_pause_in_the_typing(dock, qtbot):
     assert dock._odds_timer.isActive()  # the keystroke returned before the calculation
     qtbot.waitUntil(lambda: not dock._odds_timer.isActive(), timeout=2000)
     assert odds_rows(dock) and dock.odds != before
+
+
+def test_a_refusal_of_earlier_inputs_goes_as_soon_as_they_are_good(qtbot, tmp_path):
+    """Issue 20: while the odds wait for a pause in the typing, the "fix the inputs" message
+    of inputs that were incomplete a moment ago is not left standing over good ones: a new
+    procedure's form passes through empty fields as it fills from the cards."""
+    from app.ui.demo import create_demo_game
+
+    s = create_demo_game(tmp_path / "phantoms.airboss")  # Phantoms: the gun attack first
+    dock = CombatDock(EngagementModel(s))
+    qtbot.addWidget(dock)
+    qtbot.waitUntil(lambda: not dock._odds_timer.isActive(), timeout=2000)
+    assert odds_rows(dock)
+    dock.procedure.setFocus()
+    qtbot.keyClick(dock.procedure, Qt.Key.Key_Down)
+    qtbot.keyClick(dock.procedure, Qt.Key.Key_Up)  # the gun attack's form again, refilled
+    assert dock.procedure.currentIndex() == 0
+    assert dock._odds_timer.isActive()  # the odds are still to come
+    assert dock.odds_message.isHidden(), dock.odds_message.text()
+    qtbot.waitUntil(lambda: not dock._odds_timer.isActive(), timeout=2000)
+    assert odds_rows(dock)
+    s.close()

@@ -506,6 +506,10 @@ class CombatDock(QDockWidget):
             return
         self._pending = inputs
         self._odds_timer.start()
+        if not self.odds_message.isHidden() and not self._odds:
+            # the inputs are good now: a refusal of the earlier ones must not stay up while
+            # the odds are worked out (a new procedure's form passes through empty fields)
+            self._show_odds(None)
         try:
             needed = list(proc.dice_needed(inputs))
         except Exception:  # noqa: BLE001 - then no typed dice can be offered
