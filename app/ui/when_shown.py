@@ -28,9 +28,17 @@ class WhenShown(QObject):
     #: the panel has just rebuilt itself in full
     rebuilt = Signal()
 
-    def __init__(self, parent: QObject, rebuild: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        parent: QObject,
+        rebuild: Callable[[], None],
+        behind: Callable[[], None] | None = None,
+    ) -> None:
+        """``behind``, if given, runs when the panel falls behind the game (to take down what
+        it still shows of the game before, which the umpire may see while the desk starts)."""
         super().__init__(parent)
         self.rebuild = rebuild
+        self._behind = behind
         #: the umpire can see the panel (as far as its dock says)
         self.on_screen = True
         #: a signal came while out of view: rebuild when back in view
@@ -47,10 +55,12 @@ class WhenShown(QObject):
         """``handler`` while the panel is in view; otherwise remember to rebuild."""
 
         def run(*args: Any) -> None:
-            if self.on_screen:
+            if self.on_screen and not self.held:
                 handler(*args)
-            else:
+            elif not self.stale:
                 self.stale = True
+                if self._behind is not None:
+                    self._behind()
 
         return run
 

@@ -80,7 +80,8 @@ def test_the_roster_and_the_turn_paint_first_and_the_other_panels_fill_after(gam
     assert window.docks["combat"].isVisible()
     assert set(roster._items) == {"blue-1", "red-1"}
     assert turn.heading.text()
-    assert combat.procedure.count() == 0  # waits
+    assert combat.procedure.count() == 0  # waits, and says so
+    assert combat.rule.text() == "Opening the game…"
     window.hold_panels(False)
     assert combat.procedure.count() > 0
     assert combat.attacker.findData("blue-1") >= 0

@@ -204,7 +204,7 @@ class CombatDock(QDockWidget):
         self.resolve_button.installEventFilter(self)
 
         #: out of view (or while the desk starts) a new game waits until the panel is shown
-        self.when_shown = WhenShown(self, self._reset)
+        self.when_shown = WhenShown(self, self._reset, behind=self._behind)
         model.reset.connect(self.when_shown.wrap(self._reset))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self._aircraft_list_changed))
         self._reset()
@@ -299,6 +299,10 @@ class CombatDock(QDockWidget):
             self.dice_fields[0].edit.setFocus()
 
     # -- rebuilding --------------------------------------------------------------------------
+
+    def _behind(self) -> None:
+        """A game opened while the panel waits: say so rather than what it showed before."""
+        self.rule.setText("Opening the game…" if self.model.has_session else "")
 
     def _reset(self) -> None:
         keep = self.procedure.currentData() if self.procedure.count() else None
