@@ -20,13 +20,13 @@ import time
 from pathlib import Path
 
 from app.core.data import user_data_dir
+from app.resources import DEMO
 from app.session import GameSession
 from app.store import is_url
 
 # isort: split
 from PySide6.QtCore import QSettings, QTimer
 
-from app.ui.demo import DEMO, create_demo_game
 from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel, describe_error
 from app.ui.qt_app import application
@@ -55,6 +55,8 @@ def start_game(
     last = settings.value("last_game")
     if last is None:
         try:
+            from app.ui.demo import create_demo_game  # the very first start only
+
             return create_demo_game(demo=demo), ""
         except Exception as e:  # noqa: BLE001 - no demo is a message, not a crash
             return None, f"No demo game: {describe_error(e)}"
@@ -90,7 +92,8 @@ def run(
     session, problem = start_game(game, game_id, settings)
     phases.append(("game opened", time.perf_counter()))
     model = EngagementModel()
-    window = MainWindow(model, settings)
+    # a screenshot shows every panel at once; the desk paints the roster and the turn first
+    window = MainWindow(model, settings, panels_later=not screenshot)
     phases.append(("window built", time.perf_counter()))
     if screenshot:
         if session is not None:
@@ -100,7 +103,6 @@ def run(
         code = take_screenshot(window, Path(screenshot))
         started()
         return code
-    window.hold_panels()
     if session is not None:
         window.show_session(session)
     if problem:
@@ -111,7 +113,7 @@ def run(
     if startup_profile:
         window.grab()
         phases.append(("first paint", time.perf_counter()))
-    window.hold_panels(False)  # the other panels in view fill now
+    window.build_panels()  # the other panels in view, before the umpire can do anything
     if startup_profile:
         app.processEvents()
         window.grab()

@@ -31,14 +31,13 @@ from app.resources import ICON_SVG
 from app.session import GameSession
 from app.store import StoreError, is_url
 from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
-from app.ui.dock_registry import DOCKS, LEFT, RIGHT, area, follows_selection, tab_with
+from app.ui.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
 from app.ui.docks.turn import phase_name, who_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
-from app.ui.new_game_dialog import NewGameDialog
 from app.ui.qt_app import APP_NAME, version
-from app.ui.readings_dialog import ReadingsDialog
 from app.ui.wheel_guard import guard_wheel_under
+from app.ui.when_shown import in_view
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
@@ -53,8 +52,15 @@ class MainWindow(QMainWindow):
     """The desk. ``settings`` holds layout, recent games and the last game."""
 
     def __init__(
-        self, model: EngagementModel, settings: QSettings, parent: QWidget | None = None
+        self,
+        model: EngagementModel,
+        settings: QSettings,
+        parent: QWidget | None = None,
+        *,
+        panels_later: bool = False,
     ) -> None:
+        """With ``panels_later`` only the roster and the turn are built with the window, to
+        paint first (issue 20); ``build_panels`` builds the others once it has painted."""
         super().__init__(parent)
         self.model = model
         self.settings = settings
@@ -75,11 +81,13 @@ class MainWindow(QMainWindow):
             | QMainWindow.DockOption.AllowNestedDocks
             | QMainWindow.DockOption.AnimatedDocks
         )
-        self._build_docks()
-        for panel in self.panels.values():
-            guard_wheel_under(panel)
+        self._connected: set[str] = set()
+        self._add_docks()
         self._build_status_bar()
         self._build_menus()
+        for entry in PANELS:
+            if not panels_later or entry.name in FIRST:
+                self._build_panel(entry)
         self.resize(1400, 900)
         self._laid_out_for: str | None = None
         self._desk_state: QByteArray | None = None
@@ -100,72 +108,126 @@ class MainWindow(QMainWindow):
 
     # -- panels -------------------------------------------------------------------------------
 
-    def _build_docks(self) -> None:
-        for panel in DOCKS:
-            name = panel.panel_name
-            try:
-                widget = panel(self.model)
-            except Exception as e:  # noqa: BLE001 - one broken panel must not stop the desk
-                self.missing_panels[name] = f"{type(e).__name__}: {e}"
+    def _add_docks(self) -> None:
+        """A dock for every registered panel, in its area and tab group, the first panel of
+        each group in front; the panels are built into them by ``_build_panel``."""
+        for entry in PANELS:
+            dock = QDockWidget(entry.title, self)
+            dock.setObjectName(entry.name)
+            self.addDockWidget(entry.dock_area, dock)
+            if entry.tab_with in self.docks:
+                self.tabifyDockWidget(self.docks[entry.tab_with], dock)
+            self.docks[entry.name] = dock
+        for entry in PANELS:
+            if entry.tab_with in self.docks:
+                self.docks[entry.tab_with].raise_()
+
+    def build_panels(self) -> None:
+        """Once the desk has painted (a window made with ``panels_later``): the panels in view,
+        and those that give the menus an action, are built now; each of the others when its
+        dock first comes into view or the desk needs it (``panel``). Until then a panel does
+        nothing at all: a long game's log is not even read (issue 20)."""
+        for entry in PANELS:
+            dock = self.docks.get(entry.name)
+            if dock is None or entry.name in self.panels:
                 continue
-            if isinstance(widget, QDockWidget):
-                dock = widget
+            if in_view(dock) or entry.menu_actions:
+                self._build_panel(entry)
             else:
-                dock = QDockWidget(panel.panel_title, self)
-                dock.setWidget(widget)
-            dock.setObjectName(name)
-            dock.setWindowTitle(panel.panel_title)
-            self.addDockWidget(area(panel), dock)
-            first = tab_with(panel)
-            if first and first in self.docks:
-                self.tabifyDockWidget(self.docks[first], dock)
-            self.docks[name] = dock
-            self.panels[name] = widget
-            hook = getattr(widget, "when_shown", None)
-            if hook is not None:  # out of view, the panel does no work (issue 20)
-                hook.attach(dock)
-        roster = self.panels.get("roster")
-        if roster is not None:
-            roster.selection_changed.connect(self._selection)
-            for panel in DOCKS:
-                built = self.panels.get(panel.panel_name)
-                if follows_selection(panel) and built is not None:
-                    hook = getattr(built, "when_shown", None)
-                    if hook is None:
-                        roster.selection_changed.connect(built.show_selection)
-                        continue
-                    # a panel waiting to rebuild takes the selection once it has
-                    roster.selection_changed.connect(hook.unless_stale(built.show_selection))
-                    hook.rebuilt.connect(
-                        lambda b=built: b.show_selection(list(self.selected_aircraft))
-                    )
-        turn, combat = self.panels.get("turn"), self.panels.get("combat")
-        if turn is not None and combat is not None:
-            turn.open_procedure.connect(self.open_procedure)
-            combat.resolved.connect(turn.focus_next)
-        for panel in DOCKS:  # the first panel of each tab group in front
-            first = tab_with(panel)
-            if first in self.docks and panel.panel_name in self.docks:
-                self.docks[first].raise_()
+                dock.visibilityChanged.connect(
+                    lambda on, e=entry: on and e.name not in self.panels and self._build_panel(e)
+                )
+
+    def panel(self, name: str) -> QWidget | None:
+        """The panel ``name``, built now if it was not yet; None if it could not be built."""
+        if name not in self.panels and name in self.docks:
+            entry = next((e for e in PANELS if e.name == name), None)
+            if entry is not None:
+                self._build_panel(entry)
+        return self.panels.get(name)
+
+    def _build_panel(self, entry: PanelEntry) -> bool:
+        """Build one panel in its dock and connect it to the desk; a panel that fails is
+        reported and its dock removed, and the desk carries on without it."""
+        dock = self.docks[entry.name]
+        try:
+            widget = entry.load()(self.model)
+        except Exception as e:  # noqa: BLE001 - one broken panel must not stop the desk
+            self.missing_panels[entry.name] = f"{type(e).__name__}: {e}"
+            del self.docks[entry.name]
+            self.removeDockWidget(dock)
+            dock.deleteLater()
+            self.show_refusal(
+                f"The {entry.title} panel could not be built: {type(e).__name__}: {e}"
+            )
+            return False
+        dock.setWidget(widget)
+        self.panels[entry.name] = widget
+        guard_wheel_under(widget)
+        hook = getattr(widget, "when_shown", None)
+        if hook is not None:  # out of view, the panel does no work (issue 20)
+            hook.attach(dock)
+        if entry.follows_selection:
+            if self.selected_aircraft:
+                widget.show_selection(list(self.selected_aircraft))
+            if hook is not None:  # a panel that rebuilt takes the selection again
+                hook.rebuilt.connect(
+                    lambda w=widget: w.show_selection(list(self.selected_aircraft))
+                )
+        self._connect_panels()
+        self._apply_read_only()
+        return True
+
+    def _connect_panels(self) -> None:
+        """The connections between panels (and to the Game menu), each made once both its ends
+        are built."""
+        roster, turn = self.panels.get("roster"), self.panels.get("turn")
+        combat, initiative = self.panels.get("combat"), self.panels.get("initiative")
+
+        def once(key: str, ready: bool, connect: Callable[[], object]) -> None:
+            if ready and key not in self._connected:
+                connect()
+                self._connected.add(key)
+
+        once(
+            "selection",
+            roster is not None,
+            lambda: roster.selection_changed.connect(self._selection),
+        )
+        once(
+            "procedure", turn is not None, lambda: turn.open_procedure.connect(self.open_procedure)
+        )
+        once(
+            "resolved",
+            turn is not None and combat is not None,
+            lambda: combat.resolved.connect(turn.focus_next),
+        )
+        once(
+            "steps",
+            turn is not None,
+            lambda: self.game_menu.addActions([turn.next_action, turn.previous_action]),
+        )
+        once(
+            "roll", initiative is not None, lambda: self.game_menu.addAction(initiative.roll_action)
+        )
 
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
         """Bring the combat panel forward on this procedure for this aircraft and target (from
         the Turn panel's "who acts now"), on a clean form with the cursor in it. The ruleset's
         initiative roll is the Initiative panel's (the Combat panel has no second form of it)."""
-        if (
-            self.model.has_session
-            and procedure_id == self.model.session.ruleset.initiative
-            and "initiative" in self.docks
-        ):
-            dock = self.docks["initiative"]
-            dock.show()
-            dock.raise_()
-            self.panels["initiative"].focus_form()
+        rs = self.model.session.ruleset if self.model.has_session else None
+        name = "initiative" if rs is not None and procedure_id == rs.initiative else "combat"
+        panel = self.panel(name)
+        if panel is None:
+            self.show_refusal(f"There is no {name} panel: {self.missing_panels.get(name, '')}")
             return
-        dock = self.docks["combat"]
+        dock = self.docks[name]
         dock.show()
         dock.raise_()
-        self.panels["combat"].open_for(procedure_id, aircraft_id, target_id or None)
+        if name == "initiative":
+            panel.focus_form()
+        else:
+            panel.open_for(procedure_id, aircraft_id, target_id or None)
 
     def arrange(self, layout: Layout, used: frozenset[str]) -> None:
         """Lay the panels out in columns of tab groups (``app.ui.desk_layout``); the panels
@@ -227,7 +289,14 @@ class MainWindow(QMainWindow):
         self._hidden_for_game = {n for n in self.docks if n not in used}
 
     def _selection(self, ids: list[str]) -> None:
+        """The roster's selection, kept for the menus and passed to the panels that follow it
+        (one waiting to rebuild takes it when it has)."""
         self.selected_aircraft = list(ids)
+        for entry in PANELS:
+            widget = self.panels.get(entry.name) if entry.follows_selection else None
+            hook = getattr(widget, "when_shown", None)
+            if widget is not None and (hook is None or not hook.stale):
+                widget.show_selection(list(ids))
 
     # -- menus --------------------------------------------------------------------------------
 
@@ -267,13 +336,9 @@ class MainWindow(QMainWindow):
         self.cards_action = self._act(e, "Aircraft &cards…", self.edit_cards, "Ctrl+Shift+C")
         self.tables_action = self._act(e, "&Tables…", self.edit_tables, "Ctrl+Shift+B")
 
-        g = bar.addMenu("&Game")
-        turn, initiative = self.panels.get("turn"), self.panels.get("initiative")
-        if turn is not None:
-            g.addAction(turn.next_action)
-            g.addAction(turn.previous_action)
-        if initiative is not None:
-            g.addAction(initiative.roll_action)
+        # the Turn panel's Next and Previous step and the Initiative panel's roll, added as
+        # those panels are built (``_connect_panels``)
+        self.game_menu = bar.addMenu("&Game")
 
         v = bar.addMenu("&View")
         for dock in self.docks.values():
@@ -462,15 +527,6 @@ class MainWindow(QMainWindow):
     def game_path(self) -> str | None:
         return self.model.session.store.where if self.model.has_session else None
 
-    def hold_panels(self, hold: bool = True) -> None:
-        """While the desk starts, panels other than the roster and the turn that come into view
-        wait for ``hold_panels(False)`` (after the first paint), so the window, the roster and
-        the turn paint first (issue 20)."""
-        for widget in self.panels.values():
-            hook = getattr(widget, "when_shown", None)
-            if hook is not None:
-                hook.hold() if hold else hook.release()
-
     def show_session(self, session: GameSession | None) -> None:
         """Show this game (the previous one is closed) and remember it as the last game."""
         self.model.set_session(session)
@@ -519,6 +575,8 @@ class MainWindow(QMainWindow):
         return True
 
     def new_game_dialog(self) -> None:
+        from app.ui.new_game_dialog import NewGameDialog
+
         dialog = NewGameDialog(self)
         if dialog.exec():
             self.new_game(*dialog.values())
@@ -627,8 +685,8 @@ class MainWindow(QMainWindow):
 
     def print_board(self) -> None:
         """The board as a PDF page: positions, arcs and readings (issue 18)."""
-        board = self.panels.get("angle_off")
-        if not self.model.has_session or not hasattr(board, "board_pdf"):
+        board = self.panel("angle_off") if self.model.has_session else None
+        if board is None or not hasattr(board, "board_pdf"):
             self.show_refusal("There is no board to print.")
             return
         path, _ = QFileDialog.getSaveFileName(self, "Print board", "board.pdf", "PDF (*.pdf)")
@@ -786,6 +844,8 @@ class MainWindow(QMainWindow):
         if self.model.has_session:
             current = self.model.session.ruleset.id
             chosen = self.model.session.engagement.variants
+        from app.ui.readings_dialog import ReadingsDialog
+
         self.readings_dialog = ReadingsDialog(current, chosen, self)
         self.readings_dialog.show()
 

@@ -33,7 +33,6 @@ def application() -> QApplication:
         app = QApplication([sys.argv[0] if sys.argv else "airboss"])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("airboss")
-    app.setApplicationVersion(version())
     app.setWindowIcon(QIcon(str(ICON_SVG)))
     app.setDesktopFileName("airboss")
     # Fusion follows the system's light or dark colour scheme on every platform

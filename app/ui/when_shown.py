@@ -8,11 +8,9 @@ it comes back into view. A panel not in a dock (a preview, a test) always does i
 
 Handlers that keep what the umpire typed (the Combat form's aircraft list, the Initiative
 roll) use ``unless_stale`` instead: they run in view or not, except while a rebuild is pending,
-which would redo their work. While the desk starts (``hold`` until its first paint) a panel
-coming into view waits, so the window, the roster and the turn paint first. What the desk asks
-of a panel from outside (open a procedure, roll, print) first calls ``fresh`` so it never acts
-on a panel still showing an old game; ``rebuilt`` lets the desk give a rebuilt panel the
-roster's selection again.
+which would redo their work. What the desk asks of a panel from outside (open a procedure,
+roll, print) first calls ``fresh`` so it never acts on a panel still showing an old game;
+``rebuilt`` lets the desk give a rebuilt panel the roster's selection again.
 """
 
 from __future__ import annotations
@@ -28,39 +26,27 @@ class WhenShown(QObject):
     #: the panel has just rebuilt itself in full
     rebuilt = Signal()
 
-    def __init__(
-        self,
-        parent: QObject,
-        rebuild: Callable[[], None],
-        behind: Callable[[], None] | None = None,
-    ) -> None:
-        """``behind``, if given, runs when the panel falls behind the game (to take down what
-        it still shows of the game before, which the umpire may see while the desk starts)."""
+    def __init__(self, parent: QObject, rebuild: Callable[[], None]) -> None:
         super().__init__(parent)
         self.rebuild = rebuild
-        self._behind = behind
         #: the umpire can see the panel (as far as its dock says)
         self.on_screen = True
         #: a signal came while out of view: rebuild when back in view
         self.stale = False
-        #: the desk is starting: rebuild at ``release``, not on coming into view
-        self.held = False
 
     def attach(self, dock: QDockWidget) -> None:
         """Follow the dock the panel lives in."""
         dock.visibilityChanged.connect(self._visible)
-        self.on_screen = dock.isVisible()
+        self.on_screen = in_view(dock)
 
     def wrap(self, handler: Callable[..., Any]) -> Callable[..., None]:
         """``handler`` while the panel is in view; otherwise remember to rebuild."""
 
         def run(*args: Any) -> None:
-            if self.on_screen and not self.held:
+            if self.on_screen:
                 handler(*args)
-            elif not self.stale:
+            else:
                 self.stale = True
-                if self._behind is not None:
-                    self._behind()
 
         return run
 
@@ -73,15 +59,8 @@ class WhenShown(QObject):
 
         return run
 
-    def hold(self) -> None:
-        self.held = True
-
-    def release(self) -> None:
-        self.held = False
-        self._visible(self.on_screen)
-
     def fresh(self) -> None:
-        """Rebuild now if a signal came while out of view (in view or not, held or not)."""
+        """Rebuild now if a signal came while out of view (in view or not)."""
         if self.stale:
             self.stale = False
             self.rebuild()
@@ -89,5 +68,10 @@ class WhenShown(QObject):
 
     def _visible(self, on: bool) -> None:
         self.on_screen = on
-        if on and not self.held:
+        if on:
             self.fresh()
+
+
+def in_view(dock: QDockWidget) -> bool:
+    """The umpire can see some of the dock (a dock tabbed away can still count as visible)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()

@@ -64,14 +64,14 @@ def build(path: Path) -> GameSession:
 
 def docks(model: EngagementModel, skip: set[str]) -> list[QWidget]:
     """Every dock the window builds (``app.ui.dock_registry``), less those skipped."""
-    from app.ui.dock_registry import DOCKS
+    from app.ui.dock_registry import PANELS
 
     out = []
-    for panel in DOCKS:
-        if panel.panel_name in skip:
+    for panel in PANELS:
+        if panel.name in skip:
             continue
-        w = panel(model)
-        w.setWindowTitle(w.windowTitle() or panel.panel_title)
+        w = panel.load()(model)
+        w.setWindowTitle(panel.title)
         out.append(w)
     return out
 
@@ -106,10 +106,9 @@ def main() -> None:
             window.resize(1600, 1000)
             panels = docks(model, skip)
             for i, w in enumerate(panels):
-                if not isinstance(w, QDockWidget):
-                    dock = QDockWidget(w.windowTitle())
-                    dock.setWidget(w)
-                    w = dock
+                dock = QDockWidget(w.windowTitle())
+                dock.setWidget(w)
+                w = dock
                 area = (
                     Qt.DockWidgetArea.LeftDockWidgetArea,
                     Qt.DockWidgetArea.RightDockWidgetArea,

@@ -14,7 +14,7 @@ from app.ui import cards
 from app.ui.application import run, start_game
 from app.ui.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
 from app.ui.desk_layout import used_panels
-from app.ui.dock_registry import DOCKS
+from app.ui.dock_registry import PANELS
 from app.ui.main_window import LICENCE, MainWindow, version
 from app.ui.model import EngagementModel
 from app.ui.new_game_dialog import NewGameDialog
@@ -73,7 +73,7 @@ def window(tmp_path, settings, demo_file, qtbot):
 def test_every_registered_panel_is_a_dock_with_a_view_toggle(window):
     for name in ("roster", "turn", "initiative", "game_log"):
         assert window.docks[name].isVisible()
-    assert set(window.docks) | set(window.missing_panels) == {d.panel_name for d in DOCKS}
+    assert set(window.docks) | set(window.missing_panels) == {p.name for p in PANELS}
     view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
     toggles = {a.text() for a in view_menu.actions()}
     assert {"Roster", "Turn", "Initiative", "Game log"} <= toggles

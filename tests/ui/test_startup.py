@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -67,24 +68,106 @@ def test_a_start_that_fails_leaves_the_collector_on(tmp_path, qapp):
     assert gc.isenabled()
 
 
-def test_the_roster_and_the_turn_paint_first_and_the_other_panels_fill_after(game, desk, qtbot):
-    """While the desk starts, the Combat panel in view waits for the first paint; then fills."""
+@pytest.fixture
+def later_desk(tmp_path: Path, qtbot, game) -> Iterator[MainWindow]:
+    """The desk as ``airboss`` starts it: the roster and the turn built with the window."""
     from app.session import GameSession
 
-    window = desk
-    window.hold_panels()
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(EngagementModel(), settings, panels_later=True)
+    qtbot.addWidget(window)
+    window.persist_layout = False
     window.show_session(GameSession.open(game))
     window.show()
     qtbot.waitExposed(window)
-    roster, turn, combat = (window.panels[n] for n in ("roster", "turn", "combat"))
-    assert window.docks["combat"].isVisible()
+    yield window
+    window.model.set_session(None)
+
+
+def test_the_roster_and_the_turn_paint_first_and_the_other_panels_are_built_after(later_desk):
+    """Issue 20: the first paint builds only the roster and the turn; every dock is laid out
+    (and in the View menu) from the start; once painted, the panels in view are built and
+    filled, and so is the Initiative panel, whose roll is in the Game menu."""
+    window = later_desk
+    roster, turn = window.panels["roster"], window.panels["turn"]
+    assert set(window.panels) == {"roster", "turn"}
     assert set(roster._items) == {"blue-1", "red-1"}
     assert turn.heading.text()
-    assert combat.procedure.count() == 0  # waits, and says so
-    assert combat.rule.text() == "Opening the game…"
-    window.hold_panels(False)
+    assert window.docks["combat"].isVisible() and window.docks["combat"].widget() is None
+    game = [a.text() for a in window.game_menu.actions()]
+    assert not any("initiative" in t.lower() for t in game)
+    in_view = {n for n, d in window.docks.items() if not d.visibleRegion().isEmpty()}
+    assert in_view == {"roster", "turn", "combat"}  # the logs are tabbed behind Combat here
+    window.build_panels()
+    assert set(window.panels) == {"roster", "turn", "combat", "initiative"}
+    combat = window.panels["combat"]
+    assert window.docks["combat"].widget() is combat
     assert combat.procedure.count() > 0
     assert combat.attacker.findData("blue-1") >= 0
+    assert "Roll initiative" in [a.text() for a in window.game_menu.actions()]
+
+
+def test_a_panel_tabbed_away_is_built_when_it_comes_into_view_with_the_selection(later_desk, qtbot):
+    window = later_desk
+    window.build_panels()
+    window.panels["roster"].select(["red-1"])
+    assert "ledgers" not in window.panels
+    window.docks["ledgers"].raise_()
+    qtbot.waitUntil(lambda: "ledgers" in window.panels)
+    ledgers = window.panels["ledgers"]
+    assert window.docks["ledgers"].widget() is ledgers
+    assert ledgers.isVisible()
+    assert ledgers._items and ledgers.tree.currentItem() is not None
+    assert "Red 1" in ledgers.tree.currentItem().text(0)
+
+
+def test_the_desk_builds_a_panel_it_needs_before_it_comes_into_view(later_desk, tmp_path):
+    """File > Print board with the Board panel never shown builds it for the page."""
+    window = later_desk
+    window.build_panels()
+    assert "angle_off" not in window.panels
+    board = window.panel("angle_off")
+    assert board is window.panels["angle_off"]
+    assert window.panel("no_such_panel") is None
+
+
+def test_a_panel_that_fails_when_built_later_is_reported_and_the_desk_carries_on(
+    later_desk, monkeypatch
+):
+    from app.ui.docks import ledgers
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the ledgers panel is broken")
+
+    window = later_desk
+    monkeypatch.setattr(ledgers, "LedgersDock", broken)
+    window.build_panels()
+    window.docks["ledgers"].raise_()
+    assert window.panel("ledgers") is None
+    assert "ledgers" not in window.docks
+    assert window.missing_panels["ledgers"] == "RuntimeError: the ledgers panel is broken"
+    assert "Ledgers panel could not be built" in window.refusal.text()
+    assert window.panel("combat") is not None
+
+
+def test_the_first_paint_imports_no_panel_but_the_roster_and_the_turn(game):
+    code = (
+        f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
+        "from PySide6.QtCore import QSettings\n"
+        "from app.ui.application import application, start_game\n"
+        "from app.ui.main_window import MainWindow\n"
+        "from app.ui.model import EngagementModel\n"
+        "app = application()\n"
+        f"s, _ = start_game({str(game)!r}, None, QSettings())\n"
+        "w = MainWindow(EngagementModel(s), QSettings(), panels_later=True)\n"
+        "w.show(); app.processEvents()\n"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('app.ui.docks.')))\n"
+        "s.close()\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['roster', 'turn']"
 
 
 def test_the_first_paint_imports_no_server_store_migrations_or_odds_engine(game):

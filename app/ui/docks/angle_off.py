@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QComboBox,
-    QDockWidget,
     QDoubleSpinBox,
     QFileDialog,
     QGridLayout,
@@ -125,19 +124,11 @@ class PieceFields(QWidget):
         )
 
 
-class AngleOffDock(QDockWidget):
+class AngleOffDock(QWidget):
     """Two pieces on a board and what the ruleset's geometry says of them."""
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "angle_off"
-    panel_title = "Board"
-    panel_area = "right"
-    panel_tab_with = "combat"
-    #: follows the roster's selection through ``show_selection(ids)``
-    follows_selection = True
-
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
-        super().__init__("Board", parent)
+        super().__init__(parent)
         self.setObjectName("AngleOffDock")
         self.model = model
         self.pieces: dict[str, Piece] = {
@@ -147,8 +138,7 @@ class AngleOffDock(QDockWidget):
         self.relation: Relation | None = None
         self.error = ""
 
-        body = QWidget()
-        layout = QVBoxLayout(body)
+        layout = QVBoxLayout(self)
         self.no_geometry = QLabel()
         self.no_geometry.setObjectName("no_geometry")
         self.no_geometry.setWordWrap(True)
@@ -192,7 +182,6 @@ class AngleOffDock(QDockWidget):
         self.to_pdf.clicked.connect(self._ask_pdf)
         panel.addWidget(self.to_pdf, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.panel, 1)
-        self.setWidget(body)
 
         self.board.clicked.connect(self._clicked)
         self.board.turn.connect(self.turn_active)
@@ -203,7 +192,7 @@ class AngleOffDock(QDockWidget):
             f.edited.connect(lambda r=role: self._fields_edited(r))
             f.aircraft.currentIndexChanged.connect(lambda _i, r=role: self._follow(r))
         self.place_target.toggled.connect(lambda _c: self._redraw())
-        #: out of view (or while the desk starts) a new game waits until the panel is shown
+        #: out of view a new game waits until the panel is shown
         self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self._aircraft_changed))

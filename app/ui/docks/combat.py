@@ -21,7 +21,6 @@ from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDockWidget,
     QFormLayout,
     QGroupBox,
     QHeaderView,
@@ -63,21 +62,14 @@ def aircraft_label(name: str, side: str) -> str:
     return f"{name} ({side})"
 
 
-class CombatDock(QDockWidget):
+class CombatDock(QWidget):
     """Procedures with their forms, exact odds and dice."""
-
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "combat"
-    panel_title = "Combat"
-    panel_area = "right"
-    #: follows the roster's selection through ``show_selection(ids)``
-    follows_selection = True
 
     #: a procedure was resolved and nothing is owed at once: the desk moves on ("who acts now")
     resolved = Signal()
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
-        super().__init__("Combat", parent)
+        super().__init__(parent)
         self.setObjectName("CombatDock")
         self.model = model
         self.form: InputForm | None = None
@@ -180,17 +172,15 @@ class CombatDock(QDockWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
         self.scroll = scroll
-        panel = QWidget()
-        column = QVBoxLayout(panel)
+        column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(scroll, 1)
         column.addWidget(footer)
         self.footer = footer
-        self.setWidget(panel)
 
         for key in ("Ctrl+Return", "Ctrl+Enter"):
-            sc = QShortcut(QKeySequence(key), panel)
+            sc = QShortcut(QKeySequence(key), self)
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.activated.connect(self.resolve)
 
@@ -203,8 +193,8 @@ class CombatDock(QDockWidget):
         self.open_tables.clicked.connect(self._open_tables)
         self.resolve_button.installEventFilter(self)
 
-        #: out of view (or while the desk starts) a new game waits until the panel is shown
-        self.when_shown = WhenShown(self, self._reset, behind=self._behind)
+        #: out of view a new game waits until the panel is shown
+        self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self._aircraft_list_changed))
         self._reset()
@@ -299,10 +289,6 @@ class CombatDock(QDockWidget):
             self.dice_fields[0].edit.setFocus()
 
     # -- rebuilding --------------------------------------------------------------------------
-
-    def _behind(self) -> None:
-        """A game opened while the panel waits: say so rather than what it showed before."""
-        self.rule.setText("Opening the game…" if self.model.has_session else "")
 
     def _reset(self) -> None:
         keep = self.procedure.currentData() if self.procedure.count() else None

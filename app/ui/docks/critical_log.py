@@ -16,7 +16,6 @@ from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDockWidget,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -47,24 +46,18 @@ def cells(e: Hit) -> tuple[str, ...]:
     return (str(e.turn), e.side, e.name, e.roll, e.result, e.rule)
 
 
-class CriticalLogDock(QDockWidget):
+class CriticalLogDock(QWidget):
     """Damage and critical hits, filterable, with undone ones struck through; CSV export."""
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "critical_log"
-    panel_title = "Critical hits"
-    panel_area = "bottom"
-
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
-        super().__init__("Critical hits", parent)
+        super().__init__(parent)
         self.setObjectName("CriticalLogDock")
         self.model = model
         self.rows: list[Hit] = []
         self._rows_of: dict[int, list[int]] = {}
         self._shown = 0
 
-        body = QWidget()
-        layout = QVBoxLayout(body)
+        layout = QVBoxLayout(self)
         filters = QHBoxLayout()
         self.side = QComboBox()
         self.side.setObjectName("side_filter")
@@ -109,12 +102,11 @@ class CriticalLogDock(QDockWidget):
         self.status.setObjectName("status")
         self.status.hide()
         layout.addWidget(self.status)
-        self.setWidget(body)
 
         for combo in (self.side, self.aircraft, self.turn):
             combo.currentIndexChanged.connect(self._filter)
         self.export_button.clicked.connect(self.export)
-        sc = QShortcut(QKeySequence("Ctrl+Shift+E"), body)
+        sc = QShortcut(QKeySequence("Ctrl+Shift+E"), self)
         sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         sc.activated.connect(self.export)
         #: hidden or tabbed away: no work until shown (issue 20)

@@ -42,11 +42,6 @@ def block_html(block: CardBlock) -> str:
 class DisplaysDock(QWidget):
     """Shows whatever boards the game's ruleset keeps beside the roster."""
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "displays"
-    panel_title = "Displays"
-    panel_area = "left"
-
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Displays")

@@ -195,11 +195,6 @@ def to_lines(entries: Iterable[LogEntry]) -> list[Line]:
 class GameLogDock(QWidget):
     """The log as the umpire reads it; a filter narrows it to lines containing some words."""
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "game_log"
-    panel_title = "Game log"
-    panel_area = "bottom"
-
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model

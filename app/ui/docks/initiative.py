@@ -35,12 +35,6 @@ from app.ui.when_shown import WhenShown
 class InitiativeDock(QWidget):
     """Roll initiative (typed or rolled dice), see the order and the marker, pass the marker."""
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "initiative"
-    panel_title = "Initiative"
-    panel_area = "left"
-    panel_tab_with = "turn"
-
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
@@ -106,7 +100,7 @@ class InitiativeDock(QWidget):
         layout.addWidget(self.order)
         layout.addWidget(scroll, 1)
 
-        #: out of view (or while the desk starts) a new game waits until the panel is shown
+        #: out of view a new game waits until the panel is shown
         self.when_shown = WhenShown(self, self.rebuild)
         model.reset.connect(self.when_shown.wrap(self.rebuild))
         model.initiative_changed.connect(self.when_shown.unless_stale(self.show_order))

@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -56,25 +55,17 @@ def change_text(c: LedgerChange) -> str:
     return f"{c.kind} {exact(c.amount)}"
 
 
-class LedgersDock(QDockWidget):
+class LedgersDock(QWidget):
     """Every ledger of every aircraft, and the selected one's history."""
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "ledgers"
-    panel_title = "Ledgers"
-    panel_area = "bottom"
-    #: follows the roster's selection through ``show_selection(ids)``
-    follows_selection = True
-
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
-        super().__init__("Ledgers", parent)
+        super().__init__(parent)
         self.setObjectName("LedgersDock")
         self.model = model
         self._items: dict[str, QTreeWidgetItem] = {}
         self._last_refusal = ""
 
-        body = QWidget()
-        layout = QVBoxLayout(body)
+        layout = QVBoxLayout(self)
         self.message = MessageBar()
         layout.addWidget(self.message)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -126,7 +117,6 @@ class LedgersDock(QDockWidget):
         self.empty.setObjectName("empty")
         self.empty.setWordWrap(True)
         layout.addWidget(self.empty)
-        self.setWidget(body)
 
         self.tree.currentItemChanged.connect(lambda *_: self._show_history())
         #: hidden or tabbed away: no work until shown (issue 20)

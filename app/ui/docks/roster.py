@@ -130,11 +130,6 @@ class StatusBadges(QStyledItemDelegate):
 class RosterDock(QWidget):
     """Sides and aircraft; the umpire's selection is ``selection_changed(list of ids)``."""
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "roster"
-    panel_title = "Roster"
-    panel_area = "left"
-
     selection_changed = Signal(list)
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:

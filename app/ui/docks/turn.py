@@ -72,11 +72,6 @@ class TurnDock(QWidget):
     aircraft has resolved in this step is ticked off; the next one is selected.
     """
 
-    #: the panel's registry entry (app.ui.dock_registry): saved-layout key, title, start area
-    panel_name = "turn"
-    panel_title = "Turn"
-    panel_area = "left"
-
     open_procedure = Signal(str, str, str)
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
