@@ -1,14 +1,14 @@
-"""The one list of the panels the main window builds: adding a panel is one line here.
+"""The one list of the panels the main window builds: adding a panel is one line here (and its
+place in the layouts of ``app.ui.desk_layout``).
 
-Each entry says where the panel lives and what it is called — ``name`` (the key its place is
-saved under), ``title``, ``area`` ("left", "right" or "bottom"), optionally ``tab_with`` (the
-panel it starts as a tab of) and ``follows_selection`` (it follows the roster's selection
-through ``show_selection(ids)``) — and which class builds it, by module and name, so that the
-window can lay out every dock at once and import and build a panel only when it is first seen
-(issue 20: the desk paints the roster and the turn before the other panels are loaded). A
-panel whose module or class is missing is an error of the installation, found by the tests
-(every entry is loaded there); one that fails while it is built is reported by the main
-window, which carries on without it.
+Each entry names the panel — ``name`` (the key its place is saved under) and ``title`` —,
+says whether it follows the roster's selection (``show_selection(ids)``) and whether it gives
+the desk's menus an action, and which class builds it, by module and name: so the window lays
+out every dock at once and imports and builds a panel only when it is first seen (issue 20:
+the desk paints the roster and the turn before the other panels are loaded). A panel whose
+module or class is missing is an error of the installation, found by the tests (every entry
+is loaded there); one that fails while it is built is reported by the main window, which
+carries on without it.
 """
 
 from __future__ import annotations
@@ -22,14 +22,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.ui.model import EngagementModel
 
-Area = Qt.DockWidgetArea
-LEFT, RIGHT, BOTTOM, TOP = (
-    Area.LeftDockWidgetArea,
-    Area.RightDockWidgetArea,
-    Area.BottomDockWidgetArea,
-    Area.TopDockWidgetArea,
-)
-AREAS = {"left": LEFT, "right": RIGHT, "bottom": BOTTOM, "top": TOP}
+LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 
 
 class PanelClass(Protocol):
@@ -42,13 +35,12 @@ class PanelClass(Protocol):
 class PanelEntry:
     name: str
     title: str
-    area: str
     #: ``module:Class`` of the panel's widget
     builder: str
-    tab_with: str | None = None
+    #: it follows the roster's selection through ``show_selection(ids)``
     follows_selection: bool = False
-    #: the panel gives the desk's menus an action (built once the desk has painted, in view
-    #: or not, so the menu and its shortcut are there)
+    #: it gives the desk's menus an action: built once the desk has painted, in view or not,
+    #: so the menu and its shortcut are there
     menu_actions: bool = False
 
     def load(self) -> PanelClass:
@@ -57,41 +49,19 @@ class PanelEntry:
         built: PanelClass = getattr(import_module(module), cls)
         return built
 
-    @property
-    def dock_area(self) -> Qt.DockWidgetArea:
-        return AREAS[self.area]
-
 
 PANELS: tuple[PanelEntry, ...] = (
-    PanelEntry("roster", "Roster", "left", "app.ui.docks.roster:RosterDock"),
-    PanelEntry("turn", "Turn", "left", "app.ui.docks.turn:TurnDock"),
+    PanelEntry("roster", "Roster", "app.ui.docks.roster:RosterDock"),
+    PanelEntry("turn", "Turn", "app.ui.docks.turn:TurnDock"),
     PanelEntry(
-        "initiative",
-        "Initiative",
-        "left",
-        "app.ui.docks.initiative:InitiativeDock",
-        "turn",
-        menu_actions=True,
+        "initiative", "Initiative", "app.ui.docks.initiative:InitiativeDock", menu_actions=True
     ),
-    PanelEntry(
-        "combat", "Combat", "right", "app.ui.docks.combat:CombatDock", follows_selection=True
-    ),
-    PanelEntry(
-        "angle_off",
-        "Board",
-        "right",
-        "app.ui.docks.angle_off:AngleOffDock",
-        "combat",
-        follows_selection=True,
-    ),
-    PanelEntry(
-        "ledgers", "Ledgers", "bottom", "app.ui.docks.ledgers:LedgersDock", follows_selection=True
-    ),
-    PanelEntry(
-        "critical_log", "Critical hits", "bottom", "app.ui.docks.critical_log:CriticalLogDock"
-    ),
-    PanelEntry("game_log", "Game log", "bottom", "app.ui.docks.game_log:GameLogDock"),
-    PanelEntry("displays", "Displays", "left", "app.ui.docks.displays:DisplaysDock"),
+    PanelEntry("combat", "Combat", "app.ui.docks.combat:CombatDock", follows_selection=True),
+    PanelEntry("angle_off", "Board", "app.ui.docks.angle_off:AngleOffDock", follows_selection=True),
+    PanelEntry("ledgers", "Ledgers", "app.ui.docks.ledgers:LedgersDock", follows_selection=True),
+    PanelEntry("critical_log", "Critical hits", "app.ui.docks.critical_log:CriticalLogDock"),
+    PanelEntry("game_log", "Game log", "app.ui.docks.game_log:GameLogDock"),
+    PanelEntry("displays", "Displays", "app.ui.docks.displays:DisplaysDock"),
 )
 #: the panels the desk paints first, with the window (issue 20)
 FIRST = ("roster", "turn")

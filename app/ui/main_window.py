@@ -109,18 +109,12 @@ class MainWindow(QMainWindow):
     # -- panels -------------------------------------------------------------------------------
 
     def _add_docks(self) -> None:
-        """A dock for every registered panel, in its area and tab group, the first panel of
-        each group in front; the panels are built into them by ``_build_panel``."""
+        """A dock for every registered panel; ``arrange`` puts them in place (the desk's
+        layout) and ``_build_panel`` builds each panel into its dock."""
         for entry in PANELS:
             dock = QDockWidget(entry.title, self)
             dock.setObjectName(entry.name)
-            self.addDockWidget(entry.dock_area, dock)
-            if entry.tab_with in self.docks:
-                self.tabifyDockWidget(self.docks[entry.tab_with], dock)
             self.docks[entry.name] = dock
-        for entry in PANELS:
-            if entry.tab_with in self.docks:
-                self.docks[entry.tab_with].raise_()
 
     def build_panels(self) -> None:
         """Once the desk has painted (a window made with ``panels_later``): the panels in view,
@@ -233,7 +227,8 @@ class MainWindow(QMainWindow):
         """Lay the panels out in columns of tab groups (``app.ui.desk_layout``); the panels
         this game does not use are hidden (the View menu still shows them on demand)."""
         for dock in self.docks.values():
-            dock.setFloating(False)
+            if dock.isFloating():
+                dock.setFloating(False)
             self.removeDockWidget(dock)
         firsts: dict[str, list[QDockWidget]] = {}
         for column, groups in layout:

@@ -458,3 +458,17 @@ def test_edit_menu_opens_the_card_and_tables_editors_by_key(tmp_path, settings, 
     w.close_action.trigger()
     assert not w.cards_action.isEnabled() and not w.tables_action.isEnabled()
     model.set_session(None)
+
+
+def test_every_registered_panel_loads_and_has_a_place_in_both_layouts():
+    """The registry names each panel's class by module: a wrong name fails here, not at the
+    table when the panel is first shown."""
+    from PySide6.QtWidgets import QWidget
+
+    from app.ui.desk_layout import DESK, TABLE
+
+    for entry in PANELS:
+        assert issubclass(entry.load(), QWidget), entry.name  # type: ignore[arg-type]
+    for layout in (DESK, TABLE):
+        placed = [n for _column, groups in layout for group in groups for n in group]
+        assert sorted(placed) == sorted(p.name for p in PANELS)
