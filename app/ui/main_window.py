@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QFont, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -38,6 +38,9 @@ from app.ui.model import EngagementModel, describe_error
 from app.ui.qt_app import APP_NAME, version
 from app.ui.wheel_guard import guard_wheel_under
 from app.ui.when_shown import in_view
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]

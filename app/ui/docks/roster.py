@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QMenu,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolBar,
@@ -82,19 +81,26 @@ def badge_flags(index: QModelIndex | QPersistentModelIndex) -> list[str]:
 class StatusBadges(QStyledItemDelegate):
     """Paints the status column as small coloured badges (FIRE, OOC, WND, DEST, EJ, OFF)."""
 
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """The cell as any other (background, selection, focus) but without its words: the
+        badges say them."""
+        super().initStyleOption(option, index)
+        option.text = ""
+
     def paint(
         self,
         painter: QPainter,
         option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> None:
+        super().paint(painter, option, index)
         flags = badge_flags(index)
+        if not flags:
+            return
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        opt.text = ""
-        style = opt.widget.style() if opt.widget else None
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         font = QFont(opt.font)
