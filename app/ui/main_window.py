@@ -132,7 +132,9 @@ class MainWindow(QMainWindow):
                 self._build_panel(entry)
             else:
                 dock.visibilityChanged.connect(
-                    lambda on, e=entry: on and e.name not in self.panels and self._build_panel(e)
+                    lambda on, e=entry: (
+                        on and e.name not in self.panels and self._build_panel(e, True)
+                    )
                 )
 
     def panel(self, name: str) -> QWidget | None:
@@ -143,9 +145,10 @@ class MainWindow(QMainWindow):
                 self._build_panel(entry)
         return self.panels.get(name)
 
-    def _build_panel(self, entry: PanelEntry) -> bool:
-        """Build one panel in its dock and connect it to the desk; a panel that fails is
-        reported and its dock removed, and the desk carries on without it."""
+    def _build_panel(self, entry: PanelEntry, shown: bool = False) -> bool:
+        """Build one panel in its dock (``shown``: as the dock comes into view) and connect it
+        to the desk; a panel that fails is reported and its dock removed, and the desk carries
+        on without it."""
         dock = self.docks[entry.name]
         try:
             widget = entry.load()(self.model)
@@ -163,7 +166,7 @@ class MainWindow(QMainWindow):
         guard_wheel_under(widget)
         hook = getattr(widget, "when_shown", None)
         if hook is not None:  # out of view, the panel does no work (issue 20)
-            hook.attach(dock)
+            hook.attach(dock, shown)
         if entry.follows_selection:
             if self.selected_aircraft:
                 widget.show_selection(list(self.selected_aircraft))

@@ -34,10 +34,11 @@ class WhenShown(QObject):
         #: a signal came while out of view: rebuild when back in view
         self.stale = False
 
-    def attach(self, dock: QDockWidget) -> None:
-        """Follow the dock the panel lives in."""
+    def attach(self, dock: QDockWidget, shown: bool = False) -> None:
+        """Follow the dock the panel lives in; ``shown``: it is coming into view now (its
+        ``visibilityChanged`` is being sent), whatever Qt says of it yet."""
         dock.visibilityChanged.connect(self._visible)
-        self.on_screen = in_view(dock)
+        self.on_screen = shown or in_view(dock)
 
     def wrap(self, handler: Callable[..., Any]) -> Callable[..., None]:
         """``handler`` while the panel is in view; otherwise remember to rebuild."""

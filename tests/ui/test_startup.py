@@ -117,6 +117,7 @@ def test_a_panel_tabbed_away_is_built_when_it_comes_into_view_with_the_selection
     ledgers = window.panels["ledgers"]
     assert window.docks["ledgers"].widget() is ledgers
     assert ledgers.isVisible()
+    assert ledgers.when_shown.on_screen  # it follows the game from now on
     assert ledgers._items and ledgers.tree.currentItem() is not None
     assert "Red 1" in ledgers.tree.currentItem().text(0)
 
