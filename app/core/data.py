@@ -10,7 +10,6 @@ the field.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -36,6 +35,8 @@ def user_data_dir() -> Path:
 
 def read_toml(path: Path) -> dict[str, Any]:
     """A TOML file as a dict; ``DataFileError`` naming the file on a syntax error."""
+    import tomllib  # here, not on import: the desk paints before it reads a table (issue 20)
+
     try:
         with path.open("rb") as f:
             return tomllib.load(f)

@@ -240,13 +240,13 @@ class Geometry(Protocol):
 
 
 class _NoDetails(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class _AnyState(BaseModel):
     """The state of a ruleset that has not declared its typed ``State`` yet."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
 
 class Ruleset:

@@ -23,7 +23,7 @@ def _by_hemisphere() -> dict[Hemisphere, int]:
 class RedChange(BaseModel):
     """Rule 30: a red-numbered altitude change beyond the black value, and its Game-Turn."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     turn: int
     direction: Literal["climb", "dive"]
@@ -33,7 +33,7 @@ class State(BaseModel):
     """What the Advanced Air Force rules keep per aircraft: the losses its hits caused (rules
     24-27, as ``hits.DamageEffects`` works them out) and the airspeeds its book-keeping set."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     #: rule 26: G hits taken per hemisphere, and the flexible gun factors they removed (4 each)
     g_hits: dict[Hemisphere, int] = Field(default_factory=_by_hemisphere)

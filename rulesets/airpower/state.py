@@ -29,7 +29,7 @@ Weapon = Literal["gun", "rocket", "Genie"]
 
 
 class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class AttackEntry(_Value):
@@ -44,7 +44,7 @@ class AttackEntry(_Value):
 class AttackRecord(_Value):
     """The attacks an aircraft made in game turn ``turn`` (stored as ``{"turn", "list"}``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     turn: int
     entries: tuple[AttackEntry, ...] = Field((), alias="list")
@@ -83,7 +83,7 @@ class RangingAttempt(_Value):
 class State(BaseModel):
     """What Air Power keeps per aircraft."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     #: start speed this game turn (``None``: not known)
     speed: float | None = Field(None, gt=0)

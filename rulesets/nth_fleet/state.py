@@ -25,7 +25,7 @@ class Tracks(BaseModel):
     """Nth Fleet 2.1: how many of a counter's air points are on each track of its Air Base
     Display (unused, CAP, used) and how many are aloft on a mission (the strategic display)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     unused: int = Field(0, ge=0)
     aloft: int = Field(0, ge=0)
@@ -53,7 +53,7 @@ class Tracks(BaseModel):
 class State(BaseModel):
     """What Nth Fleet keeps per counter: where its points are, and the mission it flies."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     tracks: Tracks = Tracks()
     #: the mission of the points aloft (``None``: none aloft)

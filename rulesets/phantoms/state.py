@@ -15,7 +15,7 @@ __all__ = ["ControlCheck", "Fired", "Marker", "State", "state_of"]
 
 
 class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Marker(_Value):

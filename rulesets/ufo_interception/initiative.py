@@ -77,7 +77,7 @@ def _by_faces(
 
 
 class _Planes(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     planes: list[str] = Field(
         min_length=1,

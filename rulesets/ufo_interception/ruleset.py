@@ -67,7 +67,7 @@ FOUR_AMRAAM = "four_amraam"
 class Details(BaseModel):
     """Per-aircraft settings: the pilot reaction (UFO rules, Turn Order) and starting speed."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     reaction: int = Field(0, ge=0, le=20, title="Pilot reaction", description="d6 + reaction")
     speed: int | None = Field(

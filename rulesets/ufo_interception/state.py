@@ -15,7 +15,7 @@ class State(BaseModel):
     """What the UFO rules keep per plane or UFO (turns are game turns, steps the sequence of
     play's; pairs are stored as JSON lists)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     #: a fighter's speed this turn (inches per turn), the speed it flew last turn and the turn
     #: its speed was set (Movement: Aircraft, "change speed by up to 3 inches")
