@@ -57,13 +57,15 @@ class Umpire:
 def desk(tmp_path: Path, qtbot):
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     model = EngagementModel()
-    window = MainWindow(model, settings)
+    # as ``airboss`` starts: the roster and the turn first, the other panels once painted
+    window = MainWindow(model, settings, panels_later=True)
     qtbot.addWidget(window)
     session = create_demo_game(tmp_path / "demo.airboss")
     window.show_session(session)
     window.resize(1366, 768)
     window.show()
     qtbot.waitExposed(window)
+    window.build_panels()
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     ids = {a.name: a.id for a in session.engagement.aircraft.values()}
