@@ -229,10 +229,10 @@ class GameSession:
         """The whole log, oldest first, undo and redo records included."""
         return self.store.events(self.game_id)
 
-    def iter_events(self, after: int = 0) -> Iterator[Envelope]:
-        """The log after sequence number ``after``, oldest first, read a page at a time (for
-        readers that keep only a summary of a long log)."""
-        return self.store.iter_events(self.game_id, after)
+    def iter_events(self, after: int = 0, page: int = 2000) -> Iterator[Envelope]:
+        """The log after sequence number ``after``, oldest first, read ``page`` events at a
+        time (for readers that keep only a summary of a long log)."""
+        return self.store.iter_events(self.game_id, after, page)
 
     @property
     def title(self) -> str:

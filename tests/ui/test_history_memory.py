@@ -38,9 +38,9 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
     reads: list[int] = []
     paged = reopened.iter_events
 
-    def iter_events(after: int = 0):
+    def iter_events(after: int = 0, page: int = 2000):
         reads.append(after)
-        return paged(after)
+        return paged(after, page)
 
     def whole_log():
         raise AssertionError("the whole log was read into a list")
@@ -81,9 +81,9 @@ def spy_on_reads(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> list[
     reads: list[int] = []
     paged = session.iter_events
 
-    def iter_events(after: int = 0):
+    def iter_events(after: int = 0, page: int = 2000):
         reads.append(after)
-        return paged(after)
+        return paged(after, page)
 
     monkeypatch.setattr(session, "iter_events", iter_events)
     return reads
