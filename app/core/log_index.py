@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from app.core.events import (
     AircraftAdded,
@@ -26,7 +26,7 @@ from app.core.events import (
     ClockSet,
     CriticalHit,
     DamageTaken,
-    Envelope,
+    Event,
     LedgerChanged,
     LedgerLimitChanged,
     ProcedureResolved,
@@ -39,13 +39,34 @@ __all__ = [
     "LedgerChange",
     "LogEntry",
     "LogReader",
+    "Logged",
     "SlicedRead",
     "roll_text",
     "undone_in",
 ]
 
 
-def undone_in(events: Iterable[Envelope]) -> set[int]:
+class Logged(Protocol):
+    """An event as the reader reads it: an ``Envelope``, or a store's lighter row of one with
+    the same fields (``app.store.StoredEvent``: no envelope built around the event)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def action(self) -> int: ...
+    @property
+    def time(self) -> datetime: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def narrative(self) -> str: ...
+    @property
+    def event(self) -> Event: ...
+
+
+def undone_in(events: Iterable[Logged]) -> set[int]:
     """The actions of a log that are reverted at its end."""
     reader = LogReader()
     reader.feed(events)
@@ -175,7 +196,7 @@ class LogReader:
             if action not in self.undone
         }
 
-    def feed(self, envelopes: Iterable[Envelope]) -> set[int]:
+    def feed(self, envelopes: Iterable[Logged]) -> set[int]:
         """Read ``envelopes`` (kept only as summaries); the actions they undid or redid."""
         toggled: set[int] = set()
         for env in envelopes:
@@ -219,7 +240,7 @@ class LogReader:
             self._summarise(env)
         return toggled
 
-    def _summarise(self, env: Envelope) -> None:
+    def _summarise(self, env: Logged) -> None:
         """Keep the entry of ``env`` and, for damage, critical hits and ledgers, their row."""
         ev, turn = env.event, self.turn
         # one int object for the common case of an action of one event
@@ -258,7 +279,7 @@ class LogReader:
                 LedgerChange(env.seq, action, turn, "limit", Fraction(ev.maximum), said)
             )
 
-    def _hit(self, env: Envelope, ev: DamageTaken | CriticalHit, turn: int, said: str) -> Hit:
+    def _hit(self, env: Logged, ev: DamageTaken | CriticalHit, turn: int, said: str) -> Hit:
         if isinstance(ev, DamageTaken):
             result = f"{ev.points} damage" if ev.points else ""
             boxes = ", ".join(f"{box} {n:+d}" for box, n in ev.boxes.items())
@@ -300,7 +321,7 @@ class SlicedRead:
     def __init__(
         self,
         reader: LogReader,
-        pages: Callable[[int], Iterator[Envelope]],
+        pages: Callable[[int], Iterator[Logged]],
         clock: Callable[[], float] = time.perf_counter,
         check_every: int = 64,
     ) -> None:
@@ -313,7 +334,7 @@ class SlicedRead:
         self.seq = 0
         #: every event stored is read; the reader is fed each append from now on
         self.done = False
-        self._source: Iterator[Envelope] | None = None
+        self._source: Iterator[Logged] | None = None
 
     def step(self, budget: float, at_least: int = 0) -> set[int]:
         """Feed the reader for about ``budget`` seconds, and at least ``at_least`` events
@@ -328,7 +349,7 @@ class SlicedRead:
             if self._source is None:
                 self._source = self._pages(self.seq)
                 opened_now = True
-            batch: list[Envelope] = []
+            batch: list[Logged] = []
             for env in self._source:
                 batch.append(env)
                 if len(batch) == self.check_every:

@@ -189,7 +189,7 @@ class EngagementModel(QObject):
             session = self._session
             if session is not None:
                 self._reading = SlicedRead(
-                    log, lambda after: session.iter_events(after, page=SLICE_PAGE)
+                    log, lambda after: session.iter_stored(after, page=SLICE_PAGE)
                 )
                 # whoever asked reads what this slice took in: no ``log_read`` for it
                 self._reading.step(SLICE_S, at_least=FIRST_SLICE)
@@ -257,7 +257,7 @@ class EngagementModel(QObject):
             return self._log.acted_now()
         if self._step_log is None or self._step_log[0] != since:
             step = LogReader()
-            step.feed(self._session.iter_events(after=since - 1))
+            step.feed(self._session.iter_stored(after=since - 1))
             self._step_log = (since, step)
         return self._step_log[1].acted_now()
 
