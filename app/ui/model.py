@@ -9,7 +9,6 @@ narrowest signals.
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -227,10 +226,6 @@ class EngagementModel(QObject):
             self._slices.stop()
             return
         self._toggled |= reading.step(SLICE_S)
-        # what the read built stays as long as the game: out of the collector's passes, as
-        # start-up's is (``app.ui.application.started``), or each full pass walks the growing
-        # index and stalls the desk for tens of milliseconds
-        gc.freeze()
         if not reading.done and time.perf_counter() - self._shown_at < SHOW_EVERY_S:
             return
         toggled = self._toggled
