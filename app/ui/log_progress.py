@@ -30,4 +30,10 @@ class LogProgress(QProgressBar):
         self.setMaximum(max(last, 1))
         self.setValue(read)
         self.setFormat(f"Reading the log… {read:,} of {last:,} events")
+        # wide enough for the whole text at its longest, set once a game (not on every slice)
+        widest = self.fontMetrics().horizontalAdvance(
+            f"Reading the log… {last:,} of {last:,} events"
+        )
+        if self.minimumWidth() < widest + 16:
+            self.setMinimumWidth(widest + 16)
         self.show()
