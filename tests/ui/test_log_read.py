@@ -103,6 +103,14 @@ def start(where: str, qtbot, *panels):
     return model, docks
 
 
+def one_slice(model: EngagementModel, qtbot) -> None:
+    """Let the read go on by a slice or two (64 events each here, each with a ``log_read``)."""
+    before = model.log_progress[0]
+    with qtbot.waitSignal(model.log_read, timeout=5_000):
+        pass
+    assert model.log_progress[0] > before
+
+
 def test_a_long_log_is_shown_as_read_so_far_and_ends_whole_in_order(
     where, sliced, qtbot, monkeypatch
 ):
@@ -141,7 +149,7 @@ def test_actions_taken_during_the_read_are_shown_once_in_their_place(
     assert not model.log_whole
     model.session.next_step()
     model.session.perform("gun_attack", GUN, TableDice([2]))
-    qtbot.wait(5)  # a slice or so between two actions
+    one_slice(model, qtbot)  # between two actions
     model.session.next_step()
     assert not model.log_whole
     qtbot.waitUntil(lambda: model.log_whole, timeout=10_000)
@@ -166,7 +174,7 @@ def test_undo_during_the_read_strikes_the_right_lines(where, sliced, qtbot, monk
     assert not model.log_whole
     model.session.undo()  # the last reload: its line is not read yet
     model.session.undo()  # the gun attack before it (a miss)
-    qtbot.wait(5)
+    one_slice(model, qtbot)
     model.session.redo()  # the gun attack again
     qtbot.waitUntil(lambda: model.log_whole, timeout=10_000)
     expected = read_at_once(where, monkeypatch, qtbot)
