@@ -134,7 +134,7 @@ def cmd_log(game: str, game_id: str | None) -> int:
     with GameSession.open(game, game=game_id) as s:
         # read a page at a time and kept as summaries: a long log is never in memory as events
         log = LogReader()
-        log.feed(s.iter_events())
+        log.feed(s.iter_stored())
     for e in log.entries:
         if e.narrative:
             mark = "[undone] " if e.action in log.undone and not e.meta else ""

@@ -42,7 +42,15 @@ from app.core.log_index import undone_in
 from app.core.procedure import from_cards
 from app.core.ruleset import Resolution, Ruleset
 from app.plugins import load_ruleset
-from app.store import ConcurrentAppend, Store, StoreError, create_store, is_url, open_store
+from app.store import (
+    ConcurrentAppend,
+    Store,
+    StoredEvent,
+    StoreError,
+    create_store,
+    is_url,
+    open_store,
+)
 
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
@@ -229,10 +237,15 @@ class GameSession:
         """The whole log, oldest first, undo and redo records included."""
         return self.store.events(self.game_id)
 
-    def iter_events(self, after: int = 0) -> Iterator[Envelope]:
-        """The log after sequence number ``after``, oldest first, read a page at a time (for
-        readers that keep only a summary of a long log)."""
-        return self.store.iter_events(self.game_id, after)
+    def iter_events(self, after: int = 0, page: int = 2000) -> Iterator[Envelope]:
+        """The log after sequence number ``after``, oldest first, read ``page`` events at a
+        time (for readers that keep only a summary of a long log)."""
+        return self.store.iter_events(self.game_id, after, page)
+
+    def iter_stored(self, after: int = 0, page: int = 2000) -> Iterator[StoredEvent]:
+        """The log as ``iter_events`` reads it, each event a ``StoredEvent`` (no envelope
+        built): for the log index, which keeps a summary of each (issue 20)."""
+        return self.store.iter_stored(self.game_id, after, page)
 
     @property
     def title(self) -> str:

@@ -2,13 +2,14 @@
 
 from app.store.errors import ConcurrentAppend, StoreError
 from app.store.opening import create_store, open_store
-from app.store.store import Game, Store, is_url
+from app.store.store import Game, Store, StoredEvent, is_url
 
 __all__ = [
     "ConcurrentAppend",
     "Game",
     "Store",
     "StoreError",
+    "StoredEvent",
     "create_store",
     "is_url",
     "open_store",

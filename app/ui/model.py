@@ -9,6 +9,7 @@ narrowest signals.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Envelope
-from app.core.log_index import LogReader
+from app.core.log_index import LogReader, SlicedRead
 from app.session import GameSession
 from app.store import StoreError
 from app.ui.dice_mode import DiceMode
@@ -35,6 +36,15 @@ def describe_error(e: Exception) -> str:
 
 #: how often the desk asks whether another window or program changed the game (milliseconds)
 FOLLOW_MS = 500
+#: the first read of the log goes a slice at a time between turns of the event loop (issue 20):
+#: seconds of reading a slice, events read per look at the store (a page), and events read at
+#: once when the log is first asked for (a game of no more is read whole, at once)
+SLICE_S = 0.005
+SLICE_PAGE = 256
+FIRST_SLICE = 1000
+#: seconds between two ``log_read`` of the first read: the panels take in several slices at a
+#: time, so the desk repaints them a few times a second rather than after every slice
+SHOW_EVERY_S = 0.1
 
 
 class EngagementModel(QObject):
@@ -52,6 +62,9 @@ class EngagementModel(QObject):
     initiative_changed = Signal()
     #: an action was refused: the message for the umpire
     refused = Signal(str)
+    #: the log index (``log``) took in more: a slice of its first read, or an append once it
+    #: is whole; the actions undone or redone in what it took in
+    log_read = Signal(list)
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -61,6 +74,14 @@ class EngagementModel(QObject):
         #: until the whole log is read: the log from the current clock step on, and that
         #: step's sequence number (what "who acts now" needs)
         self._step_log: tuple[int, LogReader] | None = None
+        #: the first read of the log, while it is under way
+        self._reading: SlicedRead | None = None
+        self._slices = QTimer(self)
+        self._slices.setInterval(0)
+        self._slices.timeout.connect(self._read_slice)
+        #: what the slices read since the last ``log_read`` undid or redid, and when that was
+        self._toggled: set[int] = set()
+        self._shown_at = 0.0
         #: "players roll real dice" or "Airboss rolls": one choice for every panel that rolls
         self.dice_mode = DiceMode(self)
         #: another window or program on the same file: its actions shown within a second
@@ -101,8 +122,11 @@ class EngagementModel(QObject):
             self._session.close()
         self._session = session
         self._state = session.engagement if session else None
+        self._slices.stop()  # a read of the game before goes no further
         self._log = None
         self._step_log = None
+        self._reading = None
+        self._toggled = set()
         if session is not None:
             session.subscribe(self._on_append)
             self._follow.start()
@@ -151,13 +175,68 @@ class EngagementModel(QObject):
         """The log read once (``app.core.log_index``): undone actions, turns, names, who acted
         in this step, and the summaries the history panels show; kept up to date with every
         append. Read a page at a time and kept only as summaries: a 100,000-event game never
-        holds its whole log as envelopes (issue 20)."""
+        holds its whole log as envelopes (issue 20).
+
+        Asking for it the first time reads a first slice; a longer log is read on in slices
+        between turns of the event loop (``log_read`` a few times a second with what they
+        took in), so the desk never stalls on it: until ``log_whole``, it holds the log as far
+        as ``log_progress`` says. Actions taken meanwhile are in the store: the read reaches
+        them in their turn."""
         if self._log is None:
             log = LogReader()
-            if self._session is not None:
-                log.feed(self._session.iter_events())
-            self._log, self._step_log = log, None
+            self._log = log
+            session = self._session
+            if session is not None:
+                self._reading = SlicedRead(
+                    log, lambda after: session.iter_stored(after, page=SLICE_PAGE)
+                )
+                # whoever asked reads what this slice took in: no ``log_read`` for it
+                self._reading.step(SLICE_S, at_least=FIRST_SLICE)
+                if self._reading.done:
+                    self._log_done()
+                else:
+                    self._shown_at = time.perf_counter()
+                    self._slices.start()
         return self._log
+
+    @property
+    def log_whole(self) -> bool:
+        """The log index holds the whole log (or has not been asked for)."""
+        return self._reading is None
+
+    @property
+    def log_progress(self) -> tuple[int, int]:
+        """How far the log is read: the newest event read, of the newest in the game."""
+        last = self.engagement.seq
+        return (self._reading.seq if self._reading is not None else last), last
+
+    def whole_log(self) -> LogReader:
+        """The log index with the whole log in it, read at once if its read is under way (for
+        what needs every entry now: an export)."""
+        log = self.log
+        if self._reading is not None:
+            toggled = self._toggled | self._reading.finish()
+            self._log_done()
+            self.log_read.emit(sorted(toggled))
+        return log
+
+    def _read_slice(self) -> None:
+        reading = self._reading
+        if reading is None:
+            self._slices.stop()
+            return
+        self._toggled |= reading.step(SLICE_S)
+        if not reading.done and time.perf_counter() - self._shown_at < SHOW_EVERY_S:
+            return
+        toggled = self._toggled
+        if reading.done:
+            self._log_done()
+        self._toggled, self._shown_at = set(), time.perf_counter()
+        self.log_read.emit(sorted(toggled))
+
+    def _log_done(self) -> None:
+        self._slices.stop()
+        self._reading, self._step_log, self._toggled = None, None, set()
 
     def acted_now(self) -> set[tuple[str, str]]:
         """``(procedure, aircraft)`` of every procedure resolved, and not undone, in the current
@@ -167,19 +246,22 @@ class EngagementModel(QObject):
         if self._session is None:
             return set()
         since = self.engagement.clock_seq
-        if self._log is not None or since == 0:  # no step known: the whole log, read once
-            return self.log.acted_now()
+        if since == 0:  # no step known: the whole log, read once
+            return self.whole_log().acted_now()
+        if self._log is not None and self._reading is None:
+            return self._log.acted_now()
         if self._step_log is None or self._step_log[0] != since:
             step = LogReader()
-            step.feed(self._session.iter_events(after=since - 1))
+            step.feed(self._session.iter_stored(after=since - 1))
             self._step_log = (since, step)
         return self._step_log[1].acted_now()
 
     def _on_append(self, envelopes: Sequence[Envelope]) -> None:
         old, new = self._state, self.engagement
         self._state = new
-        if self._log is not None:
-            self._log.feed(envelopes)
+        if self._log is not None and self._reading is None:
+            # (while the first read is under way, it reads these from the store in turn)
+            self.log_read.emit(sorted(self._log.feed(envelopes)))
         if self._step_log is not None:
             if self._step_log[0] == new.clock_seq:
                 self._step_log[1].feed(envelopes)

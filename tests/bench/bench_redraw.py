@@ -125,6 +125,8 @@ def main() -> None:
             window.reset_layout()
         app.processEvents()
         started()  # the collector as the desk runs it once it has painted (gc.freeze)
+        while not model.log_whole:  # the history panels' first read, in slices (issue 20)
+            app.processEvents()
         shown = [w for w in window.findChildren(QDockWidget) if not w.visibleRegion().isEmpty()]
         print(
             f"{len(shown)} docks on screen, built and shown in "

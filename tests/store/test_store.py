@@ -179,6 +179,13 @@ def test_iter_events_reads_the_log_in_pages(tmp_path: Path) -> None:
     assert [e.seq for e in s.store.iter_events(s.game_id, after=4, page=2)] == [
         e.seq for e in whole if e.seq > 4
     ]
+    # the same log as rows with an envelope's fields, for the log index (no envelope built)
+    rows = list(s.store.iter_stored(s.game_id, after=2, page=3))
+    assert [tuple(r) for r in rows] == [
+        (e.game, e.seq, e.action, e.time, e.actor, e.rule, e.narrative, e.event)
+        for e in whole
+        if e.seq > 2
+    ]
     s.close()
 
 

@@ -12,6 +12,7 @@ import pytest
 from app.core.dice import TableDice
 from app.core.events import Envelope
 from app.session import GameSession
+from app.store import StoredEvent
 from app.ui.docks.critical_log import CriticalLogDock
 from app.ui.docks.game_log import GameLogDock
 from app.ui.docks.ledgers import LedgersDock
@@ -20,8 +21,9 @@ from app.ui.model import EngagementModel
 
 
 def live_envelopes() -> int:
+    """Envelopes, and the lighter rows the log index is read from, alive now."""
     gc.collect()
-    return sum(isinstance(o, Envelope) for o in gc.get_objects())
+    return sum(isinstance(o, Envelope | StoredEvent) for o in gc.get_objects())
 
 
 def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envelope(
@@ -36,16 +38,16 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
     elsewhere = live_envelopes()  # held by the game it was written with, or earlier tests
     reopened = GameSession.open(where)
     reads: list[int] = []
-    paged = reopened.iter_events
+    paged = reopened.iter_stored
 
-    def iter_events(after: int = 0):
+    def iter_stored(after: int = 0, page: int = 2000):
         reads.append(after)
-        return paged(after)
+        return paged(after, page)
 
     def whole_log():
         raise AssertionError("the whole log was read into a list")
 
-    monkeypatch.setattr(reopened, "iter_events", iter_events)
+    monkeypatch.setattr(reopened, "iter_stored", iter_stored)
     monkeypatch.setattr(reopened, "events", whole_log)
     model = EngagementModel(reopened)
     docks = [d(model) for d in (GameLogDock, CriticalLogDock, LedgersDock, TurnDock)]
@@ -79,13 +81,13 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
 def spy_on_reads(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Where each paged read of the session's log started (``after``), in order."""
     reads: list[int] = []
-    paged = session.iter_events
+    paged = session.iter_stored
 
-    def iter_events(after: int = 0):
+    def iter_stored(after: int = 0, page: int = 2000):
         reads.append(after)
-        return paged(after)
+        return paged(after, page)
 
-    monkeypatch.setattr(session, "iter_events", iter_events)
+    monkeypatch.setattr(session, "iter_stored", iter_stored)
     return reads
 
 

@@ -9,6 +9,7 @@ through, as DESIGN.md asks.
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -27,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import Envelope, Restored, Reverted
 from app.core.log_index import Hit
+from app.ui.log_progress import LogProgress
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -76,6 +77,10 @@ class CriticalLogDock(QWidget):
             filters.addWidget(combo, 1)
         self.export_button = QPushButton("Export &CSV…")
         self.export_button.setObjectName("export_csv")
+        #: the first read of a long log, a slice at a time (issue 20); in the filters' row, so
+        #: showing and hiding it changes no panel's height
+        self.progress = LogProgress(model)
+        filters.addWidget(self.progress)
         filters.addWidget(self.export_button)
         layout.addLayout(filters)
 
@@ -112,7 +117,7 @@ class CriticalLogDock(QWidget):
         #: hidden or tabbed away: no work until shown (issue 20)
         self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
-        model.appended.connect(self.when_shown.wrap(self._appended))
+        model.log_read.connect(self.when_shown.wrap(self._log_read))
         self._reset()
 
     # -- reading the log ---------------------------------------------------------------------
@@ -121,15 +126,16 @@ class CriticalLogDock(QWidget):
         self.rows, self._rows_of, self._shown = [], {}, 0
         self.view.setRowCount(0)
         self._add(self.model.log.hits)
+        self.progress.follow()
         self._fill_filters()
         self.view.resizeColumnsToContents()
 
-    def _appended(self, envelopes: list[Envelope]) -> None:
+    def _log_read(self, toggled: Sequence[int]) -> None:
+        """The rows the model's log took in since the last call (a slice of its first read, or
+        an append); ``toggled``: the actions undone or redone in them."""
         rows = self.model.log.hits[len(self.rows) :]
         self._add(rows)
-        toggled = {
-            env.event.action for env in envelopes if isinstance(env.event, Reverted | Restored)
-        }
+        self.progress.follow()
         for action in toggled:
             for r in self._rows_of.get(action, ()):
                 self._style(r)
@@ -255,6 +261,10 @@ class CriticalLogDock(QWidget):
             self.export_csv(Path(path))
 
     def export_csv(self, path: Path) -> None:
+        """The visible rows as CSV; a read of the log under way is finished first, so every
+        entry is there."""
+        self.model.whole_log()  # its last slice reaches this panel through ``log_read``
+        self.when_shown.fresh()
         rows = self.visible_rows()
         try:
             with path.open("w", newline="", encoding="utf-8") as f:

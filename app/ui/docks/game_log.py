@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import Envelope, Restored, Reverted
 from app.core.log_index import LogEntry
+from app.ui.log_progress import LogProgress
 from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -137,7 +137,9 @@ class LogLines(QAbstractListModel):
         self.undone = undone
         last = self.lines[-1] if self.lines else None
         if lines and last is not None and last.takes(lines[0].entry):
-            last.take_step(lines.pop(0).entry)
+            # every step the first new line folds (a slice of the first read brings several)
+            for entry in lines.pop(0).steps or ():
+                last.take_step(entry)
             shown = self.shown is None or (self.shown and self.shown[-1] == len(self.lines) - 1)
             if shown:
                 i = self.index(self.rowCount() - 1)
@@ -207,8 +209,12 @@ class GameLogDock(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter)
         self.count = QLabel()
+        #: the first read of a long log, a slice at a time (issue 20); beside the filter, so
+        #: showing and hiding it changes no panel's height
+        self.progress = LogProgress(model)
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
+        top.addWidget(self.progress)
         top.addWidget(self.count)
 
         # a table of fixed-height rows scrolls to the end in constant time; list and tree views
@@ -233,7 +239,7 @@ class GameLogDock(QWidget):
         #: hidden or tabbed away: no work until shown (issue 20)
         self.when_shown = WhenShown(self, self.rebuild)
         model.reset.connect(self.when_shown.wrap(self.rebuild))
-        model.appended.connect(self.when_shown.wrap(self.add_envelopes))
+        model.log_read.connect(self.when_shown.wrap(self.add_entries))
         self.rebuild()
 
     # -- rendering ----------------------------------------------------------------------------
@@ -242,17 +248,17 @@ class GameLogDock(QWidget):
         log = self.model.log
         self._read = len(log.entries)
         self.lines_model.set_lines(to_lines(log.entries), log.undone)
+        self.progress.follow()
         self._finish()
 
-    def add_envelopes(self, envelopes: Sequence[Envelope]) -> None:
-        """The lines of the entries the model's log took in since the last call."""
+    def add_entries(self, toggled: Sequence[int]) -> None:
+        """The lines of the entries the model's log took in since the last call (a slice of
+        its first read, or an append); ``toggled``: the actions undone or redone in them."""
         log = self.model.log
         new = log.entries[self._read :]
         self._read = len(log.entries)
-        touched = {
-            env.event.action for env in envelopes if isinstance(env.event, Reverted | Restored)
-        }
-        self.lines_model.add(to_lines(new), log.undone, touched)
+        self.lines_model.add(to_lines(new), log.undone, set(toggled))
+        self.progress.follow()
         self._finish()
 
     def _finish(self) -> None:

@@ -5,6 +5,7 @@ from the log. A refusal because a ledger cannot pay is shown here too, with its 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from PySide6.QtCore import Qt
@@ -26,9 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.engagement import AircraftState
-from app.core.events import Envelope, Restored, Reverted
+from app.core.events import Envelope
 from app.core.log_index import LedgerChange
 from app.core.ruleset import LedgerSpec
+from app.ui.log_progress import LogProgress
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -64,6 +66,8 @@ class LedgersDock(QWidget):
         self.model = model
         self._items: dict[str, QTreeWidgetItem] = {}
         self._last_refusal = ""
+        #: how many changes the history on show holds (it grows as the log is read)
+        self._history_size = 0
 
         layout = QVBoxLayout(self)
         self.message = MessageBar()
@@ -100,7 +104,12 @@ class LedgersDock(QWidget):
         correction.addWidget(self.reason, 1)
         correction.addWidget(self.apply_button)
         lower_layout.addLayout(correction)
-        lower_layout.addWidget(self.history_title)
+        #: the first read of a long log, a slice at a time (issue 20), beside the history's title
+        self.progress = LogProgress(model)
+        title = QHBoxLayout()
+        title.addWidget(self.history_title, 1)
+        title.addWidget(self.progress)
+        lower_layout.addLayout(title)
         self.history_table = QTableWidget(0, 5)
         self.history_table.setObjectName("ledger_history")
         self.history_table.setHorizontalHeaderLabels(["Turn", "Change", "Left", "Why", "Log entry"])
@@ -123,6 +132,7 @@ class LedgersDock(QWidget):
         self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
         model.appended.connect(self.when_shown.wrap(self._appended))
+        model.log_read.connect(self.when_shown.wrap(self._log_read))
         model.aircraft_changed.connect(self.when_shown.wrap(self._aircraft_changed))
         model.refused.connect(self._refused)
         self._reset()
@@ -232,12 +242,22 @@ class LedgersDock(QWidget):
 
     def _appended(self, envelopes: list[Envelope]) -> None:
         self.message.clear_refusal()
+
+    def _log_read(self, toggled: Sequence[int]) -> None:
+        """The model's log took in more (a slice of its first read, or an append): the history
+        on show again if it grew or an action was undone or redone."""
         key = self.current_key()
-        if key is not None and any(
-            isinstance(env.event, Reverted | Restored) or key[0] in env.event.touches()
-            for env in envelopes
-        ):
+        if key is not None and (toggled or self._changes(key) != self._history_size):
             self._show_history()
+        self.progress.follow()
+
+    def _changes(self, key: tuple[str, str | None]) -> int:
+        """How many changes the log holds so far for this aircraft (or one of its ledgers)."""
+        aid, lid = key
+        ledgers = self.model.log.ledgers
+        if lid is not None:
+            return len(ledgers.get((aid, lid), ()))
+        return sum(len(v) for (a, _), v in ledgers.items() if a == aid)
 
     def current_key(self) -> tuple[str, str | None] | None:
         item = self.tree.currentItem()
@@ -296,6 +316,8 @@ class LedgersDock(QWidget):
             rows.sort(key=lambda r: r[1].seq)
             what = self._title(lid, aid) if lid else "every ledger"
             self.history_title.setText(f"History of {name}: {what}")
+        self._history_size = len(rows)
+        self.progress.follow()
         t = self.history_table
         t.setRowCount(len(rows))
         show_ledger = key is not None and key[1] is None

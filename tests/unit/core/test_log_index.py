@@ -16,7 +16,7 @@ from app.core.events import (
     Restored,
     Reverted,
 )
-from app.core.log_index import Hit, LedgerChange, LogReader, undone_in
+from app.core.log_index import Hit, LedgerChange, LogReader, SlicedRead, undone_in
 
 
 def env(seq: int, event, action: int | None = None) -> Envelope:
@@ -126,3 +126,86 @@ def test_hits_and_ledger_histories_with_the_turn_and_the_names_of_their_time():
             LedgerChange(6, 6, 2, "limit", Fraction(3), ""),
         ]
     }
+
+
+class GrowingLog:
+    """A stored log that may grow between two steps of a read, read in pages like a store's;
+    it counts the looks at the store."""
+
+    def __init__(self, envelopes: list[Envelope], page: int = 3) -> None:
+        self.envelopes = list(envelopes)
+        self.page = page
+        self.looks = 0
+
+    def pages(self, after: int):
+        while True:
+            self.looks += 1
+            got = [e for e in self.envelopes if e.seq > after][: self.page]
+            yield from got
+            if len(got) < self.page:
+                return
+            after = got[-1].seq
+
+
+class Ticks:
+    """A clock that moves one second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+def long_log(n: int) -> list[Envelope]:
+    return [env(1, AircraftAdded(aircraft="a", name="Olds 1", side="Blue", type_id="f4"))] + [
+        env(seq, ClockSet(turn=seq, step=0)) for seq in range(2, n + 1)
+    ]
+
+
+def test_a_sliced_read_feeds_the_log_in_order_a_slice_at_a_time():
+    store = GrowingLog(long_log(20))
+    read = SlicedRead(LogReader(), store.pages, clock=Ticks(), check_every=4)
+    read.step(budget=1.5)  # one look at the clock after the deadline: 4 events then 8
+    assert [e.seq for e in read.reader.entries] == list(range(1, 9)) and not read.done
+    read.step(budget=0.5, at_least=10)  # 12 events, the first look at the clock past 10
+    assert read.seq == 20 and [e.seq for e in read.reader.entries] == list(range(1, 21))
+    assert not read.done  # the end is not seen yet
+    read.step(budget=0.5)
+    assert read.done and read.reader.turn == 20 and len(read.reader.entries) == 20
+    assert read.step(budget=10) == set()  # done: nothing more is read
+
+
+def test_what_is_appended_during_a_sliced_read_is_read_once_with_undo_in_order():
+    store = GrowingLog(long_log(10))
+    read = SlicedRead(LogReader(), store.pages, clock=Ticks(), check_every=4)
+    read.step(budget=0.5)
+    assert read.seq == 4
+    # between two slices: an undo of a step already read, and of one not read yet
+    store.envelopes += [env(11, Reverted(action=3)), env(12, Reverted(action=7))]
+    assert read.step(budget=100) == {3, 7}
+    assert [e.seq for e in read.reader.entries] == list(range(1, 13))
+    assert read.done and read.reader.undone == {3, 7} and read.reader.turn == 10
+
+
+def test_a_sliced_read_is_done_only_after_a_current_look_at_the_store():
+    """The source's last page was fetched in an earlier slice: events appended since must not
+    be lost, so the store is asked again before the read calls itself done."""
+    store = GrowingLog(long_log(6), page=100)  # one page holds the whole log
+    read = SlicedRead(LogReader(), store.pages, clock=Ticks(), check_every=4)
+    read.step(budget=0.5)
+    assert read.seq == 4 and store.looks == 1 and not read.done
+    store.envelopes.append(env(7, ClockSet(turn=7, step=0)))  # after the page was fetched
+    read.step(budget=100)
+    assert read.done and [e.seq for e in read.reader.entries] == list(range(1, 8))
+    assert store.looks == 2
+
+
+def test_finish_reads_the_rest_at_once():
+    store = GrowingLog(long_log(50))
+    read = SlicedRead(LogReader(), store.pages, clock=Ticks(), check_every=4)
+    read.step(budget=0)
+    assert not read.done
+    read.finish()
+    assert read.done and len(read.reader.entries) == 50
