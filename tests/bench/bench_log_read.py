@@ -37,14 +37,16 @@ from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel
 from app.session import GameSession
 app = application()
-window = MainWindow(EngagementModel(), app_settings())
+window = MainWindow(EngagementModel(), app_settings(), panels_later=True)
 window.persist_layout = False
 window.resize(1366, 768)
 window.show_session(GameSession.open(sys.argv[1]))
 window.show()
 settle()
+window.build_panels()
+settle()
 started()
-model, panel, dock = window.model, window.panels["game_log"], window.docks["game_log"]
+model, dock = window.model, window.docks["game_log"]
 gaps = []
 last = [0.0]
 def tick():
@@ -57,7 +59,7 @@ beat.setInterval(1)
 beat.timeout.connect(tick)
 def bring_forward():
     dock.show()
-    dock.raise_()
+    dock.raise_()  # builds the panel if it was not built yet
 whole = None
 start = last[0] = time.perf_counter()
 beat.start()
@@ -65,7 +67,8 @@ QTimer.singleShot(0, bring_forward)
 while time.perf_counter() - start < 60:
     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
     read = model._log is not None and getattr(model, "log_whole", True)
-    if whole is None and panel.isVisible() and read:
+    panel = window.panels.get("game_log")
+    if whole is None and panel is not None and panel.isVisible() and read:
         whole = time.perf_counter() - start
     if whole is not None and time.perf_counter() - start > whole + 0.5:
         break

@@ -40,11 +40,14 @@ from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel
 from app.session import GameSession
 app = application()
-window = MainWindow(EngagementModel(), app_settings())
+window = MainWindow(EngagementModel(), app_settings(), panels_later=True)  # as airboss starts
 window.persist_layout = False
 window.resize(1366, 768)
 window.show_session(GameSession.open(sys.argv[1]))
 window.show(); settle()
+window.build_panels(); settle()
+while not window.model.log_whole:  # the Game log in view reads the whole log in slices
+    app.processEvents()
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
