@@ -90,6 +90,7 @@ def test_a_whole_evening_at_the_desk(tmp_path, qtbot):
     # through the sequence of play to the combat step
     qtbot.keyClick(window, Qt.Key.Key_Space)
     qtbot.keyClick(window, Qt.Key.Key_Space)
+    window.docks["turn"].raise_()  # the Turn tab, behind Initiative since the roll
     assert window.panels["turn"].heading.text() == "Turn 1 — Combat"
     assert window.status_labels["phase"].text() == "Combat"
 

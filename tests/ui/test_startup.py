@@ -217,3 +217,26 @@ def test_panels_tabbed_away_are_brought_up_to_date_before_the_desk_uses_them(
     window.docks["combat"].show()
     window.docks["combat"].raise_()
     assert window.panels["combat"].attacker.currentData() == "red-1"
+
+
+def test_the_turn_panel_tabbed_away_waits_and_next_step_still_works(later_desk, qtbot):
+    """Issue 20: with Initiative in front of its tab group, the Turn panel does no work; Space
+    (Game > Next step) still moves the game on, and the panel is right when it comes back."""
+    from PySide6.QtCore import Qt
+
+    window = later_desk
+    window.build_panels()
+    turn, model = window.panels["turn"], window.model
+    before = turn.heading.text()
+    window.docks["initiative"].raise_()
+    qtbot.waitUntil(lambda: not turn.when_shown.on_screen)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert model.engagement.step == 1
+    assert turn.when_shown.stale and turn.heading.text() == before
+    assert turn.next_action.isEnabled()
+    window.docks["turn"].raise_()
+    qtbot.waitUntil(lambda: not turn.when_shown.stale)
+    assert turn.heading.text() != before
+    assert turn.heading.text().startswith("Turn 1 — ")

@@ -233,6 +233,9 @@ def walk_one_turn(qtbot, w: MainWindow, expected: list[tuple[str, list[Line]]]) 
     assert (s.engagement.turn, s.engagement.step) == (1, 0)
     seen = []
     for title, lines in expected:
+        if not on_screen(turn):  # rolling initiative brought its tab (beside Turn) in front
+            w.docks["turn"].raise_()
+            QApplication.processEvents()
         assert turn.heading.text() == f"Turn 1 — {title}", (len(seen), turn.heading.text())
         shown = turn.acting_lines()
         assert shown == [text for text, _ in lines], (title, len(seen))

@@ -25,6 +25,7 @@ from app.core.engagement import Engagement
 from app.core.ruleset import Step
 from app.ui.message_bar import MessageBar, attempt_here, muted
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 
 def who_name(engagement: Engagement, who: str) -> str:
@@ -140,10 +141,14 @@ class TurnDock(QWidget):
             # the filter sits on the focused button or combo box only, not on the whole
             # application, which would pass every event of the desk through Python (issue 20)
             app.focusChanged.connect(self._focus_moved)
-        model.reset.connect(self.refresh)
-        model.clock_changed.connect(self.refresh)
+        #: hidden or tabbed away, the sequence and "who acts now" wait until shown (issue 20);
+        #: Next and Previous (in the Game menu too) always follow whether a game is open
+        self.when_shown = WhenShown(self, self.refresh)
+        model.reset.connect(self._enable)
+        model.reset.connect(self.when_shown.wrap(self.refresh))
+        model.clock_changed.connect(self.when_shown.wrap(self.refresh))
         # every change of who acts (aircraft, initiative, a procedure resolved) is an append
-        model.appended.connect(self._refresh_acting)
+        model.appended.connect(self.when_shown.wrap(self._refresh_acting))
         self.refresh()
 
     # -- rendering ----------------------------------------------------------------------------
@@ -153,12 +158,16 @@ class TurnDock(QWidget):
         e = self.model.engagement
         return self.steps[e.step] if 0 <= e.step < len(self.steps) else None
 
-    def refresh(self) -> None:
+    def _enable(self) -> None:
         has = self.model.has_session
         for w in (self.next_button, self.previous_button):
             w.setEnabled(has)
         self.next_action.setEnabled(has)
         self.previous_action.setEnabled(has)
+
+    def refresh(self) -> None:
+        has = self.model.has_session
+        self._enable()
         self.step_list.clear()
         if not has:
             self.steps = []
@@ -230,6 +239,7 @@ class TurnDock(QWidget):
 
     def focus_next(self) -> None:
         """The cursor on the next line still to act (Enter opens it)."""
+        self.when_shown.fresh()
         self.acting.setFocus()
 
     def _activated(self, item: QListWidgetItem) -> None:
