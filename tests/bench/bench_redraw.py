@@ -118,11 +118,13 @@ def main() -> None:
             window.show()
         else:  # the desk as the umpire sees it: its default layout at 1366x768
             settings = QSettings(str(Path(d) / "s.ini"), QSettings.Format.IniFormat)
-            window = MainWindow(model, settings)
+            window = MainWindow(model, settings, panels_later=True)  # as airboss starts
             window.persist_layout = False
             window.resize(1366, 768)
             window.show()
             window.reset_layout()
+            app.processEvents()
+            window.build_panels()
         app.processEvents()
         started()  # the collector as the desk runs it once it has painted (gc.freeze)
         while not model.log_whole:  # the history panels' first read, in slices (issue 20)
