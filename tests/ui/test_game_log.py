@@ -116,3 +116,27 @@ def test_undo_and_redo_repaint_the_line_of_the_action(dock, session):
     repainted.clear()
     session.redo()
     assert repainted == [3] and not dock.is_struck(3)
+
+
+def test_the_log_follows_the_newest_line_unless_the_umpire_scrolled_back(tmp_path, qtbot):
+    """The newest line stays in view (the panel shown smaller than it was built, a new
+    action); scrolled back to read an earlier one, the view stays where the umpire put it."""
+    with GameSession.create(tmp_path / "scroll.airboss", "skirmish", "Scroll") as s:
+        for n in range(40):
+            s.add_aircraft("Blue", "jet", f"Blue {n}")
+        model = EngagementModel(s)
+        d = GameLogDock(model)
+        qtbot.addWidget(d)
+        d.resize(500, 200)
+        d.show()
+        qtbot.waitExposed(d)
+        bar = d.list.verticalScrollBar()
+        assert bar.maximum() > 0 and bar.value() == bar.maximum()
+        s.add_aircraft("Red", "jet", "Red 1")
+        assert bar.value() == bar.maximum()  # following the newest
+        assert d.list.rowAt(d.list.viewport().height() - 2) == len(d.lines()) - 1
+        bar.setValue(0)
+        s.add_aircraft("Red", "jet", "Red 2")
+        assert bar.value() == 0  # left where the umpire is reading
+        assert d.count.text() == f"{len(d.lines())} lines"
+        model.set_session(None)

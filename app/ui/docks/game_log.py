@@ -235,6 +235,12 @@ class GameLogDock(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
         layout.addWidget(self.list)
+        #: the view follows the newest line, unless the umpire has scrolled back to read (a
+        #: panel made smaller, which leaves the end out of view, still follows)
+        self._following = True
+        bar = self.list.verticalScrollBar()
+        bar.valueChanged.connect(lambda v: setattr(self, "_following", v >= bar.maximum()))
+        bar.rangeChanged.connect(lambda *_: self._following and self.list.scrollToBottom())
 
         #: hidden or tabbed away: no work until shown (issue 20)
         self.when_shown = WhenShown(self, self.rebuild)
@@ -249,6 +255,7 @@ class GameLogDock(QWidget):
         self._read = len(log.entries)
         self.lines_model.set_lines(to_lines(log.entries), log.undone)
         self.progress.follow()
+        self._following = True
         self._finish()
 
     def add_entries(self, toggled: Sequence[int]) -> None:
@@ -264,7 +271,8 @@ class GameLogDock(QWidget):
     def _finish(self) -> None:
         n = len(self.lines_model.lines)
         self.count.setText(f"{n} line{'s' if n != 1 else ''}")
-        self.list.scrollToBottom()
+        if self._following:
+            self.list.scrollToBottom()
 
     def _filter(self, text: str) -> None:
         self.lines_model.set_filter(text)
