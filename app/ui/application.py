@@ -7,9 +7,11 @@ engagement. With ``--screenshot`` it renders the window with every panel and exi
 
 Start-up is ordered for the first paint (issue 20): the Python-only layers (the session, the
 core, pydantic) are imported before PySide6, whose import hook otherwise reads the source of
-every module imported after it; the garbage collector, turned off by the command line for
-start-up, runs again once the desk has painted, with what start-up built frozen out of its
-passes (``gc.freeze``), so later collections, and leaving, do not walk it.
+every module imported after it; the window is built with the roster and the turn only, and
+the other panels once it has painted (``MainWindow.build_panels``); the garbage collector,
+turned off by the command line for start-up, runs again once the desk has painted, with what
+start-up built frozen out of its passes (``gc.freeze``), so later collections, and leaving,
+do not walk it.
 """
 
 from __future__ import annotations
