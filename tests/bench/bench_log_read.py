@@ -13,12 +13,10 @@ with ``AIRBOSS_SQLITE_SYNC=normal`` (building is not what is measured).
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -79,31 +77,15 @@ print(f"{gaps[-1]:.4f} {p99:.4f} {whole:.4f} {len(panel.lines_model.lines)}")
 """
 
 
-def build(path: Path, events: int) -> None:
-    import bench_session
-
-    bench_session.EVENTS = events
-    t0 = time.perf_counter()
-    s = bench_session.build(path)
-    print(f"built {s.engagement.seq} events, 200 aircraft in {time.perf_counter() - t0:.0f} s")
-    s.close()
-
-
 def main() -> None:
+    from bench_session import build_file, fresh_env
+
     site = str(HERE.parent / "fixtures" / "site")
     with tempfile.TemporaryDirectory(prefix="airboss-log-read-") as d:
-        env = {
-            **os.environ,
-            "QT_QPA_PLATFORM": "offscreen",
-            "AIRBOSS_DATA_DIR": d,
-            "HOME": d,
-            "XDG_CONFIG_HOME": d,
-            "PYTHONPATH": str(HERE.parents[1]),
-        }
-        os.environ["AIRBOSS_SQLITE_SYNC"] = "normal"
+        env = fresh_env(d)
         for events in (100_000, 1_000):
             path = Path(d) / f"game-{events}.airboss"
-            build(path, events)
+            build_file(path, events)
             runs = []
             for _ in range(RUNS):
                 out = subprocess.run(

@@ -8,12 +8,10 @@ each figure is measured in a fresh process so nothing is warm.
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -53,25 +51,13 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
 def main() -> None:
-    import bench_session
+    from bench_session import build_file, fresh_env
 
-    bench_session.EVENTS = EVENTS
     site = str(HERE.parent / "fixtures" / "site")
     with tempfile.TemporaryDirectory(prefix="airboss-open-") as d:
-        env = {
-            **os.environ,
-            "QT_QPA_PLATFORM": "offscreen",
-            "AIRBOSS_DATA_DIR": d,
-            "HOME": d,
-            "XDG_CONFIG_HOME": d,
-            "PYTHONPATH": str(HERE.parents[1]),
-        }
-        os.environ["AIRBOSS_SQLITE_SYNC"] = "normal"
+        env = fresh_env(d)
         path = Path(d) / "big.airboss"
-        t0 = time.perf_counter()
-        s = bench_session.build(path)
-        print(f"built {s.engagement.seq} events, 200 aircraft in {time.perf_counter() - t0:.0f} s")
-        s.close()
+        build_file(path, EVENTS)
         opens = []
         for _ in range(5):
             out = subprocess.run(

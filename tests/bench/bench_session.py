@@ -6,6 +6,7 @@ Targets (issue 2): perform p95 under 2 ms (resolve + durable append + apply); op
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import sys
@@ -23,14 +24,16 @@ EVENTS = 20_000
 MEASURED = 500
 
 
-def build(path: Path) -> GameSession:
+def build(path: Path, events: int | None = None) -> GameSession:
+    """A skirmish game of ``AIRCRAFT`` jets and ``events`` events (``EVENTS`` if None)."""
+    events = EVENTS if events is None else events
     s = GameSession.create(path, ruleset="skirmish", title="Benchmark")
     ids = [
         s.add_aircraft(side="Blue" if i % 2 else "Red", type_id="jet", name=f"Jet {i}")
         for i in range(AIRCRAFT)
     ]
     rng = random.Random(1)
-    while s.engagement.seq < EVENTS:
+    while s.engagement.seq < events:
         a, b = rng.sample(ids, 2)
         if s.engagement.aircraft[a].ledgers["ammunition"].value >= 1:
             s.perform(
@@ -41,6 +44,31 @@ def build(path: Path) -> GameSession:
         else:
             s.next_step()
     return s
+
+
+def build_file(path: Path, events: int) -> None:
+    """The game built once, closed, for a bench of fresh processes (written with
+    ``AIRBOSS_SQLITE_SYNC=normal``: building is not what is measured)."""
+    os.environ["AIRBOSS_SQLITE_SYNC"] = "normal"
+    t0 = time.perf_counter()
+    s = build(path, events)
+    print(
+        f"built {s.engagement.seq} events, {AIRCRAFT} aircraft in {time.perf_counter() - t0:.0f} s"
+    )
+    s.close()
+
+
+def fresh_env(data_dir: str) -> dict[str, str]:
+    """The environment of a fresh desk process: no screen, its own data and settings, this
+    checkout's code."""
+    return {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "AIRBOSS_DATA_DIR": data_dir,
+        "HOME": data_dir,
+        "XDG_CONFIG_HOME": data_dir,
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
 
 
 def percentile(xs: list[float], p: float) -> float:
