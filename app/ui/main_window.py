@@ -85,12 +85,15 @@ class MainWindow(QMainWindow):
             | QMainWindow.DockOption.AnimatedDocks
         )
         self._connected: set[str] = set()
+        #: a dock coming into view builds its panel if it has none yet (after the first paint)
+        self._build_on_view = False
         self._add_docks()
         self._build_status_bar()
         self._build_menus()
         for entry in PANELS:
             if not panels_later or entry.name in FIRST:
                 self._build_panel(entry)
+        self._build_on_view = not panels_later
         self.resize(1400, 900)
         self._laid_out_for: str | None = None
         self._desk_state: QByteArray | None = None
@@ -117,6 +120,9 @@ class MainWindow(QMainWindow):
         for entry in PANELS:
             dock = QDockWidget(entry.title, self)
             dock.setObjectName(entry.name)
+            dock.visibilityChanged.connect(
+                lambda on, e=entry: on and self._build_on_view and self._build_missing(e)
+            )
             self.docks[entry.name] = dock
 
     def build_panels(self) -> None:
@@ -124,44 +130,50 @@ class MainWindow(QMainWindow):
         and those that give the menus an action, are built now; each of the others when its
         dock first comes into view or the desk needs it (``panel``). Until then a panel does
         nothing at all: a long game's log is not even read (issue 20)."""
+        self._build_on_view = True
         for entry in PANELS:
-            dock = self.docks.get(entry.name)
-            if dock is None or entry.name in self.panels:
-                continue
-            if in_view(dock) or entry.menu_actions:
+            dock = self.docks[entry.name]
+            if entry.name not in self.panels and (in_view(dock) or entry.menu_actions):
                 self._build_panel(entry)
-            else:
-                dock.visibilityChanged.connect(
-                    lambda on, e=entry: (
-                        on and e.name not in self.panels and self._build_panel(e, True)
-                    )
-                )
 
     def panel(self, name: str) -> QWidget | None:
-        """The panel ``name``, built now if it was not yet; None if it could not be built."""
-        if name not in self.panels and name in self.docks:
-            entry = next((e for e in PANELS if e.name == name), None)
-            if entry is not None:
-                self._build_panel(entry)
+        """The panel ``name``, built now if it was not yet; None if it cannot be built."""
+        entry = next((e for e in PANELS if e.name == name), None)
+        if entry is not None and name not in self.panels:
+            self._build_panel(entry)
         return self.panels.get(name)
+
+    def _build_missing(self, entry: PanelEntry) -> None:
+        if entry.name not in self.panels:
+            self._build_panel(entry, shown=True)
 
     def _build_panel(self, entry: PanelEntry, shown: bool = False) -> bool:
         """Build one panel in its dock (``shown``: as the dock comes into view) and connect it
-        to the desk; a panel that fails is reported and its dock removed, and the desk carries
-        on without it."""
+        to the desk. A panel that fails (a ruleset's error while it fills, a broken install)
+        is reported in the status bar and in its dock, and tried again when its dock comes
+        into view, the desk needs it or another game is opened; the desk carries on."""
         dock = self.docks[entry.name]
         try:
             widget = entry.load()(self.model)
         except Exception as e:  # noqa: BLE001 - one broken panel must not stop the desk
-            self.missing_panels[entry.name] = f"{type(e).__name__}: {e}"
-            del self.docks[entry.name]
-            self.removeDockWidget(dock)
-            dock.deleteLater()
-            self.show_refusal(
-                f"The {entry.title} panel could not be built: {type(e).__name__}: {e}"
+            why = f"{type(e).__name__}: {e}"
+            self.missing_panels[entry.name] = why
+            note = QLabel(
+                f"The {entry.title} panel could not be built: {why}\n\nIt is tried again "
+                "when this panel is shown again or another game is opened."
             )
+            note.setObjectName("panel_failed")
+            note.setWordWrap(True)
+            note.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            note.setMargin(8)
+            dock.setWidget(note)
+            self.show_refusal(f"The {entry.title} panel could not be built: {why}")
             return False
+        self.missing_panels.pop(entry.name, None)
+        failed = dock.widget()  # the note of a try that failed, if any
         dock.setWidget(widget)
+        if failed is not None:
+            failed.deleteLater()
         self.panels[entry.name] = widget
         guard_wheel_under(widget)
         hook = getattr(widget, "when_shown", None)
@@ -471,6 +483,9 @@ class MainWindow(QMainWindow):
 
     def _game_changed(self) -> None:
         self._fit_game()
+        for entry in PANELS:  # a panel that failed is tried again on another game
+            if entry.name in self.missing_panels and in_view(self.docks[entry.name]):
+                self._build_panel(entry)
         has = self.model.has_session
         for act in (
             self.copy_action,

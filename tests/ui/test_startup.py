@@ -132,10 +132,14 @@ def test_the_desk_builds_a_panel_it_needs_before_it_comes_into_view(later_desk, 
     assert window.panel("no_such_panel") is None
 
 
-def test_a_panel_that_fails_when_built_later_is_reported_and_the_desk_carries_on(
-    later_desk, monkeypatch
+def test_a_panel_that_fails_when_built_is_reported_in_its_dock_and_tried_again(
+    later_desk, monkeypatch, qtbot
 ):
+    """A ruleset's error while a panel fills (or a broken install) loses no panel for good:
+    the status bar and the dock say why, and it is built when shown again once it can be."""
     from app.ui.docks import ledgers
+
+    real = ledgers.LedgersDock
 
     def broken(*args, **kwargs):
         raise RuntimeError("the ledgers panel is broken")
@@ -144,11 +148,19 @@ def test_a_panel_that_fails_when_built_later_is_reported_and_the_desk_carries_on
     monkeypatch.setattr(ledgers, "LedgersDock", broken)
     window.build_panels()
     window.docks["ledgers"].raise_()
+    qtbot.waitUntil(lambda: "ledgers" in window.missing_panels)
     assert window.panel("ledgers") is None
-    assert "ledgers" not in window.docks
     assert window.missing_panels["ledgers"] == "RuntimeError: the ledgers panel is broken"
     assert "Ledgers panel could not be built" in window.refusal.text()
-    assert window.panel("combat") is not None
+    note = window.docks["ledgers"].widget()
+    assert note.objectName() == "panel_failed" and "the ledgers panel is broken" in note.text()
+    assert window.panel("combat") is not None  # the desk carries on
+    monkeypatch.setattr(ledgers, "LedgersDock", real)
+    window.docks["combat"].raise_()
+    window.docks["ledgers"].raise_()
+    qtbot.waitUntil(lambda: "ledgers" in window.panels)
+    assert window.docks["ledgers"].widget() is window.panels["ledgers"]
+    assert "ledgers" not in window.missing_panels
 
 
 def test_the_first_paint_imports_no_panel_but_the_roster_and_the_turn(game):
@@ -240,3 +252,20 @@ def test_the_turn_panel_tabbed_away_waits_and_next_step_still_works(later_desk, 
     qtbot.waitUntil(lambda: not turn.when_shown.stale)
     assert turn.heading.text() != before
     assert turn.heading.text().startswith("Turn 1 — ")
+
+
+def test_a_panel_that_failed_is_tried_again_when_another_game_is_opened(
+    later_desk, monkeypatch, game, qtbot
+):
+    from app.session import GameSession
+    from app.ui.docks import ledgers
+
+    real = ledgers.LedgersDock
+    monkeypatch.setattr(ledgers, "LedgersDock", lambda *a, **k: 1 / 0)
+    window = later_desk
+    window.build_panels()
+    window.docks["ledgers"].raise_()
+    qtbot.waitUntil(lambda: "ledgers" in window.missing_panels)
+    monkeypatch.setattr(ledgers, "LedgersDock", real)
+    window.show_session(GameSession.open(game))
+    assert "ledgers" in window.panels and "ledgers" not in window.missing_panels
