@@ -16,7 +16,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-from app.core.data import user_data_dir
+from app.core.paths import user_data_dir
 
 DATABASE = "club"
 ROLE = "airboss"

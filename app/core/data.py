@@ -9,28 +9,21 @@ the field.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-import platformdirs
 import tomli_w
 from pydantic import BaseModel, ValidationError
 
 from app.core.errors import DataFileError, MissingTableValue
+from app.core.paths import user_data_dir as user_data_dir  # re-exported: its old home
 
 M = TypeVar("M", bound=BaseModel)
 
 #: the value of a table cell the rules text does not print
 MISSING = "missing"
 Missing = Literal["missing"]
-
-
-def user_data_dir() -> Path:
-    """Where the umpire's own aircraft, table values and settings live."""
-    override = os.environ.get("AIRBOSS_DATA_DIR")
-    return Path(override) if override else Path(platformdirs.user_data_dir("airboss", "airboss"))
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from app.core.events import Envelope, Event, event_from_json, event_to_json
 from app.store.errors import StoreError
+from app.store.where import is_url
 
 __all__ = ["Game", "Store", "StoredEvent", "channel", "is_url"]
 
@@ -54,10 +55,6 @@ INSERT_GAME = (
     f"INSERT INTO game ({', '.join(_GAME_COLUMNS)}) "
     f"VALUES ({', '.join(':' + c for c in _GAME_COLUMNS)})"
 )
-
-
-def is_url(target: str | Path) -> bool:
-    return "://" in str(target)
 
 
 def channel(game_id: str) -> str:

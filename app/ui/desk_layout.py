@@ -15,7 +15,11 @@ Two layouts:
 
 from __future__ import annotations
 
-from app.core.ruleset import Ruleset
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # (the rulesets' base loads with the first game: the desk paints before it, issue 20)
+    from app.core.ruleset import Ruleset
 
 ALWAYS = ("roster", "turn", "combat", "ledgers", "game_log")
 
@@ -26,6 +30,8 @@ def used_panels(ruleset: Ruleset | None) -> frozenset[str]:
         return frozenset((*ALWAYS, "initiative", "angle_off", "displays", "critical_log"))
     if ruleset.panels is not None:
         return frozenset((*ALWAYS, *ruleset.panels))
+    from app.core.ruleset import Ruleset
+
     out = set(ALWAYS)
     if ruleset.initiative:
         out.add("initiative")

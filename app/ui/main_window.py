@@ -25,14 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import Envelope
-from app.plugins import available_rulesets, broken_rulesets, load_ruleset
 from app.resources import ICON_SVG
-from app.session import GameSession
-from app.store import StoreError, is_url
+from app.store import StoreError, is_url  # (light: the stores load when first asked for)
 from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
 from app.ui.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
-from app.ui.docks.turn import phase_name, who_name
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.qt_app import APP_NAME, version
@@ -41,6 +37,11 @@ from app.ui.when_shown import in_view
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
+
+    # the game's models, the session and the rulesets load with the first game or the first
+    # look at the rulesets, not with the window: it paints before them (issue 20)
+    from app.core.events import Envelope
+    from app.session import GameSession
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
@@ -409,6 +410,8 @@ class MainWindow(QMainWindow):
                 label.setText("")
             labels["game"].setText("No game open")
             return
+        from app.ui.docks.turn import phase_name, who_name
+
         s = self.model.session
         e = s.engagement
         labels["game"].setText(f"Game: {e.title}")
@@ -579,6 +582,8 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("(no recent games)").setEnabled(False)
 
     def new_game(self, path: str | Path, ruleset: str, title: str, variants: Sequence[str]) -> bool:
+        from app.session import GameSession
+
         try:
             session = GameSession.create(path, ruleset, title, list(variants))
         except (StoreError, KeyError, ValueError) as e:
@@ -598,6 +603,8 @@ class MainWindow(QMainWindow):
             self.new_game(*dialog.values())
 
     def open_game(self, where: str | Path) -> bool:
+        from app.session import GameSession
+
         try:
             session = GameSession.open(where)
         except Exception as e:  # noqa: BLE001 - a corrupt or foreign file is a message
@@ -633,6 +640,7 @@ class MainWindow(QMainWindow):
         """Open a server's game: ``station`` (this desk acts), ``hq`` (this desk read-only) or
         ``players`` (a read-only Player display of its own: only what the players may see;
         the desk keeps what it shows)."""
+        from app.session import GameSession
         from app.ui.player_view import PlayerView
         from app.ui.server_dialog import PLAYERS
 
@@ -811,6 +819,8 @@ class MainWindow(QMainWindow):
     # -- help ---------------------------------------------------------------------------------
 
     def about_text(self) -> str:
+        from app.plugins import available_rulesets, load_ruleset
+
         lines = [
             f"<h3>{APP_NAME} {version()}</h3>",
             "<p>The umpire's desk for face-to-face air-combat wargames.</p>",
@@ -833,6 +843,8 @@ class MainWindow(QMainWindow):
         box.exec()
 
     def rulesets_text(self) -> str:
+        from app.plugins import available_rulesets, broken_rulesets, load_ruleset
+
         lines = ["<p><b>Installed</b></p><ul>"]
         for rid, title in available_rulesets().items():
             rs = load_ruleset(rid)

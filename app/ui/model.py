@@ -11,22 +11,27 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
-from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import Envelope
-from app.core.log_index import LogReader, SlicedRead
-from app.session import GameSession
-from app.store import StoreError
+from app.store import StoreError  # (light: the stores themselves load when first asked for)
 from app.ui.dice_mode import DiceMode
+
+if TYPE_CHECKING:
+    # the game's models, its log and pydantic load with the first game, not with the desk's
+    # window: it paints before them (issue 20)
+    from app.core.engagement import Engagement
+    from app.core.events import Envelope
+    from app.core.log_index import LogReader, SlicedRead
+    from app.session import GameSession
 
 
 def describe_error(e: Exception) -> str:
     """One message for the umpire from a refusal or a validation error."""
+    from pydantic import ValidationError
+
     if isinstance(e, ValidationError):
         return "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()
@@ -113,7 +118,11 @@ class EngagementModel(QObject):
 
     @property
     def engagement(self) -> Engagement:
-        return self._session.engagement if self._session else Engagement()
+        if self._session:
+            return self._session.engagement
+        from app.core.engagement import Engagement
+
+        return Engagement()
 
     def set_session(self, session: GameSession | None) -> None:
         """Show another game (or none); the old one is closed."""
@@ -183,6 +192,8 @@ class EngagementModel(QObject):
         as ``log_progress`` says. Actions taken meanwhile are in the store: the read reaches
         them in their turn."""
         if self._log is None:
+            from app.core.log_index import LogReader, SlicedRead
+
             log = LogReader()
             self._log = log
             session = self._session
@@ -251,6 +262,8 @@ class EngagementModel(QObject):
         if self._log is not None and self._reading is None:
             return self._log.acted_now()
         if self._step_log is None or self._step_log[0] != since:
+            from app.core.log_index import LogReader
+
             step = LogReader()
             step.feed(self._session.iter_stored(after=since - 1))
             self._step_log = (since, step)
@@ -287,6 +300,8 @@ class EngagementModel(QObject):
 
     def attempt(self, action: Callable[[], Any]) -> Any | None:
         """Run a session action; a refusal becomes ``refused`` (nothing was appended)."""
+        from pydantic import ValidationError
+
         try:
             result = action()
         except (RuleViolation, ValidationError, StoreError) as e:

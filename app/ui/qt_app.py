@@ -28,13 +28,18 @@ def version() -> str:
 
 
 def application() -> QApplication:
+    """The process's QApplication (made here unless one runs already), named, with the icon
+    and the Fusion style: Fusion follows the system's light or dark colour scheme on every
+    platform. A QApplication made here is given Fusion on its command line (``-style``), so Qt
+    never builds the platform's default style only to replace it; one that runs already is
+    switched to Fusion unless it has it."""
     app = QApplication.instance()
     if not isinstance(app, QApplication):
-        app = QApplication([sys.argv[0] if sys.argv else "airboss"])
+        app = QApplication([sys.argv[0] if sys.argv else "airboss", "-style", "Fusion"])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("airboss")
     app.setWindowIcon(QIcon(str(ICON_SVG)))
     app.setDesktopFileName("airboss")
-    # Fusion follows the system's light or dark colour scheme on every platform
-    app.setStyle("Fusion")
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
     return app
