@@ -151,6 +151,28 @@ def test_the_roster_glance_keeps_the_badges_ids_refusal_and_enabled_actions(rost
     assert_same_picture(qtbot, dock, view)
 
 
+def test_with_the_keyboard_focus_in_the_tree_both_draw_the_same_focus_frame(roster_game, qtbot):
+    """Each grabbed while its window is active and its tree has the focus: the current row
+    (the glance keeps it) is framed alike. Only one window can be active at a time, so the
+    live roster is grabbed before the view's window is activated."""
+    dock = shown(qtbot, RosterDock(EngagementModel(roster_game)), 700, 400)
+    dock.select(["red-1"])
+    dock.activateWindow()
+    qtbot.waitUntil(dock.isActiveWindow)
+    dock.tree.setFocus()
+    qtbot.waitUntil(dock.tree.hasFocus)
+    assert dock.tree.currentItem() is not None  # focus makes the first row current
+    live = dock.grab().toImage()
+    glance = through_json(dock.glance())
+
+    view = filled(qtbot, RosterView(), glance, (700, 400), True)
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    view.tree.setFocus()
+    qtbot.waitUntil(view.tree.hasFocus)
+    qtbot.waitUntil(lambda: view.grab().toImage() == live, timeout=2000)
+
+
 def test_a_roster_view_needs_no_game_and_does_nothing(qtbot):
     view = RosterView()
     qtbot.addWidget(view)
