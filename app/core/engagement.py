@@ -12,7 +12,6 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
@@ -38,25 +37,11 @@ from app.core.events import (
     StatusChanged,
 )
 
+# re-exported: ``from app.core.engagement import Status, PILOT_QUALITIES`` keeps working
+from app.core.status import PILOT_QUALITIES as PILOT_QUALITIES
+from app.core.status import Status as Status
+
 M = TypeVar("M", bound=BaseModel)
-
-PILOT_QUALITIES = ("green", "inexperienced", "average", "experienced", "ace")
-
-
-class Status(StrEnum):
-    """The status flags the desk shows with an icon; rulesets may set others of their own."""
-
-    ON_FIRE = "on_fire"
-    OUT_OF_CONTROL = "out_of_control"
-    WOUNDED = "wounded"
-    DESTROYED = "destroyed"
-    EJECTED = "ejected"
-    BROKEN_OFF = "broken_off"
-    LOADED = "loaded"
-    ENGINE_DAMAGED = "engine_damaged"
-    PILOT_KILLED = "pilot_killed"
-    CRASHED = "crashed"
-
 
 OUT_OF_PLAY = frozenset(
     {Status.DESTROYED, Status.EJECTED, Status.BROKEN_OFF, Status.CRASHED, Status.PILOT_KILLED}

@@ -6,135 +6,75 @@ Add an aircraft from the ruleset's catalogue (Insert), rename (F2), change pilot
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPainter
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHeaderView,
     QLineEdit,
-    QMenu,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QToolBar,
-    QToolButton,
-    QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core.data import catalogue_problems
-from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, Status
+from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
 from app.core.ruleset import Ruleset
+from app.ui.docks.roster_view import (
+    BADGE_ORDER,
+    BADGES,
+    DAMAGE,
+    FITTED,
+    HEADERS,
+    ID_ROLE,
+    NAME,
+    PILOT,
+    STATUS,
+    STATUS_ROLE,
+    TYPE,
+    RosterView,
+    StatusBadges,
+    badge,
+    badge_flags,
+    status_words,
+)
 from app.ui.forms import InputForm
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
 
-NAME, TYPE, PILOT, STATUS, DAMAGE = range(5)
-HEADERS = ("Aircraft", "Type", "Pilot", "Status", "Damage")
-ID_ROLE = Qt.ItemDataRole.UserRole
-STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
-
-#: badge text and colour for each status flag the desk knows; others get a grey badge
-BADGES: dict[str, tuple[str, str]] = {
-    Status.ON_FIRE: ("FIRE", "#d84315"),
-    Status.OUT_OF_CONTROL: ("OOC", "#8e24aa"),
-    Status.WOUNDED: ("WND", "#f9a825"),
-    Status.DESTROYED: ("DEST", "#212121"),
-    Status.EJECTED: ("EJ", "#1565c0"),
-    Status.BROKEN_OFF: ("OFF", "#607d8b"),
-    Status.CRASHED: ("CRSH", "#4e342e"),
-    Status.PILOT_KILLED: ("KIA", "#000000"),
-    Status.ENGINE_DAMAGED: ("ENG", "#ef6c00"),
-    Status.LOADED: ("LOAD", "#2e7d32"),
-}
-#: the order badges are drawn in (most serious first)
-BADGE_ORDER = list(BADGES)
-
-
-#: columns sized to their contents (see ``RosterDock.__init__``)
-FITTED = (TYPE, PILOT, DAMAGE)
+#: the names this module has always offered (the look of the roster is in ``roster_view``)
+__all__ = [
+    "BADGE_ORDER",
+    "BADGES",
+    "DAMAGE",
+    "FITTED",
+    "HEADERS",
+    "ID_ROLE",
+    "NAME",
+    "PILOT",
+    "STATUS",
+    "STATUS_ROLE",
+    "TYPE",
+    "AddAircraftDialog",
+    "RosterDock",
+    "RosterView",
+    "StatusBadges",
+    "badge",
+    "badge_flags",
+    "status_words",
+]
 
 
-def status_words(status: Iterable[str]) -> str:
-    """The status flags as words, most serious first: ``on fire, wounded``."""
-    ordered = sorted(status, key=lambda s: (BADGE_ORDER.index(s) if s in BADGES else 99, s))
-    return ", ".join(s.replace("_", " ") for s in ordered)
+class RosterDock(RosterView):
+    """Sides and aircraft; the umpire's selection is ``selection_changed(list of ids)``.
 
-
-def badge(flag: str) -> tuple[str, str]:
-    return BADGES.get(flag, (flag.replace("_", " ")[:5].upper(), "#757575"))
-
-
-def badge_flags(index: QModelIndex | QPersistentModelIndex) -> list[str]:
-    """The status flags stored on a roster cell (a comma-joined string)."""
-    return [f for f in str(index.data(STATUS_ROLE) or "").split(",") if f]
-
-
-class StatusBadges(QStyledItemDelegate):
-    """Paints the status column as small coloured badges (FIRE, OOC, WND, DEST, EJ, OFF)."""
-
-    def initStyleOption(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        """The cell as any other (background, selection, focus) but without its words: the
-        badges say them."""
-        super().initStyleOption(option, index)
-        option.text = ""
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionViewItem,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> None:
-        super().paint(painter, option, index)
-        flags = badge_flags(index)
-        if not flags:
-            return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        font = QFont(opt.font)
-        font.setBold(True)
-        font.setPointSizeF(max(6.0, opt.font.pointSizeF() * 0.8))
-        painter.setFont(font)
-        metrics = painter.fontMetrics()
-        x = opt.rect.x() + 3
-        h = min(opt.rect.height() - 4, metrics.height() + 2)
-        y = opt.rect.y() + (opt.rect.height() - h) // 2
-        for flag in flags:
-            text, colour = badge(flag)
-            w = metrics.horizontalAdvance(text) + 8
-            rect = QRect(x, y, w, h)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(colour))
-            painter.drawRoundedRect(rect, 3, 3)
-            painter.setPen(QColor("white"))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-            x += w + 3
-        painter.restore()
-
-    def sizeHint(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QSize:
-        base = super().sizeHint(option, index)
-        flags = badge_flags(index)
-        metrics = option.fontMetrics
-        width = sum(metrics.horizontalAdvance(badge(f)[0]) + 11 for f in flags) + 6
-        return QSize(max(base.width(), width), base.height())
-
-
-class RosterDock(QWidget):
-    """Sides and aircraft; the umpire's selection is ``selection_changed(list of ids)``."""
+    The live Roster: ``RosterView`` (its widgets, ``glance`` and ``show_glance``) filled from
+    the engagement, with its actions connected.
+    """
 
     selection_changed = Signal(list)
 
@@ -147,72 +87,18 @@ class RosterDock(QWidget):
         self._sides: dict[str, QTreeWidgetItem] = {}
         self._filling = False
 
-        self.tree = QTreeWidget()
-        self.tree.setColumnCount(len(HEADERS))
-        self.tree.setHeaderLabels(HEADERS)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.tree.setItemDelegateForColumn(STATUS, StatusBadges(self.tree))
-        self.tree.setRootIsDecorated(True)
-        self.tree.setUniformRowHeights(True)
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
-        # sized to their contents when the roster is built and when a changed row needs more:
-        # ResizeToContents would measure all 200 rows on every change (issue 20)
-        for col in FITTED:
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-        # a fixed width for three badges: sizing this column to its contents would measure every
-        # row's badges on every change (200 aircraft); the full list is in the tooltip
-        header.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Interactive)
-        three = sum(self.fontMetrics().horizontalAdvance(t) + 11 for t in ("FIRE", "OOC", "WND"))
-        header.resizeSection(STATUS, three + 6)
         self.tree.itemSelectionChanged.connect(self._selection)
         self.tree.itemChanged.connect(self._edited)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
-
-        self.add_action = self._action("Add…", "Insert", self.add_aircraft)
-        self.add_action.setToolTip("Add an aircraft from the ruleset's catalogue (Insert)")
-        self.rename_action = self._action("Rename", "F2", self.rename_selected)
-        self.remove_action = self._action("Remove", "Delete", self.remove_selected)
-        self.remove_action.setToolTip("Remove the selected aircraft (undoable) (Delete)")
-        self.pilot_menu = QMenu("Pilot", self)
-        self.pilot_actions: dict[str, QAction] = {}
-        for quality in PILOT_QUALITIES:
-            act = self.pilot_menu.addAction(quality)
+        self.add_action.triggered.connect(self.add_aircraft)
+        self.rename_action.triggered.connect(self.rename_selected)
+        self.remove_action.triggered.connect(self.remove_selected)
+        for quality, act in self.pilot_actions.items():
             act.triggered.connect(lambda _=False, q=quality: self.set_pilot(q))
-            self.pilot_actions[quality] = act
-        self.pilot_button = QToolButton()
-        self.pilot_button.setText("Pilot")
-        self.pilot_button.setMenu(self.pilot_menu)
-        self.pilot_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.pilot_button.setToolTip("Change the pilot quality of the selected aircraft")
-
-        bar = QToolBar()
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        bar.addAction(self.add_action)
-        bar.addAction(self.rename_action)
-        bar.addWidget(self.pilot_button)
-        bar.addAction(self.remove_action)
-
-        self.message = MessageBar()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(bar)
-        layout.addWidget(self.tree)
-        layout.addWidget(self.message)
 
         model.reset.connect(self.rebuild)
         model.aircraft_changed.connect(self._aircraft_changed)
         self.rebuild()
-
-    def _action(self, text: str, key: str, slot: Callable[[], Any]) -> QAction:
-        act = QAction(text, self)
-        act.setShortcut(QKeySequence(key))
-        act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        act.triggered.connect(slot)
-        self.addAction(act)
-        return act
 
     # -- rendering ----------------------------------------------------------------------------
 

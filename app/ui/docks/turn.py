@@ -9,21 +9,16 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
-    QAbstractItemView,
     QApplication,
     QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
     QListWidgetItem,
-    QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from app.core.engagement import Engagement
 from app.core.ruleset import Step
-from app.ui.message_bar import MessageBar, attempt_here, muted
+from app.ui.docks.turn_view import NEXT_TIP, PREVIOUS_TIP, TurnView
+from app.ui.message_bar import attempt_here, muted
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
 
@@ -65,8 +60,12 @@ def step_label(step: Step) -> str:
     return phase_name(step)
 
 
-class TurnDock(QWidget):
+class TurnDock(TurnView):
     """The sequence of play with the current step highlighted; Next and Previous.
+
+    The live Turn panel: ``TurnView`` (its widgets, ``glance`` and ``show_glance``) filled from
+    the game, with Next and Previous connected (``next_action``, ``previous_action``: Space,
+    Shift+Space).
 
     A line of "who acts now" that names a procedure opens it on a double-click (or Enter):
     ``open_procedure(procedure id, aircraft id, target id or "")``. A line whose procedure the
@@ -79,62 +78,22 @@ class TurnDock(QWidget):
         super().__init__(parent)
         self.model = model
         self.steps: list[Step] = []
-
-        self.heading = QLabel()
-        font = QFont(self.heading.font())
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        font.setBold(True)
-        self.heading.setFont(font)
-        self.heading.setWordWrap(True)
-
-        self.step_list = QListWidget()
-        self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-
-        self.what = QLabel()
-        self.what.setWordWrap(True)
-        self.what.setTextFormat(Qt.TextFormat.PlainText)
-        self.acting_title = QLabel("<b>Who acts now, in order</b>")
-        self.acting = QListWidget()
-        self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.acting.itemActivated.connect(self._activated)
-        for view in (self.step_list, self.acting):
-            view.setMinimumHeight(60)
 
         self.next_action = QAction("Next step", self)
         self.next_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
         self.next_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        self.next_action.setToolTip("Advance to the next step of the sequence of play (Space)")
+        self.next_action.setToolTip(NEXT_TIP)
         self.next_action.triggered.connect(self.next_step)
         self.previous_action = QAction("Previous step", self)
         self.previous_action.setShortcut(QKeySequence("Shift+Space"))
         self.previous_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        self.previous_action.setToolTip("Go back one step (Shift+Space)")
+        self.previous_action.setToolTip(PREVIOUS_TIP)
         self.previous_action.triggered.connect(self.previous_step)
         self.addAction(self.next_action)
         self.addAction(self.previous_action)
-
-        self.previous_button = QPushButton("◀ Previous")
-        self.previous_button.setToolTip(self.previous_action.toolTip())
         self.previous_button.clicked.connect(self.previous_action.trigger)
-        self.next_button = QPushButton("Next ▶")
-        self.next_button.setToolTip(self.next_action.toolTip())
-        self.next_button.setDefault(True)
         self.next_button.clicked.connect(self.next_action.trigger)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.previous_button)
-        buttons.addWidget(self.next_button)
-
-        self.message = MessageBar()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.heading)
-        layout.addLayout(buttons)
-        layout.addWidget(self.message)
-        layout.addWidget(self.step_list, 1)
-        layout.addWidget(self.what)
-        layout.addWidget(self.acting_title)
-        layout.addWidget(self.acting, 2)
 
         app = QApplication.instance()
         if isinstance(app, QApplication):
