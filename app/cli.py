@@ -171,13 +171,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         # has painted (``app.ui.application.run``; issue 20)
         gc.disable()
         try:
+            from app.ui.glance import start_glance
+
+            game = ns.db or ns.game
+            glance = None if ns.screenshot else start_glance(game, ns.game_id)
+            if glance is None:
+                # the game opens before the window paints: its Python-only layers are imported
+                # before PySide6, whose import hook would read the source of each (issue 20)
+                import app.session  # noqa: F401
             from app.ui.application import run
 
             return run(
-                game=ns.db or ns.game,
+                game=game,
                 game_id=ns.game_id,
                 screenshot=ns.screenshot,
                 startup_profile=ns.startup_profile,
+                glance=glance,
             )
         finally:
             gc.enable()  # also when start-up failed before the first paint

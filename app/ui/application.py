@@ -5,10 +5,12 @@ Opens GAME, or the last game, or on the very first start a new game from the bui
 engagement. With ``--screenshot`` it renders the window with every panel and exits; with
 ``--startup-profile`` it prints how long each phase of start-up took, up to the first paint.
 
-Start-up is ordered for the first paint (issue 20): the Python-only layers (the session, the
-core, pydantic) are imported before PySide6, whose import hook otherwise reads the source of
-every module imported after it; the window is built with the roster and the turn only, and
-the other panels once it has painted (``MainWindow.build_panels``); the garbage collector,
+Start-up is ordered for the first paint (issue 20). When the desk last closed on this very
+game and the file has not changed since (``app.ui.glance``), the window paints first with the
+roster and the turn as they were, before pydantic, the game's models and its ruleset are even
+imported; then the game is opened and the live panels take their place. Otherwise the game is
+opened first and the window is built with the roster and the turn only; either way the other
+panels are built once it has painted (``MainWindow.build_panels``). The garbage collector,
 turned off by the command line for start-up, runs again once the desk has painted, with what
 start-up built frozen out of its passes (``gc.freeze``), so later collections, and leaving,
 do not walk it.
@@ -20,18 +22,21 @@ import gc
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from app.core.data import user_data_dir
-from app.resources import DEMO
-from app.session import GameSession
-from app.store import is_url
-
-# isort: split
 from PySide6.QtCore import QSettings, QTimer
 
+from app import __version__
+from app.core.paths import user_data_dir
+from app.resources import DEMO
+from app.store.where import is_url
+from app.ui.glance import forget_glance, same_game, save_glance
 from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel, describe_error
 from app.ui.qt_app import application
+
+if TYPE_CHECKING:
+    from app.session import GameSession
 
 #: the window size of a ``--screenshot``
 SCREENSHOT_SIZE = (1600, 1000)
@@ -52,6 +57,8 @@ def start_game(
     An explicit GAME that cannot be opened raises (the command line reports it); a last game
     that has gone missing is a message, and the desk starts empty.
     """
+    from app.session import GameSession
+
     if game:
         return GameSession.open(game, game=game_id), ""
     last = settings.value("last_game")
@@ -72,6 +79,20 @@ def start_game(
     return None, ""
 
 
+def keep_glance(window: MainWindow) -> None:
+    """The desk is leaving: its game is closed, and what it showed kept for the next start, or
+    the last glance forgotten when there is nothing current to keep."""
+    shown = window.glance()
+    where = window.game_path
+    window.model.set_session(None)
+    if (
+        shown is None
+        or where is None
+        or not save_glance(user_data_dir(), where, __version__, shown)
+    ):
+        forget_glance(user_data_dir())
+
+
 def started() -> None:
     """The desk has painted: the garbage collector runs again, and what start-up built (modules,
     classes, the window) is frozen out of its passes."""
@@ -85,17 +106,29 @@ def run(
     screenshot: str | None = None,
     settings: QSettings | None = None,
     startup_profile: bool = False,
+    glance: tuple[str, dict[str, Any]] | None = None,
 ) -> int:
     """Start the desk; with ``screenshot`` write the window to that PNG and return 0; with
-    ``startup_profile`` print the phases of start-up up to the first paint and return 0."""
+    ``startup_profile`` print the phases of start-up up to the first paint and return 0.
+    ``glance``: the game file and what the desk showed of it when it last closed on it
+    (``app.ui.glance.start_glance``), to paint before the game is opened; with no GAME it is
+    used only if that file is still the last game."""
     phases = [("imports", time.perf_counter())]
     app = application()
     settings = settings if settings is not None else app_settings()
-    session, problem = start_game(game, game_id, settings)
-    phases.append(("game opened", time.perf_counter()))
+    if glance is not None and not game:
+        last = settings.value("last_game")
+        if not (last and same_game(str(last), glance[0])):
+            glance = None
+    shown = None if screenshot or glance is None else glance[1]
+    session: GameSession | None = None
+    problem = ""
+    if shown is None:
+        session, problem = start_game(game, game_id, settings)
+        phases.append(("game opened", time.perf_counter()))
     model = EngagementModel()
     # a screenshot shows every panel at once; the desk paints the roster and the turn first
-    window = MainWindow(model, settings, panels_later=not screenshot)
+    window = MainWindow(model, settings, panels_later=not screenshot, glance=shown)
     phases.append(("window built", time.perf_counter()))
     if screenshot:
         if session is not None:
@@ -105,6 +138,8 @@ def run(
         code = take_screenshot(window, Path(screenshot))
         started()
         return code
+    if shown is not None and not window.glanced:  # a glance that did not fit: never again
+        forget_glance(user_data_dir())
     if session is not None:
         window.show_session(session)
     if problem:
@@ -115,6 +150,16 @@ def run(
     if startup_profile:
         window.grab()
         phases.append(("first paint", time.perf_counter()))
+    if shown is not None:  # now the game itself, and the live roster and turn
+        session, problem = start_game(game, game_id, settings)
+        if session is not None:
+            window.show_session(session)
+        else:
+            window.drop_glance()
+        if problem:
+            window.show_refusal(problem)
+        if startup_profile:
+            phases.append(("game opened", time.perf_counter()))
     window.build_panels()  # the other panels in view, before the umpire can do anything
     if startup_profile:
         app.processEvents()
@@ -123,12 +168,12 @@ def run(
         print_profile(phases)
         window.persist_layout = False
         window.close()
-        model.set_session(None)
+        keep_glance(window)
         started()
         return 0
     QTimer.singleShot(0, started)
     code = app.exec()
-    model.set_session(None)
+    keep_glance(window)
     return code
 
 

@@ -80,24 +80,52 @@ def save_glance(folder: Path, where: str, version: str, shown: dict[str, Any]) -
     return True
 
 
-def load_glance(folder: Path, where: str, version: str) -> dict[str, Any] | None:
-    """What the desk showed of the game file ``where`` when it last closed on it, if that is
-    still what the file holds (see the module's docstring); otherwise None."""
+def read_glance(folder: Path, where: str | None, version: str) -> tuple[str, dict[str, Any]] | None:
+    """The game file and what the desk showed of it when it last closed on it, if that is
+    still what the file holds (see the module's docstring); otherwise None. ``where``: the
+    game file to show, or None for the game the desk last closed on."""
     try:
         record = json.loads((folder / GLANCE_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         return None
-    if record.get("version") != version or record.get("game") != _key(where):
+    game = record.get("game")
+    if record.get("version") != version or not isinstance(game, str) or not game:
+        return None
+    if where is not None and game != _key(where):
         return None
     shown = record.get("shown")
     if not isinstance(shown, dict):
         return None
-    mark = log_mark(where)
+    mark = log_mark(game)
     if mark is None or record.get("mark") != mark:
         return None
-    return shown
+    return game, shown
+
+
+def load_glance(folder: Path, where: str, version: str) -> dict[str, Any] | None:
+    """What the desk showed of the game file ``where`` when it last closed on it, if that is
+    still what the file holds; otherwise None."""
+    found = read_glance(folder, where, version)
+    return found[1] if found is not None else None
+
+
+def start_glance(game: str | None, game_id: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The glance the desk starts with (``airboss [GAME]``): of GAME, or with no GAME of the
+    game the desk last closed on (the caller checks that it is still the last game); None for
+    a game chosen by id on a server, or when there is no current glance."""
+    from app import __version__
+    from app.core.paths import user_data_dir
+
+    if game_id:
+        return None
+    return read_glance(user_data_dir(), game, __version__)
+
+
+def same_game(a: str, b: str) -> bool:
+    """Two names of one game file (a server address is never a glanced game)."""
+    return bool(_key(a)) and _key(a) == _key(b)
 
 
 def forget_glance(folder: Path) -> None:

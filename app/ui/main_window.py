@@ -7,7 +7,7 @@ bar. The layout and window geometry are kept in ``QSettings`` and restored on th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,9 +62,14 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         panels_later: bool = False,
+        glance: Mapping[str, Any] | None = None,
     ) -> None:
         """With ``panels_later`` only the roster and the turn are built with the window, to
-        paint first (issue 20); ``build_panels`` builds the others once it has painted."""
+        paint first (issue 20); ``build_panels`` builds the others once it has painted. With
+        a ``glance`` too (``app.ui.glance``: what the desk showed of its last game when it
+        closed), not even those: the window shows the last game as the glance has it, and
+        ``glanced`` says whether the glance fitted (if not, the roster and the turn are built
+        as without it)."""
         super().__init__(parent)
         self.model = model
         self.settings = settings
@@ -91,8 +96,9 @@ class MainWindow(QMainWindow):
         self._add_docks()
         self._build_status_bar()
         self._build_menus()
+        self.glanced = panels_later and glance is not None and self._show_glance(glance)
         for entry in PANELS:
-            if not panels_later or entry.name in FIRST:
+            if not panels_later or (entry.name in FIRST and not self.glanced):
                 self._build_panel(entry)
         self._build_on_view = not panels_later
         self.resize(1400, 900)
@@ -102,6 +108,8 @@ class MainWindow(QMainWindow):
         self._default_state = self.saveState()
         self._restore_layout()
         self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
+        if self.glanced and glance is not None:
+            self._fit_glance(glance)
 
         model.reset.connect(self._game_changed)
         model.appended.connect(self._appended)
@@ -111,6 +119,79 @@ class MainWindow(QMainWindow):
         # after the panels' own refresh, which enables their actions for any open game
         model.clock_changed.connect(self._apply_read_only)
         model.initiative_changed.connect(self._apply_read_only)
+        if not self.glanced:
+            self._game_changed()
+
+    # -- the glance at the last game (issue 20) -----------------------------------------------
+
+    def glance(self) -> dict[str, Any] | None:
+        """What this desk shows of its game, as plain data for the next start's first paint
+        (``app.ui.glance``): the title, the status bar, the panels the game uses, and the
+        roster and the turn as they are; None with no game, or when the roster or the turn is
+        not built or not up to date (a panel tabbed away waits until it is shown)."""
+        if not self.model.has_session:
+            return None
+        shown: dict[str, Any] = {
+            "title": self.windowTitle(),
+            "status": {key: label.text() for key, label in self.status_labels.items()},
+            "ruleset": self._laid_out_for,
+            "used": sorted(n for n in self.docks if n not in self._hidden_for_game),
+        }
+        for name in FIRST:
+            panel = self.panels.get(name)
+            hook = getattr(panel, "when_shown", None)
+            if panel is None or (hook is not None and hook.stale):
+                return None
+            shown[name] = panel.glance()
+        return shown
+
+    def _show_glance(self, glance: Mapping[str, Any]) -> bool:
+        """The roster and the turn as light views filled from the glance, in their docks; the
+        live panels take their place when ``build_panels`` runs. False, and nothing shown,
+        for a glance that does not fit."""
+        from app.ui.docks.roster_view import RosterView
+        from app.ui.docks.turn_view import TurnView
+
+        views: dict[str, RosterView | TurnView] = {"roster": RosterView(), "turn": TurnView()}
+        try:
+            if not (
+                isinstance(glance.get("title"), str)
+                and isinstance(glance.get("status"), dict)
+                and isinstance(glance.get("used"), list)
+                and isinstance(glance.get("ruleset"), str)
+                and set(views) <= set(glance["used"])
+            ):
+                raise ValueError("the glance is incomplete")
+            for name, view in views.items():
+                view.show_glance(glance[name])
+        except (KeyError, TypeError, ValueError):
+            for view in views.values():
+                view.deleteLater()
+            return False
+        for name, view in views.items():
+            for part in view.findChildren(QWidget):  # no focus frame the live panel would not
+                part.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # show: it is not there to be used
+            self.docks[name].setWidget(view)
+        return True
+
+    def _fit_glance(self, glance: Mapping[str, Any]) -> None:
+        """The title, the status bar and the panels the last game uses, as the glance has them
+        (what ``_game_changed`` shows once the game itself is open)."""
+        used = set(glance["used"])
+        self._laid_out_for = glance["ruleset"]
+        for name, dock in self.docks.items():
+            if name not in used:
+                dock.hide()
+            elif name in self._hidden_for_game:
+                dock.show()
+        self._hidden_for_game = {n for n in self.docks if n not in used}
+        self.setWindowTitle(glance["title"])
+        for key, label in self.status_labels.items():
+            label.setText(str(glance["status"].get(key, "")))
+
+    def drop_glance(self) -> None:
+        """The last game could not be opened after all: the window says what it has, not what
+        the glance showed (the roster and the turn are built, empty, by ``build_panels``)."""
         self._game_changed()
 
     # -- panels -------------------------------------------------------------------------------

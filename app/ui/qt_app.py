@@ -17,14 +17,11 @@ APP_NAME = "Airboss"
 
 
 def version() -> str:
-    """The installed distribution's version (the project's own when not installed)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
+    """Airboss's version: ``app.__version__``, which the distribution's metadata is built
+    from (pyproject.toml), read without ``importlib.metadata``."""
+    from app import __version__
 
-    try:
-        return dist_version("airboss")
-    except PackageNotFoundError:
-        return "0.1.0"
+    return __version__
 
 
 def application() -> QApplication:
