@@ -177,14 +177,7 @@ class MainWindow(QMainWindow):
     def _fit_glance(self, glance: Mapping[str, Any]) -> None:
         """The title, the status bar and the panels the last game uses, as the glance has them
         (what ``_game_changed`` shows once the game itself is open)."""
-        used = set(glance["used"])
-        self._laid_out_for = glance["ruleset"]
-        for name, dock in self.docks.items():
-            if name not in used:
-                dock.hide()
-            elif name in self._hidden_for_game:
-                dock.show()
-        self._hidden_for_game = {n for n in self.docks if n not in used}
+        self._show_used(glance["ruleset"], frozenset(glance["used"]))
         self.setWindowTitle(glance["title"])
         for key, label in self.status_labels.items():
             label.setText(str(glance["status"].get(key, "")))
@@ -372,10 +365,12 @@ class MainWindow(QMainWindow):
         """Show the panels this game uses and hide the others, once per ruleset opened."""
         rs = self.model.session.ruleset if self.model.has_session else None
         key = rs.id if rs is not None else None
-        if key == self._laid_out_for:
-            return
-        self._laid_out_for = key
-        used = used_panels(rs)
+        if key != self._laid_out_for:
+            self._show_used(key, used_panels(rs))
+
+    def _show_used(self, ruleset: str | None, used: frozenset[str]) -> None:
+        """The panels a game of this ruleset uses shown, the others hidden."""
+        self._laid_out_for = ruleset
         for name, dock in self.docks.items():
             if name not in used:
                 dock.hide()

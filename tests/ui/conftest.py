@@ -18,3 +18,30 @@ def session(tmp_path: Path) -> Iterator[GameSession]:
     s.add_aircraft("Red", "jet", "Red 1")
     yield s
     s.close()
+
+
+START_DEMO = """
+ruleset = "skirmish"
+title = "Start-up"
+[[aircraft]]
+side = "Blue"
+type = "jet"
+name = "Blue 1"
+[[aircraft]]
+side = "Red"
+type = "prop"
+name = "Red 1"
+"""
+
+
+@pytest.fixture
+def demo_game_file(tmp_path: Path) -> Path:
+    """A closed game file made as the desk's first start makes one, from a demo engagement
+    (skirmish: Blue 1, a jet, and Red 1, a prop), for the start-up tests."""
+    from app.ui.demo import create_demo_game
+
+    demo = tmp_path / "demo.toml"
+    demo.write_text(START_DEMO, encoding="utf-8")
+    path = tmp_path / "start.airboss"
+    create_demo_game(path, demo=demo).close()
+    return path

@@ -22,33 +22,16 @@ from app.core.paths import user_data_dir
 from app.session import GameSession
 from app.ui import application
 from app.ui.application import keep_glance, start_game
-from app.ui.demo import create_demo_game
 from app.ui.glance import GLANCE_NAME, load_glance, start_glance
 from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel
-
-DEMO = """
-ruleset = "skirmish"
-title = "Glance"
-[[aircraft]]
-side = "Blue"
-type = "jet"
-name = "Blue 1"
-[[aircraft]]
-side = "Red"
-type = "prop"
-name = "Red 1"
-"""
 
 SITE = Path(__file__).parents[1] / "fixtures" / "site"
 
 
 @pytest.fixture
-def game(tmp_path: Path) -> Path:
-    demo = tmp_path / "demo.toml"
-    demo.write_text(DEMO, encoding="utf-8")
-    path = tmp_path / "glance.airboss"
-    create_demo_game(path, demo=demo).close()
+def game(demo_game_file: Path) -> Path:
+    path = demo_game_file
     with GameSession.open(path) as s:  # something to show: the clock two steps on
         s.next_step()
         s.next_step()
@@ -97,7 +80,7 @@ def test_the_first_paint_from_the_glance_is_the_desk_once_live(qtbot, settings, 
     window.show()
     settle()
     first = {name: grab(window, name) for name in ("roster", "turn")}
-    assert window.windowTitle() == title == "Glance — Airboss"
+    assert window.windowTitle() == title == "Start-up — Airboss"
     assert window.status_labels["phase"].text() == phase != ""
     session, problem = start_game(None, None, settings)
     assert session is not None and not problem
@@ -135,7 +118,7 @@ def test_the_first_paint_from_the_glance_imports_no_models_and_no_ruleset(
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "True [] Glance — Airboss"
+    assert done.stdout.strip() == "True [] Start-up — Airboss"
 
 
 def test_airboss_paints_its_last_game_from_the_glance_and_keeps_it_current(

@@ -17,29 +17,12 @@ from app.ui.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 
-DEMO = """
-ruleset = "skirmish"
-title = "Start-up"
-[[aircraft]]
-side = "Blue"
-type = "jet"
-name = "Blue 1"
-[[aircraft]]
-side = "Red"
-type = "prop"
-name = "Red 1"
-"""
-
 SITE = Path(__file__).parents[1] / "fixtures" / "site"
 
 
 @pytest.fixture
-def game(tmp_path: Path) -> Path:
-    demo = tmp_path / "demo.toml"
-    demo.write_text(DEMO, encoding="utf-8")
-    path = tmp_path / "start.airboss"
-    create_demo_game(path, demo=demo).close()
-    return path
+def game(demo_game_file: Path) -> Path:
+    return demo_game_file
 
 
 @pytest.fixture
