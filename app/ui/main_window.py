@@ -245,10 +245,8 @@ class MainWindow(QMainWindow):
             self.show_refusal(f"The {entry.title} panel could not be built: {why}")
             return False
         self.missing_panels.pop(entry.name, None)
-        failed = dock.widget()  # the note of a try that failed, if any
+        before = dock.widget()  # the note of a try that failed, or the glance at start-up
         dock.setWidget(widget)
-        if failed is not None:
-            failed.deleteLater()
         self.panels[entry.name] = widget
         guard_wheel_under(widget)
         hook = getattr(widget, "when_shown", None)
@@ -263,6 +261,11 @@ class MainWindow(QMainWindow):
                 )
         self._connect_panels()
         self._apply_read_only()
+        if before is not None:
+            carry = getattr(before, "carry_to", None)
+            if carry is not None:  # the umpire's selection and scrolling, kept and followed
+                carry(widget)
+            before.deleteLater()
         return True
 
     def _connect_panels(self) -> None:

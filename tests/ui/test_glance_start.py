@@ -94,6 +94,43 @@ def test_the_first_paint_from_the_glance_is_the_desk_once_live(qtbot, settings, 
     window.model.set_session(None)
 
 
+def test_the_live_roster_keeps_the_selection_and_the_scrolling_the_glance_shows(
+    qtbot, settings, tmp_path
+) -> None:
+    """What the umpire left selected and scrolled to is what the first paint shows and what
+    the live roster then has: the same picture, and a selection the other panels follow."""
+    path = tmp_path / "forty.airboss"
+    with GameSession.create(path, "skirmish", "Forty") as s:
+        ids = [s.add_aircraft("Blue" if i % 2 else "Red", "jet", f"Jet {i}") for i in range(40)]
+    chosen = sorted(ids[31:34:2])
+    window = desk(qtbot, settings)
+    window.show_session(GameSession.open(path))
+    window.show()
+    window.build_panels()
+    settle()
+    window.panels["roster"].select(chosen)
+    window.panels["roster"].tree.verticalScrollBar().setValue(12)
+    settle()
+    window.close()
+    keep_glance(window)
+    found = start_glance(str(path), None)
+    assert found is not None
+    again = desk(qtbot, settings, glance=found[1])
+    again.show()
+    settle()
+    first = grab(again, "roster")
+    session, _ = start_game(None, None, settings)
+    again.show_session(session)
+    again.build_panels()
+    settle()
+    live = again.panels["roster"]
+    assert live.tree.verticalScrollBar().value() == 12
+    assert sorted(live.selected_ids()) == chosen
+    assert sorted(again.selected_aircraft) == chosen  # the panels that follow it have it
+    assert first == grab(again, "roster")
+    again.model.set_session(None)
+
+
 def test_the_first_paint_from_the_glance_imports_no_models_and_no_ruleset(
     qtbot, settings, game
 ) -> None:

@@ -302,6 +302,31 @@ def show_tree(tree: QTreeWidget, data: object, roles: Iterable[int] = (), where:
     show_scroll(tree, maybe(data, "scroll", Mapping, where), f"{where}.scroll")
 
 
+def carry_tree(source: QTreeWidget, target: QTreeWidget) -> None:
+    """The live ``target`` taking the place of the glance ``source`` keeps what the umpire
+    left: the selected items, the current item and the scroll position. Items are matched by
+    their place and first column's text (the live tree shows the same game)."""
+
+    def match(item: QTreeWidgetItem) -> QTreeWidgetItem | None:
+        at: QTreeWidgetItem | None = None
+        for i in _tree_path(source, item):
+            at = target.topLevelItem(i) if at is None else at.child(i)
+            if at is None:
+                return None
+        return at if at is not None and at.text(0) == item.text(0) else None
+
+    for item in source.selectedItems():
+        live = match(item)
+        if live is not None:
+            live.setSelected(True)
+    current = source.currentItem()
+    live = match(current) if current is not None else None
+    if live is not None:
+        index = target.indexFromItem(live, max(source.currentColumn(), 0))
+        target.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.NoUpdate)
+    show_scroll(target, scroll_glance(source), "scroll")
+
+
 def _tree_item(
     data: object, columns: int, roles: tuple[int, ...], where: str
 ) -> tuple[QTreeWidgetItem, Glance]:
@@ -430,13 +455,15 @@ def show_scroll(view: QAbstractScrollArea, data: Mapping[str, Any] | None, where
 
 class _Scroll(QObject):
     """Holds a scroll bar at a value through the range changes of the view's first layouts
-    (each may clamp it), until the view has painted once."""
+    (each may clamp it) and whatever else moves it as the view is first shown (a tree view
+    scrolls back to the top then), until the view has painted once."""
 
     def __init__(self, view: QAbstractScrollArea, bar: QScrollBar, value: int) -> None:
         super().__init__(bar)
         self.view, self.bar, self.value = view, bar, value
         self.ending = False
         bar.rangeChanged.connect(self.apply)
+        bar.valueChanged.connect(self.apply)
         view.viewport().installEventFilter(self)
         self.apply()
 
@@ -453,6 +480,7 @@ class _Scroll(QObject):
     def done(self) -> None:
         self.view.viewport().removeEventFilter(self)
         self.bar.rangeChanged.disconnect(self.apply)
+        self.bar.valueChanged.disconnect(self.apply)
         self.deleteLater()
 
 

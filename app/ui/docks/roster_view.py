@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.core.status import PILOT_QUALITIES, Status
 from app.ui.docks.glance_capture import (
+    carry_tree,
     check_kind,
     label_glance,
     malformed_as_value_error,
@@ -231,6 +232,11 @@ class RosterView(QWidget):
                 "pilot": self.pilot_button.isEnabled(),
             },
         }
+
+    def carry_to(self, live: RosterView) -> None:
+        """The live roster taking this glance's place at start-up keeps the selection, the
+        current aircraft and the scroll position the umpire left (issue 20)."""
+        carry_tree(self.tree, live.tree)
 
     def show_glance(self, data: dict[str, Any]) -> None:
         """Show what ``glance`` captured (in a fresh view). A malformed glance raises

@@ -29,8 +29,10 @@ from app.ui.docks.glance_capture import (
     list_glance,
     malformed_as_value_error,
     need,
+    scroll_glance,
     show_label,
     show_list,
+    show_scroll,
 )
 from app.ui.message_bar import MessageBar
 
@@ -121,6 +123,12 @@ class TurnView(QWidget):
                 "next": self.next_button.isEnabled(),
             },
         }
+
+    def carry_to(self, live: TurnView) -> None:
+        """The live Turn panel taking this glance's place at start-up keeps where the umpire
+        had scrolled its lists (which lines are current follows from the game; issue 20)."""
+        show_scroll(live.step_list, scroll_glance(self.step_list), "steps.scroll")
+        show_scroll(live.acting, scroll_glance(self.acting), "acting.scroll")
 
     def show_glance(self, data: dict[str, Any]) -> None:
         """Show what ``glance`` captured (in a fresh view). A malformed glance raises
