@@ -254,3 +254,31 @@ def test_a_panel_that_failed_is_tried_again_when_another_game_is_opened(
     monkeypatch.setattr(ledgers, "LedgersDock", real)
     window.show_session(GameSession.open(game))
     assert "ledgers" in window.panels and "ledgers" not in window.missing_panels
+
+
+def test_the_roster_closed_does_no_work_and_is_right_when_shown_again(later_desk, qtbot):
+    """Issue 20: with the Roster closed (View > Roster), an aircraft added and one renamed
+    change nothing in it; shown again, it shows both, and the selection the desk asks of it
+    is of the game as it is."""
+    window = later_desk
+    window.build_panels()
+    roster, session = window.panels["roster"], window.model.session
+    window.docks["roster"].toggleViewAction().trigger()
+    qtbot.waitUntil(lambda: not roster.when_shown.on_screen)
+    added = session.add_aircraft("Blue", "jet", "Blue 2")
+    session.change_aircraft("red-1", name="Red Leader")
+    assert roster.when_shown.stale
+    blue = roster.tree.topLevelItem(0)
+    assert blue.childCount() == 1 and blue.child(0).text(0) == "Blue 1"
+    assert roster.tree.topLevelItem(1).child(0).text(0) == "Red 1"
+    window.docks["roster"].toggleViewAction().trigger()
+    qtbot.waitUntil(lambda: roster.when_shown.on_screen)
+    assert not roster.when_shown.stale
+    blue, red = roster.tree.topLevelItem(0), roster.tree.topLevelItem(1)
+    assert [blue.child(i).text(0) for i in range(blue.childCount())] == ["Blue 1", "Blue 2"]
+    assert red.child(0).text(0) == "Red Leader"
+    window.docks["roster"].toggleViewAction().trigger()
+    qtbot.waitUntil(lambda: not roster.when_shown.on_screen)
+    session.remove_aircraft(added)
+    assert roster.selected_ids() == []  # asked from outside: brought up to date first
+    assert roster.tree.topLevelItem(0).childCount() == 1

@@ -45,6 +45,7 @@ from app.ui.docks.roster_view import (
 from app.ui.forms import InputForm
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 #: the names this module has always offered (the look of the roster is in ``roster_view``)
 __all__ = [
@@ -96,8 +97,10 @@ class RosterDock(RosterView):
         for quality, act in self.pilot_actions.items():
             act.triggered.connect(lambda _=False, q=quality: self.set_pilot(q))
 
-        model.reset.connect(self.rebuild)
-        model.aircraft_changed.connect(self._aircraft_changed)
+        # hidden or tabbed away, the roster does no work until shown (issue 20)
+        self.when_shown = WhenShown(self, self.rebuild)
+        model.reset.connect(self.when_shown.wrap(self.rebuild))
+        model.aircraft_changed.connect(self.when_shown.wrap(self._aircraft_changed))
         self.rebuild()
 
     # -- rendering ----------------------------------------------------------------------------
@@ -234,10 +237,13 @@ class RosterDock(RosterView):
     # -- selection ----------------------------------------------------------------------------
 
     def selected_ids(self) -> list[str]:
+        """The aircraft selected (of the game as it is: a roster out of date rebuilds first)."""
+        self.when_shown.fresh()
         return [i.data(NAME, ID_ROLE) for i in self.tree.selectedItems() if i.data(NAME, ID_ROLE)]
 
     def select(self, ids: Iterable[str]) -> None:
         """Select these aircraft (one ``selection_changed``)."""
+        self.when_shown.fresh()
         wanted = set(ids)
         self.tree.blockSignals(True)
         try:
