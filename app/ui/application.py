@@ -38,7 +38,8 @@ from app.ui.qt_app import application
 if TYPE_CHECKING:
     from app.session import GameSession
 
-#: the window size of a ``--screenshot``
+#: the window size of a ``--screenshot``; taller where every panel of the game, untabbed, needs
+#: more (Phantoms' nine panels: 1272 pixels)
 SCREENSHOT_SIZE = (1600, 1000)
 
 
