@@ -117,6 +117,12 @@ class EngagementModel(QObject):
         return self._session is not None
 
     @property
+    def can_act(self) -> bool:
+        """A game is open and this desk may change it (it was not opened read-only): the
+        panels enable what would change the game only then."""
+        return self._session is not None and not self._session.read_only
+
+    @property
     def engagement(self) -> Engagement:
         if self._session:
             return self._session.engagement

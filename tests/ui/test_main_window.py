@@ -434,6 +434,60 @@ def test_a_read_only_game_says_so_in_the_title_and_refuses_in_the_desk(window, t
     assert sorted(p.name for p in tmp_path.glob("desk.airboss*")) == ["desk.airboss"]
 
 
+def test_a_read_only_desk_disables_what_would_change_the_game(window, tmp_path, qtbot):
+    """What would change a game opened read-only is disabled in every panel, not refused after
+    a click: Add, Rename, Remove and Pilot, Next and Previous, Resolve, the initiative roll and
+    Pass marker, and the ledger correction; rename by double-click does not start. A game this
+    desk may change, opened next, has them all again (Ctrl+I rolls)."""
+    path = Path(window.game_path)
+    window.close_action.trigger()
+    path.chmod(0o444)
+    assert window.open_game(path)
+    panels = {name: window.panel(name) for name in ("roster", "turn", "combat", "initiative")}
+    ledgers = window.panel("ledgers")
+    roster, turn, combat, initiative = panels.values()
+
+    def choose() -> None:
+        """Combat and Ledgers in view, each showing the game as it is; a choice in each."""
+        for name in ("combat", "ledgers"):
+            window.docks[name].raise_()
+            qtbot.waitUntil(lambda n=name: window.panels[n].when_shown.on_screen)
+        roster.select(["blue-1"])
+        ledgers.select("blue-1", "ammunition")
+
+    choose()
+
+    def acting() -> dict[str, bool]:
+        return {
+            "add": roster.add_action.isEnabled(),
+            "rename": roster.rename_action.isEnabled(),
+            "remove": roster.remove_action.isEnabled(),
+            "pilot": roster.pilot_button.isEnabled(),
+            "next": turn.next_button.isEnabled(),
+            "previous": turn.previous_button.isEnabled(),
+            "resolve": combat.resolve_button.isEnabled(),
+            "roll": initiative.roll_button.isEnabled(),
+            "roll key": initiative.roll_action.isEnabled(),
+            "apply": ledgers.apply_button.isEnabled(),
+        }
+
+    assert not any(acting().values()), acting()
+    item = roster.tree.topLevelItem(0).child(0)
+    rect = roster.tree.visualItemRect(item)
+    qtbot.mouseDClick(roster.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert not roster.tree.isPersistentEditorOpen(item, 0)
+    assert roster.tree.state() != roster.tree.State.EditingState
+    window.close_action.trigger()
+    path.chmod(0o644)
+    assert window.open_game(path)
+    choose()
+    assert all(acting().values()), acting()
+    before = len(window.model.session.events())
+    window.docks["turn"].raise_()  # Initiative tabbed away: Ctrl+I still rolls
+    qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.model.session.events()) > before
+
+
 def test_edit_menu_opens_the_card_and_tables_editors_by_key(tmp_path, settings, qtbot):
     """Issue 14: Edit > Aircraft cards (on the selected aircraft's type) and Edit > Tables."""
     model = EngagementModel()

@@ -427,7 +427,7 @@ class CombatDock(QWidget):
         self.form_layout.insertWidget(0, self.form)
         self.form.show()  # now, not when the layout gets round to it: the cursor goes in it
         self.prefill_button.setVisible(pair or one)
-        self.resolve_button.setEnabled(True)
+        self.resolve_button.setEnabled(self.model.can_act)
         self._aircraft_chosen()
 
     def _aircraft_chosen(self, *_: object) -> None:

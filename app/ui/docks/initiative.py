@@ -103,9 +103,19 @@ class InitiativeDock(QWidget):
         #: out of view a new game waits until the panel is shown
         self.when_shown = WhenShown(self, self.rebuild)
         model.reset.connect(self.when_shown.wrap(self.rebuild))
+        # Ctrl+I follows the game even out of view: enabled only where this desk may roll
+        model.reset.connect(self._enable_roll)
         model.initiative_changed.connect(self.when_shown.unless_stale(self.show_order))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self._roster_changed))
         self.rebuild()
+        self._enable_roll()
+
+    def _enable_roll(self) -> None:
+        """The roll on a game with an initiative roll that this desk may change (a game opened
+        read-only changes nothing)."""
+        can = self.procedure is not None and self.model.can_act
+        self.roll_action.setEnabled(can)
+        self.roll_button.setEnabled(can)
 
     # -- the procedure ------------------------------------------------------------------------
 
@@ -271,7 +281,7 @@ class InitiativeDock(QWidget):
         for key, name in candidates:
             if key != e.initiative_marker:
                 self.pass_to.addItem(name, key)
-        self.pass_button.setEnabled(self.pass_to.count() > 0)
+        self.pass_button.setEnabled(self.pass_to.count() > 0 and self.model.can_act)
         self.pass_box.setVisible(self.model.session.ruleset.pass_initiative is not None)
 
     def order_lines(self) -> list[str]:

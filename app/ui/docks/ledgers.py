@@ -300,7 +300,7 @@ class LedgersDock(QWidget):
 
     def _show_history(self) -> None:
         key = self.current_key()
-        self.apply_button.setEnabled(key is not None and key[1] is not None)
+        self.apply_button.setEnabled(key is not None and key[1] is not None and self.model.can_act)
         rows: list[tuple[str, LedgerChange, str]] = []
         if key is None:
             self.history_title.setText("Select a ledger to see its history.")

@@ -258,12 +258,14 @@ class RosterDock(RosterView):
         self.selection_changed.emit(self.selected_ids())
 
     def _enable(self) -> None:
-        has_game = self.model.has_session
-        chosen = bool(self.selected_ids())
-        self.add_action.setEnabled(has_game)
+        """Add with a game this desk may change; rename, remove and pilot on a selection too
+        (a game opened read-only changes nothing here)."""
+        can = self.model.can_act
+        chosen = can and bool(self.selected_ids())
+        self.add_action.setEnabled(can)
         self.rename_action.setEnabled(chosen)
         self.remove_action.setEnabled(chosen)
-        uses_pilot = has_game and self.model.session.ruleset.uses_pilot_quality
+        uses_pilot = can and self.model.session.ruleset.uses_pilot_quality
         self.pilot_button.setEnabled(chosen and uses_pilot)
 
     # -- actions ------------------------------------------------------------------------------
@@ -282,7 +284,7 @@ class RosterDock(RosterView):
             self.tree.editItem(items[0], NAME)
 
     def _double_clicked(self, item: QTreeWidgetItem, column: int) -> None:
-        if column == NAME and item.data(NAME, ID_ROLE):
+        if column == NAME and item.data(NAME, ID_ROLE) and self.model.can_act:
             self.tree.editItem(item, NAME)
 
     def _edited(self, item: QTreeWidgetItem, column: int) -> None:

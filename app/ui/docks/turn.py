@@ -118,7 +118,7 @@ class TurnDock(TurnView):
         return self.steps[e.step] if 0 <= e.step < len(self.steps) else None
 
     def _enable(self) -> None:
-        has = self.model.has_session
+        has = self.model.can_act
         for w in (self.next_button, self.previous_button):
             w.setEnabled(has)
         self.next_action.setEnabled(has)
