@@ -39,7 +39,8 @@ from app.core.events import (
 )
 from app.core.history import Timeline
 from app.core.log_index import undone_in
-from app.core.procedure import from_cards
+from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
+from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset
 from app.plugins import load_ruleset
 from app.store import (
@@ -294,7 +295,7 @@ class GameSession:
             said = [env.narrative for env in new if env.narrative]
             meanwhile = "; ".join(said[-3:]) + ("" if len(said) <= 3 else f" (+{len(said) - 3})")
             raise ConcurrentAppend(
-                "another station acted meanwhile"
+                "another window or station acted first"
                 + (f": {meanwhile}" if meanwhile else "")
                 + ". Nothing of this action was written; the desk is up to date (odds too): "
                 "check, then resolve again."
@@ -339,32 +340,151 @@ class GameSession:
     ) -> Resolution:
         """Validate, resolve, append durably and apply one rules procedure.
 
-        The log line names who did what to whom ("Olds 1 — Gun attack on Red 1: ..."), and
-        ``overrides`` (field title -> (card value, value used)) records the card values the
-        umpire changed for this roll (issue 13)."""
+        The inputs are prepared as the desk prepares them (``prepare``): values the script
+        leaves out are read from the aircraft's cards and state and from the board; a given
+        card or board value that disagrees is refused unless ``overrides`` (field title ->
+        (card value, value used)) names it, and the log records each override (issue 13).
+        The log line names who did what to whom ("Olds 1 — Gun attack on Red 1: ...")."""
+        proc = self._procedure(procedure)
+        if isinstance(inputs, BaseModel):
+            given = {f: getattr(inputs, f) for f in inputs.model_fields_set}
+        else:
+            given = dict(inputs)
+        roles: dict[str, str | None] = {}
+        for field in ROLES:
+            ref = given.pop(field, None)
+            if isinstance(ref, str):
+                self.engagement.get(ref)  # a removed aircraft is refused by name first
+            if field in proc.Inputs.model_fields:
+                roles[field] = ref
+            elif ref is not None:
+                given[field] = ref  # not a field of this procedure: refused by its Inputs
+        titles = {info.title or name: name for name, info in proc.Inputs.model_fields.items()}
+        overridden = frozenset(titles.get(t, t) for t in (overrides or {}))
+        prepared = self.prepare(procedure, roles, given, overridden, choose_target=False)
+        return self.resolve(prepared, dice)
+
+    def _procedure(self, procedure: str) -> Procedure:
         try:
-            proc = self.ruleset.procedures[procedure]
+            return self.ruleset.procedures[procedure]
         except KeyError:
             raise RuleViolation(
                 f"{self.ruleset.title} has no procedure {procedure!r}; known: "
                 + ", ".join(self.ruleset.procedures)
             ) from None
-        titles = {info.title or name: name for name, info in proc.Inputs.model_fields.items()}
-        overridden = frozenset(titles.get(t, t) for t in (overrides or {}))
-        for field in ("attacker", "target", "aircraft"):
-            ref = (
-                getattr(inputs, field, None) if isinstance(inputs, BaseModel) else inputs.get(field)
-            )
-            if isinstance(ref, str):
-                self.engagement.get(ref)  # a removed aircraft is refused by name first
-        parsed = proc.parse(
-            from_cards(proc, inputs, self.engagement, overridden, self.board_readings(inputs))
+
+    # -- the prepared action (issue 28) ----------------------------------------------------------
+
+    def prepare(
+        self,
+        procedure: str,
+        roles: Mapping[str, str | None] | None = None,
+        typed: Mapping[str, Any] | None = None,
+        overridden: frozenset[str] | set[str] = frozenset(),
+        *,
+        choose_target: bool = True,
+        notes: Sequence[str] = (),
+    ) -> Prepared:
+        """The procedure with these aircraft (``roles``), the values typed and the locked ones
+        overridden, made ready as the form shows it and resolve uses it
+        (``app.core.prepared``). With ``choose_target`` an attacker without a target (``None``)
+        is given the first enemy in play; an empty string is the umpire's own what-if."""
+        proc = self._procedure(procedure)
+        e = self.engagement
+        roles = dict(roles or {})
+        said = list(notes)
+        for ref in roles.values():
+            if ref and ref not in e.aircraft:
+                raise RuleViolation(f"{ref!r} is not an aircraft of this game")
+        if choose_target and "target" in proc.Inputs.model_fields and roles.get("attacker"):
+            if roles.get("target") is None:
+                roles["target"] = first_enemy(e, roles["attacker"])
+                if roles["target"]:
+                    said.append(
+                        f"Target: {e.aircraft[roles['target']].name}, the first enemy in play "
+                        "(change it in Target)."
+                    )
+        roles = {r: (a or None) for r, a in roles.items()}
+        board: dict[str, Any] = {}
+        try:
+            board = self.board_readings(roles)
+        except (RuleViolation, ValueError) as err:
+            said.append(f"Cannot read the board: {err}")
+        prepared = prepare(
+            proc,
+            e,
+            roles=roles,
+            typed=typed,
+            overridden=overridden,
+            board=board,
+            whole_game=procedure in (self.ruleset.initiative, self.ruleset.pass_initiative),
+            notes=said,
         )
-        for field in ("attacker", "target", "aircraft"):
-            ref = getattr(parsed, field, None)
-            if ref is not None:
-                self.engagement.get(ref)
-        res = proc.resolve(parsed, dice if dice is not None else SeededDice(), self.engagement)
+        read = [v for v in prepared.values if v.source == "board"]
+        if read:
+            told = ", ".join(f"{v.title}: {_said(v.value)}" for v in read)
+            prepared = replace(prepared, notes=(*prepared.notes, f"From the board: {told}"))
+        return prepared
+
+    def prepare_line(self, procedure: str, who: str, other: str | None = None) -> Prepared:
+        """A "who acts now" line (``Ruleset.acting``: who, what, procedure, other aircraft)
+        made ready: the line's aircraft in the procedure's ``line_role`` (the aircraft that
+        owes a damage, critical, fire or ejection roll is the one it applies to), the other
+        aircraft opposite; an attack that names no target opens on the first enemy in play."""
+        proc = self._procedure(procedure)
+        return self.prepare(procedure, line_roles(proc, self.engagement, who, other))
+
+    def acting(self) -> list[tuple[str, ...]]:
+        """The "who acts now" lines of the current step; a ruleset that fails here is named."""
+        try:
+            return [tuple(line) for line in self.ruleset.acting(self.engagement)]
+        except Exception as e:  # noqa: BLE001 - a guest's bug is reported, not raised
+            raise RuleViolation(
+                f"{self.ruleset.title}: who acts now could not be worked out "
+                f"({type(e).__name__}: {e})"
+            ) from e
+
+    def odds(self, prepared: Prepared) -> dict[str, Fraction]:
+        """The exact odds of the prepared action, in the game as it is (a what-if without
+        aircraft): the same ``decide`` resolve runs, over every value of its dice."""
+        if prepared.inputs is None:
+            raise RuleViolation(prepared.error or "the inputs are not complete")
+        proc = self._procedure(prepared.procedure)
+        if prepared.is_what_if:
+            return dict(proc.odds(prepared.inputs))
+        return dict(proc.odds(prepared.inputs, self.engagement))
+
+    def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
+        """Resolve exactly the prepared action: its inputs, its roles, its overrides. One
+        prepared on a game that changed since (another window or station acted first) is
+        refused, naming what happened, and nothing is written."""
+        self.follow()
+        if prepared.seq != self.engagement.seq:
+            said = [
+                env.narrative
+                for env in self.store.events(self.game_id, after=prepared.seq)
+                if env.narrative
+            ]
+            what = "; ".join(said[-3:]) + ("" if len(said) <= 3 else f" (+{len(said) - 3})")
+            raise ConcurrentAppend(
+                "another window or station acted first"
+                + (f": {what}" if what else "")
+                + ". Nothing of this action was written; the form shows the game as it is now: "
+                "check it, then resolve again."
+            )
+        if prepared.disagrees:
+            raise RuleViolation(prepared.disagrees)
+        if prepared.inputs is None:
+            if prepared.invalid is not None:
+                raise prepared.invalid
+            if prepared.missing is not None:
+                raise prepared.missing
+            raise RuleViolation(prepared.error or "the inputs are not complete")
+        proc = self._procedure(prepared.procedure)
+        before = self._owed(proc.id)
+        res = proc.resolve(
+            prepared.inputs, dice if dice is not None else SeededDice(), self.engagement
+        )
         extra = getattr(dice, "unused", None)
         if isinstance(dice, TableDice) and extra:
             used = len(dice.values) - len(extra)
@@ -373,14 +493,36 @@ class GameSession:
                 f"(unused: {', '.join(str(v) for v in extra)}); nothing was recorded: "
                 "clear the extra values or check the order"
             )
-        narrative = _named(self.engagement, parsed, proc.title, res.narrative)
-        if overrides:
+        narrative = _named(self.engagement, prepared.inputs, proc.title, res.narrative)
+        if prepared.overrides:
             narrative += "; umpire's override: " + ", ".join(
-                f"{what} {card} -> {used}" for what, (card, used) in overrides.items()
+                f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
             )
         res = replace(res, narrative=narrative)
         self._commit(res.events, res.narrative, proc.rule)
-        return res
+        return replace(res, follows=self._follows(res, proc.id, before))
+
+    def _owed(self, procedure: str) -> list[tuple[str, ...]]:
+        """The lines of this step that open a roll (to see what a result makes owed)."""
+        try:
+            lines = self.acting()
+        except RuleViolation:
+            return []
+        return [
+            line
+            for line in lines
+            if len(line) >= 3 and line[2] in self.ruleset.procedures and line[2] != procedure
+        ]
+
+    def _follows(
+        self, res: Resolution, procedure: str, before: Sequence[tuple[str, ...]]
+    ) -> tuple[str, ...] | None:
+        """The roll a result owes at once: one it names, else a line it made owed."""
+        if res.follow_ups:
+            pid, who = res.follow_ups[0]
+            return (who, "", pid)
+        known = set(before)
+        return next((line for line in self._owed(procedure) if line not in known), None)
 
     def board_readings(self, inputs: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
         """What the ruleset's geometry reads off the pair these inputs name, when both are on
@@ -631,6 +773,11 @@ def _storable(envs: Sequence[Envelope]) -> None:
                 "a name or reason holds a character that cannot be stored "
                 "(a broken character from a paste?); retype it. Nothing was recorded."
             ) from None
+
+
+def _said(value: Any) -> str:
+    """A value as the panel says it ("yes"/"no" for a flag)."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def _one_line(e: BaseException) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import gcd
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -64,6 +64,12 @@ class Resolution:
     #: rolls this result owes at once, as (procedure id, aircraft id): a critical hit, a fire
     #: check, an ejection ... the desk offers the first as the next roll
     follow_ups: tuple[tuple[str, str], ...] = ()
+    #: what the result headline says happened (the outcome label unless the procedure names
+    #: it: a critical hit's "Minor Damage" is labelled "miss" for the odds, but is not one)
+    headline: str = ""
+    #: the "who acts now" line this result makes owed at once, if any (set by the session:
+    #: a roll it owes, which the desk opens next)
+    follows: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,8 @@ class Decision:
     outcome: str
     narrative: str
     follow_ups: tuple[tuple[str, str], ...] = ()
+    #: the headline when the outcome label does not say what happened (see ``Resolution``)
+    headline: str = ""
 
 
 class Draft:
@@ -225,8 +233,16 @@ class Procedure(ABC):
     Inputs: ClassVar[type[BaseModel]]
     dice: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: inputs read off the cards and state (``prefill``): filled from them when not given, and
-    #: refused when they disagree unless the umpire overrode them (issue 15, ``from_cards``)
+    #: refused when they disagree unless the umpire overrode them (issue 15; ``app.core.prepared``)
     card_fields: ClassVar[frozenset[str]] = frozenset()
+    #: the role the aircraft of a "who acts now" line takes in a two-aircraft procedure: the
+    #: attacker of a shot, or the target of a roll it owes for a hit it took (a damage roll)
+    line_role: ClassVar[Literal["attacker", "target"]] = "attacker"
+
+    def complete(self, engagement: Engagement, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Inputs worked out from the game and the other inputs (an attack total from the
+        counters ticked): shown locked, and worked out again at every change."""
+        return {}
 
     def dice_needed(self, inputs: Any) -> list[tuple[str, str]]:
         """``(spec, purpose)`` of each roll the procedure will make for these inputs."""
@@ -310,7 +326,14 @@ class Procedure(ABC):
         decision = self.decide(inputs, dice, draft)
         rolls = tuple(dice.rolls[start:])
         events = (self.record(inputs, rolls, decision.outcome), *draft.events)
-        return Resolution(events, decision.narrative, decision.outcome, rolls, decision.follow_ups)
+        return Resolution(
+            events,
+            decision.narrative,
+            decision.outcome,
+            rolls,
+            decision.follow_ups,
+            decision.headline or decision.outcome,
+        )
 
     def odds(self, inputs: Any, engagement: Engagement | None = None) -> dict[str, Fraction]:
         """Every outcome label -> exact probability, summing to 1 (``"miss"`` = no effect):
@@ -346,51 +369,6 @@ class Calculator(Procedure):
             engagement = Engagement()
             inputs = what_if(inputs)
         return self.compute(inputs, Draft(engagement, self.state_model))
-
-
-def from_cards(
-    proc: Procedure,
-    inputs: BaseModel | Mapping[str, Any],
-    engagement: Engagement,
-    overridden: frozenset[str] = frozenset(),
-    board: Mapping[str, Any] | None = None,
-) -> BaseModel | Mapping[str, Any]:
-    """The inputs with the procedure's ``card_fields`` taken from the cards and state of the
-    aircraft they name (issue 15): a card value left out is filled in, never a made-up default;
-    one that disagrees with the card is refused unless it is among ``overridden`` (field
-    names the umpire changed on purpose; the log records them). ``board`` holds what the board
-    reads of the pair (range, arc ...; issue 18): it wins over the state and is checked the same
-    way. A what-if (no aircraft named) is left as it is."""
-    board = proc.board_inputs(board or {})
-    fields = proc.card_fields | frozenset(board)
-    if not fields:
-        return inputs
-    if isinstance(inputs, BaseModel):
-        raw = {f: getattr(inputs, f) for f in inputs.model_fields_set}
-    else:
-        raw = dict(inputs)
-    first = raw.get("attacker") or raw.get("aircraft")
-    target = raw.get("target")
-    if not (first or target):
-        return inputs
-    card = {**proc.prefill(engagement, first, target), **board}
-    known = {f: card[f] for f in fields if f in card}
-    if not known:
-        return inputs
-    as_given = proc.parse({**known, **raw})
-    as_card = proc.parse({**raw, **known})
-    for f in sorted(set(known) & set(raw) - overridden):
-        if getattr(as_given, f) != getattr(as_card, f):
-            info = type(as_given).model_fields[f]
-            whose = str(target if f.startswith("target") and target else first)
-            who = engagement.get(whose).name
-            source = "the board says" if f in board else f"{who}'s card and state say"
-            raise RuleViolation(
-                f"{info.title or f}: {getattr(as_given, f)} is not what {source} "
-                f"({getattr(as_card, f)}); override it on purpose (the log records it) or "
-                "leave it as read. Nothing was recorded."
-            )
-    return {**known, **raw}
 
 
 def what_if(inputs: Any) -> Any:

@@ -32,6 +32,8 @@ class DamageRoll(Procedure):
     rule = "Air Power, Aircraft Damage Resolution"
     Inputs = DamageInputs
     dice = (("d10", "damage roll"),)
+    #: the roll is owed by the aircraft that was hit: it is the target (issue 28)
+    line_role = "target"
 
     def modifier(self, inputs: DamageInputs) -> int:
         return modifiers().rocket_damage_roll if inputs.weapon == "rocket" else 0

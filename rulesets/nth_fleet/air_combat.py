@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, Self
@@ -315,16 +315,36 @@ class AirCombat(Procedure):
                     out["cap"] = side
         if attacker is None or target is None:
             return out
-        inputs = self.parse({"attacker": attacker, "target": target, **out})
-        draft = Draft(engagement, self.state_model)
-        try:
-            first = self._force(inputs, "first", draft)
-            second = self._force(inputs, "second", draft)
-        except RuleViolation:  # a missing table value, or a counter with nothing to fight with
+        forces = self._read_forces(engagement, {"attacker": attacker, "target": target, **out})
+        if forces is None:
             return out
+        first, second = forces
         out.update(first_attack=first.total, second_attack=second.total)
         out.update(first_ew=first.ew, second_ew=second.ew)
         return out
+
+    def complete(self, engagement: Engagement, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The two forces' attack totals (2.9), worked out from the counters ticked in each
+        force (issue 28: they follow the forces, never stale)."""
+        forces = self._read_forces(engagement, values)
+        if forces is None:
+            return {}
+        return {"first_attack": forces[0].total, "second_attack": forces[1].total}
+
+    def _read_forces(
+        self, engagement: Engagement, values: Mapping[str, Any]
+    ) -> tuple[_Force, _Force] | None:
+        """The two forces of a combat of counters (``None`` without both lead counters, or
+        with a counter that has nothing to fight with or a table value missing)."""
+        if not (values.get("attacker") and values.get("target")):
+            return None
+        keys = ("attacker", "target", "first", "second", "cap", "phase")
+        try:
+            inputs = self.parse({k: values[k] for k in keys if k in values})
+            draft = Draft(engagement, self.state_model)
+            return self._force(inputs, "first", draft), self._force(inputs, "second", draft)
+        except (RuleViolation, ValueError):
+            return None
 
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None

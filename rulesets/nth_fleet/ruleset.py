@@ -286,10 +286,19 @@ class NthFleet(Ruleset):
             and effectiveness_kind(state_of(a).mission)
         ]
         if not strategic:
-            up = {a.side for a in counters if tracks_of(a).aloft or tracks_of(a).cap}
-            if len(up) >= 2:
-                first = engagement.sides[0] if engagement.sides else sorted(up)[0]
+            up = [a for a in counters if tracks_of(a).aloft or tracks_of(a).cap]
+            sides = [s for s in engagement.sides if any(a.side == s for a in up)]
+            if len(sides) >= 2:
+                # the line names a counter of each force (issue 28): the air combat opens
+                # with its attacking force and the enemy's, their totals shown before the roll
+                lead = next(a for a in up if a.side == sides[0])
+                enemy = next(a for a in up if a.side != sides[0])
                 out.append(
-                    (first, "air combat against the other side's forces (2.9-2.12)", "air_combat")
+                    (
+                        lead.id,
+                        f"{lead.side}: air combat against {enemy.side}'s forces (2.9-2.12)",
+                        "air_combat",
+                        enemy.id,
+                    )
                 )
         return out

@@ -143,7 +143,11 @@ class CriticalHitRoll(Procedure):
         if a is not None:
             draft.emit(*self._effects(draft.engagement, a, roll, result, row.title, row.text))
         shown = "Minor Damage, no effect" if result == "miss" else result
-        return Decision(result, f"critical hit roll {roll}: {shown} ({self.rule})")
+        return Decision(
+            result,
+            f"critical hit roll {roll}: {shown} ({self.rule})",
+            headline="Minor Damage" if result == "miss" else result,
+        )
 
     def _effects(
         self,

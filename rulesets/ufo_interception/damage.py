@@ -52,6 +52,8 @@ class DamageRoll(Procedure):
     rule = "UFO rules, Damage: damage table"
     Inputs = DamageInputs
     dice = (("2d6", "damage table"),)
+    #: the rolls are owed by the aircraft that was hit: it is the target (issue 28)
+    line_role = "target"
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

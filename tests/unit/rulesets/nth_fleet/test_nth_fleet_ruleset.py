@@ -83,14 +83,16 @@ def test_steps_and_who_acts(game: Callable) -> None:
         (b, "may fly a strategic mission (2.2)", "launch_mission"),
         (r, "rolls for mission effectiveness (2.3)", "mission_effectiveness"),
     ]
-    # activation: launches, and with both sides up, the air combat (2.9-2.12)
+    # activation: launches, and with both sides up, the air combat (2.9-2.12); its line
+    # names a counter of each force, so the combat opens with both (issue 28)
     g.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
     activation = RULESET.acting(replace(g.state, step=1))
     assert (b, "may launch a strike, escort or CAP (2.2)", "launch_mission") in activation
     assert activation[-1] == (
-        "Red",
-        "air combat against the other side's forces (2.9-2.12)",
+        r,
+        "Red: air combat against Blue's forces (2.9-2.12)",
         "air_combat",
+        b,
     )
     assert RULESET.acting(replace(g.state, step=2)) == [
         (r, "returns to base (2.1)", "return_to_base")

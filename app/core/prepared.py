@@ -1,0 +1,416 @@
+"""One prepared action: what the desk shows is what resolve uses, by construction (issue 28).
+
+The session turns a "who acts now" line, or a procedure picked with aircraft, into a
+``Prepared``: the procedure, every aircraft in its role, every input with the value resolve
+will use and where that value came from (the card and state, the board, the game, the
+umpire's typing, an override, the field's default), which values are locked (read off the
+cards or the board: changed only by an override, which the log records), the dice still to
+type (one entry per die, labelled with printed names), and the validated inputs. The Combat
+and Initiative panels render it and send it back to ``GameSession.resolve``;
+``GameSession.perform`` builds one from a script's inputs. Any change -- a keystroke, a piece
+moved, a card or table edited, another station's action -- makes a new one.
+
+Pure Python: no Qt, no store.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+
+from app.core.dice import DiceSpec
+from app.core.engagement import Engagement
+from app.core.errors import MissingTableValue, RuleViolation
+from app.core.procedure import Procedure
+
+__all__ = [
+    "ROLES",
+    "DieToType",
+    "Prepared",
+    "Source",
+    "Value",
+    "first_enemy",
+    "line_roles",
+    "prepare",
+]
+
+#: the aircraft references a procedure's ``Inputs`` may have
+ROLES = ("attacker", "target", "aircraft")
+
+#: where a value comes from: ``card`` (the aircraft's card and state, ``Procedure.prefill``),
+#: ``board`` (what the board reads of the pair), ``game`` (worked out from the game and the
+#: other inputs: ``Procedure.complete``, the sides of an initiative roll), ``typed`` (the umpire
+#: or a script), ``override`` (a locked value the umpire changed on purpose), ``default`` (the
+#: field's own default), ``unset`` (nothing yet: a value the umpire must type)
+Source = Literal["card", "board", "game", "typed", "override", "default", "unset"]
+
+
+@dataclass(frozen=True)
+class Value:
+    """One input as resolve will use it."""
+
+    name: str
+    title: str
+    value: Any
+    source: Source
+    #: read off the cards, the board or the game: shown read-only until overridden
+    locked: bool = False
+    #: why this value is refused (empty: it is good)
+    error: str = ""
+    #: for an override: the value read, which it replaces
+    read: Any = None
+
+
+@dataclass(frozen=True)
+class DieToType:
+    """One die the players roll for this action: its faces and its label."""
+
+    spec: DiceSpec
+    label: str
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A procedure ready to resolve: what the form shows and what resolve sends."""
+
+    procedure: str
+    title: str
+    rule: str
+    #: the game's sequence number this was prepared at: resolve refuses a stale one
+    seq: int
+    #: ``attacker``/``target``/``aircraft`` -> aircraft id (``None``: none, a what-if)
+    roles: Mapping[str, str | None]
+    values: tuple[Value, ...]
+    #: the validated inputs (``None`` while a value is missing or refused)
+    inputs: BaseModel | None
+    #: the whole refusal, one line (empty when ``inputs`` is good)
+    error: str = ""
+    #: pydantic's own refusal, kept for scripts (``GameSession.perform`` raises it)
+    invalid: ValidationError | None = None
+    dice: tuple[DieToType, ...] = ()
+    #: fields the umpire picks rather than types: field -> ((value, printed label), ...)
+    choices: Mapping[str, tuple[tuple[Any, str], ...]] = field(default_factory=dict)
+    #: what the panel says beside the form (the board's readings, a target chosen for it)
+    notes: tuple[str, ...] = ()
+    #: why the cards could not be read (the line cannot act as it is)
+    cannot: str = ""
+    #: a table cell the rules text does not print, needed by these inputs
+    missing: MissingTableValue | None = None
+    #: a value typed for a field read off the cards or the board, which disagrees with it
+    #: and was not overridden (a script's mistake; the desk never sends one)
+    disagrees: str = ""
+
+    def value(self, name: str) -> Value:
+        return next(v for v in self.values if v.name == name)
+
+    @property
+    def names(self) -> list[str]:
+        return [v.name for v in self.values]
+
+    @property
+    def shown(self) -> dict[str, Any]:
+        """Every input's value as the form shows it, roles included."""
+        return {**{r: a for r, a in self.roles.items()}, **{v.name: v.value for v in self.values}}
+
+    @property
+    def overrides(self) -> dict[str, tuple[Any, Any]]:
+        """Locked values the umpire changed: field title -> (value read, value used)."""
+        return {
+            v.title: (v.read, v.value)
+            for v in self.values
+            if v.source == "override" and v.read != v.value
+        }
+
+    @property
+    def is_what_if(self) -> bool:
+        return not any(self.roles.values())
+
+
+def first_enemy(engagement: Engagement, attacker: str | None) -> str | None:
+    """The target a line opens on when it names none: the first aircraft of another side
+    still in play (the umpire changes it in Target)."""
+    a = engagement.aircraft.get(attacker) if attacker else None
+    if a is None:
+        return None
+    return next(
+        (t.id for t in engagement.aircraft.values() if t.side != a.side and t.in_play), None
+    )
+
+
+def line_roles(
+    proc: Procedure, engagement: Engagement, who: str, other: str | None
+) -> dict[str, str | None]:
+    """The aircraft of a "who acts now" line in the procedure's roles: the line's aircraft
+    takes ``proc.line_role`` (the attacker of a shot, the aircraft of a one-aircraft roll, the
+    target of a damage roll it owes), ``other`` the opposite role. A line of a side (not an
+    aircraft) names no aircraft. An attack without a named target opens on the first enemy
+    in play, never on nobody (a what-if is the umpire's choice, not a line's)."""
+    fields = proc.Inputs.model_fields
+    me = who if who in engagement.aircraft else None
+    them = other if other and other in engagement.aircraft else None
+    if "aircraft" in fields and not ({"attacker", "target"} & set(fields)):
+        return {"aircraft": me}
+    role = proc.line_role
+    if role == "target":
+        return {"attacker": them, "target": me}
+    roles: dict[str, str | None] = {"attacker": me, "target": them}
+    if "target" in fields and roles["target"] is None:
+        roles["target"] = first_enemy(engagement, me)
+    return {r: a for r, a in roles.items() if r in fields}
+
+
+def _is_choice(info: FieldInfo) -> bool:
+    annotation = info.annotation
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    for a in [annotation, *args]:
+        if typing.get_origin(a) is Literal or (isinstance(a, type) and issubclass(a, Enum)):
+            return True
+    return False
+
+
+def _title(name: str, info: FieldInfo) -> str:
+    return info.title or name.replace("_", " ").capitalize()
+
+
+def _label(purpose: str, names: Mapping[str, str]) -> str:
+    """A die's purpose with the aircraft's printed name for its role ("gun attack: Phantom
+    1" rather than "gun attack: attacker")."""
+    head, sep, tail = purpose.rpartition(": ")
+    if sep and tail in names:
+        return f"{head}: {names[tail]}"
+    return purpose
+
+
+def dice_of(
+    needed: Sequence[tuple[str, str]], names: Mapping[str, str] | None = None
+) -> tuple[DieToType, ...]:
+    """One entry per die of ``needed`` ((spec, purpose) per roll)."""
+    out: list[DieToType] = []
+    for text, purpose in needed:
+        spec = DiceSpec.parse(text)
+        label = _label(purpose, names or {})
+        one = DiceSpec(1, spec.low, spec.high, spec.die_name, spec.zero_reads)
+        for i in range(spec.count):
+            which = f"{label} (die {i + 1} of {spec.count})" if spec.count > 1 else label
+            out.append(DieToType(one, which))
+    return tuple(out)
+
+
+def _same(proc: Procedure, raw: Mapping[str, Any], name: str, a: Any, b: Any) -> bool:
+    """Whether two values of one field are the same once validated (3 and "3" are)."""
+    if a == b:
+        return True
+    try:
+        return bool(
+            getattr(proc.parse({**raw, name: a}), name)
+            == getattr(proc.parse({**raw, name: b}), name)
+        )
+    except (ValidationError, RuleViolation, ValueError):
+        return False
+
+
+def prepare(
+    proc: Procedure,
+    engagement: Engagement,
+    *,
+    roles: Mapping[str, str | None],
+    typed: Mapping[str, Any] | None = None,
+    overridden: Iterable[str] = (),
+    board: Mapping[str, Any] | None = None,
+    whole_game: bool = False,
+    notes: Sequence[str] = (),
+) -> Prepared:
+    """The procedure with these aircraft, what was typed and what was overridden, made ready.
+
+    A value read off the cards (``prefill``) or the board is locked when the form must not
+    change it silently: a required value, a choice, or one of the procedure's ``card_fields``;
+    a value the procedure works out from the others (``complete``) is locked too. A locked
+    value is replaced only by an override; a typed value that disagrees with a card field or
+    the board without one is refused (``disagrees``). ``whole_game``: the procedure reads the
+    whole game rather than two aircraft (the initiative roll), so its cards are read with no
+    aircraft named.
+    """
+    typed = dict(typed or {})
+    over = set(overridden)
+    model_fields = proc.Inputs.model_fields
+    off = proc.inputs_off()
+    roles = {r: roles.get(r) for r in ROLES if r in model_fields}
+    first = roles.get("attacker") or roles.get("aircraft")
+    target = roles.get("target")
+    has_roles = bool(roles)
+
+    card: dict[str, Any] = {}
+    choices: dict[str, tuple[tuple[Any, str], ...]] = {}
+    cannot = ""
+    if first or target or not has_roles or whole_game:
+        try:
+            choices = {k: tuple(v) for k, v in proc.choices(engagement, first, target).items()}
+            card = dict(proc.prefill(engagement, first, target))
+        except (RuleViolation, KeyError, ValueError) as e:
+            cannot = f"Cannot read the cards: {e}"
+    if whole_game:
+        if "sides" in model_fields and len(engagement.sides) >= 2:
+            card.setdefault("sides", list(engagement.sides))
+        if "aircraft_ids" in model_fields:
+            card.setdefault(
+                "aircraft_ids", [a.id for a in engagement.aircraft.values() if a.in_play]
+            )
+    from_board = {k: v for k, v in proc.board_inputs(board or {}).items() if k in model_fields}
+    strict = proc.card_fields | frozenset(from_board)
+
+    def lockable(name: str, info: FieldInfo) -> bool:
+        return name in from_board or (
+            name in card and (info.is_required() or _is_choice(info) or name in proc.card_fields)
+        )
+
+    values: dict[str, Value] = {}
+    disagrees: list[tuple[str, Any, Any, bool]] = []
+    for name, info in model_fields.items():
+        if name in ROLES or name in off:
+            continue
+        title = _title(name, info)
+        read_from: Source | None = (
+            "board" if name in from_board else "card" if name in card else None
+        )
+        read = from_board[name] if name in from_board else card.get(name)
+        if read_from is not None and lockable(name, info):
+            if name in over:
+                v = Value(name, title, typed.get(name, read), "override", read=read)
+            elif name in typed and name in strict and not _same(proc, {}, name, typed[name], read):
+                disagrees.append((name, typed[name], read, read_from == "board"))
+                v = Value(name, title, typed[name], "typed", read=read)
+            elif name in typed and name not in strict:
+                v = Value(name, title, typed[name], "typed", read=read)
+            else:
+                v = Value(name, title, read, read_from, locked=True)
+        elif name in typed:
+            v = Value(name, title, typed[name], "typed", read=read)
+        elif read_from is not None:
+            v = Value(name, title, read, read_from, read=read)
+        elif not info.is_required():
+            v = Value(name, title, info.get_default(call_default_factory=True), "default")
+        else:
+            v = Value(name, title, None, "unset")
+        values[name] = v
+
+    raw = {
+        **{r: a for r, a in roles.items() if a is not None},
+        **{n: v.value for n, v in values.items() if v.source != "unset"},
+    }
+    try:
+        derived = proc.complete(engagement, raw) if (first or target) else {}
+    except (RuleViolation, KeyError, ValueError):
+        derived = {}
+    for name, value in derived.items():
+        was = values.get(name)
+        if was is None or was.source == "override":
+            continue
+        values[name] = Value(name, was.title, value, "game", locked=True, read=value)
+        raw[name] = value
+
+    return _validated(
+        proc,
+        engagement,
+        roles,
+        values,
+        raw,
+        choices=choices,
+        notes=tuple(notes),
+        cannot=cannot,
+        disagrees=disagrees,
+    )
+
+
+def _validated(
+    proc: Procedure,
+    engagement: Engagement,
+    roles: Mapping[str, str | None],
+    values: dict[str, Value],
+    raw: dict[str, Any],
+    *,
+    choices: Mapping[str, tuple[tuple[Any, str], ...]],
+    notes: tuple[str, ...],
+    cannot: str,
+    disagrees: Sequence[tuple[str, Any, Any, bool]],
+) -> Prepared:
+    """Validate the values as one ``Inputs`` and work out the dice they need."""
+    inputs: BaseModel | None = None
+    invalid: ValidationError | None = None
+    general: list[str] = []
+    errors: dict[str, list[str]] = {}
+    try:
+        inputs = proc.parse(raw)
+    except ValidationError as e:
+        invalid = e
+        for err in e.errors():
+            loc = err["loc"]
+            name = str(loc[0]) if loc else ""
+            msg = err["msg"]
+            if len(loc) > 1:
+                msg = f"item {'.'.join(str(p) for p in loc[1:])}: {msg}"
+            if name in values:
+                errors.setdefault(name, []).append(msg)
+            else:
+                general.append(f"{name}: {msg}" if name else msg)
+    except RuleViolation as e:
+        general.append(str(e))
+    said = ""
+    for name, given, read, board in disagrees:
+        v = values[name]
+        whose_id = (
+            roles.get("target")
+            if name.startswith("target") and roles.get("target")
+            else (roles.get("attacker") or roles.get("aircraft"))
+        )
+        whose = engagement.aircraft.get(whose_id) if whose_id else None
+        who = whose.name if whose is not None else "the aircraft"
+        source = "the board says" if board else f"{who}'s card and state say"
+        said = said or (
+            f"{v.title}: {given} is not what {source} ({read}); override it on purpose (the log "
+            "records it) or leave it as read. Nothing was recorded."
+        )
+        errors.setdefault(name, []).append(f"not what {source} ({read})")
+    for name, msgs in errors.items():
+        v = values[name]
+        shown = "needed" if v.source == "unset" else "; ".join(dict.fromkeys(msgs))
+        values[name] = Value(v.name, v.title, v.value, v.source, v.locked, shown, v.read)
+    if said:
+        inputs = None
+    error = said or "; ".join([f"{values[n].title}: {values[n].error}" for n in errors] + general)
+    names = {
+        r: engagement.aircraft[a].name
+        for r, a in roles.items()
+        if a is not None and a in engagement.aircraft
+    }
+    dice: tuple[DieToType, ...] = ()
+    missing: MissingTableValue | None = None
+    if inputs is not None:
+        try:
+            dice = dice_of(proc.dice_needed(inputs), names)
+        except MissingTableValue as e:
+            missing = e
+        except (RuleViolation, ValueError, KeyError):
+            dice = ()
+    return Prepared(
+        procedure=proc.id,
+        title=proc.title,
+        rule=proc.rule,
+        seq=engagement.seq,
+        roles=dict(roles),
+        values=tuple(values.values()),
+        inputs=inputs,
+        error=error,
+        invalid=invalid,
+        dice=dice,
+        choices=choices,
+        notes=notes,
+        cannot=cannot,
+        missing=missing,
+        disagrees=said,
+    )
