@@ -434,6 +434,19 @@ class GameSession:
         proc = self._procedure(procedure)
         return self.prepare(procedure, line_roles(proc, self.engagement, who, other))
 
+    def first_roles(self, procedure: str) -> dict[str, str | None]:
+        """Aircraft for a procedure picked with none: the first in play whose cards it reads
+        (a UFO's move is the UFO's, not a fighter's), as a line of its would place them."""
+        proc = self._procedure(procedure)
+        e = self.engagement
+        for a in e.aircraft.values():
+            if not a.in_play:
+                continue
+            roles = line_roles(proc, e, a.id, None)
+            if not self.prepare(procedure, roles).cannot:
+                return roles
+        return {}
+
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""
         try:

@@ -12,8 +12,11 @@ from app.ui.forms import is_complete
 class DieField(QWidget):
     """One typed die: a line edit with the die and its purpose, and its error in place.
 
-    ``completed`` is emitted when a typed value is a face no further digit could change (a 4
-    on a d6, a 1 on a d10 only once it cannot become 10), so the desk moves to the next die.
+    A d10 takes 1-10, and 0 read as 10; "10" is one die. ``completed`` is emitted when a
+    typed value is a face no further digit could change (a 4 on a d6; a 1 on a d10 stays,
+    since it may become 10), so the desk moves to the next die. A value that does not fit the
+    die ("11" on a d10, "7" on a d6) is refused in place: never split, never carried on to
+    the next field (issue 28).
     """
 
     completed = Signal()
@@ -22,8 +25,11 @@ class DieField(QWidget):
         super().__init__(parent)
         self.spec, self.purpose = spec, purpose
         self.edit = QLineEdit()
-        self.edit.setPlaceholderText(f"{spec.low}-{spec.high}")
-        self.edit.setMaximumWidth(70)
+        self.edit.setPlaceholderText(
+            f"{spec.low}-{spec.high}" + (" (0 = 10)" if spec.zero_reads else "")
+        )
+        self.edit.setMaxLength(len(str(max(self.typeable))))
+        self.edit.setMaximumWidth(90)
         self.edit.setAccessibleName(f"{spec.die_name} for {purpose}")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
@@ -37,11 +43,16 @@ class DieField(QWidget):
         self.edit.textChanged.connect(lambda _t: self.check(required=False))
         self.edit.textEdited.connect(self._edited)
 
+    @property
+    def typeable(self) -> list[int]:
+        """The numbers that may be typed for this die: its faces, and 0 where 0 reads as one."""
+        faces = list(self.spec.faces)
+        return sorted({*faces, 0} if self.spec.zero_reads is not None else set(faces))
+
     def _edited(self, text: str) -> None:
         text = text.strip()
-        faces = self.spec.faces
-        typed_faces = [0 if self.spec.zero_reads == f else f for f in faces]
-        if is_complete(text, min(typed_faces), max(typed_faces)) and self.check(required=False):
+        typeable = self.typeable
+        if is_complete(text, min(typeable), max(typeable)) and self.check(required=False):
             self.completed.emit()
 
     def value(self) -> int | None:

@@ -40,11 +40,15 @@ from PySide6.QtWidgets import (
 
 from app.ui.wheel_guard import guard_wheel
 
+if typing.TYPE_CHECKING:
+    from app.core.prepared import Prepared
+
 #: the aircraft reference fields every procedure may have; the combat dock picks them itself
 AIRCRAFT_FIELDS = ("attacker", "target", "aircraft")
 
 _SPIN_LIMIT = 999_999
 _NONE = "\x00none"
+_UNSHOWN = object()
 
 
 def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
@@ -290,6 +294,10 @@ class InputForm(QWidget):
     """A form for a pydantic model class; ``changed`` carries the valid model or ``None``."""
 
     changed = Signal(object)
+    #: prepared mode: the umpire changed these fields (name -> the editor's value)
+    edited = Signal(dict)
+    #: prepared mode: the umpire asked to override this locked field
+    override_asked = Signal(str)
     #: Enter was pressed in a field
     submitted = Signal()
     #: the last field the umpire must type was typed in full (the desk moves to the dice)
@@ -302,9 +310,18 @@ class InputForm(QWidget):
         *,
         exclude: Iterable[str] = (),
         fixed: Mapping[str, Any] | None = None,
+        prepared: bool = False,
     ) -> None:
         super().__init__(parent)
         self.model = model
+        #: prepared mode (issue 28): the form validates nothing itself; it shows a prepared
+        #: action (``show``) and reports what the umpire changes (``edited``)
+        self.prepared_mode = prepared
+        self._shown: dict[str, Any] = {}
+        self._choices: dict[str, list[Any]] = {}
+        self._locked_shown: dict[str, Any] = {}
+        #: prepared mode: where each shown value came from (card, board, typed ...)
+        self.locked_source: dict[str, str] = {}
         self.fixed: dict[str, Any] = dict(fixed or {})
         self._fields: dict[str, _Field] = {}
         self._loading = False
@@ -315,6 +332,7 @@ class InputForm(QWidget):
         self._override: dict[str, QToolButton] = {}
         self._rows: dict[str, QHBoxLayout] = {}
         self._labels: dict[str, QLabel] = {}
+        self._notes: dict[str, QLabel] = {}
         skip = set(exclude)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -350,11 +368,17 @@ class InputForm(QWidget):
             override.setAccessibleName("Override")
             override.setToolTip("Read from the card: click to override it (the log records it)")
             override.hide()
-            override.clicked.connect(lambda _c=False, n=name: self.unlock(n))
+            override.clicked.connect(lambda _c=False, n=name: self._override_clicked(n))
             self._override[name] = override
             row.addWidget(override)
             col.addLayout(row)
             col.addWidget(f.error)
+            note = QLabel()
+            note.setObjectName(f"note_{name}")
+            note.setWordWrap(True)
+            note.hide()
+            self._notes[name] = note
+            col.addWidget(note)
             layout.addRow(label, box)
             f.widget.installEventFilter(self)
             guard_wheel(f.widget)
@@ -365,7 +389,8 @@ class InputForm(QWidget):
         self.general_error.setStyleSheet("color: #c62828;")
         self.general_error.hide()
         outer.addWidget(self.general_error)
-        self._validate()
+        if not prepared:
+            self._validate()
 
     # -- public ------------------------------------------------------------------------------
 
@@ -430,7 +455,8 @@ class InputForm(QWidget):
         widgets = [f.widget for f in self._fields.values()]
         for before, after in zip(widgets, widgets[1:], strict=False):
             QWidget.setTabOrder(before, after)  # a new picker keeps its place in the Tab order
-        self._on_edit()
+        if not self.prepared_mode:
+            self._on_edit()
 
     def lock(self, values: Mapping[str, Any], card_fields: Iterable[str] = ()) -> None:
         """Fill these fields from the cards and state; the card values among them (fields the
@@ -534,8 +560,96 @@ class InputForm(QWidget):
     def _on_edit(self, *_: object) -> None:
         if self._loading:
             return
+        if self.prepared_mode:
+            changed = {
+                n: f.raw()
+                for n, f in self._fields.items()
+                if f.raw() != self._shown.get(n, _UNSHOWN)
+            }
+            if changed:
+                self._shown.update(changed)
+                self.edited.emit(changed)
+            return
         self._validate()
         self.changed.emit(self._valid)
+
+    def _override_clicked(self, name: str) -> None:
+        if self.prepared_mode:
+            self.override_asked.emit(name)
+            self._focus(name)  # all selected: the value typed replaces the one read
+        else:
+            self.unlock(name)
+
+    # -- prepared mode (issue 28) ----------------------------------------------------------------
+
+    def show_prepared(self, prepared: Prepared) -> None:
+        """Show exactly the values the prepared action will resolve with: each value, locked
+        or not, its error in place; a locked value that changed since it was last shown says
+        so (a piece moved on the board, a card edited, another station's action)."""
+        self._loading = True
+        try:
+            if prepared.choices:
+                offered = {
+                    n: list(opts)
+                    for n, opts in prepared.choices.items()
+                    if n in self._fields and list(opts) != self._choices.get(n)
+                }
+                if offered:
+                    self.set_choices(offered)
+                    self._choices.update(offered)
+            before = dict(self._locked_shown)
+            self._locked_shown = {}
+            for v in prepared.values:
+                f = self._fields.get(v.name)
+                if f is None:
+                    continue
+                if v.source != "unset" and f.raw() != v.value:
+                    f.set(v.value)
+                self._shown[v.name] = f.raw()
+                self.locked_source[v.name] = v.source
+                if v.locked:
+                    self._locked_shown[v.name] = v.value
+                if v.locked != self.is_locked(v.name):
+                    self._set_locked(v.name, v.locked)
+                f.show_error(v.error if v.source != "unset" else "")
+                note = self._notes[v.name]
+                was = before.get(v.name, v.value)
+                if v.locked and was != v.value:
+                    note.setText(f"Changed: now {_text(v.value)} (was {_text(was)})")
+                    note.setVisible(True)
+                elif v.source == "override":
+                    note.setText(f"Overridden: the card and state say {_text(v.read)}")
+                    note.setVisible(True)
+                elif not v.locked or before.get(v.name) is None:
+                    note.setVisible(False)
+            # read off the cards or the board (overridden or not): not the umpire's to type
+            self.locked = {
+                v.name: v.value for v in prepared.values if v.locked or v.source == "override"
+            }
+            general = "" if any(v.error for v in prepared.values) else prepared.error
+            self._message = prepared.error
+            self.general_error.setText(general)
+            self.general_error.setVisible(bool(general))
+        finally:
+            self._loading = False
+
+    def unset_shown(self, prepared: Prepared) -> dict[str, Any]:
+        """What the editors show for values the prepared action has not got (a spin box
+        always shows a number): the dock takes them as typed, so the form never shows one
+        value while another is used."""
+        out: dict[str, Any] = {}
+        for v in prepared.values:
+            f = self._fields.get(v.name)
+            if f is not None and v.source == "unset" and f.kind in ("int", "bool", "choice"):
+                raw = f.raw()
+                if raw is not None:
+                    out[v.name] = raw
+        return out
+
+    def note_text(self, name: str) -> str:
+        """The note under a field (a locked value that changed, an override)."""
+        note = self._notes[name]
+        return note.text() if not note.isHidden() else ""
 
     def _validate(self) -> None:
         for f in self._fields.values():

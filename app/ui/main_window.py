@@ -91,6 +91,9 @@ class MainWindow(QMainWindow):
             | QMainWindow.DockOption.AnimatedDocks
         )
         self._connected: set[str] = set()
+        # the umpire's selection and "open this procedure" are the model's events
+        model.selection_changed.connect(self._selection)
+        model.procedure_requested.connect(self.open_procedure)
         #: a dock coming into view builds its panel if it has none yet (after the first paint)
         self._build_on_view = False
         self._add_docks()
@@ -269,29 +272,15 @@ class MainWindow(QMainWindow):
         return True
 
     def _connect_panels(self) -> None:
-        """The connections between panels (and to the Game menu), each made once both its ends
-        are built."""
-        roster, turn = self.panels.get("roster"), self.panels.get("turn")
-        combat, initiative = self.panels.get("combat"), self.panels.get("initiative")
+        """The panels' actions in the Game menu, each added once its panel is built (panels
+        talk through the model, never to each other: issue 28)."""
+        turn, initiative = self.panels.get("turn"), self.panels.get("initiative")
 
         def once(key: str, ready: bool, connect: Callable[[], object]) -> None:
             if ready and key not in self._connected:
                 connect()
                 self._connected.add(key)
 
-        once(
-            "selection",
-            roster is not None,
-            lambda: roster.selection_changed.connect(self._selection),
-        )
-        once(
-            "procedure", turn is not None, lambda: turn.open_procedure.connect(self.open_procedure)
-        )
-        once(
-            "resolved",
-            turn is not None and combat is not None,
-            lambda: combat.resolved.connect(turn.focus_next),
-        )
         once(
             "steps",
             turn is not None,
@@ -302,8 +291,9 @@ class MainWindow(QMainWindow):
         )
 
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
-        """Bring the combat panel forward on this procedure for this aircraft and target (from
-        the Turn panel's "who acts now"), on a clean form with the cursor in it. The ruleset's
+        """Bring the combat panel forward on this procedure for this line's aircraft and the
+        other (the model's ``procedure_requested``: the Turn panel's "who acts now"), on a
+        clean form with the cursor in it. The ruleset's
         initiative roll is the Initiative panel's (the Combat panel has no second form of it)."""
         rs = self.model.session.ruleset if self.model.has_session else None
         name = "initiative" if rs is not None and procedure_id == rs.initiative else "combat"

@@ -70,6 +70,12 @@ class EngagementModel(QObject):
     #: the log index (``log``) took in more: a slice of its first read, or an append once it
     #: is whole; the actions undone or redone in what it took in
     log_read = Signal(list)
+    #: the umpire's selection of aircraft (the Roster's): the ids, in order
+    selection_changed = Signal(list)
+    #: "open this procedure": procedure id, the line's aircraft, the other aircraft or ""
+    procedure_requested = Signal(str, str, str)
+    #: a procedure was resolved and nothing is owed at once: the desk moves on
+    procedure_done = Signal()
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -89,6 +95,8 @@ class EngagementModel(QObject):
         self._shown_at = 0.0
         #: "players roll real dice" or "Airboss rolls": one choice for every panel that rolls
         self.dice_mode = DiceMode(self)
+        #: the aircraft the umpire selected (``select``), for the panels that follow it
+        self.selection: list[str] = []
         #: another window or program on the same file: its actions shown within a second
         self._follow = QTimer(self)
         self._follow.setInterval(FOLLOW_MS)
@@ -301,6 +309,17 @@ class EngagementModel(QObject):
             new.initiative_marker,
         ):
             self.initiative_changed.emit()
+
+    # -- what the umpire points at (panels listen here, never to each other) --------------------
+
+    def select(self, ids: Sequence[str]) -> None:
+        """The umpire selected these aircraft."""
+        self.selection = list(ids)
+        self.selection_changed.emit(list(ids))
+
+    def request_procedure(self, procedure_id: str, who: str, other: str = "") -> None:
+        """Open this procedure for a "who acts now" line's aircraft (and the other one)."""
+        self.procedure_requested.emit(procedure_id, who, other or "")
 
     # -- submitting actions -------------------------------------------------------------------
 

@@ -4,27 +4,32 @@ line. The Combat and Initiative panels both resolve through it, so dice entry, t
 the handling of a refusal or a ruleset's bug are the same everywhere.
 
 A roll the rules repeat (a tie re-rolled) asks for more dice: ``run`` reports a typed source that
-ran out, and ``set_dice(needed, extra_rounds=n)`` adds ``n`` rounds of fields, keeping what was
-typed.
+ran out, and ``set_dice(dice, extra_rounds=n)`` adds ``n`` rounds of fields, keeping what was
+typed. The dice belong to one prepared action (issue 28): ``clear_dice`` empties them when the
+umpire leaves it, and says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.core.dice import DiceSpec, SeededDice, TableDice
+from app.core.dice import SeededDice, TableDice
 from app.core.errors import MissingTableValue, RuleViolation
+from app.core.prepared import DieToType
+from app.store import ConcurrentAppend, StoreError
 from app.ui.dice_mode import dice_mode_box
 from app.ui.die_field import DieField
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
 
-Needed = list[tuple[str, str]]
+if TYPE_CHECKING:
+    from app.core.prepared import Prepared
+
+Dice = tuple[DieToType, ...]
 
 
 class ProcedureRunner(QWidget):
@@ -41,10 +46,12 @@ class ProcedureRunner(QWidget):
         super().__init__(parent)
         self.model = model
         self.dice_fields: list[DieField] = []
-        self._needed: Needed | None = None
+        self._needed: Dice | None = None
         self.extra_rounds = 0
         #: the last run's error when it was a missing table value (the dock offers the editor)
         self.missing: MissingTableValue | None = None
+        #: the last run lost a race: another window or station acted first
+        self.raced = False
 
         self.dice_area = QWidget()
         self.dice_grid = QGridLayout(self.dice_area)
@@ -70,36 +77,29 @@ class ProcedureRunner(QWidget):
 
     # -- the dice ---------------------------------------------------------------------------
 
-    def set_dice(self, needed: Needed, extra_rounds: int = 0) -> None:
-        """One field per die of ``needed`` (and of each re-roll round), what was typed kept."""
-        if needed == self._needed and extra_rounds == self.extra_rounds:
+    def set_dice(self, dice: Dice, extra_rounds: int = 0) -> None:
+        """One field per die of ``dice`` (and of each re-roll round), what was typed kept."""
+        if dice == self._needed and extra_rounds == self.extra_rounds:
             return
-        self._needed, self.extra_rounds = list(needed), extra_rounds
+        self._needed, self.extra_rounds = tuple(dice), extra_rounds
         typed = [f.edit.text() for f in self.dice_fields]
         for f in self.dice_fields:
             self.dice_grid.removeWidget(f)
             f.hide()  # never a parentless window of its own (it kept the keyboard focus)
             f.deleteLater()
         self.dice_fields = []
-        rounds = [needed] + [
-            [(spec, f"{purpose} (re-roll {n})") for spec, purpose in needed]
-            for n in range(1, extra_rounds + 1)
+        rounds = [[(d.spec, d.label) for d in dice]] + [
+            [(d.spec, f"{d.label} (re-roll {n})") for d in dice] for n in range(1, extra_rounds + 1)
         ]
         for batch in rounds:
-            for spec_text, purpose in batch:
-                spec = DiceSpec.parse(spec_text)
-                for i in range(spec.count):
-                    which = (
-                        f"{purpose} (die {i + 1} of {spec.count})" if spec.count > 1 else purpose
-                    )
-                    one = DiceSpec(1, spec.low, spec.high, spec.die_name, spec.zero_reads)
-                    field = DieField(one, which)
-                    field.edit.returnPressed.connect(self.submitted)
-                    n = len(self.dice_fields)
-                    field.completed.connect(lambda n=n: self._next_die(n))
-                    self.dice_grid.addWidget(field, n, 0)
-                    field.show()  # at once, so the cursor can go in it
-                    self.dice_fields.append(field)
+            for spec, label in batch:
+                field = DieField(spec, label)
+                field.edit.returnPressed.connect(self.submitted)
+                n = len(self.dice_fields)
+                field.completed.connect(lambda n=n: self._next_die(n))
+                self.dice_grid.addWidget(field, n, 0)
+                field.show()  # at once, so the cursor can go in it
+                self.dice_fields.append(field)
         for f, text in zip(self.dice_fields, typed, strict=False):
             f.edit.setText(text)
         self._dice_mode()
@@ -121,11 +121,13 @@ class ProcedureRunner(QWidget):
             return None
         return next((f for f in self.dice_fields if not f.edit.text().strip()), None)
 
-    def clear_dice(self) -> None:
-        """Each roll is typed afresh."""
+    def clear_dice(self) -> bool:
+        """Each roll is typed afresh: True if there were typed dice to clear."""
+        had = any(f.edit.text().strip() for f in self.dice_fields)
         for f in self.dice_fields:
             f.edit.clear()
             f.check(required=False)
+        return had
 
     def dice(self) -> TableDice | SeededDice | None:
         """The dice to resolve with: the typed values (``None``, each wrong one's reason shown
@@ -143,34 +145,33 @@ class ProcedureRunner(QWidget):
 
     # -- running ----------------------------------------------------------------------------
 
-    def run(
-        self,
-        procedure: Any,
-        inputs: BaseModel | Mapping[str, Any],
-        overrides: frozenset[str] = frozenset(),
-    ) -> tuple[bool, Any, TableDice | SeededDice | None]:
-        """Perform ``procedure`` through the session with this runner's dice: (done, its
+    def run(self, prepared: Prepared) -> tuple[bool, Any, TableDice | SeededDice | None]:
+        """Resolve exactly ``prepared`` through the session with this runner's dice: (done, its
         resolution, the dice used). A refusal, a missing table value (kept in ``missing``) or a
         ruleset's bug is shown in the refusal line and nothing is written."""
         self.missing = None
+        self.raced = False
         dice = self.dice()
         if dice is None:
             return False, None, None
         session = self.model.session
 
-        def perform() -> Any:
+        def resolve() -> Any:
             try:
-                return session.perform(procedure.id, inputs, dice, overrides=overrides)
+                return session.resolve(prepared, dice)
             except MissingTableValue as e:
                 self.missing = e
                 raise
-            except (RuleViolation, ValidationError):
+            except ConcurrentAppend:
+                self.raced = True  # the same roll, resolved again on the game as it is now
+                raise
+            except (RuleViolation, ValidationError, StoreError):
                 raise
             except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
                 raise RuleViolation(
-                    f"{procedure.title}: the ruleset could not resolve these inputs "
+                    f"{prepared.title}: the ruleset could not resolve these inputs "
                     f"({type(e).__name__}: {e}); nothing was written"
                 ) from e
 
-        done, res = attempt_here(self.model, perform, self.refusal)
+        done, res = attempt_here(self.model, resolve, self.refusal)
         return done, res, dice

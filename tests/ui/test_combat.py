@@ -148,7 +148,10 @@ def test_a_ledger_that_cannot_pay_is_refused_in_the_dock(qtbot, dock, game):
     choose(dock.procedure, "Afterburner (Skirmish 3)")
     assert dock.aircraft.isVisible() and not dock.attacker.isVisible()
     choose(dock.aircraft, "Blue 1 (Blue)")
-    assert odds_rows(dock) == [("speed +1", "1", "100%")]
+    # the odds are those of the action in the game as it is (issue 28): it cannot act, and the
+    # panel says why before anything is resolved
+    assert odds_rows(dock) == []
+    assert "cannot pay 1 afterburner: only 0 left" in dock.odds_message.text()
     assert not dock.players_roll.isChecked() or dock.no_dice.isVisible()
     before = len(game.events())
     qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)

@@ -2,11 +2,19 @@
 odds of every outcome (table and bar chart) before anything is rolled, then resolve it with
 Airboss's dice or with the dice the players rolled at the table.
 
-At the table (issue 13): a "who acts now" line opens a clean form for its attacker and target;
-values read from the cards are read-only until overridden (and the override is logged); the
-cursor waits in the first field the umpire must type, each typed die moves on to the next, and
-Enter resolves. Dice, Resolve and the last result sit in a footer that never scrolls away; a
-roll the result owes (a critical hit, a fire check) opens next.
+The panel renders one prepared action (``app.core.prepared``, made by the session) and sends
+it back (issue 28): every keystroke, aircraft picked, piece moved, card or table edited and
+action of another station prepares it again, and the form shows exactly the values resolve
+will use. The panel holds no rules: which aircraft takes which role, what the cards and the
+board say, what a result makes owed, all come from the session.
+
+At the table (issue 13): a "who acts now" line opens a clean form for its aircraft; values read
+from the cards are read-only until overridden (and the override is logged); the cursor waits
+in the first field the umpire must type, each typed die moves on to the next, and Enter
+resolves. Dice, Resolve and the last result sit in a footer that never scrolls away; a roll the
+result owes (a critical hit, a fire check) opens next. The dice belong to one prepared action:
+another line, a refusal, Escape or another attacker or target clears them, and the panel says
+so.
 """
 
 from __future__ import annotations
@@ -15,7 +23,6 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-from pydantic import BaseModel
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -35,8 +42,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import MissingTableValue, RuleViolation
+from app.core.prepared import Prepared
 from app.core.procedure import Procedure
-from app.core.ruleset import Acting
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, muted
@@ -46,6 +53,8 @@ from app.ui.procedure_runner import ProcedureRunner
 from app.ui.when_shown import WhenShown
 
 NO_AIRCRAFT = "(none: what-if)"
+#: the roles a procedure may have, in the order the panel shows their pickers
+ROLE_FIELDS = ("attacker", "target", "aircraft")
 #: how long the odds wait after a keystroke before they are worked out (issue 20)
 ODDS_DELAY_MS = 120
 #: item data of the "no aircraft" entry: a string, never None (see critical_log.ALL)
@@ -63,7 +72,7 @@ def aircraft_label(name: str, side: str) -> str:
 
 
 class CombatDock(QWidget):
-    """Procedures with their forms, exact odds and dice."""
+    """Procedures with their forms, exact odds and dice: one prepared action at a time."""
 
     #: a procedure was resolved and nothing is owed at once: the desk moves on ("who acts now")
     resolved = Signal()
@@ -73,9 +82,16 @@ class CombatDock(QWidget):
         self.setObjectName("CombatDock")
         self.model = model
         self.form: InputForm | None = None
+        #: the action as the form shows it and Resolve sends it (``None``: nothing to resolve)
+        self.prepared: Prepared | None = None
+        #: what the umpire typed in the form, and the locked values overridden
+        self._typed: dict[str, Any] = {}
+        self._overridden: set[str] = set()
+        #: the umpire picked "(none: what-if)" as target himself (a line never does)
+        self._no_target = False
         self._missing: MissingTableValue | None = None
         self._odds: dict[str, Fraction] = {}
-        self._pending: BaseModel | None = None
+        self._odds_due = False
         #: the odds wait for a pause in the typing (ms)
         self._odds_timer = QTimer(self)
         self._odds_timer.setSingleShot(True)
@@ -117,11 +133,6 @@ class CombatDock(QWidget):
 
         self.form_box = QGroupBox("Inputs")
         self.form_layout = QVBoxLayout(self.form_box)
-        self.prefill_button = QPushButton("Read from the c&ards")
-        self.prefill_button.setToolTip(
-            "Fill the numbers from the chosen aircraft's cards and state"
-        )
-        self.form_layout.addWidget(self.prefill_button)
         outer.addWidget(self.form_box)
 
         odds_box = QGroupBox("Odds before the roll")
@@ -183,13 +194,17 @@ class CombatDock(QWidget):
             sc = QShortcut(QKeySequence(key), self)
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.activated.connect(self.resolve)
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(lambda: self.clear_dice("Escape"))
 
         self.procedure.currentIndexChanged.connect(self._procedure_chosen)
         for combo in (self.attacker, self.target, self.aircraft):
-            combo.currentIndexChanged.connect(self._aircraft_chosen)
-        self.prefill_button.clicked.connect(self.prefill)
+            combo.currentIndexChanged.connect(self._roles_changed)
+        self.target.activated.connect(self._target_picked)
+        self.resolved.connect(model.procedure_done)
         self.runner.triggered.connect(self.resolve)
-        self.runner.submitted.connect(self.resolve)
+        self.runner.submitted.connect(self._submitted)
         self.open_tables.clicked.connect(self._open_tables)
         self.resolve_button.installEventFilter(self)
 
@@ -197,6 +212,8 @@ class CombatDock(QWidget):
         self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self._aircraft_list_changed))
+        # any action (ours, the board's, another station's) prepares the action again
+        model.appended.connect(self.when_shown.unless_stale(self._game_changed))
         self._reset()
 
     # -- what is chosen ----------------------------------------------------------------------
@@ -212,13 +229,23 @@ class CombatDock(QWidget):
     def dice_fields(self) -> list[DieField]:
         return self.runner.dice_fields
 
-    def _ids(self) -> dict[str, str | None]:
+    def _combos(self) -> dict[str, QComboBox]:
+        return {"attacker": self.attacker, "target": self.target, "aircraft": self.aircraft}
+
+    def _roles(self) -> dict[str, str | None]:
+        """The aircraft picked for the procedure's roles: ``None`` where none is picked (the
+        session chooses a target for an attacker), ``""`` for the umpire's own what-if."""
         proc = self.current_procedure
         if proc is None:
             return {}
         fields = proc.Inputs.model_fields
-        combos = {"attacker": self.attacker, "target": self.target, "aircraft": self.aircraft}
-        return {k: combos[k].currentData() or None for k in AIRCRAFT_FIELDS if k in fields}
+        out: dict[str, str | None] = {}
+        for role, combo in self._combos().items():
+            if role not in fields or (role == "aircraft" and {"attacker", "target"} & set(fields)):
+                continue
+            aid = combo.currentData() if combo.count() else NONE
+            out[role] = aid or ("" if role == "target" and self._no_target else None)
+        return out
 
     def select_procedure(self, procedure_id: str) -> None:
         i = self.procedure.findData(procedure_id)
@@ -252,33 +279,34 @@ class CombatDock(QWidget):
     def _names(self) -> dict[str, str]:
         e = self.model.engagement
         out = {}
-        for field, aid in self._ids().items():
+        for role, aid in self._roles().items():
             a = e.aircraft.get(aid) if aid else None
-            out[field.capitalize()] = a.name if a is not None else "none"
+            out[role.capitalize()] = a.name if a is not None else "none"
         return out
 
-    def open_for(self, procedure_id: str, attacker: str, target: str | None = None) -> None:
-        """A "who acts now" line: this procedure for this attacker (and target), on a clean
-        form (the judgement fields back to their defaults), the cursor in the first field to
-        type. Without a named target the first enemy in play is offered."""
+    def open_for(self, procedure_id: str, who: str, other: str | None = None) -> None:
+        """A "who acts now" line: this procedure for the line's aircraft, each in the role the
+        session gives it (the aircraft that owes a roll is the one it applies to), on a clean
+        form with the cursor in the first field to type. Dice typed for another action are
+        cleared, and the panel says so."""
         self.when_shown.fresh()
+        if not self.model.has_session:
+            return
+        try:
+            line = self.model.session.prepare_line(procedure_id, who, other)
+        except RuleViolation as e:
+            self.refusal.show_refusal(f"Cannot open this line: {e}")
+            return
+        self.notice.clear_refusal()
+        cleared = self.runner.clear_dice()
         self.procedure.blockSignals(True)
         self.select_procedure(procedure_id)
         self.procedure.blockSignals(False)
-        for combo in (self.attacker, self.aircraft):
-            combo.blockSignals(True)
-            combo.setCurrentIndex(max(combo.findData(attacker), 0))
-            combo.blockSignals(False)
-        self._fill_targets()
-        proc = self.current_procedure
-        if proc is not None and "target" in proc.Inputs.model_fields:
-            if target is None or self.target.findData(target) < 0:
-                target = self.target.itemData(1) if self.target.count() > 1 else None
-            self.target.blockSignals(True)
-            self.target.setCurrentIndex(max(self.target.findData(target or NONE), 0))
-            self.target.blockSignals(False)
-        self.notice.clear_refusal()
-        self._procedure_chosen()
+        self._show_roles(line.roles)
+        self._no_target = False
+        self._new_form()
+        if cleared:
+            self.notice.show_notice("The dice typed for the last action were cleared.")
         self.focus_first()
 
     def focus_first(self) -> None:
@@ -287,6 +315,11 @@ class CombatDock(QWidget):
             return
         if self.model.dice_mode.players_roll and self.dice_fields:
             self.dice_fields[0].edit.setFocus()
+
+    def clear_dice(self, why: str) -> None:
+        """Empty the typed dice (they belong to the action they were typed for) and say so."""
+        if self.runner.clear_dice():
+            self.notice.show_notice(f"Dice cleared ({why}): type the dice of this action.")
 
     # -- rebuilding --------------------------------------------------------------------------
 
@@ -300,13 +333,13 @@ class CombatDock(QWidget):
                 if pid == rs.initiative:  # the Initiative panel's, not a second form here
                     continue
                 self.procedure.addItem(f"{proc.title} ({proc.rule})", pid)
+        if keep is not None and self.procedure.findData(keep) >= 0:
+            self.procedure.setCurrentIndex(self.procedure.findData(keep))
         self.procedure.blockSignals(False)
         self._fill_aircraft()
         self._default_aircraft()
         self.result.clear()
         self.refusal.clear_refusal()
-        if keep is not None and self.procedure.findData(keep) >= 0:
-            self.procedure.setCurrentIndex(self.procedure.findData(keep))
         self._procedure_chosen()
 
     def _fill_aircraft(self) -> None:
@@ -335,40 +368,38 @@ class CombatDock(QWidget):
         combo.setCurrentIndex(i if i >= 0 else 0)
         combo.blockSignals(False)
 
-    def _default_aircraft(self) -> None:
-        """A fresh game: the first aircraft attacks the first one of another side."""
-        e = self.model.engagement
-        if not e.aircraft or self._ids_chosen():
-            return
-        pid = self.procedure.currentData() or self.procedure.itemData(0)
-        proc = self.model.session.ruleset.procedures.get(pid) if pid else None
-
-        def reads(a: Any) -> bool:
-            """The procedure reads this aircraft's card (a UFO's move is not a fighter's)."""
-            if proc is None or "aircraft" not in proc.Inputs.model_fields:
-                return True
-            try:
-                proc.prefill(e, a.id, None)
-            except (RuleViolation, KeyError, ValueError):
-                return False
-            return True
-
-        aircraft = list(e.aircraft.values())
-        first = next((a for a in aircraft if reads(a)), aircraft[0])
-        other = next((a for a in e.aircraft.values() if a.side != first.side), None)
-        for combo in (self.attacker, self.aircraft):
+    def _show_roles(self, roles: Any) -> None:
+        """Set the pickers to these roles without preparing again."""
+        for combo in self._combos().values():
             combo.blockSignals(True)
-            combo.setCurrentIndex(combo.findData(first.id))
-            combo.blockSignals(False)
-        if other is not None:
-            self.target.blockSignals(True)
-            self.target.setCurrentIndex(self.target.findData(other.id))
-            self.target.blockSignals(False)
+        try:
+            if "aircraft" in roles:
+                for combo in (self.attacker, self.aircraft):
+                    combo.setCurrentIndex(max(combo.findData(roles["aircraft"] or NONE), 0))
+            if "attacker" in roles:
+                for combo in (self.attacker, self.aircraft):
+                    combo.setCurrentIndex(max(combo.findData(roles["attacker"] or NONE), 0))
+            self._fill_targets()
+            if "target" in roles:
+                self.target.setCurrentIndex(max(self.target.findData(roles["target"] or NONE), 0))
+        finally:
+            for combo in self._combos().values():
+                combo.blockSignals(False)
 
-    def _ids_chosen(self) -> bool:
-        return any(
-            c.currentData() for c in (self.attacker, self.target, self.aircraft) if c.count()
-        )
+    def _default_aircraft(self) -> None:
+        """A fresh game: the session's first aircraft for the procedure shown (one whose cards
+        it reads), and a target for it."""
+        e = self.model.engagement
+        pid = self.procedure.currentData() if self.procedure.count() else None
+        if not pid or not e.aircraft:
+            return
+        if any(c.currentData() for c in self._combos().values() if c.count()):
+            return
+        try:
+            roles = self.model.session.first_roles(pid)
+        except Exception:  # noqa: BLE001 - then the umpire picks them
+            return
+        self._show_roles(roles)
 
     def _aircraft_list_changed(self, ids: list[str]) -> None:
         e = self.model.engagement
@@ -379,29 +410,36 @@ class CombatDock(QWidget):
             for a in ids
             if a in e.aircraft
         ):
-            before = self._ids()
             self._fill_aircraft()
-            if self._ids() != before:
-                self._aircraft_chosen()
 
     def _procedure_chosen(self, *_: object) -> None:
+        """Another procedure picked: a clean form for it, the dice of the last one cleared."""
+        if self.runner.clear_dice():
+            self.notice.show_notice("Dice cleared (another procedure): type the dice of this one.")
+        self._new_form()
+
+    def _new_form(self) -> None:
+        """A fresh form for the current procedure and aircraft: nothing typed, nothing
+        overridden."""
         proc = self.current_procedure
         if self.form is not None:
             self.form_layout.removeWidget(self.form)
             self.form.hide()  # gone now, not when the event loop deletes it
             self.form.deleteLater()
             self.form = None
+        self._typed, self._overridden = {}, set()
         self._missing = None
         self.open_tables.hide()
         self.refusal.clear_refusal()
         if proc is None:
+            self.prepared = None
             self.rule.setText("No game is open." if not self.model.has_session else "")
             for w in (self.attacker, self.target, self.aircraft):
                 w.setVisible(False)
             for w in (self._attacker_label, self._target_label, self._aircraft_label):
                 w.setVisible(False)
             self._show_odds(None)
-            self.runner.set_dice([])
+            self.runner.set_dice(())
             self.resolve_button.setEnabled(False)
             return
         doc = " ".join((proc.__doc__ or "").strip().split("\n\n")[0].split())
@@ -418,101 +456,123 @@ class CombatDock(QWidget):
         for w in (self.aircraft, self._aircraft_label):
             w.setVisible(one and not pair)
         self.form = InputForm(
-            proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()), fixed=self._ids()
+            proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()), prepared=True
         )
         self.form.setObjectName("inputs")
-        self.form.changed.connect(self._inputs_changed)
+        self.form.edited.connect(self._edited)
+        self.form.override_asked.connect(self._override)
         self.form.submitted.connect(self._submitted)
         self.form.typed_all.connect(self._to_dice)
         self.form_layout.insertWidget(0, self.form)
         self.form.show()  # now, not when the layout gets round to it: the cursor goes in it
-        self.prefill_button.setVisible(pair or one)
         self.resolve_button.setEnabled(self.model.can_act)
-        self._aircraft_chosen()
+        self._prepare()
 
-    def _aircraft_chosen(self, *_: object) -> None:
+    # -- the prepared action -----------------------------------------------------------------
+
+    def _prepare(self) -> None:
+        """Prepare the action again from what is picked and typed, and show it."""
+        proc = self.current_procedure
+        if proc is None or self.form is None or not self.model.has_session:
+            return
+        session = self.model.session
+        try:
+            p = session.prepare(proc.id, self._roles(), self._typed, self._overridden)
+            shown = self.form.unset_shown(p)
+            if shown:  # a spin box shows a number: that number is the one used
+                self._typed.update(shown)
+                p = session.prepare(proc.id, self._roles(), self._typed, self._overridden)
+        except RuleViolation as e:
+            self.prepared = None
+            self.refusal.show_refusal(f"Cannot prepare {proc.title}: {e}")
+            return
+        except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
+            self.prepared = None
+            self.refusal.show_refusal(
+                f"{proc.title}: the ruleset could not prepare this action "
+                f"({type(e).__name__}: {e}); nothing was written"
+            )
+            return
+        self._show(p)
+
+    def _show(self, p: Prepared) -> None:
+        assert self.form is not None
+        self.prepared = p
+        self._show_roles(p.roles)
+        self.form.show_prepared(p)
+        if p.cannot:
+            self.refusal.show_refusal(p.cannot)
+        if p.notes:
+            self.notice.show_notice(" ".join(p.notes))
+        if p.missing is not None:
+            self._offer_tables(p.missing)
+        self.runner.set_dice(p.dice)
+        self._odds_timer.stop()
+        if p.inputs is None:
+            self._odds_due = False
+            self._show_odds(None, f"Fix the inputs first: {p.error}")
+            return
+        self._odds_due = True
+        self._odds_timer.start()
+        if not self.odds_message.isHidden() and not self._odds:
+            # good inputs now: a refusal of the earlier ones must not stay up meanwhile
+            self._show_odds(None)
+
+    def _edited(self, changed: dict[str, Any]) -> None:
+        """The umpire typed or picked: prepare again with it."""
+        self._typed.update(changed)
+        self._prepare()
+
+    def _override(self, name: str) -> None:
+        """The umpire overrides a locked value: it becomes his to change, and is logged."""
+        if self.prepared is not None:
+            self._typed[name] = self.prepared.value(name).value
+        self._overridden.add(name)
+        self._prepare()
+
+    def _target_picked(self, index: int) -> None:
+        """The umpire himself picked in Target: "(none: what-if)" is then meant."""
+        self._no_target = not self.target.itemData(index)
+
+    def _roles_changed(self, *_: object) -> None:
+        """Another attacker, target or aircraft: its cards are read (values typed for what
+        the new cards say give way to them) and the dice typed for the last pair cleared."""
         if self.sender() is self.attacker:
             self._fill_targets()
+        if self.sender() is not self.target:
+            self._no_target = False
+        if self.runner.clear_dice():
+            self.notice.show_notice("Dice cleared (another aircraft): type the dice of this pair.")
         if self.form is None:
             return
-        self.form.fixed = self._ids()
-        self.prefill()
+        self._prepare()
+        p = self.prepared
+        if p is not None:
+            stale = {
+                v.name
+                for v in p.values
+                if v.source == "typed" and v.read is not None and v.name not in self._overridden
+            }
+            if stale:
+                for name in stale:
+                    self._typed.pop(name, None)
+                self._prepare()
 
-    def prefill(self) -> None:
-        """Fill the form from the chosen aircraft (``procedure.prefill``), shown read-only until
-        overridden, then recompute."""
-        proc = self.current_procedure
-        if proc is None or self.form is None:
-            return
-        ids = self._ids()
-        first = ids.get("attacker") or ids.get("aircraft")
-        values: dict[str, Any] = {}
-        fields = proc.Inputs.model_fields
-        if first or ids.get("target") or not ({"attacker", "target", "aircraft"} & set(fields)):
-            try:
-                self.form.set_choices(proc.choices(self.model.engagement, first, ids.get("target")))
-                values = proc.prefill(self.model.engagement, first, ids.get("target"))
-            except (RuleViolation, KeyError, ValueError) as e:
-                self.refusal.show_refusal(f"Cannot read the cards: {e}")
-        board = self._board_readings(first, ids.get("target"))
-        values.update(board)
-        # card and board values are shown read-only, each with an Override that is logged
-        self.form.lock(values, proc.card_fields | set(board))  # validates, emits changed
-        if board:
-            said = ", ".join(
-                f"{self.form.title(n)}: {('yes' if v else 'no') if isinstance(v, bool) else v}"
-                for n, v in board.items()
-            )
-            self.notice.show_notice(f"From the board: {said}")
-
-    def _board_readings(self, attacker: str | None, target: str | None) -> dict[str, Any]:
-        """What the board says of the pair being resolved, for the fields this form has
-        (issue 18: readings fill the forms); nothing while either has no position."""
-        if self.form is None or not self.model.has_session:
-            return {}
-        try:
-            said = self.model.session.board_readings({"attacker": attacker, "target": target})
-        except (RuleViolation, ValueError) as e:
-            self.refusal.show_refusal(f"Cannot read the board: {e}")
-            return {}
-        proc = self.current_procedure
-        filled = proc.board_inputs(said) if proc is not None else {}
-        return {k: v for k, v in filled.items() if k in self.form.names}
+    def _game_changed(self, _envelopes: list[Any]) -> None:
+        """Something was appended (a piece moved, a card edited, another station's action):
+        the form shows the action as it would resolve now."""
+        if self.form is not None:
+            self._prepare()
 
     # -- odds and dice -----------------------------------------------------------------------
 
-    def _inputs_changed(self, inputs: BaseModel | None) -> None:
-        """The dice fields follow at once; the odds a moment after the last keystroke (issue
-        20: typing never waits for a calculation)."""
-        proc = self.current_procedure
-        if proc is None:
-            return
-        self._odds_timer.stop()
-        self._pending = None
-        if inputs is None:
-            self._show_odds(
-                None, f"Fix the inputs first: {self.form.error_text() if self.form else ''}"
-            )
-            return
-        self._pending = inputs
-        self._odds_timer.start()
-        if not self.odds_message.isHidden() and not self._odds:
-            # the inputs are good now: a refusal of the earlier ones must not stay up while
-            # the odds are worked out (a new procedure's form passes through empty fields)
-            self._show_odds(None)
-        try:
-            needed = list(proc.dice_needed(inputs))
-        except Exception:  # noqa: BLE001 - then no typed dice can be offered
-            needed = []
-        self.runner.set_dice(needed)
-
     def _compute_odds(self) -> None:
         self._odds_timer.stop()
-        proc, inputs, self._pending = self.current_procedure, self._pending, None
-        if proc is None or inputs is None:
+        p, due, self._odds_due = self.prepared, self._odds_due, False
+        if p is None or p.inputs is None or not due:
             return
         try:
-            odds = proc.odds(inputs)
+            odds = self.model.session.odds(p)
         except MissingTableValue as e:
             self._offer_tables(e)
             self._show_odds(None, str(e))
@@ -547,9 +607,9 @@ class CombatDock(QWidget):
 
     @property
     def odds(self) -> dict[str, Fraction]:
-        """The odds for the inputs as they are now (outcome label -> exact probability); any
-        calculation still waiting for the typing to pause is done first."""
-        if self._pending is not None:
+        """The odds of the prepared action as it is now (outcome label -> exact probability);
+        any calculation still waiting for the typing to pause is done first."""
+        if self._odds_due:
             self._compute_odds()
         return dict(self._odds)
 
@@ -570,56 +630,46 @@ class CombatDock(QWidget):
     # -- resolving ---------------------------------------------------------------------------
 
     def resolve(self) -> None:
-        """Resolve the procedure with the chosen dice; a refusal is shown here."""
-        proc = self.current_procedure
-        if proc is None or self.form is None:
+        """Resolve exactly the prepared action with the chosen dice; a refusal is shown here
+        (and clears the dice typed for it)."""
+        p = self.prepared
+        if p is None or self.form is None:
             return
-        inputs = self.form.value()
-        if inputs is None:
-            self.refusal.show_refusal(f"Not resolved: {self.form.error_text()}")
+        if p.inputs is None:
+            self.refusal.show_refusal(f"Not resolved: {p.error}")
+            self.form.focus_first()
             return
         self._missing = None
         self.open_tables.hide()
-        owed_before = set(self._owed())
-        done, res, _dice = self.runner.run(proc, inputs, self.form.overrides())
+        done, res, dice = self.runner.run(p)
         if not done:
             if self.runner.missing is not None:
                 self._offer_tables(self.runner.missing)
+            elif dice is not None and not self.runner.raced and self.runner.clear_dice():
+                self.notice.show_notice(
+                    "The dice typed for this action were cleared: it was not resolved."
+                )
             return
         rolled = ", ".join(str(r) for r in res.rolls)
         self.result.setText(
-            f"<b>{escape(res.outcome)}</b>: {escape(res.narrative)} [{escape(proc.rule)}]"
-            + (f"<br>Dice: {escape(rolled)}" if rolled else "")
+            f"<b>{escape(res.headline or res.outcome)}</b>: {escape(res.narrative)} "
+            f"[{escape(p.rule)}]" + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
         self.notice.clear_refusal()
         self.runner.clear_dice()
-        owed = [line for line in self._owed() if line not in owed_before and line[2] != proc.id] + [
-            (who, "", pid) for pid, who in getattr(res, "follow_ups", ())
-        ]
-        if owed:
-            line = owed[0]
+        if res.follows is not None:
+            who, _what, pid, *other = res.follows
             e = self.model.engagement
-            who = e.aircraft[line[0]].name if line[0] in e.aircraft else line[0]
-            title = self.model.session.ruleset.procedures[line[2]].title
-            self.open_for(line[2], line[0], line[3] if len(line) > 3 else None)
-            self.notice.show_notice(f"Owed now: {title} for {who}. Resolve it next.")
+            name = e.aircraft[who].name if who in e.aircraft else who
+            title = self.model.session.ruleset.procedures[pid].title
+            self.open_for(pid, who, other[0] if other else None)
+            self.notice.show_notice(f"Owed now: {title} for {name}. Resolve it next.")
             if self.focusWidget() is None or not self.focusWidget().hasFocus():
                 self.resolve_button.setFocus()
             return
         # a new shot starts clean: judgement fields back to their defaults, cards read again
-        self._procedure_chosen()
+        self._new_form()
         self.resolved.emit()
-
-    def _owed(self) -> list[Acting]:
-        """The "who acts now" lines that open a procedure (to see what a result made owed)."""
-        if not self.model.has_session:
-            return []
-        rs = self.model.session.ruleset
-        try:
-            lines = rs.acting(self.model.engagement)
-        except Exception:  # noqa: BLE001 - a ruleset bug must not lose the desk
-            return []
-        return [line for line in lines if len(line) >= 3 and line[2] in rs.procedures]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Enter on the focused Resolve button presses it (one key to accept a roll owed)."""
@@ -634,10 +684,10 @@ class CombatDock(QWidget):
         return super().eventFilter(watched, event)
 
     def recompute(self) -> None:
-        """Work the odds out again (a table value was saved)."""
+        """Prepare the action again (a table value was saved)."""
         if self.when_shown.stale:
             return  # the panel rebuilds, odds and all, when it is shown
-        self._inputs_changed(self.form.value() if self.form else None)
+        self._prepare()
 
     def _offer_tables(self, e: MissingTableValue) -> None:
         self._missing = e

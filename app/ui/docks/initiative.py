@@ -1,5 +1,9 @@
 """Initiative: runs the ruleset's initiative procedure with Airboss's dice or the dice typed
-from the table, shows the order for this turn and who holds the marker, and passes it."""
+from the table, shows the order for this turn and who holds the marker, and passes it.
+
+Like the Combat panel it renders one prepared action (``GameSession.prepare``, issue 28): the
+sides, aircraft and modifiers the game gives are read by the session, never worked out here,
+and the roll resolves exactly what the form shows."""
 
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.dice import TableDice
+from app.core.errors import RuleViolation
+from app.core.prepared import Prepared
 from app.core.procedure import Procedure
 from app.ui.die_field import DieField
 from app.ui.docks.turn import who_name
@@ -39,6 +45,9 @@ class InitiativeDock(QWidget):
         super().__init__(parent)
         self.model = model
         self.form: InputForm | None = None
+        #: the roll as the form shows it and the roll resolves it
+        self.prepared: Prepared | None = None
+        self._typed: dict[str, Any] = {}
         self._roster_key: tuple[tuple[str, str, str | None, bool], ...] = ()
 
         self.title = QLabel()
@@ -50,10 +59,6 @@ class InitiativeDock(QWidget):
         self.inputs_box = QGroupBox("Modifiers")
         self.inputs_layout = QVBoxLayout(self.inputs_box)
         self.inputs_layout.setContentsMargins(4, 4, 4, 4)
-        self.read_button = QPushButton("Read from the game")
-        self.read_button.setToolTip("Fill the modifiers in from the aircraft on the roster")
-        self.read_button.clicked.connect(self.prefill)
-        self.inputs_layout.addWidget(self.read_button)
 
         self.roll_action = QAction("Roll initiative", self)
         self.roll_action.setShortcut(QKeySequence("Ctrl+I"))
@@ -107,6 +112,7 @@ class InitiativeDock(QWidget):
         model.reset.connect(self._enable_roll)
         model.initiative_changed.connect(self.when_shown.unless_stale(self.show_order))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self._roster_changed))
+        model.appended.connect(self.when_shown.unless_stale(self._game_changed))
         self.rebuild()
         self._enable_roll()
 
@@ -142,8 +148,10 @@ class InitiativeDock(QWidget):
         else:
             by = self.model.session.ruleset.initiative_by or "side"
             self.title.setText(f"<b>{proc.title}</b> ({proc.rule}), by {by}")
-            self.form = InputForm(proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()))
-            self.form.changed.connect(lambda _v: self._dice_fields())
+            self.form = InputForm(
+                proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()), prepared=True
+            )
+            self.form.edited.connect(self._edited)
             self.form.submitted.connect(self._submitted)
             self.inputs_layout.insertWidget(0, self.form)
             self.inputs_box.setVisible(bool(self.form.names))
@@ -151,28 +159,41 @@ class InitiativeDock(QWidget):
         self.message.clear_refusal()
         self.show_order()
 
-    def _defaults(self) -> dict[str, Any]:
-        """What the game says about the inputs: the sides or aircraft, then the ruleset's own."""
-        proc = self.procedure
-        if proc is None:
-            return {}
-        e = self.model.engagement
-        fields = proc.Inputs.model_fields
-        out: dict[str, Any] = {}
-        if "sides" in fields and len(e.sides) >= 2:
-            out["sides"] = list(e.sides)
-        if "aircraft_ids" in fields:
-            out["aircraft_ids"] = [a.id for a in e.aircraft.values() if a.in_play]
-        out.update(proc.prefill(e, None, None))
-        return out
-
     def prefill(self) -> None:
+        """Read the game afresh: what was typed gives way to what the game now says."""
         self._roster_key = self._roster()
-        if self.form is not None:
-            if self.procedure is not None:
-                self.form.set_choices(self.procedure.choices(self.model.engagement, None, None))
-            self.form.set_values(self._defaults())
-            self._dice_fields()
+        self._typed = {}
+        self._prepare()
+
+    def _prepare(self, extra_rounds: int = 0) -> None:
+        proc = self.procedure
+        if proc is None or self.form is None:
+            self.prepared = None
+            return
+        session = self.model.session
+        try:
+            p = session.prepare(proc.id, {}, self._typed)
+            shown = self.form.unset_shown(p)
+            if shown:  # a spin box shows a number: that number is the one used
+                self._typed.update(shown)
+                p = session.prepare(proc.id, {}, self._typed)
+        except RuleViolation as e:
+            self.prepared = None
+            self.message.show_refusal(f"Cannot prepare {proc.title}: {e}")
+            return
+        except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
+            self.prepared = None
+            self.message.show_refusal(
+                f"{proc.title}: the ruleset could not prepare the roll ({type(e).__name__}: {e})"
+            )
+            return
+        self.prepared = p
+        self.form.show_prepared(p)
+        self.runner.set_dice(p.dice, extra_rounds)
+
+    def _edited(self, changed: dict[str, Any]) -> None:
+        self._typed.update(changed)
+        self._prepare(self.runner.extra_rounds)
 
     def _roster(self) -> tuple[tuple[str, str, str | None, bool], ...]:
         """What the prefilled inputs depend on: who is on which side, pilots, who is in play."""
@@ -181,25 +202,26 @@ class InitiativeDock(QWidget):
         )
 
     def _roster_changed(self, _ids: list[str]) -> None:
-        # refill only when the roster itself changed, so the umpire's own edits survive a shot
+        # read afresh only when the roster itself changed: the umpire's own edits survive a shot
         if self._roster() != self._roster_key:
             self.prefill()
         self.show_order()
 
+    def _game_changed(self, _envelopes: list[Any]) -> None:
+        """Any action: the roll is prepared again on the game as it is now."""
+        if self._roster() != self._roster_key:
+            self.prefill()
+        else:
+            self._prepare(self.runner.extra_rounds)
+
     def inputs(self) -> Any | None:
-        return self.form.value() if self.form is not None else None
+        return self.prepared.inputs if self.prepared is not None else None
 
     # -- dice ---------------------------------------------------------------------------------
 
     @property
     def dice_fields(self) -> list[DieField]:
         return self.runner.dice_fields
-
-    def _dice_fields(self, extra_rounds: int = 0) -> None:
-        """One field per die the roll needs (plus re-roll rounds after a typed tie)."""
-        proc, inputs = self.procedure, self.inputs()
-        needed = [] if proc is None or inputs is None else list(proc.dice_needed(inputs))
-        self.runner.set_dice(needed, extra_rounds)
 
     def _submitted(self) -> None:
         """Enter in a field or a die: the first untyped die if the players roll, else roll."""
@@ -219,19 +241,19 @@ class InitiativeDock(QWidget):
 
     def roll(self) -> None:
         self.when_shown.fresh()  # Ctrl+I works with the panel tabbed away
-        proc, inputs = self.procedure, self.inputs()
-        if proc is None:
+        p = self.prepared
+        if self.procedure is None or p is None:
             return
-        if inputs is None:
-            self.message.show_refusal(f"Not rolled: {self.form.error_text() if self.form else ''}")
+        if p.inputs is None:
+            self.message.show_refusal(f"Not rolled: {p.error}")
             return
-        done, _res, dice = self.runner.run(proc, inputs)
+        done, _res, dice = self.runner.run(p)
         if done:
-            self._dice_fields()
             self.runner.clear_dice()
+            self._prepare()
         elif isinstance(dice, TableDice) and dice.ran_out:
             # a tie the rules re-roll: ask for the next round of dice, keeping what was typed
-            self._dice_fields(self.runner.extra_rounds + 1)
+            self.runner.set_dice(p.dice, self.runner.extra_rounds + 1)
             self.message.show_refusal(
                 "A tie: the rules re-roll it. Type the re-rolled dice in the new fields."
             )

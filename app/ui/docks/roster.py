@@ -82,6 +82,7 @@ class RosterDock(RosterView):
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        self.selection_changed.connect(model.select)  # the panels follow the model
         self._items: dict[str, QTreeWidgetItem] = {}
         #: per fitted column, its width less its widest text (``_fit_all``)
         self._padding: dict[int, int] = {}

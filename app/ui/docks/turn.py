@@ -79,6 +79,9 @@ class TurnDock(TurnView):
         self.model = model
         self.steps: list[Step] = []
         self.acting.itemActivated.connect(self._activated)
+        # "open this procedure" and "resolved, move on" go through the model (issue 28)
+        self.open_procedure.connect(model.request_procedure)
+        model.procedure_done.connect(self.focus_next)
 
         self.next_action = QAction("Next step", self)
         self.next_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
