@@ -56,6 +56,9 @@ from app.store import (
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
 
+#: what Undo says of an action another window or station made while this one was open
+ELSEWHERE = "another window's or station's action"
+
 #: a snapshot of the projection is stored every this many events
 SNAPSHOT_EVERY = 500
 
@@ -84,6 +87,9 @@ class GameSession:
         self._seen_version: int | None = None
         #: action -> its log line, for the Edit menu's Undo/Redo text
         self._said: dict[int, str] = {}
+        #: actions another window or station appended while this one was open (``refresh``):
+        #: Undo says so rather than silently undoing another's action (issue 28)
+        self._theirs: set[int] = set()
         self._closed = False
 
     # -- opening and closing ------------------------------------------------------------------
@@ -291,15 +297,9 @@ class GameSession:
         try:
             self.store.append(envs)
         except ConcurrentAppend:
-            new = self.refresh()
-            said = [env.narrative for env in new if env.narrative]
-            meanwhile = "; ".join(said[-3:]) + ("" if len(said) <= 3 else f" (+{len(said) - 3})")
-            raise ConcurrentAppend(
-                "another window or station acted first"
-                + (f": {meanwhile}" if meanwhile else "")
-                + ". Nothing of this action was written; the desk is up to date (odds too): "
-                "check, then resolve again."
-            ) from None
+            seq = self.engagement.seq
+            self.refresh()
+            raise self._acted_first(seq) from None
         self._timeline.append(envs, checked)
         self._said[first] = narrative
         if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
@@ -323,6 +323,7 @@ class GameSession:
         actions: dict[int, list[Envelope]] = {}
         for env in new:
             actions.setdefault(env.seq if env.is_meta else env.action, []).append(env)
+            self._theirs.add(env.action)
         for envs in actions.values():
             self._timeline.append(envs)
         if new:
@@ -469,22 +470,10 @@ class GameSession:
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
         """Resolve exactly the prepared action: its inputs, its roles, its overrides. One
-        prepared on a game that changed since (another window or station acted first) is
+        prepared on a game that changed since (another station or window acted first) is
         refused, naming what happened, and nothing is written."""
-        self.follow()
         if prepared.seq != self.engagement.seq:
-            said = [
-                env.narrative
-                for env in self.store.events(self.game_id, after=prepared.seq)
-                if env.narrative
-            ]
-            what = "; ".join(said[-3:]) + ("" if len(said) <= 3 else f" (+{len(said) - 3})")
-            raise ConcurrentAppend(
-                "another window or station acted first"
-                + (f": {what}" if what else "")
-                + ". Nothing of this action was written; the form shows the game as it is now: "
-                "check it, then resolve again."
-            )
+            raise self._acted_first(prepared.seq)
         if prepared.disagrees:
             raise RuleViolation(prepared.disagrees)
         if prepared.inputs is None:
@@ -514,6 +503,19 @@ class GameSession:
         res = replace(res, narrative=narrative)
         self._commit(res.events, res.narrative, proc.rule)
         return replace(res, follows=self._follows(res, proc.id, before))
+
+    def _acted_first(self, seq: int) -> ConcurrentAppend:
+        """The refusal of an action prepared at ``seq`` when others acted since: what they did."""
+        said = [
+            env.narrative for env in self.store.events(self.game_id, after=seq) if env.narrative
+        ]
+        what = "; ".join(said[-3:]) + ("" if len(said) <= 3 else f" (+{len(said) - 3})")
+        return ConcurrentAppend(
+            "another station or window acted first"
+            + (f": {what}" if what else "")
+            + ". Nothing of this action was written; the desk now shows the game as it is "
+            "(the form and its odds too): check, then do it again."
+        )
 
     def _owed(self, procedure: str) -> list[tuple[str, ...]]:
         """The lines of this step that open a roll (to see what a result makes owed)."""
@@ -723,16 +725,32 @@ class GameSession:
             self._said[action] = said
         return said
 
+    def _whose(self, action: int) -> str:
+        return f" ({ELSEWHERE})" if action in self._theirs else ""
+
+    @property
+    def undo_elsewhere(self) -> bool:
+        """Undo would undo an action another window or station made while this one was open."""
+        t = self._timeline
+        return t.can_undo and t.undo_stack[-1] in self._theirs
+
     @property
     def undo_text(self) -> str | None:
-        """What Undo would undo, for the menu; ``None`` when there is nothing."""
+        """What Undo would undo, for the menu, saying so when it is an action another window
+        or station made while this one was open; ``None`` when there is nothing."""
         t = self._timeline
-        return self._action_narrative(t.undo_stack[-1]) if t.can_undo else None
+        if not t.can_undo:
+            return None
+        action = t.undo_stack[-1]
+        return self._action_narrative(action) + self._whose(action)
 
     @property
     def redo_text(self) -> str | None:
         t = self._timeline
-        return self._action_narrative(t.redo_stack[-1]) if t.can_redo else None
+        if not t.can_redo:
+            return None
+        action = t.redo_stack[-1]
+        return self._action_narrative(action) + self._whose(action)
 
     def undo(self) -> str:
         """Undo the newest action that counts; returns its narrative."""
@@ -742,7 +760,7 @@ class GameSession:
         action = t.undo_stack[-1]
         text = self._action_narrative(action)
         self._commit([Reverted(action=action)], f"Undone: {text}")
-        return text
+        return text + self._whose(action)
 
     def redo(self) -> str:
         """Redo the newest undone action; returns its narrative."""
@@ -752,7 +770,7 @@ class GameSession:
         action = t.redo_stack[-1]
         text = self._action_narrative(action)
         self._commit([Restored(action=action)], f"Redone: {text}")
-        return text
+        return text + self._whose(action)
 
     def undone_actions(self) -> set[int]:
         """Actions that do not count now (undone), for striking through in logs."""

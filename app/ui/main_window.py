@@ -74,6 +74,10 @@ class MainWindow(QMainWindow):
         self.model = model
         self.settings = settings
         model.dice_mode.remember_in(settings)
+        #: the first start asks how the dice are rolled (once: the answer is kept)
+        self.dice_question: QWidget | None = None
+        if not model.dice_mode.asked:
+            self._ask_dice()
         self.persist_layout = True
         self._hidden_for_game: set[str] = set()
         self.docks: dict[str, QDockWidget] = {}
@@ -451,6 +455,16 @@ class MainWindow(QMainWindow):
 
     # -- status bar ---------------------------------------------------------------------------
 
+    def _ask_dice(self) -> None:
+        """The first start's question, in the status bar (no height taken from the panels)
+        until it is answered."""
+        from app.ui.dice_mode import DiceQuestion
+
+        question = DiceQuestion(self.model.dice_mode)
+        self.statusBar().addPermanentWidget(question)
+        question.answered.connect(lambda _on: self.statusBar().removeWidget(question))
+        self.dice_question = question
+
     def _build_status_bar(self) -> None:
         sb = self.statusBar()
         self.refusal = MessageBar()
@@ -545,7 +559,9 @@ class MainWindow(QMainWindow):
         has = self.model.has_session
         undo = self.model.session.undo_text if has else None
         redo = self.model.session.redo_text if has else None
-        self.undo_action.setText(f"&Undo {_short(undo)}" if undo else "&Undo")
+        elsewhere = has and self.model.session.undo_elsewhere
+        whose = "another window's action: " if elsewhere else ""
+        self.undo_action.setText(f"&Undo {whose}{_short(undo)}" if undo else "&Undo")
         self.undo_action.setEnabled(undo is not None)
         self.undo_action.setToolTip(f"Undo: {undo}" if undo else "Nothing to undo")
         self.redo_action.setText(f"&Redo {_short(redo)}" if redo else "&Redo")
@@ -667,8 +683,11 @@ class MainWindow(QMainWindow):
     def new_game_dialog(self) -> None:
         from app.ui.new_game_dialog import NewGameDialog
 
-        dialog = NewGameDialog(self)
+        dialog = NewGameDialog(self, players_roll=self.model.dice_mode.players_roll)
         if dialog.exec():
+            self.model.dice_mode.choose(dialog.players_roll())
+            if self.dice_question is not None:
+                self.dice_question.hide()
             self.new_game(*dialog.values())
 
     def open_game(self, where: str | Path) -> bool:

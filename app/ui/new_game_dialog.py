@@ -29,7 +29,7 @@ from app.ui.message_bar import MessageBar
 class NewGameDialog(QDialog):
     """Choose what a new game is; the window creates it (``values()``)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, players_roll: bool = True) -> None:
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.setMinimumWidth(480)
@@ -52,6 +52,13 @@ class NewGameDialog(QDialog):
         form.addRow("&Title", self.title_edit)
         form.addRow("&Variants", self.variant_list)
         form.addRow("&File", where)
+        #: how the dice are rolled at this table (issue 28: asked with every new game)
+        self.dice_box = QComboBox()
+        self.dice_box.setObjectName("dice_box")
+        self.dice_box.addItem("Players roll real dice (type them)", True)
+        self.dice_box.addItem("Airboss rolls", False)
+        self.dice_box.setCurrentIndex(0 if players_roll else 1)
+        form.addRow("&Dice", self.dice_box)
 
         broken = broken_rulesets()
         self.broken_label = QLabel(
@@ -133,6 +140,10 @@ class NewGameDialog(QDialog):
             if vid and item.checkState() == Qt.CheckState.Checked:
                 out.append(vid)
         return out
+
+    def players_roll(self) -> bool:
+        """The dice choice: True when the players roll real dice and the umpire types them."""
+        return bool(self.dice_box.currentData())
 
     def values(self) -> tuple[Path, str, str, list[str]]:
         """(file, ruleset id, title, variants)."""

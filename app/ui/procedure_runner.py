@@ -50,7 +50,7 @@ class ProcedureRunner(QWidget):
         self.extra_rounds = 0
         #: the last run's error when it was a missing table value (the dock offers the editor)
         self.missing: MissingTableValue | None = None
-        #: the last run lost a race: another window or station acted first
+        #: the last run lost a race: another station or window acted first
         self.raced = False
 
         self.dice_area = QWidget()
@@ -154,6 +154,7 @@ class ProcedureRunner(QWidget):
         dice = self.dice()
         if dice is None:
             return False, None, None
+        self.model.follow()  # another window's action first: then this one is refused, said so
         session = self.model.session
 
         def resolve() -> Any:

@@ -81,7 +81,8 @@ def test_a_whole_evening_at_the_desk(tmp_path, qtbot):
     # initiative with the dice rolled at the table
     initiative = window.panels["initiative"]
     window.docks["initiative"].raise_()
-    click(qtbot, initiative.players_roll)
+    # the first start asked how the dice are rolled: the players roll them
+    click(qtbot, window.dice_question.players)
     for field, value in zip(initiative.dice_fields, (5, 2), strict=True):
         qtbot.keyClicks(field.edit, str(value))
     click(qtbot, initiative.roll_button)

@@ -29,6 +29,7 @@ def game(tmp_path):
 @pytest.fixture
 def dock(qtbot, game):
     model = EngagementModel(game)
+    model.dice_mode.set_players_roll(False)  # these start with Airboss rolling; some tick it
     d = CombatDock(model)
     qtbot.addWidget(d)
     d.show()

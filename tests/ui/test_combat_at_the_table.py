@@ -73,7 +73,7 @@ def desk(tmp_path: Path, qtbot):
     session.perform("initiative", init, TableDice([4, 9]))
     while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
         session.next_step()
-    window.panels["combat"].players_roll.click()  # the desk's dice choice, made once
+    window.dice_question.players.click()  # the first start asks once: the players roll
     yield window, session, ids
     model.set_session(None)
 
@@ -187,6 +187,7 @@ def test_the_dice_choice_is_one_for_the_desk_and_remembered(desk, tmp_path, qtbo
     again = MainWindow(EngagementModel(), window.settings)
     qtbot.addWidget(again)
     assert again.panels["combat"].players_roll.isChecked()
+    assert again.dice_question is None  # asked once: the answer is kept
 
 
 def test_a_roster_click_says_what_it_changed_in_the_form(desk, qtbot):

@@ -12,7 +12,9 @@ from app.ui.model import EngagementModel
 
 @pytest.fixture
 def dock(session, qtbot):
-    d = InitiativeDock(EngagementModel(session))
+    model = EngagementModel(session)
+    model.dice_mode.set_players_roll(False)  # these start with Airboss rolling; some tick it
+    d = InitiativeDock(model)
     qtbot.addWidget(d)
     d.show()
     qtbot.waitExposed(d)
@@ -90,7 +92,9 @@ def test_pass_the_marker_by_the_rulesets_own_rule(qtbot, tmp_path):
     from app.ui.demo import create_demo_game
 
     session = create_demo_game(tmp_path / "demo.airboss")
-    d = InitiativeDock(EngagementModel(session))
+    model = EngagementModel(session)
+    model.dice_mode.set_players_roll(False)  # these start with Airboss rolling; some tick it
+    d = InitiativeDock(model)
     qtbot.addWidget(d)
     d.show()
     init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)

@@ -118,6 +118,7 @@ def test_an_empty_ledger_is_marked_and_a_spend_it_cannot_pay_is_refused(qtbot, d
     snap(game, 4)  # four half points: 3 - 2 = 1 left
     game.perform("gun_attack", {"attacker": "blue-1"}, TableDice([10]))
     assert tree_rows(dock)[1][1] == "0 (empty)"
+    model.dice_mode.set_players_roll(False)  # Airboss rolls: the refusal is the ledger's
     combat = CombatDock(model)
     qtbot.addWidget(combat)
     combat.set_aircraft("blue-1")

@@ -46,7 +46,9 @@ SHOT = "Blue 1 — Gun attack on Red 1: "
 
 @pytest.fixture
 def settings(tmp_path):
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    s = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    s.setValue("dice/players_roll", False)  # the first start's question answered: Airboss rolls
+    return s
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ def game(demo_game_file: Path) -> Path:
 @pytest.fixture
 def desk(tmp_path: Path, qtbot) -> Iterator[MainWindow]:
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("dice/players_roll", False)  # the first start's answer: Airboss rolls
     window = MainWindow(EngagementModel(), settings)
     qtbot.addWidget(window)
     window.persist_layout = False
@@ -57,6 +58,7 @@ def later_desk(tmp_path: Path, qtbot, game) -> Iterator[MainWindow]:
     from app.session import GameSession
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("dice/players_roll", False)  # the first start's answer: Airboss rolls
     window = MainWindow(EngagementModel(), settings, panels_later=True)
     qtbot.addWidget(window)
     window.persist_layout = False

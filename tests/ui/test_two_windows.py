@@ -89,7 +89,7 @@ def test_a_conflict_says_what_happened_keeps_the_dice_and_resolves_again(tmp_pat
     )
     combat.resolve()
     message = combat.refusal.message or window.refusal.message
-    assert "another window or station acted first: Red 1 — Gun attack on Olds 2" in message
+    assert "another station or window acted first: Red 1 — Gun attack on Olds 2" in message
     assert [f.edit.text() for f in combat.dice_fields] == ["6", "5"]  # the dice stay
     qtbot.keyClick(combat.dice_fields[-1].edit, Qt.Key.Key_Return)
     assert model.engagement.aircraft[ids["Red 1"]].damage == 2

@@ -1,0 +1,312 @@
+"""Issue 28: a "who acts now" line becomes one prepared action, which the desk shows and resolve
+uses. One full turn of every ruleset, 6-9 aircraft, every line with a procedure: the
+procedure, each aircraft in its role, every value with its source, the dice to type, and the
+event resolve appends holding exactly the prepared inputs. Owed damage, critical, fire and
+ejection rolls of both sides, in every ruleset that has them, open on the aircraft that owes
+them; a shooter whose shot owes rolls is never their target."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.data import save_override
+from app.core.dice import SeededDice, TableDice
+from app.core.engagement import Status
+from app.core.errors import MissingTableValue, RuleViolation
+from app.core.events import AttributesSet, ProcedureResolved, StatusChanged
+from app.core.prepared import ROLES, Prepared
+from app.session import GameSession
+
+#: the umpire's values for cells the rules texts do not print (test values, not the games'):
+#: Air Power's damage table of attack ratings 3 and 7, Nth Fleet's attack and defence tables
+AIRPOWER_DAMAGE = {"results": {r: ["X"] * 5 + ["-"] * 7 for r in ("3", "7")}}
+NTH_ATTACK = {
+    "lower_columns": [10, 20, 30],
+    "cells": {str(c): {str(r): c // 10 * r // 2 for r in range(11)} for c in (10, 20, 30, 40, 50)},
+}
+NTH_DEFENCE = {
+    "values": {
+        t: 4
+        for t in (
+            "f15c",
+            "f14a",
+            "fa18c",
+            "tornado_f",
+            "mig29",
+            "a6e",
+            "su24",
+            "ea6b",
+            "e2c",
+            "tu95rt",
+        )
+    }
+}
+
+
+@pytest.fixture(autouse=True)
+def _filled(_user_data: Path) -> None:
+    save_override("airpower", "aircraft_damage", AIRPOWER_DAMAGE)
+    save_override("nth_fleet", "air_to_air_attack", NTH_ATTACK)
+    save_override("nth_fleet", "defence_values", NTH_DEFENCE)
+
+
+RULESETS = ("phantoms", "airpower", "advanced_air_force", "nth_fleet", "ufo_interception")
+SOURCES = {"card", "board", "game", "typed", "override", "default", "unset"}
+
+
+def build(path: Path, ruleset_id: str) -> GameSession:
+    """Three aircraft a side (UFO: four Tornados and two UFOs, initiative rolled)."""
+    s = GameSession.create(path, ruleset_id, "Prepared")
+    if ruleset_id == "ufo_interception":
+        for n in range(1, 5):
+            s.add_aircraft("NATO", "tornado", f"Tornado {n}", reaction=n % 3)
+        s.add_aircraft("Visitors", "small_ufo", "Saucer")
+        s.add_aircraft("Visitors", "large_ufo", "Mothership")
+        ids = [f"tornado-{n}" for n in range(1, 5)]
+        s.perform("initiative", {"planes": ids, "reactions": [1, 2, 0, 1]}, TableDice([3, 5, 2, 6]))
+        return s
+    types = list(s.ruleset.aircraft)
+    for side, first in (("Blue", 0), ("Red", 1)):
+        for n in range(1, 4):
+            extra = {"base": f"{side} base"} if ruleset_id == "nth_fleet" else {}
+            s.add_aircraft(side, types[(first + n) % len(types)], f"{side} {n}", **extra)
+    if s.ruleset.initiative == "initiative":
+        init = s.ruleset.procedures["initiative"].prefill(s.engagement, None, None)
+        s.perform("initiative", init, SeededDice(1))
+    return s
+
+
+def lines(s: GameSession) -> list[tuple[str, ...]]:
+    return [line for line in s.acting() if len(line) >= 3 and line[2] in s.ruleset.procedures]
+
+
+def check_roles(s: GameSession, line: tuple[str, ...], p: Prepared) -> None:
+    """The line's aircraft in the procedure's role; the other opposite; a target is an enemy."""
+    who, _what, pid, *rest = line
+    proc = s.ruleset.procedures[pid]
+    e = s.engagement
+    assert p.procedure == pid
+    assert set(p.roles) <= set(ROLES)
+    if who not in e.aircraft:
+        return
+    if "aircraft" in p.roles:
+        assert p.roles["aircraft"] == who
+    elif proc.line_role == "target":
+        assert p.roles["target"] == who
+        assert p.roles.get("attacker") != who  # the one hit is never its own shooter
+    else:
+        assert p.roles["attacker"] == who
+        if rest:
+            assert p.roles.get("target") == rest[0]
+        target = p.roles.get("target")
+        if "target" in p.roles:
+            assert target is not None, f"{pid} from a turn line opened on nobody"
+            assert e.aircraft[target].side != e.aircraft[who].side
+    for v in p.values:
+        assert v.source in SOURCES
+        if v.locked:
+            assert v.source in {"card", "board", "game"}, v
+    ids = set(e.aircraft)
+    for die in p.dice:
+        assert die.spec.count == 1
+        assert not any(i in die.label.split() for i in ids), die.label  # printed names
+
+
+def resolve_and_compare(s: GameSession, p: Prepared, seed: int) -> None:
+    """Resolve exactly the prepared action: the event records the inputs it showed."""
+    if p.inputs is None:
+        return
+    before = len(s.events())
+    try:
+        s.resolve(p, SeededDice(seed))
+    except (RuleViolation, MissingTableValue):
+        assert len(s.events()) == before  # a refusal writes nothing
+        return
+    rec = next(env.event for env in s.events()[before:])
+    assert isinstance(rec, ProcedureResolved)
+    assert rec.procedure == p.procedure
+    assert rec.inputs == p.inputs.model_dump(mode="json")
+    for v in p.values:
+        if v.source != "unset":
+            assert rec.inputs[v.name] == _json(p.inputs, v.name), v.name
+    first = p.roles.get("attacker") or p.roles.get("aircraft")
+    assert (rec.attacker, rec.target) == (first, p.roles.get("target"))
+
+
+def _json(inputs: Any, name: str) -> Any:
+    return inputs.model_dump(mode="json")[name]
+
+
+def one_turn(s: GameSession) -> Iterator[tuple[str, ...]]:
+    """Every line of every step of one turn, as the umpire walks it."""
+    start = s.engagement.turn
+    while s.engagement.turn == start:
+        yield from lines(s)
+        s.next_step()
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_line_of_a_turn_becomes_one_prepared_action(tmp_path: Path, ruleset_id: str) -> None:
+    """Issue 28: for every "who acts now" line of one full turn, the prepared action holds
+    the line's procedure, its aircraft in their roles, every value with its source, and the
+    dice to type; resolving it records exactly what it holds."""
+    s = build(tmp_path / "g.airboss", ruleset_id)
+    seen = 0
+    for n, line in enumerate(one_turn(s)):
+        if line[2] == s.ruleset.initiative:
+            continue  # the Initiative panel's roll: prepared with the whole game, below
+        p = s.prepare_line(line[2], line[0], line[3] if len(line) > 3 else None)
+        check_roles(s, line, p)
+        resolve_and_compare(s, p, n)
+        seen += 1
+    assert seen >= 6
+    s.close()
+
+
+# -- owed rolls: the aircraft that owes a roll is the one it applies to ------------------------
+
+
+def owe(
+    s: GameSession, aircraft: str, values: dict[str, Any], status: tuple[str, ...] = ()
+) -> None:
+    events: list[Any] = [AttributesSet(aircraft=aircraft, values=values)] if values else []
+    if status:
+        events.append(StatusChanged(aircraft=aircraft, set=status))
+    s._commit(events, f"{aircraft} owes a roll (test set-up)")
+
+
+OWED = {
+    # Phantoms 8.1 critical hits owed, 9.0 fire checks, 8.2 ejection of a destroyed aircraft
+    "phantoms": [
+        ("critical_hit", {"criticals_due": 1}, ()),
+        ("ejection", {}, (Status.DESTROYED,)),
+        ("fire_check", {}, (Status.ON_FIRE,)),
+    ],
+    # Air Power "Aircraft Damage Resolution": a hit waiting for its damage roll
+    "airpower": [
+        (
+            "damage",
+            {"hits_to_resolve": [{"attack_rating": 3, "source": "gun", "rule": "test"}]},
+            (),
+        )
+    ],
+    # UFO rules, Hitting/Damage: rolls on the damage table owed
+    "ufo_interception": [("damage_roll", {"damage_rolls_due": 2}, ())],
+}
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(OWED))
+def test_owed_rolls_of_both_sides_open_on_the_aircraft_that_owes_them(
+    tmp_path: Path, ruleset_id: str
+) -> None:
+    """Issue 28: an owed damage, critical or ejection roll of either side opens with the
+    aircraft that owes it in the role it applies to (the target of a damage roll, the aircraft
+    of a critical hit), never the first aircraft of the other side, and is resolved on it."""
+    for pid, values, status in OWED[ruleset_id]:
+        s = build(tmp_path / f"{pid}.airboss", ruleset_id)
+        e = s.engagement
+        sides = {}
+        for a in e.aircraft.values():
+            sides.setdefault(a.side, a.id)
+        owing = list(sides.values())
+        if ruleset_id == "ufo_interception":
+            owing = ["tornado-2", "mothership"]
+        for aid in owing:
+            owe(s, aid, values, status)
+        found: list[tuple[str, ...]] = []
+        for _ in range(len(s.ruleset.steps(s.engagement))):  # the step that rolls them
+            found = [line for line in s.acting() if len(line) >= 3 and line[2] == pid]
+            if found:
+                break
+            s.next_step()
+        assert {line[0] for line in found} >= set(owing), found
+        for aid in owing:
+            line = next(line for line in found if line[0] == aid)
+            p = s.prepare_line(pid, aid, None)
+            role = "aircraft" if "aircraft" in p.roles else "target"
+            assert p.roles[role] == aid
+            assert p.roles.get("attacker") != aid
+            check_roles(s, line, p)
+            before = len(s.events())
+            s.resolve(p, SeededDice(3))
+            rec = s.events()[before].event
+            assert isinstance(rec, ProcedureResolved)
+            assert (rec.target if role == "target" else rec.attacker) == aid
+        s.close()
+
+
+def test_an_air_power_damage_roll_reads_the_hit_it_resolves(tmp_path: Path) -> None:
+    """Air Power, Aircraft Damage Resolution: the damage roll owed by Red 1 is prepared with
+    the attack rating and weapon of the hit waiting on Red 1 (read from its state, locked),
+    not an attack rating of 0 on the first enemy."""
+    s = build(tmp_path / "g.airboss", "airpower")
+    owe(s, "red-1", {"hits_to_resolve": [{"attack_rating": 7, "source": "rocket", "rule": "t"}]})
+    p = s.prepare_line("damage", "red-1")
+    assert p.roles == {"attacker": None, "target": "red-1"}
+    assert (p.value("attack_rating").value, p.value("attack_rating").source) == (7, "card")
+    assert p.value("weapon").value == "rocket" and p.value("weapon").locked
+    s.close()
+
+
+# -- Nth Fleet: the air combat of counters ------------------------------------------------------
+
+
+def test_nth_fleet_air_combat_line_opens_on_both_forces_with_exact_odds(tmp_path: Path) -> None:
+    """Nth Fleet 2.9-2.12: the activation phase's air combat line opens with its attacking
+    counter and the enemy's (never a friendly target), the two forces' attack totals read
+    from the counters (air points x attack value, 2.9), and exact odds in the game."""
+    s = GameSession.create(tmp_path / "n.airboss", "nth_fleet", "Strike")
+    r = s.add_aircraft("Red", "tu95rt", "Bears", base="Olenya", air_points=2)
+    b = s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
+    s.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
+    s.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
+    s.next_step()
+    line = next(line for line in s.acting() if len(line) >= 3 and line[2] == "air_combat")
+    assert line[0] == r and line[3] == b
+    p = s.prepare_line("air_combat", line[0], line[3])
+    assert p.roles == {"attacker": r, "target": b}
+    first, second = p.value("first_attack"), p.value("second_attack")
+    assert first.source == second.source == "game" and first.locked
+    assert p.inputs is not None
+    odds = s.odds(p)
+    assert all(isinstance(v, Fraction) for v in odds.values()) and sum(odds.values()) == 1
+    assert odds == s.ruleset.procedures["air_combat"].odds(p.inputs, s.engagement)
+    s.close()
+
+
+def test_a_stale_prepared_action_is_refused_naming_what_happened(tmp_path: Path) -> None:
+    """Issue 28: resolve uses what was shown; if another station acted since, it says so
+    (never "the ruleset could not resolve") and writes nothing."""
+    path = tmp_path / "g.airboss"
+    s = build(path, "phantoms")
+    p = s.prepare("afterburner", {"aircraft": "blue-1"})
+    with GameSession.open(path) as other:
+        other.perform("afterburner", {"aircraft": "red-1"})
+    before = len(s.events())
+    with pytest.raises(Exception, match="another station or window acted first: Red 1"):
+        s.resolve(p, SeededDice(1))
+    assert len(s.events()) == before  # the other station's action only: nothing of ours
+    s.close()
+
+
+def test_a_typed_card_value_that_disagrees_is_refused_unless_overridden(tmp_path: Path) -> None:
+    """Issue 15/28: a script's card value that is not what the card says is refused; the
+    same value overridden is used and the log records the override."""
+    s = build(tmp_path / "g.airboss", "airpower")
+    p = s.prepare("radar_ranging", {"attacker": "blue-1", "target": "red-1"})
+    card = p.value("lock_on_number")
+    assert card.locked and card.source == "card"
+    wrong = {"lock_on_number": card.value + 1}
+    bad = s.prepare("radar_ranging", {"attacker": "blue-1", "target": "red-1"}, wrong)
+    assert bad.inputs is None and "is not what" in bad.disagrees
+    ok = s.prepare(
+        "radar_ranging", {"attacker": "blue-1", "target": "red-1"}, wrong, {"lock_on_number"}
+    )
+    assert ok.value("lock_on_number").source == "override"
+    assert ok.overrides == {card.title: (card.value, card.value + 1)}
+    s.close()
