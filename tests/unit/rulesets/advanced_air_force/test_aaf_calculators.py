@@ -430,3 +430,49 @@ def test_rule_2_repeat_advantage_power_and_brake_on_the_current_airspeed_only() 
         speed(advantaged=True, power_used=4)
     with pytest.raises(RuleViolation, match="only 2 Brake"):
         speed(advantaged=True, brake_used=4)
+
+
+RULE_2_REPEAT = (
+    "To repeat the Advantage the pursuer is required to use Power and Brake Factors only on the "
+    "Current Game-Turn Airspeed, even if it initially doubles Brake/Power potential. This "
+    "requirement exists and is possible only if a Second Consecutive Advantage is to be obtained."
+)
+
+
+def test_rule_2_factors_on_the_resulting_airspeed_double_the_potential() -> None:
+    """Rule 2 (``RULE_2_REPEAT``): outside a repeated Advantage the factors may be used on the
+    Current and again on the Resulting Airspeed, each up to the card's factors: 8 + 2 + 2 = 12
+    is Dive Speed, which Power may not add (rule 17); 8 - 2 - 2 = 4."""
+    assert speed(power_used=1, power_on_resulting=1) == "airspeed 10"
+    assert speed(brake_used=2, brake_on_resulting=2) == "airspeed 4"
+    with pytest.raises(RuleViolation, match="rule 17"):
+        speed(power_used=2, power_on_resulting=2)
+    with pytest.raises(RuleViolation, match="only 2 Brake"):
+        speed(brake_on_resulting=3)
+
+
+def test_rule_2_repeating_the_advantage_factors_on_the_current_airspeed_only() -> None:
+    """Rule 2 (``RULE_2_REPEAT``): a pursuer repeating the Advantage may not use factors on the
+    Resulting Airspeed; one that did may not repeat it that Game-Turn."""
+    with pytest.raises(RuleViolation, match="only on the Current Game-Turn Airspeed"):
+        speed(repeating_advantage=True, brake_on_resulting=1)
+    assert speed(repeating_advantage=True, brake_used=2) == "airspeed 6"
+
+    e = game(("blue", "Allies", "spitfire_sample"), ("red", "Axis", "bf110_sample"))
+    adv = P["declare_advantage"]
+    e = apply(e, adv.resolve(adv.parse({"attacker": "blue", "target": "red"}), TableDice([]), e))
+    e = next_turn(e)
+    sp = P["speed_change"]
+    pre = sp.prefill(e, "blue", None)
+    assert pre["repeating_advantage"] is True  # it holds last Game-Turn's Advantage
+    base = {**pre, "aircraft": "blue", "current_speed": 6}
+    base.update(repeating_advantage=False, brake_on_resulting=1)
+    e2 = apply(e, sp.resolve(sp.parse(base), TableDice([]), e))
+    assert e2.get("blue").attributes["factors_on_resulting_turn"] == e2.turn
+    with pytest.raises(RuleViolation, match="rule 2: .* Resulting Airspeed this Game-Turn"):
+        adv.resolve(adv.parse({"attacker": "blue", "target": "red"}), TableDice([]), e2)
+    # without the factors on the Resulting Airspeed it repeats; then none may follow
+    e3 = apply(e, adv.resolve(adv.parse({"attacker": "blue", "target": "red"}), TableDice([]), e))
+    assert e3.attributes["advantage"]["blue"]["consecutive"] == 2
+    with pytest.raises(RuleViolation, match="repeated its Advantage this Game-Turn"):
+        sp.resolve(sp.parse(base), TableDice([]), e3)
