@@ -14,7 +14,7 @@ from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, prefill_subject
 
 from . import advantage_state
-from .card import Card
+from .card import Card, LimitSide, LoadedLimit, loaded_speeds
 from .state import State, state_of
 
 
@@ -24,11 +24,27 @@ class StallInputs(AircraftInputs):
         False, title="Level Bank, no maneuvers this Game-Turn"
     )
     exempt_type: bool = Field(False, title="Me-262A or Me-163B")
+    loaded: bool = Field(False, title="Loaded condition")
+    altitude_ft: int = Field(0, ge=0, le=60000, title="Altitude (ft)")
+    loaded_stall_speed: int | None = Field(
+        None, ge=0, le=40, title="Loaded stall speed (card)", description="Speed Increments Chart"
+    )
+    loaded_altitude_limit_ft: int | None = Field(
+        None,
+        ge=0,
+        le=60000,
+        title="Loaded altitude limitation (ft, card)",
+        description="the last line of the colour-code box; empty: none",
+    )
+    loaded_limit_side: LimitSide = Field(
+        "above", title="The Loaded stall speed holds", description="above or below that altitude"
+    )
 
 
 class StallSpeed(Calculator):
     """Rule 10: Stall Speed is one less in a Level Bank Game-Turn without maneuvers (not for
-    the Me-262A or Me-163B)."""
+    the Me-262A or Me-163B). Special Data Card Note: Loaded, the card's altitude limitation
+    decides whether the Loaded Stall Speed applies (it limits the Stall Speed only)."""
 
     id = "stall_speed"
     title = "Stall speed"
@@ -42,10 +58,23 @@ class StallSpeed(Calculator):
         if a is None:
             return {}
         card = a.typed(Card, "card")
-        return {"stall_speed": card.stall_speed, "exempt_type": not card.level_bank_stall_reduction}
+        return {
+            "stall_speed": card.stall_speed,
+            "exempt_type": not card.level_bank_stall_reduction,
+            "loaded_stall_speed": card.loaded_stall_speed,
+            "loaded_altitude_limit_ft": card.loaded_altitude_limit_ft,
+            "loaded_limit_side": card.loaded_limit_side,
+        }
 
     def compute(self, inputs: StallInputs, draft: Draft) -> Decision:
         s = inputs.stall_speed
+        if inputs.loaded:
+            if inputs.loaded_stall_speed is None:
+                raise RuleViolation("give the card's Loaded stall speed (Speed Increments Chart)")
+            limit = LoadedLimit(inputs.loaded_altitude_limit_ft, inputs.loaded_limit_side)
+            s, _ = loaded_speeds(
+                (s, 1), (inputs.loaded_stall_speed, None), limit, inputs.altitude_ft
+            )
         if inputs.level_bank_without_maneuvers and not inputs.exempt_type:
             s = max(s - 1, 0)
         return Decision(
@@ -101,7 +130,13 @@ HalfLoop = Literal["none", "diving", "climbing"]
 
 class SpeedInputs(AircraftInputs):
     current_speed: int = Field(ge=0, le=50, title="Current Game-Turn Airspeed")
-    max_level_speed: int = Field(ge=1, le=40, title="Max. Level Sp. (after hit losses)")
+    max_level_speed: int = Field(
+        ge=1,
+        le=40,
+        title="Max. Level Sp. (after hit losses)",
+        description="Loaded: the Loaded value, at every altitude unless the card's limitation "
+        "line begins with 'Both' (Special Data Card Note)",
+    )
     e_hit_level_loss: int = Field(
         0,
         ge=0,

@@ -476,3 +476,52 @@ def test_rule_2_repeating_the_advantage_factors_on_the_current_airspeed_only() -
     assert e3.attributes["advantage"]["blue"]["consecutive"] == 2
     with pytest.raises(RuleViolation, match="repeated its Advantage this Game-Turn"):
         sp.resolve(sp.parse(base), TableDice([]), e3)
+
+
+SPECIAL_DATA_CARD_NOTE = (
+    "Under the Speed Increments Chart color code box, the altitude limitation of Loaded "
+    "condition indicated in the last line of the box applies only to Stall Speed and not to "
+    'Level Speed, unless the line begins with "Both".'
+)
+
+
+def test_special_data_card_note_loaded_limit_applies_to_stall_speed_only() -> None:
+    """``SPECIAL_DATA_CARD_NOTE``: the sample Bf 110 (stall 4, level 10; Loaded stall 5, level
+    9 above 15,000 ft). Loaded below the limit: stall 4 (the limit holds it back), level 9 (not
+    limited); above: stall 5, level 9. With "Both": level 10 below the limit."""
+    from rulesets.advanced_air_force.card import catalogue
+
+    card = catalogue()["bf110_sample"]
+    assert card.loaded_altitude_limit_ft == 15000 and not card.loaded_limit_both
+    assert card.loaded_speeds(10000) == (4, 9)
+    assert card.loaded_speeds(20000) == (5, 9)
+    both = card.model_copy(update={"loaded_limit_both": True})
+    assert both.loaded_speeds(10000) == (4, 10)
+    assert both.loaded_speeds(20000) == (5, 9)
+
+    e = game(("bf", "Axis", "bf110_sample"))
+    pre = P["stall_speed"].prefill(e, "bf", None)
+    assert pre["loaded_stall_speed"] == 5 and pre["loaded_altitude_limit_ft"] == 15000
+    assert label("stall_speed", **pre, loaded=True, altitude_ft=10000) == "stall speed 4"
+    assert label("stall_speed", **pre, loaded=True, altitude_ft=20000) == "stall speed 5"
+    assert label("stall_speed", **pre, altitude_ft=20000) == "stall speed 4"  # not Loaded
+    # rule 10's Level Bank reduction comes after
+    assert (
+        label(
+            "stall_speed", **pre, loaded=True, altitude_ft=20000, level_bank_without_maneuvers=True
+        )
+        == "stall speed 4"
+    )
+    with pytest.raises(RuleViolation, match="Loaded stall speed"):
+        label("stall_speed", stall_speed=4, loaded=True)
+
+
+def test_special_data_card_note_on_the_printed_card() -> None:
+    """``SPECIAL_DATA_CARD_NOTE``: the card says what the Loaded limitation covers."""
+    from app.core.ruleset import KeyValues
+
+    e = game(("bf", "Axis", "bf110_sample"))
+    spec = RULESET.card_spec(e.get("bf"), e)
+    data = dict(next(b for b in spec.blocks if isinstance(b, KeyValues)).items)
+    assert data["Loaded stall speed"] == "5 (above 15000 ft)"
+    assert data["Loaded max. level speed"] == "9 (every altitude)"
