@@ -34,6 +34,37 @@ ROCKET_RULE = "Air Power, Air-to-Air Rocket Combat"
 SSGT_RULE = "Air Power, Steady-State Gunsight Tracking"
 RR_RULE = "Air Power, Radar Ranging"
 
+FORMATION_RULE = "Air Power (original wording), Formation Restrictions on Gun and Rocket Combat"
+FORMATION_OFF = (
+    "the revised text has no formation restriction on gun and rocket combat; close-formation "
+    "wingmen are held back only in the original wording (variant original_wording)"
+)
+
+
+def check_formation(wingman: bool, variants: frozenset[str], what: str) -> None:
+    """Original wording, "Formation Restrictions on Gun and Rocket Combat": "The wingmen
+    aircraft in a close formation may not fire cannons or rockets at air to air targets"
+    (wingmen of Tactical formations are not restricted). The revised text drops the section,
+    so the box is refused there rather than silently ignored."""
+    if not wingman:
+        return
+    if ORIGINAL not in variants:
+        raise RuleViolation(FORMATION_OFF)
+    raise RuleViolation(
+        f"a wingman in a close formation may not fire {what} at air-to-air targets "
+        f"({FORMATION_RULE})"
+    )
+
+
+class FormationInput:
+    """A gun or rocket procedure's close-formation box: shown only in the original wording."""
+
+    variants: frozenset[str]
+
+    def inputs_off(self) -> dict[str, str]:
+        return {} if ORIGINAL in self.variants else {"close_formation_wingman": FORMATION_OFF}
+
+
 Flight = Literal["level", "climbing", "diving"]
 TurnRate = Literal["TT", "HT", "BT"]
 _RATE_ORDER: tuple[TurnRate, ...] = ("TT", "HT", "BT")
@@ -72,6 +103,9 @@ class AttackInputs(ProcedureInputs):
     radar_ranging: Literal["none", "RE", "CA", "IG"] = Field("none", title="Radar ranging type")
     pilot: PilotQuality = Field("average", title="Attacker pilot quality")
     fp: int | None = Field(None, ge=1, le=30, title="Fires after FP number")
+    close_formation_wingman: bool = Field(
+        False, title="Wingman in a close formation", description="original wording only"
+    )
 
     @property
     def vertical_range(self) -> int:

@@ -16,7 +16,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
-from rulesets.airpower.common import pending_hit
+from rulesets.airpower.common import FormationInput, check_formation, pending_hit
 from rulesets.airpower.geometry import HexPosition
 from rulesets.airpower.state import State
 from rulesets.airpower.tables import GENIE, genie_table
@@ -58,9 +58,12 @@ class LaunchInputs(ProcedureInputs):
     )
     has_lock_on: bool = Field(True, title="Radar lock-on to the target")
     ends_wings_level: bool = Field(True, title="Ends its move neither turning nor maneuvering")
+    close_formation_wingman: bool = Field(
+        False, title="Wingman in a close formation", description="original wording only"
+    )
 
 
-class GenieLaunch(Procedure):
+class GenieLaunch(FormationInput, Procedure):
     """Rule "Genie Launch": with a radar lock-on to the target and ending its move neither
     turning nor maneuvering, roll in the air-to-air missile launch phase: at most the Genie's
     launch number launches; otherwise a dud motor or warhead, removed from play."""
@@ -72,6 +75,7 @@ class GenieLaunch(Procedure):
     dice = (("d10", "Genie launch"),)
 
     def number(self, inputs: LaunchInputs) -> int:
+        check_formation(inputs.close_formation_wingman, self.variants, "rockets")
         if not inputs.has_lock_on:
             raise RuleViolation("a Genie needs a radar lock-on to the target")
         if not inputs.ends_wings_level:

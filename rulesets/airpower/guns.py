@@ -19,9 +19,11 @@ from rulesets.airpower.common import (
     GUN_RULE,
     ORIGINAL,
     AttackInputs,
+    FormationInput,
     attacks_this_turn,
     check_attack_limits,
     check_common,
+    check_formation,
     check_higher_lower,
     describe,
     modifier_terms,
@@ -111,7 +113,7 @@ def hit_label(rating: int) -> str:
     return f"hit: attack rating {rating}"
 
 
-class GunAttack(Procedure):
+class GunAttack(FormationInput, Procedure):
     """Rule "Air-to-Air Gun Combat": d10, modified; a hit if at most the hit die roll of the ADC
     for range 0, 1 or 2. Multiple guns: one roll against each gun; the best attack rating of the
     guns that hit, +1 for each other gun that hits; a snap shot is +1 to the roll and -1 to the
@@ -125,7 +127,9 @@ class GunAttack(Procedure):
 
     def check(self, inputs: GunInputs) -> None:
         """The gun attack requirements (rule "Gun Attack Requirements"); return fire to a
-        head-on attack (rule "Head-On Gun Attacks") needs all of them but sighting."""
+        head-on attack (rule "Head-On Gun Attacks") needs all of them but sighting. In the
+        original wording a close-formation wingman does not fire (Formation Restrictions)."""
+        check_formation(inputs.close_formation_wingman, self.variants, "guns")
         if inputs.return_fire:
             if inputs.angle_off is not AngleOff.LINE_180:
                 raise RuleViolation(

@@ -50,7 +50,9 @@ ORIGINAL_WORDING = Variant(
     "(revised: have a lock-on).\n"
     "- Head-on return fire: needs only the two-shot limit, the higher/lower target "
     "restrictions and the ET turn rate prohibition (and, 1B errata, no roll at the end of the "
-    "previous game turn) (revised, 2B: every normal requirement except sighting).",
+    "previous game turn) (revised, 2B: every normal requirement except sighting).\n"
+    "- Formation Restrictions: wingmen in a close formation may not fire guns or rockets "
+    "(Genies included) at air-to-air targets (revised: the section is dropped; no restriction).",
     "Air Power (original wording)",
 )
 
