@@ -132,6 +132,16 @@ VARIANTS = (
         "7.1.4, 7.1.1b",
     ),
     Variant(
+        "wounded_minus_one_guns_only",
+        "Wounded pilot: -1 when firing guns only",
+        "Critical Hit Table #4, Pilot Wounded: '-1 when firing'. 7.2's Gun Firing Modifiers "
+        "chart lists 'wounded -1'; 7.1.3 and the missile charts do not list it.",
+        "8.1 (Critical Hit #4), 7.1.3, 7.2",
+        off="a wounded pilot is -1 when firing guns and missiles alike: a missile's Hit # is "
+        "1 lower (an AIM-9M's 6 becomes 5).",
+        on="guns only: the Gun Firing Modifiers' -1; a missile keeps its Hit # (6 stays 6).",
+    ),
+    Variant(
         "loss_of_control_literal",
         "Loss of control: the literal -1 per speed point below zero",
         "6.4.1 modifies the die by -1 per speed point below zero, which (safe results being "

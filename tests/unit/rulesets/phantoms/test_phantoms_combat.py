@@ -559,6 +559,24 @@ def test_critical_4_a_wounded_pilot_is_minus_1_when_firing_missiles_too(game: An
     assert "pilot wounded -1, critical #4" in r.narrative
 
 
+def test_critical_4_guns_only_reading_keeps_the_missile_hit_number(game: Any) -> None:
+    """Critical hit #4: "-1 when firing"; 7.1.3 and the missile charts do not list it. With
+    the ``wounded_minus_one_guns_only`` reading the AIM-9M keeps its Hit # 6, and the gun
+    attack still takes the chart's "wounded -1"."""
+    g = game(["wounded_minus_one_guns_only"])
+    g.add("f15", "Blue", "f15c")
+    g.add("mig", "Red", "mig21")
+    _in_impulse(g, 1, "g")
+    g.apply([StatusChanged(aircraft="f15", set=(Status.WOUNDED,))])
+    r = g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim9m", "range_hexes": 3},
+    )
+    (flight,) = g.e.attributes["missiles_in_flight"]
+    assert flight["hit"] == 6 and "wounded" not in r.narrative
+    assert g.rs.procedures["gun_attack"].prefill(g.e, "f15", "mig")["attacker_modifiers"] == -1
+
+
 def test_7_1_4_a_radar_missile_misses_when_its_launcher_breaks_contact(game: Any) -> None:
     """7.1.4: "If an aircraft fired a radar guided missile, but breaks contact before the
     missile impacts, the missile automatically misses": its impact is refused (no roll) and
