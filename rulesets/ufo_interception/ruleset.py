@@ -35,6 +35,7 @@ from .common import (
     MAX_RAY_GUNS,
     MAX_SPEED,
     RAY_GUN_KEEPS_CHARGE,
+    RECHARGE_DICE_ROLLED,
     ROLL_OFF_HIGHER_FIRST,
     VITAL_THIS_TURN,
     card_of,
@@ -171,6 +172,16 @@ class UfoInterception(Ruleset):
             "lost to damage result 4 ('Roll for each hardpoint, 6 = lost'). With this variant: "
             "only when the hit location roll picks it.",
             "UFO rules, Tornado card",
+        ),
+        Variant(
+            RECHARGE_DICE_ROLLED,
+            "'Recharge d6': a d6 roll for the number of dice",
+            "The Small UFO's card prints 'Power 9 Recharge d6', and the rules say 'Roll a "
+            "number of dice equal to its recharge rating': the rating is written as a die.",
+            "UFO rules, Firing: UFO (recharge); Small UFO card",
+            off="the rating is one die: a recharge adds 1d6 (1-6, 7/2 on average).",
+            on="the rating is a roll: a d6 gives the number of dice, then that many d6 are "
+            "added (1-36, 49/4 on average).",
         ),
         Variant(
             ROLL_OFF_HIGHER_FIRST,
