@@ -20,7 +20,7 @@ from .card import Card, catalogue
 from .card_spec import build_card
 from .geometry import AdvancedAirForceGeometry
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
-from .gunfire import BEAM_HITS_REAR, FLEXIBLE_HD_ONE_ROLL, GunFire
+from .gunfire import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .speed import ClimbRate, SpeedChange, StallSpeed
 from .state import State
@@ -95,6 +95,21 @@ class AdvancedAirForce(Ruleset):
             "rear (4 to 8). Default: the front; with this variant: the rear. Either way the "
             "umpire may name the hemisphere in the form.",
             "rule 26",
+        ),
+        Variant(
+            FIXED_F_GUNNERY_AS_FLEXIBLE,
+            'Fixed guns in "F" Gunnery Play: rules 14 and 22 as for flexible guns',
+            "Rules 8 and 11 and V. Dive rule 6 'treat' some fixed-gun fire (a Snapshot into a "
+            "hex entered from the front, interlocking front hemispheres at 10+ Speed Points, "
+            "fire at a V. Diver) 'as \"F\" Gunnery Play'. Rule 14 adds the Silhouette "
+            'Modifier to "FH" guns only; rule 22 multiplies C hits of "F" gunfire and '
+            "denies it the Silhouette Modifier. The text does not say whether such fixed fire "
+            'becomes "F" gunfire for rules 14 and 22 or only enters fire as it does.',
+            "rules 8, 11, 14, 22; V. Dive rule 6",
+            off='only the entry is "F" Gunnery Play (one roll above 5): an "FH" gun keeps '
+            "its Silhouette Modifier and C hits count once.",
+            on='the fire is "F" gunfire for rules 14 and 22 too: no Silhouette Modifier, '
+            "and each C hit x2 (seven gun factors or less) or x3 (eight or more).",
         ),
         Variant(
             FLEXIBLE_HD_ONE_ROLL,
