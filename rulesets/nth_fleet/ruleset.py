@@ -35,6 +35,7 @@ from rulesets.nth_fleet.air_combat import (
 )
 from rulesets.nth_fleet.cards import Card as TypeCard
 from rulesets.nth_fleet.cards import Details, catalogue, per_point
+from rulesets.nth_fleet.combat import EW_EACH
 from rulesets.nth_fleet.display import (
     PLACES,
     TRACK_TITLES,
@@ -91,6 +92,16 @@ class NthFleet(Ruleset):
             "the last). With this variant: a modified roll below the first row inflicts no "
             "damage on that column (above the last row is still read on the last row).",
             "Nth Fleet 2.9",
+        ),
+        Variant(
+            EW_EACH,
+            "Each EW aircraft: +/-1",
+            "2.10: 'The air-to-air attack roll is modified +/- 1 for friendly/enemy EW "
+            "aircraft.' It does not say what several EW aircraft give.",
+            "Nth Fleet 2.10",
+            off="+1 for friendly EW and -1 for enemy EW, however many EW aircraft there are.",
+            on="+1 for each friendly EW aircraft and -1 for each enemy one (an EW air point is "
+            "an aircraft, as 2.2 counts them: an effective 2-point EW mission gives +2).",
         ),
         Variant(
             INTS_SCREEN,
