@@ -3,6 +3,7 @@ scatter, detonation and the blast zone."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -121,11 +122,17 @@ class FlightInputs(AircraftInputs):
         return self
 
 
-def genie_vfps(genie_fps: int, launcher_fps: int, launcher_vfps: int) -> int:
+#: the reading of "the same proportion" rounded to the nearest FP (the ruleset's variants)
+GENIE_VFPS_NEAREST = "genie_vfps_nearest"
+
+
+def genie_vfps(genie_fps: int, launcher_fps: int, launcher_vfps: int, nearest: bool = False) -> int:
     """Rule "Genie Flight": the Genie expends "the same proportion of FPs as VFPs that the
-    attacker did". A proportion that is not a whole number of FPs is rounded down (the text
-    does not say; Air Power rounds thirds of a speed down)."""
-    return genie_fps * launcher_vfps // launcher_fps
+    attacker did". The text does not say how a fraction of an FP is rounded. Default: down
+    (Air Power rounds thirds of a speed down); with the ``genie_vfps_nearest`` reading
+    (``nearest``): to the nearest FP, a half up."""
+    exact = Fraction(genie_fps * launcher_vfps, launcher_fps)
+    return math.floor(exact + Fraction(1, 2)) if nearest else math.floor(exact)
 
 
 class GenieFlight(Calculator):
@@ -152,7 +159,8 @@ class GenieFlight(Calculator):
 
     def compute(self, inputs: FlightInputs, draft: Draft) -> Decision:
         fps = cell(genie_table().fps, GENIE, "the Genie's FPs", self.rule)
-        vfps = genie_vfps(fps, inputs.launcher_fps, inputs.launcher_vfps)
+        nearest = GENIE_VFPS_NEAREST in self.variants
+        vfps = genie_vfps(fps, inputs.launcher_fps, inputs.launcher_vfps, nearest)
         levels = VFP_LEVELS * vfps
         end = inputs.altitude + (levels if inputs.vertical == "climb" else -levels)
         if end < 0:

@@ -18,6 +18,7 @@ from rulesets.airpower.common import (
     ATTACK_CARD_FIELDS,
     GUN_RULE,
     ORIGINAL,
+    SSGT_SLOW_NONE,
     AttackInputs,
     FormationInput,
     attacks_this_turn,
@@ -176,7 +177,13 @@ class GunAttack(FormationInput, Procedure):
         """Every hit-roll modifier (rule "Die Roll Modifiers"), as (what, value)."""
         self.check(inputs)
         table = modifiers()
-        terms = modifier_terms(inputs, table, self.rule, original_wording=ORIGINAL in self.variants)
+        terms = modifier_terms(
+            inputs,
+            table,
+            self.rule,
+            original_wording=ORIGINAL in self.variants,
+            ssgt_slow_none=SSGT_SLOW_NONE in self.variants,
+        )
         if inputs.snap_shot:
             terms.insert(1, ("snap shot", table.snap_shot))
         return terms

@@ -18,6 +18,7 @@ from rulesets.airpower.common import (
     ATTACK_CARD_FIELDS,
     ORIGINAL,
     ROCKET_RULE,
+    SSGT_SLOW_NONE,
     AttackInputs,
     FormationInput,
     attacks_this_turn,
@@ -118,7 +119,13 @@ class RocketAttack(FormationInput, Procedure):
     def terms(self, inputs: RocketInputs) -> list[tuple[str, int]]:
         self.check(inputs)
         table = modifiers()
-        terms = modifier_terms(inputs, table, self.rule, original_wording=self.original)
+        terms = modifier_terms(
+            inputs,
+            table,
+            self.rule,
+            original_wording=self.original,
+            ssgt_slow_none=SSGT_SLOW_NONE in self.variants,
+        )
         if self.original:
             # before the 2B errata only target size, angle-off, gunsight, SSGT, radar ranging,
             # CCA and pilot quality applied

@@ -385,3 +385,24 @@ def test_named_attacker_reads_the_gun_values_off_its_card(filled: object) -> Non
     inputs = GunInputs.model_validate({"attacker": blue, "target": red, "horizontal_range": 0})
     r = GUN.resolve(inputs, TableDice([1]), e)
     assert r.outcome == f"hit: attack rating {card.attack_rating}"
+
+
+SSGT_MODIFIERS = (
+    "SSGT Modifiers. When attacking with guns or rockets, an aircraft gains a -1 modifier of "
+    "each 1/3 of its speed (round down) in accumulated FPs. The maximum modifier is -2."
+)
+
+
+def test_ssgt_below_speed_3_both_readings(filled: object) -> None:
+    """``SSGT_MODIFIERS``: at speed 2 a third rounds down to 0 FPs. Default: taken as 1 FP,
+    so 1 FP of SSGT is -1 (hit 5 -> 6/10) and 2 FPs -2 (7/10). ``ssgt_slow_no_modifier``: no
+    third is accumulated, no modifier (5/10). Speed 3 is one FP per third either way."""
+    slow = RS.bind(["ssgt_slow_no_modifier"]).procedures["gun_attack"]
+    hit = "hit: attack rating 5"
+    assert GUN.odds(gun(speed=2.0, ssgt_fps=1))[hit] == Fraction(6, 10)
+    assert GUN.odds(gun(speed=2.0, ssgt_fps=2))[hit] == Fraction(7, 10)
+    assert slow.odds(gun(speed=2.0, ssgt_fps=2))[hit] == Fraction(5, 10)
+    assert slow.odds(gun(speed=2.5, ssgt_fps=2))[hit] == Fraction(5, 10)
+    for proc in (GUN, slow):
+        assert proc.odds(gun(speed=3.0, ssgt_fps=1))[hit] == Fraction(6, 10)
+        assert proc.odds(gun(speed=3.0, ssgt_fps=2))[hit] == Fraction(7, 10)

@@ -426,3 +426,25 @@ def test_original_wording_close_formation_wingmen_fire_no_guns_or_rockets(
 
 
 GUN_REVISED = RS.procedures["gun_attack"]
+
+
+def test_genie_flight_same_proportion_rounded_down_or_to_nearest(_user_data: Path) -> None:
+    """Genie Flight: "expending the same proportion of FPs as VFPs that the attacker did"
+    (test value: the Genie flies 10 FPs). After 4 VFPs of the launcher's 6 FPs the proportion
+    is 6 2/3: down 6, nearest 7; after 1 of 4 it is 2 1/2: down 2, nearest (a half up) 3."""
+    from rulesets.airpower.genie import genie_vfps
+
+    assert (genie_vfps(10, 6, 4), genie_vfps(10, 6, 4, nearest=True)) == (6, 7)
+    assert (genie_vfps(10, 4, 1), genie_vfps(10, 4, 1, nearest=True)) == (2, 3)
+    assert (genie_vfps(10, 6, 1), genie_vfps(10, 6, 1, nearest=True)) == (1, 2)
+    assert (genie_vfps(10, 7, 1), genie_vfps(10, 7, 1, nearest=True)) == (1, 1)
+    save_override("airpower", "genie", {"fps": 10})
+    inputs = {"launcher_fps": 6, "launcher_vfps": 4, "vertical": "climb", "altitude": 10}
+    down = RS.procedures["genie_flight"]
+    nearest = RS.bind(["genie_vfps_nearest"]).procedures["genie_flight"]
+    assert down.resolve(down.parse(inputs), TableDice([]), Engagement()).outcome == (
+        "4 HFPs, 6 VFPs: altitude 22"
+    )
+    assert nearest.resolve(nearest.parse(inputs), TableDice([]), Engagement()).outcome == (
+        "3 HFPs, 7 VFPs: altitude 24"
+    )
