@@ -59,6 +59,8 @@ class AdvancedAirForce(Ruleset):
             "the hexes apart. By default the range is the larger of the two; with this variant "
             "the two are added.",
             "rule 4",
+            off="the gun range is the larger of the hexes apart and the altitude hexes.",
+            on="the two are added.",
         ),
         Variant(
             E_NAMED_ONCE,
@@ -68,6 +70,8 @@ class AdvancedAirForce(Ruleset):
             "By default each loss is taken for every E hit from the one named on; with this "
             "variant each is taken once, at the hit named.",
             "rule 24",
+            off="each loss is taken for every E hit from the one named on.",
+            on="each loss is taken once, at the hit named.",
         ),
         Variant(
             W_INTACT_REMAINING,
@@ -76,6 +80,8 @@ class AdvancedAirForce(Ruleset):
             "still unhit, the natural reading of 'intact'. Off: the card's number of W boxes.",
             "rule 27",
             default=True,
+            off="'7+ W intact' counts the card's number of W boxes.",
+            on="it counts the W boxes still unhit.",
         ),
         Variant(
             V_DIVE_RATE_ADDED,
@@ -86,6 +92,8 @@ class AdvancedAirForce(Ruleset):
             "exit limit reads it. With this variant: the percentage is added to the value, 6 "
             "(5) times.",
             "Vertical Dive rule 3",
+            off="the V. Dive Rate is 5 (4 on the second) times the black Max. Dive.",
+            on="the percentage is added to the value: 6 (5) times.",
         ),
         Variant(
             BEAM_HITS_REAR,
@@ -95,6 +103,8 @@ class AdvancedAirForce(Ruleset):
             "rear (4 to 8). Default: the front; with this variant: the rear. Either way the "
             "umpire may name the hemisphere in the form.",
             "rule 26",
+            off="fire from the 3 or 9 o'clock hits the front hemisphere.",
+            on="it hits the rear hemisphere.",
         ),
         Variant(
             FIXED_F_GUNNERY_AS_FLEXIBLE,
@@ -119,6 +129,9 @@ class AdvancedAirForce(Ruleset):
             "2, 4, 8 or 10 o'clock make both rolls. With this variant: the High Deflection roll "
             "replaces the rule 15 roll there.",
             "rules 12, 15",
+            off='"F" guns at the 2, 4, 8 or 10 o\'clock make both the High Deflection roll and '
+            "the rule 15 roll.",
+            on="the High Deflection roll replaces the rule 15 roll there.",
         ),
     )
     Card = Card

@@ -60,6 +60,8 @@ ORIGINAL_WORDING = Variant(
     "- Formation Restrictions: wingmen in a close formation may not fire guns or rockets "
     "(Genies included) at air-to-air targets (revised: the section is dropped; no restriction).",
     "Air Power (original wording)",
+    off="the revised text.",
+    on="the original wording (with the 1B and 1C errata) where it differs, as listed above.",
 )
 
 EQUAL_HEADING = "borderline_equal_heading"
@@ -72,6 +74,8 @@ BORDERLINE_EQUAL_HEADING = Variant(
     "one that benefits the attacker). With this variant: the arc the attacker's own move "
     "heads into. The board's reading, which fills the attack form, follows the choice.",
     "Air Power, Angle-Off",
+    off="the more rearward arc.",
+    on="the arc the attacker's own move heads into.",
 )
 
 RANGE_TYPED = "gun_range_from_figure"
@@ -84,6 +88,8 @@ GUN_RANGE_FROM_FIGURE = Variant(
     "between the two map locations (0 in the same location). With this variant: the board "
     "shows the hexes apart but the umpire types the horizontal range read off the figure.",
     "Air Power, Air-to-Air Gun Combat: Range",
+    off="the board fills the horizontal range with the hexes between the two map locations.",
+    on="the umpire types the horizontal range read off the figure.",
 )
 
 

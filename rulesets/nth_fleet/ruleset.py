@@ -82,6 +82,8 @@ class NthFleet(Ruleset):
             "An attack split over several columns (2.9) makes one 2d5 roll and reads it on "
             "every column, instead of one roll per column.",
             "Nth Fleet 2.9",
+            off="one 2d5 roll per column of a split attack.",
+            on="one 2d5 roll, read on every column.",
         ),
         Variant(
             BELOW_TABLE_NO_DAMAGE,
@@ -92,6 +94,9 @@ class NthFleet(Ruleset):
             "the last). With this variant: a modified roll below the first row inflicts no "
             "damage on that column (above the last row is still read on the last row).",
             "Nth Fleet 2.9",
+            off="a modified roll off the table is read on the nearest printed row.",
+            on="a modified roll below the first row inflicts no damage on that column (above "
+            "the last row is still read on the last row).",
         ),
         Variant(
             EW_EACH,
@@ -110,6 +115,8 @@ class NthFleet(Ruleset):
             "down (the text: 'If damage points are still left over, then apply them to non-INT "
             "aircraft' is otherwise read as any damage the INTs could not absorb).",
             "Nth Fleet 2.12",
+            off="damage the INTs could not absorb goes on to the non-INT air points.",
+            on="non-INT air points are hit only once every INT air point is shot down.",
         ),
     )
     Card = TypeCard
