@@ -102,13 +102,19 @@ class LedgerSpec:
 
 @dataclass(frozen=True)
 class Variant:
-    """An optional rule, erratum, or reading of a contradiction in the text."""
+    """An optional rule, erratum, or reading of a contradiction in the text.
+
+    ``off`` and ``on`` say, for an open reading, what the game does without this variant and
+    with it (both readings, for Help > Rules readings); ``help`` then gives the text's words
+    and why they can be read either way. Empty: ``help`` says it all."""
 
     id: str
     title: str
     help: str
     rule: str = ""
     default: bool = False
+    off: str = ""
+    on: str = ""
 
 
 @dataclass(frozen=True)

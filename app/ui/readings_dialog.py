@@ -34,8 +34,14 @@ def readings_html(rulesets: list[Ruleset], current: str | None, chosen: Collecti
                 state = " <b>In this game: " + ("on" if v.id in chosen else "off") + ".</b>"
             rule = f" ({escape(v.rule)})" if v.rule else ""
             text = escape(v.help).replace("\n", "<br>")
+            readings = "".join(
+                f"<br><i>{label}:</i> {escape(said)}"
+                for label, said in (("Without it", v.off), ("With it", v.on))
+                if said
+            )
             parts.append(
-                f"<li><b>{escape(v.title)}</b>{rule}. Default: {default}.{state}<br>{text}</li>"
+                f"<li><b>{escape(v.title)}</b>{rule}. Default: {default}.{state}<br>{text}"
+                f"{readings}</li>"
             )
         parts.append("</ul>")
     return "".join(parts)

@@ -17,6 +17,7 @@ from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from . import advantage_state
 from .card import Card
+from .state import state_of
 
 ADVANTAGE_ALTITUDE_FT = 1200
 V_DIVE_ADVANTAGE_FT = 2400
@@ -113,6 +114,12 @@ class DeclareAdvantage(Calculator):
                 )
             if int(held["turn"]) == engagement.turn - 1:
                 consecutive = 2
+                if state_of(a).factors_on_resulting_turn == engagement.turn:
+                    raise RuleViolation(
+                        f"rule 2: {a.name} used Power or Brake Factors on the Resulting "
+                        "Airspeed this Game-Turn; to repeat the Advantage they are used only on "
+                        "the Current Game-Turn Airspeed"
+                    )
         table[att] = {"target": tgt, "turn": engagement.turn, "consecutive": consecutive}
         lost = table.pop(tgt, None)
         outcome = "second consecutive advantage" if consecutive == 2 else "advantage"

@@ -7,6 +7,7 @@ illustrative, not the published data cards; the umpire enters the real cards in 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -20,6 +21,48 @@ GunKind = Literal["FF", "FH", "FL", "F"]
 Role = Literal["fighter", "bomber", "heavy_bomber", "other"]
 AIRCRAFT_DIR = Path(__file__).with_name("aircraft")
 FIXED_GUNS: frozenset[str] = frozenset({"FF", "FH", "FL"})
+
+
+LimitSide = Literal["above", "below"]
+
+
+@dataclass(frozen=True)
+class LoadedLimit:
+    """The altitude limitation of the Loaded condition (the colour-code box's last line)."""
+
+    altitude_ft: int | None = None
+    side: LimitSide = "above"
+    both: bool = False
+
+    def holds_at(self, altitude_ft: int) -> bool:
+        """Whether the Loaded values the limitation covers apply at ``altitude_ft``."""
+        if self.altitude_ft is None:
+            return True
+        if self.side == "above":
+            return altitude_ft > self.altitude_ft
+        return altitude_ft < self.altitude_ft
+
+
+def loaded_speeds(
+    clean: tuple[int, int],
+    loaded: tuple[int | None, int | None],
+    limit: LoadedLimit,
+    altitude_ft: int,
+) -> tuple[int, int]:
+    """Special Data Card Note: "the altitude limitation of Loaded condition indicated in the
+    last line of the box applies only to Stall Speed and not to Level Speed, unless the line
+    begins with 'Both'". The (Stall Speed, Max. Level Sp.) of a Loaded aircraft: the Loaded
+    Stall Speed where the limitation holds, else the clean one; the Loaded Max. Level Sp. at
+    every altitude (only where the limitation holds with "Both"). A missing Loaded value is
+    the clean one."""
+    stall, level = clean
+    loaded_stall, loaded_level = loaded
+    here = limit.holds_at(altitude_ft)
+    if loaded_stall is not None and here:
+        stall = loaded_stall
+    if loaded_level is not None and (here or not limit.both):
+        level = loaded_level
+    return stall, level
 
 
 class GunStation(BaseModel):
@@ -69,6 +112,15 @@ class Card(BaseModel):
     slip_requirement: int | None = Field(None, ge=0, le=10)
     #: rule 10's stall reduction does not apply to the Me-262A or Me-163B
     level_bank_stall_reduction: bool = True
+    #: the Loaded condition of the Speed Increments Chart (none: the card has no Loaded line)
+    loaded_stall_speed: int | None = Field(None, ge=0, le=40)
+    loaded_max_level_speed: int | None = Field(None, ge=1, le=40)
+    #: Special Data Card Note: the altitude limitation in the last line of the colour-code
+    #: box (the Loaded values hold only above, or below, it); it limits the Stall Speed only,
+    #: unless the line begins with "Both" (``loaded_limit_both``)
+    loaded_altitude_limit_ft: int | None = Field(None, ge=0, le=60000)
+    loaded_limit_side: LimitSide = "above"
+    loaded_limit_both: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> Card:
@@ -85,6 +137,17 @@ class Card(BaseModel):
         if self.stall_speed >= self.max_level_speed:
             raise ValueError("stall_speed must be below max_level_speed")
         return self
+
+    def loaded_speeds(self, altitude_ft: int) -> tuple[int, int]:
+        """(Stall Speed, Max. Level Sp.) of this aircraft Loaded at ``altitude_ft``."""
+        return loaded_speeds(
+            (self.stall_speed, self.max_level_speed),
+            (self.loaded_stall_speed, self.loaded_max_level_speed),
+            LoadedLimit(
+                self.loaded_altitude_limit_ft, self.loaded_limit_side, self.loaded_limit_both
+            ),
+            altitude_ft,
+        )
 
     @property
     def e_hit_rule(self) -> EngineRule | None:

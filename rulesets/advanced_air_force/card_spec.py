@@ -24,6 +24,23 @@ def _ft(v: int | None) -> str:
     return "-" if v is None else f"{v} ft"
 
 
+def _loaded_lines(c: Card) -> tuple[tuple[str, str], ...]:
+    """The Loaded condition and what its altitude limitation covers (Special Data Card Note)."""
+    if c.loaded_stall_speed is None and c.loaded_max_level_speed is None:
+        return ()
+    where = (
+        "every altitude"
+        if c.loaded_altitude_limit_ft is None
+        else f"{c.loaded_limit_side} {c.loaded_altitude_limit_ft} ft"
+    )
+    stall = "-" if c.loaded_stall_speed is None else f"{c.loaded_stall_speed} ({where})"
+    level_where = where if c.loaded_limit_both else "every altitude"
+    level = (
+        "-" if c.loaded_max_level_speed is None else f"{c.loaded_max_level_speed} ({level_where})"
+    )
+    return (("Loaded stall speed", stall), ("Loaded max. level speed", level))
+
+
 def build_card(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
     """The card as data: the printed values with the losses the hits have caused."""
     c = aircraft.typed(Card, "card")
@@ -60,6 +77,7 @@ def build_card(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> 
                 "none" if c.v_dive_requirement is None else f"{c.v_dive_requirement} MP",
             ),
             ('"F" entry rolls', str(c.flexible_rolls)),
+            *_loaded_lines(c),
         ),
     )
     g_loss = st.flexible_gun_loss

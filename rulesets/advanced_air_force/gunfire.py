@@ -39,6 +39,12 @@ MEDIUM_ARC_FT = 100
 BEAM_HITS_REAR = "beam_hits_rear"
 FLEXIBLE_HD_ONE_ROLL = "flexible_high_deflection_one_roll"
 FIRE_RECORD = "fire_record"
+#: variant id: fixed guns whose fire is treated as "F" Gunnery Play take rules 14 and 22 as
+#: flexible guns do
+FIXED_F_GUNNERY_AS_FLEXIBLE = "fixed_f_gunnery_as_flexible"
+#: the fire modes in which fixed-gun fire is treated as "F" Gunnery Play (rules 8, 11; V. Dive
+#: rule 6)
+F_GUNNERY_MODES = frozenset({"snapshot_front", "interlocking", "at_v_diver"})
 
 
 class GunFireInputs(ProcedureInputs):
@@ -175,10 +181,10 @@ class GunFireInputs(ProcedureInputs):
             return self.hit_hemisphere
         return "rear" if self.target_clock in REAR_CLOCK else "front"
 
-    @property
-    def c_multiplier(self) -> int:
+    def c_multiplier(self, as_flexible: bool = False) -> int:
+        """Rules 22, 23; ``as_flexible``: fixed guns taking rule 22 as "F" guns do."""
         return c_multiplier(
-            flexible_guns=self.gun_type == "F",
+            flexible_guns=self.gun_type == "F" or as_flexible,
             gun_factors=self.total_gun_factors,
             bomber_from_12_straight=self.multi_engine_bomber_target
             and self.target_clock == 12
@@ -262,8 +268,27 @@ class GunFire(Procedure):
             return "rear" if BEAM_HITS_REAR in self.variants else "front"
         return inputs.hemisphere
 
+    def fixed_as_flexible(self, inputs: GunFireInputs) -> bool:
+        """Rules 8, 11 and V. Dive rule 6 "treat" fixed-gun fire "as 'F' Gunnery Play". Default:
+        only the entry is the "F" one (a single roll): an "FH" gun keeps its Silhouette
+        Modifier (rule 14) and C hits are not multiplied (rule 22 is about "F" guns). With the
+        ``fixed_f_gunnery_as_flexible`` reading the fire is "F" gunfire for rules 14 and 22 as
+        well: no Silhouette Modifier ("'F' Gun Factors do not use the Silhouette Modifier")
+        and each C hit x2 (seven gun factors or less) or x3 (eight or more)."""
+        return (
+            FIXED_F_GUNNERY_AS_FLEXIBLE in self.variants
+            and inputs.gun_type in FIXED_GUNS
+            and inputs.fire_mode in F_GUNNERY_MODES
+        )
+
+    def gun_factors(self, inputs: GunFireInputs) -> int:
+        """The factors read on the fire table (rule 14: + the Silhouette Modifier for "FH")."""
+        if self.fixed_as_flexible(inputs):
+            return inputs.total_gun_factors
+        return inputs.effective_gun_factors
+
     def column(self, inputs: GunFireInputs) -> int:
-        return load_fire_tables().fire_column(inputs.effective_gun_factors, inputs.range_hexes)
+        return load_fire_tables().fire_column(self.gun_factors(inputs), inputs.range_hexes)
 
     def dice_needed(self, inputs: GunFireInputs) -> list[tuple[str, str]]:
         out = [("d6", e.purpose) for e in self._entries(inputs) for _ in range(e.tries)]
@@ -380,7 +405,8 @@ class GunFire(Procedure):
         result table, whose hits mark the target (rules 22-27). Rule 14's fire record counts
         fixed fire per target and "F" entry rolls per firer and target."""
         tables = load_fire_tables()
-        col = tables.fire_column(inputs.effective_gun_factors, inputs.range_hexes)
+        col = tables.fire_column(self.gun_factors(inputs), inputs.range_hexes)
+        as_flexible = self.fixed_as_flexible(inputs)
         engagement = draft.engagement
         record = _record(engagement)
         self._check_state(inputs, engagement, record)
@@ -412,7 +438,10 @@ class GunFire(Procedure):
             spent = True
         notes: list[str] = []
         if inputs.gun_type == "FH" and inputs.silhouette_modifier:
-            notes.append(f"+{inputs.silhouette_modifier} silhouette (rule 14)")
+            if as_flexible:
+                notes.append('"F" Gunnery Play: no silhouette (rules 14, 22)')
+            else:
+                notes.append(f"+{inputs.silhouette_modifier} silhouette (rule 14)")
         if inputs.attacker:
             a = draft.get(inputs.attacker)
             if spent and "ammunition" in a.ledgers:
@@ -435,7 +464,7 @@ class GunFire(Procedure):
             draft.emit(GameAttributesSet(values={FIRE_RECORD: record}))
         if code is not None:
             hits = parse_hit_code(code)
-            mult = inputs.c_multiplier
+            mult = inputs.c_multiplier(as_flexible)
             if "C" in hits and mult > 1:
                 hits["C"] *= mult
                 notes.append(f"each C hit x{mult} (rules 22, 23)")

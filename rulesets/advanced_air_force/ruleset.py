@@ -20,7 +20,7 @@ from .card import Card, catalogue
 from .card_spec import build_card
 from .geometry import AdvancedAirForceGeometry
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
-from .gunfire import BEAM_HITS_REAR, FLEXIBLE_HD_ONE_ROLL, GunFire
+from .gunfire import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .speed import ClimbRate, SpeedChange, StallSpeed
 from .state import State
@@ -59,6 +59,8 @@ class AdvancedAirForce(Ruleset):
             "the hexes apart. By default the range is the larger of the two; with this variant "
             "the two are added.",
             "rule 4",
+            off="the gun range is the larger of the hexes apart and the altitude hexes.",
+            on="the two are added.",
         ),
         Variant(
             E_NAMED_ONCE,
@@ -68,6 +70,8 @@ class AdvancedAirForce(Ruleset):
             "By default each loss is taken for every E hit from the one named on; with this "
             "variant each is taken once, at the hit named.",
             "rule 24",
+            off="each loss is taken for every E hit from the one named on.",
+            on="each loss is taken once, at the hit named.",
         ),
         Variant(
             W_INTACT_REMAINING,
@@ -76,6 +80,8 @@ class AdvancedAirForce(Ruleset):
             "still unhit, the natural reading of 'intact'. Off: the card's number of W boxes.",
             "rule 27",
             default=True,
+            off="'7+ W intact' counts the card's number of W boxes.",
+            on="it counts the W boxes still unhit.",
         ),
         Variant(
             V_DIVE_RATE_ADDED,
@@ -86,6 +92,8 @@ class AdvancedAirForce(Ruleset):
             "exit limit reads it. With this variant: the percentage is added to the value, 6 "
             "(5) times.",
             "Vertical Dive rule 3",
+            off="the V. Dive Rate is 5 (4 on the second) times the black Max. Dive.",
+            on="the percentage is added to the value: 6 (5) times.",
         ),
         Variant(
             BEAM_HITS_REAR,
@@ -95,6 +103,23 @@ class AdvancedAirForce(Ruleset):
             "rear (4 to 8). Default: the front; with this variant: the rear. Either way the "
             "umpire may name the hemisphere in the form.",
             "rule 26",
+            off="fire from the 3 or 9 o'clock hits the front hemisphere.",
+            on="it hits the rear hemisphere.",
+        ),
+        Variant(
+            FIXED_F_GUNNERY_AS_FLEXIBLE,
+            'Fixed guns in "F" Gunnery Play: rules 14 and 22 as for flexible guns',
+            "Rules 8 and 11 and V. Dive rule 6 'treat' some fixed-gun fire (a Snapshot into a "
+            "hex entered from the front, interlocking front hemispheres at 10+ Speed Points, "
+            "fire at a V. Diver) 'as \"F\" Gunnery Play'. Rule 14 adds the Silhouette "
+            'Modifier to "FH" guns only; rule 22 multiplies C hits of "F" gunfire and '
+            "denies it the Silhouette Modifier. The text does not say whether such fixed fire "
+            'becomes "F" gunfire for rules 14 and 22 or only enters fire as it does.',
+            "rules 8, 11, 14, 22; V. Dive rule 6",
+            off='only the entry is "F" Gunnery Play (one roll above 5): an "FH" gun keeps '
+            "its Silhouette Modifier and C hits count once.",
+            on='the fire is "F" gunfire for rules 14 and 22 too: no Silhouette Modifier, '
+            "and each C hit x2 (seven gun factors or less) or x3 (eight or more).",
         ),
         Variant(
             FLEXIBLE_HD_ONE_ROLL,
@@ -104,6 +129,9 @@ class AdvancedAirForce(Ruleset):
             "2, 4, 8 or 10 o'clock make both rolls. With this variant: the High Deflection roll "
             "replaces the rule 15 roll there.",
             "rules 12, 15",
+            off='"F" guns at the 2, 4, 8 or 10 o\'clock make both the High Deflection roll and '
+            "the rule 15 roll.",
+            on="the High Deflection roll replaces the rule 15 roll there.",
         ),
     )
     Card = Card

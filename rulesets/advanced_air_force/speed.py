@@ -13,7 +13,8 @@ from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, prefill_subject
 
-from .card import Card
+from . import advantage_state
+from .card import Card, LimitSide, LoadedLimit, loaded_speeds
 from .state import State, state_of
 
 
@@ -23,11 +24,27 @@ class StallInputs(AircraftInputs):
         False, title="Level Bank, no maneuvers this Game-Turn"
     )
     exempt_type: bool = Field(False, title="Me-262A or Me-163B")
+    loaded: bool = Field(False, title="Loaded condition")
+    altitude_ft: int = Field(0, ge=0, le=60000, title="Altitude (ft)")
+    loaded_stall_speed: int | None = Field(
+        None, ge=0, le=40, title="Loaded stall speed (card)", description="Speed Increments Chart"
+    )
+    loaded_altitude_limit_ft: int | None = Field(
+        None,
+        ge=0,
+        le=60000,
+        title="Loaded altitude limitation (ft, card)",
+        description="the last line of the colour-code box; empty: none",
+    )
+    loaded_limit_side: LimitSide = Field(
+        "above", title="The Loaded stall speed holds", description="above or below that altitude"
+    )
 
 
 class StallSpeed(Calculator):
     """Rule 10: Stall Speed is one less in a Level Bank Game-Turn without maneuvers (not for
-    the Me-262A or Me-163B)."""
+    the Me-262A or Me-163B). Special Data Card Note: Loaded, the card's altitude limitation
+    decides whether the Loaded Stall Speed applies (it limits the Stall Speed only)."""
 
     id = "stall_speed"
     title = "Stall speed"
@@ -41,10 +58,23 @@ class StallSpeed(Calculator):
         if a is None:
             return {}
         card = a.typed(Card, "card")
-        return {"stall_speed": card.stall_speed, "exempt_type": not card.level_bank_stall_reduction}
+        return {
+            "stall_speed": card.stall_speed,
+            "exempt_type": not card.level_bank_stall_reduction,
+            "loaded_stall_speed": card.loaded_stall_speed,
+            "loaded_altitude_limit_ft": card.loaded_altitude_limit_ft,
+            "loaded_limit_side": card.loaded_limit_side,
+        }
 
     def compute(self, inputs: StallInputs, draft: Draft) -> Decision:
         s = inputs.stall_speed
+        if inputs.loaded:
+            if inputs.loaded_stall_speed is None:
+                raise RuleViolation("give the card's Loaded stall speed (Speed Increments Chart)")
+            limit = LoadedLimit(inputs.loaded_altitude_limit_ft, inputs.loaded_limit_side)
+            s, _ = loaded_speeds(
+                (s, 1), (inputs.loaded_stall_speed, None), limit, inputs.altitude_ft
+            )
         if inputs.level_bank_without_maneuvers and not inputs.exempt_type:
             s = max(s - 1, 0)
         return Decision(
@@ -100,7 +130,13 @@ HalfLoop = Literal["none", "diving", "climbing"]
 
 class SpeedInputs(AircraftInputs):
     current_speed: int = Field(ge=0, le=50, title="Current Game-Turn Airspeed")
-    max_level_speed: int = Field(ge=1, le=40, title="Max. Level Sp. (after hit losses)")
+    max_level_speed: int = Field(
+        ge=1,
+        le=40,
+        title="Max. Level Sp. (after hit losses)",
+        description="Loaded: the Loaded value, at every altitude unless the card's limitation "
+        "line begins with 'Both' (Special Data Card Note)",
+    )
     e_hit_level_loss: int = Field(
         0,
         ge=0,
@@ -135,6 +171,25 @@ class SpeedInputs(AircraftInputs):
         description="rule 2",
     )
     advantaged: bool = Field(False, title="Advantaged", description="rule 21")
+    power_on_resulting: int = Field(
+        0,
+        ge=0,
+        le=10,
+        title="Power Factors used on the Resulting Airspeed",
+        description="rule 2: the doubled potential, beside those used on the Current Airspeed",
+    )
+    brake_on_resulting: int = Field(
+        0,
+        ge=0,
+        le=10,
+        title="Brake Factors used on the Resulting Airspeed",
+        description="rule 2: the doubled potential, beside those used on the Current Airspeed",
+    )
+    repeating_advantage: bool = Field(
+        False,
+        title="Repeating the Advantage this Game-Turn",
+        description="rule 2: Power and Brake Factors on the Current Airspeed only",
+    )
     max_dive_acceleration: int | None = Field(
         None,
         ge=0,
@@ -158,6 +213,11 @@ class SpeedChange(Calculator):
     """Rules 2, 16-21, 29: the Resulting Game-Turn Airspeed and the Power and Brake Factor
     restrictions of Dive Speed.
 
+    - rule 2: Power and Brake Factors may be used on the Current Game-Turn Airspeed and again on
+      the Resulting one (the doubled potential, each up to the card's factors), except by a
+      pursuer repeating its Advantage: "To repeat the Advantage the pursuer is required to use
+      Power and Brake Factors only on the Current Game-Turn Airspeed". Factors used on the
+      Resulting Airspeed are recorded, and the Advantage cannot then be repeated that Game-Turn;
     - Dive Speed is above Max. Level Sp. (hit losses included: rules 24, 27); the points E hits
       removed stay usable without a dive but under the Dive Speed restrictions (rule 24);
     - rule 17: only a dive gaining at least one Speed Point enters Dive Speed; Power Factors add
@@ -188,6 +248,7 @@ class SpeedChange(Calculator):
         out: dict[str, Any] = effective_speeds(a.typed(Card, "card"), st)
         if st.airspeed is not None:
             out["current_speed"] = st.airspeed
+        out["repeating_advantage"] = may_repeat_advantage(engagement, a.id)
         return out
 
     def compute(self, inputs: SpeedInputs, draft: Draft) -> Decision:
@@ -202,10 +263,26 @@ class SpeedChange(Calculator):
                     "rule 21: last Game-Turn's Advantaged H-Loop used Power Factors; their loss "
                     "applies in this (its Resulting) Game-Turn: no Power Factors now"
                 )
-        if i.power_used > i.power_factors:
-            raise RuleViolation(f"only {i.power_factors} Power Factor(s) available")
-        if i.brake_used > i.brake_factors:
-            raise RuleViolation(f"only {i.brake_factors} Brake Factor(s) available")
+        on_resulting = i.power_on_resulting + i.brake_on_resulting
+        if on_resulting and i.aircraft is not None:
+            if repeated_advantage(draft.engagement, i.aircraft):
+                raise RuleViolation(
+                    "rule 2: this aircraft repeated its Advantage this Game-Turn; to repeat it "
+                    "Power and Brake Factors are used only on the Current Game-Turn Airspeed"
+                )
+        if on_resulting and i.repeating_advantage:
+            raise RuleViolation(
+                "rule 2: to repeat the Advantage the pursuer uses Power and Brake Factors only "
+                "on the Current Game-Turn Airspeed, not on the Resulting one"
+            )
+        for used, what, have in (
+            (i.power_used, "Power", i.power_factors),
+            (i.power_on_resulting, "Power", i.power_factors),
+            (i.brake_used, "Brake", i.brake_factors),
+            (i.brake_on_resulting, "Brake", i.brake_factors),
+        ):
+            if used > have:
+                raise RuleViolation(f"only {have} {what} Factor(s) available")
         if i.max_dive_speed < i.max_level_speed:
             raise RuleViolation("Max. Dive Sp. cannot be below Max. Level Sp.")
         in_dive = i.current_speed > i.max_level_speed
@@ -235,10 +312,11 @@ class SpeedChange(Calculator):
             if i.brake_used < 1:
                 raise RuleViolation("rule 18: an aircraft in Dive Speed must use one Brake Factor")
             exception = i.advantage_exception and i.current_speed - costs <= i.max_level_speed
-            if i.power_used and not exception:
+            if (i.power_used or i.power_on_resulting) and not exception:
                 raise RuleViolation("rule 17: no Power Factors while in Dive Speed")
-        without_dive = i.current_speed - costs - i.brake_used + i.power_used
-        if i.power_used and without_dive > i.max_level_speed and not i.advantage_exception:
+        power = i.power_used + i.power_on_resulting
+        without_dive = i.current_speed - costs - i.brake_used - i.brake_on_resulting + power
+        if power and without_dive > i.max_level_speed and not i.advantage_exception:
             raise RuleViolation("rule 17: Power Factors may not add Dive Speed Points")
         resulting = without_dive + i.dive_gain
         if resulting > i.max_level_speed + i.e_hit_level_loss and i.dive_gain < 1:
@@ -254,6 +332,9 @@ class SpeedChange(Calculator):
         if resulting > i.max_level_speed:
             notes.append("in Dive Speed next Game-Turn: one Brake Factor, no Power (rules 17-18)")
         values: dict[str, Any] = {"airspeed": resulting}
+        if on_resulting:
+            notes.append("no repeated Advantage this Game-Turn (rule 2)")
+            values["factors_on_resulting_turn"] = draft.engagement.turn
         if i.half_loop != "none" and i.advantaged and i.power_used:
             notes.append("no Power Factors next Game-Turn (rule 21: the loss is deferred)")
             values["no_power_turn"] = draft.engagement.turn + 1
@@ -265,6 +346,28 @@ class SpeedChange(Calculator):
             + (f"; {'; '.join(notes)}" if notes else "")
             + f" ({self.rule})",
         )
+
+
+def may_repeat_advantage(engagement: Engagement, aircraft: str) -> bool:
+    """Rule 2: the aircraft holds an Advantage it may repeat this Game-Turn (declared on the
+    Game-Turn before) or has just repeated (declared again this Game-Turn)."""
+    entry = advantage_state.advantages(engagement).get(aircraft)
+    if entry is None:
+        return False
+    turn = int(entry["turn"])
+    return turn == engagement.turn - 1 or (
+        turn == engagement.turn and int(entry["consecutive"]) > 1
+    )
+
+
+def repeated_advantage(engagement: Engagement, aircraft: str) -> bool:
+    """Rule 2: the aircraft has declared its Second Consecutive Advantage this Game-Turn."""
+    entry = advantage_state.advantages(engagement).get(aircraft)
+    return (
+        entry is not None
+        and int(entry["turn"]) == engagement.turn
+        and int(entry["consecutive"]) > 1
+    )
 
 
 def _h_loop_rates(i: SpeedInputs) -> None:

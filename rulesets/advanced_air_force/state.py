@@ -61,6 +61,9 @@ class State(BaseModel):
     red_altitude_change: RedChange | None = None
     #: rule 21: the Game-Turn in which an Advantaged H-Loop's Power Factor loss applies
     no_power_turn: int | None = None
+    #: rule 2: the Game-Turn in which Power or Brake Factors were used on the Resulting
+    #: Airspeed (no repeated Advantage in it)
+    factors_on_resulting_turn: int | None = None
 
 
 def state_of(a: AircraftState) -> State:

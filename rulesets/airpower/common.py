@@ -34,6 +34,37 @@ ROCKET_RULE = "Air Power, Air-to-Air Rocket Combat"
 SSGT_RULE = "Air Power, Steady-State Gunsight Tracking"
 RR_RULE = "Air Power, Radar Ranging"
 
+FORMATION_RULE = "Air Power (original wording), Formation Restrictions on Gun and Rocket Combat"
+FORMATION_OFF = (
+    "the revised text has no formation restriction on gun and rocket combat; close-formation "
+    "wingmen are held back only in the original wording (variant original_wording)"
+)
+
+
+def check_formation(wingman: bool, variants: frozenset[str], what: str) -> None:
+    """Original wording, "Formation Restrictions on Gun and Rocket Combat": "The wingmen
+    aircraft in a close formation may not fire cannons or rockets at air to air targets"
+    (wingmen of Tactical formations are not restricted). The revised text drops the section,
+    so the box is refused there rather than silently ignored."""
+    if not wingman:
+        return
+    if ORIGINAL not in variants:
+        raise RuleViolation(FORMATION_OFF)
+    raise RuleViolation(
+        f"a wingman in a close formation may not fire {what} at air-to-air targets "
+        f"({FORMATION_RULE})"
+    )
+
+
+class FormationInput:
+    """A gun or rocket procedure's close-formation box: shown only in the original wording."""
+
+    variants: frozenset[str]
+
+    def inputs_off(self) -> dict[str, str]:
+        return {} if ORIGINAL in self.variants else {"close_formation_wingman": FORMATION_OFF}
+
+
 Flight = Literal["level", "climbing", "diving"]
 TurnRate = Literal["TT", "HT", "BT"]
 _RATE_ORDER: tuple[TurnRate, ...] = ("TT", "HT", "BT")
@@ -72,6 +103,9 @@ class AttackInputs(ProcedureInputs):
     radar_ranging: Literal["none", "RE", "CA", "IG"] = Field("none", title="Radar ranging type")
     pilot: PilotQuality = Field("average", title="Attacker pilot quality")
     fp: int | None = Field(None, ge=1, le=30, title="Fires after FP number")
+    close_formation_wingman: bool = Field(
+        False, title="Wingman in a close formation", description="original wording only"
+    )
 
     @property
     def vertical_range(self) -> int:
@@ -125,14 +159,29 @@ def check_common(inputs: AttackInputs, what: str, *, original_rockets: bool = Fa
         raise RuleViolation(f"no {what} during the recovery period after {after}")
 
 
-def ssgt_modifier(inputs: AttackInputs, table: Modifiers, *, original_wording: bool = False) -> int:
-    """Rule "SSGT Modifiers": -1 for each 1/3 of the speed (round down) in accumulated FPs, at
-    most -2. A third of a speed under 3 rounds down to 0; it is taken as 1 FP. The original
-    wording counts the thirds with the 1/3-2/3 conversion table instead."""
+#: the reading of "SSGT Modifiers" below speed 3 (see the ruleset's variant list)
+SSGT_SLOW_NONE = "ssgt_slow_no_modifier"
+
+
+def ssgt_modifier(
+    inputs: AttackInputs,
+    table: Modifiers,
+    *,
+    original_wording: bool = False,
+    slow_none: bool = False,
+) -> int:
+    """Rule "SSGT Modifiers": "-1 modifier of each 1/3 of its speed (round down) in accumulated
+    FPs. The maximum modifier is -2." A third of a speed under 3 rounds down to 0 FPs. Default:
+    it is taken as 1 FP (-1 per FP); with the ``ssgt_slow_no_modifier`` reading (``slow_none``)
+    no third is ever accumulated: no SSGT modifier below speed 3. The original wording counts
+    the thirds with the 1/3-2/3 conversion table instead."""
     if original_wording:
         thirds = ssgt_conversion().thirds(inputs.speed, inputs.ssgt_fps)
     else:
-        thirds = inputs.ssgt_fps // max(1, int(inputs.speed // 3))
+        third = int(inputs.speed // 3)
+        if third == 0 and slow_none:
+            return 0
+        thirds = inputs.ssgt_fps // max(1, third)
     return max(table.ssgt_limit, table.ssgt_per_third * thirds)
 
 
@@ -166,7 +215,12 @@ def check_radar_ranging(kind: str, angle_off: AngleOff, ssgt_fps: int) -> None:
 
 
 def modifier_terms(
-    inputs: AttackInputs, table: Modifiers, rule: str, *, original_wording: bool = False
+    inputs: AttackInputs,
+    table: Modifiers,
+    rule: str,
+    *,
+    original_wording: bool = False,
+    ssgt_slow_none: bool = False,
 ) -> list[tuple[str, int]]:
     """The hit-roll modifiers guns and rockets share, as (what, value), in the rule's order."""
     terms = [
@@ -191,7 +245,9 @@ def modifier_terms(
         terms.append(
             (
                 f"SSGT {inputs.ssgt_fps} FPs",
-                ssgt_modifier(inputs, table, original_wording=original_wording),
+                ssgt_modifier(
+                    inputs, table, original_wording=original_wording, slow_none=ssgt_slow_none
+                ),
             )
         )
     if inputs.radar_ranged:

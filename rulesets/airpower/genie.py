@@ -3,6 +3,7 @@ scatter, detonation and the blast zone."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -16,7 +17,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
-from rulesets.airpower.common import pending_hit
+from rulesets.airpower.common import FormationInput, check_formation, pending_hit
 from rulesets.airpower.geometry import HexPosition
 from rulesets.airpower.state import State
 from rulesets.airpower.tables import GENIE, genie_table
@@ -58,9 +59,12 @@ class LaunchInputs(ProcedureInputs):
     )
     has_lock_on: bool = Field(True, title="Radar lock-on to the target")
     ends_wings_level: bool = Field(True, title="Ends its move neither turning nor maneuvering")
+    close_formation_wingman: bool = Field(
+        False, title="Wingman in a close formation", description="original wording only"
+    )
 
 
-class GenieLaunch(Procedure):
+class GenieLaunch(FormationInput, Procedure):
     """Rule "Genie Launch": with a radar lock-on to the target and ending its move neither
     turning nor maneuvering, roll in the air-to-air missile launch phase: at most the Genie's
     launch number launches; otherwise a dud motor or warhead, removed from play."""
@@ -72,6 +76,7 @@ class GenieLaunch(Procedure):
     dice = (("d10", "Genie launch"),)
 
     def number(self, inputs: LaunchInputs) -> int:
+        check_formation(inputs.close_formation_wingman, self.variants, "rockets")
         if not inputs.has_lock_on:
             raise RuleViolation("a Genie needs a radar lock-on to the target")
         if not inputs.ends_wings_level:
@@ -117,11 +122,17 @@ class FlightInputs(AircraftInputs):
         return self
 
 
-def genie_vfps(genie_fps: int, launcher_fps: int, launcher_vfps: int) -> int:
+#: the reading of "the same proportion" rounded to the nearest FP (the ruleset's variants)
+GENIE_VFPS_NEAREST = "genie_vfps_nearest"
+
+
+def genie_vfps(genie_fps: int, launcher_fps: int, launcher_vfps: int, nearest: bool = False) -> int:
     """Rule "Genie Flight": the Genie expends "the same proportion of FPs as VFPs that the
-    attacker did". A proportion that is not a whole number of FPs is rounded down (the text
-    does not say; Air Power rounds thirds of a speed down)."""
-    return genie_fps * launcher_vfps // launcher_fps
+    attacker did". The text does not say how a fraction of an FP is rounded. Default: down
+    (Air Power rounds thirds of a speed down); with the ``genie_vfps_nearest`` reading
+    (``nearest``): to the nearest FP, a half up."""
+    exact = Fraction(genie_fps * launcher_vfps, launcher_fps)
+    return math.floor(exact + Fraction(1, 2)) if nearest else math.floor(exact)
 
 
 class GenieFlight(Calculator):
@@ -148,7 +159,8 @@ class GenieFlight(Calculator):
 
     def compute(self, inputs: FlightInputs, draft: Draft) -> Decision:
         fps = cell(genie_table().fps, GENIE, "the Genie's FPs", self.rule)
-        vfps = genie_vfps(fps, inputs.launcher_fps, inputs.launcher_vfps)
+        nearest = GENIE_VFPS_NEAREST in self.variants
+        vfps = genie_vfps(fps, inputs.launcher_fps, inputs.launcher_vfps, nearest)
         levels = VFP_LEVELS * vfps
         end = inputs.altitude + (levels if inputs.vertical == "climb" else -levels)
         if end < 0:

@@ -18,10 +18,13 @@ from rulesets.airpower.common import (
     ATTACK_CARD_FIELDS,
     GUN_RULE,
     ORIGINAL,
+    SSGT_SLOW_NONE,
     AttackInputs,
+    FormationInput,
     attacks_this_turn,
     check_attack_limits,
     check_common,
+    check_formation,
     check_higher_lower,
     describe,
     modifier_terms,
@@ -35,20 +38,32 @@ from rulesets.airpower.tables import gun_pods, modifiers
 class GunInputs(AttackInputs):
     """A gun attack: the guns firing and everything that modifies the d10 hit roll."""
 
-    hit_numbers: list[int] = Field(
-        default_factory=lambda: [7, 5, 3],
+    hit_numbers: list[int] | None = Field(
+        None,
         min_length=2,
         max_length=3,
         title="Internal gun: hit die roll at range 0, 1, 2",
-        description="two numbers only: a one-hex gun",
+        description="from the ADC (empty: the attacker's card); two numbers only: a one-hex gun",
     )
-    attack_rating: int = Field(0, ge=0, le=30, title="Internal gun: attack rating")
+    attack_rating: int | None = Field(
+        None,
+        ge=0,
+        le=30,
+        title="Internal gun: attack rating",
+        description="from the ADC (empty: the attacker's card)",
+    )
     fire_internal: bool = Field(True, title="Internal gun fires")
     pods_firing: int = Field(0, ge=0, le=8, title="Gun pods firing")
     pod_hit_numbers: list[int] = Field(
         default_factory=list, max_length=3, title="Gun pod: hit die roll at range 0, 1, 2"
     )
-    pod_attack_rating: int = Field(0, ge=0, le=30, title="Gun pod: attack rating")
+    pod_attack_rating: int | None = Field(
+        None,
+        ge=0,
+        le=30,
+        title="Gun pod: attack rating",
+        description="from the Gun Pod Weapons Table (empty: the attacker's pods)",
+    )
     snap_shot: bool = Field(False, title="Snap shot")
     return_fire: bool = Field(
         False, title="Return fire to a head-on attack", description="sighting not required"
@@ -56,8 +71,8 @@ class GunInputs(AttackInputs):
 
     @field_validator("hit_numbers", "pod_hit_numbers")
     @classmethod
-    def _hits(cls, v: list[int]) -> list[int]:
-        for h in v:
+    def _hits(cls, v: list[int] | None) -> list[int] | None:
+        for h in v or ():
             if not 0 <= h <= 10:
                 raise ValueError(f"hit die roll {h} is not 0-10")
         return v
@@ -71,17 +86,36 @@ class GunInputs(AttackInputs):
         return self
 
 
+def card_values_needed(inputs: GunInputs) -> list[str]:
+    """The titles of the gun values the attack needs and was not given. A what-if (no attacker
+    named) assumes none of them: the umpire types what the ADC prints (issue 33)."""
+    fields = GunInputs.model_fields
+    missing = []
+    if inputs.fire_internal:
+        missing += [n for n in ("hit_numbers", "attack_rating") if getattr(inputs, n) is None]
+    if inputs.pods_firing and inputs.pod_attack_rating is None:
+        missing.append("pod_attack_rating")
+    return [fields[n].title or n for n in missing]
+
+
 def _guns(inputs: GunInputs) -> list[tuple[str, int, int]]:
     """(name, hit die roll at this range, attack rating) of each gun firing."""
+    needed = card_values_needed(inputs)
+    if needed:
+        raise RuleViolation(
+            "give " + "; ".join(needed) + " (from the ADC): no aircraft named, nothing is assumed"
+        )
     rng = inputs.range
     out = []
     if inputs.fire_internal:
+        assert inputs.hit_numbers is not None and inputs.attack_rating is not None
         if rng >= len(inputs.hit_numbers):
             raise RuleViolation(
                 f"range {rng} is beyond the internal gun's range of {len(inputs.hit_numbers) - 1}"
             )
         out.append(("internal gun", inputs.hit_numbers[rng], inputs.attack_rating))
     for i in range(inputs.pods_firing):
+        assert inputs.pod_attack_rating is not None
         if rng >= len(inputs.pod_hit_numbers):
             raise RuleViolation(
                 f"range {rng} is beyond the gun pod's range of {len(inputs.pod_hit_numbers) - 1}"
@@ -111,7 +145,7 @@ def hit_label(rating: int) -> str:
     return f"hit: attack rating {rating}"
 
 
-class GunAttack(Procedure):
+class GunAttack(FormationInput, Procedure):
     """Rule "Air-to-Air Gun Combat": d10, modified; a hit if at most the hit die roll of the ADC
     for range 0, 1 or 2. Multiple guns: one roll against each gun; the best attack rating of the
     guns that hit, +1 for each other gun that hits; a snap shot is +1 to the roll and -1 to the
@@ -125,7 +159,9 @@ class GunAttack(Procedure):
 
     def check(self, inputs: GunInputs) -> None:
         """The gun attack requirements (rule "Gun Attack Requirements"); return fire to a
-        head-on attack (rule "Head-On Gun Attacks") needs all of them but sighting."""
+        head-on attack (rule "Head-On Gun Attacks") needs all of them but sighting. In the
+        original wording a close-formation wingman does not fire (Formation Restrictions)."""
+        check_formation(inputs.close_formation_wingman, self.variants, "guns")
         if inputs.return_fire:
             if inputs.angle_off is not AngleOff.LINE_180:
                 raise RuleViolation(
@@ -141,7 +177,13 @@ class GunAttack(Procedure):
         """Every hit-roll modifier (rule "Die Roll Modifiers"), as (what, value)."""
         self.check(inputs)
         table = modifiers()
-        terms = modifier_terms(inputs, table, self.rule, original_wording=ORIGINAL in self.variants)
+        terms = modifier_terms(
+            inputs,
+            table,
+            self.rule,
+            original_wording=ORIGINAL in self.variants,
+            ssgt_slow_none=SSGT_SLOW_NONE in self.variants,
+        )
         if inputs.snap_shot:
             terms.insert(1, ("snap shot", table.snap_shot))
         return terms
@@ -186,7 +228,17 @@ class GunAttack(Procedure):
                     out["pod_attack_rating"] = pod.attack_rating
         return out
 
+    def with_card_values(self, inputs: GunInputs, engagement: Engagement) -> GunInputs:
+        """With an attacker named, the gun values left empty are read off its ADC and pods."""
+        if not inputs.attacker or not card_values_needed(inputs):
+            return inputs
+        card = self.prefill(engagement, inputs.attacker, None)
+        names = ("hit_numbers", "attack_rating", "pod_hit_numbers", "pod_attack_rating")
+        update = {n: card[n] for n in names if getattr(inputs, n) in (None, []) and n in card}
+        return inputs.model_copy(update=update)
+
     def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:
+        inputs = self.with_card_values(inputs, draft.engagement)
         if inputs.attacker:
             check_attack_limits(attacks_this_turn(draft, inputs.attacker), "gun", inputs.fp)
         terms = self.terms(inputs)

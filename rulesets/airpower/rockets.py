@@ -18,10 +18,13 @@ from rulesets.airpower.common import (
     ATTACK_CARD_FIELDS,
     ORIGINAL,
     ROCKET_RULE,
+    SSGT_SLOW_NONE,
     AttackInputs,
+    FormationInput,
     attacks_this_turn,
     check_attack_limits,
     check_common,
+    check_formation,
     describe,
     modifier_terms,
     pending_hit,
@@ -58,7 +61,7 @@ class RocketInputs(AttackInputs):
     )
 
 
-class RocketAttack(Procedure):
+class RocketAttack(FormationInput, Procedure):
     """Rule "Rocket Attack Procedure": the rocket table's hit die roll for the range (1-4) and
     factors fired; d10, modified as for guns without the snap shot modifier and with -2 for a CC
     rocket attack; a hit has the table's attack rating and -2 on the damage roll."""
@@ -74,7 +77,9 @@ class RocketAttack(Procedure):
         return ORIGINAL in self.variants
 
     def check(self, inputs: RocketInputs) -> None:
-        """Rules "Rocket Attacks", "Field of Fire", "Range", "Rocket Attack Restrictions"."""
+        """Rules "Rocket Attacks", "Field of Fire", "Range", "Rocket Attack Restrictions"; in
+        the original wording, Formation Restrictions."""
+        check_formation(inputs.close_formation_wingman, self.variants, "rockets")
         if inputs.range == 0:
             raise RuleViolation("rocket attacks may not be carried out at range 0")
         if inputs.range > 4:
@@ -114,7 +119,13 @@ class RocketAttack(Procedure):
     def terms(self, inputs: RocketInputs) -> list[tuple[str, int]]:
         self.check(inputs)
         table = modifiers()
-        terms = modifier_terms(inputs, table, self.rule, original_wording=self.original)
+        terms = modifier_terms(
+            inputs,
+            table,
+            self.rule,
+            original_wording=self.original,
+            ssgt_slow_none=SSGT_SLOW_NONE in self.variants,
+        )
         if self.original:
             # before the 2B errata only target size, angle-off, gunsight, SSGT, radar ranging,
             # CCA and pilot quality applied

@@ -16,10 +16,16 @@ from app.core.events import AttributesSet, Event
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
 from rulesets.airpower import sequence, tables
 from rulesets.airpower.cards import Card, Details, air_to_air_factors, card_spec
-from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE
+from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
 from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
-from rulesets.airpower.genie import GenieDetonation, GenieFlight, GenieLaunch, GenieScatter
+from rulesets.airpower.genie import (
+    GENIE_VFPS_NEAREST,
+    GenieDetonation,
+    GenieFlight,
+    GenieLaunch,
+    GenieScatter,
+)
 from rulesets.airpower.geometry import AirPowerGeometry
 from rulesets.airpower.guns import AbortGunAttack, GunAttack
 from rulesets.airpower.radar import RadarRanging
@@ -50,8 +56,12 @@ ORIGINAL_WORDING = Variant(
     "(revised: have a lock-on).\n"
     "- Head-on return fire: needs only the two-shot limit, the higher/lower target "
     "restrictions and the ET turn rate prohibition (and, 1B errata, no roll at the end of the "
-    "previous game turn) (revised, 2B: every normal requirement except sighting).",
+    "previous game turn) (revised, 2B: every normal requirement except sighting).\n"
+    "- Formation Restrictions: wingmen in a close formation may not fire guns or rockets "
+    "(Genies included) at air-to-air targets (revised: the section is dropped; no restriction).",
     "Air Power (original wording)",
+    off="the revised text.",
+    on="the original wording (with the 1B and 1C errata) where it differs, as listed above.",
 )
 
 EQUAL_HEADING = "borderline_equal_heading"
@@ -64,6 +74,8 @@ BORDERLINE_EQUAL_HEADING = Variant(
     "one that benefits the attacker). With this variant: the arc the attacker's own move "
     "heads into. The board's reading, which fills the attack form, follows the choice.",
     "Air Power, Angle-Off",
+    off="the more rearward arc.",
+    on="the arc the attacker's own move heads into.",
 )
 
 RANGE_TYPED = "gun_range_from_figure"
@@ -76,6 +88,30 @@ GUN_RANGE_FROM_FIGURE = Variant(
     "between the two map locations (0 in the same location). With this variant: the board "
     "shows the hexes apart but the umpire types the horizontal range read off the figure.",
     "Air Power, Air-to-Air Gun Combat: Range",
+    off="the board fills the horizontal range with the hexes between the two map locations.",
+    on="the umpire types the horizontal range read off the figure.",
+)
+
+
+SSGT_SLOW_NO_MODIFIER = Variant(
+    SSGT_SLOW_NONE,
+    "SSGT below speed 3: no modifier",
+    "SSGT Modifiers: '-1 modifier of each 1/3 of its speed (round down) in accumulated FPs'. "
+    "Below speed 3 a third rounds down to 0 FPs, which the text does not provide for.",
+    "Air Power, Steady-State Gunsight Tracking: SSGT Modifiers",
+    off="a third is taken as 1 FP: each FP of SSGT is -1, up to -2 (speed 2, 2 FPs: -2).",
+    on="a third of 0 FPs is never accumulated: no SSGT modifier below speed 3.",
+)
+
+GENIE_NEAREST = Variant(
+    GENIE_VFPS_NEAREST,
+    "Genie flight: the proportion of VFPs rounded to the nearest",
+    "Genie Flight: the Genie climbs or dives 'expending the same proportion of FPs as VFPs "
+    "that the attacker did'; the text does not say how a fraction of an FP is rounded.",
+    "Air Power, Air-to-Air Nuclear Rockets: Genie Flight",
+    off="rounded down (Air Power rounds thirds of a speed down): 10 Genie FPs after 4 VFPs "
+    "of the launcher's 6 FPs are 6 VFPs (6 2/3).",
+    on="rounded to the nearest FP, a half up: the same flight is 7 VFPs.",
 )
 
 
@@ -108,7 +144,13 @@ class AirPower(Ruleset):
             "genies", "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
         ),
     )
-    variant_list = (ORIGINAL_WORDING, BORDERLINE_EQUAL_HEADING, GUN_RANGE_FROM_FIGURE)
+    variant_list = (
+        ORIGINAL_WORDING,
+        BORDERLINE_EQUAL_HEADING,
+        GUN_RANGE_FROM_FIGURE,
+        SSGT_SLOW_NO_MODIFIER,
+        GENIE_NEAREST,
+    )
     Card = Card
     Details = Details
     State = State

@@ -16,15 +16,20 @@ from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure, exact_outcomes
 from app.core.ruleset import ProcedureInputs
 from rulesets.nth_fleet.combat import (
+    EW_EACH,
+    EW_EACH_HELP,
     INT,
     MAX_ATTACK_TOTAL,
+    MAX_EW,
     NON_INT,
     Combatant,
+    EwCounts,
     allocate_aborts,
     allocate_losses,
     attack_total,
     damage_for_rolls,
     damage_odds,
+    ew_modifier,
     in_shooter_order,
     roll_modifier,
 )
@@ -123,11 +128,17 @@ class AttackInputs(ProcedureInputs):
     )
     friendly_ew: bool = Field(False, title="Friendly EW", description="+1 (2.10)")
     enemy_ew: bool = Field(False, title="Enemy EW", description="-1 (2.10)")
+    friendly_ew_aircraft: int = Field(
+        1, ge=1, le=MAX_EW, title="Friendly EW aircraft", description=EW_EACH_HELP
+    )
+    enemy_ew_aircraft: int = Field(
+        1, ge=1, le=MAX_EW, title="Enemy EW aircraft", description=EW_EACH_HELP
+    )
     on_cap: bool = Field(False, title="Fighters on CAP", description="+2 (2.11)")
     attacking_cap: bool = Field(False, title="Attacking CAP", description="-2 (2.11)")
 
 
-class AirAttack(Procedure):
+class AirAttack(EwCounts, Procedure):
     """Nth Fleet 2.9-2.11: one force's attack on the air-to-air attack table (a what-if).
 
     The total is rounded down to a column, split over several columns above the last (90 ->
@@ -140,9 +151,14 @@ class AirAttack(Procedure):
     rule = "Nth Fleet 2.9-2.11"
     Inputs = AttackInputs
 
+    ew_count_fields = ("friendly_ew_aircraft", "enemy_ew_aircraft")
+
     def _modifier(self, inputs: AttackInputs) -> int:
+        each = EW_EACH in self.variants
+        own = self.ew_count(inputs, "friendly_ew_aircraft") if inputs.friendly_ew else 0
+        enemy = self.ew_count(inputs, "enemy_ew_aircraft") if inputs.enemy_ew else 0
         return roll_modifier(
-            inputs.friendly_ew, inputs.enemy_ew, inputs.on_cap, inputs.attacking_cap
+            ew_modifier(own, each), ew_modifier(enemy, each), inputs.on_cap, inputs.attacking_cap
         )
 
     def dice_needed(self, inputs: AttackInputs) -> list[tuple[str, str]]:
@@ -229,6 +245,16 @@ class CombatInputs(ProcedureInputs):
     second_ew: bool = Field(
         False, title="EW supports the second force", description="besides its own EW counters"
     )
+    first_ew_aircraft: int = Field(
+        1, ge=1, le=MAX_EW, title="EW aircraft supporting the first force", description=EW_EACH_HELP
+    )
+    second_ew_aircraft: int = Field(
+        1,
+        ge=1,
+        le=MAX_EW,
+        title="EW aircraft supporting the second force",
+        description=EW_EACH_HELP,
+    )
     cap: Cap = Field("neither", title="Force on CAP", description="+2 on CAP, -2 attacking it")
     phase: Literal["activation", "strategic air", "other"] = Field(
         "other", title="Phase", description="aborts: strikes (2.13), RCN and TC (2.14)"
@@ -268,12 +294,14 @@ class _Force:
     members: tuple[Combatant, ...]
     states: dict[str, AircraftState]
     total: int
-    ew: bool
+    #: the EW aircraft with the force (2.10): the supporting ones given and its own effective
+    #: EW counters' air points
+    ew: int
     cap: bool
     track: Literal["aloft", "cap"]
 
 
-class AirCombat(Procedure):
+class AirCombat(EwCounts, Procedure):
     """Nth Fleet 2.5-2.15: two forces fight; damage is simultaneous; losses and aborts follow.
 
     Each force's attack (2.9-2.11, as ``air_attack``) inflicts damage points on the other.
@@ -287,6 +315,7 @@ class AirCombat(Procedure):
     title = "Air-to-air combat"
     rule = "Nth Fleet 2.5-2.15"
     Inputs = CombatInputs
+    ew_count_fields = ("first_ew_aircraft", "second_ew_aircraft")
 
     def dice_needed(self, inputs: CombatInputs) -> list[tuple[str, str]]:
         table = attack_table()
@@ -320,7 +349,9 @@ class AirCombat(Procedure):
             return out
         first, second = forces
         out.update(first_attack=first.total, second_attack=second.total)
-        out.update(first_ew=first.ew, second_ew=second.ew)
+        if EW_EACH not in self.variants:
+            # its own EW counters count anyway; ticking "supports" would count them twice
+            out.update(first_ew=first.ew > 0, second_ew=second.ew > 0)
         return out
 
     def complete(self, engagement: Engagement, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -375,10 +406,12 @@ class AirCombat(Procedure):
             "second_picks": mine,
         }
 
-    def _mods(self, inputs: CombatInputs, first_ew: bool, second_ew: bool) -> tuple[int, int]:
+    def _mods(self, inputs: CombatInputs, first_ew: int, second_ew: int) -> tuple[int, int]:
+        each = EW_EACH in self.variants
+        one, two = ew_modifier(first_ew, each), ew_modifier(second_ew, each)
         return (
-            roll_modifier(first_ew, second_ew, inputs.cap == "first", inputs.cap == "second"),
-            roll_modifier(second_ew, first_ew, inputs.cap == "second", inputs.cap == "first"),
+            roll_modifier(one, two, inputs.cap == "first", inputs.cap == "second"),
+            roll_modifier(two, one, inputs.cap == "second", inputs.cap == "first"),
         )
 
     def _force(
@@ -386,7 +419,7 @@ class AirCombat(Procedure):
     ) -> _Force:
         ids = inputs.counters(side)
         given: int | None = getattr(inputs, f"{side}_attack")
-        ew: bool = getattr(inputs, f"{side}_ew")
+        ew = self.ew_count(inputs, f"{side}_ew_aircraft") if getattr(inputs, f"{side}_ew") else 0
         on_cap = inputs.cap == side
         track: Literal["aloft", "cap"] = "cap" if on_cap else "aloft"
         if not ids:
@@ -407,7 +440,7 @@ class AirCombat(Procedure):
                     raise RuleViolation(
                         f"{a.name}: roll the EW mission's effectiveness first (Nth Fleet 2.2)"
                     )
-                ew = ew or state.effective
+                ew += points if state.effective else 0
             category = INT if in_int_mode(card, mission) else NON_INT
             members.append(
                 Combatant(

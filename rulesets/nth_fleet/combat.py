@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from pydantic import BaseModel
+
 from app.core.dice import distribution
+from app.core.errors import RuleViolation
 from rulesets.nth_fleet.tables import AttackTable
 
 INT = "INT"
@@ -37,14 +40,53 @@ def attack_total(force: Sequence[Combatant]) -> int:
     return sum(c.points * c.attack for c in force)
 
 
-def roll_modifier(own_ew: bool, enemy_ew: bool, own_cap: bool, enemy_cap: bool) -> int:
-    """Nth Fleet 2.10, 2.11: +1 friendly EW, -1 enemy EW; +2 on CAP, -2 attacking CAP."""
-    return (
-        (1 if own_ew else 0)
-        - (1 if enemy_ew else 0)
-        + (2 if own_cap else 0)
-        - (2 if enemy_cap else 0)
-    )
+#: the reading of 2.10 in which each EW aircraft counts (see the ruleset's variant list)
+EW_EACH = "ew_each"
+
+
+def ew_modifier(aircraft: int, each: bool) -> int:
+    """Nth Fleet 2.10: "The air-to-air attack roll is modified +/- 1 for friendly/enemy EW
+    aircraft." Default: 1 for any number of EW aircraft; with the ``ew_each`` reading, 1 for
+    each (an EW air point is an EW aircraft, as 2.2 counts them)."""
+    if aircraft < 0:
+        raise ValueError("a number of EW aircraft cannot be negative")
+    return aircraft if each else min(aircraft, 1)
+
+
+#: the most EW aircraft a form takes for one side (a slip of the keyboard is refused)
+MAX_EW = 50
+EW_EACH_HELP = "2.10 read as +/-1 for each EW aircraft (variant ew_each)"
+EW_COUNTS_OFF = (
+    "the number of EW aircraft counts only with the '+/-1 for each EW aircraft' reading of "
+    "2.10 (variant ew_each); otherwise any EW gives +/-1 once"
+)
+
+
+class EwCounts:
+    """The EW-aircraft counts of a procedure: shown only with the ``ew_each`` reading."""
+
+    variants: frozenset[str]
+    ew_count_fields: tuple[str, ...] = ()
+
+    def inputs_off(self) -> dict[str, str]:
+        if EW_EACH in self.variants:
+            return {}
+        return dict.fromkeys(self.ew_count_fields, EW_COUNTS_OFF)
+
+    def ew_count(self, inputs: BaseModel, field: str) -> int:
+        """The EW aircraft the field gives (1 unless the ``ew_each`` reading is chosen)."""
+        n: int = getattr(inputs, field)
+        if EW_EACH not in self.variants:
+            if n != 1:
+                raise RuleViolation(EW_COUNTS_OFF)
+            return 1
+        return n
+
+
+def roll_modifier(own_ew: int, enemy_ew: int, own_cap: bool, enemy_cap: bool) -> int:
+    """Nth Fleet 2.10, 2.11: + the friendly EW modifier, - the enemy's (``ew_modifier``; a
+    bool is 1 or 0); +2 on CAP, -2 attacking CAP."""
+    return int(own_ew) - int(enemy_ew) + (2 if own_cap else 0) - (2 if enemy_cap else 0)
 
 
 def damage_for_rolls(

@@ -35,6 +35,7 @@ from rulesets.nth_fleet.air_combat import (
 )
 from rulesets.nth_fleet.cards import Card as TypeCard
 from rulesets.nth_fleet.cards import Details, catalogue, per_point
+from rulesets.nth_fleet.combat import EW_EACH
 from rulesets.nth_fleet.display import (
     PLACES,
     TRACK_TITLES,
@@ -81,6 +82,8 @@ class NthFleet(Ruleset):
             "An attack split over several columns (2.9) makes one 2d5 roll and reads it on "
             "every column, instead of one roll per column.",
             "Nth Fleet 2.9",
+            off="one 2d5 roll per column of a split attack.",
+            on="one 2d5 roll, read on every column.",
         ),
         Variant(
             BELOW_TABLE_NO_DAMAGE,
@@ -91,6 +94,19 @@ class NthFleet(Ruleset):
             "the last). With this variant: a modified roll below the first row inflicts no "
             "damage on that column (above the last row is still read on the last row).",
             "Nth Fleet 2.9",
+            off="a modified roll off the table is read on the nearest printed row.",
+            on="a modified roll below the first row inflicts no damage on that column (above "
+            "the last row is still read on the last row).",
+        ),
+        Variant(
+            EW_EACH,
+            "Each EW aircraft: +/-1",
+            "2.10: 'The air-to-air attack roll is modified +/- 1 for friendly/enemy EW "
+            "aircraft.' It does not say what several EW aircraft give.",
+            "Nth Fleet 2.10",
+            off="+1 for friendly EW and -1 for enemy EW, however many EW aircraft there are.",
+            on="+1 for each friendly EW aircraft and -1 for each enemy one (an EW air point is "
+            "an aircraft, as 2.2 counts them: an effective 2-point EW mission gives +2).",
         ),
         Variant(
             INTS_SCREEN,
@@ -99,6 +115,8 @@ class NthFleet(Ruleset):
             "down (the text: 'If damage points are still left over, then apply them to non-INT "
             "aircraft' is otherwise read as any damage the INTs could not absorb).",
             "Nth Fleet 2.12",
+            off="damage the INTs could not absorb goes on to the non-INT air points.",
+            on="non-INT air points are hit only once every INT air point is shot down.",
         ),
     )
     Card = TypeCard

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from app.core import hexgrid
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
@@ -74,6 +75,52 @@ def check_vertical(a: AircraftState, t: AircraftState, now: int | None, rule: st
         raise RuleViolation(f"{a.name} dove this impulse: no fire at higher aircraft ({rule})")
 
 
+def same_hex_on_board(a: AircraftState, t: AircraftState) -> dict[str, bool]:
+    """7.2: whether the two stand in the same hex at the same altitude, and face the same way,
+    read off their places on the board (nothing when either is not placed)."""
+    pa, pt = a.position, t.position
+    if pa is None or pt is None:
+        return {}
+    try:
+        hexes = hexgrid.hex_distance((pa.x, pa.y), (pt.x, pt.y))
+    except ValueError:
+        return {}
+    same = hexes == 0 and state_of(a).altitude == state_of(t).altitude
+    return {
+        "same_hex_same_altitude": same,
+        "same_facing": same and hexgrid.normalize(pa.facing - pt.facing) == 0,
+    }
+
+
+def check_same_hex(
+    inputs: GunInputs, a: AircraftState | None, t: AircraftState | None, now: int | None
+) -> None:
+    """7.2: "If in the same hex as the target at the same altitude, the firing aircraft must be
+    facing the same direction as the target and be the last aircraft to enter the hex. If the
+    aircraft entered the hex in the same impulse and are facing the same direction, only the
+    slowest aircraft (after all adjustments for maneuvers and climb/dive) may fire."
+
+    Every move enters a new hex (6.0), so an aircraft entered its hex in the impulse it last
+    moved; the firer moved this impulse (7.0). "The slowest" names one aircraft: at equal
+    speeds neither is slower, and neither may fire."""
+    if not inputs.same_hex_same_altitude:
+        return
+    if not inputs.same_facing:
+        raise RuleViolation(
+            "in the same hex at the same altitude the firing aircraft must face the same way "
+            "as the target (7.2)"
+        )
+    if a is None or t is None or now is None:
+        return
+    if state_of(t).moved_at == now:
+        sa, st = state_of(a).speed, state_of(t).speed
+        if not sa < st:
+            raise RuleViolation(
+                f"{a.name} (speed {sa}) and {t.name} (speed {st}) both entered the hex this "
+                "impulse: only the slower aircraft may fire (7.2)"
+            )
+
+
 def fired_event(a: AircraftState, now: int | None, kind: str) -> AttributesSet:
     fired = state_of(a).fired
     count = fired.count + 1 if fired is not None and fired.at == now and now is not None else 1
@@ -124,6 +171,14 @@ class GunInputs(ProcedureInputs):
         title="Other modifiers",
         description="different altitude -2, target spinning -2, own hard turn/loop -3, "
         "own turn/sideslip -1, wounded -1",
+    )
+    same_hex_same_altitude: bool = Field(
+        False, title="Target in the same hex and altitude (7.2)", description="from the board"
+    )
+    same_facing: bool = Field(
+        False,
+        title="Facing the same way as the target",
+        description="7.2: needed to fire in the same hex at the same altitude",
     )
     hits_by_difference: list[int] = Field(
         title="Gun Combat Information Chart",
@@ -187,6 +242,7 @@ class GunAttack(UnspottedInput, Procedure):
                 engagement, engagement.get(attacker), engagement.get(target), self.variants
             )
             out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
+            out.update(same_hex_on_board(engagement.get(attacker), engagement.get(target)))
         return out
 
     def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:
@@ -217,6 +273,7 @@ class GunAttack(UnspottedInput, Procedure):
                 if abs(state_of(a).altitude - state_of(t).altitude) > 1:
                     raise RuleViolation("guns reach only within one altitude level (7.2)")
                 check_vertical(a, t, now, "7.2")
+        check_same_hex(inputs, a, t, now)
         att, dfn = self.modifiers(inputs)
         r1 = dice.roll(D10, "gun attack: attacker").total
         r2 = dice.roll(D10, "gun attack: target").total

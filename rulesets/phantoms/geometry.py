@@ -140,6 +140,8 @@ class PhantomsGeometry:
             "target_altitude": target.altitude,
             "same_hex_same_altitude": hexes == 0 and levels == 0,
         }
+        if hexes == 0 and levels == 0:  # 7.2: only the same facing may fire there
+            readings["same_facing"] = hexgrid.normalize(attacker.facing - target.facing) == 0
         lines = [
             ("Hexes apart", str(hexes)),
             ("Altitude difference", f"{levels} level(s)"),

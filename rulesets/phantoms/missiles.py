@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.dice import DiceSource
-from app.core.engagement import Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
@@ -105,6 +105,19 @@ def launch_position_modifier(aspect: str, position: str) -> int:
         ) from None
 
 
+#: the open reading of Critical Hit #4 (see the ruleset's variant list)
+WOUNDED_GUNS_ONLY = "wounded_minus_one_guns_only"
+
+
+def wounded_missile_modifier(a: AircraftState, variants: frozenset[str]) -> int:
+    """Critical Hit Table #4, Pilot Wounded: "-1 when firing". 7.1.3 and the missile charts
+    do not list it. Default: missiles as well as guns (the launch's Hit # is 1 lower); with
+    the ``wounded_minus_one_guns_only`` reading, guns only (7.2's chart lists "wounded -1")."""
+    if Status.WOUNDED not in a.status or WOUNDED_GUNS_ONLY in variants:
+        return 0
+    return tables().gun.wounded
+
+
 class MissileLaunch(Calculator):
     """7.1.2 Missile launch: spend the missile, mark the target; heat-seekers impact next
     impulse, radar-guided missiles fly 5 hexes per impulse (7.1.1b, 7.1.3)."""
@@ -179,8 +192,7 @@ class MissileLaunch(Calculator):
         modifier = inputs.position_modifier
         if inputs.position:
             modifier = launch_position_modifier(m.aspect, inputs.position)
-        # Critical #4 (8.1): a wounded pilot is -1 when firing, missiles as well as guns
-        wounded = tables().gun.wounded if Status.WOUNDED in a.status else 0
+        wounded = wounded_missile_modifier(a, self.variants)
         modifier += wounded
         out_of_range = False
         if m.guidance == "heat":

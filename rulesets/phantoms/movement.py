@@ -169,8 +169,10 @@ class SetSpeedInputs(AircraftInputs):
 
 class SetSpeed(Calculator):
     """5.0 Setting speed: change by at most the Speed Chart's amount (Normal or Damaged
-    Engine), never above the level or loaded maximum. An aircraft above that maximum (after a
-    dive) may always come down to it."""
+    Engine), never above the level or loaded maximum. Both limits are counted from the current
+    speed, also for an aircraft a dive left above its maximum (at 9, level maximum 8, change 2:
+    7 or 8). Only when the chart cannot bring it down to the maximum may it set the maximum
+    itself (5.0 forbids exceeding it and says nothing more)."""
 
     id = "set_speed"
     title = "Set speed"
@@ -194,11 +196,12 @@ class SetSpeed(Calculator):
                 raise RuleViolation(
                     f"{a.name}: speed {inputs.speed} is above its {cond} maximum {top} (5.0)"
                 )
-            low = min(current, top) - ch.adjust
-            if not low <= inputs.speed <= current + ch.adjust:
+            low = min(current - ch.adjust, top)
+            high = min(current + ch.adjust, top)
+            if not low <= inputs.speed <= high:
+                span = f"{max(low, 1)}-{high}" if low < high else f"only {high}"
                 raise RuleViolation(
-                    f"{a.name}: from speed {current} the {which} Engine chart allows "
-                    f"{max(low, 1)}-{min(current + ch.adjust, top)} (5.0)"
+                    f"{a.name}: from speed {current} the {which} Engine chart allows {span} (5.0)"
                 )
             draft.emit(AttributesSet(aircraft=a.id, values={"speed": inputs.speed}))
         return Decision(f"speed {inputs.speed}", f"speed set to {inputs.speed} (5.0)")

@@ -56,6 +56,8 @@ VARIANTS = (
         "Hit Table repeats 'must roll >9'. Default: a 9 keeps burning (no critical). With this "
         "variant a 9 puts the fire out.",
         "9.0",
+        off="a 9 keeps the fire burning.",
+        on="a 9 puts the fire out.",
     ),
     Variant(
         "breakoff_chart_modifiers",
@@ -63,6 +65,8 @@ VARIANTS = (
         "10.0's text gives +2 for game turns 1, 2 and 6; the Game Turn chart prints +1 for "
         "turns 1-2 and +2 for turn 6. Default: the text. With this variant: the chart.",
         "10.0",
+        off="the text's +2 for game turns 1, 2 and 6.",
+        on="the chart's +1 for turns 1-2 and +2 for turn 6.",
     ),
     Variant(
         "spotting",
@@ -70,6 +74,9 @@ VARIANTS = (
         "13.0: aircraft must be spotted by radar or visually; unspotted attackers get +4 (guns, "
         "missiles) and +5 to break off. Off: everyone is spotted.",
         "13.0",
+        off="everyone is spotted; no unspotted bonus.",
+        on="13.0 applies: aircraft are spotted by radar or visually; an unspotted attacker gets"
+        " +4 (guns, missiles) and +5 to break off.",
     ),
     Variant(
         "static_map",
@@ -77,6 +84,8 @@ VARIANTS = (
         "10.0: flying off the map edge disengages. Off: the aircraft are shifted to stay on "
         "the map and only a break-off check leaves the game.",
         "10.0",
+        off="flying off the map edge disengages (10.0).",
+        on="the aircraft are shifted to stay on the map; only a break-off check leaves the game.",
     ),
     Variant(
         "missile_range_inclusive",
@@ -85,6 +94,8 @@ VARIANTS = (
         "maximum' and later 'between the minimum and maximum'. Default: more than the minimum, "
         "up to and including the maximum. With this variant: the minimum itself is allowed too.",
         "7.1.1b",
+        off="more than the minimum range, up to and including the maximum.",
+        on="the minimum range itself is in range too.",
     ),
     Variant(
         "out_of_range_launch_misses",
@@ -94,6 +105,9 @@ VARIANTS = (
         "rail). With this variant: the launch is recorded, the missile is spent, and at impact "
         "it is removed as an automatic miss.",
         "7.1.1b",
+        off="an out-of-range launch is refused; the missile stays on the rail.",
+        on="the launch is recorded, the missile spent, and it is removed as an automatic miss "
+        "at impact.",
     ),
     Variant(
         "altitude_0_replaces_lower",
@@ -102,6 +116,8 @@ VARIANTS = (
         "Default: a target at altitude 0 below the attacker takes both (-5). With this "
         "variant: the -4 replaces the -1.",
         "7.1.1b",
+        off="a target at altitude 0 below the attacker takes both: -5.",
+        on="the -4 replaces the -1: -4.",
     ),
     Variant(
         "maneuver_ends_at_marker",
@@ -111,6 +127,9 @@ VARIANTS = (
         "maneuver completed in this impulse's movement. With this variant: the firing "
         "aircraft's modifier stops once its marker is reached (missiles keep 'just did').",
         "7.2",
+        off="the firing aircraft's maneuver modifier counts a maneuver completed in this "
+        "impulse's movement.",
+        on="it stops once the marker is reached (missiles keep 'just did').",
     ),
     Variant(
         "loaded_straight_one_hex",
@@ -120,6 +139,8 @@ VARIANTS = (
         "too (two hexes, so up to two levels of climb or dive). With this variant: a loaded "
         "aircraft's Straight stays one hex.",
         "6.2.1, 11.0",
+        off="a loaded aircraft's Straight marker is two hexes ahead (11.0).",
+        on="a loaded aircraft's Straight stays one hex ahead (6.2.1).",
     ),
     Variant(
         "active_homers_miss_on_break_contact",
@@ -130,6 +151,18 @@ VARIANTS = (
         "when its launcher breaks contact (it needs nothing more from it). With this variant: "
         "7.1.4 applies to every radar-guided missile, active homers included.",
         "7.1.4, 7.1.1b",
+        off="an active radar homer keeps tracking when its launcher breaks contact.",
+        on="7.1.4 applies to every radar-guided missile: it automatically misses.",
+    ),
+    Variant(
+        "wounded_minus_one_guns_only",
+        "Wounded pilot: -1 when firing guns only",
+        "Critical Hit Table #4, Pilot Wounded: '-1 when firing'. 7.2's Gun Firing Modifiers "
+        "chart lists 'wounded -1'; 7.1.3 and the missile charts do not list it.",
+        "8.1 (Critical Hit #4), 7.1.3, 7.2",
+        off="a wounded pilot is -1 when firing guns and missiles alike: a missile's Hit # is "
+        "1 lower (an AIM-9M's 6 becomes 5).",
+        on="guns only: the Gun Firing Modifiers' -1; a missile keeps its Hit # (6 stays 6).",
     ),
     Variant(
         "loss_of_control_literal",
@@ -138,6 +171,8 @@ VARIANTS = (
         "low) would help the pilot. Default: each point counts against the pilot (safe if roll "
         "+ points is within the range). With this variant: roll - points must lie in 1-N.",
         "6.4.1",
+        off="safe if roll + points below zero is within the range.",
+        on="roll - points must lie in 1-N (the literal -1 per point).",
     ),
 )
 

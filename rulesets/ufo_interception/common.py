@@ -34,6 +34,8 @@ RAY_GUN_KEEPS_CHARGE = "ray_gun_keeps_charge"
 EXTRA_DP_ON_LOCATION_ONLY = "extra_dp_on_location_only"
 #: variant: the higher roll-off roll moves first
 ROLL_OFF_HIGHER_FIRST = "roll_off_higher_moves_first"
+#: variant: "Recharge d6" is a d6 roll for the number of recharge dice
+RECHARGE_DICE_ROLLED = "recharge_dice_rolled"
 #: how many ray guns and hard points a card may have ledgers for
 MAX_RAY_GUNS = 4
 MAX_HARD_POINTS = 6

@@ -16,6 +16,7 @@ from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
 
 from .common import (
     RAY_GUN_KEEPS_CHARGE,
+    RECHARGE_DICE_ROLLED,
     card_of,
     fighter,
     fired_this_step,
@@ -196,6 +197,20 @@ class RechargeInputs(AircraftInputs):
     charge: int = Field(ge=0, le=MAX_CHARGE, title="Current charge")
     power: int = Field(ge=1, le=MAX_CHARGE, title="Power", description="the maximum charge")
     recharge_dice: int = Field(ge=0, le=12, title="Recharge dice (d6)")
+    dice_count: int | None = Field(
+        None,
+        ge=0,
+        le=72,
+        title="Number of recharge dice rolled",
+        description="'Recharge d6' read as a roll for the number of dice: the d6 rolled at the "
+        "table (empty: part of the roll)",
+    )
+
+
+RECHARGE_ROLLED_OFF = (
+    "the number of recharge dice is rolled only with the 'Recharge d6: a roll for the number "
+    "of dice' reading (variant recharge_dice_rolled)"
+)
 
 
 class Recharge(Procedure):
@@ -203,7 +218,21 @@ class Recharge(Procedure):
     of dice equal to its recharge rating, and add result to current charge. Any points over
     maximum are lost." The dice are one summed roll (``"3d6"``); typed at the table they are
     still one value per die, as ``dice_needed`` lists them.
+
+    The Small UFO's card prints "Recharge d6". Default: a rating of one die (d6 = 1d6). With
+    the ``recharge_dice_rolled`` reading the rating is a roll: the rating's dice (one d6) give
+    the number of dice, then that many d6 are added. At the table the first roll may be typed
+    as ``dice_count``, and the dice then asked for are exactly that many.
     """
+
+    def inputs_off(self) -> dict[str, str]:
+        return {} if RECHARGE_DICE_ROLLED in self.variants else {"dice_count": RECHARGE_ROLLED_OFF}
+
+    def count_roll(self, inputs: RechargeInputs) -> bool:
+        """Whether the number of dice is still to be rolled (the reading, no count typed)."""
+        if inputs.dice_count is not None and RECHARGE_DICE_ROLLED not in self.variants:
+            raise RuleViolation(RECHARGE_ROLLED_OFF)
+        return RECHARGE_DICE_ROLLED in self.variants and inputs.dice_count is None
 
     id = "recharge"
     title = "Ray gun recharge"
@@ -211,7 +240,11 @@ class Recharge(Procedure):
     Inputs = RechargeInputs
 
     def dice_needed(self, inputs: RechargeInputs) -> list[tuple[str, str]]:
-        return [("d6", f"recharge die {i + 1}") for i in range(inputs.recharge_dice)]
+        if self.count_roll(inputs):
+            # the dice that follow depend on this roll: type it as the number of dice
+            return [("d6", f"number of recharge dice {i + 1}") for i in range(inputs.recharge_dice)]
+        n = inputs.dice_count if inputs.dice_count is not None else inputs.recharge_dice
+        return [("d6", f"recharge die {i + 1}") for i in range(n)]
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -255,6 +288,13 @@ class Recharge(Procedure):
                     "only a gun that does not fire may recharge"
                 )
         n = inputs.recharge_dice
+        counted = ""
+        if self.count_roll(inputs):
+            n = dice.roll(f"{n}d6", "number of recharge dice").total if n else 0
+            counted = f"{n} dice rolled, "
+        elif inputs.dice_count is not None:
+            n = inputs.dice_count
+            counted = f"{n} dice rolled, "
         total = dice.roll(f"{n}d6", "recharge dice").total if n else 0
         new = min(inputs.power, inputs.charge + total)
         outcome = f"charge {new}"
@@ -270,7 +310,7 @@ class Recharge(Procedure):
                 )
             draft.emit(AttributesSet(aircraft=inputs.aircraft, values={key: e.turn}))
         lost = inputs.charge + total - new
-        narrative = f"recharge {total}: {outcome}" + (
+        narrative = f"recharge {counted}{total}: {outcome}" + (
             f" ({lost} over maximum lost)" if lost else ""
         )
         return Decision(outcome, f"{narrative} ({self.rule})")

@@ -35,6 +35,7 @@ from .common import (
     MAX_RAY_GUNS,
     MAX_SPEED,
     RAY_GUN_KEEPS_CHARGE,
+    RECHARGE_DICE_ROLLED,
     ROLL_OFF_HIGHER_FIRST,
     VITAL_THIS_TURN,
     card_of,
@@ -146,6 +147,8 @@ class UfoInterception(Ruleset):
             "The Tornado card prints 'Hard Point 3 - 4 Amraam' but only three boxes (OOO); "
             "by default the three boxes are used, with this variant the printed 4.",
             "UFO rules, Tornado card",
+            off="the Tornado's Hard Point 3 has the three boxes printed (OOO).",
+            on="it carries the printed 4 AMRAAM.",
         ),
         Variant(
             VITAL_THIS_TURN,
@@ -153,6 +156,8 @@ class UfoInterception(Ruleset):
             "The vital-system check compares the d6 with the damage taken this turn, not the "
             "plane's total so far ('LESS than the total damage taken' can be read either way).",
             "UFO rules, Damage",
+            off="the vital-system check compares the d6 with the plane's total damage.",
+            on="it compares it with the damage taken this turn.",
         ),
         Variant(
             RAY_GUN_KEEPS_CHARGE,
@@ -162,6 +167,8 @@ class UfoInterception(Ruleset):
             "fire, 'Any turn the gun does not fire it may recharge'). With this variant: the "
             "charge stays; only damage ('Ray gun with highest charge loses d6') lowers it.",
             "UFO rules, Firing: UFO",
+            off="firing spends the ray gun's charge.",
+            on="the charge stays; only damage lowers it.",
         ),
         Variant(
             EXTRA_DP_ON_LOCATION_ONLY,
@@ -171,6 +178,19 @@ class UfoInterception(Ruleset):
             "lost to damage result 4 ('Roll for each hardpoint, 6 = lost'). With this variant: "
             "only when the hit location roll picks it.",
             "UFO rules, Tornado card",
+            off="'+d6 DP if hit' whenever Hard Point 3 is hit (a hit location roll, or lost to "
+            "damage result 4).",
+            on="only when the weapon hit location roll picks it.",
+        ),
+        Variant(
+            RECHARGE_DICE_ROLLED,
+            "'Recharge d6': a d6 roll for the number of dice",
+            "The Small UFO's card prints 'Power 9 Recharge d6', and the rules say 'Roll a "
+            "number of dice equal to its recharge rating': the rating is written as a die.",
+            "UFO rules, Firing: UFO (recharge); Small UFO card",
+            off="the rating is one die: a recharge adds 1d6 (1-6, 7/2 on average).",
+            on="the rating is a roll: a d6 gives the number of dice, then that many d6 are "
+            "added (1-36, 49/4 on average).",
         ),
         Variant(
             ROLL_OFF_HIGHER_FIRST,
@@ -180,6 +200,8 @@ class UfoInterception(Ruleset):
             "reaction does (lowest initiative moves first). With this variant: the higher roll "
             "moves first.",
             "UFO rules, Turn Order",
+            off="the higher roll-off roll moves second, as the higher reaction does.",
+            on="the higher roll moves first.",
         ),
     )
     Card = Card

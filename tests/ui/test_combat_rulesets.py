@@ -74,7 +74,7 @@ def test_air_power_gun_card_values_are_read_only_until_overridden(qtbot, tmp_pat
     for name in ("hit_numbers", "attack_rating", "gunsight_tt", "target_size", "pilot"):
         assert d.form.is_locked(name), name
         assert d.form.findChild(QToolButton, f"override_{name}").isVisibleTo(d.form), name
-    assert d.form.editor("attack_rating").value() == 6
+    assert d.form.raw_values()["attack_rating"] == 6
     assert not d.form.is_locked("horizontal_range")
     s.close()
 

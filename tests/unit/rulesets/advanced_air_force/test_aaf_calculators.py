@@ -430,3 +430,98 @@ def test_rule_2_repeat_advantage_power_and_brake_on_the_current_airspeed_only() 
         speed(advantaged=True, power_used=4)
     with pytest.raises(RuleViolation, match="only 2 Brake"):
         speed(advantaged=True, brake_used=4)
+
+
+RULE_2_REPEAT = (
+    "To repeat the Advantage the pursuer is required to use Power and Brake Factors only on the "
+    "Current Game-Turn Airspeed, even if it initially doubles Brake/Power potential. This "
+    "requirement exists and is possible only if a Second Consecutive Advantage is to be obtained."
+)
+
+
+def test_rule_2_factors_on_the_resulting_airspeed_double_the_potential() -> None:
+    """Rule 2 (``RULE_2_REPEAT``): outside a repeated Advantage the factors may be used on the
+    Current and again on the Resulting Airspeed, each up to the card's factors: 8 + 2 + 2 = 12
+    is Dive Speed, which Power may not add (rule 17); 8 - 2 - 2 = 4."""
+    assert speed(power_used=1, power_on_resulting=1) == "airspeed 10"
+    assert speed(brake_used=2, brake_on_resulting=2) == "airspeed 4"
+    with pytest.raises(RuleViolation, match="rule 17"):
+        speed(power_used=2, power_on_resulting=2)
+    with pytest.raises(RuleViolation, match="only 2 Brake"):
+        speed(brake_on_resulting=3)
+
+
+def test_rule_2_repeating_the_advantage_factors_on_the_current_airspeed_only() -> None:
+    """Rule 2 (``RULE_2_REPEAT``): a pursuer repeating the Advantage may not use factors on the
+    Resulting Airspeed; one that did may not repeat it that Game-Turn."""
+    with pytest.raises(RuleViolation, match="only on the Current Game-Turn Airspeed"):
+        speed(repeating_advantage=True, brake_on_resulting=1)
+    assert speed(repeating_advantage=True, brake_used=2) == "airspeed 6"
+
+    e = game(("blue", "Allies", "spitfire_sample"), ("red", "Axis", "bf110_sample"))
+    adv = P["declare_advantage"]
+    e = apply(e, adv.resolve(adv.parse({"attacker": "blue", "target": "red"}), TableDice([]), e))
+    e = next_turn(e)
+    sp = P["speed_change"]
+    pre = sp.prefill(e, "blue", None)
+    assert pre["repeating_advantage"] is True  # it holds last Game-Turn's Advantage
+    base = {**pre, "aircraft": "blue", "current_speed": 6}
+    base.update(repeating_advantage=False, brake_on_resulting=1)
+    e2 = apply(e, sp.resolve(sp.parse(base), TableDice([]), e))
+    assert e2.get("blue").attributes["factors_on_resulting_turn"] == e2.turn
+    with pytest.raises(RuleViolation, match="rule 2: .* Resulting Airspeed this Game-Turn"):
+        adv.resolve(adv.parse({"attacker": "blue", "target": "red"}), TableDice([]), e2)
+    # without the factors on the Resulting Airspeed it repeats; then none may follow
+    e3 = apply(e, adv.resolve(adv.parse({"attacker": "blue", "target": "red"}), TableDice([]), e))
+    assert e3.attributes["advantage"]["blue"]["consecutive"] == 2
+    with pytest.raises(RuleViolation, match="repeated its Advantage this Game-Turn"):
+        sp.resolve(sp.parse(base), TableDice([]), e3)
+
+
+SPECIAL_DATA_CARD_NOTE = (
+    "Under the Speed Increments Chart color code box, the altitude limitation of Loaded "
+    "condition indicated in the last line of the box applies only to Stall Speed and not to "
+    'Level Speed, unless the line begins with "Both".'
+)
+
+
+def test_special_data_card_note_loaded_limit_applies_to_stall_speed_only() -> None:
+    """``SPECIAL_DATA_CARD_NOTE``: the sample Bf 110 (stall 4, level 10; Loaded stall 5, level
+    9 above 15,000 ft). Loaded below the limit: stall 4 (the limit holds it back), level 9 (not
+    limited); above: stall 5, level 9. With "Both": level 10 below the limit."""
+    from rulesets.advanced_air_force.card import catalogue
+
+    card = catalogue()["bf110_sample"]
+    assert card.loaded_altitude_limit_ft == 15000 and not card.loaded_limit_both
+    assert card.loaded_speeds(10000) == (4, 9)
+    assert card.loaded_speeds(20000) == (5, 9)
+    both = card.model_copy(update={"loaded_limit_both": True})
+    assert both.loaded_speeds(10000) == (4, 10)
+    assert both.loaded_speeds(20000) == (5, 9)
+
+    e = game(("bf", "Axis", "bf110_sample"))
+    pre = P["stall_speed"].prefill(e, "bf", None)
+    assert pre["loaded_stall_speed"] == 5 and pre["loaded_altitude_limit_ft"] == 15000
+    assert label("stall_speed", **pre, loaded=True, altitude_ft=10000) == "stall speed 4"
+    assert label("stall_speed", **pre, loaded=True, altitude_ft=20000) == "stall speed 5"
+    assert label("stall_speed", **pre, altitude_ft=20000) == "stall speed 4"  # not Loaded
+    # rule 10's Level Bank reduction comes after
+    assert (
+        label(
+            "stall_speed", **pre, loaded=True, altitude_ft=20000, level_bank_without_maneuvers=True
+        )
+        == "stall speed 4"
+    )
+    with pytest.raises(RuleViolation, match="Loaded stall speed"):
+        label("stall_speed", stall_speed=4, loaded=True)
+
+
+def test_special_data_card_note_on_the_printed_card() -> None:
+    """``SPECIAL_DATA_CARD_NOTE``: the card says what the Loaded limitation covers."""
+    from app.core.ruleset import KeyValues
+
+    e = game(("bf", "Axis", "bf110_sample"))
+    spec = RULESET.card_spec(e.get("bf"), e)
+    data = dict(next(b for b in spec.blocks if isinstance(b, KeyValues)).items)
+    assert data["Loaded stall speed"] == "5 (above 15000 ft)"
+    assert data["Loaded max. level speed"] == "9 (every altitude)"

@@ -383,3 +383,41 @@ def test_v_dive_rule_5_ff_guns_reach_1800_ft_downward_in_gun_fire_as_in_gun_rang
         inputs(range_hexes=6, altitude_difference_ft=-2100, attacker_in_v_dive=True)
     with pytest.raises(ValidationError, match="downward only"):
         inputs(range_hexes=1, altitude_difference_ft=300, attacker_in_v_dive=True)
+
+
+F_GUNNERY_TEXTS = (
+    "Rule 8: \"If target hex is entered from the front hemisphere, treat all 'Snapshot' fire "
+    "as 1 hex single roll 'F' Gunnery Play.\" Rule 11: \"Treat any fire at a Resulting Sp. of "
+    "10+ combined Sp. Points as single roll 'F' Gunnery Play.\" Rule 14: \"Do not add "
+    "Silhouette Modifier to non-'FH' guns.\" Rule 22: \"For Flexible ('F') gunfire, Gun Factors "
+    "of seven or less multiply each 'C' hit by two, and those of eight or above multiply each "
+    "'C' hit by three. 'F' Gun Factors do not use the Silhouette Modifier\""
+)
+
+
+@pytest.mark.parametrize("mode", ["snapshot_front", "interlocking"])
+def test_fixed_fh_guns_in_f_gunnery_play_both_readings(mode: str) -> None:
+    """``F_GUNNERY_TEXTS``: 8 "FH" factors, target Silhouette 2, 1 hex. Default: 8 + 2 = 10
+    factors, column 8, C hits once. ``fixed_f_gunnery_as_flexible``: 8 factors, column 5, each
+    C hit x3 (eight factors). Either way a single roll above 5 enters (1/6)."""
+    fh = {"gun_type": "FH", "silhouette_modifier": 2, "range_hexes": 1, "fire_mode": mode}
+    if mode == "interlocking":
+        fh["combined_speed"] = 10
+    as_f = RULESET.bind(["fixed_f_gunnery_as_flexible"]).procedures["gun_fire"]
+    t = load_fire_tables()
+    assert GF.column(inputs(**fh)) == 8 and as_f.column(inputs(**fh)) == 5
+    for proc, col in ((GF, 8), (as_f, 5)):
+        expected = {"miss": Fraction(5, 6)}
+        for roll in range(1, 7):
+            code = t.result(col, roll)
+            expected[code] = expected.get(code, Fraction(0)) + Fraction(1, 36)
+        assert proc.odds(inputs(**fh)) == expected
+    r = GF.resolve(inputs(**fh), TableDice([6, 6]), Engagement())
+    assert r.outcome == "3W2CEL" and "x" not in r.narrative.split("(")[-1]
+    assert "+2 silhouette (rule 14)" in r.narrative
+    r = as_f.resolve(inputs(**fh), TableDice([6, 6]), Engagement())
+    assert r.outcome == "3WCEL" and "each C hit x3 (rules 22, 23)" in r.narrative
+    # fire not treated as "F" Gunnery Play keeps rule 14 under the reading too
+    assert as_f.column(inputs(gun_type="FH", silhouette_modifier=2)) == GF.column(
+        inputs(gun_type="FH", silhouette_modifier=2)
+    )

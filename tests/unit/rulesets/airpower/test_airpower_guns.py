@@ -354,3 +354,55 @@ def test_card_values_come_from_the_adc_and_a_contradiction_is_refused(
             overrides={title: (6, 9)},
         )
         assert f"umpire's override: {title} 6 -> 9" in s.undo_text
+
+
+def test_what_if_asks_for_the_card_values_instead_of_assuming_them(filled: object) -> None:
+    """Gun Attack Procedure: "If the modified die roll is less than or equal to the hit die
+    roll listed on the ADC for the appropriate range, the attack hits" -- the hit die rolls
+    and the attack rating are the ADC's. A what-if (no aircraft named) used to assume 7/5/3
+    and attack rating 0; now it asks for them (issue 33)."""
+    bare = GunInputs.model_validate({"horizontal_range": 1})
+    assert bare.hit_numbers is None and bare.attack_rating is None
+    with pytest.raises(
+        RuleViolation,
+        match=r"give Internal gun: hit die roll at range 0, 1, 2; Internal gun: attack rating",
+    ):
+        GUN.odds(bare)
+    with pytest.raises(RuleViolation, match=r"give Internal gun: attack rating \(from the ADC\)"):
+        GUN.odds(GunInputs.model_validate({"hit_numbers": [7, 5, 3]}))
+    pods_only = {"fire_internal": False, "pods_firing": 2, "pod_hit_numbers": [6, 4]}
+    with pytest.raises(RuleViolation, match="give Gun pod: attack rating"):
+        GUN.odds(GunInputs.model_validate(pods_only))
+    # typed, the odds are exact: range 1 hit 4 -> 4/10, rating 4 + 1 for the second pod
+    typed = GunInputs.model_validate({**pods_only, "pod_attack_rating": 4, "horizontal_range": 1})
+    assert GUN.odds(typed) == {"hit: attack rating 5": Fraction(2, 5), "miss": Fraction(3, 5)}
+
+
+def test_named_attacker_reads_the_gun_values_off_its_card(filled: object) -> None:
+    """With the attacker named, the empty gun values are the ADC's (sample F-100D card)."""
+    e, blue, red = _game()
+    card = RS.aircraft["f-100d"].gun  # type: ignore[attr-defined]
+    inputs = GunInputs.model_validate({"attacker": blue, "target": red, "horizontal_range": 0})
+    r = GUN.resolve(inputs, TableDice([1]), e)
+    assert r.outcome == f"hit: attack rating {card.attack_rating}"
+
+
+SSGT_MODIFIERS = (
+    "SSGT Modifiers. When attacking with guns or rockets, an aircraft gains a -1 modifier of "
+    "each 1/3 of its speed (round down) in accumulated FPs. The maximum modifier is -2."
+)
+
+
+def test_ssgt_below_speed_3_both_readings(filled: object) -> None:
+    """``SSGT_MODIFIERS``: at speed 2 a third rounds down to 0 FPs. Default: taken as 1 FP,
+    so 1 FP of SSGT is -1 (hit 5 -> 6/10) and 2 FPs -2 (7/10). ``ssgt_slow_no_modifier``: no
+    third is accumulated, no modifier (5/10). Speed 3 is one FP per third either way."""
+    slow = RS.bind(["ssgt_slow_no_modifier"]).procedures["gun_attack"]
+    hit = "hit: attack rating 5"
+    assert GUN.odds(gun(speed=2.0, ssgt_fps=1))[hit] == Fraction(6, 10)
+    assert GUN.odds(gun(speed=2.0, ssgt_fps=2))[hit] == Fraction(7, 10)
+    assert slow.odds(gun(speed=2.0, ssgt_fps=2))[hit] == Fraction(5, 10)
+    assert slow.odds(gun(speed=2.5, ssgt_fps=2))[hit] == Fraction(5, 10)
+    for proc in (GUN, slow):
+        assert proc.odds(gun(speed=3.0, ssgt_fps=1))[hit] == Fraction(6, 10)
+        assert proc.odds(gun(speed=3.0, ssgt_fps=2))[hit] == Fraction(7, 10)

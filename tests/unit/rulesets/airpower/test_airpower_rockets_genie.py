@@ -387,3 +387,64 @@ def test_damage_roll_resolves_the_hit_of_its_weapon(_user_data: Path) -> None:
     res = dmg.resolve(dmg.Inputs(attack_rating=4, target="t", weapon="rocket"), TableDice([9]), e)
     left = [ev for ev in res.events if isinstance(ev, AttributesSet)][0]
     assert left.values["hits_to_resolve"] == [waiting[0]]
+
+
+FORMATION_RULE = (
+    "Close Formations. The wingmen aircraft in a close formation may not fire cannons or "
+    "rockets at air to air targets. They are too busy holding formation with the formation "
+    "leader. Tactical Formations. There are no restrictions on wingmen of Tactical formations."
+)
+
+
+def test_original_wording_close_formation_wingmen_fire_no_guns_or_rockets(
+    rocket_table: None, _user_data: Path
+) -> None:
+    """Formation Restrictions on Gun and Rocket Combat (original wording only, ``\\Dx``):
+    ``FORMATION_RULE``. A wingman (the box ticked) is refused guns, rockets and a Genie; the
+    same attack without the box keeps its odds (gun: hit 5 at range 1 -> 5/10)."""
+    original = RS.bind(["original_wording"])
+    gun = original.procedures["gun_attack"]
+    wing_gun = gun.Inputs.model_validate(
+        {"hit_numbers": [7, 5, 3], "attack_rating": 5, "horizontal_range": 1}
+    )
+    assert gun.odds(wing_gun)["hit: attack rating 5"] == Fraction(1, 2)
+    with pytest.raises(RuleViolation, match="close formation may not fire guns"):
+        gun.odds(wing_gun.model_copy(update={"close_formation_wingman": True}))
+    rocket = original.procedures["rocket_attack"]
+    assert rocket.odds(rockets())
+    with pytest.raises(RuleViolation, match="close formation may not fire rockets"):
+        rocket.odds(rockets(close_formation_wingman=True))
+    genie = original.procedures["genie_launch"]
+    with pytest.raises(RuleViolation, match="close formation may not fire rockets"):
+        genie.odds(genie.Inputs(launch_number=5, close_formation_wingman=True))
+    # the box is shown only in the original wording; the revised text refuses a ticked one
+    assert "close_formation_wingman" not in gun.inputs_off()
+    assert "close_formation_wingman" in GUN_REVISED.inputs_off()
+    assert "close_formation_wingman" in ROCKET.inputs_off()
+    with pytest.raises(RuleViolation, match="only in the original wording"):
+        ROCKET.odds(rockets(close_formation_wingman=True))
+
+
+GUN_REVISED = RS.procedures["gun_attack"]
+
+
+def test_genie_flight_same_proportion_rounded_down_or_to_nearest(_user_data: Path) -> None:
+    """Genie Flight: "expending the same proportion of FPs as VFPs that the attacker did"
+    (test value: the Genie flies 10 FPs). After 4 VFPs of the launcher's 6 FPs the proportion
+    is 6 2/3: down 6, nearest 7; after 1 of 4 it is 2 1/2: down 2, nearest (a half up) 3."""
+    from rulesets.airpower.genie import genie_vfps
+
+    assert (genie_vfps(10, 6, 4), genie_vfps(10, 6, 4, nearest=True)) == (6, 7)
+    assert (genie_vfps(10, 4, 1), genie_vfps(10, 4, 1, nearest=True)) == (2, 3)
+    assert (genie_vfps(10, 6, 1), genie_vfps(10, 6, 1, nearest=True)) == (1, 2)
+    assert (genie_vfps(10, 7, 1), genie_vfps(10, 7, 1, nearest=True)) == (1, 1)
+    save_override("airpower", "genie", {"fps": 10})
+    inputs = {"launcher_fps": 6, "launcher_vfps": 4, "vertical": "climb", "altitude": 10}
+    down = RS.procedures["genie_flight"]
+    nearest = RS.bind(["genie_vfps_nearest"]).procedures["genie_flight"]
+    assert down.resolve(down.parse(inputs), TableDice([]), Engagement()).outcome == (
+        "4 HFPs, 6 VFPs: altitude 22"
+    )
+    assert nearest.resolve(nearest.parse(inputs), TableDice([]), Engagement()).outcome == (
+        "3 HFPs, 7 VFPs: altitude 24"
+    )

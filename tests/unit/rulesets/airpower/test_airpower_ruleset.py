@@ -190,9 +190,11 @@ def test_variants_and_card() -> None:
         "original_wording",
         "borderline_equal_heading",
         "gun_range_from_figure",
+        "ssgt_slow_no_modifier",
+        "genie_vfps_nearest",
     ]
     help_text = RS.variants[0].help
-    for place in ("equal speeds", "SSGT", "Rocket restrictions", "CC rocket"):
+    for place in ("equal speeds", "SSGT", "Rocket restrictions", "CC rocket", "Formation"):
         assert place in help_text
     e = Engagement().apply(RS.new_aircraft("a", "A", "Blue", "f-4e", "ace", {}), 1)
     spec = RS.card_spec(e.get("a"), e)

@@ -424,3 +424,51 @@ def test_combat_what_if_odds_exact(rs, filled: None) -> None:
     res = p.resolve(inputs, TableDice([0, 1, 2, 3]), NO_GAME)
     assert res.outcome == "first force 0, second force 10 damage points"
     assert len(res.events) == 1  # a what-if only logs its result
+
+
+RULE_2_10 = "2.10 The air-to-air attack roll is modified +/- 1 for friendly/enemy EW aircraft."
+
+
+def test_2_10_several_ew_aircraft_once_or_each(rs, filled: None) -> None:
+    """``RULE_2_10``: with three friendly EW aircraft and one enemy, the default reading gives
+    +1 - 1 = 0; the ``ew_each`` reading +3 - 1 = +2 -- exactly the odds of +2 on CAP."""
+    from rulesets.nth_fleet.combat import ew_modifier
+
+    assert [ew_modifier(n, each=False) for n in range(4)] == [0, 1, 1, 1]
+    assert [ew_modifier(n, each=True) for n in range(4)] == [0, 1, 2, 3]
+    each = rs.bind(["ew_each"]).procedures["air_attack"]
+    once = rs.procedures["air_attack"]
+    ew = {"attack_total": 40, "friendly_ew": True, "enemy_ew": True}
+    three = {**ew, "friendly_ew_aircraft": 3, "enemy_ew_aircraft": 1}
+    assert each.odds(each.parse(three)) == once.odds(
+        once.parse({"attack_total": 40, "on_cap": True})
+    )
+    assert once.odds(once.parse(ew)) == once.odds(once.parse({"attack_total": 40}))
+    assert each.odds(each.parse(ew)) == once.odds(once.parse(ew))  # one each side: +1 - 1
+    # without the reading the counts are not asked for, and a count is refused
+    assert set(once.inputs_off()) == {"friendly_ew_aircraft", "enemy_ew_aircraft"}
+    assert not each.inputs_off()
+    with pytest.raises(RuleViolation, match="ew_each"):
+        once.odds(once.parse(three))
+
+
+def test_2_10_each_reading_counts_an_ew_counters_air_points(
+    rs, game: Callable, filled: None
+) -> None:
+    """``RULE_2_10`` read as +1 for each EW aircraft: the effective EA-6B mission of 2 air
+    points gives Blue +2 (default: +1) and Red -2. The scenario of
+    ``test_2_10_effective_ew_counter_adds_one`` with each force's 2d5 one lower for Blue and
+    one higher for Red gives the same modified rolls (5 and 3), so the same damage."""
+    g = game(rs.bind(["ew_each"]))
+    ew = g.add("Blue", "ea6b", "VAQ-136", base="Nimitz", unit_sides=1)
+    f14 = g.add("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2)
+    mig = g.add("Red", "mig29", "Fulcrums", base="Olenya", unit_sides=2)
+    g.perform("launch_mission", {"aircraft": ew, "points": 2, "mission": "ew"})
+    g.perform("launch_mission", {"aircraft": f14, "points": 4, "mission": "escort"})
+    g.perform("launch_mission", {"aircraft": mig, "points": 4, "mission": "intercept"})
+    g.perform("mission_effectiveness", {"aircraft": ew, "points": 2, "kind": "support"}, [1])
+    combat = {"first": [ew, f14], "second": [mig], "first_picks": [mig]}
+    pre = g.rs.procedures["air_combat"].prefill(g.state, ew, mig)
+    assert "first_ew" not in pre  # its own EW counter is counted, not ticked as support
+    res = g.perform("air_combat", combat, [2, 1, 3, 2])
+    assert res.outcome == "first force 10, second force 4 damage points"

@@ -38,6 +38,7 @@ def test_variants_are_known_and_bind() -> None:
         "one_roll_for_split",
         "ints_screen",
         "below_table_no_damage",
+        "ew_each",
     }
     assert RULESET.bind(["ints_screen"]).chosen == frozenset({"ints_screen"})
     with pytest.raises(RuleViolation, match="no variant"):

@@ -559,6 +559,24 @@ def test_critical_4_a_wounded_pilot_is_minus_1_when_firing_missiles_too(game: An
     assert "pilot wounded -1, critical #4" in r.narrative
 
 
+def test_critical_4_guns_only_reading_keeps_the_missile_hit_number(game: Any) -> None:
+    """Critical hit #4: "-1 when firing"; 7.1.3 and the missile charts do not list it. With
+    the ``wounded_minus_one_guns_only`` reading the AIM-9M keeps its Hit # 6, and the gun
+    attack still takes the chart's "wounded -1"."""
+    g = game(["wounded_minus_one_guns_only"])
+    g.add("f15", "Blue", "f15c")
+    g.add("mig", "Red", "mig21")
+    _in_impulse(g, 1, "g")
+    g.apply([StatusChanged(aircraft="f15", set=(Status.WOUNDED,))])
+    r = g.do(
+        "missile_launch",
+        {"attacker": "f15", "target": "mig", "missile": "aim9m", "range_hexes": 3},
+    )
+    (flight,) = g.e.attributes["missiles_in_flight"]
+    assert flight["hit"] == 6 and "wounded" not in r.narrative
+    assert g.rs.procedures["gun_attack"].prefill(g.e, "f15", "mig")["attacker_modifiers"] == -1
+
+
 def test_7_1_4_a_radar_missile_misses_when_its_launcher_breaks_contact(game: Any) -> None:
     """7.1.4: "If an aircraft fired a radar guided missile, but breaks contact before the
     missile impacts, the missile automatically misses": its impact is refused (no roll) and
@@ -696,3 +714,95 @@ def test_7_2_hard_turn_completed_this_impulse_gun_and_missile_agree(
     assert g.rs.procedures["gun_attack"].prefill(g.e, "f4", "mig")["attacker_modifiers"] == own
     missile = g.rs.procedures["missile_attack"]
     assert missile.prefill(g.e, "f4", "mig")["target_hard_turn_or_loop"] is True
+
+
+# --- 7.2 same hex, same altitude --------------------------------------------------------------
+
+SAME_HEX_RULE = (
+    "If in the same hex as the target at the same altitude, the firing aircraft must be facing "
+    "the same direction as the target and be the last aircraft to enter the hex. If the aircraft "
+    "entered the hex in the same impulse and are facing the same direction, only the slowest "
+    "aircraft (after all adjustments for maneuvers and climb/dive) may fire."
+)
+
+
+def _same_hex_pair(game: Any, f4_facing: int = 90) -> Any:
+    from app.core.events import PositionSet
+
+    g = game()
+    g.add("f4", "Blue", "f4e", speed=7, altitude=3)
+    g.add("mig", "Red", "mig21", speed=8, altitude=3)
+    g.apply(
+        [
+            PositionSet(aircraft="f4", x=2, y=1, facing=f4_facing, altitude=3),
+            PositionSet(aircraft="mig", x=2, y=1, facing=90, altitude=3),
+        ]
+    )
+    return g
+
+
+def _gun(g: Any, attacker: str, target: str) -> dict[str, Any]:
+    return {
+        **GUN.prefill(g.e, attacker, target),
+        "attacker": attacker,
+        "target": target,
+        "position_modifier": 0,
+    }
+
+
+def test_7_2_same_hex_both_entered_this_impulse_only_the_slower_fires(game: Any) -> None:
+    """7.2 (``SAME_HEX_RULE``): speeds 7 and 8 both enter the hex in impulse 1; the 8 may not
+    fire at the 7, the 7 may fire at the 8."""
+    g = _same_hex_pair(game)
+    _in_impulse(g, 1)  # 6.0: speeds 7 and 8 both move in impulse 1
+    assert g.a("f4").attributes["moved_at"] == g.a("mig").attributes["moved_at"]
+    mig_fires = _gun(g, "mig", "f4")
+    assert mig_fires["same_hex_same_altitude"] and mig_fires["same_facing"]  # off the board
+    with pytest.raises(RuleViolation, match=r"speed 8.*speed 7.*only the slower .*\(7\.2\)"):
+        g.do("gun_attack", mig_fires, [10, 1])
+    assert g.a("mig").ledger("gun_ammunition") == g.a("mig").ledgers["gun_ammunition"].maximum
+    r = g.do("gun_attack", _gun(g, "f4", "mig"), [10, 1])  # the F-4E at 7 is the slower
+    assert r.outcome != "miss"
+
+
+def test_7_2_same_hex_the_last_to_enter_fires(game: Any) -> None:
+    """7.2 (``SAME_HEX_RULE``): the F-4E enters in impulse 2, the MiG was already there."""
+    g = _same_hex_pair(game)
+    _in_impulse(g, 2)  # 6.0: speed 7 moves in impulse 2, speed 8 does not
+    g.do("gun_attack", _gun(g, "f4", "mig"), [10, 1])
+    assert g.a("f4").ledger("gun_ammunition") == 4
+
+
+def test_7_2_same_hex_facing_another_way_may_not_fire(game: Any) -> None:
+    """7.2 (``SAME_HEX_RULE``): "must be facing the same direction as the target"."""
+    g = _same_hex_pair(game, f4_facing=150)
+    _in_impulse(g, 2)
+    inputs = _gun(g, "f4", "mig")
+    assert inputs["same_hex_same_altitude"] and not inputs["same_facing"]
+    with pytest.raises(RuleViolation, match=r"must face the same way as the target \(7\.2\)"):
+        g.do("gun_attack", inputs, [10, 1])
+    # a what-if with the same hex ticked asks for the same facing too
+    with pytest.raises(RuleViolation, match="same way"):
+        GUN.resolve(gun_inputs(same_hex_same_altitude=True), TableDice([5, 5]), Engagement())
+    assert (
+        GUN.resolve(
+            gun_inputs(same_hex_same_altitude=True, same_facing=True),
+            TableDice([10, 1]),
+            Engagement(),
+        ).outcome
+        == "3 hits"
+    )
+
+
+def test_7_2_board_reads_same_hex_and_facing() -> None:
+    from app.core.ruleset import Piece
+
+    geo = RULESET.geometry
+    assert geo is not None
+    same = geo.relate(Piece(2, 1, 90, altitude=3), Piece(2, 1, 90, altitude=3)).readings
+    assert same["same_hex_same_altitude"] is True and same["same_facing"] is True
+    other = geo.relate(Piece(2, 1, 90, altitude=3), Piece(2, 1, 150, altitude=3)).readings
+    assert other["same_facing"] is False
+    apart = geo.relate(Piece(2, 1, 90, altitude=3), Piece(2, 1, 90, altitude=2)).readings
+    assert "same_facing" not in apart
+    assert GUN.board_inputs(same)["same_facing"] is True

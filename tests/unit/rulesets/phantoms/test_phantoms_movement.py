@@ -10,6 +10,7 @@ import pytest
 
 from app.core.engagement import Status
 from app.core.errors import RuleViolation
+from app.core.events import AttributesSet
 from rulesets.phantoms import RULESET
 from rulesets.phantoms.common import clock_of, step_of
 from rulesets.phantoms.movement import moves_at
@@ -100,6 +101,43 @@ def test_5_0_set_speed_within_the_chart(game: Any) -> None:
     with pytest.raises(RuleViolation, match="loaded maximum 6"):
         g2.do("set_speed", {"aircraft": "a", "speed": 7})
     g2.do("set_speed", {"aircraft": "a", "speed": 6})
+
+
+def test_5_0_after_a_dive_the_lower_limit_comes_from_the_current_speed(game: Any) -> None:
+    """5.0: 'Each aircraft may adjust speed within the amount shown on the Normal Engine ...
+    portion of the Speed Chart' and 'may not exceed the maximum speed for level flight'. An
+    F-4E at 9 after a one-level dive (level maximum 8, change 2) may set 7 or 8, not 6."""
+    g = game()
+    g.add("a", "Blue", "f4e", speed=8)
+    g.apply([AttributesSet(aircraft="a", values={"speed": 9})])  # 6.3: +1 for the dive
+    with pytest.raises(RuleViolation, match=r"from speed 9 the Normal Engine chart allows 7-8"):
+        g.do("set_speed", {"aircraft": "a", "speed": 6})
+    with pytest.raises(RuleViolation, match="level maximum 8"):
+        g.do("set_speed", {"aircraft": "a", "speed": 9})
+    g.do("set_speed", {"aircraft": "a", "speed": 7})
+    assert g.a("a").attributes["speed"] == 7
+    g.apply([AttributesSet(aircraft="a", values={"speed": 9})])
+    g.do("set_speed", {"aircraft": "a", "speed": 8})
+    assert g.a("a").attributes["speed"] == 8
+
+
+def test_5_0_above_the_maximum_by_more_than_the_chart_sets_the_maximum(game: Any) -> None:
+    """5.0: the speed 'may not exceed the maximum speed for level flight'; at 10 with a damaged
+    engine (change 1, level maximum 6) the chart reaches only 9, so the maximum itself is the
+    one speed left."""
+    from app.core.events import StatusChanged
+
+    g = game()
+    g.add("a", "Blue", "f4e", speed=8)
+    g.apply(
+        [
+            AttributesSet(aircraft="a", values={"speed": 10}),
+            StatusChanged(aircraft="a", set=(Status.ENGINE_DAMAGED,)),
+        ]
+    )
+    with pytest.raises(RuleViolation, match="allows only 6"):
+        g.do("set_speed", {"aircraft": "a", "speed": 5})
+    g.do("set_speed", {"aircraft": "a", "speed": 6})
 
 
 def test_5_0_damaged_engine_chart(game: Any) -> None:

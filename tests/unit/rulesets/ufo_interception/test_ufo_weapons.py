@@ -192,3 +192,39 @@ def test_ray_gun_prefill_reads_the_charge() -> None:
     e = standard()
     assert RULESET.procedures["ray_gun"].prefill(e, "saucer", "blue1") == {"gun": 1, "charge": 9}
     assert RULESET.procedures["ray_gun"].prefill(e, "blue1", "saucer") == {}
+
+
+def test_recharge_d6_read_as_a_roll_for_the_number_of_dice() -> None:
+    """Small UFO card "Power 9 Recharge d6"; Firing: UFO: "Roll a number of dice equal to its
+    recharge rating, and add result to current charge. Any points over maximum are lost."
+    Default: one die. ``recharge_dice_rolled``: a d6 gives the number of dice, then that many
+    d6 -- checked against a hand enumeration of every roll (capped at the power, 9)."""
+    from itertools import product
+
+    rolled = RULESET.bind(["recharge_dice_rolled"]).procedures["recharge"]
+    inputs = rolled.Inputs(charge=0, power=9, recharge_dice=1)
+    expected: dict[str, Fraction] = {}
+    for k in range(1, 7):
+        for faces in product(range(1, 7), repeat=k):
+            label = f"charge {min(9, sum(faces))}"
+            expected[label] = expected.get(label, Fraction(0)) + Fraction(1, 6) / 6**k
+    odds = rolled.odds(inputs)
+    assert odds == expected and sum(odds.values()) == 1
+    assert odds["charge 1"] == Fraction(1, 36)  # a 1 for the number, then a 1
+    # one die (the default reading) never passes 6
+    assert set(RECHARGE.odds(inputs)) == {f"charge {n}" for n in range(1, 7)}
+    # at the table: the number typed first, then exactly that many dice
+    assert rolled.dice_needed(inputs) == [("d6", "number of recharge dice 1")]
+    typed = rolled.Inputs(charge=0, power=9, recharge_dice=1, dice_count=2)
+    assert [p for _, p in rolled.dice_needed(typed)] == ["recharge die 1", "recharge die 2"]
+    e = at(standard(), MISSILES)
+    e = fold(e, [LedgerChanged(aircraft="saucer", ledger="ray_gun_1", delta=-9)])
+    pre = {"aircraft": "saucer", "charge": 0, "power": 9, "recharge_dice": 1}
+    e2, res = perform(e, "recharge", pre, [3, 4, 2, 1], ["recharge_dice_rolled"])
+    assert res.outcome == "charge 7" and "3 dice rolled" in res.narrative
+    _, res = perform(e, "recharge", {**pre, "dice_count": 2}, [3, 4], ["recharge_dice_rolled"])
+    assert res.outcome == "charge 7"
+    # without the reading the count is not asked for, and a typed one is refused
+    assert "dice_count" in RECHARGE.inputs_off() and not rolled.inputs_off()
+    with pytest.raises(RuleViolation, match="recharge_dice_rolled"):
+        perform(e, "recharge", {**pre, "dice_count": 2}, [3, 4])
