@@ -178,3 +178,33 @@ def test_the_form_shows_what_resolve_records(qtbot, ruleset_id: str, moves: list
         finally:
             model.set_session(None)
             window.close()
+
+
+def test_a_piece_moved_updates_the_open_form_and_says_so(qtbot, tmp_path) -> None:
+    """Issue 28: the board's readings in an open form follow the board. Move the target: the
+    form shows the new range and angle-off (Air Power, Angle-Off), each saying it changed and
+    what it was, and the gun attack resolved records the new readings."""
+    save_override("airpower", "modifiers", MODIFIERS)
+    settings_file = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings_file.setValue("dice/players_roll", False)
+    window = MainWindow(EngagementModel(), settings_file)
+    qtbot.addWidget(window)
+    s = airpower_game(tmp_path / "g.airboss")
+    window.show_session(s)
+    window.show()
+    window.build_panels()
+    s.place("blue-1", 0, 0, 90, 0)
+    s.place("red-1", 0, 3, 90, 0)
+    combat = window.panels["combat"]
+    combat.select_procedure("gun_attack")
+    combat.set_aircraft("blue-1", "red-1")
+    form = combat.form
+    assert (form.editor("angle_off").currentData(), form.is_locked("angle_off")) == ("0 line", True)
+    assert "Angle-off: 0 line" in combat.notice.message
+    window.model.attempt(lambda: s.place("red-1", 2, 3, 30, 0))
+    assert form.editor("angle_off").currentData() == "30 arc"
+    assert form.editor("horizontal_range").value() == 4
+    assert form.note_text("angle_off") == "Changed: now 30 arc (was 0 line)"
+    assert "Angle-off: 30 arc" in combat.notice.message
+    assert combat.prepared is not None and combat.prepared.value("angle_off").source == "board"
+    window.model.set_session(None)
