@@ -236,7 +236,11 @@ def draw_luck(
     for item in (low, high, fill, expected, actual, dots):
         w.addItem(item)
     _frame(w, list(xs), [float(p.high) for p in points] + [float(p.actual) for p in points])
-    legend.addItem(fill, "middle 90% of fair games")
+    # (the legend draws samples of plot items only: a fill of its own stands for the band)
+    sample = pg.PlotDataItem(
+        [0, 1], [1, 1], pen=pg.mkPen("#999999"), fillLevel=0, fillBrush=fill.brush()
+    )
+    legend.addItem(sample, "middle 90% of fair games")
     items.update(low=low, high=high, band=fill, expected=expected, actual=actual, points=dots)
     return items
 
