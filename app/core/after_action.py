@@ -158,8 +158,7 @@ class AfterAction:
         if isinstance(ev, ClockSet):
             self.turn, self.step = ev.turn, ev.step
         elif isinstance(ev, AircraftAdded):
-            p = _Plane(ev.name, ev.side, ledgers=dict(ev.ledgers))
-            self.planes[ev.aircraft] = p
+            self.planes[ev.aircraft] = _Plane(ev.name, ev.side, ledgers=dict(ev.ledgers))
             self._set(seq, action, ev.aircraft, "damage", Fraction(0))
             for ledger, value in ev.ledgers.items():
                 self._set(seq, action, ev.aircraft, f"ledger:{ledger}", value)

@@ -62,13 +62,16 @@ def chi_square_p(statistic: float, df: int) -> float:
             term *= half / i
             total += term
         return min(1.0, math.exp(-half) * total)
-    # odd: Q = erfc(sqrt(x/2)) + sqrt(2x/pi) e^(-x/2) * sum_{i=1}^{(df-1)/2} x^(i-1) / (1*3*...*(2i-1))
+    # odd: Q = erfc(sqrt(x/2))
+    #          + sqrt(2x/pi) e^(-x/2) * sum_{i=1}^{(df-1)/2} x^(i-1) / (1*3*...*(2i-1))
     term, total = 1.0, 0.0
     for i in range(1, (df - 1) // 2 + 1):
         if i > 1:
             term *= x / (2 * i - 1)
         total += term
-    return min(1.0, math.erfc(math.sqrt(half)) + math.sqrt(2 * x / math.pi) * math.exp(-half) * total)
+    return min(
+        1.0, math.erfc(math.sqrt(half)) + math.sqrt(2 * x / math.pi) * math.exp(-half) * total
+    )
 
 
 @dataclass(frozen=True)

@@ -218,7 +218,7 @@ class Tally:
     luckier_than: float
 
     def sentence(self) -> str:
-        """"Blue's rolls were luckier than 83% of games with these odds"."""
+        """ "Blue's rolls were luckier than 83% of games with these odds"."""
         if not self.rolls:
             return f"{self.name} made no attack rolls."
         return (
@@ -317,7 +317,7 @@ def band(
         expected += r.kill_chance if kills else r.expected_hits
         actual += int(r.killed) if kills else r.hits
         low = int(np.searchsorted(cdf, lo_q))
-        high = int(min(np.searchsorted(cdf, hi_q), len(cdf) - 1))
+        high = min(int(np.searchsorted(cdf, hi_q)), len(cdf) - 1)
         out.append(BandPoint(r.seq, r.action, expected, actual, low, high))
     return out
 

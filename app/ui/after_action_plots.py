@@ -44,7 +44,7 @@ def plot_widget() -> pg.PlotWidget:
     """An empty plot as the panel shows them: grid, zoom and pan as pyqtgraph gives them."""
     w = pg.PlotWidget()
     w.showGrid(x=True, y=True, alpha=0.25)
-    w.setMinimumHeight(180)
+    w.setMinimumHeight(60)
     return w
 
 
@@ -165,7 +165,7 @@ def _losses(
 
 
 def loss_text(loss: Loss) -> str:
-    """"Red 3 (VPAF) lost: ejected; last attacked by Eagle 1 (USAF)"."""
+    """ "Red 3 (VPAF) lost: ejected; last attacked by Eagle 1 (USAF)"."""
     by = f"; last attacked by {loss.by_name} ({loss.by_side})" if loss.by_name else ""
     return f"{loss.name} ({loss.side}) lost: {loss.how}{by}"
 
@@ -226,9 +226,7 @@ def draw_luck(
     actual = pg.PlotCurveItem(
         *step_xy(xs, actual_y), pen=pg.mkPen(colour, width=2), name=f"{side}'s {what}"
     )
-    data = [
-        (r.action, roll_text(r) + (f"\n{line(r.action)}" if line else "")) for r in rolls
-    ]
+    data = [(r.action, roll_text(r) + (f"\n{line(r.action)}" if line else "")) for r in rolls]
     dots = pg.ScatterPlotItem(
         xs, actual_y, data=data, size=7, brush=pg.mkBrush(colour), hoverable=True, tip=_tip
     )

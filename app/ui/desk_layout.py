@@ -55,7 +55,17 @@ TABLE = (
     ("left", (("roster",), ("turn", "initiative"))),
     (
         "right",
-        (("combat", "angle_off", "game_log", "ledgers", "critical_log", "displays", "after_action"),),
+        (
+            (
+                "combat",
+                "angle_off",
+                "game_log",
+                "ledgers",
+                "critical_log",
+                "displays",
+                "after_action",
+            ),
+        ),
     ),
 )
 #: the share of a column's height each group starts with

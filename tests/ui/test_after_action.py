@@ -33,7 +33,9 @@ SITE = ROOT / "tests" / "fixtures" / "site"
 def play_part_of_turn_one(s: GameSession) -> dict[str, str]:
     demo = tomllib.loads(DEMO.read_text())
     ids = {
-        p["name"]: s.add_aircraft(side=p["side"], type_id=p["type"], name=p["name"], pilot=p["pilot"])
+        p["name"]: s.add_aircraft(
+            side=p["side"], type_id=p["type"], name=p["name"], pilot=p["pilot"]
+        )
         for p in demo["aircraft"]
     }
 
@@ -101,7 +103,9 @@ def test_the_panel_plots_the_fight_per_side_and_per_aircraft(panel):
     view.quantity.setCurrentIndex(view.quantity.findData("ledger:gun_ammunition"))
     olds1 = next(s for s, _c, _d in view.fight_items if s.name == "Olds 1")
     assert [int(v) for v in olds1.values] == [5, 4]
-    assert {"speed", "altitude"} <= {view.quantity.itemData(i) for i in range(view.quantity.count())}
+    assert {"speed", "altitude"} <= {
+        view.quantity.itemData(i) for i in range(view.quantity.count())
+    }
 
 
 def test_hover_shows_the_value_and_the_log_line_and_a_click_shows_and_sends_it(panel, qtbot):
@@ -147,7 +151,9 @@ def test_exports_png_svg_csv_and_a_pdf_naming_the_aircraft(panel, tmp_path):
     svg = view.export_plot(tmp_path / "luck.svg")
     assert b"<svg" in svg.read_bytes()[:2000]
     csv = view.export_csv(tmp_path / "data.csv").read_text(encoding="utf-8")
-    assert "series per aircraft,damage" in csv and "roll,gun_attack" in csv and "typed die,d10" in csv
+    assert (
+        "series per aircraft,damage" in csv and "roll,gun_attack" in csv and "typed die,d10" in csv
+    )
     pdf = view.export_report(tmp_path / "report.pdf")
     text = " ".join(re.sub(r"\s+", " ", p.extract_text()) for p in PdfReader(str(pdf)).pages)
     for name in ("Olds 1", "Olds 2", "Eagle 1", "Red 1", "Red 3"):
@@ -170,7 +176,9 @@ def test_the_panel_follows_the_game_and_an_undo(panel, played, qtbot):
     lock = s.ruleset.procedures["radar_lock"].prefill(s.engagement, ids["Eagle 2"], ids["Red 4"])
     lock.update(attacker=ids["Eagle 2"], target=ids["Red 4"], range_hexes=6)
     s.perform("radar_lock", lock, TableDice([3, 5]))
-    qtbot.waitUntil(lambda: view.reading is not None and view.reading.series.last_seq == s.engagement.seq)
+    qtbot.waitUntil(
+        lambda: view.reading is not None and view.reading.series.last_seq == s.engagement.seq
+    )
     last = view.reading.series.last_seq
     s.undo()
     qtbot.waitUntil(lambda: view.reading.series.last_seq > last)

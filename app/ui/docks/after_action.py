@@ -4,8 +4,9 @@ A light shell until it is first seen: building it imports neither pyqtgraph nor 
 the desk (which builds its panels as they come into view, and every panel in the tests)
 pays nothing for it; the first time its dock comes into view (a tab behind the Game log is
 "shown" by Qt off the screen: its dock's ``visibilityChanged`` says when it is really seen)
-it loads ``app.ui.after_action_view`` and reads the game's log. Out of view it does no work (``WhenShown``); in view, actions redraw it a
-moment after they stop coming (a long log is read again only then).
+it loads ``app.ui.after_action_view`` and reads the game's log. Out of view it does no work
+(``WhenShown``); in view, actions redraw it a moment after they stop coming (a long log is
+read again only then).
 
 A click on a point shows that point's log line in the panel and emits ``log_line(action)``.
 

@@ -15,8 +15,8 @@ typed:
 Hand-computed luck: Blue's four attack rolls each hit with 6/10: 12/5 hits expected, 3 came;
 the chance of fewer than 3 of 4 is .0256 + .1536 + .3456 = .5248, of exactly 3 .3456, so
 Blue's rolls beat .5248 + .3456 / 2 = 69.76% of fair games. Red's one roll hits with 6/10:
-3/5 expected, 1 came: luckier than .4 + .6 / 2 = 70%. Only Blue 2's roll could kill (Red 1 at 2 of 3):
-3/5 kills expected, 1 came.
+3/5 expected, 1 came: luckier than .4 + .6 / 2 = 70%. Only Blue 2's roll could kill (Red 1
+at 2 of 3): 3/5 kills expected, 1 came.
 """
 
 from __future__ import annotations
@@ -80,7 +80,12 @@ def test_series_from_a_known_log(game):
     assert sides == {"Blue": [0, 0, 1], "Red": [0, 1, 2, 3]}
     # the loss, with the enemy whose attack came last, and its log line
     (loss,) = aa.losses
-    assert (loss.name, loss.how, loss.by_name, loss.by_side) == ("Red 1", "destroyed", "Blue 2", "Blue")
+    assert (loss.name, loss.how, loss.by_name, loss.by_side) == (
+        "Red 1",
+        "destroyed",
+        "Blue 2",
+        "Blue",
+    )
     assert "Blue 2" in aa.line(loss.action) and "Turn 1, step 1" in aa.line(loss.action)
 
 
@@ -119,7 +124,9 @@ def test_hits_read_from_outcome_labels():
 
 def test_chi_square_of_a_fixed_sample_equals_the_hand_computed_value():
     # 60 rolls of a d6, 10 expected per face: (25 + 4 + 1 + 4 + 0 + 100) / 10 = 13.4
-    check = check_die("d6", range(1, 7), [1] * 5 + [2] * 8 + [3] * 9 + [4] * 8 + [5] * 10 + [6] * 20)
+    check = check_die(
+        "d6", range(1, 7), [1] * 5 + [2] * 8 + [3] * 9 + [4] * 8 + [5] * 10 + [6] * 20
+    )
     assert check.statistic == Fraction(67, 5) == chi_square([5, 8, 9, 8, 10, 20])
     assert check.df == 5
     # e^-6.7 (1 + 6.7 ... ) by the closed form, against the tables' 0.01 < p < 0.025
