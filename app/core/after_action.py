@@ -29,7 +29,7 @@ from app.core.events import (
     Reverted,
     StatusChanged,
 )
-from app.core.log_index import Logged, undone_in
+from app.core.log_index import Logged
 from app.core.status import Status
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "Point",
     "Series",
     "read_after_action",
+    "undone_actions",
 ]
 
 #: statuses that take an aircraft out of the fight as a loss (breaking off is leaving, not lost)
@@ -288,9 +289,11 @@ class AfterAction:
             now: dict[str, Fraction] = {}
             total = Series(quantity, side, side, side)
             points = sorted(((p, s.who) for s in members for p in s.points), key=lambda t: t[0].seq)
+            running = Fraction(0)
             for point, who in points:
+                running += point.value - now.get(who, 0)
                 now[who] = point.value
-                value = sum(now.values(), Fraction(0))
+                value = running
                 if quantity in MEAN:
                     value /= len(now)
                 if total.points and total.points[-1].action == point.action:
@@ -306,6 +309,19 @@ class AfterAction:
         return f"Turn {turn}, step {step}, #{action}: {self.lines.get(action, '')}"
 
 
+def undone_actions(events: Iterable[Logged]) -> set[int]:
+    """The actions undone at the log's end: those whose last undo or redo record is an undo
+    (only the newest action can be undone, so nothing else needs following)."""
+    undone: set[int] = set()
+    for env in events:
+        ev = env.event
+        if isinstance(ev, Reverted):
+            undone.add(ev.action)
+        elif isinstance(ev, Restored):
+            undone.discard(ev.action)
+    return undone
+
+
 def read_after_action(
     events: Iterable[Logged],
     steps_per_turn: int = 1,
@@ -316,7 +332,7 @@ def read_after_action(
     undone at the log's end) is given: pass a list, or a function's fresh iterator each time."""
     if undone is None:
         events = list(events)
-        undone = undone_in(events)
+        undone = undone_actions(events)
     out = AfterAction(undone, steps_per_turn, ledger_titles)
     out.feed(events)
     out.needs_rereading = False

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from app.core.after_action import LOSSES
+from app.core.after_action import LOSSES, undone_actions
 from app.core.engagement import Engagement, apply
 from app.core.events import CardsPrinted, ProcedureResolved, Restored, Reverted, StatusChanged
-from app.core.log_index import Logged, undone_in
+from app.core.log_index import Logged
 from app.core.procedure import Draft, Procedure, cut_outcomes
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def luck_rolls(
     before it. ``events`` is read twice unless ``undone`` is given (a list is fine)."""
     if undone is None:
         events = list(events)
-        undone = undone_in(events)
+        undone = undone_actions(events)
     gone = set(undone)
     state = Engagement()
     out: list[RollOdds] = []
@@ -332,4 +332,4 @@ def read_luck(
 ) -> list[RollOdds]:
     """Every roll with its odds, from a log read by ``events()`` (called twice: a long log
     is never held whole)."""
-    return luck_rolls(events(), procedures, undone_in(events()))
+    return luck_rolls(events(), procedures, undone_actions(events()))

@@ -8,9 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from app.core.after_action import AfterAction, read_after_action
+from app.core.after_action import AfterAction, read_after_action, undone_actions
 from app.core.dice_check import DieCheck, dice_checks, typed_faces
-from app.core.log_index import undone_in
 from app.core.luck import RollOdds, Tally, luck_rolls, tally
 from app.session import GameSession
 
@@ -51,7 +50,7 @@ class GameReading:
         s = self.session
         # the log read once for the series and the dice, and let go: a long game is not kept
         events = list(s.iter_stored())
-        self.undone = undone_in(events)
+        self.undone = undone_actions(events)
         self.series = read_after_action(
             events, steps_per_turn(s), ledger_titles(s), undone=self.undone
         )
