@@ -197,9 +197,11 @@ def draw_luck(
     kills: bool = False,
     line: Callable[[int], str] | None = None,
     on_click: Click | None = None,
+    side_index: int = 0,
 ) -> dict[str, Any]:
-    """One side's attacks over the game: actual (stepped, a point per roll), expected
-    (dashed) and the band of the middle 90% of fair games; the items by name."""
+    """One side's attacks over the game: actual (stepped, a point per roll, in the side's
+    colour: ``side_index``), expected (dashed) and the band of the middle 90% of fair games;
+    the items by name."""
     w.clear()
     legend = w.plotItem.legend or w.addLegend(offset=(-10, 10))
     legend.clear()
@@ -216,13 +218,12 @@ def draw_luck(
     high = pg.PlotCurveItem(*step_xy(xs, [p.high for p in points]), pen=pg.mkPen("#999999"))
     fill = pg.FillBetweenItem(low, high, brush=pg.mkBrush(150, 150, 150, 70))
     expected = pg.PlotCurveItem(
-        xs,
-        [float(p.expected) for p in points],
+        *step_xy(xs, [float(p.expected) for p in points]),
         pen=pg.mkPen("#444444", width=2, style=Qt.PenStyle.DashLine),
         name="expected",
     )
     actual_y = np.array([p.actual for p in points], dtype=float)
-    colour = pg.mkColor(SIDE_COLOURS[0])
+    colour = side_colour(side_index)
     actual = pg.PlotCurveItem(
         *step_xy(xs, actual_y), pen=pg.mkPen(colour, width=2), name=f"{side}'s {what}"
     )
@@ -246,7 +247,10 @@ def draw_luck(
 def draw_die(w: pg.PlotWidget, check: DieCheck) -> dict[str, Any]:
     """A die's typed faces (bars) against the fair count (dashed line)."""
     w.clear()
-    w.setTitle(check.verdict())
+    w.setTitle(
+        f"{check.label}: {check.rolls} typed against a fair die"
+        + (" (looks unfair)" if check.flagged else "")
+    )
     w.setLabel("bottom", f"face of the {check.label}")
     w.setLabel("left", "times typed")
     faces = np.array(check.faces, dtype=float)
@@ -259,7 +263,7 @@ def draw_die(w: pg.PlotWidget, check: DieCheck) -> dict[str, Any]:
         angle=0,
         pen=pg.mkPen("#444444", width=2, style=Qt.PenStyle.DashLine),
         label="fair",
-        labelOpts={"position": 0.95},
+        labelOpts={"position": 0.95, "color": "#222222"},
     )
     w.addItem(bars)
     w.addItem(fair)

@@ -136,10 +136,10 @@ def write_report(reading: GameReading, path: Path) -> Path:
         for quantity in series.quantities():
             draw_series(plot, series, quantity, "aircraft" if quantity == "damage" else "side")
             page.picture(render, aspect)
-        for side in series.sides:
+        for i, side in enumerate(series.sides):
             mine = attacks(reading.rolls, side)
             if mine:
-                draw_luck(plot, mine, side, series.steps_per_turn)
+                draw_luck(plot, mine, side, series.steps_per_turn, side_index=i)
                 page.picture(render, aspect)
         for check in reading.dice:
             draw_die(plot, check)

@@ -207,6 +207,7 @@ class AfterActionView(QWidget):
             kills=bool(self.luck_of.currentData()),
             line=r.series.line,
             on_click=self.show_line,
+            side_index=max(0, self.side.currentIndex()),
         )
         rows = r.aircraft()
         self.luck_table.setRowCount(len(rows))
