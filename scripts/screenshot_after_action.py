@@ -71,6 +71,7 @@ def main(out: Path) -> None:
         panel.show()
         app.processEvents()
         view = panel.build()
+        assert view is not None, "pyqtgraph and numpy are needed"
         view.per.setCurrentIndex(view.per.findData("aircraft"))
         app.processEvents()
         panel.grab().save(str(out / "after-action.png"))

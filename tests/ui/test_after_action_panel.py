@@ -211,3 +211,19 @@ def test_the_desks_first_paint_imports_neither_pyqtgraph_nor_numpy(demo_game_fil
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:3] == ["[]", "[]", "['pyqtgraph', 'numpy']"]
+
+
+def test_without_pyqtgraph_the_panel_says_so_and_the_desk_carries_on(played, qtbot, monkeypatch):
+    """The frozen bundle leaves pyqtgraph and numpy out (packaging/airboss.spec): the panel
+    says what is missing instead of failing."""
+    monkeypatch.setitem(sys.modules, "pyqtgraph", None)  # import pyqtgraph -> ImportError
+    monkeypatch.delitem(sys.modules, "app.ui.after_action_view", raising=False)
+    monkeypatch.delitem(sys.modules, "app.ui.after_action_plots", raising=False)
+    monkeypatch.delitem(sys.modules, "app.ui.after_action_export", raising=False)
+    s, _ = played
+    model = EngagementModel(s)
+    p = AfterActionDock(model)
+    qtbot.addWidget(p)
+    p.show()
+    assert p.view is None and "need pyqtgraph and numpy" in p.waiting.text()
+    model.set_session(None)

@@ -73,11 +73,18 @@ class AfterActionDock(QWidget):
         if self.view is None and not self.when_shown.docked:  # alone: a preview, a test
             self.build()
 
-    def build(self) -> AfterActionView:
-        """The plots, built now (pyqtgraph imported) and filled with the game."""
+    def build(self) -> AfterActionView | None:
+        """The plots, built now (pyqtgraph imported) and filled with the game; None, and the
+        panel says why, in an installation without pyqtgraph or numpy."""
         if self.view is None:
-            from app.ui.after_action_view import AfterActionView
-
+            try:
+                from app.ui.after_action_view import AfterActionView
+            except ImportError as e:
+                self.waiting.setText(
+                    "The After-action plots need pyqtgraph and numpy, which this installation "
+                    f"does not have ({e}). The rest of the desk works without them."
+                )
+                return None
             self.view = AfterActionView(self)
             self.view.log_line.connect(self.log_line)
             self._layout.removeWidget(self.waiting)
