@@ -109,7 +109,8 @@ class _Plane:
 
 class AfterAction:
     """The series of one game, fed its log in order (``feed``) with the actions undone at
-    its end (``undone``); a later undo or redo means reading it again (``needs_rereading``)."""
+    its end (``undone``): undo and redo records themselves are skipped, so a log that goes on
+    after an undo or a redo is read again from the start."""
 
     def __init__(
         self,
@@ -130,8 +131,6 @@ class AfterAction:
         #: action -> the turn and step it happened in
         self.when: dict[int, tuple[int, int]] = {}
         self.last_seq = 0
-        #: an undo or redo came after the first read: the series must be read again
-        self.needs_rereading = False
         self._last_attack: dict[str, str] = {}
 
     # -- reading --------------------------------------------------------------------------
@@ -146,7 +145,6 @@ class AfterAction:
             self.last_seq = env.seq
             ev = env.event
             if isinstance(ev, Reverted | Restored):
-                self.needs_rereading = True
                 continue
             if env.action in self.undone:
                 continue
@@ -279,8 +277,9 @@ class AfterAction:
         return out
 
     def of_sides(self, quantity: str) -> list[Series]:
-        """One series per side at every change: the sum over the side's aircraft (damage,
-        ledgers), or their mean (speed, altitude: ``MEAN``); one action is one point."""
+        """One series per side: the sum over the side's aircraft (damage, ledgers), or their
+        mean (speed, altitude: ``MEAN``), one point per moment of game time at which it
+        changed (its value after that moment's actions, from the last of them)."""
         by_side: dict[str, list[Series]] = {}
         for s in self.of_aircraft(quantity):
             by_side.setdefault(s.side, []).append(s)
@@ -296,7 +295,7 @@ class AfterAction:
                 value = running
                 if quantity in MEAN:
                     value /= len(now)
-                if total.points and total.points[-1].action == point.action:
+                if total.points and total.points[-1].x == point.x:
                     total.points[-1] = Point(point.x, value, point.seq, point.action)
                 else:
                     total.points.append(Point(point.x, value, point.seq, point.action))
@@ -335,5 +334,4 @@ def read_after_action(
         undone = undone_actions(events)
     out = AfterAction(undone, steps_per_turn, ledger_titles)
     out.feed(events)
-    out.needs_rereading = False
     return out

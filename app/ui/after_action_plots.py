@@ -48,6 +48,17 @@ def plot_widget() -> pg.PlotWidget:
     return w
 
 
+def _reset(w: pg.PlotWidget, legend: bool = True) -> pg.LegendItem | None:
+    """An empty plot again: no items, an empty legend (if it has one), the axes' own ticks."""
+    w.clear()
+    w.getAxis("bottom").setTicks(None)
+    if w.plotItem.legend is not None:
+        w.plotItem.legend.clear()
+    if not legend:
+        return None
+    return w.plotItem.legend or w.addLegend(offset=(-10, 10))
+
+
 def step_xy(xs: Sequence[float], ys: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """A stepped line through the points: a value holds until the next change."""
     n = len(xs)
@@ -90,9 +101,7 @@ def draw_series(
 ) -> list[tuple[Series, pg.PlotCurveItem, pg.ScatterPlotItem]]:
     """``quantity`` over the game, one line per aircraft (``per="aircraft"``) or per side;
     returns each series with its line and its points."""
-    w.clear()
-    legend = w.plotItem.legend or w.addLegend(offset=(-10, 10))
-    legend.clear()
+    _reset(w)
     title = reading.title(quantity)
     w.setTitle(f"{title}, per {'aircraft' if per == 'aircraft' else 'side'}")
     w.setLabel("bottom", "game time (turns)")
@@ -202,9 +211,8 @@ def draw_luck(
     """One side's attacks over the game: actual (stepped, a point per roll, in the side's
     colour: ``side_index``), expected (dashed) and the band of the middle 90% of fair games;
     the items by name."""
-    w.clear()
-    legend = w.plotItem.legend or w.addLegend(offset=(-10, 10))
-    legend.clear()
+    legend = _reset(w)
+    assert legend is not None
     what = "kills" if kills else "hits"
     w.setTitle(f"{side}: {what}, actual against a fair game")
     w.setLabel("bottom", "game time (turns)")
@@ -246,7 +254,7 @@ def draw_luck(
 
 def draw_die(w: pg.PlotWidget, check: DieCheck) -> dict[str, Any]:
     """A die's typed faces (bars) against the fair count (dashed line)."""
-    w.clear()
+    _reset(w, legend=False)
     w.setTitle(
         f"{check.label}: {check.rolls} typed against a fair die"
         + (" (looks unfair)" if check.flagged else "")
@@ -268,4 +276,6 @@ def draw_die(w: pg.PlotWidget, check: DieCheck) -> dict[str, Any]:
     w.addItem(bars)
     w.addItem(fair)
     w.getAxis("bottom").setTicks([[(float(f), str(f)) for f in check.faces]])
+    w.setXRange(min(check.faces) - 0.6, max(check.faces) + 0.6, padding=0)
+    w.setYRange(0, max(max(check.counts), float(check.expected), 1) * 1.1, padding=0.02)
     return {"bars": bars, "fair": fair}

@@ -1,6 +1,6 @@
 """The after-action report as a PDF (issue 35), through Qt's PDF writer: the aircraft and
 how each ended, kills and losses, luck per side and per aircraft, the dice at the table, then
-the plots (the panel's own pyqtgraph drawings, rendered as vectors into the page).
+the plots (the panel's own pyqtgraph drawings, put in the page as pictures at 3x).
 
 ``airboss report GAME --out report.pdf`` writes it with no window (``report_command``).
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QRectF, Qt
-from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtGui import QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtWidgets import QApplication
 
 from app.core.errors import RuleViolation
@@ -98,7 +98,7 @@ def write_report(reading: GameReading, path: Path) -> Path:
         for side in series.sides:
             rows = [
                 f"{p.name}: damage {p.damage}"
-                + (f"; lost (turn {lost[a].x:.0f}): {lost[a].how}" if a in lost else "")
+                + (f"; lost in turn {int(lost[a].x)}: {lost[a].how}" if a in lost else "")
                 for a, p in series.planes.items()
                 if p.side == side
             ]
@@ -126,11 +126,25 @@ def write_report(reading: GameReading, path: Path) -> Path:
         page.text("\n".join(c.verdict() for c in reading.dice) or "No typed dice.")
 
         plot = plot_widget()
+        # laid out and drawn as on a screen (never shown on one), then put in the page as a
+        # picture at three times its size: drawn straight into a 300 dpi page, the axes'
+        # text would be sized for the page's dots, not the plot's
+        plot.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         plot.resize(*PLOT_SIZE)
+        plot.show()
         aspect = PLOT_SIZE[1] / PLOT_SIZE[0]
 
         def render(painter: QPainter, target: QRectF) -> None:
-            plot.render(painter, target)
+            QApplication.processEvents()  # the plot's ranges and axes settle
+            image = QImage(PLOT_SIZE[0] * 3, PLOT_SIZE[1] * 3, QImage.Format.Format_RGB32)
+            image.setDevicePixelRatio(3)
+            image.fill(Qt.GlobalColor.white)
+            onto = QPainter(image)
+            try:
+                plot.render(onto, QRectF(0, 0, *PLOT_SIZE))
+            finally:
+                onto.end()
+            painter.drawImage(target, image)
 
         page.text("Plots", 12, bold=True)
         for quantity in series.quantities():
@@ -144,6 +158,7 @@ def write_report(reading: GameReading, path: Path) -> Path:
         for check in reading.dice:
             draw_die(plot, check)
             page.picture(render, aspect)
+        plot.hide()
         plot.deleteLater()
     finally:
         painter.end()

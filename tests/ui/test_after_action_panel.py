@@ -90,12 +90,12 @@ def counts(items) -> dict[str, int]:
 def test_the_panel_plots_the_fight_per_side_and_per_aircraft(panel):
     view = panel.view
     assert view.quantity.currentData() == "damage"
-    # per side: a point at each action that changed the side's damage (its four aircraft
-    # joining, then the 4 hits on Olds 2; Red 1's 2 hits for VPAF)
-    assert counts(view.fight_items) == {"USAF": 5, "VPAF": 5}
+    # per side: a point at each moment the side's damage changed (its four aircraft joining
+    # at the start, then the 4 hits on Olds 2 in impulse 1 f; Red 1's 2 hits for VPAF)
+    assert counts(view.fight_items) == {"USAF": 2, "VPAF": 2}
     (usaf, curve, dots) = view.fight_items[0]
-    assert [int(v) for v in usaf.values] == [0, 0, 0, 0, 4]
-    assert len(curve.getData()[0]) == 2 * 5 - 1  # the stepped line through the five points
+    assert [int(v) for v in usaf.values] == [0, 4]
+    assert len(curve.getData()[0]) == 2 * 2 - 1  # the stepped line through the two points
     view.per.setCurrentIndex(view.per.findData("aircraft"))
     got = counts(view.fight_items)
     assert got["Olds 2"] == 2 and got["Red 1"] == 2 and got["Olds 1"] == 1 and len(got) == 8

@@ -75,9 +75,9 @@ def test_series_from_a_known_log(game):
     # game time in turns: the last two rolls came in step 1 of 3 of turn 1
     red = aa.of_aircraft("damage")[2]
     assert red.xs == pytest.approx([1, 1, 4 / 3, 4 / 3])
-    # per side: the sum over the side's aircraft at each action
-    sides = {x.name: [int(v) for v in x.values] for x in aa.of_sides("damage")}
-    assert sides == {"Blue": [0, 0, 1], "Red": [0, 1, 2, 3]}
+    # per side: the sum over the side's aircraft, one point per moment of game time
+    sides = {s.name: [(p.x, int(p.value)) for p in s.points] for s in aa.of_sides("damage")}
+    assert sides == {"Blue": [(1, 1)], "Red": [(1, 1), (pytest.approx(4 / 3), 3)]}
     # the loss, with the enemy whose attack came last, and its log line
     (loss,) = aa.losses
     assert (loss.name, loss.how, loss.by_name, loss.by_side) == (
