@@ -4,6 +4,7 @@ airboss [GAME] [--screenshot PATH] [--startup-profile] [--db URL --game ID]
 airboss cards GAME --out FILE.pdf [--side S] [--changed] [--per-page N] [--page-size A4]
 airboss rulesets
 airboss log GAME [--game ID]
+airboss report GAME --out FILE.pdf [--game ID]
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from app.core.errors import RuleViolation
 from app.store import StoreError
 
-SUBCOMMANDS = ("cards", "rulesets", "log", "club-server")
+SUBCOMMANDS = ("cards", "rulesets", "log", "report", "club-server")
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -68,6 +69,14 @@ def _sub_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("log", help="print a game's event log, undone actions marked")
     g.add_argument("game")
     g.add_argument("--game", dest="game_id", metavar="ID")
+    r = sub.add_parser(
+        "report",
+        help="the after-action report (the game in plots, kills and losses, luck, dice at the "
+        "table) to a PDF, with no window",
+    )
+    r.add_argument("game", help="the game file or server URL")
+    r.add_argument("--out", required=True, metavar="FILE.pdf")
+    r.add_argument("--game", dest="game_id", metavar="ID")
     k = sub.add_parser(
         "club-server",
         help="a PostgreSQL server for a club laptop in your data folder: start, stop, status",
@@ -153,6 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_rulesets()
             if ns.command == "log":
                 return cmd_log(ns.game, ns.game_id)
+            if ns.command == "report":
+                from app.ui.after_action_report import report_command
+
+                return report_command(ns.game, ns.out, ns.game_id)
             from app.ui.cards import cards_command
 
             return cards_command(

@@ -3,7 +3,8 @@
 A ruleset may list its panels (``Ruleset.panels``); otherwise they follow from what it
 declares: Initiative with an initiative procedure, Angle-off with a board geometry, Displays
 when it draws boards of its own, Critical hits unless it has none. Roster, Turn, Combat,
-Ledgers and the Game log are always there.
+Ledgers, the Game log and After-action (tabbed behind the log: its plots load when it is
+first brought forward, issue 35) are always there.
 
 Two layouts:
 - the desk: the roster and "who acts now" share the left column (the roster on top, with the
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     # (the rulesets' base loads with the first game: the desk paints before it, issue 20)
     from app.core.ruleset import Ruleset
 
-ALWAYS = ("roster", "turn", "combat", "ledgers", "game_log")
+ALWAYS = ("roster", "turn", "combat", "ledgers", "game_log", "after_action")
 
 
 def used_panels(ruleset: Ruleset | None) -> frozenset[str]:
@@ -47,12 +48,25 @@ def used_panels(ruleset: Ruleset | None) -> frozenset[str]:
 #: the desk: (column, panels from top to bottom, each a tab group: its first panel in front)
 DESK = (
     ("left", (("roster",), ("turn", "initiative", "displays"))),
-    ("right", (("combat", "angle_off"), ("game_log", "ledgers", "critical_log"))),
+    ("right", (("combat", "angle_off"), ("game_log", "ledgers", "critical_log", "after_action"))),
 )
 #: table mode: two columns, one tab group each below the roster
 TABLE = (
     ("left", (("roster",), ("turn", "initiative"))),
-    ("right", (("combat", "angle_off", "game_log", "ledgers", "critical_log", "displays"),)),
+    (
+        "right",
+        (
+            (
+                "combat",
+                "angle_off",
+                "game_log",
+                "ledgers",
+                "critical_log",
+                "displays",
+                "after_action",
+            ),
+        ),
+    ),
 )
 #: the share of a column's height each group starts with
 HEIGHTS = {"roster": 0.42, "turn": 0.58, "combat": 0.66, "game_log": 0.34}

@@ -62,6 +62,8 @@ PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("critical_log", "Critical hits", "app.ui.docks.critical_log:CriticalLogDock"),
     PanelEntry("game_log", "Game log", "app.ui.docks.game_log:GameLogDock"),
     PanelEntry("displays", "Displays", "app.ui.docks.displays:DisplaysDock"),
+    # issue 35: pyqtgraph and numpy load when the panel is first shown, never before
+    PanelEntry("after_action", "After-action", "app.ui.docks.after_action:AfterActionDock"),
 )
 #: the panels the desk paints first, with the window (issue 20)
 FIRST = ("roster", "turn")

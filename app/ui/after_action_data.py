@@ -1,0 +1,74 @@
+"""What the After-action panel and report read of a game: its series, its rolls with their
+odds, and its typed dice, all from the log (``app.core.after_action``, ``luck``,
+``dice_check``). No Qt and no plotting here: the panel, the report and the benchmark share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from app.core.after_action import AfterAction, read_after_action, undone_actions
+from app.core.dice_check import DieCheck, dice_checks, typed_faces
+from app.core.luck import RollOdds, Tally, luck_rolls, tally
+from app.session import GameSession
+
+
+def steps_per_turn(session: GameSession) -> int:
+    """How many steps a turn of this game has (its sequence of play), at least one."""
+    try:
+        return max(1, len(session.ruleset.steps(session.engagement)))
+    except Exception:  # noqa: BLE001 - a ruleset that cannot say counts turns only
+        return 1
+
+
+def ledger_titles(session: GameSession) -> dict[str, str]:
+    """Every ledger id of the game's aircraft -> the title its ruleset gives it."""
+    rs = session.ruleset
+    out = {spec.id: spec.title for spec in rs.ledgers}
+    for a in session.engagement.aircraft.values():
+        try:
+            specs = rs.ledgers_for(a.card)
+        except Exception:  # noqa: BLE001 - a card the ruleset cannot read keeps the ids
+            continue
+        out.update({spec.id: spec.title for spec in specs})
+    return out
+
+
+@dataclass
+class GameReading:
+    """One game's log read for the plots: the series at once, the rolls' odds and the dice
+    when first asked for (the odds mean replaying the game)."""
+
+    session: GameSession
+    undone: set[int] = field(default_factory=set)
+    series: AfterAction = field(init=False)
+    #: the typed dice, by die, against fair ones
+    dice: list[DieCheck] = field(init=False)
+
+    def __post_init__(self) -> None:
+        s = self.session
+        # the log read once for the series and the dice, and let go: a long game is not kept
+        events = list(s.iter_stored())
+        self.undone = undone_actions(events)
+        self.series = read_after_action(
+            events, steps_per_turn(s), ledger_titles(s), undone=self.undone
+        )
+        self.dice = dice_checks(typed_faces(events, self.undone))
+
+    @cached_property
+    def rolls(self) -> list[RollOdds]:
+        """Every roll that counts, with its odds before the roll (the game replayed: read
+        when first asked for)."""
+        return luck_rolls(self.session.iter_stored(), self.session.ruleset.procedures, self.undone)
+
+    def sides(self) -> list[Tally]:
+        return tally(self.rolls, "side")
+
+    def aircraft(self) -> list[Tally]:
+        return tally(self.rolls, "aircraft")
+
+    @property
+    def unknown_odds(self) -> list[RollOdds]:
+        """The rolls whose odds could not be worked out again (said, never guessed)."""
+        return [r for r in self.rolls if not r.known]

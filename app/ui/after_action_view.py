@@ -1,0 +1,287 @@
+"""The After-action panel's content (issue 35): three tabs of pyqtgraph plots -- the fight over
+game time, luck, and dice at the table -- with the clicked log line and the exports. Built by
+``app.ui.docks.after_action`` when the panel is first shown (this module imports pyqtgraph).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.luck import attacks
+from app.ui.after_action_data import GameReading
+from app.ui.after_action_export import export_csv, export_plot
+from app.ui.after_action_plots import draw_die, draw_luck, draw_series, plot_widget
+
+
+class AfterActionView(QWidget):
+    """The plots of one game reading; ``log_line`` says which action a click chose."""
+
+    #: a point was clicked: the action (its first event's sequence number) it came from
+    log_line = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.reading: GameReading | None = None
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("after_action_tabs")
+
+        # -- the fight ---------------------------------------------------------------------
+        self.quantity = QComboBox()
+        self.quantity.setObjectName("quantity")
+        self.per = QComboBox()
+        self.per.addItem("per side", "side")
+        self.per.addItem("per aircraft", "aircraft")
+        self.fight_plot = plot_widget()
+        self.fight_plot.setObjectName("fight_plot")
+        self.fight_items: list = []
+        fight = QWidget()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Show"))
+        row.addWidget(self.quantity, 1)
+        row.addWidget(self.per)
+        col = QVBoxLayout(fight)
+        col.addLayout(row)
+        col.addWidget(self.fight_plot, 1)
+        self.tabs.addTab(fight, "The fight")
+
+        # -- luck ----------------------------------------------------------------------------
+        self.side = QComboBox()
+        self.side.setObjectName("luck_side")
+        self.luck_of = QComboBox()
+        self.luck_of.addItem("hits", False)
+        self.luck_of.addItem("kills", True)
+        self.luck_text = QLabel()
+        self.luck_text.setObjectName("luck_text")
+        self.luck_text.setWordWrap(True)
+        self.luck_plot = plot_widget()
+        self.luck_plot.setObjectName("luck_plot")
+        self.luck_items: dict = {}
+        self.luck_table = QTableWidget(0, 5)
+        self.luck_table.setHorizontalHeaderLabels(
+            ["aircraft", "attack rolls", "hits: expected / actual", "kills: expected / actual",
+             "luckier than"]
+        )  # fmt: skip
+        self.luck_table.verticalHeader().hide()
+        self.luck_table.setMaximumHeight(150)
+        luck = QWidget()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Side"))
+        row.addWidget(self.side, 1)
+        row.addWidget(self.luck_of)
+        col = QVBoxLayout(luck)
+        col.addWidget(self.luck_text)
+        col.addLayout(row)
+        col.addWidget(self.luck_plot, 1)
+        col.addWidget(self.luck_table)
+        self.tabs.addTab(luck, "Luck")
+
+        # -- dice at the table ------------------------------------------------------------
+        self.die = QComboBox()
+        self.die.setObjectName("die")
+        self.dice_text = QLabel()
+        self.dice_text.setObjectName("dice_text")
+        self.dice_text.setWordWrap(True)
+        self.dice_plot = plot_widget()
+        self.dice_plot.setObjectName("dice_plot")
+        self.dice_items: dict = {}
+        dice = QWidget()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Die"))
+        row.addWidget(self.die, 1)
+        col = QVBoxLayout(dice)
+        col.addWidget(self.dice_text)
+        col.addLayout(row)
+        col.addWidget(self.dice_plot, 1)
+        self.tabs.addTab(dice, "Dice at the table")
+
+        # -- the log line and the exports ---------------------------------------------------
+        self.line = QLabel("Click a point to see its log line.")
+        self.line.setObjectName("log_line")
+        self.line.setWordWrap(True)
+        self.export_plot_button = QPushButton("Export plot…")
+        self.export_data_button = QPushButton("Export data…")
+        self.report_button = QPushButton("Report PDF…")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.line, 1)
+        for b in (self.export_plot_button, self.export_data_button, self.report_button):
+            buttons.addWidget(b)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(buttons)
+
+        self.quantity.currentIndexChanged.connect(lambda _i: self.draw_fight())
+        self.per.currentIndexChanged.connect(lambda _i: self.draw_fight())
+        self.side.currentIndexChanged.connect(lambda _i: self.draw_luck())
+        self.luck_of.currentIndexChanged.connect(lambda _i: self.draw_luck())
+        self.die.currentIndexChanged.connect(lambda _i: self.draw_dice())
+        self.tabs.currentChanged.connect(lambda _i: self._tab_shown())
+        self.export_plot_button.clicked.connect(self._ask_plot)
+        self.export_data_button.clicked.connect(self._ask_csv)
+        self.report_button.clicked.connect(self._ask_report)
+        self._luck_drawn = self._dice_drawn = False
+
+    # -- showing a reading ------------------------------------------------------------------
+
+    def show_reading(self, reading: GameReading | None) -> None:
+        """Show this game (None: no game); the luck and dice tabs draw when first shown."""
+        self.reading = reading
+        self._luck_drawn = self._dice_drawn = False
+        keep = self.quantity.currentData()
+        for box in (self.quantity, self.side, self.die):
+            box.blockSignals(True)
+            box.clear()
+        if reading is not None:
+            for key, title in reading.series.quantities().items():
+                self.quantity.addItem(title, key)
+            at = self.quantity.findData(keep)
+            self.quantity.setCurrentIndex(max(0, at))
+            for side in reading.series.sides:
+                self.side.addItem(side, side)
+            for check in reading.dice:
+                self.die.addItem(check.label, check.label)
+        for box in (self.quantity, self.side, self.die):
+            box.blockSignals(False)
+        self.draw_fight()
+        self._tab_shown()
+
+    def _tab_shown(self) -> None:
+        i = self.tabs.currentIndex()
+        if i == 1 and not self._luck_drawn:
+            self.draw_luck()
+        elif i == 2 and not self._dice_drawn:
+            self.draw_dice()
+
+    def draw_fight(self) -> None:
+        quantity = self.quantity.currentData()
+        if self.reading is None or quantity is None:
+            self.fight_plot.clear()
+            self.fight_items = []
+            return
+        self.fight_items = draw_series(
+            self.fight_plot,
+            self.reading.series,
+            quantity,
+            self.per.currentData(),
+            on_click=self.show_line,
+        )
+
+    def draw_luck(self) -> None:
+        """The luck tab: every side's sentence, the chosen side's plot, the aircraft table."""
+        self._luck_drawn = True
+        r = self.reading
+        side = self.side.currentData()
+        if r is None or side is None:
+            self.luck_plot.clear()
+            self.luck_text.setText("No attack rolls yet.")
+            self.luck_table.setRowCount(0)
+            return
+        sentences = [t.sentence() for t in r.sides()]
+        unknown = r.unknown_odds
+        if unknown:
+            sentences.append(
+                f"{len(unknown)} roll(s) left out: their odds could not be worked out again "
+                f"({unknown[0].why})."
+            )
+        self.luck_text.setText("\n".join(sentences) or "No attack rolls yet.")
+        self.luck_items = draw_luck(
+            self.luck_plot,
+            attacks(r.rolls, side),
+            side,
+            r.series.steps_per_turn,
+            kills=bool(self.luck_of.currentData()),
+            line=r.series.line,
+            on_click=self.show_line,
+            side_index=max(0, self.side.currentIndex()),
+        )
+        rows = r.aircraft()
+        self.luck_table.setRowCount(len(rows))
+        for i, t in enumerate(rows):
+            cells = (
+                t.name,
+                str(t.rolls),
+                f"{float(t.expected_hits):.2f} / {t.hits}",
+                f"{float(t.expected_kills):.2f} / {t.kills}",
+                f"{t.luckier_than:.0%}",
+            )
+            for j, text in enumerate(cells):
+                self.luck_table.setItem(i, j, QTableWidgetItem(text))
+        self.luck_table.resizeColumnsToContents()
+
+    def draw_dice(self) -> None:
+        """The dice tab: every die's verdict, the chosen die's histogram."""
+        self._dice_drawn = True
+        r = self.reading
+        label = self.die.currentData()
+        checks = {c.label: c for c in (r.dice if r is not None else [])}
+        if label not in checks:
+            self.dice_plot.clear()
+            self.dice_items = {}
+            self.dice_text.setText(
+                "No typed dice yet: the dice the players roll at the table and the umpire "
+                "types are checked here."
+            )
+            return
+        self.dice_text.setText("\n".join(c.verdict() for c in checks.values()))
+        self.dice_items = draw_die(self.dice_plot, checks[label])
+
+    def show_line(self, action: int) -> None:
+        """A point was clicked: its log line here, and ``log_line`` for whoever follows."""
+        if self.reading is not None:
+            self.line.setText(self.reading.series.line(action))
+        self.log_line.emit(action)
+
+    # -- exports ------------------------------------------------------------------------------
+
+    def current_plot(self) -> pg.PlotWidget:
+        return (self.fight_plot, self.luck_plot, self.dice_plot)[self.tabs.currentIndex()]
+
+    def export_plot(self, path: Path) -> Path:
+        return export_plot(self.current_plot(), path)
+
+    def export_csv(self, path: Path) -> Path:
+        r = self.reading
+        if r is None:
+            raise ValueError("no game is open")
+        return export_csv(path, r.series, r.rolls, r.dice)
+
+    def export_report(self, path: Path) -> Path:
+        from app.ui.after_action_report import write_report
+
+        if self.reading is None:
+            raise ValueError("no game is open")
+        return write_report(self.reading, path)
+
+    def _ask(self, title: str, filters: str, do: object) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, title, "", filters)
+        if name:
+            try:
+                do(Path(name))  # type: ignore[operator]
+            except (OSError, ValueError) as e:
+                self.line.setText(f"Not exported: {e}")
+            else:
+                self.line.setText(f"Exported to {name}")
+
+    def _ask_plot(self) -> None:
+        self._ask("Export plot", "PNG image (*.png);;SVG drawing (*.svg)", self.export_plot)
+
+    def _ask_csv(self) -> None:
+        self._ask("Export data", "CSV (*.csv)", self.export_csv)
+
+    def _ask_report(self) -> None:
+        self._ask("After-action report", "PDF (*.pdf)", self.export_report)

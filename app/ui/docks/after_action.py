@@ -1,0 +1,119 @@
+"""The After-action panel (issue 35): the game in plots, luck and dice at the table.
+
+A light shell until it is first seen: building it imports neither pyqtgraph nor numpy, so
+the desk (which builds its panels as they come into view, and every panel in the tests)
+pays nothing for it; the first time its dock comes into view (a tab behind the Game log is
+"shown" by Qt off the screen: its dock's ``visibilityChanged`` says when it is really seen)
+it loads ``app.ui.after_action_view`` and reads the game's log. Out of view it does no work
+(``WhenShown``); in view, actions redraw it a moment after they stop coming (a long log is
+read again only then).
+
+A click on a point shows that point's log line in the panel and emits ``log_line(action)``.
+
+Run alone on the demo engagement: ``python -m app.ui.docks.after_action``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+
+from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
+
+if TYPE_CHECKING:
+    from app.ui.after_action_view import AfterActionView
+
+#: milliseconds after the last action before a shown panel reads the log again
+REDRAW_AFTER_MS = 400
+
+
+class _BuiltWhenSeen(WhenShown):
+    """``WhenShown`` that also builds the panel's plots the first time its dock is seen."""
+
+    def __init__(self, panel: AfterActionDock) -> None:
+        super().__init__(panel, panel.refresh)
+        self.panel = panel
+        self.docked = False
+
+    def attach(self, dock: QDockWidget, shown: bool = False) -> None:
+        super().attach(dock, shown)
+        self.docked = True
+        dock.visibilityChanged.connect(lambda on: on and self.panel.build())
+        if self.on_screen:
+            self.panel.build()
+
+
+class AfterActionDock(QWidget):
+    #: a point was clicked: the action it came from (its first event's sequence number)
+    log_line = Signal(int)
+
+    def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.view: AfterActionView | None = None
+        self.waiting = QLabel("The plots are drawn when this panel is first shown.")
+        self.waiting.setWordWrap(True)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addWidget(self.waiting)
+        self.when_shown = _BuiltWhenSeen(self)
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(REDRAW_AFTER_MS)
+        self._later.timeout.connect(self.refresh)
+        model.reset.connect(self.when_shown.wrap(self.refresh))
+        model.appended.connect(self.when_shown.wrap(lambda _envs: self._later.start()))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self.view is None and not self.when_shown.docked:  # alone: a preview, a test
+            self.build()
+
+    def build(self) -> AfterActionView | None:
+        """The plots, built now (pyqtgraph imported) and filled with the game; None, and the
+        panel says why, in an installation without pyqtgraph or numpy."""
+        if self.view is None:
+            try:
+                from app.ui.after_action_view import AfterActionView
+            except ImportError as e:
+                self.waiting.setText(
+                    "The After-action plots need pyqtgraph and numpy, which this installation "
+                    f"does not have ({e}). The rest of the desk works without them."
+                )
+                return None
+            self.view = AfterActionView(self)
+            self.view.log_line.connect(self.log_line)
+            self._layout.removeWidget(self.waiting)
+            self.waiting.deleteLater()
+            self._layout.addWidget(self.view)
+            self.refresh()
+        return self.view
+
+    def refresh(self) -> None:
+        """Read the game's log again and redraw (nothing until the panel was first shown)."""
+        self._later.stop()
+        if self.view is None:
+            return
+        from app.ui.after_action_data import GameReading
+
+        model = self.model
+        self.view.show_reading(GameReading(model.session) if model.has_session else None)
+
+
+if __name__ == "__main__":  # the panel alone on the demo engagement
+    import tempfile
+    from pathlib import Path
+
+    from app.ui.demo import create_demo_game
+    from app.ui.qt_app import application
+
+    app = application()
+    session = create_demo_game(Path(tempfile.mkdtemp()) / "demo.airboss")
+    panel = AfterActionDock(EngagementModel(session))
+    panel.resize(900, 600)
+    panel.show()
+    app.exec()

@@ -1,0 +1,229 @@
+"""Issue 35: the After-action panel on the demo engagement after a played turn; its exports;
+``airboss report``; and the desk's first paint without pyqtgraph or numpy.
+
+The played part of turn 1 (Phantoms, every die typed; tests/e2e/test_phantoms_demo_two_turns.py
+has the rules record): initiative 4 v 9; Red 1 guns Olds 2 (8, 2): 4 hits; a critical hit on
+Olds 2 (7): engine hit; Olds 1 guns Red 1 (6, 5): 2 hits; Eagle 1 locks Red 3 (3, 5): lock.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from app.cli import main
+from app.core.dice import TableDice
+from app.session import GameSession
+from app.ui.docks.after_action import AfterActionDock
+from app.ui.model import EngagementModel
+from rulesets.phantoms.common import step_of
+
+ROOT = Path(__file__).parents[2]
+DEMO = ROOT / "app" / "resources" / "demo.toml"
+SITE = ROOT / "tests" / "fixtures" / "site"
+
+
+def play_part_of_turn_one(s: GameSession) -> dict[str, str]:
+    demo = tomllib.loads(DEMO.read_text())
+    ids = {
+        p["name"]: s.add_aircraft(
+            side=p["side"], type_id=p["type"], name=p["name"], pilot=p["pilot"]
+        )
+        for p in demo["aircraft"]
+    }
+
+    def do(proc: str, attacker: str | None, target: str | None, dice: list[int], **kw) -> str:
+        p = s.ruleset.procedures[proc]
+        inputs = {**p.prefill(s.engagement, attacker, target), **kw}
+        inputs.update({k: v for k, v in (("attacker", attacker), ("target", target)) if v})
+        return s.perform(proc, inputs, TableDice(dice)).outcome
+
+    def goto(turn: int, step: int) -> None:
+        while (s.engagement.turn, s.engagement.step) != (turn, step):
+            s.next_step()
+
+    assert do("initiative", None, None, [4, 9]) == "VPAF holds the marker"
+    goto(1, step_of(1, "f"))
+    assert do("gun_attack", ids["Red 1"], ids["Olds 2"], [8, 2], position_modifier=0) == "4 hits"
+    assert s.perform("critical_hit", {"aircraft": ids["Olds 2"]}, TableDice([7])).outcome == (
+        "engine hit"
+    )
+    assert do("gun_attack", ids["Olds 1"], ids["Red 1"], [6, 5], position_modifier=2) == "2 hits"
+    goto(1, step_of(1, "h"))
+    assert do("radar_lock", ids["Eagle 1"], ids["Red 3"], [3, 5], range_hexes=6) == "lock"
+    return ids
+
+
+@pytest.fixture
+def played(tmp_path: Path):
+    s = GameSession.create(tmp_path / "demo.airboss", ruleset="phantoms", title="Demo")
+    ids = play_part_of_turn_one(s)
+    yield s, ids
+    s.close()
+
+
+@pytest.fixture
+def panel(played, qtbot):
+    s, _ = played
+    model = EngagementModel(s)
+    p = AfterActionDock(model)
+    qtbot.addWidget(p)
+    p.resize(900, 650)
+    p.show()
+    qtbot.waitExposed(p)
+    assert p.view is not None  # built when first shown
+    yield p
+    model.set_session(None)
+
+
+def counts(items) -> dict[str, int]:
+    return {s.name: len(dots.points()) for s, _curve, dots in items}
+
+
+def test_the_panel_plots_the_fight_per_side_and_per_aircraft(panel):
+    view = panel.view
+    assert view.quantity.currentData() == "damage"
+    # per side: a point at each moment the side's damage changed (its four aircraft joining
+    # at the start, then the 4 hits on Olds 2 in impulse 1 f; Red 1's 2 hits for VPAF)
+    assert counts(view.fight_items) == {"USAF": 2, "VPAF": 2}
+    (usaf, curve, dots) = view.fight_items[0]
+    assert [int(v) for v in usaf.values] == [0, 4]
+    assert len(curve.getData()[0]) == 2 * 2 - 1  # the stepped line through the two points
+    view.per.setCurrentIndex(view.per.findData("aircraft"))
+    got = counts(view.fight_items)
+    assert got["Olds 2"] == 2 and got["Red 1"] == 2 and got["Olds 1"] == 1 and len(got) == 8
+    # ammunition: Olds 1 fired once (5 -> 4); speed and altitude, tracked by Phantoms, are there
+    view.quantity.setCurrentIndex(view.quantity.findData("ledger:gun_ammunition"))
+    olds1 = next(s for s, _c, _d in view.fight_items if s.name == "Olds 1")
+    assert [int(v) for v in olds1.values] == [5, 4]
+    assert {"speed", "altitude"} <= {
+        view.quantity.itemData(i) for i in range(view.quantity.count())
+    }
+
+
+def test_hover_shows_the_value_and_the_log_line_and_a_click_shows_and_sends_it(panel, qtbot):
+    view = panel.view
+    view.per.setCurrentIndex(view.per.findData("aircraft"))
+    _s, _c, dots = next(t for t in view.fight_items if t[0].name == "Olds 2")
+    hit = dots.points()[1]
+    action, tip = hit.data()
+    assert tip.startswith("Olds 2: Damage 4\n") and "Red 1" in tip and "4 hits" in tip
+    with qtbot.waitSignal(panel.log_line) as sent:
+        dots.sigClicked.emit(dots, [hit], None)
+    assert sent.args == [action]
+    assert view.line.text().startswith(f"Turn 1, step {step_of(1, 'f')}, #{action}:")
+
+
+def test_luck_tab_per_side_with_its_band_and_one_number_per_side(panel):
+    view = panel.view
+    view.tabs.setCurrentIndex(1)
+    text = view.luck_text.text()
+    assert "VPAF's rolls were luckier than 86% of games with these odds" in text
+    assert "USAF's rolls were luckier than 68% of games with these odds" in text
+    view.side.setCurrentIndex(view.side.findData("USAF"))
+    items = view.luck_items
+    assert {"band", "expected", "actual", "points"} <= set(items)
+    assert len(items["points"].points()) == 2  # Olds 1's gun attack and Eagle 1's lock
+    assert view.luck_table.rowCount() == 3
+
+
+def test_dice_tab_shows_each_die_against_fair_and_how_many_rolls_the_test_needs(panel):
+    view = panel.view
+    view.tabs.setCurrentIndex(2)
+    assert view.die.currentData() == "d10"
+    bars = view.dice_items["bars"]
+    assert len(bars.opts["x"]) == 10 and sum(bars.opts["height"]) == 9  # nine typed d10s
+    assert "too few to judge: the test needs 50" in view.dice_text.text()
+
+
+def test_exports_png_svg_csv_and_a_pdf_naming_the_aircraft(panel, tmp_path):
+    view = panel.view
+    png = view.export_plot(tmp_path / "fight.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    view.tabs.setCurrentIndex(1)
+    svg = view.export_plot(tmp_path / "luck.svg")
+    assert b"<svg" in svg.read_bytes()[:2000]
+    csv = view.export_csv(tmp_path / "data.csv").read_text(encoding="utf-8")
+    assert (
+        "series per aircraft,damage" in csv and "roll,gun_attack" in csv and "typed die,d10" in csv
+    )
+    pdf = view.export_report(tmp_path / "report.pdf")
+    text = " ".join(re.sub(r"\s+", " ", p.extract_text()) for p in PdfReader(str(pdf)).pages)
+    for name in ("Olds 1", "Olds 2", "Eagle 1", "Red 1", "Red 3"):
+        assert name in text, name
+    assert "luckier than" in text and "Dice at the table" in text
+
+
+def test_airboss_report_writes_the_pdf_without_a_window(played, tmp_path, capsys):
+    game = tmp_path / "demo.airboss"  # (the played game, still open: read beside it)
+    out = tmp_path / "report.pdf"
+    assert main(["report", str(game), "--out", str(out)]) == 0
+    assert "after-action report" in capsys.readouterr().out
+    assert "Olds 1" in PdfReader(str(out)).pages[0].extract_text().replace("\t", " ")
+    assert main(["report", str(game), "--out", str(tmp_path / "nowhere" / "r.pdf")]) == 2
+
+
+def test_the_panel_follows_the_game_and_an_undo(panel, played, qtbot):
+    s, ids = played
+    view = panel.view
+    lock = s.ruleset.procedures["radar_lock"].prefill(s.engagement, ids["Eagle 2"], ids["Red 4"])
+    lock.update(attacker=ids["Eagle 2"], target=ids["Red 4"], range_hexes=6)
+    s.perform("radar_lock", lock, TableDice([3, 5]))
+    qtbot.waitUntil(
+        lambda: view.reading is not None and view.reading.series.last_seq == s.engagement.seq
+    )
+    last = view.reading.series.last_seq
+    s.undo()
+    qtbot.waitUntil(lambda: view.reading.series.last_seq > last)
+    assert [c.rolls for c in view.reading.dice] == [9]  # the lock's two dice undone
+
+
+def test_the_desks_first_paint_imports_neither_pyqtgraph_nor_numpy(demo_game_file):
+    """The desk paints, builds the panels in view (After-action is a tab behind the Game log):
+    no pyqtgraph, no numpy; bringing the After-action panel forward loads them."""
+    code = (
+        f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
+        "from PySide6.QtCore import QSettings\n"
+        "from app.ui.application import application, start_game\n"
+        "from app.ui.main_window import MainWindow\n"
+        "from app.ui.model import EngagementModel\n"
+        "app = application()\n"
+        f"s, _ = start_game({str(demo_game_file)!r}, None, QSettings())\n"
+        "w = MainWindow(EngagementModel(s), QSettings(), panels_later=True)\n"
+        "w.persist_layout = False\n"
+        "w.show(); app.processEvents()\n"
+        "heavy = ('pyqtgraph', 'numpy')\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+        "w.build_panels(); app.processEvents()\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+        "d = w.docks['after_action']; d.show(); d.raise_(); app.processEvents()\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+        "s.close()\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["[]", "[]", "['pyqtgraph', 'numpy']"]
+
+
+def test_without_pyqtgraph_the_panel_says_so_and_the_desk_carries_on(played, qtbot, monkeypatch):
+    """The frozen bundle leaves pyqtgraph and numpy out (packaging/airboss.spec): the panel
+    says what is missing instead of failing."""
+    monkeypatch.setitem(sys.modules, "pyqtgraph", None)  # import pyqtgraph -> ImportError
+    monkeypatch.delitem(sys.modules, "app.ui.after_action_view", raising=False)
+    monkeypatch.delitem(sys.modules, "app.ui.after_action_plots", raising=False)
+    monkeypatch.delitem(sys.modules, "app.ui.after_action_export", raising=False)
+    s, _ = played
+    model = EngagementModel(s)
+    p = AfterActionDock(model)
+    qtbot.addWidget(p)
+    p.show()
+    assert p.view is None and "need pyqtgraph and numpy" in p.waiting.text()
+    model.set_session(None)
