@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         # the umpire's selection and "open this procedure" are the model's events
         model.selection_changed.connect(self._selection)
         model.procedure_requested.connect(self.open_procedure)
+        model.log_line_requested.connect(self._show_log_line)
         #: a dock coming into view builds its panel if it has none yet (after the first paint)
         self._build_on_view = False
         self._add_docks()
@@ -312,6 +313,18 @@ class MainWindow(QMainWindow):
             panel.focus_form()
         else:
             panel.open_for(procedure_id, aircraft_id, target_id or None)
+
+    def _show_log_line(self, action: int) -> None:
+        """The Game log in front on this action's line (an After-action point clicked); a log
+        panel built just now takes the request it could not hear yet."""
+        built = "game_log" in self.panels
+        panel = self.panel("game_log")
+        if panel is None:
+            return
+        self.docks["game_log"].show()
+        self.docks["game_log"].raise_()
+        if not built:
+            panel.show_action(action)
 
     def arrange(self, layout: Layout, used: frozenset[str]) -> None:
         """Lay the panels out in columns of tab groups (``app.ui.desk_layout``); the panels

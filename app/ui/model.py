@@ -76,6 +76,8 @@ class EngagementModel(QObject):
     procedure_requested = Signal(str, str, str)
     #: a procedure was resolved and nothing is owed at once: the desk moves on
     procedure_done = Signal()
+    #: "show this action's log line" (an After-action plot point clicked): the action's seq
+    log_line_requested = Signal(int)
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -320,6 +322,10 @@ class EngagementModel(QObject):
     def request_procedure(self, procedure_id: str, who: str, other: str = "") -> None:
         """Open this procedure for a "who acts now" line's aircraft (and the other one)."""
         self.procedure_requested.emit(procedure_id, who, other or "")
+
+    def show_log_line(self, action: int) -> None:
+        """Bring this action's line forward in the Game log."""
+        self.log_line_requested.emit(action)
 
     # -- submitting actions -------------------------------------------------------------------
 

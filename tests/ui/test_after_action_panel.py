@@ -227,3 +227,36 @@ def test_without_pyqtgraph_the_panel_says_so_and_the_desk_carries_on(played, qtb
     p.show()
     assert p.view is None and "need pyqtgraph and numpy" in p.waiting.text()
     model.set_session(None)
+
+
+def test_a_point_clicked_brings_its_line_forward_in_the_game_log(played, qtbot, tmp_path):
+    """Issue 35: a click on a plot point jumps to its log line: the desk raises the Game log
+    with that action's line selected (through the model's ``log_line_requested``)."""
+    from PySide6.QtCore import QSettings
+
+    from app.ui.main_window import MainWindow
+
+    s, _ = played
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(EngagementModel(), settings)
+    qtbot.addWidget(window)
+    window.show_session(s)
+    window.show()
+    window.build_panels()
+    after = window.panel("after_action")
+    window.docks["after_action"].show()
+    window.docks["after_action"].raise_()
+    qtbot.waitUntil(lambda: after.view is not None)
+    view = after.view
+    view.per.setCurrentIndex(view.per.findData("aircraft"))
+    _s, _c, dots = next(t for t in view.fight_items if t[0].name == "Olds 2")
+    hit = dots.points()[1]
+    action, _tip = hit.data()
+    dots.sigClicked.emit(dots, [hit], None)
+    log = window.panels["game_log"]
+    rows = log.list.selectionModel().selectedRows()
+    assert [log.lines_model.line(r.row()).actions for r in rows] and any(
+        action in log.lines_model.line(r.row()).actions for r in rows
+    )
+    assert not window.docks["game_log"].visibleRegion().isEmpty()
+    window.model.set_session(None)

@@ -87,6 +87,7 @@ class AfterActionDock(QWidget):
                 return None
             self.view = AfterActionView(self)
             self.view.log_line.connect(self.log_line)
+            self.view.log_line.connect(self.model.show_log_line)  # the Game log follows
             self._layout.removeWidget(self.waiting)
             self.waiting.deleteLater()
             self._layout.addWidget(self.view)

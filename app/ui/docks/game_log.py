@@ -246,6 +246,7 @@ class GameLogDock(QWidget):
         self.when_shown = WhenShown(self, self.rebuild)
         model.reset.connect(self.when_shown.wrap(self.rebuild))
         model.log_read.connect(self.when_shown.wrap(self.add_entries))
+        model.log_line_requested.connect(self.show_action)
         self.rebuild()
 
     # -- rendering ----------------------------------------------------------------------------
@@ -277,6 +278,24 @@ class GameLogDock(QWidget):
     def _filter(self, text: str) -> None:
         self.lines_model.set_filter(text)
         self.list.scrollToBottom()
+
+    def show_action(self, action: int) -> None:
+        """Select and show the line of this action (a plot point clicked in After-action);
+        a filter that hides it is cleared first."""
+        self.when_shown.fresh()
+        m = self.lines_model
+
+        def row() -> int | None:
+            return next((r for r in range(m.rowCount()) if action in m.line(r).actions), None)
+
+        found = row()
+        if found is None and self.filter.text():
+            self.filter.clear()
+            found = row()
+        if found is None:
+            return
+        self.list.selectRow(found)
+        self.list.scrollTo(m.index(found, 0))
 
     # -- reading ------------------------------------------------------------------------------
 
