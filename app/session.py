@@ -21,7 +21,7 @@ from pydantic_core import PydanticSerializationError
 from app.core.board import reading as board_reading
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
-from app.core.errors import RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import (
     AircraftChanged,
     AircraftRemoved,
@@ -448,6 +448,31 @@ class GameSession:
                 return roles
         return {}
 
+    def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str:
+        """Why this "who acts now" line cannot act as it stands (its cards cannot be read, or
+        the rules refuse it before any die: no ammunition left, say), or "" when it can (issue
+        29: a line that cannot act is not offered as if it could). Nothing is written."""
+        try:
+            p = self.prepare_line(procedure, who, other)
+        except RuleViolation as e:
+            return str(e)
+        if p.cannot:
+            return p.cannot
+        if p.inputs is None:
+            return ""  # the umpire has something to type first
+        proc = self._procedure(procedure)
+        try:
+            proc.resolve(p.inputs, _UntilTheDice(), self.engagement)
+        except _DiceReached:
+            return ""
+        except MissingTableValue:
+            return ""  # the form offers the cell to fill
+        except RuleViolation as e:
+            return str(e)
+        except Exception:  # noqa: BLE001 - a guest's bug is said when the line is opened
+            return ""
+        return ""
+
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""
         try:
@@ -804,6 +829,19 @@ def _storable(envs: Sequence[Envelope]) -> None:
                 "a name or reason holds a character that cannot be stored "
                 "(a broken character from a paste?); retype it. Nothing was recorded."
             ) from None
+
+
+class _DiceReached(Exception):
+    """A dry run reached its first roll: the rules refused nothing before it."""
+
+
+class _UntilTheDice:
+    """A dice source for a dry run: it stops the decision at its first roll."""
+
+    rolls: list[Any] = []
+
+    def roll(self, spec: Any, purpose: str) -> Any:
+        raise _DiceReached(purpose)
 
 
 def _said(value: Any) -> str:

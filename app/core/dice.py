@@ -192,6 +192,8 @@ class TableDice:
     rolls: list[Roll] = field(default_factory=list)
     #: the procedure asked for more dice than were typed (an initiative tie re-rolls, say)
     ran_out: bool = False
+    #: the roll asked for when they ran out, as (spec, purpose): the desk asks for its dice
+    wanted: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         self._next = 0
@@ -203,6 +205,7 @@ class TableDice:
             which = f"{purpose} (die {i + 1} of {s.count})" if s.count > 1 else purpose
             if self._next >= len(self.values):
                 self.ran_out = True
+                self.wanted = (s.name, purpose)
                 raise DiceError(
                     f"{s.die_name} for {which}: no value typed "
                     f"({len(self.values)} value(s) given, more dice are needed)"

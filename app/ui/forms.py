@@ -367,6 +367,8 @@ class InputForm(QWidget):
             override.setText("✎")
             override.setAccessibleName("Override")
             override.setToolTip("Read from the card: click to override it (the log records it)")
+            # Tab goes through the fields the umpire judges, never to the override buttons
+            override.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             override.hide()
             override.clicked.connect(lambda _c=False, n=name: self._override_clicked(n))
             self._override[name] = override

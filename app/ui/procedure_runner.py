@@ -11,6 +11,7 @@ umpire leaves it, and says so.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -32,6 +33,38 @@ if TYPE_CHECKING:
 Dice = tuple[DieToType, ...]
 
 
+_DIE_OF = re.compile(r"^(?P<stem>.*) \(die (?P<i>\d+) of (?P<n>\d+)\)$")
+
+
+def pools(dice: list[DieToType]) -> list[tuple[Any, str, int]]:
+    """``(spec, label, count)`` for each field: the dice of one roll of several identical dice
+    ("... (die 1 of 6)" to "(die 6 of 6)") make one pool field, labelled once."""
+    out: list[tuple[Any, str, int]] = []
+    i = 0
+    while i < len(dice):
+        d = dice[i]
+        m = _DIE_OF.match(d.label)
+        n = int(m["n"]) if m and m["i"] == "1" else 1
+        group = dice[i : i + n]
+        same = (
+            len(group) == n
+            and all(
+                g.spec == d.spec and (mm := _DIE_OF.match(g.label)) and mm["stem"] == m["stem"]
+                for g in group
+            )
+            if m
+            else False
+        )
+        if n > 1 and same:
+            assert m is not None
+            out.append((d.spec, m["stem"], n))
+            i += n
+        else:
+            out.append((d.spec, d.label, 1))
+            i += 1
+    return out
+
+
 class ProcedureRunner(QWidget):
     """Dice fields, the players-roll choice, the run button and the refusal line."""
 
@@ -47,6 +80,7 @@ class ProcedureRunner(QWidget):
         self.model = model
         self.dice_fields: list[DieField] = []
         self._needed: Dice | None = None
+        self._more: Dice = ()
         self.extra_rounds = 0
         #: the last run's error when it was a missing table value (the dock offers the editor)
         self.missing: MissingTableValue | None = None
@@ -78,22 +112,36 @@ class ProcedureRunner(QWidget):
     # -- the dice ---------------------------------------------------------------------------
 
     def set_dice(self, dice: Dice, extra_rounds: int = 0) -> None:
-        """One field per die of ``dice`` (and of each re-roll round), what was typed kept."""
+        """The fields for ``dice`` (and each re-roll round), what was typed kept: one field a
+        die, or one for a pool of identical dice typed as one string (issue 29)."""
         if dice == self._needed and extra_rounds == self.extra_rounds:
             return
         self._needed, self.extra_rounds = tuple(dice), extra_rounds
+        self._more = ()
+        self._build()
+
+    def ask_more(self, dice: Dice) -> None:
+        """The result asked for dice nobody could know before the roll (a UFO damage result
+        that rolls one more die): their fields after the others, what was typed kept."""
+        self._more = tuple(dice)
+        self._build()
+
+    def _build(self) -> None:
         typed = [f.edit.text() for f in self.dice_fields]
         for f in self.dice_fields:
             self.dice_grid.removeWidget(f)
             f.hide()  # never a parentless window of its own (it kept the keyboard focus)
             f.deleteLater()
         self.dice_fields = []
-        rounds = [[(d.spec, d.label) for d in dice]] + [
-            [(d.spec, f"{d.label} (re-roll {n})") for d in dice] for n in range(1, extra_rounds + 1)
+        dice = self._needed or ()
+        rounds = [list(dice)] + [
+            [DieToType(d.spec, f"{d.label} (re-roll {n})") for d in dice]
+            for n in range(1, self.extra_rounds + 1)
         ]
+        rounds.append(list(self._more))
         for batch in rounds:
-            for spec, label in batch:
-                field = DieField(spec, label)
+            for spec, label, count in pools(batch):
+                field = DieField(spec, label, count=count)
                 field.edit.returnPressed.connect(self.submitted)
                 n = len(self.dice_fields)
                 field.completed.connect(lambda n=n: self._next_die(n))
@@ -124,6 +172,9 @@ class ProcedureRunner(QWidget):
     def clear_dice(self) -> bool:
         """Each roll is typed afresh: True if there were typed dice to clear."""
         had = any(f.edit.text().strip() for f in self.dice_fields)
+        if self._more:
+            self._more = ()
+            self._build()
         for f in self.dice_fields:
             f.edit.clear()
             f.check(required=False)
@@ -141,7 +192,7 @@ class ProcedureRunner(QWidget):
             first = next(f for f, good in zip(self.dice_fields, ok, strict=True) if not good)
             first.edit.setFocus()
             return None
-        return TableDice([v for f in self.dice_fields if (v := f.value()) is not None])
+        return TableDice([v for f in self.dice_fields for v in f.values() or ()])
 
     # -- running ----------------------------------------------------------------------------
 

@@ -41,8 +41,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.dice import TableDice
 from app.core.errors import MissingTableValue, RuleViolation
-from app.core.prepared import Prepared
+from app.core.prepared import Prepared, dice_of
 from app.core.procedure import Procedure
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
@@ -207,6 +208,8 @@ class CombatDock(QWidget):
         self.runner.submitted.connect(self._submitted)
         self.open_tables.clicked.connect(self._open_tables)
         self.resolve_button.installEventFilter(self)
+        for combo in (self.procedure, self.attacker, self.target, self.aircraft):
+            combo.installEventFilter(self)  # Enter resolves; a number picks (issue 29)
 
         #: out of view a new game waits until the panel is shown
         self.when_shown = WhenShown(self, self._reset)
@@ -310,11 +313,15 @@ class CombatDock(QWidget):
         self.focus_first()
 
     def focus_first(self) -> None:
-        """The cursor in the first field the umpire must type, else the first die to type."""
+        """The cursor in the first field the umpire must type, else the first die to type,
+        else on Resolve: Enter resolves a form with nothing to type (issue 29)."""
         if self.form is not None and self.form.focus_first():
             return
         if self.model.dice_mode.players_roll and self.dice_fields:
             self.dice_fields[0].edit.setFocus()
+            return
+        if self.resolve_button.isEnabled():
+            self.resolve_button.setFocus()
 
     def clear_dice(self, why: str) -> None:
         """Empty the typed dice (they belong to the action they were typed for) and say so."""
@@ -362,8 +369,10 @@ class CombatDock(QWidget):
         combo.blockSignals(True)
         combo.clear()
         combo.addItem(NO_AIRCRAFT, NONE)
-        for a in aircraft:
+        for n, a in enumerate(aircraft, 1):
             combo.addItem(aircraft_label(a.name, a.side), a.id)
+            if n <= 9:
+                combo.setItemData(n, f"Key {n} picks it", Qt.ItemDataRole.ToolTipRole)
         i = combo.findData(keep)
         combo.setCurrentIndex(i if i >= 0 else 0)
         combo.blockSignals(False)
@@ -643,6 +652,21 @@ class CombatDock(QWidget):
         self.open_tables.hide()
         done, res, dice = self.runner.run(p)
         if not done:
+            if isinstance(dice, TableDice) and dice.ran_out and dice.wanted is not None:
+                # the result rolls a die nobody could know of before (UFO damage 2, 8, 12):
+                # asked for here, in the same form, the dice typed kept (issue 29)
+                spec, purpose = dice.wanted
+                names = {
+                    r: self.model.engagement.aircraft[a].name
+                    for r, a in p.roles.items()
+                    if a and a in self.model.engagement.aircraft
+                }
+                self.runner.ask_more(dice_of([(spec, purpose)], names))
+                self.refusal.show_refusal(
+                    f"The result rolls more: {purpose}. Type it and press Enter."
+                )
+                self.dice_fields[-1].edit.setFocus()
+                return
             if self.runner.missing is not None:
                 self._offer_tables(self.runner.missing)
             elif dice is not None and not self.runner.raced and self.runner.clear_dice():
@@ -672,14 +696,27 @@ class CombatDock(QWidget):
         self.resolved.emit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Enter on the focused Resolve button presses it (one key to accept a roll owed)."""
-        if (
-            watched is self.resolve_button
-            and event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
-            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        ):
+        """Enter on the focused Resolve button presses it (one key to accept a roll owed);
+        Enter in a picker goes on as in a field (the next die, or resolve); a number in an
+        aircraft picker picks the aircraft listed with it (issue 29: picking is one key)."""
+        if event.type() != QEvent.Type.KeyPress or not isinstance(event, QKeyEvent):
+            return super().eventFilter(watched, event)
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if watched is self.resolve_button and enter:
             self.resolve()
+            return True
+        if isinstance(watched, QComboBox) and watched.view().isVisible():
+            return super().eventFilter(watched, event)
+        if enter and watched in (self.procedure, self.attacker, self.target, self.aircraft):
+            self._submitted()
+            return True
+        if watched in (self.attacker, self.target, self.aircraft) and event.text().isdigit():
+            assert isinstance(watched, QComboBox)
+            n = int(event.text())
+            if 0 < n < watched.count():
+                watched.setCurrentIndex(n)  # item 0 is "(none: what-if)"
+                if watched is self.target:
+                    self._no_target = False
             return True
         return super().eventFilter(watched, event)
 

@@ -181,6 +181,11 @@ class TurnDock(TurnView):
                 title = rs.procedures[line[2]].title
                 on = f" on {who_name(e, target)}" if target else ""
                 item.setToolTip(f"Double-click or Enter: open {title} for {who_name(e, who)}{on}")
+                why = "" if done else self.model.session.line_refusal(line[2], who, target or None)
+                if why:  # not offered as if it could act (issue 29); opening it explains
+                    item.setText(f"{item.text()} — cannot: {why}")
+                    item.setToolTip(f"{why}\n(Double-click or Enter opens it, to see why)")
+                    item.setForeground(self.palette().placeholderText())
             if done:
                 item.setForeground(self.palette().placeholderText())
             elif next_row is None:
