@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
+from app.core import shapes
 from app.core.board import reading as board_reading
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
@@ -97,6 +98,7 @@ class GameSession:
         actor: str = "umpire",
     ) -> GameSession:
         """A new game in a new ``.airboss`` file (or on a server URL)."""
+        shapes.create_args(target, ruleset, title, variants, actor)  # issue 31: wrong shapes
         rs = load_ruleset(ruleset).bind(variants)
         store = create_store(target)
         game_id = uuid.uuid4().hex
@@ -173,6 +175,7 @@ class GameSession:
         that is not a usable Airboss game. The whole log is read and checked before the file
         is opened for writing, so a refused file is never changed. A file (or folder) that
         cannot be written, or ``read_only=True``, opens read-only: see ``read_only``."""
+        shapes.open_args(target, game, actor, read_only)  # issue 31: wrong shapes refused
         store = open_store(target, read_only=read_only)
         try:
             row = store.game(game)
@@ -342,6 +345,7 @@ class GameSession:
         The log line names who did what to whom ("Olds 1 — Gun attack on Red 1: ..."), and
         ``overrides`` (field title -> (card value, value used)) records the card values the
         umpire changed for this roll (issue 13)."""
+        shapes.perform_args(procedure, inputs, dice, overrides)  # issue 31: wrong shapes refused
         try:
             proc = self.ruleset.procedures[procedure]
         except KeyError:
@@ -394,6 +398,7 @@ class GameSession:
         self, side: str, type_id: str, name: str, pilot: str | None = "average", **details: Any
     ) -> str:
         """Put an aircraft (or counted group) on the roster; returns its id."""
+        shapes.aircraft_args(side, type_id, name, pilot, details)  # issue 31: wrong shapes
         aircraft_id = self._new_id(name)
         ev = self.ruleset.new_aircraft(aircraft_id, name, side, type_id, pilot, details)
         who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"

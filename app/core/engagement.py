@@ -151,6 +151,10 @@ class Engagement:
 
     def get(self, aircraft_id: str) -> AircraftState:
         """The aircraft with this id, or ``RuleViolation`` naming the id."""
+        if not isinstance(aircraft_id, str):  # a list or a mapping from a script (issue 31)
+            raise RuleViolation(
+                f"an aircraft id is text, not {type(aircraft_id).__name__} {aircraft_id!r:.40}"
+            )
         try:
             return self.aircraft[aircraft_id]
         except KeyError:
