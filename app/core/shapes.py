@@ -11,7 +11,7 @@ left to the procedure's ``Inputs`` model and the ruleset (``pydantic.ValidationE
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -79,8 +79,11 @@ def dice_source(field: str, value: Any) -> None:
 
 
 def overrides_shape(field: str, value: Any) -> None:
-    """``None`` or field title -> (card value, value used)."""
+    """``None`` or field title -> (card value, value used); an empty collection (the desk's
+    runner passes ``frozenset()``) means none too."""
     if value is None:
+        return
+    if isinstance(value, Collection) and not isinstance(value, str | bytes) and not value:
         return
     if not isinstance(value, Mapping):
         raise _refuse(field, "a mapping of field -> (card value, value used)", value)

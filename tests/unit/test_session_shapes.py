@@ -166,6 +166,14 @@ def test_wrong_shapes_are_named(game: GameSession, call: Any, field: str) -> Non
     assert not (game.store.path.parent / "n").exists()
 
 
+def test_no_overrides_may_be_any_empty_collection(game: GameSession) -> None:
+    """The desk's procedure runner passes ``frozenset()`` for "no overrides"."""
+    for none in (None, {}, frozenset(), (), []):
+        game.perform("gun_attack", {}, overrides=none)
+    with pytest.raises(RuleViolation, match="^overrides: expected a mapping"):
+        game.perform("gun_attack", {}, overrides=frozenset({"Hit number"}))
+
+
 def test_engagement_and_board_lookups_take_only_text(game: GameSession) -> None:
     e = game.engagement
     for bad in (["blue-1"], {"a": 1}, 3, None):
