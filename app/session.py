@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from app.core import shapes
+from app.core import limits, shapes
 from app.core.board import reading as board_reading
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
@@ -48,6 +48,7 @@ from app.store import (
     Store,
     StoredEvent,
     StoreError,
+    bounds,
     create_store,
     is_url,
     open_store,
@@ -60,6 +61,7 @@ OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "wa
 SNAPSHOT_EVERY = 500
 
 Listener = Callable[[Sequence[Envelope]], None]
+T = TypeVar("T", Envelope, StoredEvent)
 
 
 class GameSession:
@@ -178,7 +180,9 @@ class GameSession:
         shapes.open_args(target, game, actor, read_only)  # issue 31: wrong shapes refused
         store = open_store(target, read_only=read_only)
         try:
+            bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
+            bounds.check_log(store, store.where, row.id)
             variants = json.loads(row.variants)
             if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
                 raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
@@ -192,10 +196,9 @@ class GameSession:
                 "load_all": lambda: store.events(gid),
             }
             snap = store.latest_snapshot(gid)
-            if snap is None:
-                log = store.events(gid)
-                _check_log(target, row.ruleset, rs, log)
-                timeline = Timeline.replay(log, **loaders)
+            if snap is None:  # read twice a page at a time, never held whole (issue 31)
+                checked = _checked_log(target, row.ruleset, rs, store.iter_stored(gid))
+                timeline = Timeline.replay_log(checked, store.iter_stored(gid), **loaders)
             else:
                 seq, data = snap
                 tail = store.events(gid, after=seq)
@@ -204,6 +207,8 @@ class GameSession:
                 if timeline.state.clock_seq == 0:
                     timeline.state = replace(timeline.state, clock_seq=_clock_seq(store, gid))
             store.writable()
+            if snap is None and timeline.state.seq >= SNAPSHOT_EVERY:
+                _snapshot_on_open(store, gid, timeline)
         except StoreError:
             store.close()
             raise
@@ -289,6 +294,7 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
+        limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
         try:
             self.store.append(envs)
@@ -643,8 +649,30 @@ def _one_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0] if text else ''}"[:300]
 
 
+def _snapshot_on_open(store: Store, game_id: str, timeline: Timeline) -> None:
+    """Store a snapshot of a long log that has none (written by another program or an older
+    Airboss), so the next open reads only what follows it (issue 31). A store that cannot
+    take it (read-only, another station's snapshot of the same event first) is left as is:
+    the snapshot only saves time."""
+    if store.read_only:
+        return
+    try:
+        store.save_snapshot(game_id, timeline.state.seq, timeline.snapshot())
+    except StoreError:
+        pass
+
+
+def _checked_log(
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Iterable[T]
+) -> Iterator[T]:
+    """``log``, each event checked by ``_check_log`` as it passes."""
+    for env in log:
+        _check_log(target, ruleset_id, ruleset, (env,))
+        yield env
+
+
 def _check_log(
-    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Sequence[Envelope]
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Iterable[Envelope | StoredEvent]
 ) -> None:
     """Refuse a log that belongs to another ruleset: its game_created names another one, or
     it records a procedure this ruleset does not have."""

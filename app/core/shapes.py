@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.core import limits
 from app.core.errors import RuleViolation
 
 #: the input fields that name aircraft (API.md: ``attacker``, ``target``, ``aircraft``)
@@ -37,6 +38,7 @@ def text(field: str, value: Any, *, optional: bool = False) -> None:
         return
     if not isinstance(value, str):
         raise _refuse(field, "text" + (" or None" if optional else ""), value)
+    limits.text(field, value)  # a name of 64 MB: refused with its size and the limit
 
 
 def flag(field: str, value: Any) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import datetime
@@ -48,6 +49,33 @@ def sqlite_uri(path: Path, read_only: bool = False) -> str:
     if Path(f"{path}-wal").exists():
         return uri + "?mode=ro"
     return uri + "?mode=ro&immutable=1"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def regular_file(path: Path) -> None:
+    """Refuse at once a path that is not a regular file (issue 31): a FIFO would block the
+    open until something wrote to it, a device or a folder is never a game."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise StoreError(f"{path}: no such file") from None
+    except OSError as e:
+        raise StoreError(
+            f"{path}: cannot be read ({e.strerror or e}); nothing was opened"
+        ) from None
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path}: is {_kind(mode)}, not a game file; nothing was opened")
 
 
 def _can_write(path: Path) -> bool:
@@ -184,6 +212,7 @@ class FileStore(Store):
         read and found good: only then is the file opened for writing.
         """
         path = Path(target).absolute()
+        regular_file(path)  # a FIFO, a device, a folder: refused before anything reads it
         elsewhere = Path(f"{path}-wal").exists()  # removed when the last connection closes
         revision = inspect_sqlite(path)
         if revision is None:
