@@ -53,6 +53,7 @@ from app.store import (
     is_url,
     open_store,
 )
+from app.store.outline import outline
 
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
@@ -198,7 +199,7 @@ class GameSession:
             snap = store.latest_snapshot(gid)
             if snap is None:  # read twice a page at a time, never held whole (issue 31)
                 checked = _checked_log(target, row.ruleset, rs, store.iter_stored(gid))
-                timeline = Timeline.replay_log(checked, store.iter_stored(gid), **loaders)
+                timeline = Timeline.replay_log(outline(store, gid), checked, **loaders)
             else:
                 seq, data = snap
                 tail = store.events(gid, after=seq)

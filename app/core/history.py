@@ -39,6 +39,18 @@ class Logged(Protocol):
     def event(self) -> Event: ...
 
 
+class Outlined(Protocol):
+    """An event as the stacks need it: ``event`` may be left out (``None``) for every event
+    that is not an undo, redo or print record."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def action(self) -> int: ...
+    @property
+    def event(self) -> Event | None: ...
+
+
 def fold(state: Engagement, envelopes: Iterable[Logged]) -> Engagement:
     """Apply the domain events of ``envelopes`` in order."""
     for env in envelopes:
@@ -81,7 +93,7 @@ class Timeline:
     @classmethod
     def replay_log(
         cls,
-        first_pass: Iterable[Logged],
+        first_pass: Iterable[Outlined],
         second_pass: Iterable[Logged],
         load_action: Callable[[int], Sequence[Envelope]] | None = None,
         load_all: Callable[[], Iterable[Envelope]] | None = None,
@@ -89,7 +101,8 @@ class Timeline:
         """``replay``, reading the log twice instead of holding it (issue 31: a long log with
         no snapshot): the undo and redo stacks from the first reading, then the state folded
         from the second. Each pass is the whole log, oldest first, read as the caller pages
-        it (``StoredEvent`` rows serve as well as envelopes)."""
+        it (``StoredEvent`` rows serve as well as envelopes); the first needs only the undo,
+        redo and print records decoded (``Outlined``)."""
         t = cls(load_action=load_action, load_all=load_all)
         last = t._stacks_from(first_pass)
         active = set(t.undo_stack)
@@ -97,7 +110,7 @@ class Timeline:
         t.state = _with_seq(t.state, last)
         return t
 
-    def _stacks_from(self, envs: Iterable[Logged]) -> int:
+    def _stacks_from(self, envs: Iterable[Outlined]) -> int:
         """The stacks and print record from the log; returns the last sequence number."""
         self.undo_stack, self.redo_stack, self.printed = [], [], {}
         seen: set[int] = set()
