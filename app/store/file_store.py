@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from app.store import revisions
 from app.store.errors import ConcurrentAppend, StoreError
-from app.store.store import Batch, Params, Store
+from app.store.store import Batch, Game, Params, Store
 
 #: how a time is stored in a file: as SQLAlchemy's SQLite ``DateTime`` wrote it, so files
 #: written before and after the store left SQLAlchemy read alike
@@ -276,15 +276,20 @@ class FileStore(Store):
             _migrate_file(path)
         store = cls(path, read_only=ro)
         store.open_elsewhere = elsewhere
-        if not elsewhere and not store._rows("SELECT 1 FROM game LIMIT 1", {}):
-            store.close()
+        return store
+
+    def game(self, game_id: str | None) -> Game:
+        """``Store.game``; a file with no game at all and no write-ahead log beside it is
+        named for what it most likely is (issue 31), not asked to name one of none."""
+        if not self.open_elsewhere and not self._rows("SELECT 1 FROM game LIMIT 1", {}):
+            path = self.file
             raise StoreError(
                 f"{path}: holds no game, and no write-ahead log ({path.name}-wal) lies beside "
                 "it: a copy made while Airboss had the game open, without that file, which "
                 "holds the game? Copy it too (or close the game in Airboss and copy again); "
                 "the file was not changed."
             )
-        return store
+        return super().game(game_id)
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
