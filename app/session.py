@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
+from app.core import limits, shapes
 from app.core.board import reading as board_reading
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
@@ -37,21 +38,24 @@ from app.core.events import (
     Reverted,
     event_to_json,
 )
+from app.core.guest import TIME_LIMIT, call_guest, odds_table, sequence_of
 from app.core.history import Timeline
 from app.core.log_index import undone_in
 from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
 from app.core.procedure import Procedure
-from app.core.ruleset import Resolution, Ruleset
+from app.core.ruleset import Resolution, Ruleset, Step
 from app.plugins import load_ruleset
 from app.store import (
     ConcurrentAppend,
     Store,
     StoredEvent,
     StoreError,
+    bounds,
     create_store,
     is_url,
     open_store,
 )
+from app.store.outline import outline
 
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
@@ -63,6 +67,7 @@ ELSEWHERE = "another window's or station's action"
 SNAPSHOT_EVERY = 500
 
 Listener = Callable[[Sequence[Envelope]], None]
+T = TypeVar("T", Envelope, StoredEvent)
 
 
 class GameSession:
@@ -104,6 +109,7 @@ class GameSession:
         actor: str = "umpire",
     ) -> GameSession:
         """A new game in a new ``.airboss`` file (or on a server URL)."""
+        shapes.create_args(target, ruleset, title, variants, actor)  # issue 31: wrong shapes
         rs = load_ruleset(ruleset).bind(variants)
         store = create_store(target)
         game_id = uuid.uuid4().hex
@@ -180,9 +186,12 @@ class GameSession:
         that is not a usable Airboss game. The whole log is read and checked before the file
         is opened for writing, so a refused file is never changed. A file (or folder) that
         cannot be written, or ``read_only=True``, opens read-only: see ``read_only``."""
+        shapes.open_args(target, game, actor, read_only)  # issue 31: wrong shapes refused
         store = open_store(target, read_only=read_only)
         try:
+            bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
+            bounds.check_log(store, store.where, row.id)
             variants = json.loads(row.variants)
             if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
                 raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
@@ -196,10 +205,9 @@ class GameSession:
                 "load_all": lambda: store.events(gid),
             }
             snap = store.latest_snapshot(gid)
-            if snap is None:
-                log = store.events(gid)
-                _check_log(target, row.ruleset, rs, log)
-                timeline = Timeline.replay(log, **loaders)
+            if snap is None:  # read twice a page at a time, never held whole (issue 31)
+                checked = _checked_log(target, row.ruleset, rs, store.iter_stored(gid))
+                timeline = Timeline.replay_log(outline(store, gid), checked, **loaders)
             else:
                 seq, data = snap
                 tail = store.events(gid, after=seq)
@@ -208,6 +216,8 @@ class GameSession:
                 if timeline.state.clock_seq == 0:
                     timeline.state = replace(timeline.state, clock_seq=_clock_seq(store, gid))
             store.writable()
+            if snap is None and timeline.state.seq >= SNAPSHOT_EVERY:
+                _snapshot_on_open(store, gid, timeline)
         except StoreError:
             store.close()
             raise
@@ -293,6 +303,7 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
+        limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
         try:
             self.store.append(envs)
@@ -346,6 +357,7 @@ class GameSession:
         card or board value that disagrees is refused unless ``overrides`` (field title ->
         (card value, value used)) names it, and the log records each override (issue 13).
         The log line names who did what to whom ("Olds 1 — Gun attack on Red 1: ...")."""
+        shapes.perform_args(procedure, inputs, dice, overrides)  # issue 31: wrong shapes refused
         proc = self._procedure(procedure)
         if isinstance(inputs, BaseModel):
             given = {f: getattr(inputs, f) for f in inputs.model_fields_set}
@@ -411,7 +423,10 @@ class GameSession:
             board = self.board_readings(roles)
         except (RuleViolation, ValueError) as err:
             said.append(f"Cannot read the board: {err}")
-        prepared = prepare(
+        prepared = call_guest(
+            self.ruleset,
+            f"prepare {proc.title}",
+            prepare,
             proc,
             e,
             roles=roles,
@@ -475,13 +490,15 @@ class GameSession:
 
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""
-        try:
-            return [tuple(line) for line in self.ruleset.acting(self.engagement)]
-        except Exception as e:  # noqa: BLE001 - a guest's bug is reported, not raised
-            raise RuleViolation(
-                f"{self.ruleset.title}: who acts now could not be worked out "
-                f"({type(e).__name__}: {e})"
-            ) from e
+        lines = call_guest(
+            self.ruleset,
+            "acting (who acts now)",
+            self.ruleset.acting,
+            self.engagement,
+            time_limit=TIME_LIMIT,
+            returns=sequence_of(tuple),
+        )
+        return [tuple(line) for line in lines]
 
     def odds(self, prepared: Prepared) -> dict[str, Fraction]:
         """The exact odds of the prepared action, in the game as it is (a what-if without
@@ -489,9 +506,15 @@ class GameSession:
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
         proc = self._procedure(prepared.procedure)
-        if prepared.is_what_if:
-            return dict(proc.odds(prepared.inputs))
-        return dict(proc.odds(prepared.inputs, self.engagement))
+        args = (prepared.inputs,) if prepared.is_what_if else (prepared.inputs, self.engagement)
+        return call_guest(
+            self.ruleset,
+            f"odds of {proc.title}",
+            proc.odds,
+            *args,
+            time_limit=TIME_LIMIT,
+            returns=odds_table,
+        )
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
         """Resolve exactly the prepared action: its inputs, its roles, its overrides. One
@@ -509,9 +532,24 @@ class GameSession:
             raise RuleViolation(prepared.error or "the inputs are not complete")
         proc = self._procedure(prepared.procedure)
         before = self._owed(proc.id)
-        res = proc.resolve(
-            prepared.inputs, dice if dice is not None else SeededDice(), self.engagement
-        )
+        try:
+            res = call_guest(
+                self.ruleset,
+                f"resolve {proc.title}",
+                proc.resolve,
+                prepared.inputs,
+                dice if dice is not None else SeededDice(),
+                self.engagement,
+                time_limit=TIME_LIMIT,
+                returns=Resolution,
+            )
+        except Exception:
+            # a game that another window or station changed meanwhile (an aircraft it
+            # removed, say) is said as such, never as the ruleset's failure
+            if self.store.events(self.game_id, after=self.engagement.seq):
+                self.refresh()
+                raise self._acted_first(prepared.seq) from None
+            raise
         extra = getattr(dice, "unused", None)
         if isinstance(dice, TableDice) and extra:
             used = len(dice.values) - len(extra)
@@ -576,6 +614,7 @@ class GameSession:
         self, side: str, type_id: str, name: str, pilot: str | None = "average", **details: Any
     ) -> str:
         """Put an aircraft (or counted group) on the roster; returns its id."""
+        shapes.aircraft_args(side, type_id, name, pilot, details)  # issue 31: wrong shapes
         aircraft_id = self._new_id(name)
         ev = self.ruleset.new_aircraft(aircraft_id, name, side, type_id, pilot, details)
         who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"
@@ -680,10 +719,23 @@ class GameSession:
 
     # -- turn and initiative ------------------------------------------------------------------
 
+    def steps(self) -> list[Step]:
+        """The steps of a turn as the ruleset gives them now (guarded: issue 31)."""
+        return list(
+            call_guest(
+                self.ruleset,
+                "steps (sequence of play)",
+                self.ruleset.steps,
+                self.engagement,
+                time_limit=TIME_LIMIT,
+                returns=sequence_of(Step),
+            )
+        )
+
     def next_step(self) -> None:
         """Advance the sequence of play one step (a new turn after the last step)."""
         e = self.engagement
-        steps = self.ruleset.steps(e)
+        steps = self.steps()
         turn, step = (e.turn, e.step + 1) if e.step + 1 < len(steps) else (e.turn + 1, 0)
         self._set_clock(turn, step)
 
@@ -693,15 +745,26 @@ class GameSession:
         if e.step > 0:
             self._set_clock(e.turn, e.step - 1)
         elif e.turn > 1:
-            self._set_clock(e.turn - 1, len(self.ruleset.steps(e)) - 1)
+            self._set_clock(e.turn - 1, len(self.steps()) - 1)
         else:
             raise RuleViolation("this is the first step of the first turn")
 
     def _set_clock(self, turn: int, step: int) -> None:
         e = self.engagement
-        steps = self.ruleset.steps(e)
+        steps = self.steps()
+        if not 0 <= step < len(steps):
+            raise RuleViolation(f"{self.ruleset.title} has no step {step + 1} in a turn")
         events: list[Event] = [ClockSet(turn=turn, step=step)]
-        events += self.ruleset.on_clock(e, turn, step)
+        events += call_guest(
+            self.ruleset,
+            "on_clock (what happens by itself)",
+            self.ruleset.on_clock,
+            e,
+            turn,
+            step,
+            time_limit=TIME_LIMIT,
+            returns=sequence_of(BaseModel),
+        )
         self._commit(events, f"Turn {turn}: {steps[step].label}", steps[step].rule)
 
     def place(
@@ -854,8 +917,30 @@ def _one_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0] if text else ''}"[:300]
 
 
+def _snapshot_on_open(store: Store, game_id: str, timeline: Timeline) -> None:
+    """Store a snapshot of a long log that has none (written by another program or an older
+    Airboss), so the next open reads only what follows it (issue 31). A store that cannot
+    take it (read-only, another station's snapshot of the same event first) is left as is:
+    the snapshot only saves time."""
+    if store.read_only:
+        return
+    try:
+        store.save_snapshot(game_id, timeline.state.seq, timeline.snapshot())
+    except Exception:  # noqa: BLE001 - a role that may not write, a race: the game still opens
+        pass
+
+
+def _checked_log(
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Iterable[T]
+) -> Iterator[T]:
+    """``log``, each event checked by ``_check_log`` as it passes."""
+    for env in log:
+        _check_log(target, ruleset_id, ruleset, (env,))
+        yield env
+
+
 def _check_log(
-    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Sequence[Envelope]
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Iterable[Envelope | StoredEvent]
 ) -> None:
     """Refuse a log that belongs to another ruleset: its game_created names another one, or
     it records a procedure this ruleset does not have."""

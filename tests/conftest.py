@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -23,3 +26,26 @@ def _user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     d = tmp_path_factory.mktemp("userdata")
     monkeypatch.setenv("AIRBOSS_DATA_DIR", str(d))
     return d
+
+
+HOSTILE_SITE = Path(__file__).parent / "fixtures" / "hostile_site"
+#: the import time limit for hostile plugins in tests (the hang at import costs this once)
+HOSTILE_TIME_LIMIT = 8.0
+
+
+@pytest.fixture
+def hostile_site(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """The hostile ruleset plugins of issue 31 (tests/fixtures/hostile_site: a dist-info that
+    registers them, exactly as an installed distribution would) on ``sys.path`` for one test;
+    yields ``airboss_hostile.guest``, the one that imports cleanly, with no misbehaviour set.
+    Hanging calls are released at the end."""
+    from app import plugins
+
+    monkeypatch.syspath_prepend(str(HOSTILE_SITE))
+    monkeypatch.setattr(plugins, "IMPORT_TIME_LIMIT", HOSTILE_TIME_LIMIT)
+    guest = importlib.import_module("airboss_hostile.guest")
+    guest.MISBEHAVE.clear()
+    guest.RELEASE.clear()
+    yield guest
+    guest.MISBEHAVE.clear()
+    guest.RELEASE.set()

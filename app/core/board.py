@@ -86,6 +86,8 @@ def reading(
     ``None`` when the game has no geometry or either has no position."""
     if geometry is None or not attacker or not target:
         return None
+    if not isinstance(attacker, str) or not isinstance(target, str):
+        return None  # not aircraft ids: nothing on the board to read (issue 31)
     a, t = engagement.aircraft.get(attacker), engagement.aircraft.get(target)
     if a is None or t is None:
         return None

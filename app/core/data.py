@@ -9,6 +9,8 @@ the field.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -26,11 +28,25 @@ MISSING = "missing"
 Missing = Literal["missing"]
 
 
+#: the largest table or aircraft file read, in bytes (issue 31: a file of 64 MB is no table)
+MAX_DATA_FILE = 1_000_000
+
+
 def read_toml(path: Path) -> dict[str, Any]:
-    """A TOML file as a dict; ``DataFileError`` naming the file on a syntax error."""
+    """A TOML file as a dict; ``DataFileError`` naming the file on a syntax error, and at
+    once for what is not a regular file of at most ``MAX_DATA_FILE`` bytes (a FIFO would
+    block the read)."""
     import tomllib  # here, not on import: the desk paints before it reads a table (issue 20)
 
     try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise DataFileError(f"{path}: not a regular file (a folder, a pipe, a device?)")
+        if st.st_size > MAX_DATA_FILE:
+            raise DataFileError(
+                f"{path}: {st.st_size:,} bytes; a table or aircraft file may hold at most "
+                f"{MAX_DATA_FILE:,}"
+            )
         with path.open("rb") as f:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
@@ -41,7 +57,9 @@ def read_toml(path: Path) -> dict[str, Any]:
         ) from None
     except OSError as e:
         if path.is_symlink() and not path.exists():
-            raise DataFileError(f"{path}: a link to a file that does not exist") from None
+            raise DataFileError(
+                f"{path}: a link to {os.readlink(path)}, a file that does not exist"
+            ) from None
         raise DataFileError(f"{path}: cannot be read: {e.strerror}") from None
 
 
@@ -93,12 +111,49 @@ def load_table(ruleset: str, path: Path, model: type[M]) -> M:
         return hit  # type: ignore[no-any-return]
     data = read_toml(path)
     where = str(path)
-    if over.exists():
-        data = _merge(data, read_toml(over))
+    if over.exists() or over.is_symlink():  # a link to nothing is named, not skipped
+        values = read_toml(over)
+        _check_override(data, values, over)
+        data = _merge(data, values)
         where = f"{path} with overrides from {over}"
     value = validate(model, data, where)
     _TABLES[key] = value
     return value
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, Mapping):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _check_override(shipped: Any, over: Any, path: Path, where: str = "") -> None:
+    """The umpire's values fit the shipped table (issue 31): a value the table prints is
+    replaced by one of the same kind (a number by a number, a list by a list ...); a cell
+    marked missing, or a field the table leaves open, takes what the table's model accepts;
+    no number is beyond reason. The table's model then checks the merged table against the
+    rules' own bounds, naming this file."""
+    absurd = _absurd(over, where, "table")
+    if absurd:
+        raise DataFileError(f"{path}: {absurd}")
+    if shipped is None or shipped == MISSING:
+        return
+    if _kind(over) != _kind(shipped):
+        raise DataFileError(
+            f"{path}: {where or '(top level)'}: the table holds {_kind(shipped)} here, "
+            f"not {_kind(over)}"
+        )
+    if isinstance(over, Mapping):
+        for k, v in over.items():
+            _check_override(shipped.get(k), v, path, f"{where}.{k}" if where else str(k))
 
 
 def clear_table_cache() -> None:
@@ -132,24 +187,24 @@ ABSURD = 1_000_000
 _PROBLEMS: dict[str, list[str]] = {}
 
 
-def _absurd(data: Any, where: str = "") -> str | None:
+def _absurd(data: Any, where: str = "", what: str = "aircraft") -> str | None:
     """The first absurd value of a card's data: an empty name, a number beyond reason."""
     if isinstance(data, Mapping):
         for k, v in data.items():
             here = f"{where}.{k}" if where else str(k)
             if k == "name" and isinstance(v, str) and not v.strip():
                 return f"{here}: an empty name"
-            found = _absurd(v, here)
+            found = _absurd(v, here, what)
             if found:
                 return found
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            found = _absurd(v, f"{where}.{i}")
+            found = _absurd(v, f"{where}.{i}", what)
             if found:
                 return found
     elif isinstance(data, int | float) and not isinstance(data, bool):
         if not abs(data) <= ABSURD:  # also NaN
-            return f"{where}: {data} is beyond any aircraft (at most {ABSURD:,})"
+            return f"{where}: {data} is beyond any {what} (at most {ABSURD:,})"
     return None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
@@ -151,6 +151,10 @@ class Engagement:
 
     def get(self, aircraft_id: str) -> AircraftState:
         """The aircraft with this id, or ``RuleViolation`` naming the id."""
+        if not isinstance(aircraft_id, str):  # a list or a mapping from a script (issue 31)
+            raise RuleViolation(
+                f"an aircraft id is text, not {type(aircraft_id).__name__} {aircraft_id!r:.40}"
+            )
         try:
             return self.aircraft[aircraft_id]
         except KeyError:
@@ -189,14 +193,27 @@ def _typed(data: Mapping[str, Any], model: type[M], name: str, part: str) -> M:
     return value
 
 
+D = TypeVar("D", "Engagement", AircraftState)
+
+
+def _evolve(obj: D, **changes: Any) -> D:
+    """``dataclasses.replace`` for these frozen dataclasses, which have no ``__post_init__``:
+    a copy of the instance's fields with ``changes``, without running ``__init__`` again.
+    Folding a long log calls it twice an event; ``replace`` was half of opening a game of a
+    million events with no snapshot (issue 31)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__, **changes)
+    return new
+
+
 def _with_aircraft(state: Engagement, a: AircraftState, seq: int) -> Engagement:
     aircraft = dict(state.aircraft)
-    aircraft[a.id] = replace(a, revision=seq)
-    return replace(state, aircraft=aircraft, seq=seq)
+    aircraft[a.id] = _evolve(a, revision=seq)
+    return _evolve(state, aircraft=aircraft, seq=seq)
 
 
 def _game_created(s: Engagement, e: GameCreated, seq: int) -> Engagement:
-    return replace(s, ruleset=e.ruleset, title=e.title, variants=tuple(e.variants), seq=seq)
+    return _evolve(s, ruleset=e.ruleset, title=e.title, variants=tuple(e.variants), seq=seq)
 
 
 def _aircraft_added(s: Engagement, e: AircraftAdded, seq: int) -> Engagement:
@@ -221,13 +238,13 @@ def _aircraft_added(s: Engagement, e: AircraftAdded, seq: int) -> Engagement:
 def _aircraft_changed(s: Engagement, e: AircraftChanged, seq: int) -> Engagement:
     a = s.get(e.aircraft)
     changes = {k: v for k in ("name", "side", "pilot", "card") if (v := getattr(e, k)) is not None}
-    return _with_aircraft(s, replace(a, **changes), seq)
+    return _with_aircraft(s, _evolve(a, **changes), seq)
 
 
 def _aircraft_removed(s: Engagement, e: AircraftRemoved, seq: int) -> Engagement:
     name = s.get(e.aircraft).name
     aircraft = {k: v for k, v in s.aircraft.items() if k != e.aircraft}
-    return replace(s, aircraft=aircraft, removed={**s.removed, e.aircraft: name}, seq=seq)
+    return _evolve(s, aircraft=aircraft, removed={**s.removed, e.aircraft: name}, seq=seq)
 
 
 def _ledger_changed(s: Engagement, e: LedgerChanged, seq: int) -> Engagement:
@@ -242,7 +259,7 @@ def _ledger_changed(s: Engagement, e: LedgerChanged, seq: int) -> Engagement:
     if value > old.maximum:
         raise RuleViolation(f"{a.name}: {what} cannot exceed {old.maximum}")
     ledgers = {**a.ledgers, e.ledger: Ledger(value, old.maximum)}
-    return _with_aircraft(s, replace(a, ledgers=ledgers), seq)
+    return _with_aircraft(s, _evolve(a, ledgers=ledgers), seq)
 
 
 def _ledger_limit(s: Engagement, e: LedgerLimitChanged, seq: int) -> Engagement:
@@ -253,7 +270,7 @@ def _ledger_limit(s: Engagement, e: LedgerLimitChanged, seq: int) -> Engagement:
     if e.maximum < 0:
         raise RuleViolation(f"{a.name}: a ledger maximum cannot be negative")
     ledgers = {**a.ledgers, e.ledger: Ledger(min(old.value, e.maximum), e.maximum)}
-    return _with_aircraft(s, replace(a, ledgers=ledgers), seq)
+    return _with_aircraft(s, _evolve(a, ledgers=ledgers), seq)
 
 
 def _damage_taken(s: Engagement, e: DamageTaken, seq: int) -> Engagement:
@@ -264,45 +281,45 @@ def _damage_taken(s: Engagement, e: DamageTaken, seq: int) -> Engagement:
     damage = a.damage + e.points
     if damage < 0 or any(v < 0 for v in boxes.values()):
         raise RuleViolation(f"{a.name}: damage cannot fall below zero")
-    return _with_aircraft(s, replace(a, damage=damage, boxes=boxes), seq)
+    return _with_aircraft(s, _evolve(a, damage=damage, boxes=boxes), seq)
 
 
 def _critical_hit(s: Engagement, e: CriticalHit, seq: int) -> Engagement:
     a = s.get(e.aircraft)
     entry = CriticalEntry(seq, s.turn, e.result, e.roll, e.effect, e.rule)
-    return _with_aircraft(s, replace(a, criticals=(*a.criticals, entry)), seq)
+    return _with_aircraft(s, _evolve(a, criticals=(*a.criticals, entry)), seq)
 
 
 def _status_changed(s: Engagement, e: StatusChanged, seq: int) -> Engagement:
     a = s.get(e.aircraft)
     status = (a.status - frozenset(e.cleared)) | frozenset(e.set)
-    return _with_aircraft(s, replace(a, status=status), seq)
+    return _with_aircraft(s, _evolve(a, status=status), seq)
 
 
 def _attributes_set(s: Engagement, e: AttributesSet, seq: int) -> Engagement:
     a = s.get(e.aircraft)
-    return _with_aircraft(s, replace(a, attributes={**a.attributes, **e.values}), seq)
+    return _with_aircraft(s, _evolve(a, attributes={**a.attributes, **e.values}), seq)
 
 
 def _position_set(s: Engagement, e: PositionSet, seq: int) -> Engagement:
     a = s.get(e.aircraft)
     if e.x is None or e.y is None:
-        return _with_aircraft(s, replace(a, position=None), seq)
+        return _with_aircraft(s, _evolve(a, position=None), seq)
     if not (math.isfinite(e.x) and math.isfinite(e.y)):
         raise RuleViolation(f"{a.name}: a position must be a finite point")
-    return _with_aircraft(s, replace(a, position=Position(e.x, e.y, e.facing, e.altitude)), seq)
+    return _with_aircraft(s, _evolve(a, position=Position(e.x, e.y, e.facing, e.altitude)), seq)
 
 
 def _game_attributes(s: Engagement, e: GameAttributesSet, seq: int) -> Engagement:
-    return replace(s, attributes={**s.attributes, **e.values}, seq=seq)
+    return _evolve(s, attributes={**s.attributes, **e.values}, seq=seq)
 
 
 def _procedure(s: Engagement, e: ProcedureResolved, seq: int) -> Engagement:
-    return replace(s, last_outcome=e.outcome, seq=seq)
+    return _evolve(s, last_outcome=e.outcome, seq=seq)
 
 
 def _initiative(s: Engagement, e: InitiativeSet, seq: int) -> Engagement:
-    return replace(
+    return _evolve(
         s,
         initiative_order=tuple(e.order),
         initiative_marker=e.marker,
@@ -314,7 +331,7 @@ def _initiative(s: Engagement, e: InitiativeSet, seq: int) -> Engagement:
 def _clock(s: Engagement, e: ClockSet, seq: int) -> Engagement:
     if e.turn < 1 or e.step < 0:
         raise RuleViolation("the game cannot go back before turn 1")
-    return replace(s, turn=e.turn, step=e.step, seq=seq, clock_seq=seq)
+    return _evolve(s, turn=e.turn, step=e.step, seq=seq, clock_seq=seq)
 
 
 _HANDLERS: dict[type, Callable[[Engagement, Any, int], Engagement]] = {

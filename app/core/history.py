@@ -14,12 +14,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from typing import Protocol
 
 from pydantic import TypeAdapter
 
 from app.core.engagement import Engagement, apply
 from app.core.errors import RuleViolation
-from app.core.events import CardsPrinted, Envelope, GameCreated, Restored, Reverted
+from app.core.events import CardsPrinted, Envelope, Event, GameCreated, Restored, Reverted
 
 NOT_UNDOABLE = (Reverted, Restored, CardsPrinted)
 
@@ -27,7 +28,30 @@ NOT_UNDOABLE = (Reverted, Restored, CardsPrinted)
 CACHED_UNDO_STATES = 256
 
 
-def fold(state: Engagement, envelopes: Iterable[Envelope]) -> Engagement:
+class Logged(Protocol):
+    """An event as the log holds it: an ``Envelope``, or a store's lighter ``StoredEvent``."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def action(self) -> int: ...
+    @property
+    def event(self) -> Event: ...
+
+
+class Outlined(Protocol):
+    """An event as the stacks need it: ``event`` may be left out (``None``) for every event
+    that is not an undo, redo or print record."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def action(self) -> int: ...
+    @property
+    def event(self) -> Event | None: ...
+
+
+def fold(state: Engagement, envelopes: Iterable[Logged]) -> Engagement:
     """Apply the domain events of ``envelopes`` in order."""
     for env in envelopes:
         state = apply(state, env.event, env.seq)
@@ -66,16 +90,39 @@ class Timeline:
         t.state = _with_seq(t.state, envs[-1].seq if envs else 0)
         return t
 
-    def _stacks_from(self, envs: Sequence[Envelope]) -> None:
+    @classmethod
+    def replay_log(
+        cls,
+        first_pass: Iterable[Outlined],
+        second_pass: Iterable[Logged],
+        load_action: Callable[[int], Sequence[Envelope]] | None = None,
+        load_all: Callable[[], Iterable[Envelope]] | None = None,
+    ) -> Timeline:
+        """``replay``, reading the log twice instead of holding it (issue 31: a long log with
+        no snapshot): the undo and redo stacks from the first reading, then the state folded
+        from the second. Each pass is the whole log, oldest first, read as the caller pages
+        it (``StoredEvent`` rows serve as well as envelopes); the first needs only the undo,
+        redo and print records decoded (``Outlined``)."""
+        t = cls(load_action=load_action, load_all=load_all)
+        last = t._stacks_from(first_pass)
+        active = set(t.undo_stack)
+        t.state = fold(Engagement(), (e for e in second_pass if _counts(e, active)))
+        t.state = _with_seq(t.state, last)
+        return t
+
+    def _stacks_from(self, envs: Iterable[Outlined]) -> int:
+        """The stacks and print record from the log; returns the last sequence number."""
         self.undo_stack, self.redo_stack, self.printed = [], [], {}
         seen: set[int] = set()
+        last = 0
         for env in envs:
+            last = env.seq
             ev = env.event
             if isinstance(ev, Reverted):
-                self.undo_stack.remove(ev.action)
+                _take(self.undo_stack, ev.action)
                 self.redo_stack.append(ev.action)
             elif isinstance(ev, Restored):
-                self.redo_stack.remove(ev.action)
+                _take(self.redo_stack, ev.action)
                 self.undo_stack.append(ev.action)
             elif isinstance(ev, CardsPrinted):
                 self.printed.update(ev.revisions)
@@ -85,6 +132,7 @@ class Timeline:
                 seen.add(env.action)
                 self.undo_stack.append(env.action)
                 self.redo_stack.clear()
+        return last
 
     def check(self, envelopes: Sequence[Envelope]) -> Engagement:
         """The state these envelopes of one new action would give; raises if they cannot apply."""
@@ -201,11 +249,20 @@ def snapshot_adapter() -> TypeAdapter[Snapshot]:
     return TypeAdapter(Snapshot)
 
 
-def _meta(env: Envelope) -> bool:
+def _take(stack: list[int], action: int) -> None:
+    """Remove ``action`` from a stack: from its end, where an undo or redo finds it, without
+    searching a long log's stack from the start (``ValueError`` if it is not there)."""
+    if stack and stack[-1] == action:
+        stack.pop()
+    else:
+        stack.remove(action)
+
+
+def _meta(env: Logged) -> bool:
     return isinstance(env.event, NOT_UNDOABLE)
 
 
-def _counts(env: Envelope, active: set[int]) -> bool:
+def _counts(env: Logged, active: set[int]) -> bool:
     """Whether an envelope's domain event is part of the current state."""
     return not _meta(env) and (env.action in active or isinstance(env.event, GameCreated))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import datetime
@@ -17,7 +18,7 @@ from urllib.parse import quote
 
 from app.store import revisions
 from app.store.errors import ConcurrentAppend, StoreError
-from app.store.store import Batch, Params, Store
+from app.store.store import Batch, Game, Params, Store
 
 #: how a time is stored in a file: as SQLAlchemy's SQLite ``DateTime`` wrote it, so files
 #: written before and after the store left SQLAlchemy read alike
@@ -48,6 +49,64 @@ def sqlite_uri(path: Path, read_only: bool = False) -> str:
     if Path(f"{path}-wal").exists():
         return uri + "?mode=ro"
     return uri + "?mode=ro&immutable=1"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def regular_file(path: Path) -> None:
+    """Refuse at once a path that is not a regular file (issue 31): a FIFO would block the
+    open until something wrote to it, a device or a folder is never a game."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise StoreError(f"{path}: no such file") from None
+    except OSError as e:
+        raise StoreError(
+            f"{path}: cannot be read ({e.strerror or e}); nothing was opened"
+        ) from None
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path}: is {_kind(mode)}, not a game file; nothing was opened")
+
+
+def real_path(target: str | Path, doing: str = "nothing was opened") -> Path:
+    """The game file a name means, every symbolic link followed first (issue 31), so that
+    following the game, choosing ``immutable`` and looking for its write-ahead log all use
+    the real file; a link to nothing (or a loop of links) is refused naming the link."""
+    given = Path(target).absolute()
+    try:
+        real = given.resolve()
+    except (OSError, RuntimeError) as e:  # a loop of links
+        raise StoreError(f"{given}: its symbolic links cannot be followed ({e}); {doing}") from None
+    if given.is_symlink() and not real.exists():
+        raise StoreError(
+            f"{given}: a symbolic link to {os.readlink(given)}, which does not exist; {doing}"
+        )
+    return real
+
+
+def _missing_shm(path: Path) -> StoreError | None:
+    """A write-ahead log without its shared-memory index in a folder that cannot be written
+    (a read-only mount, a CD, a copy of two of the three files): SQLite cannot read the log,
+    and saying "not a readable game" would be false."""
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    if wal.exists() and not shm.exists() and not _can_write(path.parent):
+        return StoreError(
+            f"{path}: its write-ahead log ({wal.name}), which holds the newest actions, lies "
+            f"beside it without its index ({shm.name}), and this folder cannot be written to "
+            "make one, so the game cannot be read here. Copy all three files to a folder you "
+            "can write, or open it where it was written; nothing was changed."
+        )
+    return None
 
 
 def _can_write(path: Path) -> bool:
@@ -157,13 +216,23 @@ class FileStore(Store):
         self.file = self.path = path
         self._db: sqlite3.Connection | None = connect(path, read_only=True)
         self._watch: sqlite3.Connection | None = None
+        #: the connections were made ``immutable`` (no write-ahead log beside the file then)
+        self._immutable = not Path(f"{path}-wal").exists()
+        #: how many times they were reopened without ``immutable`` (see ``data_version``)
+        self._reopened = 0
 
     @classmethod
     def create(cls, target: str | Path) -> FileStore:
         """A new game file (refused if the file exists), its schema made by the migrations."""
-        path = Path(target).absolute()  # recent games work from any folder (issue 14)
-        if path.exists():
-            raise StoreError(f"{path}: a file of that name exists already; choose another")
+        given = Path(target).absolute()  # recent games work from any folder (issue 14)
+        if given.is_symlink() and not given.exists():  # never write through a link to nothing
+            raise StoreError(
+                f"{given}: a symbolic link to {os.readlink(given)}, which does not exist; "
+                "no game was written. Choose another name."
+            )
+        if given.exists():
+            raise StoreError(f"{given}: a file of that name exists already; choose another")
+        path = real_path(given, "no game was written")
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             _migrate_file(path, create=True)
@@ -183,8 +252,12 @@ class FileStore(Store):
         the file or its folder cannot be written. Call ``writable()`` once the game has been
         read and found good: only then is the file opened for writing.
         """
-        path = Path(target).absolute()
+        path = real_path(target)  # links followed first: the real file is the game
+        regular_file(path)  # a FIFO, a device, a folder: refused before anything reads it
         elsewhere = Path(f"{path}-wal").exists()  # removed when the last connection closes
+        no_index = _missing_shm(path)
+        if no_index is not None:
+            raise no_index
         revision = inspect_sqlite(path)
         if revision is None:
             raise StoreError(f"{path}: an empty database, not an Airboss game; it was not changed")
@@ -204,6 +277,19 @@ class FileStore(Store):
         store = cls(path, read_only=ro)
         store.open_elsewhere = elsewhere
         return store
+
+    def game(self, game_id: str | None) -> Game:
+        """``Store.game``; a file with no game at all and no write-ahead log beside it is
+        named for what it most likely is (issue 31), not asked to name one of none."""
+        if not self.open_elsewhere and not self._rows("SELECT 1 FROM game LIMIT 1", {}):
+            path = self.file
+            raise StoreError(
+                f"{path}: holds no game, and no write-ahead log ({path.name}-wal) lies beside "
+                "it: a copy made while Airboss had the game open, without that file, which "
+                "holds the game? Copy it too (or close the game in Airboss and copy again); "
+                "the file was not changed."
+            )
+        return super().game(game_id)
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
@@ -263,9 +349,17 @@ class FileStore(Store):
         """SQLite's ``PRAGMA data_version`` on a connection of its own: it changes whenever
         another connection (another window, another program) commits to the file."""
         try:
+            if self.read_only and self._immutable and Path(f"{self.file}-wal").exists():
+                # a station opened the file after this read-only desk did: an immutable
+                # connection would never see its actions (issue 31), so reopen without it
+                self.close()
+                self._immutable = False
+                self._reopened += 1
+                self._db = connect(self.file, read_only=True)
             if self._watch is None:
                 self._watch = connect(self.file, read_only=True)
-            return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+            version = int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+            return version + (self._reopened << 40)
         except sqlite3.Error as e:
             raise StoreError(f"{self.where}: cannot be read any more ({e})") from None
 

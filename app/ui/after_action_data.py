@@ -10,6 +10,7 @@ from functools import cached_property
 
 from app.core.after_action import AfterAction, read_after_action, undone_actions
 from app.core.dice_check import DieCheck, dice_checks, typed_faces
+from app.core.errors import RuleViolation
 from app.core.luck import RollOdds, Tally, luck_rolls, tally
 from app.session import GameSession
 
@@ -17,7 +18,10 @@ from app.session import GameSession
 def steps_per_turn(session: GameSession) -> int:
     """How many steps a turn of this game has (its sequence of play), at least one."""
     try:
-        return max(1, len(session.ruleset.steps(session.engagement)))
+        try:
+            return max(1, len(session.steps()))
+        except RuleViolation:
+            return 1
     except Exception:  # noqa: BLE001 - a ruleset that cannot say counts turns only
         return 1
 

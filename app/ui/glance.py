@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -37,11 +38,16 @@ def log_mark(where: str) -> dict[str, int] | None:
     is open, perhaps being written, elsewhere) or one whose log cannot be read."""
     if "://" in where:
         return None
-    path = Path(where)
+    try:
+        path = Path(where).resolve()  # the real file: its -wal lies beside it (issue 31)
+    except (OSError, RuntimeError):
+        return None
     if Path(f"{path}-wal").exists():
         return None
     try:
         before = path.stat()
+        if not stat.S_ISREG(before.st_mode):
+            return None  # a FIFO would block the read below; a folder is no game (issue 31)
         uri = "file:" + quote(str(path.absolute()), safe="/") + "?mode=ro&immutable=1"
         with closing(sqlite3.connect(uri, uri=True)) as db:
             count, last = db.execute("SELECT count(*), coalesce(max(seq), 0) FROM event").fetchone()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import RuleViolation
 from app.resources import ICON_SVG
 from app.store import StoreError, is_url  # (light: the stores load when first asked for)
 from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
@@ -517,7 +518,10 @@ class MainWindow(QMainWindow):
         labels["initiative"].setText(
             f"Initiative: {who_name(e, e.initiative_marker)}" if e.initiative_marker else ""
         )
-        steps = s.ruleset.steps(e)
+        try:
+            steps = s.steps()
+        except RuleViolation:
+            steps = []  # the Turn panel says why
         step = steps[e.step] if 0 <= e.step < len(steps) else None
         if step is None:
             labels["phase"].setText("")

@@ -18,6 +18,25 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 BAR_COLOUR = QColor("#1e88e5")
 
 
+def _checked(odds: object) -> tuple[list[str], list[float]]:
+    """The labels and percentages of ``odds``, or ``TypeError`` saying what is wrong."""
+    if isinstance(odds, str | bytes) or not isinstance(odds, Sequence):
+        raise TypeError(f"odds must be a list of (label, probability), not {type(odds).__name__}")
+    labels: list[str] = []
+    heights: list[float] = []
+    for i, entry in enumerate(odds):
+        if not isinstance(entry, tuple | list) or len(entry) != 2:
+            raise TypeError(f"odds entry {i} is not a (label, probability) pair: {entry!r:.60}")
+        label, p = entry
+        if not isinstance(label, str):
+            raise TypeError(f"odds entry {i}: the label {label!r:.40} is not text")
+        if isinstance(p, bool) or not isinstance(p, Fraction | int) or not 0 <= p <= 1:
+            raise TypeError(f"odds entry {i} ({label!r:.40}): {p!r:.40} is not a probability")
+        labels.append(label)
+        heights.append(float(p * 100))
+    return labels, heights
+
+
 class OddsChart(QWidget):
     """Bars of each outcome's probability in percent, on a 0-100 scale; ``show_odds`` updates
     the bars in place and repaints."""
@@ -32,8 +51,18 @@ class OddsChart(QWidget):
         self.heights: list[float] = []
 
     def show_odds(self, odds: Sequence[tuple[str, Fraction]]) -> None:
-        self.labels = [label for label, _ in odds]
-        self.heights = [float(p * 100) for _, p in odds]
+        """Show these (label, probability) bars. Anything else (a label that is not text, a
+        probability that is not an exact number from 0 to 1: a broken ruleset's data) is
+        refused with ``TypeError`` before Qt sees it, and the chart is left empty (issue 31:
+        a plugin's data must never reach the painter)."""
+        try:
+            labels, heights = _checked(odds)
+        except TypeError:
+            self.labels, self.heights = [], []
+            self.setToolTip("")
+            self.update()
+            raise
+        self.labels, self.heights = labels, heights
         self.setToolTip(
             "\n".join(
                 f"{label}: {h:.1f}%" for label, h in zip(self.labels, self.heights, strict=True)

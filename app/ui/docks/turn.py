@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.engagement import Engagement
+from app.core.errors import RuleViolation
 from app.core.ruleset import Step
 from app.ui.docks.turn_view import NEXT_TIP, PREVIOUS_TIP, TurnView
 from app.ui.message_bar import attempt_here, muted
@@ -138,7 +139,11 @@ class TurnDock(TurnView):
             self.acting.clear()
             return
         e = self.model.engagement
-        self.steps = list(self.model.session.ruleset.steps(e))
+        try:
+            self.steps = self.model.session.steps()
+        except RuleViolation as err:  # a guest that failed: said, the desk carries on
+            self.steps = []
+            self.model.refused.emit(str(err))
         step = self.current
         self.heading.setText(f"Turn {e.turn}" + (f" — {step_heading(step)}" if step else ""))
         bold = QFont(self.step_list.font())
@@ -166,7 +171,13 @@ class TurnDock(TurnView):
             return
         e = self.model.engagement
         rs = self.model.session.ruleset
-        order = rs.acting(e)
+        try:
+            order = self.model.session.acting()
+        except RuleViolation as err:  # a guest that failed: said in place (issue 31)
+            item = QListWidgetItem(f"who acts now cannot be shown: {err}")
+            item.setForeground(self.palette().placeholderText())
+            self.acting.addItem(item)
+            return
         acted = self.model.acted_now()
         next_row = None
         for n, line in enumerate(order, 1):

@@ -1,0 +1,206 @@
+"""A ruleset is a guest (issue 31): a call into a ruleset's own code, guarded.
+
+``call_guest(ruleset, "odds", proc.odds, inputs, time_limit=5, returns=odds_table)`` runs the
+call and gives back its result, or raises ``GuestError`` (a ``RuleViolation``, so every caller
+that shows refusals already shows it) whose message names the ruleset, the call and what went
+wrong: an exception (``SystemExit`` and ``KeyboardInterrupt`` from the plugin included), no
+answer within the time limit (``GuestTimeout``: the call runs in a worker thread and is
+abandoned, the caller is not), or a result of the wrong type (refused here, before Qt or the
+store sees it). The contract's own refusals, ``RuleViolation`` and ``pydantic.ValidationError``,
+pass through unchanged: they are the ruleset saying no, not the ruleset failing.
+
+Pure Python: no Qt. A call abandoned after its time limit keeps its daemon thread until it
+returns (Python cannot stop a thread); it can no longer reach the caller, which has moved on.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from app.core.errors import RuleViolation
+
+T = TypeVar("T")
+
+#: the documented time limit, in seconds, for ruleset calls that may be slow (odds, decide,
+#: steps, acting) when the caller asks for one
+TIME_LIMIT = 5.0
+
+#: what a ruleset may raise to refuse an action: passed through as it is
+REFUSALS: tuple[type[BaseException], ...] = (RuleViolation, ValidationError)
+
+
+class GuestError(RuleViolation):
+    """A ruleset's own code failed: ``ruleset``, ``call`` and ``error`` (the exception, when
+    one was raised) say where and what; the message says it for the umpire."""
+
+    def __init__(
+        self, ruleset: str, call: str, problem: str, error: BaseException | None = None
+    ) -> None:
+        self.ruleset, self.call, self.error = ruleset, call, error
+        super().__init__(f"the ruleset {ruleset} failed in {call}: {problem}; nothing was recorded")
+
+
+class GuestTimeout(GuestError):
+    """A ruleset call that did not answer within its time limit."""
+
+    def __init__(self, ruleset: str, call: str, seconds: float) -> None:
+        super().__init__(ruleset, call, f"no answer in {seconds:g} s")
+        self.seconds = seconds
+        self.args = (
+            f"the ruleset {ruleset} did not answer in {seconds:g} s ({call}); nothing was recorded",
+        )
+
+
+def ruleset_name(ruleset: Any) -> str:
+    """How a message names a ruleset: its title and id, or the text given."""
+    if isinstance(ruleset, str):
+        return ruleset
+    title, rid = getattr(ruleset, "title", None), getattr(ruleset, "id", None)
+    title = title if isinstance(title, str) else None
+    rid = rid if isinstance(rid, str) else None
+    if title and rid and title != rid:
+        return f"{title} ({rid})"
+    return title or rid or type(ruleset).__name__
+
+
+def _brief(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0][:200] if text else ''}".rstrip(": ")
+
+
+def call_guest(
+    ruleset: Any,
+    call: str,
+    fn: Callable[..., T],
+    /,
+    *args: Any,
+    time_limit: float | None = None,
+    returns: type | tuple[type, ...] | Callable[[Any], Any] | None = None,
+    **kwargs: Any,
+) -> T:
+    """``fn(*args, **kwargs)``, guarded; ``call`` names it in messages (``"odds of Gun
+    attack"``). ``time_limit`` (seconds) runs it in a worker thread and gives up after that
+    long. ``returns`` is a type (or tuple of types) the result must be an instance of, or a
+    checker that returns the result or raises ``TypeError``/``ValueError`` saying why not
+    (``odds_table``, ``sequence_of``, ``mapping_of``)."""
+    name = ruleset_name(ruleset)
+    if time_limit is None:
+        try:
+            result = fn(*args, **kwargs)
+        except REFUSALS:
+            raise
+        except (Exception, SystemExit, KeyboardInterrupt) as e:  # the plugin's, not ours
+            raise GuestError(name, call, _brief(e), e) from e
+    else:
+        result = _in_thread(name, call, fn, args, kwargs, time_limit)
+    return _checked(name, call, result, returns)
+
+
+def _in_thread(
+    name: str,
+    call: str,
+    fn: Callable[..., T],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    time_limit: float,
+) -> T:
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except BaseException as e:  # noqa: BLE001 - handed to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=work, name=f"airboss guest: {call}", daemon=True)
+    worker.start()
+    worker.join(time_limit)
+    if worker.is_alive():
+        raise GuestTimeout(name, call, time_limit)
+    if "error" in box:
+        e = box["error"]
+        if isinstance(e, REFUSALS):
+            raise e
+        raise GuestError(name, call, _brief(e), e) from e
+    value: T = box["value"]
+    return value
+
+
+def _checked(name: str, call: str, result: T, returns: Any) -> T:
+    if returns is None:
+        return result
+    if isinstance(returns, type | tuple):
+        if not isinstance(result, returns):
+            wanted = (
+                " or ".join(t.__name__ for t in returns)
+                if isinstance(returns, tuple)
+                else returns.__name__
+            )
+            raise GuestError(
+                name, call, f"returned {type(result).__name__}, not {wanted}"
+            ) from None
+        return result
+    try:
+        checked: T = returns(result)
+    except (TypeError, ValueError) as e:
+        raise GuestError(name, call, f"returned {e}") from None
+    return checked
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+
+
+def sequence_of(kind: type | tuple[type, ...]) -> Callable[[Any], Any]:
+    """A checker: a list or tuple whose items are all ``kind``."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+            raise TypeError(f"{_shown(value)}, not a list")
+        for i, item in enumerate(value):
+            if not isinstance(item, kind):
+                raise TypeError(f"a list whose item {i} is {_shown(item)}")
+        return value
+
+    return check
+
+
+def mapping_of(key: type, value: type | tuple[type, ...]) -> Callable[[Any], Any]:
+    """A checker: a mapping of ``key`` -> ``value``."""
+
+    def check(result: Any) -> Any:
+        if not isinstance(result, Mapping):
+            raise TypeError(f"{_shown(result)}, not a mapping")
+        for k, v in result.items():
+            if not isinstance(k, key):
+                raise TypeError(f"a mapping with the key {_shown(k)}")
+            if not isinstance(v, value):
+                raise TypeError(f"a mapping whose {k!r} is {_shown(v)}")
+        return result
+
+    return check
+
+
+def odds_table(result: Any) -> dict[str, Fraction]:
+    """A checker for odds: outcome label (text) -> exact probability (``Fraction`` or
+    whole number, not ``bool``), each between 0 and 1, summing to exactly 1."""
+    if not isinstance(result, Mapping):
+        raise TypeError(f"{_shown(result)}, not a mapping of outcome -> probability")
+    out: dict[str, Fraction] = {}
+    for label, p in result.items():
+        if not isinstance(label, str):
+            raise TypeError(f"the outcome label {_shown(label)}, not text")
+        if isinstance(p, bool) or not isinstance(p, Fraction | int):
+            raise TypeError(f"the probability of {label!r} as {_shown(p)}, not a Fraction")
+        if not 0 <= p <= 1:
+            raise ValueError(f"the probability {p} for {label!r}, outside 0 to 1")
+        out[label] = Fraction(p)
+    if sum(out.values()) != 1:
+        raise ValueError(f"probabilities summing to {sum(out.values())}, not 1")
+    return out

@@ -1,0 +1,154 @@
+"""Issue 31: a ruleset is a guest. ``app.core.guest.call_guest`` turns every misbehaviour of a
+ruleset's method (an exception, SystemExit, KeyboardInterrupt, a hang, a result of the wrong
+type) into a ``GuestError`` (a ``RuleViolation``) naming the ruleset, the call and the error;
+the contract's own refusals pass through. Driven by the hostile test ruleset ``guest``
+(tests/fixtures/hostile_site/airboss_hostile/guest.py), method by method."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from app.core.dice import SeededDice
+from app.core.errors import RuleViolation
+from app.core.events import AircraftAdded
+from app.core.guest import (
+    GuestError,
+    GuestTimeout,
+    call_guest,
+    mapping_of,
+    odds_table,
+    sequence_of,
+)
+from app.core.procedure import Decision, Draft
+from app.core.ruleset import CardSpec, Step
+from app.session import GameSession
+
+NAME = "Guest (hostile test ruleset) (guest)"
+
+
+@pytest.fixture
+def game(hostile_site: ModuleType, tmp_path: Path) -> Iterator[GameSession]:
+    s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
+    s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    s.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    yield s
+    s.close()
+
+
+def calls(s: GameSession) -> dict[str, tuple[Callable[[], Any], Any]]:
+    """Each guarded method: the call, and the check its result must pass."""
+    rs, e = s.ruleset, s.engagement
+    gun = rs.procedures["gun_attack"]
+    inputs = gun.parse({"attacker": "blue-1", "target": "red-1"})
+    return {
+        "steps": (lambda: rs.steps(e), sequence_of(Step)),
+        "acting": (lambda: rs.acting(e), sequence_of(tuple)),
+        "on_clock": (lambda: rs.on_clock(e, 1, 1), sequence_of(BaseModel)),
+        "card_spec": (lambda: rs.card_spec(e.get("blue-1"), e), CardSpec),
+        "new_aircraft": (
+            lambda: rs.new_aircraft("b2", "Blue 2", "Blue", "jet", "average", {}),
+            AircraftAdded,
+        ),
+        "prefill": (lambda: gun.prefill(e, "blue-1", "red-1"), mapping_of(str, object)),
+        "decide": (lambda: gun.decide(inputs, SeededDice(1), Draft(e)), Decision),
+        "odds": (lambda: gun.odds(inputs, e), odds_table),
+    }
+
+
+METHODS = ["steps", "acting", "on_clock", "card_spec", "new_aircraft", "prefill", "decide", "odds"]
+
+
+def test_well_behaved_calls_pass_their_checks(game: GameSession) -> None:
+    for method, (call, check) in calls(game).items():
+        assert call_guest(game.ruleset, method, call, returns=check) is not None
+        assert call_guest(game.ruleset, method, call, returns=check, time_limit=30) is not None
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("raise", "ZeroDivisionError: the guest's {m} divides by zero"),
+        ("exit", "SystemExit: the guest's {m} exits"),
+        ("interrupt", "KeyboardInterrupt"),
+    ],
+)
+def test_an_exception_is_named(
+    game: GameSession, hostile_site: ModuleType, method: str, how: str, said: str
+) -> None:
+    call, check = calls(game)[method]
+    n = len(game.events())
+    hostile_site.MISBEHAVE[method] = how
+    for limit in (None, 30):
+        with pytest.raises(GuestError) as e:
+            call_guest(game.ruleset, method, call, returns=check, time_limit=limit)
+        text = str(e.value)
+        assert text.startswith(f"the ruleset {NAME} failed in {method}: ")
+        assert said.format(m=method) in text and text.endswith("nothing was recorded")
+        assert (e.value.ruleset, e.value.call) == (NAME, method)
+        assert isinstance(e.value, RuleViolation)
+    assert len(game.events()) == n
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_hang_ends_within_the_limit(
+    game: GameSession, hostile_site: ModuleType, method: str
+) -> None:
+    call, check = calls(game)[method]
+    hostile_site.MISBEHAVE[method] = "hang"
+    start = time.monotonic()
+    with pytest.raises(GuestTimeout) as e:
+        call_guest(game.ruleset, method, call, returns=check, time_limit=0.3)
+    assert time.monotonic() - start < 3
+    assert str(e.value) == (
+        f"the ruleset {NAME} did not answer in 0.3 s ({method}); nothing was recorded"
+    )
+    assert e.value.seconds == 0.3
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_result_of_the_wrong_type_is_refused(
+    game: GameSession, hostile_site: ModuleType, method: str
+) -> None:
+    call, check = calls(game)[method]
+    hostile_site.MISBEHAVE[method] = "wrong_type"
+    with pytest.raises(GuestError, match=rf"failed in {method}: returned "):
+        call_guest(game.ruleset, method, call, returns=check)
+
+
+def test_the_rulesets_own_refusals_pass_through(game: GameSession) -> None:
+    gun = game.ruleset.procedures["gun_attack"]
+    with pytest.raises(RuleViolation, match="no aircraft 'nobody'") as e:
+        call_guest(game.ruleset, "prefill", gun.prefill, game.engagement, "nobody", None)
+    assert not isinstance(e.value, GuestError)
+    with pytest.raises(RuleViolation, match="no aircraft") as e:
+        call_guest(
+            game.ruleset, "prefill", gun.prefill, game.engagement, "nobody", None, time_limit=9
+        )
+    assert not isinstance(e.value, GuestError)
+
+
+@pytest.mark.parametrize(
+    ("odds", "why"),
+    [
+        ([("hit", Fraction(1))], "not a mapping"),
+        ({1: Fraction(1)}, "label int 1, not text"),
+        ({"hit": 0.5, "miss": 0.5}, "not a Fraction"),
+        ({"hit": True}, "not a Fraction"),
+        ({"hit": Fraction(3, 2), "miss": Fraction(-1, 2)}, "outside 0 to 1"),
+        ({"hit": Fraction(1, 3)}, "summing to 1/3"),
+    ],
+)
+def test_odds_table_names_what_is_wrong(odds: Any, why: str) -> None:
+    with pytest.raises(GuestError, match=why):
+        call_guest("Odd rules", "odds of Gun attack", lambda: odds, returns=odds_table)
+    good = {"hit": Fraction(1, 3), "miss": 2 * Fraction(1, 3)}
+    assert call_guest("Odd rules", "odds", lambda: good, returns=odds_table) == good
