@@ -265,6 +265,8 @@ def prepare(
     strict = proc.card_fields | frozenset(from_board)
 
     def lockable(name: str, info: FieldInfo) -> bool:
+        if name in proc.suggested and name not in from_board:
+            return False  # the umpire decides it; the card only suggests
         return name in from_board or (
             name in card and (info.is_required() or _is_choice(info) or name in proc.card_fields)
         )

@@ -235,6 +235,9 @@ class Procedure(ABC):
     #: inputs read off the cards and state (``prefill``): filled from them when not given, and
     #: refused when they disagree unless the umpire overrode them (issue 15; ``app.core.prepared``)
     card_fields: ClassVar[frozenset[str]] = frozenset()
+    #: inputs the cards suggest but the umpire decides (the new speed starts at the current
+    #: one): filled by ``prefill``, never locked
+    suggested: ClassVar[frozenset[str]] = frozenset()
     #: the role the aircraft of a "who acts now" line takes in a two-aircraft procedure: the
     #: attacker of a shot, or the target of a roll it owes for a hit it took (a damage roll)
     line_role: ClassVar[Literal["attacker", "target"]] = "attacker"

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.plugins import available_rulesets, broken_rulesets, load_ruleset
 from app.ui.demo import fresh_path
 from app.ui.message_bar import MessageBar
+from app.ui.wheel_guard import guard_wheel
 
 
 class NewGameDialog(QDialog):
@@ -59,6 +60,8 @@ class NewGameDialog(QDialog):
         self.dice_box.addItem("Airboss rolls", False)
         self.dice_box.setCurrentIndex(0 if players_roll else 1)
         form.addRow("&Dice", self.dice_box)
+        # the wheel never changes a box the umpire has not picked (issue 29)
+        guard_wheel(self.ruleset_box, self.dice_box)
 
         broken = broken_rulesets()
         self.broken_label = QLabel(

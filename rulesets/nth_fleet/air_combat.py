@@ -9,7 +9,7 @@ from typing import Any, Literal, Self
 
 from pydantic import Field, model_validator
 
-from app.core.dice import DiceSource
+from app.core.dice import DiceSource, Roll
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
@@ -70,11 +70,18 @@ def _dice_for(who: str, columns: Sequence[int], variants: frozenset[str]) -> lis
     return [("2d5", f"{who}, {c} column") for c in columns]
 
 
-def _describe(columns: Sequence[int], faces: Sequence[int], mod: int) -> str:
+def _describe(columns: Sequence[int], rolls: Sequence[Roll], mod: int) -> str:
+    """The working as the table reads it: "2d5 = 1 + 2 = 3 (column 40)", each die shown
+    (issue 29); one roll read on every column is shown once per column."""
     if not columns:
         return "below the first column, no roll"
-    sign = f"{mod:+d}" if mod else ""
-    return ", ".join(f"{c} column 2d5={f}{sign}" for c, f in zip(columns, faces, strict=True))
+    sign = f" {mod:+d} = {{}}" if mod else ""
+    parts = []
+    for c, r in zip(columns, [*rolls] * len(columns) if len(rolls) == 1 else rolls, strict=False):
+        dice = " + ".join(str(d) for d in r.dice)
+        total = f" = {r.total}" if len(r.dice) > 1 else ""
+        parts.append(f"2d5 = {dice}{total}{sign.format(r.total + mod)} (column {c})")
+    return ", ".join(parts)
 
 
 def attack_damage(
@@ -97,7 +104,7 @@ def attack_damage(
         faces = [r.total for r in rolls]
     below = BELOW_TABLE_NO_DAMAGE in variants
     damage = damage_for_rolls(table, columns, faces, modifier, below)
-    return damage, _describe(columns, faces, modifier)
+    return damage, _describe(columns, rolls, modifier)
 
 
 def attack_odds(

@@ -310,3 +310,33 @@ def test_a_typed_card_value_that_disagrees_is_refused_unless_overridden(tmp_path
     assert ok.value("lock_on_number").source == "override"
     assert ok.overrides == {card.title: (card.value, card.value + 1)}
     s.close()
+
+
+def test_set_speed_starts_at_the_current_speed_for_the_umpire_to_change(tmp_path: Path) -> None:
+    """Phantoms 5.0 (issue 29): Set speed prefills the aircraft's current speed, the umpire's
+    to change (not locked), so Enter keeps it."""
+    s = build(tmp_path / "g.airboss", "phantoms")
+    while s.engagement.step != 0:
+        s.next_step()
+    line = next(line for line in lines(s) if line[2] == "set_speed")
+    p = s.prepare_line("set_speed", line[0])
+    speed = p.value("speed")
+    assert speed.source == "card" and not speed.locked
+    assert speed.value == s.engagement.aircraft[line[0]].attributes["speed"]
+    s.close()
+
+
+def test_nth_fleet_combat_narrative_reads_as_the_table(tmp_path: Path) -> None:
+    """Nth Fleet 2.9 (issue 29): each force's roll is logged as the table reads it, each die
+    shown: "2d5 = 1 + 2 = 3 (column 40)"."""
+    s = GameSession.create(tmp_path / "n.airboss", "nth_fleet", "Strike")
+    r = s.add_aircraft("Red", "tu95rt", "Bears", base="Olenya", air_points=2)
+    b = s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
+    s.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
+    s.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
+    s.next_step()
+    p = s.prepare_line("air_combat", r, b)
+    assert [d.spec.die_name for d in p.dice] == ["d5", "d5"]  # the Bears' 10 is below 20
+    res = s.resolve(p, TableDice([1, 2]))
+    assert "2d5 = 1 + 2 = 3 +2 = 5 (column 40) = 10 damage points" in res.narrative  # on CAP +2
+    s.close()

@@ -45,6 +45,7 @@ from app.ui.docks.roster_view import (
 from app.ui.forms import InputForm
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
+from app.ui.wheel_guard import guard_wheel
 from app.ui.when_shown import WhenShown
 
 #: the names this module has always offered (the look of the roster is in ``roster_view``)
@@ -176,7 +177,8 @@ class RosterDock(RosterView):
         damage = f"{a.damage} / {a.max_damage}" if a.max_damage is not None else str(a.damage)
         texts = {
             NAME: a.name,
-            TYPE: a.type_id + (f" ×{a.count}" if a.count != 1 else ""),
+            # the card's printed name (issue 29); the catalogue id is its tooltip
+            TYPE: str(card_name or a.type_id) + (f" ×{a.count}" if a.count != 1 else ""),
             PILOT: a.pilot or "",
             STATUS: words,
             DAMAGE: damage,
@@ -184,7 +186,7 @@ class RosterDock(RosterView):
         for col, text in texts.items():
             if item.text(col) != text:
                 item.setText(col, text)
-        tips = {TYPE: str(card_name or a.type_id), STATUS: words or "in play"}
+        tips = {TYPE: a.type_id, STATUS: words or "in play"}
         for col, tip in tips.items():
             if item.toolTip(col) != tip:
                 item.setToolTip(col, tip)
@@ -366,6 +368,8 @@ class AddAircraftDialog(QDialog):
         self.pilot_box.setCurrentText("average")
         self.pilot_box.setEnabled(rs.uses_pilot_quality)
 
+        # the wheel scrolls past these boxes; it changes one only once it is picked (issue 29)
+        guard_wheel(self.type_box, self.side_box, self.pilot_box)
         form = QFormLayout()
         form.addRow("&Type", self.type_box)
         form.addRow("&Name", self.name_edit)
