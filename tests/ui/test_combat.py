@@ -211,7 +211,10 @@ def test_a_ruleset_error_is_refused_not_raised(qtbot, dock, game, monkeypatch):
     before = len(game.events())
     qtbot.mouseClick(dock.resolve_button, Qt.MouseButton.LeftButton)
     assert len(game.events()) == before
-    assert "could not resolve these inputs" in dock.refusal.message
+    # the ruleset named, the call and the error, and that nothing was written (issue 31)
+    message = dock.refusal.message
+    assert "(skirmish) failed in resolve Initiative: IndexError" in message
+    assert "nothing was recorded" in message
 
 
 def test_screenshot(qtbot, dock, tmp_path):
