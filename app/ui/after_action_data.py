@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from app.core.after_action import AfterAction, read_after_action, undone_actions
-from app.core.dice_check import DieCheck, dice_checks, typed_faces
+from app.core.dice_check import DieCheck, TypedDice, dice_checks, read_typed_dice
 from app.core.errors import RuleViolation
 from app.core.luck import RollOdds, Tally, luck_rolls, tally
 from app.session import GameSession
@@ -47,8 +47,10 @@ class GameReading:
     session: GameSession
     undone: set[int] = field(default_factory=set)
     series: AfterAction = field(init=False)
-    #: the typed dice, by die, against fair ones
+    #: the typed dice, by die and by the dice named at the table, against fair ones
     dice: list[DieCheck] = field(init=False)
+    #: the typed dice and the dice named at the table now
+    typed: TypedDice = field(init=False)
 
     def __post_init__(self) -> None:
         s = self.session
@@ -58,7 +60,8 @@ class GameReading:
         self.series = read_after_action(
             events, steps_per_turn(s), ledger_titles(s), undone=self.undone
         )
-        self.dice = dice_checks(typed_faces(events, self.undone))
+        self.typed = read_typed_dice(events, self.undone)
+        self.dice = dice_checks(self.typed.faces)
 
     @cached_property
     def rolls(self) -> list[RollOdds]:

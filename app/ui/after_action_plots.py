@@ -259,7 +259,7 @@ def draw_die(w: pg.PlotWidget, check: DieCheck) -> dict[str, Any]:
         f"{check.label}: {check.rolls} typed against a fair die"
         + (" (looks unfair)" if check.flagged else "")
     )
-    w.setLabel("bottom", f"face of the {check.label}")
+    w.setLabel("bottom", f"face of the {check.die}")
     w.setLabel("left", "times typed")
     faces = np.array(check.faces, dtype=float)
     bars = pg.BarGraphItem(

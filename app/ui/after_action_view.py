@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -33,6 +34,8 @@ class AfterActionView(QWidget):
 
     #: a point was clicked: the action (its first event's sequence number) it came from
     log_line = Signal(int)
+    #: the umpire names the dice a side (aircraft "") or an aircraft rolls: side, aircraft, dice
+    dice_named = Signal(str, str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,14 +102,35 @@ class AfterActionView(QWidget):
         self.dice_plot = plot_widget()
         self.dice_plot.setObjectName("dice_plot")
         self.dice_items: dict = {}
+        # which physical dice (or player) a side or an aircraft rolls, set once, for the
+        # rolls typed after it (a record in the log: ``GameSession.set_dice``)
+        self.dice_who = QComboBox()
+        self.dice_who.setObjectName("dice_who")
+        self.dice_name = QLineEdit()
+        self.dice_name.setObjectName("dice_name")
+        self.dice_name.setPlaceholderText("the red d10s, Anna's dice … (empty: not named)")
+        self.dice_name.setMaxLength(80)
+        self.dice_set_button = QPushButton("Name their dice")
+        self.dice_set_button.setObjectName("dice_set")
+        self.dice_named_text = QLabel()
+        self.dice_named_text.setObjectName("dice_named_text")
+        self.dice_named_text.setWordWrap(True)
         dice = QWidget()
         row = QHBoxLayout()
         row.addWidget(QLabel("Die"))
         row.addWidget(self.die, 1)
+        naming = QHBoxLayout()
+        naming.addWidget(QLabel("From now on"))
+        naming.addWidget(self.dice_who)
+        naming.addWidget(QLabel("rolls with"))
+        naming.addWidget(self.dice_name, 1)
+        naming.addWidget(self.dice_set_button)
         col = QVBoxLayout(dice)
         col.addWidget(self.dice_text)
         col.addLayout(row)
         col.addWidget(self.dice_plot, 1)
+        col.addLayout(naming)
+        col.addWidget(self.dice_named_text)
         self.tabs.addTab(dice, "Dice at the table")
 
         # -- the log line and the exports ---------------------------------------------------
@@ -130,6 +154,8 @@ class AfterActionView(QWidget):
         self.side.currentIndexChanged.connect(lambda _i: self.draw_luck())
         self.luck_of.currentIndexChanged.connect(lambda _i: self.draw_luck())
         self.die.currentIndexChanged.connect(lambda _i: self.draw_dice())
+        self.dice_set_button.clicked.connect(self._name_dice)
+        self.dice_name.returnPressed.connect(self._name_dice)
         self.tabs.currentChanged.connect(lambda _i: self._tab_shown())
         self.export_plot_button.clicked.connect(self._ask_plot)
         self.export_data_button.clicked.connect(self._ask_csv)
@@ -143,7 +169,8 @@ class AfterActionView(QWidget):
         self.reading = reading
         self._luck_drawn = self._dice_drawn = False
         keep = self.quantity.currentData()
-        for box in (self.quantity, self.side, self.die):
+        keep_die, keep_who = self.die.currentData(), self.dice_who.currentData()
+        for box in (self.quantity, self.side, self.die, self.dice_who):
             box.blockSignals(True)
             box.clear()
         if reading is not None:
@@ -155,7 +182,14 @@ class AfterActionView(QWidget):
                 self.side.addItem(side, side)
             for check in reading.dice:
                 self.die.addItem(check.label, check.label)
-        for box in (self.quantity, self.side, self.die):
+            self.die.setCurrentIndex(max(0, self.die.findData(keep_die)))
+            for side in reading.series.sides:
+                self.dice_who.addItem(side, f"side:{side}")
+                for aircraft, plane in reading.series.planes.items():
+                    if plane.side == side:
+                        self.dice_who.addItem(f"  {plane.name}", f"aircraft:{aircraft}")
+            self.dice_who.setCurrentIndex(max(0, self.dice_who.findData(keep_who)))
+        for box in (self.quantity, self.side, self.die, self.dice_who):
             box.blockSignals(False)
         self.draw_fight()
         self._tab_shown()
@@ -224,9 +258,17 @@ class AfterActionView(QWidget):
         self.luck_table.resizeColumnsToContents()
 
     def draw_dice(self) -> None:
-        """The dice tab: every die's verdict, the chosen die's histogram."""
+        """The dice tab: every die's verdict, the chosen die's histogram, the dice named."""
         self._dice_drawn = True
         r = self.reading
+        named = r.typed.said() if r is not None else []
+        self.dice_named_text.setText(
+            "Dice named now: " + "; ".join(named) + "."
+            if named
+            else "No dice named: typed dice are checked by die. Name the dice a side or a "
+            "player rolls, and the rolls typed from then on are checked per those dice."
+        )
+        self.dice_who.setEnabled(r is not None and self.dice_who.count() > 0)
         label = self.die.currentData()
         checks = {c.label: c for c in (r.dice if r is not None else [])}
         if label not in checks:
@@ -239,6 +281,16 @@ class AfterActionView(QWidget):
             return
         self.dice_text.setText("\n".join(c.verdict() for c in checks.values()))
         self.dice_items = draw_die(self.dice_plot, checks[label])
+
+    def _name_dice(self) -> None:
+        who, r = self.dice_who.currentData(), self.reading
+        if who is None or r is None:
+            return
+        kind, _, name = who.partition(":")
+        if kind == "aircraft":
+            self.dice_named.emit(r.series.planes[name].side, name, self.dice_name.text())
+        else:
+            self.dice_named.emit(name, "", self.dice_name.text())
 
     def show_line(self, action: int) -> None:
         """A point was clicked: its log line here, and ``log_line`` for whoever follows."""

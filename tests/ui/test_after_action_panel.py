@@ -260,3 +260,40 @@ def test_a_point_clicked_brings_its_line_forward_in_the_game_log(played, qtbot, 
     )
     assert not window.docks["game_log"].visibleRegion().isEmpty()
     window.model.set_session(None)
+
+
+def test_the_umpire_names_a_sides_dice_and_the_rolls_typed_after_are_checked_per_die(
+    panel, played, qtbot
+):
+    """Issue 35: on the Dice tab the umpire says once which physical dice a side (or a
+    player's aircraft) rolls; the log records it, and the rolls typed from then on get their
+    own histogram and test, those before stay with the die's label."""
+    from PySide6.QtCore import Qt
+
+    s, ids = played
+    view = panel.view
+    view.tabs.setCurrentIndex(2)
+    assert "No dice named" in view.dice_named_text.text()
+    assert [view.dice_who.itemText(i).strip() for i in range(3)] == ["USAF", "Olds 1", "Olds 2"]
+    view.dice_who.setCurrentIndex(view.dice_who.findData("side:USAF"))
+    qtbot.keyClicks(view.dice_name, "the red d10s")
+    qtbot.mouseClick(view.dice_set_button, Qt.MouseButton.LeftButton)
+    assert s.events()[-1].narrative == "Dice at the table: USAF rolls the red d10s"
+    assert view.line.text() == "USAF's dice named: the red d10s."
+    lock = s.ruleset.procedures["radar_lock"].prefill(s.engagement, ids["Eagle 2"], ids["Red 4"])
+    lock.update(attacker=ids["Eagle 2"], target=ids["Red 4"], range_hexes=6)
+    s.perform("radar_lock", lock, TableDice([3, 5]))  # USAF's two d10s
+    qtbot.waitUntil(
+        lambda: view.reading is not None and view.reading.series.last_seq == s.engagement.seq
+    )
+    assert [(c.label, c.rolls) for c in view.reading.dice] == [("d10", 9), ("d10, the red d10s", 2)]
+    assert "USAF: the red d10s" in view.dice_named_text.text()
+    view.die.setCurrentIndex(view.die.findData("d10, the red d10s"))
+    bars = view.dice_items["bars"]
+    assert list(bars.opts["height"]) == [0, 0, 1, 0, 1, 0, 0, 0, 0, 0]
+    # a player's own dice: typed with Enter in the name box
+    view.dice_who.setCurrentIndex(view.dice_who.findData(f"aircraft:{ids['Olds 2']}"))
+    view.dice_name.clear()
+    qtbot.keyClicks(view.dice_name, "Anna")
+    qtbot.keyPress(view.dice_name, Qt.Key.Key_Return)
+    assert s.events()[-1].narrative == "Dice at the table: Olds 2 rolls Anna"

@@ -35,8 +35,10 @@ from app.core.dice_check import (
     chi_square,
     chi_square_p,
     dice_checks,
+    read_typed_dice,
     typed_faces,
 )
+from app.core.errors import RuleViolation
 from app.core.luck import attacks, band, hits_of, luck_rolls, luckier_than, tally
 from app.session import GameSession
 
@@ -165,5 +167,78 @@ def test_too_few_rolls_are_never_flagged_and_the_panel_says_how_many_are_needed(
 def test_typed_dice_of_undone_actions_are_left_out(game):
     s, _ = game
     assert typed_faces(list(s.iter_stored()), undone={a for a in s.undone_actions()}) == {
-        "d10": [3, 9, 5, 2, 1]
+        ("d10", ""): [3, 9, 5, 2, 1]
     }
+
+
+def test_dice_named_per_side_and_per_player_group_the_rolls_typed_after(game):
+    """Issue 35: the umpire names once which dice a side (or one aircraft's player) rolls;
+    every roll typed from then on is checked with those dice, those before stay unnamed."""
+    s, (b1, b2, r1) = game  # five typed d10s so far, none named: 3, 9, 5 (Red), 2, 1
+
+    def roll(a: str, die: int) -> None:  # a critical-hit roll on ``a``: its side rolls it
+        s.perform("critical_hit", {"aircraft": a}, TableDice([die]))
+
+    s.set_dice("Blue", "the blue d10")
+    s.set_dice("Red", "the red d10")
+    s.set_dice("Blue", " Anna's  dice ", aircraft=b2)  # Blue 2's player rolls her own
+    roll(b1, 7)
+    roll(b2, 4)
+    roll(r1, 8)
+    s.set_dice("Blue", "a borrowed d10")  # Blue's die changes from now on
+    s.set_dice("Blue", "the blue d10")
+    s.undo()  # ... and back: the undone naming never counted
+    roll(b1, 6)
+    typed = read_typed_dice(list(s.iter_stored()), s.undone_actions())
+    assert typed.faces == {
+        ("d10", ""): [3, 9, 5, 2, 1],
+        ("d10", "the blue d10"): [7],
+        ("d10", "Anna's dice"): [4],
+        ("d10", "the red d10"): [8],
+        ("d10", "a borrowed d10"): [6],
+    }
+    assert typed.said() == [
+        "Red: the red d10", "Blue 2: Anna's dice", "Blue: a borrowed d10"
+    ]  # fmt: skip
+    checks = dice_checks(typed.faces)
+    assert [c.label for c in checks] == [
+        "d10", "d10, Anna's dice", "d10, a borrowed d10", "d10, the blue d10", "d10, the red d10"
+    ]  # fmt: skip
+    # a name emptied: that player's rolls go back to the side's dice
+    s.set_dice("Blue", "", aircraft=b2)
+    roll(b2, 5)
+    assert read_typed_dice(list(s.iter_stored())).faces[("d10", "a borrowed d10")] == [6, 5]
+
+
+def test_one_unfair_die_among_the_tables_is_flagged_on_its_own(tmp_path):
+    """Two sides, each its own d10 named at the table, 300 typed rolls each: only the die
+    fond of 10 is flagged (together they would blur it)."""
+    rng = random.Random(35)
+    with GameSession.create(tmp_path / "two.airboss", "skirmish", "two dice") as s:
+        blue = s.add_aircraft("Blue", "jet", "Blue 1")
+        red = s.add_aircraft("Red", "jet", "Red 1")
+        s.set_dice("Blue", "Blue's d10")
+        s.set_dice("Red", "Red's d10")
+        for _ in range(300):
+            fair = rng.randint(1, 10)
+            biased = 10 if rng.random() < 0.2 else rng.randint(1, 9)
+            for a, face in ((blue, fair), (red, biased)):
+                s.perform("critical_hit", {"aircraft": a}, TableDice([face % 10]))
+        checks = {c.dice: c for c in dice_checks(typed_faces(s.iter_stored()))}
+    assert {d: c.rolls for d, c in checks.items()} == {"Blue's d10": 300, "Red's d10": 300}
+    assert not checks["Blue's d10"].flagged and checks["Red's d10"].flagged
+    assert checks["Red's d10"].verdict().startswith("d10, Red's d10: looks unfair")
+
+
+def test_naming_dice_is_refused_with_a_clear_message(game):
+    s, (b1, _b2, _r1) = game
+    with pytest.raises(RuleViolation, match="no side 'Green' in this game"):
+        s.set_dice("Green", "green dice")
+    with pytest.raises(RuleViolation, match="at most 80"):
+        s.set_dice("Blue", "x" * 81)
+    with pytest.raises(RuleViolation, match="nope"):
+        s.set_dice("Blue", "a die", aircraft="nope")
+    s.set_dice("Blue", "the blue d10", aircraft=b1)
+    assert s.events()[-1].narrative == "Dice at the table: Blue 1 rolls the blue d10"
+    s.set_dice("Blue", "")
+    assert s.events()[-1].narrative == "Dice at the table: Blue's dice no longer named"
