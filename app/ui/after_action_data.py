@@ -15,15 +15,16 @@ from app.core.luck import RollOdds, Tally, luck_rolls, tally
 from app.session import GameSession
 
 
-def steps_per_turn(session: GameSession) -> int:
-    """How many steps a turn of this game has (its sequence of play), at least one."""
+def step_labels(session: GameSession) -> list[str]:
+    """The steps of a turn of this game as its ruleset names them (its sequence of play)."""
     try:
         try:
-            return max(1, len(session.steps()))
+            return [step.label for step in session.steps()]
         except RuleViolation:
-            return 1
+            return []
     except Exception:  # noqa: BLE001 - a ruleset that cannot say counts turns only
-        return 1
+        return []
+
 
 
 def ledger_titles(session: GameSession) -> dict[str, str]:
@@ -57,8 +58,9 @@ class GameReading:
         # the log read once for the series and the dice, and let go: a long game is not kept
         events = list(s.iter_stored())
         self.undone = undone_actions(events)
+        labels = step_labels(s)
         self.series = read_after_action(
-            events, steps_per_turn(s), ledger_titles(s), undone=self.undone
+            events, max(1, len(labels)), ledger_titles(s), self.undone, labels
         )
         self.typed = read_typed_dice(events, self.undone)
         self.dice = dice_checks(self.typed.faces)

@@ -118,7 +118,49 @@ def test_hover_shows_the_value_and_the_log_line_and_a_click_shows_and_sends_it(p
     with qtbot.waitSignal(panel.log_line) as sent:
         dots.sigClicked.emit(dots, [hit], None)
     assert sent.args == [action]
-    assert view.line.text().startswith(f"Turn 1, step {step_of(1, 'f')}, #{action}:")
+    assert view.line.text().startswith(f"Turn 1, Impulse 1, f) Gun, #{action}: Red 1")
+
+
+def test_the_mouse_hovers_clicks_zooms_and_pans_a_plot(panel, qtbot):
+    """Real mouse events on the plot: hovering a point shows its value and log line as a
+    tip, clicking it sends its action, the wheel zooms and a drag pans (pyqtgraph's own)."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    view = panel.view
+    view.per.setCurrentIndex(view.per.findData("aircraft"))
+    _s, _c, dots = next(t for t in view.fight_items if t[0].name == "Olds 2")
+    hit = dots.points()[1]
+    plot, box = view.fight_plot, view.fight_plot.getViewBox()
+    qtbot.wait(50)  # the plot laid out with its new items
+    at = plot.mapFromScene(dots.mapToScene(hit.pos()))
+    for dx in (0, 1):  # (pyqtgraph takes a mouse move at most every few milliseconds)
+        qtbot.wait(40)
+        qtbot.mouseMove(plot.viewport(), at + QPoint(dx, 0))
+    tip = box.toolTip()
+    assert tip.startswith("Olds 2: Damage 4\nTurn 1, Impulse 1, f) Gun, #") and "4 hits" in tip
+    with qtbot.waitSignal(panel.log_line) as sent:
+        qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    assert sent.args == [hit.data()[0]]
+    (x0, x1), _ = box.viewRange()
+    centre = QPointF(plot.viewport().rect().center())
+    wheel = QWheelEvent(
+        centre, plot.viewport().mapToGlobal(centre), QPoint(0, 0), QPoint(0, 240),
+        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )  # fmt: skip
+    QApplication.sendEvent(plot.viewport(), wheel)
+    (z0, z1), _ = box.viewRange()
+    assert z1 - z0 < (x1 - x0) * 0.9  # zoomed in
+    start = plot.viewport().rect().center()
+    qtbot.mousePress(plot.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    for dx in (10, 40, 80):
+        qtbot.wait(40)
+        qtbot.mouseMove(plot.viewport(), start + QPoint(dx, 0))
+    qtbot.mouseRelease(plot.viewport(), Qt.MouseButton.LeftButton, pos=start + QPoint(80, 0))
+    (p0, p1), _ = box.viewRange()
+    assert p0 < z0 and p1 - p0 == pytest.approx(z1 - z0)  # panned left, same width
 
 
 def test_luck_tab_per_side_with_its_band_and_one_number_per_side(panel):

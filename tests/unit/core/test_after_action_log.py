@@ -88,7 +88,9 @@ def test_series_from_a_known_log(game):
         "Blue 2",
         "Blue",
     )
-    assert "Blue 2" in aa.line(loss.action) and "Turn 1, step 1" in aa.line(loss.action)
+    assert "Blue 2" in aa.line(loss.action) and "Turn 1, step 2, #" in aa.line(loss.action)
+    named = read_after_action(events, step_labels=["Initiative", "Movement", "Combat"])
+    assert named.line(loss.action).startswith(f"Turn 1, Movement, #{loss.action}: Blue 2")
 
 
 def test_luck_sums_from_a_known_log(game):
