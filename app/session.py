@@ -807,8 +807,9 @@ class GameSession:
     def set_dice(self, side: str, dice: str, aircraft: str | None = None) -> None:
         """Dice at the table (issue 35): from now on the dice typed for ``side``'s rolls (with
         ``aircraft``, that aircraft's: a player's) are rolled with ``dice`` -- a physical die
-        or a player, "the red d10s" or "Anna"; empty: no longer named. Undoable; it changes
-        nothing in the game, but the After-action panel checks the typed dice per ``dice``."""
+        or a player, "the red d10s" or "Anna"; empty: no longer named. ``side`` "" names the
+        dice of the rolls no aircraft makes (initiative, the umpire's what-ifs). Undoable; it
+        changes nothing in the game, but the After-action panel checks typed dice per ``dice``."""
         shapes.text("side", side)
         shapes.text("dice", dice)
         shapes.text("aircraft", aircraft, optional=True)
@@ -821,12 +822,15 @@ class GameSession:
         e = self.engagement
         if aircraft is not None:
             side, who = e.get(aircraft).side, e.get(aircraft).name
-        elif side not in e.sides:
+        elif side and side not in e.sides:
             known = ", ".join(e.sides) or "none yet"
             raise RuleViolation(f"no side {side!r} in this game (sides: {known})")
         else:
             who = side
-        said = f"{who} rolls {dice}" if dice else f"{who}'s dice no longer named"
+        if not who:  # the rolls no aircraft makes
+            said = f"rolls of no aircraft with {dice}" if dice else "rolls of no aircraft unnamed"
+        else:
+            said = f"{who} rolls {dice}" if dice else f"{who}'s dice no longer named"
         self._commit(
             [DiceSet(side=side, aircraft=aircraft, dice=dice)], f"Dice at the table: {said}"
         )

@@ -4,9 +4,9 @@ Every typed roll (``"typed": true`` in a ``ProcedureResolved`` record) is taken 
 single dice, grouped by the die's label (``d6``, ``d10``; the two dice of ``2d5`` are two
 ``d5``, faces 0-5) and by the physical die or player that rolled it, where the umpire named
 them: a ``DiceSet`` record says that from then on a side's rolls (or one aircraft's, a
-player's) are rolled with "the red d10s" or by "Anna", so a roll typed after it is counted
-for those dice (a roll's side is its aircraft's: the attacker, or the one aircraft it names;
-a roll of no aircraft, and one typed before any naming, stays with the die's label alone).
+player's; or the rolls no aircraft makes) are rolled with "the red d10s" or by "Anna", so a
+roll typed after it is counted for those dice (a roll's side is its aircraft's: the attacker,
+or the one aircraft it names; a roll typed before any naming stays with the die's label alone).
 Each group is a histogram against the fair die, with Pearson's
 chi-square test of goodness of fit: the statistic is exact (a ``Fraction``), its p-value the
 chi-square distribution's upper tail in closed form (Abramowitz and Stegun 26.4.4-5), so no
@@ -29,6 +29,7 @@ from app.core.log_index import Logged
 __all__ = [
     "ALPHA",
     "MIN_EXPECTED",
+    "NO_AIRCRAFT",
     "DieCheck",
     "TypedDice",
     "check_die",
@@ -148,6 +149,9 @@ def check_die(die: str, faces: Sequence[int], rolled: Iterable[int], dice: str =
     return DieCheck(die, tuple(faces), counts, stat, p, MIN_EXPECTED * len(faces), dice)
 
 
+#: who rolls the dice of a roll no aircraft makes (initiative, the umpire's what-ifs)
+NO_AIRCRAFT = "Rolls of no aircraft"
+
 #: a group of typed dice: the kind of die and the dice that rolled them ("" not named)
 Group = tuple[str, str]
 
@@ -166,7 +170,7 @@ class TypedDice:
     def said(self) -> list[str]:
         """The dice named now, as the panel says them: "USAF: the red d10s"."""
         return [
-            f"{self.names.get(aircraft, aircraft) if aircraft else side}: {dice}"
+            f"{self.names.get(aircraft, aircraft) if aircraft else side or NO_AIRCRAFT}: {dice}"
             for (side, aircraft), dice in self.named.items()
         ]
 
@@ -199,12 +203,13 @@ def read_typed_dice(events: Iterable[Logged], undone: Iterable[int] | None = Non
                 out.named[(ev.side, ev.aircraft)] = ev.dice
         elif isinstance(ev, ProcedureResolved):
             roller = ev.attacker or ""
-            dice = ""
             if roller in side_of:  # an aircraft's own dice first, then its side's
                 dice = next(
                     (d for (_, a), d in out.named.items() if a == roller),
                     out.named.get((side_of[roller], None), ""),
                 )
+            else:  # a roll of no aircraft: the dice named for those
+                dice = out.named.get(("", None), "")
             for roll in ev.rolls:
                 if not roll.get("typed"):
                     continue

@@ -26,7 +26,6 @@ def step_labels(session: GameSession) -> list[str]:
         return []
 
 
-
 def ledger_titles(session: GameSession) -> dict[str, str]:
     """Every ledger id of the game's aircraft -> the title its ruleset gives it."""
     rs = session.ruleset

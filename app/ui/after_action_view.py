@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.dice_check import NO_AIRCRAFT
 from app.core.luck import attacks
 from app.ui.after_action_data import GameReading
 from app.ui.after_action_export import export_csv, export_plot
@@ -188,6 +189,7 @@ class AfterActionView(QWidget):
                 for aircraft, plane in reading.series.planes.items():
                     if plane.side == side:
                         self.dice_who.addItem(f"  {plane.name}", f"aircraft:{aircraft}")
+            self.dice_who.addItem(NO_AIRCRAFT, "side:")
             self.dice_who.setCurrentIndex(max(0, self.dice_who.findData(keep_who)))
         for box in (self.quantity, self.side, self.die, self.dice_who):
             box.blockSignals(False)

@@ -321,7 +321,7 @@ def test_the_umpire_names_a_sides_dice_and_the_rolls_typed_after_are_checked_per
     qtbot.keyClicks(view.dice_name, "the red d10s")
     qtbot.mouseClick(view.dice_set_button, Qt.MouseButton.LeftButton)
     assert s.events()[-1].narrative == "Dice at the table: USAF rolls the red d10s"
-    assert view.line.text() == "USAF's dice named: the red d10s."
+    assert view.line.text() == "Dice named for USAF: the red d10s."
     lock = s.ruleset.procedures["radar_lock"].prefill(s.engagement, ids["Eagle 2"], ids["Red 4"])
     lock.update(attacker=ids["Eagle 2"], target=ids["Red 4"], range_hexes=6)
     s.perform("radar_lock", lock, TableDice([3, 5]))  # USAF's two d10s

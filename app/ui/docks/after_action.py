@@ -125,8 +125,8 @@ class AfterActionDock(QWidget):
             whose = self.view.dice_who.currentText().strip() or side
             self.view.line.setText(
                 f"The dice were not named: {refused[0]}" if refused else
-                f"{whose}'s dice named: {' '.join(dice.split())}." if dice.strip() else
-                f"{whose}'s dice no longer named."
+                f"Dice named for {whose}: {' '.join(dice.split())}." if dice.strip() else
+                f"Dice no longer named for {whose}."
             )  # fmt: skip
         return bool(done)
 

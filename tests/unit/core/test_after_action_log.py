@@ -191,20 +191,25 @@ def test_dice_named_per_side_and_per_player_group_the_rolls_typed_after(game):
     s.set_dice("Blue", "the blue d10")
     s.undo()  # ... and back: the undone naming never counted
     roll(b1, 6)
+    s.set_dice("", "the umpire's d10")  # the rolls no aircraft makes
+    s.perform("critical_hit", {}, TableDice([9]))
     typed = read_typed_dice(list(s.iter_stored()), s.undone_actions())
     assert typed.faces == {
         ("d10", ""): [3, 9, 5, 2, 1],
+        ("d10", "the umpire's d10"): [9],
         ("d10", "the blue d10"): [7],
         ("d10", "Anna's dice"): [4],
         ("d10", "the red d10"): [8],
         ("d10", "a borrowed d10"): [6],
     }
     assert typed.said() == [
-        "Red: the red d10", "Blue 2: Anna's dice", "Blue: a borrowed d10"
+        "Red: the red d10", "Blue 2: Anna's dice", "Blue: a borrowed d10",
+        "Rolls of no aircraft: the umpire's d10",
     ]  # fmt: skip
     checks = dice_checks(typed.faces)
     assert [c.label for c in checks] == [
-        "d10", "d10, Anna's dice", "d10, a borrowed d10", "d10, the blue d10", "d10, the red d10"
+        "d10", "d10, Anna's dice", "d10, a borrowed d10", "d10, the blue d10", "d10, the red d10",
+        "d10, the umpire's d10",
     ]  # fmt: skip
     # a name emptied: that player's rolls go back to the side's dice
     s.set_dice("Blue", "", aircraft=b2)
@@ -244,3 +249,7 @@ def test_naming_dice_is_refused_with_a_clear_message(game):
     assert s.events()[-1].narrative == "Dice at the table: Blue 1 rolls the blue d10"
     s.set_dice("Blue", "")
     assert s.events()[-1].narrative == "Dice at the table: Blue's dice no longer named"
+    s.set_dice("", "the umpire's d6")
+    assert (
+        s.events()[-1].narrative == "Dice at the table: rolls of no aircraft with the umpire's d6"
+    )
