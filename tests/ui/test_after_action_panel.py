@@ -256,8 +256,8 @@ def test_the_desks_first_paint_imports_neither_pyqtgraph_nor_numpy(demo_game_fil
 
 
 def test_without_pyqtgraph_the_panel_says_so_and_the_desk_carries_on(played, qtbot, monkeypatch):
-    """The frozen bundle leaves pyqtgraph and numpy out (packaging/airboss.spec): the panel
-    says what is missing instead of failing."""
+    """An installation without pyqtgraph or numpy (the frozen bundle has both since issue 35,
+    tests/e2e/test_packaging.py): the panel says what is missing instead of failing."""
     monkeypatch.setitem(sys.modules, "pyqtgraph", None)  # import pyqtgraph -> ImportError
     monkeypatch.delitem(sys.modules, "app.ui.after_action_view", raising=False)
     monkeypatch.delitem(sys.modules, "app.ui.after_action_plots", raising=False)
