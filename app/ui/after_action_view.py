@@ -81,6 +81,8 @@ class AfterActionView(QWidget):
              "luckier than"]
         )  # fmt: skip
         self.luck_table.verticalHeader().hide()
+        self.luck_table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.luck_table.horizontalHeader().setStretchLastSection(True)
         self.luck_table.setMaximumHeight(150)
         luck = QWidget()
         row = QHBoxLayout()
