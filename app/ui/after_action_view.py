@@ -173,6 +173,7 @@ class AfterActionView(QWidget):
         self._luck_drawn = self._dice_drawn = False
         keep = self.quantity.currentData()
         keep_die, keep_who = self.die.currentData(), self.dice_who.currentData()
+        keep_side = self.side.currentData()
         for box in (self.quantity, self.side, self.die, self.dice_who):
             box.blockSignals(True)
             box.clear()
@@ -181,8 +182,12 @@ class AfterActionView(QWidget):
                 self.quantity.addItem(title, key)
             at = self.quantity.findData(keep)
             self.quantity.setCurrentIndex(max(0, at))
-            for side in reading.series.sides:
-                self.side.addItem(side, side)
+            for side in reading.series.sides:  # each side, then each of its aircraft
+                self.side.addItem(side, f"side:{side}")
+                for aircraft, plane in reading.series.planes.items():
+                    if plane.side == side:
+                        self.side.addItem(f"  {plane.name}", f"aircraft:{aircraft}")
+            self.side.setCurrentIndex(max(0, self.side.findData(keep_side)))
             for check in reading.dice:
                 self.die.addItem(check.label, check.label)
             self.die.setCurrentIndex(max(0, self.die.findData(keep_die)))
@@ -220,11 +225,12 @@ class AfterActionView(QWidget):
         )
 
     def draw_luck(self) -> None:
-        """The luck tab: every side's sentence, the chosen side's plot, the aircraft table."""
+        """The luck tab: every side's sentence, the chosen side's (or aircraft's) plot, the
+        aircraft table."""
         self._luck_drawn = True
         r = self.reading
-        side = self.side.currentData()
-        if r is None or side is None:
+        chosen = self.side.currentData()
+        if r is None or chosen is None:
             self.luck_plot.clear()
             self.luck_text.setText("No attack rolls yet.")
             self.luck_table.setRowCount(0)
@@ -237,15 +243,23 @@ class AfterActionView(QWidget):
                 f"({unknown[0].why})."
             )
         self.luck_text.setText("\n".join(sentences) or "No attack rolls yet.")
+        kind, _, who = chosen.partition(":")
+        sides = r.series.sides
+        if kind == "aircraft":
+            plane = r.series.planes[who]
+            rolls = [x for x in attacks(r.rolls) if x.roller == who]
+            name, side = plane.name, plane.side
+        else:
+            rolls, name, side = attacks(r.rolls, who), who, who
         self.luck_items = draw_luck(
             self.luck_plot,
-            attacks(r.rolls, side),
-            side,
+            rolls,
+            name,
             r.series.steps_per_turn,
             kills=bool(self.luck_of.currentData()),
             line=r.series.line,
             on_click=self.show_line,
-            side_index=max(0, self.side.currentIndex()),
+            side_index=sides.index(side) if side in sides else 0,
         )
         rows = r.aircraft()
         self.luck_table.setRowCount(len(rows))

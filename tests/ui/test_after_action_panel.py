@@ -163,17 +163,23 @@ def test_the_mouse_hovers_clicks_zooms_and_pans_a_plot(panel, qtbot):
     assert p0 < z0 and p1 - p0 == pytest.approx(z1 - z0)  # panned left, same width
 
 
-def test_luck_tab_per_side_with_its_band_and_one_number_per_side(panel):
+def test_luck_tab_per_side_with_its_band_and_one_number_per_side(panel, played):
     view = panel.view
     view.tabs.setCurrentIndex(1)
     text = view.luck_text.text()
     assert "VPAF's rolls were luckier than 86% of games with these odds" in text
     assert "USAF's rolls were luckier than 68% of games with these odds" in text
-    view.side.setCurrentIndex(view.side.findData("USAF"))
+    view.side.setCurrentIndex(view.side.findData("side:USAF"))
     items = view.luck_items
     assert {"band", "expected", "actual", "points"} <= set(items)
     assert len(items["points"].points()) == 2  # Olds 1's gun attack and Eagle 1's lock
     assert view.luck_table.rowCount() == 3
+    # one aircraft's luck, cumulative: Olds 1's one gun attack, 2 hits
+    _s, ids = played
+    view.side.setCurrentIndex(view.side.findData(f"aircraft:{ids['Olds 1']}"))
+    assert view.luck_plot.plotItem.titleLabel.text.startswith("Olds 1: hits")
+    (hit,) = view.luck_items["points"].points()
+    assert hit.pos().y() == 2 and "Olds 1: Gun attack on Red 1: 2 hits" in hit.data()[1]
 
 
 def test_dice_tab_shows_each_die_against_fair_and_how_many_rolls_the_test_needs(panel):
