@@ -311,7 +311,7 @@ def test_a_point_clicked_brings_its_line_forward_in_the_game_log(played, qtbot, 
 
 
 def test_the_umpire_names_a_sides_dice_and_the_rolls_typed_after_are_checked_per_die(
-    panel, played, qtbot
+    panel, played, qtbot, tmp_path
 ):
     """Issue 35: on the Dice tab the umpire says once which physical dice a side (or a
     player's aircraft) rolls; the log records it, and the rolls typed from then on get their
@@ -345,3 +345,11 @@ def test_the_umpire_names_a_sides_dice_and_the_rolls_typed_after_are_checked_per
     qtbot.keyClicks(view.dice_name, "Anna")
     qtbot.keyPress(view.dice_name, Qt.Key.Key_Return)
     assert s.events()[-1].narrative == "Dice at the table: Olds 2 rolls Anna"
+    qtbot.waitUntil(lambda: view.reading.series.last_seq == s.engagement.seq)
+    pdf = view.export_report(tmp_path / "report.pdf")
+    text = " ".join(re.sub(r"\s+", " ", p.extract_text()) for p in PdfReader(str(pdf)).pages)
+    assert "d10, the red d10s: 2 typed, too few to judge" in text
+    assert (
+        "Dice named at the table (for the rolls typed after): USAF: the red d10s; Olds 2: Anna"
+        in text
+    )
