@@ -353,3 +353,36 @@ def test_the_umpire_names_a_sides_dice_and_the_rolls_typed_after_are_checked_per
         "Dice named at the table (for the rolls typed after): USAF: the red d10s; Olds 2: Anna"
         in text
     )
+
+
+def test_a_loss_is_a_cross_on_its_line_and_the_kill_a_star_on_the_killers(qtbot, tmp_path):
+    """Kills and losses as markers: Blue 1's third hit destroys Red 1 (Skirmish: a prop has
+    three damage boxes); per aircraft the cross is on Red 1's damage line at 3, the star on
+    Blue 1's at 0; per side on the sides' lines; each with its log line."""
+    s = GameSession.create(tmp_path / "kill.airboss", "skirmish", "Kill")
+    b1 = s.add_aircraft("Blue", "jet", "Blue 1")
+    r1 = s.add_aircraft("Red", "prop", "Red 1")
+    for die in (1, 2, 3):
+        s.perform("gun_attack", {"attacker": b1, "target": r1}, TableDice([die]))
+    model = EngagementModel(s)
+    p = AfterActionDock(model)
+    qtbot.addWidget(p)
+    p.resize(900, 650)
+    p.show()
+    qtbot.waitExposed(p)
+    view = p.view
+
+    def marks(name: str):
+        (item,) = [i for i in view.fight_plot.plotItem.items if i.objectName() == name]
+        (spot,) = item.points()
+        return spot.pos().y(), spot.data()[1]
+
+    for per in ("aircraft", "side"):  # (Blue took no damage: its line stays at 0)
+        view.per.setCurrentIndex(view.per.findData(per))
+        y, tip = marks("losses")
+        assert y == 3 and tip.startswith("Red 1 (Red) lost: destroyed; last attacked by Blue 1")
+        y, tip = marks("kills")
+        assert y == 0 and tip.startswith("Blue 1 (Blue) kill: Red 1 (Red), destroyed\nTurn 1,")
+        assert tip.split("\n")[1].endswith(s.events()[-4].narrative)
+    model.set_session(None)
+    s.close()
