@@ -28,6 +28,7 @@ from app.core.events import (
     AircraftRemoved,
     CardsPrinted,
     ClockSet,
+    DiceSet,
     Envelope,
     Event,
     GameCreated,
@@ -57,6 +58,8 @@ from app.store import (
 )
 from app.store.outline import outline
 
+#: characters in the name of a die or player at the table (``GameSession.set_dice``)
+MAX_DICE_NAME = 80
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
 
@@ -800,6 +803,37 @@ class GameSession:
         """Record that these aircraft's current cards went on paper (not undoable)."""
         revs = {a: self.engagement.get(a).revision for a in aircraft_ids}
         self._commit([CardsPrinted(revisions=revs)], f"Cards printed: {len(revs)} aircraft")
+
+    def set_dice(self, side: str, dice: str, aircraft: str | None = None) -> None:
+        """Dice at the table (issue 35): from now on the dice typed for ``side``'s rolls (with
+        ``aircraft``, that aircraft's: a player's) are rolled with ``dice`` -- a physical die
+        or a player, "the red d10s" or "Anna"; empty: no longer named. ``side`` "" names the
+        dice of the rolls no aircraft makes (initiative, the umpire's what-ifs). Undoable; it
+        changes nothing in the game, but the After-action panel checks typed dice per ``dice``."""
+        shapes.text("side", side)
+        shapes.text("dice", dice)
+        shapes.text("aircraft", aircraft, optional=True)
+        dice = " ".join(dice.split())
+        if len(dice) > MAX_DICE_NAME:
+            raise RuleViolation(
+                f"dice: {len(dice)} characters; a die or player is named in at most "
+                f"{MAX_DICE_NAME}. Nothing was recorded."
+            )
+        e = self.engagement
+        if aircraft is not None:
+            side, who = e.get(aircraft).side, e.get(aircraft).name
+        elif side and side not in e.sides:
+            known = ", ".join(e.sides) or "none yet"
+            raise RuleViolation(f"no side {side!r} in this game (sides: {known})")
+        else:
+            who = side
+        if not who:  # the rolls no aircraft makes
+            said = f"rolls of no aircraft with {dice}" if dice else "rolls of no aircraft unnamed"
+        else:
+            said = f"{who} rolls {dice}" if dice else f"{who}'s dice no longer named"
+        self._commit(
+            [DiceSet(side=side, aircraft=aircraft, dice=dice)], f"Dice at the table: {said}"
+        )
 
     # -- undo and redo ------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Render docs/images/after-action*.png: the After-action panel on the demo engagement
 (Phantoms) after its gun attacks until the guns ran dry, then a hundred what-if attacks, every
-die typed at the table, the table's d10 a little fond of 10 (issue 35).
+die typed at the table: the umpire named each side's dice at the start, and VPAF's red d10 is
+a little fond of 10; the what-ifs are rolled with it too (issue 35).
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshot_after_action.py [out-dir]``
 """
@@ -25,8 +26,12 @@ def played_demo(path: Path):
     """The demo engagement, six turns of gun attacks in impulse f (each die typed)."""
     s = create_demo_game(path)
     rng = random.Random(35)
+    s.set_dice("USAF", "the white d10")
+    s.set_dice("VPAF", "the red d10")
 
-    def d10() -> int:  # a die that shows 10 a fifth of the time
+    def d10(side: str = "VPAF") -> int:  # VPAF's red die shows 10 a fifth of the time
+        if side != "VPAF":
+            return rng.randint(0, 9)
         return 0 if rng.random() < 0.2 else rng.randint(1, 9)
 
     sides = s.engagement.sides
@@ -44,10 +49,11 @@ def played_demo(path: Path):
                 inputs = proc.prefill(s.engagement, a.id, t.id)
                 inputs.update(attacker=a.id, target=t.id, position_modifier=rng.randint(0, 3))
                 try:
-                    res = s.perform("gun_attack", inputs, TableDice([d10(), d10()]))
+                    res = s.perform("gun_attack", inputs, TableDice([d10(a.side), d10(a.side)]))
                     for follow, who in res.follow_ups:
                         if follow == "critical_hit":
-                            s.perform("critical_hit", {"aircraft": who}, TableDice([d10()]))
+                            side = s.engagement.aircraft[who].side
+                            s.perform("critical_hit", {"aircraft": who}, TableDice([d10(side)]))
                 except RuleViolation:
                     continue
     assert sides
@@ -55,6 +61,7 @@ def played_demo(path: Path):
     a, t = list(s.engagement.aircraft)[:: len(s.engagement.aircraft) - 1]
     what_if = s.ruleset.procedures["gun_attack"].prefill(s.engagement, a, t)
     what_if["position_modifier"] = 1
+    s.set_dice("", "the red d10")  # ... rolled with VPAF's die
     for _ in range(100):
         s.perform("gun_attack", what_if, TableDice([d10(), d10()]))
     return s
@@ -79,6 +86,7 @@ def main(out: Path) -> None:
         app.processEvents()
         panel.grab().save(str(out / "after-action-luck.png"))
         view.tabs.setCurrentIndex(2)
+        view.die.setCurrentIndex(view.die.findData("d10, the red d10"))
         app.processEvents()
         panel.grab().save(str(out / "after-action-dice.png"))
         model.set_session(None)

@@ -10,7 +10,7 @@ the log read once in order is the game as it went). Values stay exact (``Fractio
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -117,9 +117,12 @@ class AfterAction:
         undone: Iterable[int] = (),
         steps_per_turn: int = 1,
         ledger_titles: Mapping[str, str] | None = None,
+        step_labels: Sequence[str] = (),
     ) -> None:
         self.undone = set(undone)
-        self.steps_per_turn = max(1, steps_per_turn)
+        self.steps_per_turn = max(1, steps_per_turn, len(step_labels))
+        #: the steps of a turn as the ruleset names them ("Impulse 1, f) Gun"), if known
+        self.step_labels = list(step_labels)
         self.ledger_titles = dict(ledger_titles or {})
         self.turn, self.step = 1, 0
         self.planes: dict[str, _Plane] = {}
@@ -302,10 +305,17 @@ class AfterAction:
             out.append(total)
         return out
 
+    def step_name(self, step: int) -> str:
+        """A step as the ruleset names it ("Impulse 1, f) Gun"), else "step 3" (from 1)."""
+        if 0 <= step < len(self.step_labels):
+            return self.step_labels[step]
+        return f"step {step + 1}"
+
     def line(self, action: int) -> str:
-        """The log line of an action, with its turn and step: "Turn 2, step 3, #41: Olds 1 ..."."""
+        """The log line of an action, with its turn and step:
+        "Turn 2, Impulse 1, f) Gun, #41: Olds 1 ..." (or "Turn 2, step 3, #41: ...")."""
         turn, step = self.when.get(action, (0, 0))
-        return f"Turn {turn}, step {step}, #{action}: {self.lines.get(action, '')}"
+        return f"Turn {turn}, {self.step_name(step)}, #{action}: {self.lines.get(action, '')}"
 
 
 def undone_actions(events: Iterable[Logged]) -> set[int]:
@@ -326,12 +336,13 @@ def read_after_action(
     steps_per_turn: int = 1,
     ledger_titles: Mapping[str, str] | None = None,
     undone: Iterable[int] | None = None,
+    step_labels: Sequence[str] = (),
 ) -> AfterAction:
     """The series of a whole log. ``events`` is read twice unless ``undone`` (the actions
     undone at the log's end) is given: pass a list, or a function's fresh iterator each time."""
     if undone is None:
         events = list(events)
         undone = undone_actions(events)
-    out = AfterAction(undone, steps_per_turn, ledger_titles)
+    out = AfterAction(undone, steps_per_turn, ledger_titles, step_labels)
     out.feed(events)
     return out

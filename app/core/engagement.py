@@ -26,6 +26,7 @@ from app.core.events import (
     ClockSet,
     CriticalHit,
     DamageTaken,
+    DiceSet,
     Event,
     GameAttributesSet,
     GameCreated,
@@ -328,6 +329,10 @@ def _initiative(s: Engagement, e: InitiativeSet, seq: int) -> Engagement:
     )
 
 
+def _dice_set(s: Engagement, e: DiceSet, seq: int) -> Engagement:
+    return _evolve(s, seq=seq)  # which dice roll for whom: read from the log, not the state
+
+
 def _clock(s: Engagement, e: ClockSet, seq: int) -> Engagement:
     if e.turn < 1 or e.step < 0:
         raise RuleViolation("the game cannot go back before turn 1")
@@ -350,6 +355,7 @@ _HANDLERS: dict[type, Callable[[Engagement, Any, int], Engagement]] = {
     ProcedureResolved: _procedure,
     InitiativeSet: _initiative,
     ClockSet: _clock,
+    DiceSet: _dice_set,
 }
 
 

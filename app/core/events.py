@@ -199,6 +199,21 @@ class Restored(_Event):
     action: int
 
 
+class DiceSet(_Event):
+    """Dice at the table (issue 35): from now on the dice the umpire types for ``side``'s
+    rolls (or, with ``aircraft``, that aircraft's: a player's) are rolled with ``dice`` -- a
+    physical die or a player ("the red d10s", "Anna"); empty: no longer named. It changes
+    nothing in the game: the After-action panel's dice check groups typed dice by it."""
+
+    kind: Literal["dice_set"] = "dice_set"
+    side: str
+    aircraft: str | None = None
+    dice: str = ""
+
+    def touches(self) -> frozenset[str]:
+        return frozenset()  # no aircraft's state or card changes
+
+
 Event = Annotated[
     GameCreated
     | AircraftAdded
@@ -217,7 +232,8 @@ Event = Annotated[
     | ClockSet
     | CardsPrinted
     | Reverted
-    | Restored,
+    | Restored
+    | DiceSet,
     Field(discriminator="kind"),
 ]
 

@@ -9,21 +9,21 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from app.core.after_action import AfterAction, read_after_action, undone_actions
-from app.core.dice_check import DieCheck, dice_checks, typed_faces
+from app.core.dice_check import DieCheck, TypedDice, dice_checks, read_typed_dice
 from app.core.errors import RuleViolation
 from app.core.luck import RollOdds, Tally, luck_rolls, tally
 from app.session import GameSession
 
 
-def steps_per_turn(session: GameSession) -> int:
-    """How many steps a turn of this game has (its sequence of play), at least one."""
+def step_labels(session: GameSession) -> list[str]:
+    """The steps of a turn of this game as its ruleset names them (its sequence of play)."""
     try:
         try:
-            return max(1, len(session.steps()))
+            return [step.label for step in session.steps()]
         except RuleViolation:
-            return 1
+            return []
     except Exception:  # noqa: BLE001 - a ruleset that cannot say counts turns only
-        return 1
+        return []
 
 
 def ledger_titles(session: GameSession) -> dict[str, str]:
@@ -47,18 +47,22 @@ class GameReading:
     session: GameSession
     undone: set[int] = field(default_factory=set)
     series: AfterAction = field(init=False)
-    #: the typed dice, by die, against fair ones
+    #: the typed dice, by die and by the dice named at the table, against fair ones
     dice: list[DieCheck] = field(init=False)
+    #: the typed dice and the dice named at the table now
+    typed: TypedDice = field(init=False)
 
     def __post_init__(self) -> None:
         s = self.session
         # the log read once for the series and the dice, and let go: a long game is not kept
         events = list(s.iter_stored())
         self.undone = undone_actions(events)
+        labels = step_labels(s)
         self.series = read_after_action(
-            events, steps_per_turn(s), ledger_titles(s), undone=self.undone
+            events, max(1, len(labels)), ledger_titles(s), self.undone, labels
         )
-        self.dice = dice_checks(typed_faces(events, self.undone))
+        self.typed = read_typed_dice(events, self.undone)
+        self.dice = dice_checks(self.typed.faces)
 
     @cached_property
     def rolls(self) -> list[RollOdds]:

@@ -4,7 +4,8 @@ first shown, never for the desk's first paint).
 Three drawings, each into a ``pg.PlotWidget`` it is given, so the panel, the PDF report and
 the exports draw the same thing:
 - ``draw_series``: a quantity over game time, one stepped line per aircraft or side, a point
-  at every change (hover: the value and the log line; click: the log line), losses as crosses;
+  at every change (hover: the value and the log line; click: the log line), losses as crosses
+  and kills as stars (on the line of the enemy whose attack came last);
 - ``draw_luck``: a side's cumulative hits (or kills) against the expected, inside the band the
   middle 90% of fair games fall in;
 - ``draw_die``: a die's typed faces against the fair count.
@@ -170,7 +171,42 @@ def _losses(
     marks.setObjectName("losses")
     _clicks(marks, on_click)
     w.addItem(marks)
+    _kills(w, reading, by_who, per, on_click)
     return marks
+
+
+def _kills(
+    w: pg.PlotWidget,
+    reading: AfterAction,
+    by_who: dict[str, Series],
+    per: str,
+    on_click: Click | None,
+) -> pg.ScatterPlotItem | None:
+    """A star on the line of the enemy (or its side's) whose attack came last before each
+    loss: the kill, where its target was lost."""
+    xs, ys, data = [], [], []
+    for loss in reading.losses:
+        if not loss.by:
+            continue
+        s = by_who.get(loss.by if per == "aircraft" else loss.by_side or "")
+        xs.append(loss.x)
+        ys.append(_at(s, loss.seq) if s else 0.0)
+        data.append((loss.action, kill_text(loss) + "\n" + reading.line(loss.action)))
+    if not xs:
+        return None
+    stars = pg.ScatterPlotItem(
+        xs, ys, data=data, symbol="star", size=16, brush=pg.mkBrush("#f1c40f"),
+        pen=pg.mkPen("k", width=1), hoverable=True, tip=_tip, name="kill",
+    )  # fmt: skip
+    stars.setObjectName("kills")
+    _clicks(stars, on_click)
+    w.addItem(stars)
+    return stars
+
+
+def kill_text(loss: Loss) -> str:
+    """ "Eagle 1 (USAF) kill: Red 3 (VPAF), ejected"."""
+    return f"{loss.by_name} ({loss.by_side}) kill: {loss.name} ({loss.side}), {loss.how}"
 
 
 def loss_text(loss: Loss) -> str:
@@ -259,7 +295,7 @@ def draw_die(w: pg.PlotWidget, check: DieCheck) -> dict[str, Any]:
         f"{check.label}: {check.rolls} typed against a fair die"
         + (" (looks unfair)" if check.flagged else "")
     )
-    w.setLabel("bottom", f"face of the {check.label}")
+    w.setLabel("bottom", f"face of the {check.die}")
     w.setLabel("left", "times typed")
     faces = np.array(check.faces, dtype=float)
     bars = pg.BarGraphItem(

@@ -124,6 +124,9 @@ def write_report(reading: GameReading, path: Path) -> Path:
             )
         page.text("Dice at the table", 12, bold=True)
         page.text("\n".join(c.verdict() for c in reading.dice) or "No typed dice.")
+        named = reading.typed.said()
+        if named:
+            page.text("Dice named at the table (for the rolls typed after): " + "; ".join(named), 9)
 
         plot = plot_widget()
         # laid out and drawn as on a screen (never shown on one), then put in the page as a

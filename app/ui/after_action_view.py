@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.dice_check import NO_AIRCRAFT
 from app.core.luck import attacks
 from app.ui.after_action_data import GameReading
 from app.ui.after_action_export import export_csv, export_plot
@@ -33,6 +35,8 @@ class AfterActionView(QWidget):
 
     #: a point was clicked: the action (its first event's sequence number) it came from
     log_line = Signal(int)
+    #: the umpire names the dice a side (aircraft "") or an aircraft rolls: side, aircraft, dice
+    dice_named = Signal(str, str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -77,6 +81,8 @@ class AfterActionView(QWidget):
              "luckier than"]
         )  # fmt: skip
         self.luck_table.verticalHeader().hide()
+        self.luck_table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.luck_table.horizontalHeader().setStretchLastSection(True)
         self.luck_table.setMaximumHeight(150)
         luck = QWidget()
         row = QHBoxLayout()
@@ -99,14 +105,35 @@ class AfterActionView(QWidget):
         self.dice_plot = plot_widget()
         self.dice_plot.setObjectName("dice_plot")
         self.dice_items: dict = {}
+        # which physical dice (or player) a side or an aircraft rolls, set once, for the
+        # rolls typed after it (a record in the log: ``GameSession.set_dice``)
+        self.dice_who = QComboBox()
+        self.dice_who.setObjectName("dice_who")
+        self.dice_name = QLineEdit()
+        self.dice_name.setObjectName("dice_name")
+        self.dice_name.setPlaceholderText("the red d10s, Anna's dice … (empty: not named)")
+        self.dice_name.setMaxLength(80)
+        self.dice_set_button = QPushButton("Name their dice")
+        self.dice_set_button.setObjectName("dice_set")
+        self.dice_named_text = QLabel()
+        self.dice_named_text.setObjectName("dice_named_text")
+        self.dice_named_text.setWordWrap(True)
         dice = QWidget()
         row = QHBoxLayout()
         row.addWidget(QLabel("Die"))
         row.addWidget(self.die, 1)
+        naming = QHBoxLayout()
+        naming.addWidget(QLabel("From now on"))
+        naming.addWidget(self.dice_who)
+        naming.addWidget(QLabel("rolls with"))
+        naming.addWidget(self.dice_name, 1)
+        naming.addWidget(self.dice_set_button)
         col = QVBoxLayout(dice)
         col.addWidget(self.dice_text)
         col.addLayout(row)
         col.addWidget(self.dice_plot, 1)
+        col.addLayout(naming)
+        col.addWidget(self.dice_named_text)
         self.tabs.addTab(dice, "Dice at the table")
 
         # -- the log line and the exports ---------------------------------------------------
@@ -130,6 +157,8 @@ class AfterActionView(QWidget):
         self.side.currentIndexChanged.connect(lambda _i: self.draw_luck())
         self.luck_of.currentIndexChanged.connect(lambda _i: self.draw_luck())
         self.die.currentIndexChanged.connect(lambda _i: self.draw_dice())
+        self.dice_set_button.clicked.connect(self._name_dice)
+        self.dice_name.returnPressed.connect(self._name_dice)
         self.tabs.currentChanged.connect(lambda _i: self._tab_shown())
         self.export_plot_button.clicked.connect(self._ask_plot)
         self.export_data_button.clicked.connect(self._ask_csv)
@@ -143,7 +172,9 @@ class AfterActionView(QWidget):
         self.reading = reading
         self._luck_drawn = self._dice_drawn = False
         keep = self.quantity.currentData()
-        for box in (self.quantity, self.side, self.die):
+        keep_die, keep_who = self.die.currentData(), self.dice_who.currentData()
+        keep_side = self.side.currentData()
+        for box in (self.quantity, self.side, self.die, self.dice_who):
             box.blockSignals(True)
             box.clear()
         if reading is not None:
@@ -151,11 +182,23 @@ class AfterActionView(QWidget):
                 self.quantity.addItem(title, key)
             at = self.quantity.findData(keep)
             self.quantity.setCurrentIndex(max(0, at))
-            for side in reading.series.sides:
-                self.side.addItem(side, side)
+            for side in reading.series.sides:  # each side, then each of its aircraft
+                self.side.addItem(side, f"side:{side}")
+                for aircraft, plane in reading.series.planes.items():
+                    if plane.side == side:
+                        self.side.addItem(f"  {plane.name}", f"aircraft:{aircraft}")
+            self.side.setCurrentIndex(max(0, self.side.findData(keep_side)))
             for check in reading.dice:
                 self.die.addItem(check.label, check.label)
-        for box in (self.quantity, self.side, self.die):
+            self.die.setCurrentIndex(max(0, self.die.findData(keep_die)))
+            for side in reading.series.sides:
+                self.dice_who.addItem(side, f"side:{side}")
+                for aircraft, plane in reading.series.planes.items():
+                    if plane.side == side:
+                        self.dice_who.addItem(f"  {plane.name}", f"aircraft:{aircraft}")
+            self.dice_who.addItem(NO_AIRCRAFT, "side:")
+            self.dice_who.setCurrentIndex(max(0, self.dice_who.findData(keep_who)))
+        for box in (self.quantity, self.side, self.die, self.dice_who):
             box.blockSignals(False)
         self.draw_fight()
         self._tab_shown()
@@ -182,11 +225,12 @@ class AfterActionView(QWidget):
         )
 
     def draw_luck(self) -> None:
-        """The luck tab: every side's sentence, the chosen side's plot, the aircraft table."""
+        """The luck tab: every side's sentence, the chosen side's (or aircraft's) plot, the
+        aircraft table."""
         self._luck_drawn = True
         r = self.reading
-        side = self.side.currentData()
-        if r is None or side is None:
+        chosen = self.side.currentData()
+        if r is None or chosen is None:
             self.luck_plot.clear()
             self.luck_text.setText("No attack rolls yet.")
             self.luck_table.setRowCount(0)
@@ -199,15 +243,23 @@ class AfterActionView(QWidget):
                 f"({unknown[0].why})."
             )
         self.luck_text.setText("\n".join(sentences) or "No attack rolls yet.")
+        kind, _, who = chosen.partition(":")
+        sides = r.series.sides
+        if kind == "aircraft":
+            plane = r.series.planes[who]
+            rolls = [x for x in attacks(r.rolls) if x.roller == who]
+            name, side = plane.name, plane.side
+        else:
+            rolls, name, side = attacks(r.rolls, who), who, who
         self.luck_items = draw_luck(
             self.luck_plot,
-            attacks(r.rolls, side),
-            side,
+            rolls,
+            name,
             r.series.steps_per_turn,
             kills=bool(self.luck_of.currentData()),
             line=r.series.line,
             on_click=self.show_line,
-            side_index=max(0, self.side.currentIndex()),
+            side_index=sides.index(side) if side in sides else 0,
         )
         rows = r.aircraft()
         self.luck_table.setRowCount(len(rows))
@@ -224,9 +276,17 @@ class AfterActionView(QWidget):
         self.luck_table.resizeColumnsToContents()
 
     def draw_dice(self) -> None:
-        """The dice tab: every die's verdict, the chosen die's histogram."""
+        """The dice tab: every die's verdict, the chosen die's histogram, the dice named."""
         self._dice_drawn = True
         r = self.reading
+        named = r.typed.said() if r is not None else []
+        self.dice_named_text.setText(
+            "Dice named now: " + "; ".join(named) + "."
+            if named
+            else "No dice named: typed dice are checked by die. Name the dice a side or a "
+            "player rolls, and the rolls typed from then on are checked per those dice."
+        )
+        self.dice_who.setEnabled(r is not None and self.dice_who.count() > 0)
         label = self.die.currentData()
         checks = {c.label: c for c in (r.dice if r is not None else [])}
         if label not in checks:
@@ -239,6 +299,16 @@ class AfterActionView(QWidget):
             return
         self.dice_text.setText("\n".join(c.verdict() for c in checks.values()))
         self.dice_items = draw_die(self.dice_plot, checks[label])
+
+    def _name_dice(self) -> None:
+        who, r = self.dice_who.currentData(), self.reading
+        if who is None or r is None:
+            return
+        kind, _, name = who.partition(":")
+        if kind == "aircraft":
+            self.dice_named.emit(r.series.planes[name].side, name, self.dice_name.text())
+        else:
+            self.dice_named.emit(name, "", self.dice_name.text())
 
     def show_line(self, action: int) -> None:
         """A point was clicked: its log line here, and ``log_line`` for whoever follows."""

@@ -118,20 +118,68 @@ def test_hover_shows_the_value_and_the_log_line_and_a_click_shows_and_sends_it(p
     with qtbot.waitSignal(panel.log_line) as sent:
         dots.sigClicked.emit(dots, [hit], None)
     assert sent.args == [action]
-    assert view.line.text().startswith(f"Turn 1, step {step_of(1, 'f')}, #{action}:")
+    assert view.line.text().startswith(f"Turn 1, Impulse 1, f) Gun, #{action}: Red 1")
 
 
-def test_luck_tab_per_side_with_its_band_and_one_number_per_side(panel):
+def test_the_mouse_hovers_clicks_zooms_and_pans_a_plot(panel, qtbot):
+    """Real mouse events on the plot: hovering a point shows its value and log line as a
+    tip, clicking it sends its action, the wheel zooms and a drag pans (pyqtgraph's own)."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    view = panel.view
+    view.per.setCurrentIndex(view.per.findData("aircraft"))
+    _s, _c, dots = next(t for t in view.fight_items if t[0].name == "Olds 2")
+    hit = dots.points()[1]
+    plot, box = view.fight_plot, view.fight_plot.getViewBox()
+    qtbot.wait(50)  # the plot laid out with its new items
+    at = plot.mapFromScene(dots.mapToScene(hit.pos()))
+    for dx in (0, 1):  # (pyqtgraph takes a mouse move at most every few milliseconds)
+        qtbot.wait(40)
+        qtbot.mouseMove(plot.viewport(), at + QPoint(dx, 0))
+    tip = box.toolTip()
+    assert tip.startswith("Olds 2: Damage 4\nTurn 1, Impulse 1, f) Gun, #") and "4 hits" in tip
+    with qtbot.waitSignal(panel.log_line) as sent:
+        qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    assert sent.args == [hit.data()[0]]
+    (x0, x1), _ = box.viewRange()
+    centre = QPointF(plot.viewport().rect().center())
+    wheel = QWheelEvent(
+        centre, plot.viewport().mapToGlobal(centre), QPoint(0, 0), QPoint(0, 240),
+        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )  # fmt: skip
+    QApplication.sendEvent(plot.viewport(), wheel)
+    (z0, z1), _ = box.viewRange()
+    assert z1 - z0 < (x1 - x0) * 0.9  # zoomed in
+    start = plot.viewport().rect().center()
+    qtbot.mousePress(plot.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    for dx in (10, 40, 80):
+        qtbot.wait(40)
+        qtbot.mouseMove(plot.viewport(), start + QPoint(dx, 0))
+    qtbot.mouseRelease(plot.viewport(), Qt.MouseButton.LeftButton, pos=start + QPoint(80, 0))
+    (p0, p1), _ = box.viewRange()
+    assert p0 < z0 and p1 - p0 == pytest.approx(z1 - z0)  # panned left, same width
+
+
+def test_luck_tab_per_side_with_its_band_and_one_number_per_side(panel, played):
     view = panel.view
     view.tabs.setCurrentIndex(1)
     text = view.luck_text.text()
     assert "VPAF's rolls were luckier than 86% of games with these odds" in text
     assert "USAF's rolls were luckier than 68% of games with these odds" in text
-    view.side.setCurrentIndex(view.side.findData("USAF"))
+    view.side.setCurrentIndex(view.side.findData("side:USAF"))
     items = view.luck_items
     assert {"band", "expected", "actual", "points"} <= set(items)
     assert len(items["points"].points()) == 2  # Olds 1's gun attack and Eagle 1's lock
     assert view.luck_table.rowCount() == 3
+    # one aircraft's luck, cumulative: Olds 1's one gun attack, 2 hits
+    _s, ids = played
+    view.side.setCurrentIndex(view.side.findData(f"aircraft:{ids['Olds 1']}"))
+    assert view.luck_plot.plotItem.titleLabel.text.startswith("Olds 1: hits")
+    (hit,) = view.luck_items["points"].points()
+    assert hit.pos().y() == 2 and "Olds 1: Gun attack on Red 1: 2 hits" in hit.data()[1]
 
 
 def test_dice_tab_shows_each_die_against_fair_and_how_many_rolls_the_test_needs(panel):
@@ -214,8 +262,8 @@ def test_the_desks_first_paint_imports_neither_pyqtgraph_nor_numpy(demo_game_fil
 
 
 def test_without_pyqtgraph_the_panel_says_so_and_the_desk_carries_on(played, qtbot, monkeypatch):
-    """The frozen bundle leaves pyqtgraph and numpy out (packaging/airboss.spec): the panel
-    says what is missing instead of failing."""
+    """An installation without pyqtgraph or numpy (the frozen bundle has both since issue 35,
+    tests/e2e/test_packaging.py): the panel says what is missing instead of failing."""
     monkeypatch.setitem(sys.modules, "pyqtgraph", None)  # import pyqtgraph -> ImportError
     monkeypatch.delitem(sys.modules, "app.ui.after_action_view", raising=False)
     monkeypatch.delitem(sys.modules, "app.ui.after_action_plots", raising=False)
@@ -260,3 +308,81 @@ def test_a_point_clicked_brings_its_line_forward_in_the_game_log(played, qtbot, 
     )
     assert not window.docks["game_log"].visibleRegion().isEmpty()
     window.model.set_session(None)
+
+
+def test_the_umpire_names_a_sides_dice_and_the_rolls_typed_after_are_checked_per_die(
+    panel, played, qtbot, tmp_path
+):
+    """Issue 35: on the Dice tab the umpire says once which physical dice a side (or a
+    player's aircraft) rolls; the log records it, and the rolls typed from then on get their
+    own histogram and test, those before stay with the die's label."""
+    from PySide6.QtCore import Qt
+
+    s, ids = played
+    view = panel.view
+    view.tabs.setCurrentIndex(2)
+    assert "No dice named" in view.dice_named_text.text()
+    assert [view.dice_who.itemText(i).strip() for i in range(3)] == ["USAF", "Olds 1", "Olds 2"]
+    view.dice_who.setCurrentIndex(view.dice_who.findData("side:USAF"))
+    qtbot.keyClicks(view.dice_name, "the red d10s")
+    qtbot.mouseClick(view.dice_set_button, Qt.MouseButton.LeftButton)
+    assert s.events()[-1].narrative == "Dice at the table: USAF rolls the red d10s"
+    assert view.line.text() == "Dice named for USAF: the red d10s."
+    lock = s.ruleset.procedures["radar_lock"].prefill(s.engagement, ids["Eagle 2"], ids["Red 4"])
+    lock.update(attacker=ids["Eagle 2"], target=ids["Red 4"], range_hexes=6)
+    s.perform("radar_lock", lock, TableDice([3, 5]))  # USAF's two d10s
+    qtbot.waitUntil(
+        lambda: view.reading is not None and view.reading.series.last_seq == s.engagement.seq
+    )
+    assert [(c.label, c.rolls) for c in view.reading.dice] == [("d10", 9), ("d10, the red d10s", 2)]
+    assert "USAF: the red d10s" in view.dice_named_text.text()
+    view.die.setCurrentIndex(view.die.findData("d10, the red d10s"))
+    bars = view.dice_items["bars"]
+    assert list(bars.opts["height"]) == [0, 0, 1, 0, 1, 0, 0, 0, 0, 0]
+    # a player's own dice: typed with Enter in the name box
+    view.dice_who.setCurrentIndex(view.dice_who.findData(f"aircraft:{ids['Olds 2']}"))
+    view.dice_name.clear()
+    qtbot.keyClicks(view.dice_name, "Anna")
+    qtbot.keyPress(view.dice_name, Qt.Key.Key_Return)
+    assert s.events()[-1].narrative == "Dice at the table: Olds 2 rolls Anna"
+    qtbot.waitUntil(lambda: view.reading.series.last_seq == s.engagement.seq)
+    pdf = view.export_report(tmp_path / "report.pdf")
+    text = " ".join(re.sub(r"\s+", " ", p.extract_text()) for p in PdfReader(str(pdf)).pages)
+    assert "d10, the red d10s: 2 typed, too few to judge" in text
+    assert (
+        "Dice named at the table (for the rolls typed after): USAF: the red d10s; Olds 2: Anna"
+        in text
+    )
+
+
+def test_a_loss_is_a_cross_on_its_line_and_the_kill_a_star_on_the_killers(qtbot, tmp_path):
+    """Kills and losses as markers: Blue 1's third hit destroys Red 1 (Skirmish: a prop has
+    three damage boxes); per aircraft the cross is on Red 1's damage line at 3, the star on
+    Blue 1's at 0; per side on the sides' lines; each with its log line."""
+    s = GameSession.create(tmp_path / "kill.airboss", "skirmish", "Kill")
+    b1 = s.add_aircraft("Blue", "jet", "Blue 1")
+    r1 = s.add_aircraft("Red", "prop", "Red 1")
+    for die in (1, 2, 3):
+        s.perform("gun_attack", {"attacker": b1, "target": r1}, TableDice([die]))
+    model = EngagementModel(s)
+    p = AfterActionDock(model)
+    qtbot.addWidget(p)
+    p.resize(900, 650)
+    p.show()
+    qtbot.waitExposed(p)
+    view = p.view
+
+    def marks(name: str):
+        (item,) = [i for i in view.fight_plot.plotItem.items if i.objectName() == name]
+        (spot,) = item.points()
+        return spot.pos().y(), spot.data()[1]
+
+    for per in ("aircraft", "side"):  # (Blue took no damage: its line stays at 0)
+        view.per.setCurrentIndex(view.per.findData(per))
+        y, tip = marks("losses")
+        assert y == 3 and tip.startswith("Red 1 (Red) lost: destroyed; last attacked by Blue 1")
+        y, tip = marks("kills")
+        assert y == 0 and tip.startswith("Blue 1 (Blue) kill: Red 1 (Red), destroyed\nTurn 1,")
+        assert tip.split("\n")[1].endswith(s.events()[-4].narrative)
+    model.set_session(None)
+    s.close()

@@ -9,6 +9,8 @@ it loads ``app.ui.after_action_view`` and reads the game's log. Out of view it d
 read again only then).
 
 A click on a point shows that point's log line in the panel and emits ``log_line(action)``.
+On the Dice tab the umpire names the dice a side or a player rolls (``GameSession.set_dice``,
+a record in the log): the rolls typed from then on are checked per those dice.
 
 Run alone on the demo engagement: ``python -m app.ui.docks.after_action``.
 """
@@ -88,6 +90,7 @@ class AfterActionDock(QWidget):
             self.view = AfterActionView(self)
             self.view.log_line.connect(self.log_line)
             self.view.log_line.connect(self.model.show_log_line)  # the Game log follows
+            self.view.dice_named.connect(self.name_dice)
             self._layout.removeWidget(self.waiting)
             self.waiting.deleteLater()
             self._layout.addWidget(self.view)
@@ -103,6 +106,29 @@ class AfterActionDock(QWidget):
 
         model = self.model
         self.view.show_reading(GameReading(model.session) if model.has_session else None)
+        self.view.dice_set_button.setEnabled(model.can_act)
+        self.view.dice_name.setEnabled(model.can_act)
+
+    def name_dice(self, side: str, aircraft: str, dice: str) -> bool:
+        """From now on ``side``'s rolls (``aircraft``'s, if given) are rolled with ``dice``: a
+        record in the log; a refusal is said in the panel (and to the desk). True if done."""
+        refused: list[str] = []
+        say = refused.append
+        self.model.refused.connect(say)
+        try:
+            done = self.model.attempt(
+                lambda: self.model.session.set_dice(side, dice, aircraft or None) or True
+            )
+        finally:
+            self.model.refused.disconnect(say)
+        if self.view is not None:
+            whose = self.view.dice_who.currentText().strip() or side
+            self.view.line.setText(
+                f"The dice were not named: {refused[0]}" if refused else
+                f"Dice named for {whose}: {' '.join(dice.split())}." if dice.strip() else
+                f"Dice no longer named for {whose}."
+            )  # fmt: skip
+        return bool(done)
 
 
 if __name__ == "__main__":  # the panel alone on the demo engagement

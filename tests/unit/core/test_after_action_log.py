@@ -1,8 +1,8 @@
 """Issue 35: the series, the luck and the dice a known log gives, against hand-computed values.
 
-The game (Skirmish: a d10 gun roll hits on the hit number, 6 unless typed, or less, a 10
-always misses; a jet has 3 rounds and 4 damage boxes, a prop 2 rounds and 3 boxes), every die
-typed:
+The game (Skirmish: a d10 gun roll hits on the shooter's hit number or less, read from its
+card: a jet's 6, a prop's 5; a 10 always misses; a jet has 3 rounds and 4 damage boxes, a prop
+2 rounds and 3 boxes), every die typed:
 
   Blue 1 (jet) guns Red 1 (prop): 3 -> hit   Red 1 damage 1, Blue 1 rounds 3 -> 2
   Blue 1 guns Red 1: 9 -> miss               Blue 1 rounds 2 -> 1
@@ -14,8 +14,8 @@ typed:
 
 Hand-computed luck: Blue's four attack rolls each hit with 6/10: 12/5 hits expected, 3 came;
 the chance of fewer than 3 of 4 is .0256 + .1536 + .3456 = .5248, of exactly 3 .3456, so
-Blue's rolls beat .5248 + .3456 / 2 = 69.76% of fair games. Red's one roll hits with 6/10:
-3/5 expected, 1 came: luckier than .4 + .6 / 2 = 70%. Only Blue 2's roll could kill (Red 1
+Blue's rolls beat .5248 + .3456 / 2 = 69.76% of fair games. Red's one roll hits with 5/10:
+1/2 expected, 1 came: luckier than .5 + .5 / 2 = 75%. Only Blue 2's roll could kill (Red 1
 at 2 of 3): 3/5 kills expected, 1 came.
 """
 
@@ -35,8 +35,10 @@ from app.core.dice_check import (
     chi_square,
     chi_square_p,
     dice_checks,
+    read_typed_dice,
     typed_faces,
 )
+from app.core.errors import RuleViolation
 from app.core.luck import attacks, band, hits_of, luck_rolls, luckier_than, tally
 from app.session import GameSession
 
@@ -86,7 +88,9 @@ def test_series_from_a_known_log(game):
         "Blue 2",
         "Blue",
     )
-    assert "Blue 2" in aa.line(loss.action) and "Turn 1, step 1" in aa.line(loss.action)
+    assert "Blue 2" in aa.line(loss.action) and "Turn 1, step 2, #" in aa.line(loss.action)
+    named = read_after_action(events, step_labels=["Initiative", "Movement", "Combat"])
+    assert named.line(loss.action).startswith(f"Turn 1, Movement, #{loss.action}: Blue 2")
 
 
 def test_luck_sums_from_a_known_log(game):
@@ -94,7 +98,11 @@ def test_luck_sums_from_a_known_log(game):
     events = list(s.iter_stored())
     rolls = luck_rolls(events, s.ruleset.procedures)
     assert [r.outcome for r in rolls] == ["hit", "miss", "hit", "hit", "hit"]  # undone left out
-    assert all(r.odds == {"hit": Fraction(3, 5), "miss": Fraction(2, 5)} for r in rolls)
+    jet, prop = (
+        {"hit": Fraction(3, 5), "miss": Fraction(2, 5)},
+        {"hit": Fraction(1, 2), "miss": Fraction(1, 2)},
+    )
+    assert [r.odds for r in rolls] == [jet, jet, prop, jet, jet]
     assert [r.kill_chance for r in rolls] == [0, 0, 0, 0, Fraction(3, 5)]
     assert [r.killed for r in rolls] == [False, False, False, False, True]
     sides = {t.name: t for t in tally(rolls)}
@@ -102,8 +110,8 @@ def test_luck_sums_from_a_known_log(game):
     assert (blue.rolls, blue.expected_hits, blue.hits) == (4, Fraction(12, 5), 3)
     assert (blue.expected_kills, blue.kills) == (Fraction(3, 5), 1)
     assert blue.luckier_than == pytest.approx(0.6976, abs=1e-12)
-    assert (red_t.expected_hits, red_t.hits) == (Fraction(3, 5), 1)
-    assert red_t.luckier_than == pytest.approx(0.7, abs=1e-12)
+    assert (red_t.expected_hits, red_t.hits) == (Fraction(1, 2), 1)
+    assert red_t.luckier_than == pytest.approx(0.75, abs=1e-12)
     assert "luckier than 70% of games with these odds" in blue.sentence()
     per_aircraft = {t.name: (t.rolls, t.hits) for t in tally(rolls, "aircraft")}
     assert per_aircraft == {"Blue 1": (3, 2), "Red 1": (1, 1), "Blue 2": (1, 1)}
@@ -161,5 +169,87 @@ def test_too_few_rolls_are_never_flagged_and_the_panel_says_how_many_are_needed(
 def test_typed_dice_of_undone_actions_are_left_out(game):
     s, _ = game
     assert typed_faces(list(s.iter_stored()), undone={a for a in s.undone_actions()}) == {
-        "d10": [3, 9, 5, 2, 1]
+        ("d10", ""): [3, 9, 5, 2, 1]
     }
+
+
+def test_dice_named_per_side_and_per_player_group_the_rolls_typed_after(game):
+    """Issue 35: the umpire names once which dice a side (or one aircraft's player) rolls;
+    every roll typed from then on is checked with those dice, those before stay unnamed."""
+    s, (b1, b2, r1) = game  # five typed d10s so far, none named: 3, 9, 5 (Red), 2, 1
+
+    def roll(a: str, die: int) -> None:  # a critical-hit roll on ``a``: its side rolls it
+        s.perform("critical_hit", {"aircraft": a}, TableDice([die]))
+
+    s.set_dice("Blue", "the blue d10")
+    s.set_dice("Red", "the red d10")
+    s.set_dice("Blue", " Anna's  dice ", aircraft=b2)  # Blue 2's player rolls her own
+    roll(b1, 7)
+    roll(b2, 4)
+    roll(r1, 8)
+    s.set_dice("Blue", "a borrowed d10")  # Blue's die changes from now on
+    s.set_dice("Blue", "the blue d10")
+    s.undo()  # ... and back: the undone naming never counted
+    roll(b1, 6)
+    s.set_dice("", "the umpire's d10")  # the rolls no aircraft makes
+    s.perform("critical_hit", {}, TableDice([9]))
+    typed = read_typed_dice(list(s.iter_stored()), s.undone_actions())
+    assert typed.faces == {
+        ("d10", ""): [3, 9, 5, 2, 1],
+        ("d10", "the umpire's d10"): [9],
+        ("d10", "the blue d10"): [7],
+        ("d10", "Anna's dice"): [4],
+        ("d10", "the red d10"): [8],
+        ("d10", "a borrowed d10"): [6],
+    }
+    assert typed.said() == [
+        "Red: the red d10", "Blue 2: Anna's dice", "Blue: a borrowed d10",
+        "Rolls of no aircraft: the umpire's d10",
+    ]  # fmt: skip
+    checks = dice_checks(typed.faces)
+    assert [c.label for c in checks] == [
+        "d10", "d10, Anna's dice", "d10, a borrowed d10", "d10, the blue d10", "d10, the red d10",
+        "d10, the umpire's d10",
+    ]  # fmt: skip
+    # a name emptied: that player's rolls go back to the side's dice
+    s.set_dice("Blue", "", aircraft=b2)
+    roll(b2, 5)
+    assert read_typed_dice(list(s.iter_stored())).faces[("d10", "a borrowed d10")] == [6, 5]
+
+
+def test_one_unfair_die_among_the_tables_is_flagged_on_its_own(tmp_path):
+    """Two sides, each its own d10 named at the table, 300 typed rolls each: only the die
+    fond of 10 is flagged (together they would blur it)."""
+    rng = random.Random(35)
+    with GameSession.create(tmp_path / "two.airboss", "skirmish", "two dice") as s:
+        blue = s.add_aircraft("Blue", "jet", "Blue 1")
+        red = s.add_aircraft("Red", "jet", "Red 1")
+        s.set_dice("Blue", "Blue's d10")
+        s.set_dice("Red", "Red's d10")
+        for _ in range(300):
+            fair = rng.randint(1, 10)
+            biased = 10 if rng.random() < 0.2 else rng.randint(1, 9)
+            for a, face in ((blue, fair), (red, biased)):
+                s.perform("critical_hit", {"aircraft": a}, TableDice([face % 10]))
+        checks = {c.dice: c for c in dice_checks(typed_faces(s.iter_stored()))}
+    assert {d: c.rolls for d, c in checks.items()} == {"Blue's d10": 300, "Red's d10": 300}
+    assert not checks["Blue's d10"].flagged and checks["Red's d10"].flagged
+    assert checks["Red's d10"].verdict().startswith("d10, Red's d10: looks unfair")
+
+
+def test_naming_dice_is_refused_with_a_clear_message(game):
+    s, (b1, _b2, _r1) = game
+    with pytest.raises(RuleViolation, match="no side 'Green' in this game"):
+        s.set_dice("Green", "green dice")
+    with pytest.raises(RuleViolation, match="at most 80"):
+        s.set_dice("Blue", "x" * 81)
+    with pytest.raises(RuleViolation, match="nope"):
+        s.set_dice("Blue", "a die", aircraft="nope")
+    s.set_dice("Blue", "the blue d10", aircraft=b1)
+    assert s.events()[-1].narrative == "Dice at the table: Blue 1 rolls the blue d10"
+    s.set_dice("Blue", "")
+    assert s.events()[-1].narrative == "Dice at the table: Blue's dice no longer named"
+    s.set_dice("", "the umpire's d6")
+    assert (
+        s.events()[-1].narrative == "Dice at the table: rolls of no aircraft with the umpire's d6"
+    )
