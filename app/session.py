@@ -44,6 +44,7 @@ from app.core.log_index import undone_in
 from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
+from app.core.ruling import stamped
 from app.plugins import load_ruleset
 from app.store import (
     ConcurrentAppend,
@@ -96,6 +97,8 @@ class GameSession:
         #: Undo says so rather than silently undoing another's action (issue 28)
         self._theirs: set[int] = set()
         self._closed = False
+        #: the odds last worked out, and for which prepared action (resolve stores them)
+        self._last_odds: tuple[Prepared, dict[str, Fraction]] | None = None
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -505,9 +508,12 @@ class GameSession:
         aircraft): the same ``decide`` resolve runs, over every value of its dice."""
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
+        cached = self._last_odds
+        if cached is not None and cached[0] is prepared:
+            return dict(cached[1])
         proc = self._procedure(prepared.procedure)
         args = (prepared.inputs,) if prepared.is_what_if else (prepared.inputs, self.engagement)
-        return call_guest(
+        odds = call_guest(
             self.ruleset,
             f"odds of {proc.title}",
             proc.odds,
@@ -515,6 +521,18 @@ class GameSession:
             time_limit=TIME_LIMIT,
             returns=odds_table,
         )
+        self._last_odds = (prepared, dict(odds))  # resolve stores them with the event
+        return odds
+
+    def _odds_to_store(self, prepared: Prepared) -> dict[str, Fraction] | None:
+        """The odds to keep with the event (issue 34): those the desk showed for this very
+        prepared action, else worked out now, on the game as it is before the roll."""
+        if self._procedure(prepared.procedure).is_calculator:
+            return None
+        try:
+            return self.odds(prepared)
+        except Exception:  # noqa: BLE001 - odds that cannot be worked out are not stored
+            return None
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
         """Resolve exactly the prepared action: its inputs, its roles, its overrides. One
@@ -563,7 +581,11 @@ class GameSession:
             narrative += "; umpire's override: " + ", ".join(
                 f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
             )
-        res = replace(res, narrative=narrative)
+        res = replace(
+            res,
+            narrative=narrative,
+            events=stamped(res.events, prepared, self._odds_to_store(prepared)),
+        )
         self._commit(res.events, res.narrative, proc.rule)
         return replace(res, follows=self._follows(res, proc.id, before))
 

@@ -138,6 +138,23 @@ class AdvancedAirForce(Ruleset):
     State = State
     geometry = AdvancedAirForceGeometry()
     uses_pilot_quality = False
+    #: rule 2: movement is written secretly; a ruling shown to the players leaves the plot out
+    secret_inputs = {
+        "speed_change": frozenset(
+            {
+                "power_used",
+                "brake_used",
+                "dive_gain",
+                "maneuver_and_climb_cost",
+                "slips",
+                "inverted",
+                "half_loop",
+                "outside_loop",
+                "half_rolls",
+                "h_loop_from_level_or_inverted_bank",
+            }
+        )
+    }
 
     @property
     def aircraft(self) -> Mapping[str, BaseModel]:
