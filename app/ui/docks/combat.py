@@ -218,6 +218,7 @@ class CombatDock(QWidget):
         # any action (ours, the board's, another station's) prepares the action again
         model.appended.connect(self.when_shown.unless_stale(self._game_changed))
         self._reset()
+        self._ruling_hooks()
 
     # -- what is chosen ----------------------------------------------------------------------
 
@@ -679,6 +680,7 @@ class CombatDock(QWidget):
             f"<b>{escape(res.headline or res.outcome)}</b>: {escape(res.narrative)} "
             f"[{escape(p.rule)}]" + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
+        self.result_seq = self.model.engagement.seq  # its ruling (issue 34)
         self.notice.clear_refusal()
         self.runner.clear_dice()
         if res.follows is not None:
@@ -719,6 +721,26 @@ class CombatDock(QWidget):
                     self._no_target = False
             return True
         return super().eventFilter(watched, event)
+
+    # -- the last result's ruling (issue 34) ---------------------------------------------------
+
+    def _ruling_hooks(self) -> None:
+        """A double-click or Enter on the last result opens its ruling."""
+        from app.ui.ruling_window import OpensRuling
+
+        self.result_seq: int | None = None
+        self.ruling_window: QWidget | None = None
+        self.result.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.result.setToolTip("Double-click or Enter: the ruling of this result")
+        OpensRuling(self.result, self.open_result_ruling)
+
+    def open_result_ruling(self) -> QWidget | None:
+        if self.result_seq is None or not self.result.text():
+            return None
+        from app.ui.ruling_window import open_ruling
+
+        self.ruling_window = open_ruling(self.model, self.result_seq, self)
+        return self.ruling_window
 
     def recompute(self) -> None:
         """Prepare the action again (a table value was saved)."""
