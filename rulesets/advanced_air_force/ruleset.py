@@ -156,6 +156,16 @@ class AdvancedAirForce(Ruleset):
         )
     }
 
+    def chain_facts(self, before: AircraftState, after: AircraftState) -> tuple[str, ...]:
+        """The hit effects (rules 24-27) the chain odds of a burst of fire name (issue 34)."""
+        b, a = before.attributes, after.attributes
+        out: list[str] = []
+        if a.get("max_level_speed_loss", 0) > b.get("max_level_speed_loss", 0):
+            out.append("speed lost (24)")
+        if a.get("w_limit_reached") and not b.get("w_limit_reached"):
+            out.append("W limit reached (27)")
+        return tuple(out)
+
     @property
     def aircraft(self) -> Mapping[str, BaseModel]:
         return catalogue()
