@@ -20,6 +20,7 @@ from pydantic_core import PydanticSerializationError
 
 from app.core import limits, shapes
 from app.core.board import reading as board_reading
+from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import MissingTableValue, RuleViolation
@@ -523,6 +524,14 @@ class GameSession:
         )
         self._last_odds = (prepared, dict(odds))  # resolve stores them with the event
         return odds
+
+    def chain_odds(self, prepared: Prepared) -> ChainOdds:
+        """The odds to the end of the chain of the prepared action (issue 34): the exact chance
+        of its target destroyed, its pilot killed or ejected, a fire ..., within this action
+        and the rolls it owes (``app.core.chain_odds``). Pure: safe off the GUI thread."""
+        if prepared.inputs is None:
+            raise RuleViolation(prepared.error or "the inputs are not complete")
+        return chain_odds(self.ruleset, self.engagement, prepared.procedure, prepared.inputs)
 
     def _odds_to_store(self, prepared: Prepared) -> dict[str, Fraction] | None:
         """The odds to keep with the event (issue 34): those the desk showed for this very

@@ -45,6 +45,7 @@ from app.core.dice import TableDice
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.prepared import Prepared, dice_of
 from app.core.procedure import Procedure
+from app.ui.chain_odds_view import ChainOddsLine
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, muted
@@ -153,6 +154,8 @@ class CombatDock(QWidget):
         odds_layout.addWidget(self.odds_table)
         odds_layout.addWidget(self.odds_message)
         odds_layout.addWidget(self.chart)
+        self.chain = ChainOddsLine()  # odds to the end of the chain (issue 34)
+        odds_layout.insertWidget(1, self.chain)
         outer.addWidget(odds_box)
 
         footer = QWidget()
@@ -614,6 +617,7 @@ class CombatDock(QWidget):
         self.odds_message.setText(message)
         self.odds_message.setStyleSheet(f"color: {muted(self)};")
         self.odds_message.setVisible(bool(message))
+        self.chain.show_for(self.model.session if odds else None, self.prepared)
 
     @property
     def odds(self) -> dict[str, Fraction]:
