@@ -47,3 +47,58 @@ def test_the_chain_line_beside_the_odds(phantoms, qtbot):
     assert f"destroyed {odds_text(want.chances['destroyed'])}" in text
     assert "pilot killed" in text and "ejected" in text and "fire" in text
     dock.chain.wait()
+
+
+def test_compare_keeps_columns_side_by_side_logs_nothing_and_escape_clears(phantoms, qtbot):
+    """Compare: the odds kept as a column; the position changed, then the target: up to four
+    columns beside the form as it is now; nothing logged; Escape clears them."""
+    red2 = phantoms.add_aircraft("VPAF", "mig21", "Red 2")
+    model = EngagementModel(phantoms)
+    dock = CombatDock(model)
+    qtbot.addWidget(dock)
+    dock.resize(600, 1100)
+    dock.show()
+    qtbot.waitExposed(dock)
+    olds, red = list(phantoms.engagement.aircraft)[:2]
+    before = len(phantoms.events())
+    dock.open_for("gun_attack", olds, red)
+    position = dock.form.editor("position_modifier")
+    position.setFocus()
+    qtbot.keyClicks(position, "0")
+    assert dock.odds
+    first = dict(dock.odds)
+    compare = dock.compare
+    assert compare.button.isEnabled() and compare.table.isHidden()
+    qtbot.mouseClick(compare.button, Qt.MouseButton.LeftButton)
+    assert len(compare.kept) == 1 and compare.table.isVisibleTo(dock)
+
+    position.selectAll()
+    qtbot.keyClicks(position, "5")
+    assert dock.odds != first
+    cols = compare.columns()
+    assert len(cols) == 2
+    assert cols[0][0].startswith("Kept 1") and cols[1][0].startswith("Now")
+    assert cols[0][1]["Gun Firing Position Diagram"] == "0"
+    assert cols[1][1]["Gun Firing Position Diagram"] == "5"
+    assert compare.cell(0, "miss") == odds_text(first["miss"])
+    assert compare.cell(1, "miss") == odds_text(dock.odds["miss"])
+    qtbot.mouseClick(compare.button, Qt.MouseButton.LeftButton)
+
+    # another target: a third column, named by the target
+    dock.target.setCurrentIndex(dock.target.findData(red2))
+    assert dock.odds
+    cols = compare.columns()
+    assert len(cols) == 3 and "Red 2" in cols[2][0] and "Red 1" in cols[0][0]
+    assert [c[1]["Target"] for c in cols] == ["Red 1", "Red 1", "Red 2"]
+    for _ in range(4):
+        qtbot.mouseClick(compare.button, Qt.MouseButton.LeftButton)
+    assert len(compare.kept) == 4  # the oldest goes beyond four
+    assert len(compare.columns()) == 5
+    qtbot.waitUntil(lambda: dock.chain.result is not None, timeout=30_000)
+    assert any(k.startswith("chain: destroyed") for k in compare.columns()[-1][1])
+
+    assert len(phantoms.events()) == before  # nothing logged
+    position.setFocus()
+    qtbot.keyClick(position, Qt.Key.Key_Escape)
+    assert compare.kept == [] and compare.table.isHidden()
+    dock.chain.wait()

@@ -46,6 +46,7 @@ from app.core.errors import MissingTableValue, RuleViolation
 from app.core.prepared import Prepared, dice_of
 from app.core.procedure import Procedure
 from app.ui.chain_odds_view import ChainOddsLine
+from app.ui.compare_odds import CompareOdds
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, muted
@@ -156,6 +157,8 @@ class CombatDock(QWidget):
         odds_layout.addWidget(self.chart)
         self.chain = ChainOddsLine()  # odds to the end of the chain (issue 34)
         odds_layout.insertWidget(1, self.chain)
+        self.compare = CompareOdds()  # what-ifs side by side (issue 34)
+        odds_layout.addWidget(self.compare)
         outer.addWidget(odds_box)
 
         footer = QWidget()
@@ -222,6 +225,7 @@ class CombatDock(QWidget):
         model.appended.connect(self.when_shown.unless_stale(self._game_changed))
         self._reset()
         self._ruling_hooks()
+        self._compare_hooks()
 
     # -- what is chosen ----------------------------------------------------------------------
 
@@ -617,7 +621,7 @@ class CombatDock(QWidget):
         self.odds_message.setText(message)
         self.odds_message.setStyleSheet(f"color: {muted(self)};")
         self.odds_message.setVisible(bool(message))
-        self.chain.show_for(self.model.session if odds else None, self.prepared)
+        self._odds_shown(odds)
 
     @property
     def odds(self) -> dict[str, Fraction]:
@@ -725,6 +729,23 @@ class CombatDock(QWidget):
                     self._no_target = False
             return True
         return super().eventFilter(watched, event)
+
+    # -- the chain and the what-ifs (issue 34) -------------------------------------------------
+
+    def _compare_hooks(self) -> None:
+        """Escape clears the kept columns too; a chain worked out joins its column."""
+        self.chain.shown.connect(lambda p: self.compare.chain_ready(p, self.chain.result))
+        for sc in self.findChildren(QShortcut):
+            if sc.key() == QKeySequence(Qt.Key.Key_Escape):
+                sc.activated.connect(self.compare.clear)
+
+    def _odds_shown(self, odds: dict[str, Fraction] | None) -> None:
+        """The odds of the form's action are shown: its chain is worked out, and its column
+        of the comparison is the form as it is now."""
+        session = self.model.session if odds and self.model.has_session else None
+        self.chain.show_for(session, self.prepared)
+        names = {a.id: a.name for a in self.model.engagement.aircraft.values()}
+        self.compare.show_now(self.prepared if odds else None, odds, names)
 
     # -- the last result's ruling (issue 34) ---------------------------------------------------
 
