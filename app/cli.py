@@ -164,12 +164,11 @@ def cmd_log(game: str, game_id: str | None) -> int:
 
 
 def cmd_ruling(game: str, seq: int, game_id: str | None, public: bool) -> int:
-    from app.core.ruling import ruling_of
     from app.session import GameSession
 
     with GameSession.open(game, game=game_id) as s:
         try:
-            ruling = ruling_of(s.events(), seq, s.ruleset)
+            ruling = s.ruling(seq)
         except KeyError:
             last = s.engagement.seq
             print(f"airboss: {game} has no log entry {seq} (entries 1 to {last})", file=sys.stderr)

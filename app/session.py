@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,7 +46,7 @@ from app.core.log_index import undone_in
 from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
-from app.core.ruling import stamped
+from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
 from app.plugins import load_ruleset
 from app.store import (
     ConcurrentAppend,
@@ -532,6 +533,27 @@ class GameSession:
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
         return chain_odds(self.ruleset, self.engagement, prepared.procedure, prepared.inputs)
+
+    def ruling(self, seq: int, undone: Collection[int] | None = None) -> Ruling:
+        """The ruling of the action log entry ``seq`` belongs to (issue 34; ``KeyError``: no
+        such entry). Read from the store a page of one event and one action at a time, unless
+        the action's odds were logged before they were stored with it (then the whole log is
+        replayed to work them out). ``undone``: the actions undone now, when the caller knows
+        them (the desk's log index); otherwise the log says."""
+        found = list(islice(self.store.iter_events(self.game_id, after=seq - 1, page=1), 1))
+        if not found or found[0].seq != seq:
+            raise KeyError(f"the log has no entry {seq}")
+        at = found[0]
+        action = at.event.action if isinstance(at.event, Reverted | Restored) else at.action
+        mine = [e for e in self.store.action(self.game_id, action) if not e.is_meta]
+        if not mine:
+            raise KeyError(f"the log has no entry {action}")
+        if needs_the_log(mine):
+            return ruling_of(self.events(), seq, self.ruleset)
+        gone = self.undone_actions() if undone is None else undone
+        e = self.engagement
+        names = {**e.removed, **{a.id: a.name for a in e.aircraft.values()}}
+        return ruling_of_action(mine, self.ruleset, names=names, undone=action in gone)
 
     def _odds_to_store(self, prepared: Prepared) -> dict[str, Fraction] | None:
         """The odds to keep with the event (issue 34): those the desk showed for this very

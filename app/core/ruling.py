@@ -61,7 +61,9 @@ __all__ = [
     "RulingEvent",
     "RulingInput",
     "odds_text",
+    "needs_the_log",
     "ruling_of",
+    "ruling_of_action",
     "stamped",
 ]
 
@@ -350,10 +352,47 @@ def ruling_of(events: Sequence[Envelope], seq: int, ruleset: Ruleset) -> Ruling:
         at = env
     action = at.action
     mine = [e for e in events if e.action == action and not e.is_meta]
-    first = mine[0]
     state, names = _before(events, action)
     undone_at = _undone_at(events, action)
+    return ruling_of_action(
+        mine,
+        ruleset,
+        names=names,
+        undone=undone_at is not None,
+        undone_at=undone_at,
+        state_before=state,
+    )
 
+
+def needs_the_log(action: Sequence[Envelope]) -> bool:
+    """Whether the ruling of this action needs the log before it: a roll logged before odds
+    were stored with it, whose odds are worked out again on the state before it."""
+    return any(
+        isinstance(e.event, ProcedureResolved) and e.event.odds is None and e.event.rolls
+        for e in action
+    )
+
+
+def ruling_of_action(
+    mine: Sequence[Envelope],
+    ruleset: Ruleset,
+    *,
+    names: Mapping[str, str],
+    undone: bool,
+    undone_at: int | None = None,
+    state_before: Engagement | None = None,
+) -> Ruling:
+    """The ruling of one action from its own events (``mine``, oldest first): ``names`` of
+    the aircraft, whether it is ``undone`` now (and by which entry), and the game just before
+    it (``state_before``; needed only for the odds of a roll logged before they were stored:
+    without it they are said to be unknown)."""
+    first = mine[0]
+    action = first.action
+    state = state_before
+    names = {
+        **names,
+        **{e.event.aircraft: e.event.name for e in mine if isinstance(e.event, AircraftAdded)},
+    }
     variants = tuple((v.id, v.title, v.rule) for v in ruleset.variants if v.id in ruleset.chosen)
     record = next((e for e in mine if isinstance(e.event, ProcedureResolved)), None)
     caused = tuple(_event_line(e, names) for e in mine if e is not record)
@@ -365,7 +404,7 @@ def ruling_of(events: Sequence[Envelope], seq: int, ruleset: Ruleset) -> Ruling:
         actor=first.actor,
         narrative=next((e.narrative for e in mine if e.narrative), ""),
         events=caused,
-        undone=undone_at is not None,
+        undone=undone,
         undone_at=undone_at,
         variants=variants,
     )
@@ -406,6 +445,8 @@ def ruling_of(events: Sequence[Envelope], seq: int, ruleset: Ruleset) -> Ruling:
         note = f"not known: the ruleset has no procedure {ev.procedure!r} now"
     elif proc.is_calculator or not ev.rolls:
         note = "no dice: a calculation with one result"
+    elif state is None:
+        note = "not stored with this older event (the whole log is needed to work them out)"
     else:
         try:
             parsed = proc.parse(ev.inputs)

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.ruling import Ruling, ruling_of
+from app.core.ruling import Ruling
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 
@@ -185,8 +185,10 @@ def open_ruling(model: EngagementModel, seq: int, parent: QWidget) -> RulingWind
     if not model.has_session:
         return None
     s = model.session
+    # the undone actions as the desk's log index knows them (the whole log if it holds it)
+    undone = model.log.undone if model.log_whole else None
     try:
-        ruling = ruling_of(s.events(), seq, s.ruleset)
+        ruling = s.ruling(seq, undone)
     except Exception as e:  # noqa: BLE001 - a log that cannot be read is said, never fatal
         model.refused.emit(f"No ruling for log entry {seq}: {describe_error(e)}")
         return None

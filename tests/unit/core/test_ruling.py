@@ -264,3 +264,25 @@ def test_the_public_ruling_keeps_back_what_the_player_display_never_shows(
     assert not any(e.kind in ("position_set", "attributes_set") for e in pub.events)
     assert "Not shown to the players" in pub.text()
     s.close()
+
+
+def test_the_sessions_ruling_reads_one_action_and_agrees_with_the_log(tmp_path: Path) -> None:
+    """``GameSession.ruling`` reads the one action from the store (the desk's double-click on
+    a long log) and gives the ruling the whole log gives; an older record without stored
+    odds falls back to the log."""
+    s = game(tmp_path, "phantoms")
+    ids = list(s.engagement.aircraft)
+    p = s.prepare("radar_lock", {"attacker": ids[0], "target": ids[2]}, {"range_hexes": 5})
+    s.resolve(p, TableDice([7, 3]))
+    env = record(s)
+    whole = ruling_of(s.events(), env.seq, s.ruleset)
+    for seq in (env.seq, env.seq + 1):  # any entry of the action
+        assert s.ruling(seq) == whole
+        assert s.ruling(seq, set()) == whole
+    s.undo()
+    undone = s.ruling(env.seq)
+    assert undone.undone and "UNDONE" in undone.text()
+    assert s.ruling(s.engagement.seq).seq == env.seq  # the undo line: the action it undid
+    with pytest.raises(KeyError):
+        s.ruling(999)
+    s.close()
