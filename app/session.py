@@ -532,7 +532,18 @@ class GameSession:
         and the rolls it owes (``app.core.chain_odds``). Pure: safe off the GUI thread."""
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
-        return chain_odds(self.ruleset, self.engagement, prepared.procedure, prepared.inputs)
+        proc = self._procedure(prepared.procedure)
+        return call_guest(
+            self.ruleset,
+            f"chain of {proc.title}",
+            chain_odds,
+            self.ruleset,
+            self.engagement,
+            prepared.procedure,
+            prepared.inputs,
+            time_limit=TIME_LIMIT,
+            returns=ChainOdds,
+        )
 
     def ruling(self, seq: int, undone: Collection[int] | None = None) -> Ruling:
         """The ruling of the action log entry ``seq`` belongs to (issue 34; ``KeyError``: no

@@ -21,6 +21,7 @@ Pure Python: no Qt, no store. Exact: ``Fraction`` throughout.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -55,8 +56,10 @@ QUIET = frozenset({Status.LOADED})
 
 #: the most rolls one chain follows (a hit, its critical hits, an ejection ...)
 DEPTH = 8
-#: the most branches walked in all, before the chain is cut short (said on the line)
+#: the most branches walked in all, and the longest time, before the chain is given up
+#: (said on the line): a UFO's cannon at close range owes many damage rolls, each with dice
 MOST_BRANCHES = 4000
+MOST_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ class _Walk:
     start: AircraftState | None = None
     #: the steps of this turn where a roll owed may come, in order (see ``_steps_ahead``)
     steps: tuple[int, ...] = ()
+    deadline: float = float("inf")
     branches: int = 0
     missing: dict[str, None] = field(default_factory=dict)
     notes: dict[str, None] = field(default_factory=dict)
@@ -147,6 +151,7 @@ def chain_odds(
     inputs: BaseModel,
     *,
     depth: int = DEPTH,
+    seconds: float = MOST_SECONDS,
 ) -> ChainOdds:
     """The chain of ``procedure`` with ``inputs`` on ``engagement``: the chance of each fact
     for its target (or its one aircraft), to the end of the rolls it owes in this turn."""
@@ -162,6 +167,7 @@ def chain_odds(
         engagement,
         start,
         _steps_ahead(ruleset, engagement),
+        deadline=time.perf_counter() + seconds,
     )
     walk.rolls[proc.title] = None
     try:
@@ -171,7 +177,10 @@ def chain_odds(
             subject,
             {},
             (proc.title,),
-            notes=(f"more than {MOST_BRANCHES} branches: not worked out",),
+            notes=(
+                f"more than {MOST_BRANCHES} branches or {seconds:g} s: too long a chain to work "
+                "out here",
+            ),
         )
     chances: dict[str, Fraction] = {}
     for key, q in ends.items():
@@ -298,7 +307,7 @@ def _roll(
     for key, p in walked.items():
         p = p / (1 - cut)
         walk.branches += 1
-        if walk.branches > MOST_BRANCHES:
+        if walk.branches > MOST_BRANCHES or time.perf_counter() > walk.deadline:
             raise _Cut
         after = state
         flags: set[str] = set()
