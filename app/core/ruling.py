@@ -557,9 +557,9 @@ def _event_line(env: Envelope, names: Mapping[str, str]) -> RulingEvent:
         parts += [f"no longer {', '.join(ev.cleared)}"] if ev.cleared else []
         text = f"{who}: {'; '.join(parts)}"
     elif isinstance(ev, AttributesSet):
-        text = f"{who}: " + ", ".join(f"{k} = {_brief(v)}" for k, v in ev.values.items())
+        text = f"{who}: " + ", ".join(f"{k} = {_brief(v, names)}" for k, v in ev.values.items())
     elif isinstance(ev, GameAttributesSet):
-        text = "game: " + ", ".join(f"{k} = {_brief(v)}" for k, v in ev.values.items())
+        text = "game: " + ", ".join(f"{k} = {_brief(v, names)}" for k, v in ev.values.items())
     elif isinstance(ev, PositionSet):
         text = (
             f"{who}: taken off the board"
@@ -594,6 +594,11 @@ def _signed(value: Fraction) -> str:
     return shown if v < 0 else f"+{shown}"
 
 
-def _brief(value: Any) -> str:
+def _brief(value: Any, names: Mapping[str, str]) -> str:
+    """A state value in a line: an aircraft's id said as its name, a long value cut short."""
+    if isinstance(value, str) and value in names:
+        return names[value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = [names.get(v, v) for v in value]
     text = _shown(value) if not isinstance(value, dict) else str(value)
     return text if len(text) <= 60 else text[:57] + "..."
