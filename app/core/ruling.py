@@ -28,27 +28,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic_core import to_jsonable_python
 
 from app.core.engagement import Engagement, apply
+from app.core.event_text import PRIVATE_EVENTS, event_text, kind_title, said
 from app.core.events import (
     AircraftAdded,
     AircraftChanged,
-    AircraftRemoved,
-    AttributesSet,
     CardsPrinted,
-    ClockSet,
-    CriticalHit,
-    DamageTaken,
     Envelope,
     Event,
-    GameAttributesSet,
-    GameCreated,
-    InitiativeSet,
-    LedgerChanged,
-    LedgerLimitChanged,
-    PositionSet,
     ProcedureResolved,
     Restored,
     Reverted,
-    StatusChanged,
 )
 
 if TYPE_CHECKING:
@@ -72,8 +61,6 @@ _RULE = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
 #: a modifier's signed value in a field's title or description: "+4", "-2"
 _SIGNED = re.compile(r"(?<![\w.])[+-]\d+\b")
 
-#: the events the Player display never shows: the umpire's records of positions and state
-_PRIVATE_EVENTS = (PositionSet, AttributesSet, GameAttributesSet)
 
 SOURCE_WORDS = {
     "card": "card and state",
@@ -143,7 +130,7 @@ class RulingInput:
             return "not recorded (logged before sources were kept)"
         if self.source == "override":
             by = f" by {self.who}" if self.who else ""
-            return f"override{by}: replaced {_shown(self.read)}, the value read"
+            return f"override{by}: replaced {said(self.read)}, the value read"
         return SOURCE_WORDS.get(self.source, self.source)
 
 
@@ -270,13 +257,13 @@ class Ruling:
             lines = []
             for i in self.inputs:
                 cites = f" [{', '.join(i.rules)}]" if i.rules else ""
-                lines.append(f"{i.title}: {_shown(i.value)} — {i.source_text}{cites}")
+                lines.append(f"{i.title}: {said(i.value)} — {i.source_text}{cites}")
             out.append(("Inputs", lines))
         if self.modifiers:
             lines = []
             for i in self.modifiers:
                 cites = f"rule {', '.join(i.rules)}" if i.rules else f"rule {self.rule}"
-                lines.append(f"{i.title}: {_shown(i.value)} ({cites})")
+                lines.append(f"{i.title}: {said(i.value)} ({cites})")
             out.append(("Modifiers", lines))
         if self.procedure is not None:
             out.append(
@@ -300,10 +287,10 @@ class Ruling:
         if self.dice:
             out.append(("Dice", [d.text for d in self.dice]))
         if self.procedure is not None:
-            said = [f"Outcome: {self.outcome}"]
+            outcome = [f"Outcome: {self.outcome}"]
             if self.narrative:
-                said.append(self.narrative)
-            out.append(("Outcome", said))
+                outcome.append(self.narrative)
+            out.append(("Outcome", outcome))
         elif self.narrative:
             out.append(("Logged", [self.narrative]))
         if self.events:
@@ -324,16 +311,6 @@ def odds_text(p: Fraction) -> str:
     """An exact chance as the desk says it: "13/200 (6.5%)"."""
     pct = f"{float(p) * 100:.1f}".rstrip("0").rstrip(".")
     return f"{p.numerator}/{p.denominator} ({pct}%)" if p not in (0, 1) else f"{p} ({pct}%)"
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "—"
-    if isinstance(value, list | tuple):
-        return ", ".join(_shown(v) for v in value)
-    return str(value)
 
 
 def ruling_of(events: Sequence[Envelope], seq: int, ruleset: Ruleset) -> Ruling:
@@ -409,7 +386,7 @@ def ruling_of_action(
         variants=variants,
     )
     if record is None:
-        return Ruling(procedure=None, title=_kind_title(first.event), rule=first.rule, **base)
+        return Ruling(procedure=None, title=kind_title(first.event), rule=first.rule, **base)
     ev = record.event
     assert isinstance(ev, ProcedureResolved)
     proc = ruleset.procedures.get(ev.procedure)
@@ -475,9 +452,9 @@ def _input(
 ) -> RulingInput:
     info = proc.Inputs.model_fields.get(name) if proc is not None else None
     title = (info.title if info is not None else None) or name.replace("_", " ").capitalize()
-    said = " ".join(t for t in (info.title, info.description) if t) if info is not None else ""
-    rules = tuple(dict.fromkeys(_RULE.findall(said)))
-    modifier = "modifier" in name or bool(_SIGNED.search(said))
+    declared = " ".join(t for t in (info.title, info.description) if t) if info else ""
+    rules = tuple(dict.fromkeys(_RULE.findall(declared)))
+    modifier = "modifier" in name or bool(_SIGNED.search(declared))
     source = ev.sources.get(name, "")
     return RulingInput(
         name=name,
@@ -528,77 +505,13 @@ def _undone_at(events: Sequence[Envelope], action: int) -> int | None:
     return last
 
 
-def _kind_title(ev: Event) -> str:
-    return ev.kind.replace("_", " ").capitalize()
-
-
 def _event_line(env: Envelope, names: Mapping[str, str]) -> RulingEvent:
     ev = env.event
     aircraft = ev.__dict__.get("aircraft")
-    who = names.get(aircraft, aircraft) if isinstance(aircraft, str) else ""
-    text: str
-    if isinstance(ev, LedgerChanged):
-        why = f" ({ev.reason})" if ev.reason else ""
-        text = f"{who}: {ev.ledger} {_signed(ev.delta)}{why}"
-    elif isinstance(ev, LedgerLimitChanged):
-        text = f"{who}: {ev.ledger} at most {ev.maximum}"
-    elif isinstance(ev, DamageTaken):
-        parts = [f"{ev.points} damage"] if ev.points else []
-        parts += [f"{box} {n:+d}" for box, n in ev.boxes.items()]
-        src = f" from {names.get(ev.source, ev.source)}" if ev.source else ""
-        text = f"{who}: {', '.join(parts) or 'no damage'}{src}"
-    elif isinstance(ev, CriticalHit):
-        roll = f"roll {ev.roll}: " if ev.roll is not None else ""
-        effect = f" — {ev.effect}" if ev.effect else ""
-        rule = f" ({ev.rule})" if ev.rule else ""
-        text = f"{who}: critical hit, {roll}{ev.result}{effect}{rule}"
-    elif isinstance(ev, StatusChanged):
-        parts = [f"now {', '.join(ev.set)}"] if ev.set else []
-        parts += [f"no longer {', '.join(ev.cleared)}"] if ev.cleared else []
-        text = f"{who}: {'; '.join(parts)}"
-    elif isinstance(ev, AttributesSet):
-        text = f"{who}: " + ", ".join(f"{k} = {_brief(v, names)}" for k, v in ev.values.items())
-    elif isinstance(ev, GameAttributesSet):
-        text = "game: " + ", ".join(f"{k} = {_brief(v, names)}" for k, v in ev.values.items())
-    elif isinstance(ev, PositionSet):
-        text = (
-            f"{who}: taken off the board"
-            if ev.x is None
-            else f"{who}: at ({ev.x:g}, {ev.y:g}) facing {ev.facing}, altitude {ev.altitude}"
-        )
-    elif isinstance(ev, AircraftAdded):
-        text = f"{ev.name} ({ev.type_id}, {ev.side}) added"
-    elif isinstance(ev, AircraftRemoved):
-        text = f"{who}: removed"
-    elif isinstance(ev, InitiativeSet):
-        order = ", ".join(names.get(o, o) for o in ev.order)
-        text = f"initiative order: {order}"
-    elif isinstance(ev, ClockSet):
-        text = f"turn {ev.turn}, step {ev.step + 1}"
-    elif isinstance(ev, GameCreated):
-        text = f"game created: {ev.title}"
-    else:
-        text = _kind_title(ev)
     return RulingEvent(
         env.seq,
         ev.kind,
         aircraft if isinstance(aircraft, str) else None,
-        text,
-        public=not isinstance(ev, _PRIVATE_EVENTS),
+        event_text(ev, names),
+        public=not isinstance(ev, PRIVATE_EVENTS),
     )
-
-
-def _signed(value: Fraction) -> str:
-    v = Fraction(value)
-    shown = str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
-    return shown if v < 0 else f"+{shown}"
-
-
-def _brief(value: Any, names: Mapping[str, str]) -> str:
-    """A state value in a line: an aircraft's id said as its name, a long value cut short."""
-    if isinstance(value, str) and value in names:
-        return names[value]
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        value = [names.get(v, v) for v in value]
-    text = _shown(value) if not isinstance(value, dict) else str(value)
-    return text if len(text) <= 60 else text[:57] + "..."
