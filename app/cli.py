@@ -4,6 +4,7 @@ airboss [GAME] [--screenshot PATH] [--startup-profile] [--db URL --game ID]
 airboss cards GAME --out FILE.pdf [--side S] [--changed] [--per-page N] [--page-size A4]
 airboss rulesets
 airboss log GAME [--game ID]
+airboss ruling GAME SEQ [--game ID] [--public]
 airboss report GAME --out FILE.pdf [--game ID]
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from app.core.errors import RuleViolation
 from app.store import StoreError
 
-SUBCOMMANDS = ("cards", "rulesets", "log", "report", "club-server")
+SUBCOMMANDS = ("cards", "rulesets", "log", "ruling", "report", "club-server")
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -69,6 +70,17 @@ def _sub_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("log", help="print a game's event log, undone actions marked")
     g.add_argument("game")
     g.add_argument("--game", dest="game_id", metavar="ID")
+    u = sub.add_parser(
+        "ruling",
+        help="print the ruling of a log entry: procedure and rule, every input and its source, "
+        "the odds before the roll, the dice, the outcome and what it caused",
+    )
+    u.add_argument("game")
+    u.add_argument("seq", type=int, help="the log entry's number (as airboss log prints it)")
+    u.add_argument("--game", dest="game_id", metavar="ID")
+    u.add_argument(
+        "--public", action="store_true", help="only what the players may see (Player display)"
+    )
     r = sub.add_parser(
         "report",
         help="the after-action report (the game in plots, kills and losses, luck, dice at the "
@@ -151,6 +163,20 @@ def cmd_log(game: str, game_id: str | None) -> int:
     return 0
 
 
+def cmd_ruling(game: str, seq: int, game_id: str | None, public: bool) -> int:
+    from app.session import GameSession
+
+    with GameSession.open(game, game=game_id) as s:
+        try:
+            ruling = s.ruling(seq)
+        except KeyError:
+            last = s.engagement.seq
+            print(f"airboss: {game} has no log entry {seq} (entries 1 to {last})", file=sys.stderr)
+            return 2
+    print((ruling.public() if public else ruling).text())
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -162,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_rulesets()
             if ns.command == "log":
                 return cmd_log(ns.game, ns.game_id)
+            if ns.command == "ruling":
+                return cmd_ruling(ns.game, ns.seq, ns.game_id, ns.public)
             if ns.command == "report":
                 from app.ui.after_action_report import report_command
 

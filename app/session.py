@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,6 +21,7 @@ from pydantic_core import PydanticSerializationError
 
 from app.core import limits, shapes
 from app.core.board import reading as board_reading
+from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import MissingTableValue, RuleViolation
@@ -45,6 +47,7 @@ from app.core.log_index import undone_in
 from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
+from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
 from app.plugins import load_ruleset
 from app.store import (
     ConcurrentAppend,
@@ -99,6 +102,8 @@ class GameSession:
         #: Undo says so rather than silently undoing another's action (issue 28)
         self._theirs: set[int] = set()
         self._closed = False
+        #: the odds last worked out, and for which prepared action (resolve stores them)
+        self._last_odds: tuple[Prepared, dict[str, Fraction]] | None = None
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -508,9 +513,12 @@ class GameSession:
         aircraft): the same ``decide`` resolve runs, over every value of its dice."""
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
+        cached = self._last_odds
+        if cached is not None and cached[0] is prepared:
+            return dict(cached[1])
         proc = self._procedure(prepared.procedure)
         args = (prepared.inputs,) if prepared.is_what_if else (prepared.inputs, self.engagement)
-        return call_guest(
+        odds = call_guest(
             self.ruleset,
             f"odds of {proc.title}",
             proc.odds,
@@ -518,6 +526,58 @@ class GameSession:
             time_limit=TIME_LIMIT,
             returns=odds_table,
         )
+        self._last_odds = (prepared, dict(odds))  # resolve stores them with the event
+        return odds
+
+    def chain_odds(self, prepared: Prepared) -> ChainOdds:
+        """The odds to the end of the chain of the prepared action (issue 34): the exact chance
+        of its target destroyed, its pilot killed or ejected, a fire ..., within this action
+        and the rolls it owes (``app.core.chain_odds``). Pure: safe off the GUI thread."""
+        if prepared.inputs is None:
+            raise RuleViolation(prepared.error or "the inputs are not complete")
+        proc = self._procedure(prepared.procedure)
+        return call_guest(
+            self.ruleset,
+            f"chain of {proc.title}",
+            chain_odds,
+            self.ruleset,
+            self.engagement,
+            prepared.procedure,
+            prepared.inputs,
+            time_limit=TIME_LIMIT,
+            returns=ChainOdds,
+        )
+
+    def ruling(self, seq: int, undone: Collection[int] | None = None) -> Ruling:
+        """The ruling of the action log entry ``seq`` belongs to (issue 34; ``KeyError``: no
+        such entry). Read from the store a page of one event and one action at a time, unless
+        the action's odds were logged before they were stored with it (then the whole log is
+        replayed to work them out). ``undone``: the actions undone now, when the caller knows
+        them (the desk's log index); otherwise the log says."""
+        found = list(islice(self.store.iter_events(self.game_id, after=seq - 1, page=1), 1))
+        if not found or found[0].seq != seq:
+            raise KeyError(f"the log has no entry {seq}")
+        at = found[0]
+        action = at.event.action if isinstance(at.event, Reverted | Restored) else at.action
+        mine = [e for e in self.store.action(self.game_id, action) if not e.is_meta]
+        if not mine:
+            raise KeyError(f"the log has no entry {action}")
+        if needs_the_log(mine):
+            return ruling_of(self.events(), seq, self.ruleset)
+        gone = self.undone_actions() if undone is None else undone
+        e = self.engagement
+        names = {**e.removed, **{a.id: a.name for a in e.aircraft.values()}}
+        return ruling_of_action(mine, self.ruleset, names=names, undone=action in gone)
+
+    def _odds_to_store(self, prepared: Prepared) -> dict[str, Fraction] | None:
+        """The odds to keep with the event (issue 34): those the desk showed for this very
+        prepared action, else worked out now, on the game as it is before the roll."""
+        if self._procedure(prepared.procedure).is_calculator:
+            return None
+        try:
+            return self.odds(prepared)
+        except Exception:  # noqa: BLE001 - odds that cannot be worked out are not stored
+            return None
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
         """Resolve exactly the prepared action: its inputs, its roles, its overrides. One
@@ -566,7 +626,11 @@ class GameSession:
             narrative += "; umpire's override: " + ", ".join(
                 f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
             )
-        res = replace(res, narrative=narrative)
+        res = replace(
+            res,
+            narrative=narrative,
+            events=stamped(res.events, prepared, self._odds_to_store(prepared)),
+        )
         self._commit(res.events, res.narrative, proc.rule)
         return replace(res, follows=self._follows(res, proc.id, before))
 

@@ -156,6 +156,15 @@ class ProcedureResolved(_Event):
     outcome: str
     attacker: str | None = None
     target: str | None = None
+    #: where each input came from when it was resolved (issue 34): field -> ``card``,
+    #: ``board``, ``game``, ``typed``, ``override`` or ``default`` (empty in older logs)
+    sources: dict[str, str] = Field(default_factory=dict)
+    #: for each overridden input, the value read off the cards or the board that it replaced
+    read: dict[str, JSON] = Field(default_factory=dict)
+    #: every outcome label -> its exact chance as the procedure gave it just before the roll,
+    #: kept so that a table edited later does not change a ruling (``None``: an older log, or
+    #: odds that could not be worked out)
+    odds: dict[str, Fraction] | None = None
 
     def touches(self) -> frozenset[str]:
         return frozenset(a for a in (self.attacker, self.target) if a)

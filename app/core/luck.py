@@ -2,8 +2,9 @@
 against what happened; expected against actual hits and kills per side and per aircraft,
 with the band a fair game falls in and one number per side.
 
-The events do not store their odds: each ``ProcedureResolved`` records its procedure and its
-inputs, and the state before it is the fold of the actions before it that count (an undone
+Since issue 34 each ``ProcedureResolved`` stores the odds the procedure gave just before the
+roll, and those are the odds used; an older record has its procedure and its inputs, and the
+state before it is the fold of the actions before it that count (an undone
 action is not in the game, and one undone before this roll cannot be redone after it). The
 odds are worked out again by walking the procedure's own ``decide`` over every value of its
 dice on that state (``app.core.procedure.cut_outcomes``, as ``Procedure.odds`` does), so they
@@ -165,6 +166,8 @@ def _roll(
         odds, kill = _odds(proc, proc.parse(ev.inputs), state, ev.target)
     except Exception as e:  # noqa: BLE001 - one roll that cannot be worked out is said, not fatal
         return RollOdds(**base, why=f"{type(e).__name__}: {e}")
+    if ev.odds is not None:
+        odds = dict(ev.odds)  # as stored with the roll (issue 34): a table edited since counts not
     hit_odds: dict[int, Fraction] = {}
     for label, p in odds.items():
         hit_odds[hits_of(label)] = hit_odds.get(hits_of(label), Fraction(0)) + p

@@ -78,6 +78,9 @@ class EngagementModel(QObject):
     procedure_done = Signal()
     #: "show this action's log line" (an After-action plot point clicked): the action's seq
     log_line_requested = Signal(int)
+    #: a ruling put on the Player display (issue 34): its public version, or ``None`` to take
+    #: it off
+    ruling_shown = Signal(object)
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -99,6 +102,8 @@ class EngagementModel(QObject):
         self.dice_mode = DiceMode(self)
         #: the aircraft the umpire selected (``select``), for the panels that follow it
         self.selection: list[str] = []
+        #: the ruling on the Player display (public parts only), if any
+        self.shown_ruling: Any = None
         #: another window or program on the same file: its actions shown within a second
         self._follow = QTimer(self)
         self._follow.setInterval(FOLLOW_MS)
@@ -322,6 +327,11 @@ class EngagementModel(QObject):
     def request_procedure(self, procedure_id: str, who: str, other: str = "") -> None:
         """Open this procedure for a "who acts now" line's aircraft (and the other one)."""
         self.procedure_requested.emit(procedure_id, who, other or "")
+
+    def show_ruling(self, ruling: Any) -> None:
+        """Put a ruling on the Player display, public parts only (``None``: take it off)."""
+        self.shown_ruling = ruling.public() if ruling is not None else None
+        self.ruling_shown.emit(self.shown_ruling)
 
     def show_log_line(self, action: int) -> None:
         """Bring this action's line forward in the Game log."""

@@ -1,7 +1,8 @@
 """The player display: a second window for a screen the players can see.
 
 Turn, step, initiative order and each aircraft's status, in large type. It shows nothing the
-players should not see: no odds, no typed dice, no umpire notes, no log.
+players should not see: no odds, no typed dice, no umpire notes, no log -- except a ruling the
+umpire chose to show them (issue 34), and of that only its public parts (``Ruling.public``).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core.errors import RuleViolation
+from app.core.ruling import Ruling
 from app.ui.docks.roster import status_words
 from app.ui.docks.turn import step_label, who_name
 from app.ui.model import EngagementModel
@@ -64,6 +67,7 @@ class PlayerView(QWidget):
         layout.addWidget(self.order)
         layout.addLayout(self.sides_row, 3)
         self._mid = mid
+        self._ruling_part(layout)
 
         full = QShortcut(QKeySequence(Qt.Key.Key_F11), self)
         full.activated.connect(self.toggle_full_screen)
@@ -157,7 +161,40 @@ class PlayerView(QWidget):
         for side, box in self.side_lists.items():
             out.append(side)
             out += [box.item(i).text() for i in range(box.count())]
+        if not self.ruling.isHidden():
+            out += self.ruling.toPlainText().splitlines()
         return out
+
+    # -- a ruling shown to the players (issue 34) ----------------------------------------------
+
+    def _ruling_part(self, layout: QVBoxLayout) -> None:
+        self.ruling = QTextBrowser()
+        self.ruling.setObjectName("player_ruling")
+        self.ruling.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.ruling.setFont(self._mid)
+        self.ruling.hide()
+        layout.addWidget(self.ruling, 3)
+        self.model.ruling_shown.connect(self.show_ruling)
+        self.model.reset.connect(self._ruling_of_another_game)
+        self.show_ruling(self.model.shown_ruling)
+
+    def show_ruling(self, ruling: Ruling | None) -> None:
+        """Show the public ruling (``None``: take it off)."""
+        if ruling is None:
+            self.ruling.clear()
+            self.ruling.hide()
+            return
+        if not ruling.is_public:
+            ruling = ruling.public()  # never the umpire's version, whoever sends it
+        from app.ui.ruling_window import ruling_html
+
+        self.ruling.setHtml(ruling_html(ruling))
+        self.ruling.show()
+
+    def _ruling_of_another_game(self) -> None:
+        r = self.model.shown_ruling
+        if r is not None and (not self.model.has_session or r.game != self.model.session.game_id):
+            self.show_ruling(None)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit()

@@ -138,6 +138,33 @@ class AdvancedAirForce(Ruleset):
     State = State
     geometry = AdvancedAirForceGeometry()
     uses_pilot_quality = False
+    #: rule 2: movement is written secretly; a ruling shown to the players leaves the plot out
+    secret_inputs = {
+        "speed_change": frozenset(
+            {
+                "power_used",
+                "brake_used",
+                "dive_gain",
+                "maneuver_and_climb_cost",
+                "slips",
+                "inverted",
+                "half_loop",
+                "outside_loop",
+                "half_rolls",
+                "h_loop_from_level_or_inverted_bank",
+            }
+        )
+    }
+
+    def chain_facts(self, before: AircraftState, after: AircraftState) -> tuple[str, ...]:
+        """The hit effects (rules 24-27) the chain odds of a burst of fire name (issue 34)."""
+        b, a = before.attributes, after.attributes
+        out: list[str] = []
+        if a.get("max_level_speed_loss", 0) > b.get("max_level_speed_loss", 0):
+            out.append("speed lost (24)")
+        if a.get("w_limit_reached") and not b.get("w_limit_reached"):
+            out.append("W limit reached (27)")
+        return tuple(out)
 
     @property
     def aircraft(self) -> Mapping[str, BaseModel]:

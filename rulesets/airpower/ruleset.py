@@ -213,6 +213,12 @@ class AirPower(Ruleset):
     def steps(self, engagement: Engagement) -> Sequence[Step]:
         return sequence.STEPS
 
+    def chain_facts(self, before: AircraftState, after: AircraftState) -> tuple[str, ...]:
+        """The Aircraft Damage Resolution results a hit brought, for the chain odds (issue
+        34): the table is not printed, so its results are named by their codes."""
+        new = after.criticals[len(before.criticals) :]
+        return tuple(dict.fromkeys(f"damage result {c.result}" for c in new))
+
     def acting(self, engagement: Engagement) -> Sequence[Acting]:
         return sequence.acting(engagement)
 

@@ -45,6 +45,8 @@ from app.core.dice import TableDice
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.prepared import Prepared, dice_of
 from app.core.procedure import Procedure
+from app.ui.chain_odds_view import ChainOddsLine
+from app.ui.compare_odds import CompareOdds
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.message_bar import MessageBar, muted
@@ -153,6 +155,10 @@ class CombatDock(QWidget):
         odds_layout.addWidget(self.odds_table)
         odds_layout.addWidget(self.odds_message)
         odds_layout.addWidget(self.chart)
+        self.chain = ChainOddsLine()  # odds to the end of the chain (issue 34)
+        odds_layout.insertWidget(1, self.chain)
+        self.compare = CompareOdds()  # what-ifs side by side (issue 34)
+        odds_layout.addWidget(self.compare)
         outer.addWidget(odds_box)
 
         footer = QWidget()
@@ -218,6 +224,8 @@ class CombatDock(QWidget):
         # any action (ours, the board's, another station's) prepares the action again
         model.appended.connect(self.when_shown.unless_stale(self._game_changed))
         self._reset()
+        self._ruling_hooks()
+        self._compare_hooks()
 
     # -- what is chosen ----------------------------------------------------------------------
 
@@ -613,6 +621,7 @@ class CombatDock(QWidget):
         self.odds_message.setText(message)
         self.odds_message.setStyleSheet(f"color: {muted(self)};")
         self.odds_message.setVisible(bool(message))
+        self._odds_shown(odds)
 
     @property
     def odds(self) -> dict[str, Fraction]:
@@ -679,6 +688,7 @@ class CombatDock(QWidget):
             f"<b>{escape(res.headline or res.outcome)}</b>: {escape(res.narrative)} "
             f"[{escape(p.rule)}]" + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
+        self.result_seq = self.model.engagement.seq  # its ruling (issue 34)
         self.notice.clear_refusal()
         self.runner.clear_dice()
         if res.follows is not None:
@@ -719,6 +729,43 @@ class CombatDock(QWidget):
                     self._no_target = False
             return True
         return super().eventFilter(watched, event)
+
+    # -- the chain and the what-ifs (issue 34) -------------------------------------------------
+
+    def _compare_hooks(self) -> None:
+        """Escape clears the kept columns too; a chain worked out joins its column."""
+        self.chain.shown.connect(lambda p: self.compare.chain_ready(p, self.chain.result))
+        for sc in self.findChildren(QShortcut):
+            if sc.key() == QKeySequence(Qt.Key.Key_Escape):
+                sc.activated.connect(self.compare.clear)
+
+    def _odds_shown(self, odds: dict[str, Fraction] | None) -> None:
+        """The odds of the form's action are shown: its chain is worked out, and its column
+        of the comparison is the form as it is now."""
+        session = self.model.session if odds and self.model.has_session else None
+        self.chain.show_for(session, self.prepared)
+        names = {a.id: a.name for a in self.model.engagement.aircraft.values()}
+        self.compare.show_now(self.prepared if odds else None, odds, names)
+
+    # -- the last result's ruling (issue 34) ---------------------------------------------------
+
+    def _ruling_hooks(self) -> None:
+        """A double-click or Enter on the last result opens its ruling."""
+        from app.ui.ruling_window import OpensRuling
+
+        self.result_seq: int | None = None
+        self.ruling_window: QWidget | None = None
+        self.result.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.result.setToolTip("Double-click or Enter: the ruling of this result")
+        OpensRuling(self.result, self.open_result_ruling)
+
+    def open_result_ruling(self) -> QWidget | None:
+        if self.result_seq is None or not self.result.text():
+            return None
+        from app.ui.ruling_window import open_ruling
+
+        self.ruling_window = open_ruling(self.model, self.result_seq, self)
+        return self.ruling_window
 
     def recompute(self) -> None:
         """Prepare the action again (a table value was saved)."""

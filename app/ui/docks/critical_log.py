@@ -32,6 +32,7 @@ from app.core.log_index import Hit
 from app.ui.log_progress import LogProgress
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
+from app.ui.ruling_window import RulingWindow, open_ruling
 from app.ui.when_shown import WhenShown
 
 COLUMNS = ("Turn", "Side", "Aircraft", "Roll", "Result", "Rule")
@@ -118,6 +119,10 @@ class CriticalLogDock(QWidget):
         self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
         model.log_read.connect(self.when_shown.wrap(self._log_read))
+        # a double-click or Enter on a row opens its ruling (issue 34)
+        self.view.activated.connect(lambda index: self.open_ruling(index.row()))
+        self.view.setToolTip("Double-click or Enter: the ruling of this entry")
+        self.ruling_window: RulingWindow | None = None
         self._reset()
 
     # -- reading the log ---------------------------------------------------------------------
@@ -174,6 +179,13 @@ class CriticalLogDock(QWidget):
             item.setFont(font)
             item.setForeground(UNDONE_BRUSH if undone else QBrush())
             item.setToolTip(("Undone: " if undone else "") + e.narrative)
+
+    def open_ruling(self, row: int) -> RulingWindow | None:
+        """The ruling of the action the entry in ``row`` belongs to (issue 34)."""
+        if not 0 <= row < len(self.rows):
+            return None
+        self.ruling_window = open_ruling(self.model, self.rows[row].seq, self)
+        return self.ruling_window
 
     def is_undone(self, row: int) -> bool:
         return self.rows[row].action in self.model.log.undone

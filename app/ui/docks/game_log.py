@@ -27,6 +27,7 @@ from app.core.log_index import LogEntry
 from app.ui.log_progress import LogProgress
 from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
+from app.ui.ruling_window import RulingWindow, open_ruling
 from app.ui.when_shown import WhenShown
 
 
@@ -247,6 +248,9 @@ class GameLogDock(QWidget):
         model.reset.connect(self.when_shown.wrap(self.rebuild))
         model.log_read.connect(self.when_shown.wrap(self.add_entries))
         model.log_line_requested.connect(self.show_action)
+        # a double-click or Enter on a line opens its ruling (issue 34)
+        self.list.activated.connect(lambda index: self.open_ruling(index.row()))
+        self.ruling_window: RulingWindow | None = None
         self.rebuild()
 
     # -- rendering ----------------------------------------------------------------------------
@@ -296,6 +300,14 @@ class GameLogDock(QWidget):
             return
         self.list.selectRow(found)
         self.list.scrollTo(m.index(found, 0))
+
+    def open_ruling(self, row: int) -> RulingWindow | None:
+        """The ruling of the action shown line ``row`` belongs to (issue 34)."""
+        m = self.lines_model
+        if not 0 <= row < m.rowCount():
+            return None
+        self.ruling_window = open_ruling(self.model, m.line(row).entry.seq, self)
+        return self.ruling_window
 
     # -- reading ------------------------------------------------------------------------------
 
