@@ -37,6 +37,8 @@ class AfterActionView(QWidget):
     log_line = Signal(int)
     #: the umpire names the dice a side (aircraft "") or an aircraft rolls: side, aircraft, dice
     dice_named = Signal(str, str, str)
+    #: the umpire asks for the ruling of the action last clicked (issue 34)
+    ruling_asked = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -140,11 +142,16 @@ class AfterActionView(QWidget):
         self.line = QLabel("Click a point to see its log line.")
         self.line.setObjectName("log_line")
         self.line.setWordWrap(True)
+        # the ruling of the point last clicked: why that number is what it is (issue 34)
+        self.ruling_button = QPushButton("R&uling…")
+        self.ruling_button.setEnabled(False)
+        self._clicked: int | None = None
         self.export_plot_button = QPushButton("Export plot…")
         self.export_data_button = QPushButton("Export data…")
         self.report_button = QPushButton("Report PDF…")
         buttons = QHBoxLayout()
         buttons.addWidget(self.line, 1)
+        buttons.addWidget(self.ruling_button)
         for b in (self.export_plot_button, self.export_data_button, self.report_button):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
@@ -160,6 +167,7 @@ class AfterActionView(QWidget):
         self.dice_set_button.clicked.connect(self._name_dice)
         self.dice_name.returnPressed.connect(self._name_dice)
         self.tabs.currentChanged.connect(lambda _i: self._tab_shown())
+        self.ruling_button.clicked.connect(self._ask_ruling)
         self.export_plot_button.clicked.connect(self._ask_plot)
         self.export_data_button.clicked.connect(self._ask_csv)
         self.report_button.clicked.connect(self._ask_report)
@@ -169,6 +177,9 @@ class AfterActionView(QWidget):
 
     def show_reading(self, reading: GameReading | None) -> None:
         """Show this game (None: no game); the luck and dice tabs draw when first shown."""
+        if reading is None or self.reading is None or reading.session is not self.reading.session:
+            self._clicked = None  # a point clicked belongs to the game it was clicked in
+            self.ruling_button.setEnabled(False)
         self.reading = reading
         self._luck_drawn = self._dice_drawn = False
         keep = self.quantity.currentData()
@@ -314,7 +325,13 @@ class AfterActionView(QWidget):
         """A point was clicked: its log line here, and ``log_line`` for whoever follows."""
         if self.reading is not None:
             self.line.setText(self.reading.series.line(action))
+        self._clicked = action
+        self.ruling_button.setEnabled(True)
         self.log_line.emit(action)
+
+    def _ask_ruling(self) -> None:
+        if self._clicked is not None:
+            self.ruling_asked.emit(self._clicked)
 
     # -- exports ------------------------------------------------------------------------------
 

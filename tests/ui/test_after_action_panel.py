@@ -280,7 +280,7 @@ def test_without_pyqtgraph_the_panel_says_so_and_the_desk_carries_on(played, qtb
 def test_a_point_clicked_brings_its_line_forward_in_the_game_log(played, qtbot, tmp_path):
     """Issue 35: a click on a plot point jumps to its log line: the desk raises the Game log
     with that action's line selected (through the model's ``log_line_requested``)."""
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, Qt
 
     from app.ui.main_window import MainWindow
 
@@ -307,7 +307,15 @@ def test_a_point_clicked_brings_its_line_forward_in_the_game_log(played, qtbot, 
         action in log.lines_model.line(r.row()).actions for r in rows
     )
     assert not window.docks["game_log"].visibleRegion().isEmpty()
+    # and its ruling, one click further (issue 34): the same action's procedure and dice
+    assert view.ruling_button.isEnabled()
+    qtbot.mouseClick(view.ruling_button, Qt.MouseButton.LeftButton)
+    ruling = after.ruling_window.ruling
+    assert (ruling.seq, ruling.procedure) == (action, "gun_attack"), ruling
+    assert "Olds 2" in dict(ruling.roles).values()
     window.model.set_session(None)
+    window.docks["after_action"].raise_()  # the panel catches up when it is seen again
+    qtbot.waitUntil(lambda: not view.ruling_button.isEnabled())
 
 
 def test_the_umpire_names_a_sides_dice_and_the_rolls_typed_after_are_checked_per_die(

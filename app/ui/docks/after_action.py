@@ -91,11 +91,18 @@ class AfterActionDock(QWidget):
             self.view.log_line.connect(self.log_line)
             self.view.log_line.connect(self.model.show_log_line)  # the Game log follows
             self.view.dice_named.connect(self.name_dice)
+            self.view.ruling_asked.connect(self.open_ruling)
             self._layout.removeWidget(self.waiting)
             self.waiting.deleteLater()
             self._layout.addWidget(self.view)
             self.refresh()
         return self.view
+
+    def open_ruling(self, action: int) -> None:
+        """The ruling of a clicked point's action, in its own window (issue 34)."""
+        from app.ui.ruling_window import open_ruling
+
+        self.ruling_window = open_ruling(self.model, action, self)
 
     def refresh(self) -> None:
         """Read the game's log again and redraw (nothing until the panel was first shown)."""
