@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
 from app.core import limits, shapes
@@ -38,7 +38,14 @@ from app.core.events import (
     Reverted,
     event_to_json,
 )
-from app.core.guest import TIME_LIMIT, call_guest, odds_table, sequence_of
+from app.core.guest import (
+    TIME_LIMIT,
+    GuestError,
+    GuestTimeout,
+    call_guest,
+    odds_table,
+    sequence_of,
+)
 from app.core.history import Timeline
 from app.core.log_index import undone_in
 from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
@@ -435,6 +442,7 @@ class GameSession:
             board=board,
             whole_game=procedure in (self.ruleset.initiative, self.ruleset.pass_initiative),
             notes=said,
+            time_limit=TIME_LIMIT,  # the ruleset's prefill and choices run in it (issue 31)
         )
         read = [v for v in prepared.values if v.source == "board"]
         if read:
@@ -476,17 +484,25 @@ class GameSession:
         if p.inputs is None:
             return ""  # the umpire has something to type first
         proc = self._procedure(procedure)
-        try:
-            proc.resolve(p.inputs, _UntilTheDice(), self.engagement)
-        except _DiceReached:
+        inputs, engagement = p.inputs, self.engagement
+
+        def until_the_dice() -> str:
+            try:
+                proc.resolve(inputs, _UntilTheDice(), engagement)
+            except (_DiceReached, MissingTableValue):  # the form offers a missing cell
+                return ""
+            except RuleViolation as e:
+                return str(e)
             return ""
-        except MissingTableValue:
-            return ""  # the form offers the cell to fill
-        except RuleViolation as e:
-            return str(e)
-        except Exception:  # noqa: BLE001 - a guest's bug is said when the line is opened
-            return ""
-        return ""
+
+        try:  # the ruleset's own code: guarded, with a time limit (issue 31)
+            return call_guest(
+                self.ruleset, f"resolve {proc.title}", until_the_dice, time_limit=TIME_LIMIT
+            )
+        except GuestTimeout as e:
+            return str(e)  # opening the line would wait again: said on the line
+        except (GuestError, ValidationError):
+            return ""  # a guest's bug is said when the line is opened
 
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""

@@ -11,6 +11,10 @@ pass through unchanged: they are the ruleset saying no, not the ruleset failing.
 
 Pure Python: no Qt. A call abandoned after its time limit keeps its daemon thread until it
 returns (Python cannot stop a thread); it can no longer reach the caller, which has moved on.
+While it has not returned, the same call of the same ruleset is refused at once with the same
+"did not answer" message, so a ruleset that hangs costs the desk its time limit once, not on
+every redraw. How the caller waits is pluggable (``set_waiter``): the desk installs a waiter
+that keeps its event loop turning meanwhile (``app.ui.guest_worker``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ from pydantic import ValidationError
 from app.core.errors import RuleViolation
 
 T = TypeVar("T")
+
+#: how a caller waits for a guest call's worker thread, at most ``time_limit`` seconds: the
+#: default joins it; the desk's keeps its window painting meanwhile (``set_waiter``)
+Waiter = Callable[[threading.Thread, float], None]
 
 #: the documented time limit, in seconds, for ruleset calls that may be slow (odds, decide,
 #: steps, acting) when the caller asks for one
@@ -46,14 +54,54 @@ class GuestError(RuleViolation):
 
 
 class GuestTimeout(GuestError):
-    """A ruleset call that did not answer within its time limit."""
+    """A ruleset call that did not answer within its time limit (``still``: an earlier call
+    of the same that did not answer has not returned yet, so this one was not made)."""
 
-    def __init__(self, ruleset: str, call: str, seconds: float) -> None:
+    def __init__(self, ruleset: str, call: str, seconds: float, still: bool = False) -> None:
         super().__init__(ruleset, call, f"no answer in {seconds:g} s")
-        self.seconds = seconds
+        self.seconds, self.still = seconds, still
+        busy = ", and is still busy with it" if still else ""
         self.args = (
-            f"the ruleset {ruleset} did not answer in {seconds:g} s ({call}); nothing was recorded",
+            f"the ruleset {ruleset} did not answer in {seconds:g} s ({call}){busy}; "
+            "nothing was recorded",
         )
+
+
+def _join(worker: threading.Thread, time_limit: float) -> None:
+    worker.join(time_limit)
+
+
+_waiter: Waiter = _join
+#: calls abandoned after their time limit, by (ruleset, call): their thread and the limit
+_hanging: dict[tuple[str, str], tuple[threading.Thread, float]] = {}
+_hanging_lock = threading.Lock()
+
+
+def set_waiter(waiter: Waiter | None) -> Waiter:
+    """Wait for guest calls with ``waiter`` from now on (``None``: join the thread); returns
+    the waiter it replaces."""
+    global _waiter
+    old, _waiter = _waiter, waiter or _join
+    return old
+
+
+def hanging() -> list[tuple[str, str]]:
+    """The (ruleset, call) pairs abandoned after their time limit that have not returned."""
+    with _hanging_lock:
+        return [key for key, (thread, _) in _hanging.items() if thread.is_alive()]
+
+
+def settle(timeout: float = 5.0) -> bool:
+    """Wait up to ``timeout`` s for every abandoned call to return and forget them (tests:
+    a hang released); True when none is left."""
+    with _hanging_lock:
+        threads = [thread for thread, _ in _hanging.values()]
+    for thread in threads:
+        thread.join(timeout)
+    with _hanging_lock:
+        for key in [k for k, (t, _) in _hanging.items() if not t.is_alive()]:
+            del _hanging[key]
+        return not _hanging
 
 
 def ruleset_name(ruleset: Any) -> str:
@@ -109,6 +157,12 @@ def _in_thread(
     kwargs: dict[str, Any],
     time_limit: float,
 ) -> T:
+    key = (name, call)
+    with _hanging_lock:
+        earlier = _hanging.get(key)
+        if earlier is not None and earlier[0].is_alive():
+            raise GuestTimeout(name, call, earlier[1], still=True)
+        _hanging.pop(key, None)
     box: dict[str, Any] = {}
 
     def work() -> None:
@@ -119,8 +173,10 @@ def _in_thread(
 
     worker = threading.Thread(target=work, name=f"airboss guest: {call}", daemon=True)
     worker.start()
-    worker.join(time_limit)
+    _waiter(worker, time_limit)
     if worker.is_alive():
+        with _hanging_lock:
+            _hanging[key] = (worker, time_limit)
         raise GuestTimeout(name, call, time_limit)
     if "error" in box:
         e = box["error"]
@@ -204,3 +260,60 @@ def odds_table(result: Any) -> dict[str, Fraction]:
     if sum(out.values()) != 1:
         raise ValueError(f"probabilities summing to {sum(out.values())}, not 1")
     return out
+
+
+def _text(value: Any, what: str) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} as {_shown(value)}, not text")
+
+
+def _texts(values: Any, what: str) -> None:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise TypeError(f"{what} as {_shown(values)}, not a list of text")
+    for v in values:
+        _text(v, what)
+
+
+def _whole(value: Any, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} as {_shown(value)}, not a whole number")
+
+
+def card_spec(result: Any) -> Any:
+    """A checker for a control card (``CardSpec``): every block one the renderer knows and
+    every text, number and row of the type it draws, so nothing a plugin returns reaches the
+    painter in a shape it was not made for."""
+    from app.core.ruleset import CardSpec, KeyValues, Lines, Table, Track
+
+    if not isinstance(result, CardSpec):
+        raise TypeError(f"{_shown(result)}, not a CardSpec")
+    _text(result.title, "the card's title")
+    if isinstance(result.blocks, str | bytes) or not isinstance(result.blocks, Sequence):
+        raise TypeError(f"the card's blocks as {_shown(result.blocks)}, not a list")
+    for i, block in enumerate(result.blocks):
+        where = f"block {i + 1}"
+        if not isinstance(block, KeyValues | Table | Track | Lines):
+            raise TypeError(f"{where} as {_shown(block)}, not a card block")
+        _text(block.title, f"{where}'s title")
+        if isinstance(block, KeyValues):
+            if isinstance(block.items, str | bytes) or not isinstance(block.items, Sequence):
+                raise TypeError(f"{where}'s items as {_shown(block.items)}, not a list")
+            for item in block.items:
+                if not isinstance(item, Sequence) or len(item) != 2:
+                    raise TypeError(f"{where}'s item {_shown(item)}, not a (name, value) pair")
+                _texts(item, f"{where}'s item")
+        elif isinstance(block, Table):
+            _texts(block.header, f"{where}'s header")
+            if isinstance(block.rows, str | bytes) or not isinstance(block.rows, Sequence):
+                raise TypeError(f"{where}'s rows as {_shown(block.rows)}, not a list")
+            for row in block.rows:
+                _texts(row, f"{where}'s row")
+        elif isinstance(block, Track):
+            _whole(block.total, f"{where}'s total")
+            _whole(block.used, f"{where}'s used")
+            if block.grey_from is not None:
+                _whole(block.grey_from, f"{where}'s grey_from")
+            _text(block.note, f"{where}'s note")
+        else:
+            _texts(block.lines, f"{where}'s lines")
+    return result
