@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from app.core.errors import RuleViolation
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
+from app.ui import guest_worker
 from app.ui.dice_mode import DiceMode
 
 if TYPE_CHECKING:
@@ -153,6 +154,7 @@ class EngagementModel(QObject):
         self._reading = None
         self._toggled = set()
         if session is not None:
+            guest_worker.install()  # the ruleset's calls wait with the desk turning (issue 31)
             session.subscribe(self._on_append)
             self._follow.start()
         else:
