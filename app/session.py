@@ -24,6 +24,7 @@ from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import (
+    AircraftAdded,
     AircraftChanged,
     AircraftRemoved,
     CardsPrinted,
@@ -632,7 +633,19 @@ class GameSession:
         """Put an aircraft (or counted group) on the roster; returns its id."""
         shapes.aircraft_args(side, type_id, name, pilot, details)  # issue 31: wrong shapes
         aircraft_id = self._new_id(name)
-        ev = self.ruleset.new_aircraft(aircraft_id, name, side, type_id, pilot, details)
+        ev = call_guest(
+            self.ruleset,
+            "new_aircraft (add an aircraft)",
+            self.ruleset.new_aircraft,
+            aircraft_id,
+            name,
+            side,
+            type_id,
+            pilot,
+            details,
+            time_limit=TIME_LIMIT,
+            returns=AircraftAdded,
+        )
         who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"
         self._commit([ev], f"{who} joins {ev.side}")
         return aircraft_id

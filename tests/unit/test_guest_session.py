@@ -57,11 +57,17 @@ def session_calls(s: GameSession) -> dict[str, tuple[str, Callable[[], Any]]]:
         "prefill": ("prepare Gun attack", lambda: s.prepare("gun_attack", ROLES)),
         "decide": ("resolve Gun attack", lambda: s.resolve(ready, SeededDice(3))),
         "odds": ("odds of Gun attack", lambda: s.odds(ready)),
+        "new_aircraft": (
+            "new_aircraft (add an aircraft)",
+            lambda: s.add_aircraft(side="Blue", type_id="jet", name="Blue 2"),
+        ),
     }
 
 
 @pytest.mark.parametrize("how", HOWS)
-@pytest.mark.parametrize("method", ["steps", "acting", "on_clock", "prefill", "decide", "odds"])
+@pytest.mark.parametrize(
+    "method", ["steps", "acting", "on_clock", "prefill", "decide", "odds", "new_aircraft"]
+)
 def test_each_session_call_refuses_a_misbehaving_guest(
     game: GameSession, hostile_site: ModuleType, method: str, how: str
 ) -> None:
