@@ -43,9 +43,11 @@ from app.core.guest import (
     TIME_LIMIT,
     GuestError,
     GuestTimeout,
+    acting_lines,
     call_guest,
+    events_list,
     odds_table,
-    sequence_of,
+    steps_list,
 )
 from app.core.history import Timeline
 from app.core.log_index import undone_in
@@ -513,7 +515,7 @@ class GameSession:
             self.ruleset.acting,
             self.engagement,
             time_limit=TIME_LIMIT,
-            returns=sequence_of(tuple),
+            returns=acting_lines,
         )
         return [tuple(line) for line in lines]
 
@@ -757,7 +759,7 @@ class GameSession:
                 self.ruleset.steps,
                 self.engagement,
                 time_limit=TIME_LIMIT,
-                returns=sequence_of(Step),
+                returns=steps_list,
             )
         )
 
@@ -792,7 +794,7 @@ class GameSession:
             turn,
             step,
             time_limit=TIME_LIMIT,
-            returns=sequence_of(BaseModel),
+            returns=events_list,
         )
         self._commit(events, f"Turn {turn}: {steps[step].label}", steps[step].rule)
 

@@ -317,3 +317,39 @@ def card_spec(result: Any) -> Any:
         else:
             _texts(block.lines, f"{where}'s lines")
     return result
+
+
+def steps_list(result: Any) -> Any:
+    """A checker for a sequence of play: a list of ``Step`` whose texts are text and whose
+    impulse is a whole number or none."""
+    from app.core.ruleset import Step
+
+    sequence_of(Step)(result)
+    for i, step in enumerate(result):
+        for name in ("phase", "title", "text", "rule"):
+            _text(getattr(step, name), f"step {i + 1}'s {name}")
+        if step.impulse is not None:
+            _whole(step.impulse, f"step {i + 1}'s impulse")
+        if step.segment is not None:
+            _text(step.segment, f"step {i + 1}'s segment")
+    return result
+
+
+def acting_lines(result: Any) -> Any:
+    """A checker for "who acts now": a list of lines, each 2 to 4 texts (who, what, and the
+    procedure and other aircraft when it opens one)."""
+    sequence_of(tuple)(result)
+    for i, line in enumerate(result):
+        if not 2 <= len(line) <= 4:
+            raise TypeError(f"line {i + 1} of {len(line)} items, not 2 to 4")
+        _texts(line, f"line {i + 1}'s item")
+    return result
+
+
+def events_list(result: Any) -> Any:
+    """A checker for events a ruleset makes: a list of the log's own event types."""
+    from typing import get_args
+
+    from app.core.events import Event
+
+    return sequence_of(get_args(get_args(Event)[0]))(result)

@@ -22,7 +22,7 @@ from app.core import guest
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.core.guest import GuestError, GuestTimeout, call_guest
-from app.core.ruleset import CardSpec, KeyValues, Lines, Table, Track
+from app.core.ruleset import CardSpec, KeyValues, Lines, Step, Table, Track
 from app.session import GameSession
 
 NAME = "Guest (hostile test ruleset) (guest)"
@@ -211,3 +211,31 @@ def test_the_rulesets_own_refusal_is_not_a_guest_error(game: GameSession) -> Non
     with pytest.raises(RuleViolation, match="not an aircraft of this game") as e:
         game.prepare("gun_attack", {"attacker": "nobody"})
     assert not isinstance(e.value, GuestError)
+
+
+@pytest.mark.parametrize(
+    ("method", "result", "why"),
+    [
+        ("steps", [Step("Combat", 3)], "step 1's title as int 3, not text"),
+        ("steps", [Step("Impulse", "Fire", impulse=1.5)], "step 1's impulse as float 1.5"),
+        ("acting", [("blue-1",)], "line 1 of 1 items, not 2 to 4"),
+        ("acting", [("blue-1", "fires", None)], "line 1's item as NoneType None, not text"),
+        ("on_clock", [Step("Combat", "Combat")], "item 0 is Step"),
+    ],
+)
+def test_a_result_of_the_wrong_shape_inside_is_refused(
+    game: GameSession,
+    hostile_site: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    result: Any,
+    why: str,
+) -> None:
+    """Not only the container: each step, line and event is checked before the desk uses it."""
+    n = len(game.events())
+    monkeypatch.setitem(hostile_site.WRONG, method, result)
+    hostile_site.MISBEHAVE[method] = "wrong_type"
+    run = {"steps": game.steps, "acting": game.acting, "on_clock": game.next_step}[method]
+    with pytest.raises(GuestError, match=why.replace("(", r"\(").replace(")", r"\)")):
+        run()
+    assert len(game.events()) == n
