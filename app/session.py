@@ -105,6 +105,8 @@ class GameSession:
         #: actions another window or station appended while this one was open (``refresh``):
         #: Undo says so rather than silently undoing another's action (issue 28)
         self._theirs: set[int] = set()
+        #: the "who acts now" lines' refusals, worked out for the game as it was then
+        self._refusals: tuple[Engagement, dict[tuple[str, str, str | None], str]] | None = None
         self._closed = False
 
     # -- opening and closing ------------------------------------------------------------------
@@ -477,7 +479,42 @@ class GameSession:
     def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str:
         """Why this "who acts now" line cannot act as it stands (its cards cannot be read, or
         the rules refuse it before any die: no ammunition left, say), or "" when it can (issue
-        29: a line that cannot act is not offered as if it could). Nothing is written."""
+        29: a line that cannot act is not offered as if it could). Nothing is written.
+
+        The ruleset's code runs guarded, with the time limit (issue 31), once for every line
+        of the step: asked for one line, the answers for all the step's lines are worked out
+        together and kept until the game changes (a desk asks for each line in turn)."""
+        e = self.engagement
+        if self._refusals is None or self._refusals[0] is not e:
+            self._refusals = (e, {})
+        known = self._refusals[1]
+        line = (procedure, who, other)
+        if line in known:
+            return known[line]
+
+        def every_line() -> dict[tuple[str, str, str | None], str]:
+            todo = [line]
+            try:
+                for a in self.acting():
+                    if len(a) >= 3 and a[2] in self.ruleset.procedures:
+                        todo.append((a[2], a[0], (a[3] if len(a) > 3 else "") or None))
+            except RuleViolation:
+                pass  # said where who acts now is shown
+            return {each: self._line_refusal(*each) for each in dict.fromkeys(todo)}
+
+        try:
+            said = call_guest(
+                self.ruleset, "who acts now (can each line act)", every_line, time_limit=TIME_LIMIT
+            )
+        except GuestTimeout as err:
+            said = {line: str(err)}  # opening the line would wait again: said on the line
+        except (GuestError, ValidationError):
+            said = {line: ""}  # a guest's bug is said when the line is opened
+        known.update(said)
+        return known[line]
+
+    def _line_refusal(self, procedure: str, who: str, other: str | None) -> str:
+        """``line_refusal`` for one line (in a guest call: the ruleset's code runs here)."""
         try:
             p = self.prepare_line(procedure, who, other)
         except RuleViolation as e:
@@ -498,12 +535,12 @@ class GameSession:
                 return str(e)
             return ""
 
-        try:  # the ruleset's own code: guarded, with a time limit (issue 31)
+        try:
             return call_guest(
                 self.ruleset, f"resolve {proc.title}", until_the_dice, time_limit=TIME_LIMIT
             )
         except GuestTimeout as e:
-            return str(e)  # opening the line would wait again: said on the line
+            return str(e)
         except (GuestError, ValidationError):
             return ""  # a guest's bug is said when the line is opened
 
@@ -569,6 +606,8 @@ class GameSession:
                 self.refresh()
                 raise self._acted_first(prepared.seq) from None
             raise
+        if self.engagement.seq != prepared.seq:  # taken in while the ruleset worked it out
+            raise self._acted_first(prepared.seq)
         extra = getattr(dice, "unused", None)
         if isinstance(dice, TableDice) and extra:
             used = len(dice.values) - len(extra)

@@ -19,6 +19,7 @@ that keeps its event loop turning meanwhile (``app.ui.guest_worker``).
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -30,9 +31,9 @@ from app.core.errors import RuleViolation
 
 T = TypeVar("T")
 
-#: how a caller waits for a guest call's worker thread, at most ``time_limit`` seconds: the
-#: default joins it; the desk's keeps its window painting meanwhile (``set_waiter``)
-Waiter = Callable[[threading.Thread, float], None]
+#: how a caller waits for a guest call to be done (the event set), at most ``time_limit``
+#: seconds: the default just waits; the desk's keeps its window painting (``set_waiter``)
+Waiter = Callable[[threading.Event, float], None]
 
 #: the documented time limit, in seconds, for ruleset calls that may be slow (odds, decide,
 #: steps, acting) when the caller asks for one
@@ -67,39 +68,85 @@ class GuestTimeout(GuestError):
         )
 
 
-def _join(worker: threading.Thread, time_limit: float) -> None:
-    worker.join(time_limit)
+def _wait(done: threading.Event, time_limit: float) -> None:
+    done.wait(time_limit)
 
 
-_waiter: Waiter = _join
-#: calls abandoned after their time limit, by (ruleset, call): their thread and the limit
-_hanging: dict[tuple[str, str], tuple[threading.Thread, float]] = {}
+_waiter: Waiter = _wait
+#: calls abandoned after their time limit, by (ruleset, call): their job and the limit
+_hanging: dict[tuple[str, str], tuple[_Job, float]] = {}
 _hanging_lock = threading.Lock()
+#: ``worker`` is set in the guest workers' threads (a call made there runs there)
+_inside = threading.local()
+
+
+class _Job:
+    """One call handed to a worker thread; ``done`` is set when it returned or raised."""
+
+    __slots__ = ("args", "done", "error", "fn", "kwargs", "value")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+class _Worker:
+    """A daemon thread that runs guest calls one after another. Threads are kept for the next
+    call (starting one costs more than most calls); one whose call hangs is simply never
+    handed another."""
+
+    _idle: list[_Worker] = []
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="airboss guest", daemon=True).start()
+
+    @classmethod
+    def run(cls, job: _Job) -> None:
+        with cls._lock:
+            worker = cls._idle.pop() if cls._idle else None
+        (worker or cls())._jobs.put(job)
+
+    def _run(self) -> None:
+        _inside.worker = True
+        while True:
+            job = self._jobs.get()
+            try:
+                job.value = job.fn(*job.args, **job.kwargs)
+            except BaseException as e:  # noqa: BLE001 - handed to the caller
+                job.error = e
+            job.fn = job.args = job.kwargs = None  # type: ignore[assignment]
+            with self._lock:
+                self._idle.append(self)  # before ``done``: the caller's next call reuses it
+            job.done.set()
 
 
 def set_waiter(waiter: Waiter | None) -> Waiter:
-    """Wait for guest calls with ``waiter`` from now on (``None``: join the thread); returns
-    the waiter it replaces."""
+    """Wait for guest calls with ``waiter`` from now on (``None``: a plain wait); returns the
+    waiter it replaces."""
     global _waiter
-    old, _waiter = _waiter, waiter or _join
+    old, _waiter = _waiter, waiter or _wait
     return old
 
 
 def hanging() -> list[tuple[str, str]]:
     """The (ruleset, call) pairs abandoned after their time limit that have not returned."""
     with _hanging_lock:
-        return [key for key, (thread, _) in _hanging.items() if thread.is_alive()]
+        return [key for key, (job, _) in _hanging.items() if not job.done.is_set()]
 
 
 def settle(timeout: float = 5.0) -> bool:
     """Wait up to ``timeout`` s for every abandoned call to return and forget them (tests:
     a hang released); True when none is left."""
     with _hanging_lock:
-        threads = [thread for thread, _ in _hanging.values()]
-    for thread in threads:
-        thread.join(timeout)
+        jobs = [job for job, _ in _hanging.values()]
+    for job in jobs:
+        job.done.wait(timeout)
     with _hanging_lock:
-        for key in [k for k, (t, _) in _hanging.items() if not t.is_alive()]:
+        for key in [k for k, (job, _) in _hanging.items() if job.done.is_set()]:
             del _hanging[key]
         return not _hanging
 
@@ -157,33 +204,33 @@ def _in_thread(
     kwargs: dict[str, Any],
     time_limit: float,
 ) -> T:
+    if getattr(_inside, "worker", False):
+        # a guarded call within a guarded call: run here, the outer call's limit governs
+        try:
+            return fn(*args, **kwargs)
+        except REFUSALS:
+            raise
+        except (Exception, SystemExit, KeyboardInterrupt) as e:
+            raise GuestError(name, call, _brief(e), e) from e
     key = (name, call)
     with _hanging_lock:
         earlier = _hanging.get(key)
-        if earlier is not None and earlier[0].is_alive():
+        if earlier is not None and not earlier[0].done.is_set():
             raise GuestTimeout(name, call, earlier[1], still=True)
         _hanging.pop(key, None)
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["value"] = fn(*args, **kwargs)
-        except BaseException as e:  # noqa: BLE001 - handed to the caller below
-            box["error"] = e
-
-    worker = threading.Thread(target=work, name=f"airboss guest: {call}", daemon=True)
-    worker.start()
-    _waiter(worker, time_limit)
-    if worker.is_alive():
+    job = _Job(fn, args, kwargs)
+    _Worker.run(job)
+    _waiter(job.done, time_limit)
+    if not job.done.is_set():
         with _hanging_lock:
-            _hanging[key] = (worker, time_limit)
+            _hanging[key] = (job, time_limit)
         raise GuestTimeout(name, call, time_limit)
-    if "error" in box:
-        e = box["error"]
-        if isinstance(e, REFUSALS):
-            raise e
-        raise GuestError(name, call, _brief(e), e) from e
-    value: T = box["value"]
+    error = job.error
+    if error is not None:
+        if isinstance(error, REFUSALS):
+            raise error
+        raise GuestError(name, call, _brief(error), error) from error
+    value: T = job.value
     return value
 
 

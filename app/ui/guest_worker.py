@@ -35,27 +35,32 @@ QUIET_WAIT = 0.05
 POLL_MS = 15
 #: after this long without an answer the worker says it is waiting (ms)
 WAITING_AFTER_MS = 300
+#: True while the GUI thread waits for a ruleset with the event loop turning: the game must
+#: not change under the call meanwhile (the model takes in other stations' actions after it)
+waiting = False
 
 
-def wait_turning(worker: threading.Thread, time_limit: float) -> None:
-    """Wait for a guest call's thread at most ``time_limit`` s; in the GUI thread, with the
+def wait_turning(done: threading.Event, time_limit: float) -> None:
+    """Wait for a guest call to be done, at most ``time_limit`` s; in the GUI thread, with the
     event loop turning (user input held back) and the busy cursor up while it takes long."""
     app = QCoreApplication.instance()
     if app is None or threading.current_thread() is not threading.main_thread():
-        worker.join(time_limit)
+        done.wait(time_limit)
         return
     deadline = time.monotonic() + time_limit
-    worker.join(min(QUIET_WAIT, time_limit))
-    if not worker.is_alive():
+    if done.wait(min(QUIET_WAIT, time_limit)):
         return
+    global waiting
     gui = isinstance(app, QGuiApplication)
     if gui:
         QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+    outer, waiting = waiting, True
     try:
-        while worker.is_alive() and (left := deadline - time.monotonic()) > 0:
+        while not done.is_set() and (left := deadline - time.monotonic()) > 0:
             app.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents, 10)
-            worker.join(min(0.01, max(left, 0)))
+            done.wait(min(0.01, max(left, 0)))
     finally:
+        waiting = outer
         if gui:
             QGuiApplication.restoreOverrideCursor()
 

@@ -166,6 +166,9 @@ class EngagementModel(QObject):
         panels update through ``appended`` as for our own actions."""
         if self._session is None:
             return
+        if guest_worker.waiting:  # a ruleset call is under way on the game as it is (issue 31)
+            self._soon.start()
+            return
         # no watch on the socket while the store may close it (a server that went away)
         fd = self._notifier.socket() if self._notifier is not None else None
         if self._notifier is not None:

@@ -28,6 +28,8 @@ NAME = "Guest (hostile test ruleset) (guest)"
 #: the time limit of slow ruleset calls in these tests (the desk's own is 5 s)
 LIMIT = 0.5
 HOWS = ("raise", "exit", "interrupt", "hang", "wrong_type")
+#: the guarded call that works out whether each "who acts now" line can act
+LINES = "who acts now (can each line act)"
 
 
 def said(how: str, call: str) -> str:
@@ -166,8 +168,9 @@ def test_prefill(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, h
     hostile_site.MISBEHAVE["prefill"] = how
     window = open_desk(qtbot, tmp_path, game)
     expected = said(how, "prepare Gun attack")
+    on_lines = said(how, LINES) if how == "hang" else expected
     lines = acting_lines(window)
-    assert all(f"— cannot: {expected}" in line for line in lines), lines
+    assert all(f"— cannot: {on_lines}" in line for line in lines), lines
     combat = open_gun_line(qtbot, window)
     assert expected in combat.refusal.message
     assert detail(how, "prefill") in combat.refusal.message
@@ -197,7 +200,7 @@ def test_decide(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, ho
     hostile_site.MISBEHAVE["decide"] = how
     window = open_desk(qtbot, tmp_path, game)
     if how == "hang":  # the line's dry run met the hang: said on the line
-        assert all(said(how, "resolve Gun attack") in line for line in acting_lines(window))
+        assert all(said(how, LINES) in line for line in acting_lines(window))
     combat = open_gun_line(qtbot, window)
     wait_for_odds_message(qtbot, combat, said(how, "odds of Gun attack"))
     assert combat.odds_table.rowCount() == 0 and combat.chart.labels == []
@@ -309,3 +312,38 @@ def test_odds_are_worked_out_off_the_gui_thread(
     assert time.monotonic() - start < LIMIT + 5
     assert combat.odds_table.rowCount() == 0
     assert log(game) == before
+
+
+def test_the_game_does_not_change_under_a_ruleset_call(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, monkeypatch
+) -> None:
+    """While Resolve waits for a slow ruleset the desk keeps turning, but another station's
+    action is taken in only after the call: the result worked out on the game as it was is
+    refused as "another station or window acted first", and nothing of it is written."""
+    monkeypatch.setattr(app.session, "TIME_LIMIT", 5)
+    window = open_desk(qtbot, tmp_path, game)
+    combat = open_gun_line(qtbot, window)
+    gun = game.ruleset.procedures["gun_attack"]
+    real = gun.decide
+
+    def slow(inputs: Any, dice: Any, draft: Any) -> Any:
+        time.sleep(0.8)
+        return real(inputs, dice, draft)
+
+    monkeypatch.setattr(gun, "decide", slow)
+    station = GameSession.open(game.store.where)
+    seen: list[int] = []
+
+    def elsewhere() -> None:
+        station.adjust_ledger("red-1", "ammunition", -1, "another station")
+        window.model.follow()  # asked while the ruleset works: taken in after it
+        seen.append(game.engagement.seq)
+
+    before = game.engagement.seq
+    QTimer.singleShot(200, elsewhere)
+    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    station.close()
+    assert seen == [before]
+    assert "another station or window acted first" in combat.refusal.message
+    said = [narrative for _, narrative in log(game)]
+    assert said[-1].startswith("Red 1 spends 1") and not any("gun roll" in n for n in said)

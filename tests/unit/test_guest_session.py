@@ -119,8 +119,8 @@ def test_a_who_acts_line_never_lets_a_guest_out(
     start = time.monotonic()
     why = game.line_refusal("gun_attack", "blue-1", "red-1")
     assert time.monotonic() - start < LIMIT + 3
-    if how == "hang":
-        call = "prepare Gun attack" if method == "prefill" else "resolve Gun attack"
+    if how == "hang":  # the step's lines are worked out in one guarded call
+        call = "who acts now (can each line act)"
         assert why.startswith(f"the ruleset {NAME} did not answer in {LIMIT:g} s ({call})")
     elif method == "prefill":
         assert why.startswith(f"the ruleset {NAME} failed in prepare Gun attack: ")
@@ -156,11 +156,11 @@ def test_a_call_that_still_hangs_is_refused_at_once(
 
 
 def test_the_caller_waits_as_the_waiter_says(game: GameSession) -> None:
-    waited: list[tuple[str, float]] = []
+    waited: list[float] = []
 
-    def waiter(worker: threading.Thread, limit: float) -> None:
-        waited.append((worker.name, limit))
-        worker.join(limit)
+    def waiter(done: threading.Event, limit: float) -> None:
+        waited.append(limit)
+        done.wait(limit)
 
     old = guest.set_waiter(waiter)
     try:
@@ -168,7 +168,22 @@ def test_the_caller_waits_as_the_waiter_says(game: GameSession) -> None:
         assert call_guest("Odd rules", "acting", lambda: 8) == 8  # no limit: no thread
     finally:
         assert guest.set_waiter(old) is waiter
-    assert waited == [("airboss guest: steps", 2)]
+    assert waited == [2]
+
+
+def test_worker_threads_are_reused_and_a_hung_one_is_not(hostile_site: ModuleType) -> None:
+    def thread() -> threading.Thread:
+        return threading.current_thread()
+
+    first = call_guest("Odd rules", "which", thread, time_limit=2)
+    assert first is not threading.current_thread() and first.daemon
+    assert call_guest("Odd rules", "which", thread, time_limit=2) is first
+    with pytest.raises(GuestTimeout):
+        call_guest("Odd rules", "hang", hostile_site.RELEASE.wait, time_limit=0.2)
+    other = call_guest("Odd rules", "which", thread, time_limit=2)
+    assert other is not first  # the hung thread is never handed another call
+    hostile_site.RELEASE.set()
+    assert guest.settle()
 
 
 def card(*blocks: Any, title: Any = "Jet") -> CardSpec:
@@ -239,3 +254,40 @@ def test_a_result_of_the_wrong_shape_inside_is_refused(
     with pytest.raises(GuestError, match=why.replace("(", r"\(").replace(")", r"\)")):
         run()
     assert len(game.events()) == n
+
+
+def test_a_guarded_call_within_one_runs_in_its_thread() -> None:
+    """Nested guarded calls (a line's prepare within the step's lines) take no second thread:
+    the outer call's time limit governs; their errors are still named by their own call."""
+
+    def inner() -> threading.Thread:
+        return threading.current_thread()
+
+    def outer() -> tuple[threading.Thread, threading.Thread, str]:
+        try:
+            call_guest("Odd rules", "inner failing", lambda: 1 / 0, time_limit=5)
+        except GuestError as e:
+            said = str(e)
+        here = call_guest("Odd rules", "inner", inner, time_limit=5)
+        return threading.current_thread(), here, said
+
+    outside, inside, said = call_guest("Odd rules", "outer", outer, time_limit=5)
+    assert outside is inside is not threading.current_thread()
+    assert said.startswith("the ruleset Odd rules failed in inner failing: ZeroDivisionError")
+
+
+def test_who_acts_now_lines_are_worked_out_together_once_per_state(game: GameSession) -> None:
+    lines = [("gun_attack", "blue-1", None), ("gun_attack", "red-1", None)]
+    calls: list[object] = []
+    real = game._line_refusal
+
+    def counted(*line: Any) -> str:
+        calls.append(line)
+        return real(*line)
+
+    game._line_refusal = counted  # type: ignore[method-assign]
+    assert [game.line_refusal(*line) for line in lines] == ["", ""]
+    assert sorted(calls) == sorted(lines)  # both at the first question, none at the second
+    game.perform("gun_attack", ROLES, SeededDice(3))  # the game changes: worked out afresh
+    assert game.line_refusal(*lines[0]) == ""
+    assert len(calls) == 4
