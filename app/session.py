@@ -16,7 +16,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
 from app.core import limits, shapes
@@ -26,6 +26,7 @@ from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import (
+    AircraftAdded,
     AircraftChanged,
     AircraftRemoved,
     CardsPrinted,
@@ -41,7 +42,16 @@ from app.core.events import (
     Reverted,
     event_to_json,
 )
-from app.core.guest import TIME_LIMIT, call_guest, odds_table, sequence_of
+from app.core.guest import (
+    TIME_LIMIT,
+    GuestError,
+    GuestTimeout,
+    acting_lines,
+    call_guest,
+    events_list,
+    odds_table,
+    steps_list,
+)
 from app.core.history import Timeline
 from app.core.log_index import undone_in
 from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
@@ -101,6 +111,8 @@ class GameSession:
         #: actions another window or station appended while this one was open (``refresh``):
         #: Undo says so rather than silently undoing another's action (issue 28)
         self._theirs: set[int] = set()
+        #: the "who acts now" lines' refusals, worked out for the game as it was then
+        self._refusals: tuple[Engagement, dict[tuple[str, str, str | None], str]] | None = None
         self._closed = False
         #: the odds last worked out, and for which prepared action (resolve stores them)
         self._last_odds: tuple[Prepared, dict[str, Fraction]] | None = None
@@ -443,6 +455,7 @@ class GameSession:
             board=board,
             whole_game=procedure in (self.ruleset.initiative, self.ruleset.pass_initiative),
             notes=said,
+            time_limit=TIME_LIMIT,  # the ruleset's prefill and choices run in it (issue 31)
         )
         read = [v for v in prepared.values if v.source == "board"]
         if read:
@@ -474,7 +487,42 @@ class GameSession:
     def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str:
         """Why this "who acts now" line cannot act as it stands (its cards cannot be read, or
         the rules refuse it before any die: no ammunition left, say), or "" when it can (issue
-        29: a line that cannot act is not offered as if it could). Nothing is written."""
+        29: a line that cannot act is not offered as if it could). Nothing is written.
+
+        The ruleset's code runs guarded, with the time limit (issue 31), once for every line
+        of the step: asked for one line, the answers for all the step's lines are worked out
+        together and kept until the game changes (a desk asks for each line in turn)."""
+        e = self.engagement
+        if self._refusals is None or self._refusals[0] is not e:
+            self._refusals = (e, {})
+        known = self._refusals[1]
+        line = (procedure, who, other)
+        if line in known:
+            return known[line]
+
+        def every_line() -> dict[tuple[str, str, str | None], str]:
+            todo = [line]
+            try:
+                for a in self.acting():
+                    if len(a) >= 3 and a[2] in self.ruleset.procedures:
+                        todo.append((a[2], a[0], (a[3] if len(a) > 3 else "") or None))
+            except RuleViolation:
+                pass  # said where who acts now is shown
+            return {each: self._line_refusal(*each) for each in dict.fromkeys(todo)}
+
+        try:
+            said = call_guest(
+                self.ruleset, "who acts now (can each line act)", every_line, time_limit=TIME_LIMIT
+            )
+        except GuestTimeout as err:
+            said = {line: str(err)}  # opening the line would wait again: said on the line
+        except (GuestError, ValidationError):
+            said = {line: ""}  # a guest's bug is said when the line is opened
+        known.update(said)
+        return known[line]
+
+    def _line_refusal(self, procedure: str, who: str, other: str | None) -> str:
+        """``line_refusal`` for one line (in a guest call: the ruleset's code runs here)."""
         try:
             p = self.prepare_line(procedure, who, other)
         except RuleViolation as e:
@@ -484,17 +532,25 @@ class GameSession:
         if p.inputs is None:
             return ""  # the umpire has something to type first
         proc = self._procedure(procedure)
+        inputs, engagement = p.inputs, self.engagement
+
+        def until_the_dice() -> str:
+            try:
+                proc.resolve(inputs, _UntilTheDice(), engagement)
+            except (_DiceReached, MissingTableValue):  # the form offers a missing cell
+                return ""
+            except RuleViolation as e:
+                return str(e)
+            return ""
+
         try:
-            proc.resolve(p.inputs, _UntilTheDice(), self.engagement)
-        except _DiceReached:
-            return ""
-        except MissingTableValue:
-            return ""  # the form offers the cell to fill
-        except RuleViolation as e:
+            return call_guest(
+                self.ruleset, f"resolve {proc.title}", until_the_dice, time_limit=TIME_LIMIT
+            )
+        except GuestTimeout as e:
             return str(e)
-        except Exception:  # noqa: BLE001 - a guest's bug is said when the line is opened
-            return ""
-        return ""
+        except (GuestError, ValidationError):
+            return ""  # a guest's bug is said when the line is opened
 
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""
@@ -504,7 +560,7 @@ class GameSession:
             self.ruleset.acting,
             self.engagement,
             time_limit=TIME_LIMIT,
-            returns=sequence_of(tuple),
+            returns=acting_lines,
         )
         return [tuple(line) for line in lines]
 
@@ -613,6 +669,8 @@ class GameSession:
                 self.refresh()
                 raise self._acted_first(prepared.seq) from None
             raise
+        if self.engagement.seq != prepared.seq:  # taken in while the ruleset worked it out
+            raise self._acted_first(prepared.seq)
         extra = getattr(dice, "unused", None)
         if isinstance(dice, TableDice) and extra:
             used = len(dice.values) - len(extra)
@@ -683,7 +741,19 @@ class GameSession:
         """Put an aircraft (or counted group) on the roster; returns its id."""
         shapes.aircraft_args(side, type_id, name, pilot, details)  # issue 31: wrong shapes
         aircraft_id = self._new_id(name)
-        ev = self.ruleset.new_aircraft(aircraft_id, name, side, type_id, pilot, details)
+        ev = call_guest(
+            self.ruleset,
+            "new_aircraft (add an aircraft)",
+            self.ruleset.new_aircraft,
+            aircraft_id,
+            name,
+            side,
+            type_id,
+            pilot,
+            details,
+            time_limit=TIME_LIMIT,
+            returns=AircraftAdded,
+        )
         who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"
         self._commit([ev], f"{who} joins {ev.side}")
         return aircraft_id
@@ -795,7 +865,7 @@ class GameSession:
                 self.ruleset.steps,
                 self.engagement,
                 time_limit=TIME_LIMIT,
-                returns=sequence_of(Step),
+                returns=steps_list,
             )
         )
 
@@ -830,7 +900,7 @@ class GameSession:
             turn,
             step,
             time_limit=TIME_LIMIT,
-            returns=sequence_of(BaseModel),
+            returns=events_list,
         )
         self._commit(events, f"Turn {turn}: {steps[step].label}", steps[step].rule)
 

@@ -38,7 +38,7 @@ def hostile_site(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     """The hostile ruleset plugins of issue 31 (tests/fixtures/hostile_site: a dist-info that
     registers them, exactly as an installed distribution would) on ``sys.path`` for one test;
     yields ``airboss_hostile.guest``, the one that imports cleanly, with no misbehaviour set.
-    Hanging calls are released at the end."""
+    Hanging calls are released at the end, and waited for."""
     from app import plugins
 
     monkeypatch.syspath_prepend(str(HOSTILE_SITE))
@@ -49,3 +49,6 @@ def hostile_site(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     yield guest
     guest.MISBEHAVE.clear()
     guest.RELEASE.set()
+    from app.core import guest as guarded
+
+    guarded.settle()  # the released calls return: no later test meets them as "still busy"

@@ -154,6 +154,9 @@ def _check_override(shipped: Any, over: Any, path: Path, where: str = "") -> Non
     if isinstance(over, Mapping):
         for k, v in over.items():
             _check_override(shipped.get(k), v, path, f"{where}.{k}" if where else str(k))
+    elif isinstance(over, list):  # a row or a pair: each printed item by one of its kind
+        for i, v in enumerate(over[: len(shipped)]):
+            _check_override(shipped[i], v, path, f"{where}.{i}")
 
 
 def clear_table_cache() -> None:

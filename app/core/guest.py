@@ -11,10 +11,15 @@ pass through unchanged: they are the ruleset saying no, not the ruleset failing.
 
 Pure Python: no Qt. A call abandoned after its time limit keeps its daemon thread until it
 returns (Python cannot stop a thread); it can no longer reach the caller, which has moved on.
+While it has not returned, the same call of the same ruleset is refused at once with the same
+"did not answer" message, so a ruleset that hangs costs the desk its time limit once, not on
+every redraw. How the caller waits is pluggable (``set_waiter``): the desk installs a waiter
+that keeps its event loop turning meanwhile (``app.ui.guest_worker``).
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -25,6 +30,10 @@ from pydantic import ValidationError
 from app.core.errors import RuleViolation
 
 T = TypeVar("T")
+
+#: how a caller waits for a guest call to be done (the event set), at most ``time_limit``
+#: seconds: the default just waits; the desk's keeps its window painting (``set_waiter``)
+Waiter = Callable[[threading.Event, float], None]
 
 #: the documented time limit, in seconds, for ruleset calls that may be slow (odds, decide,
 #: steps, acting) when the caller asks for one
@@ -46,14 +55,100 @@ class GuestError(RuleViolation):
 
 
 class GuestTimeout(GuestError):
-    """A ruleset call that did not answer within its time limit."""
+    """A ruleset call that did not answer within its time limit (``still``: an earlier call
+    of the same that did not answer has not returned yet, so this one was not made)."""
 
-    def __init__(self, ruleset: str, call: str, seconds: float) -> None:
+    def __init__(self, ruleset: str, call: str, seconds: float, still: bool = False) -> None:
         super().__init__(ruleset, call, f"no answer in {seconds:g} s")
-        self.seconds = seconds
+        self.seconds, self.still = seconds, still
+        busy = ", and is still busy with it" if still else ""
         self.args = (
-            f"the ruleset {ruleset} did not answer in {seconds:g} s ({call}); nothing was recorded",
+            f"the ruleset {ruleset} did not answer in {seconds:g} s ({call}){busy}; "
+            "nothing was recorded",
         )
+
+
+def _wait(done: threading.Event, time_limit: float) -> None:
+    done.wait(time_limit)
+
+
+_waiter: Waiter = _wait
+#: calls abandoned after their time limit, by (ruleset, call): their job and the limit
+_hanging: dict[tuple[str, str], tuple[_Job, float]] = {}
+_hanging_lock = threading.Lock()
+#: ``worker`` is set in the guest workers' threads (a call made there runs there)
+_inside = threading.local()
+
+
+class _Job:
+    """One call handed to a worker thread; ``done`` is set when it returned or raised."""
+
+    __slots__ = ("args", "done", "error", "fn", "kwargs", "value")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+class _Worker:
+    """A daemon thread that runs guest calls one after another. Threads are kept for the next
+    call (starting one costs more than most calls); one whose call hangs is simply never
+    handed another."""
+
+    _idle: list[_Worker] = []
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="airboss guest", daemon=True).start()
+
+    @classmethod
+    def run(cls, job: _Job) -> None:
+        with cls._lock:
+            worker = cls._idle.pop() if cls._idle else None
+        (worker or cls())._jobs.put(job)
+
+    def _run(self) -> None:
+        _inside.worker = True
+        while True:
+            job = self._jobs.get()
+            try:
+                job.value = job.fn(*job.args, **job.kwargs)
+            except BaseException as e:  # noqa: BLE001 - handed to the caller
+                job.error = e
+            job.fn = job.args = job.kwargs = None  # type: ignore[assignment]
+            with self._lock:
+                self._idle.append(self)  # before ``done``: the caller's next call reuses it
+            job.done.set()
+
+
+def set_waiter(waiter: Waiter | None) -> Waiter:
+    """Wait for guest calls with ``waiter`` from now on (``None``: a plain wait); returns the
+    waiter it replaces."""
+    global _waiter
+    old, _waiter = _waiter, waiter or _wait
+    return old
+
+
+def hanging() -> list[tuple[str, str]]:
+    """The (ruleset, call) pairs abandoned after their time limit that have not returned."""
+    with _hanging_lock:
+        return [key for key, (job, _) in _hanging.items() if not job.done.is_set()]
+
+
+def settle(timeout: float = 5.0) -> bool:
+    """Wait up to ``timeout`` s for every abandoned call to return and forget them (tests:
+    a hang released); True when none is left."""
+    with _hanging_lock:
+        jobs = [job for job, _ in _hanging.values()]
+    for job in jobs:
+        job.done.wait(timeout)
+    with _hanging_lock:
+        for key in [k for k, (job, _) in _hanging.items() if job.done.is_set()]:
+            del _hanging[key]
+        return not _hanging
 
 
 def ruleset_name(ruleset: Any) -> str:
@@ -109,25 +204,33 @@ def _in_thread(
     kwargs: dict[str, Any],
     time_limit: float,
 ) -> T:
-    box: dict[str, Any] = {}
-
-    def work() -> None:
+    if getattr(_inside, "worker", False):
+        # a guarded call within a guarded call: run here, the outer call's limit governs
         try:
-            box["value"] = fn(*args, **kwargs)
-        except BaseException as e:  # noqa: BLE001 - handed to the caller below
-            box["error"] = e
-
-    worker = threading.Thread(target=work, name=f"airboss guest: {call}", daemon=True)
-    worker.start()
-    worker.join(time_limit)
-    if worker.is_alive():
+            return fn(*args, **kwargs)
+        except REFUSALS:
+            raise
+        except (Exception, SystemExit, KeyboardInterrupt) as e:
+            raise GuestError(name, call, _brief(e), e) from e
+    key = (name, call)
+    with _hanging_lock:
+        earlier = _hanging.get(key)
+        if earlier is not None and not earlier[0].done.is_set():
+            raise GuestTimeout(name, call, earlier[1], still=True)
+        _hanging.pop(key, None)
+    job = _Job(fn, args, kwargs)
+    _Worker.run(job)
+    _waiter(job.done, time_limit)
+    if not job.done.is_set():
+        with _hanging_lock:
+            _hanging[key] = (job, time_limit)
         raise GuestTimeout(name, call, time_limit)
-    if "error" in box:
-        e = box["error"]
-        if isinstance(e, REFUSALS):
-            raise e
-        raise GuestError(name, call, _brief(e), e) from e
-    value: T = box["value"]
+    error = job.error
+    if error is not None:
+        if isinstance(error, REFUSALS):
+            raise error
+        raise GuestError(name, call, _brief(error), error) from error
+    value: T = job.value
     return value
 
 
@@ -204,3 +307,96 @@ def odds_table(result: Any) -> dict[str, Fraction]:
     if sum(out.values()) != 1:
         raise ValueError(f"probabilities summing to {sum(out.values())}, not 1")
     return out
+
+
+def _text(value: Any, what: str) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} as {_shown(value)}, not text")
+
+
+def _texts(values: Any, what: str) -> None:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise TypeError(f"{what} as {_shown(values)}, not a list of text")
+    for v in values:
+        _text(v, what)
+
+
+def _whole(value: Any, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} as {_shown(value)}, not a whole number")
+
+
+def card_spec(result: Any) -> Any:
+    """A checker for a control card (``CardSpec``): every block one the renderer knows and
+    every text, number and row of the type it draws, so nothing a plugin returns reaches the
+    painter in a shape it was not made for."""
+    from app.core.ruleset import CardSpec, KeyValues, Lines, Table, Track
+
+    if not isinstance(result, CardSpec):
+        raise TypeError(f"{_shown(result)}, not a CardSpec")
+    _text(result.title, "the card's title")
+    if isinstance(result.blocks, str | bytes) or not isinstance(result.blocks, Sequence):
+        raise TypeError(f"the card's blocks as {_shown(result.blocks)}, not a list")
+    for i, block in enumerate(result.blocks):
+        where = f"block {i + 1}"
+        if not isinstance(block, KeyValues | Table | Track | Lines):
+            raise TypeError(f"{where} as {_shown(block)}, not a card block")
+        _text(block.title, f"{where}'s title")
+        if isinstance(block, KeyValues):
+            if isinstance(block.items, str | bytes) or not isinstance(block.items, Sequence):
+                raise TypeError(f"{where}'s items as {_shown(block.items)}, not a list")
+            for item in block.items:
+                if not isinstance(item, Sequence) or len(item) != 2:
+                    raise TypeError(f"{where}'s item {_shown(item)}, not a (name, value) pair")
+                _texts(item, f"{where}'s item")
+        elif isinstance(block, Table):
+            _texts(block.header, f"{where}'s header")
+            if isinstance(block.rows, str | bytes) or not isinstance(block.rows, Sequence):
+                raise TypeError(f"{where}'s rows as {_shown(block.rows)}, not a list")
+            for row in block.rows:
+                _texts(row, f"{where}'s row")
+        elif isinstance(block, Track):
+            _whole(block.total, f"{where}'s total")
+            _whole(block.used, f"{where}'s used")
+            if block.grey_from is not None:
+                _whole(block.grey_from, f"{where}'s grey_from")
+            _text(block.note, f"{where}'s note")
+        else:
+            _texts(block.lines, f"{where}'s lines")
+    return result
+
+
+def steps_list(result: Any) -> Any:
+    """A checker for a sequence of play: a list of ``Step`` whose texts are text and whose
+    impulse is a whole number or none."""
+    from app.core.ruleset import Step
+
+    sequence_of(Step)(result)
+    for i, step in enumerate(result):
+        for name in ("phase", "title", "text", "rule"):
+            _text(getattr(step, name), f"step {i + 1}'s {name}")
+        if step.impulse is not None:
+            _whole(step.impulse, f"step {i + 1}'s impulse")
+        if step.segment is not None:
+            _text(step.segment, f"step {i + 1}'s segment")
+    return result
+
+
+def acting_lines(result: Any) -> Any:
+    """A checker for "who acts now": a list of lines, each 2 to 4 texts (who, what, and the
+    procedure and other aircraft when it opens one)."""
+    sequence_of(tuple)(result)
+    for i, line in enumerate(result):
+        if not 2 <= len(line) <= 4:
+            raise TypeError(f"line {i + 1} of {len(line)} items, not 2 to 4")
+        _texts(line, f"line {i + 1}'s item")
+    return result
+
+
+def events_list(result: Any) -> Any:
+    """A checker for events a ruleset makes: a list of the log's own event types."""
+    from typing import get_args
+
+    from app.core.events import Event
+
+    return sequence_of(get_args(get_args(Event)[0]))(result)

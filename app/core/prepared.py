@@ -251,7 +251,10 @@ def prepare(
     if first or target or not has_roles or whole_game:
         try:
             choices = {k: tuple(v) for k, v in proc.choices(engagement, first, target).items()}
-            card = dict(proc.prefill(engagement, first, target))
+            filled = proc.prefill(engagement, first, target)
+            if not isinstance(filled, Mapping):  # a plugin's bug, named as such (issue 31)
+                raise TypeError(f"prefill returned {type(filled).__name__}, not a mapping")
+            card = dict(filled)
         except (RuleViolation, KeyError, ValueError) as e:
             cannot = f"Cannot read the cards: {e}"
     if whole_game:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from pydantic import ValidationError
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -23,6 +24,9 @@ from PySide6.QtGui import (
 )
 
 from app.core.engagement import AircraftState, Engagement
+from app.core.errors import RuleViolation
+from app.core.guest import TIME_LIMIT, GuestError, call_guest, ruleset_name
+from app.core.guest import card_spec as checked_card
 from app.core.ruleset import CardBlock, CardSpec, KeyValues, Lines, Ruleset, Table, Track
 
 #: layout units per inch: a decipoint
@@ -59,19 +63,22 @@ class CardFace:
 
 
 def card_face(ruleset: Ruleset, engagement: Engagement, aircraft: AircraftState) -> CardFace:
-    """What this aircraft's card shows now. A ruleset that fails to build the card gets a card
+    """What this aircraft's card shows now. A ruleset that fails to build the card (an
+    exception, no answer in its time limit, a card of the wrong shape: issue 31) gets a card
     saying why, instead of stopping the whole print job."""
     try:
-        spec = ruleset.card_spec(aircraft, engagement)
-    except Exception as e:  # noqa: BLE001 - any error in a plugin is the plugin's
-        spec = CardSpec(
-            aircraft.type_id,
-            (
-                Lines(
-                    "This card could not be drawn", (f"{ruleset.title}: {type(e).__name__}: {e}",)
-                ),
-            ),
+        spec = call_guest(
+            ruleset,
+            "card_spec (control card)",
+            ruleset.card_spec,
+            aircraft,
+            engagement,
+            time_limit=TIME_LIMIT,
+            returns=checked_card,
         )
+    except (RuleViolation, ValidationError) as e:
+        said = str(e) if isinstance(e, GuestError) else f"{ruleset_name(ruleset)}: {e}"
+        spec = CardSpec(aircraft.type_id, (Lines("This card could not be drawn", (said,)),))
     titles = {v.id: v.title for v in ruleset.variants}
     return CardFace(
         aircraft_id=aircraft.id,

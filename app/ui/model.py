@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from app.core.errors import RuleViolation
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
+from app.ui import guest_worker
 from app.ui.dice_mode import DiceMode
 
 if TYPE_CHECKING:
@@ -158,6 +159,7 @@ class EngagementModel(QObject):
         self._reading = None
         self._toggled = set()
         if session is not None:
+            guest_worker.install()  # the ruleset's calls wait with the desk turning (issue 31)
             session.subscribe(self._on_append)
             self._follow.start()
         else:
@@ -168,6 +170,9 @@ class EngagementModel(QObject):
         """Take in what another window or program appended to this game (issue 14/17): the
         panels update through ``appended`` as for our own actions."""
         if self._session is None:
+            return
+        if guest_worker.waiting:  # a ruleset call is under way on the game as it is (issue 31)
+            self._soon.start()
             return
         # no watch on the socket while the store may close it (a server that went away)
         fd = self._notifier.socket() if self._notifier is not None else None

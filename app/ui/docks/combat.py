@@ -49,6 +49,7 @@ from app.ui.chain_odds_view import ChainOddsLine
 from app.ui.compare_odds import CompareOdds
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
+from app.ui.guest_worker import GuestWorker
 from app.ui.message_bar import MessageBar, muted
 from app.ui.model import EngagementModel
 from app.ui.odds_chart import OddsChart
@@ -100,6 +101,11 @@ class CombatDock(QWidget):
         self._odds_timer.setSingleShot(True)
         self._odds_timer.setInterval(ODDS_DELAY_MS)
         self._odds_timer.timeout.connect(self._compute_odds)
+        #: the odds are worked out off the GUI thread, with the ruleset's time limit (issue 31)
+        self._odds_worker = GuestWorker(self)
+        self._odds_worker.answered.connect(self._odds_answered)
+        self._odds_worker.failed.connect(self._odds_failed)
+        self._odds_worker.waiting.connect(self._odds_waiting)
 
         body = QWidget()
         outer = QVBoxLayout(body)
@@ -583,20 +589,40 @@ class CombatDock(QWidget):
 
     # -- odds and dice -----------------------------------------------------------------------
 
-    def _compute_odds(self) -> None:
+    def _compute_odds(self, now: bool = False) -> None:
+        """Ask for the odds of the prepared action: off the GUI thread (the answer comes back
+        to ``_odds_answered``), or ``now``, in this thread (for the ``odds`` property)."""
         self._odds_timer.stop()
+        self._odds_worker.cancel()
         p, due, self._odds_due = self.prepared, self._odds_due, False
-        if p is None or p.inputs is None or not due:
+        if p is None or p.inputs is None or not due or not self.model.has_session:
+            return
+        if not now:
+            self._odds_worker.ask(p, self.model.session.odds, p)
             return
         try:
             odds = self.model.session.odds(p)
-        except MissingTableValue as e:
+        except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
+            self._odds_failed(p, e)
+        else:
+            self._odds_answered(p, odds)
+
+    def _odds_answered(self, p: Prepared, odds: dict[str, Fraction]) -> None:
+        if p is self.prepared:  # else the action changed meanwhile: its odds are asked for
+            self._show_odds(odds)
+
+    def _odds_failed(self, p: Prepared, e: BaseException) -> None:
+        if p is not self.prepared:
+            return
+        if isinstance(e, MissingTableValue):
             self._offer_tables(e)
             self._show_odds(None, str(e))
-        except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
-            self._show_odds(None, f"No odds for these inputs: {e}")
         else:
-            self._show_odds(odds)
+            self._show_odds(None, f"No odds for these inputs: {e}")
+
+    def _odds_waiting(self, p: Prepared) -> None:
+        if p is self.prepared:
+            self._show_odds(None, "Working out the odds…")
 
     def _show_odds(self, odds: dict[str, Fraction] | None, message: str = "") -> None:
         self._odds = dict(odds or {})
@@ -627,8 +653,10 @@ class CombatDock(QWidget):
     def odds(self) -> dict[str, Fraction]:
         """The odds of the prepared action as it is now (outcome label -> exact probability);
         any calculation still waiting for the typing to pause is done first."""
+        if self._odds_worker.pending:
+            self._odds_due = True  # asked off the GUI thread: worked out now instead
         if self._odds_due:
-            self._compute_odds()
+            self._compute_odds(now=True)
         return dict(self._odds)
 
     def _to_dice(self) -> None:

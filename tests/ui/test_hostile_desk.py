@@ -1,0 +1,352 @@
+"""Issue 31 at the real desk: a ruleset is a guest. The hostile test ruleset ``guest``
+(tests/fixtures/hostile_site/airboss_hostile/guest.py) misbehaves in one method at a time
+(steps, acting, on_clock, prefill, decide, odds, cards) in every way (raises, SystemExit,
+KeyboardInterrupt, hangs, returns the wrong type), and the umpire drives the real MainWindow
+through it: it opens, he presses Next step, opens the gun line, reads the odds, resolves,
+looks at the cards. The desk survives every case, shows the message where he looks, writes
+nothing, and a hang ends within the (shortened) time limit while the desk keeps turning."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings, Qt, QTimer
+
+import app.session
+import app.ui.cards_render
+from app.core.ruleset import Lines
+from app.session import GameSession
+from app.ui.main_window import MainWindow
+from app.ui.model import EngagementModel
+
+NAME = "Guest (hostile test ruleset) (guest)"
+#: the time limit of slow ruleset calls in these tests (the desk's own is 5 s)
+LIMIT = 0.5
+HOWS = ("raise", "exit", "interrupt", "hang", "wrong_type")
+#: the guarded call that works out whether each "who acts now" line can act
+LINES = "who acts now (can each line act)"
+
+
+def said(how: str, call: str) -> str:
+    """The start of the message the umpire reads when ``call`` misbehaves ``how``."""
+    if how == "hang":
+        return f"the ruleset {NAME} did not answer in {LIMIT:g} s ({call})"
+    return f"the ruleset {NAME} failed in {call}: "
+
+
+def detail(how: str, method: str) -> str:
+    """What the message says of the error itself."""
+    return {
+        "raise": f"ZeroDivisionError: the guest's {method} divides by zero",
+        "exit": f"SystemExit: the guest's {method} exits",
+        "interrupt": "KeyboardInterrupt",
+        "hang": "nothing was recorded",
+        "wrong_type": "",
+    }[how]
+
+
+@pytest.fixture
+def game(
+    hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[GameSession]:
+    """A guest game in its Combat step (who acts now: each aircraft may fire its guns)."""
+    monkeypatch.setattr(app.session, "TIME_LIMIT", LIMIT)
+    monkeypatch.setattr(app.ui.cards_render, "TIME_LIMIT", LIMIT)
+    s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
+    s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    s.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    s.next_step()
+    s.next_step()
+    yield s
+    s.close()
+
+
+def log(s: GameSession) -> list[tuple[int, str]]:
+    return [(env.seq, env.narrative) for env in s.events()]
+
+
+def open_desk(qtbot: Any, tmp_path: Path, session: GameSession) -> MainWindow:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(EngagementModel(), settings)
+    qtbot.addWidget(window)
+    window.show_session(session)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    window.build_panels()
+    question = window.dice_question
+    if question is not None and question.isVisible():
+        qtbot.mouseClick(question.airboss, Qt.MouseButton.LeftButton)  # Airboss rolls
+    assert not window.model.dice_mode.players_roll
+    return window
+
+
+def acting_lines(window: MainWindow) -> list[str]:
+    return window.panels["turn"].acting_lines()
+
+
+def open_gun_line(qtbot: Any, window: MainWindow) -> Any:
+    """Enter on Blue 1's gun line in who acts now: the Combat panel opens on it."""
+    acting = window.panels["turn"].acting
+    row = next(i for i in range(acting.count()) if "Blue 1 — may fire" in acting.item(i).text())
+    acting.setFocus()
+    acting.setCurrentRow(row)
+    qtbot.keyClick(acting, Qt.Key.Key_Return)
+    return window.panel("combat")
+
+
+def settle(hostile_site: ModuleType) -> None:
+    """The ruleset behaves again: hanging calls released and returned."""
+    from app.core import guest
+
+    hostile_site.MISBEHAVE.clear()
+    hostile_site.RELEASE.set()
+    assert guest.settle()
+    hostile_site.RELEASE.clear()
+
+
+def wait_for_odds_message(qtbot: Any, combat: Any, text: str) -> None:
+    qtbot.waitUntil(lambda: text in combat.odds_message.text(), timeout=int(LIMIT * 1000) + 5000)
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_steps(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
+    """Opened with ``steps`` broken: the status bar says so; Next step says so and moves
+    nothing."""
+    before, clock = log(game), (game.engagement.turn, game.engagement.step)
+    hostile_site.MISBEHAVE["steps"] = how
+    window = open_desk(qtbot, tmp_path, game)
+    call = "steps (sequence of play)"
+    assert said(how, call) in window.refusal.message
+    turn = window.panels["turn"]
+    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    assert said(how, call) in turn.message.message
+    assert detail(how, "steps") in turn.message.message
+    assert log(game) == before
+    assert (game.engagement.turn, game.engagement.step) == clock
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_acting(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
+    """Opened with ``acting`` broken: who acts now says why it cannot be shown."""
+    before = log(game)
+    hostile_site.MISBEHAVE["acting"] = how
+    window = open_desk(qtbot, tmp_path, game)
+    [line] = acting_lines(window)
+    assert line.startswith("who acts now cannot be shown: " + said(how, "acting (who acts now)"))
+    assert detail(how, "acting") in line
+    assert log(game) == before
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_on_clock(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
+    """Next step with ``on_clock`` broken: refused with the message, the clock unmoved."""
+    before, clock = log(game), (game.engagement.turn, game.engagement.step)
+    window = open_desk(qtbot, tmp_path, game)
+    hostile_site.MISBEHAVE["on_clock"] = how
+    turn = window.panels["turn"]
+    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    message = turn.message.message
+    assert said(how, "on_clock (what happens by itself)") in message
+    assert detail(how, "on_clock") in message
+    assert log(game) == before
+    assert (game.engagement.turn, game.engagement.step) == clock
+    assert turn.heading.text() == "Turn 1 — Combat"
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_prefill(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
+    """``prefill`` broken: the gun lines say they cannot act and why, and opened, the Combat
+    panel says it too; broken while a form is open, the next keystroke is refused with the
+    message, and Resolve writes nothing."""
+    before = log(game)
+    hostile_site.MISBEHAVE["prefill"] = how
+    window = open_desk(qtbot, tmp_path, game)
+    expected = said(how, "prepare Gun attack")
+    on_lines = said(how, LINES) if how == "hang" else expected
+    lines = acting_lines(window)
+    assert all(f"— cannot: {on_lines}" in line for line in lines), lines
+    combat = open_gun_line(qtbot, window)
+    assert expected in combat.refusal.message
+    assert detail(how, "prefill") in combat.refusal.message
+    if how == "wrong_type":
+        assert "TypeError: prefill returned list, not a mapping" in combat.refusal.message
+    assert log(game) == before
+
+    settle(hostile_site)  # a form opened while the ruleset behaves, then it breaks
+    combat = open_gun_line(qtbot, window)
+    assert combat.prepared is not None and combat.prepared.roles["attacker"] == "blue-1"
+    hostile_site.MISBEHAVE["prefill"] = how
+    spin = combat.form.editor("modifier")
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "1")
+    assert combat.prepared is None
+    assert f"Cannot prepare Gun attack: {expected}" in combat.refusal.message
+    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    assert log(game) == before
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_decide(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
+    """``decide`` broken: the odds say so, Resolve is refused with the message, nothing is
+    written."""
+    before = log(game)
+    hostile_site.MISBEHAVE["decide"] = how
+    window = open_desk(qtbot, tmp_path, game)
+    if how == "hang":  # the line's dry run met the hang: said on the line
+        assert all(said(how, LINES) in line for line in acting_lines(window))
+    combat = open_gun_line(qtbot, window)
+    wait_for_odds_message(qtbot, combat, said(how, "odds of Gun attack"))
+    assert combat.odds_table.rowCount() == 0 and combat.chart.labels == []
+    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    message = combat.refusal.message
+    assert said(how, "resolve Gun attack") in message
+    assert detail(how, "decide") in message
+    if how == "wrong_type":
+        assert "'str' object has no attribute" in message
+    assert log(game) == before
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_odds(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
+    """``odds`` broken: the odds part of the Combat panel says so, no bar is drawn from the
+    plugin's data (labels that are not text never reach the chart), nothing is written."""
+    before = log(game)
+    hostile_site.MISBEHAVE["odds"] = how
+    window = open_desk(qtbot, tmp_path, game)
+    combat = open_gun_line(qtbot, window)
+    expected = said(how, "odds of Gun attack")
+    wait_for_odds_message(qtbot, combat, expected)
+    message = combat.odds_message.text()
+    assert message.startswith(f"No odds for these inputs: {expected}")
+    assert detail(how, "odds") in message
+    if how == "wrong_type":
+        assert "returned the outcome label int 1, not text" in message
+    assert combat.odds_table.rowCount() == 0 and combat.chart.labels == []
+    assert not combat.chart.grab().isNull()
+    assert log(game) == before
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_cards(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
+    """``card_spec`` broken: File > Print cards shows each card saying why it could not be
+    drawn, and paints; nothing is written."""
+    from app.ui.cards import PrintCardsDialog
+
+    before = log(game)
+    window = open_desk(qtbot, tmp_path, game)
+    hostile_site.MISBEHAVE["card_spec"] = how
+    dialog = PrintCardsDialog(window.model, [], window)  # as File > Print cards makes it
+    qtbot.addWidget(dialog)
+    dialog.show()
+    faces = dialog.faces()
+    assert [f.name for f in faces] == ["Blue 1", "Red 1"]
+    for face in faces:
+        [block] = face.blocks
+        assert isinstance(block, Lines) and block.title == "This card could not be drawn"
+        [text] = block.lines
+        assert said(how, "card_spec (control card)") in text
+        assert detail(how, "card_spec") in text
+        if how == "wrong_type":
+            assert "returned str 'a card', not a CardSpec" in text
+    assert not dialog.preview.grab().isNull()
+    assert log(game) == before
+
+
+def test_the_desk_keeps_turning_while_a_ruleset_hangs(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path
+) -> None:
+    """Next step into a ruleset that hangs in ``on_clock``: the desk's event loop keeps
+    turning (a timer ticks all along, the window repaints) until the time limit ends the
+    wait, and then the message is shown."""
+    window = open_desk(qtbot, tmp_path, game)
+    turn = window.panels["turn"]
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start()
+    hostile_site.MISBEHAVE["on_clock"] = "hang"
+    start = time.monotonic()
+    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    took = time.monotonic() - start
+    timer.stop()
+    assert LIMIT <= took < LIMIT + 3
+    during = [t for t in ticks if start <= t <= start + took]
+    assert len(during) >= 5, during  # the timer fired while the ruleset hung
+    assert said("hang", "on_clock (what happens by itself)") in turn.message.message
+    # the same call again while the ruleset still hangs: said at once, no second wait
+    start = time.monotonic()
+    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    assert time.monotonic() - start < LIMIT
+    assert "and is still busy with it" in turn.message.message
+    settle(hostile_site)  # the ruleset answers at last: the desk asks it again
+    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    assert game.engagement.turn == 2 and turn.message.message == ""
+
+
+def test_odds_are_worked_out_off_the_gui_thread(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, monkeypatch
+) -> None:
+    """Odds that hang: the Combat panel says it is working them out and the umpire types on
+    meanwhile; after the time limit it says the ruleset did not answer; nothing is written."""
+    limit = 2.0  # long enough to see "Working out the odds…" on a busy machine
+    monkeypatch.setattr(app.session, "TIME_LIMIT", limit)
+    before = log(game)
+    window = open_desk(qtbot, tmp_path, game)
+    hostile_site.MISBEHAVE["odds"] = "hang"
+    start = time.monotonic()
+    combat = open_gun_line(qtbot, window)
+    assert time.monotonic() - start < limit  # the panel opened without waiting for the odds
+    qtbot.waitUntil(lambda: combat.odds_message.text() == "Working out the odds…", timeout=3000)
+    spin = combat.form.editor("modifier")
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "2")  # the desk takes the umpire's typing while the odds hang
+    assert spin.value() == 2
+    expected = f"the ruleset {NAME} did not answer in {limit:g} s (odds of Gun attack)"
+    qtbot.waitUntil(lambda: expected in combat.odds_message.text(), timeout=10_000)
+    assert time.monotonic() - start < limit + 5
+    assert combat.odds_table.rowCount() == 0
+    assert log(game) == before
+
+
+def test_the_game_does_not_change_under_a_ruleset_call(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, monkeypatch
+) -> None:
+    """While Resolve waits for a slow ruleset the desk keeps turning, but another station's
+    action is taken in only after the call: the result worked out on the game as it was is
+    refused as "another station or window acted first", and nothing of it is written."""
+    monkeypatch.setattr(app.session, "TIME_LIMIT", 5)
+    window = open_desk(qtbot, tmp_path, game)
+    combat = open_gun_line(qtbot, window)
+    gun = game.ruleset.procedures["gun_attack"]
+    real = gun.decide
+
+    def slow(inputs: Any, dice: Any, draft: Any) -> Any:
+        time.sleep(0.8)
+        return real(inputs, dice, draft)
+
+    monkeypatch.setattr(gun, "decide", slow)
+    station = GameSession.open(game.store.where)
+    seen: list[int] = []
+
+    def elsewhere() -> None:
+        station.adjust_ledger("red-1", "ammunition", -1, "another station")
+        window.model.follow()  # asked while the ruleset works: taken in after it
+        seen.append(game.engagement.seq)
+
+    before = game.engagement.seq
+    QTimer.singleShot(200, elsewhere)
+    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    station.close()
+    assert seen == [before]
+    assert "another station or window acted first" in combat.refusal.message
+    said = [narrative for _, narrative in log(game)]
+    assert said[-1].startswith("Red 1 spends 1") and not any("gun roll" in n for n in said)

@@ -1,0 +1,293 @@
+"""Issue 31 through the session: every ``GameSession`` call that runs a ruleset's own code
+(steps, acting, on_clock, prefill, decide, odds, new_aircraft) turns each misbehaviour of the
+hostile test ruleset (tests/fixtures/hostile_site/airboss_hostile/guest.py) into a
+``GuestError`` naming the ruleset, the call and the error, writes nothing, and ends a hang
+within the time limit; a call that still hangs is refused at once; a "who acts now" line's dry
+run never lets a guest's exit or hang out. Also the guard's own parts: how a caller waits
+(``set_waiter``) and the control-card checker."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import app.session
+from app.core import guest
+from app.core.dice import SeededDice
+from app.core.errors import RuleViolation
+from app.core.guest import GuestError, GuestTimeout, call_guest
+from app.core.ruleset import CardSpec, KeyValues, Lines, Step, Table, Track
+from app.session import GameSession
+
+NAME = "Guest (hostile test ruleset) (guest)"
+LIMIT = 0.3
+HOWS = ("raise", "exit", "interrupt", "hang", "wrong_type")
+
+
+@pytest.fixture
+def game(
+    hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[GameSession]:
+    monkeypatch.setattr(app.session, "TIME_LIMIT", LIMIT)
+    s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
+    s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    s.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    s.next_step()
+    s.next_step()  # Combat: each aircraft may fire its guns
+    yield s
+    s.close()
+
+
+ROLES = {"attacker": "blue-1", "target": "red-1"}
+
+
+def session_calls(s: GameSession) -> dict[str, tuple[str, Callable[[], Any]]]:
+    """For each misbehaving method: the session call that runs it, and its name in messages."""
+    ready = s.prepare("gun_attack", ROLES)  # made while the ruleset behaves
+    return {
+        "steps": ("steps (sequence of play)", s.next_step),
+        "acting": ("acting (who acts now)", s.acting),
+        "on_clock": ("on_clock (what happens by itself)", s.next_step),
+        "prefill": ("prepare Gun attack", lambda: s.prepare("gun_attack", ROLES)),
+        "decide": ("resolve Gun attack", lambda: s.resolve(ready, SeededDice(3))),
+        "odds": ("odds of Gun attack", lambda: s.odds(ready)),
+        "new_aircraft": (
+            "new_aircraft (add an aircraft)",
+            lambda: s.add_aircraft(side="Blue", type_id="jet", name="Blue 2"),
+        ),
+    }
+
+
+@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize(
+    "method", ["steps", "acting", "on_clock", "prefill", "decide", "odds", "new_aircraft"]
+)
+def test_each_session_call_refuses_a_misbehaving_guest(
+    game: GameSession, hostile_site: ModuleType, method: str, how: str
+) -> None:
+    call, run = session_calls(game)[method]
+    before = [(env.seq, env.narrative) for env in game.events()]
+    hostile_site.MISBEHAVE[method] = how
+    start = time.monotonic()
+    with pytest.raises(GuestError) as e:
+        run()
+    assert time.monotonic() - start < LIMIT + 3
+    text = str(e.value)
+    if how == "hang":
+        assert isinstance(e.value, GuestTimeout)
+        assert text.startswith(f"the ruleset {NAME} did not answer in {LIMIT:g} s ({call})")
+    else:
+        assert text.startswith(f"the ruleset {NAME} failed in {call}: ")
+    assert text.endswith("nothing was recorded")
+    assert [(env.seq, env.narrative) for env in game.events()] == before
+    reopened = GameSession.open(game.store.where)
+    try:
+        assert len(reopened.events()) == len(before)
+    finally:
+        reopened.close()
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_perform_refuses_a_misbehaving_decide(
+    game: GameSession, hostile_site: ModuleType, how: str
+) -> None:
+    """A script's ``perform`` meets the same guard as the desk's Resolve."""
+    n = len(game.events())
+    hostile_site.MISBEHAVE["decide"] = how
+    with pytest.raises(GuestError) as e:
+        game.perform("gun_attack", ROLES, SeededDice(3))
+    assert str(e.value).startswith(f"the ruleset {NAME} ")
+    assert "(resolve Gun attack)" in str(e.value) or "in resolve Gun attack: " in str(e.value)
+    assert len(game.events()) == n
+
+
+@pytest.mark.parametrize("how", ["raise", "exit", "interrupt", "hang", "wrong_type"])
+@pytest.mark.parametrize("method", ["prefill", "decide"])
+def test_a_who_acts_line_never_lets_a_guest_out(
+    game: GameSession, hostile_site: ModuleType, method: str, how: str
+) -> None:
+    """The dry run that marks a line that cannot act (issue 29) runs the ruleset's prefill
+    and decide: an exit or interrupt stays inside, a hang ends in the limit and is said on the
+    line; a guest's bug is said when the line is opened."""
+    hostile_site.MISBEHAVE[method] = how
+    start = time.monotonic()
+    why = game.line_refusal("gun_attack", "blue-1", "red-1")
+    assert time.monotonic() - start < LIMIT + 3
+    if how == "hang":  # the step's lines are worked out in one guarded call
+        call = "who acts now (can each line act)"
+        assert why.startswith(f"the ruleset {NAME} did not answer in {LIMIT:g} s ({call})")
+    elif method == "prefill":
+        assert why.startswith(f"the ruleset {NAME} failed in prepare Gun attack: ")
+    else:
+        assert why == ""
+
+
+def test_a_call_that_still_hangs_is_refused_at_once(
+    game: GameSession, hostile_site: ModuleType
+) -> None:
+    """The limit is paid once: the same call again, while the first has not returned, is
+    refused without waiting; once the ruleset answers, it is asked again."""
+    hostile_site.MISBEHAVE["acting"] = "hang"
+    with pytest.raises(GuestTimeout) as first:
+        game.acting()
+    assert not first.value.still
+    assert (NAME, "acting (who acts now)") in guest.hanging()
+    start = time.monotonic()
+    with pytest.raises(GuestTimeout) as again:
+        game.acting()
+    assert time.monotonic() - start < LIMIT
+    assert again.value.still
+    assert str(again.value) == (
+        f"the ruleset {NAME} did not answer in {LIMIT:g} s (acting (who acts now)), and is "
+        "still busy with it; nothing was recorded"
+    )
+    game.steps()  # another call of the same ruleset is not held up by it
+    hostile_site.MISBEHAVE.clear()
+    hostile_site.RELEASE.set()
+    assert guest.settle()
+    assert guest.hanging() == []
+    assert game.acting()
+
+
+def test_the_caller_waits_as_the_waiter_says(game: GameSession) -> None:
+    waited: list[float] = []
+
+    def waiter(done: threading.Event, limit: float) -> None:
+        waited.append(limit)
+        done.wait(limit)
+
+    old = guest.set_waiter(waiter)
+    try:
+        assert call_guest("Odd rules", "steps", lambda: 7, time_limit=2) == 7
+        assert call_guest("Odd rules", "acting", lambda: 8) == 8  # no limit: no thread
+    finally:
+        assert guest.set_waiter(old) is waiter
+    assert waited == [2]
+
+
+def test_worker_threads_are_reused_and_a_hung_one_is_not(hostile_site: ModuleType) -> None:
+    def thread() -> threading.Thread:
+        return threading.current_thread()
+
+    first = call_guest("Odd rules", "which", thread, time_limit=2)
+    assert first is not threading.current_thread() and first.daemon
+    assert call_guest("Odd rules", "which", thread, time_limit=2) is first
+    with pytest.raises(GuestTimeout):
+        call_guest("Odd rules", "hang", hostile_site.RELEASE.wait, time_limit=0.2)
+    other = call_guest("Odd rules", "which", thread, time_limit=2)
+    assert other is not first  # the hung thread is never handed another call
+    hostile_site.RELEASE.set()
+    assert guest.settle()
+
+
+def card(*blocks: Any, title: Any = "Jet") -> CardSpec:
+    return CardSpec(title, tuple(blocks))
+
+
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [
+        ("a card", "returned str 'a card', not a CardSpec"),
+        (card(title=None), "the card's title as NoneType None, not text"),
+        (CardSpec("Jet", "blocks"), "the card's blocks as str 'blocks', not a list"),
+        (card("a block"), "block 1 as str 'a block', not a card block"),
+        (card(Lines(7, ())), "block 1's title as int 7, not text"),
+        (card(Lines("Notes", ("ok", 3))), "block 1's lines as int 3, not text"),
+        (card(KeyValues("Data", (("gun", 6),))), "block 1's item as int 6, not text"),
+        (card(KeyValues("Data", (("gun",),))), "not a (name, value) pair"),
+        (card(Table("T", ("a",), [["1", None]])), "block 1's row as NoneType None, not text"),
+        (card(Track("Ammo", 4.5, 0)), "block 1's total as float 4.5, not a whole number"),
+        (card(Track("Ammo", 4, True)), "block 1's used as bool True, not a whole number"),
+        (card(Track("Ammo", 4, 1, note=None)), "block 1's note as NoneType None, not text"),
+    ],
+)
+def test_a_card_of_the_wrong_shape_is_refused_before_the_painter(spec: Any, why: str) -> None:
+    with pytest.raises(GuestError, match=why.replace("(", r"\(").replace(")", r"\)")):
+        call_guest("Odd rules", "card_spec", lambda: spec, returns=guest.card_spec)
+
+
+def test_a_card_of_the_right_shape_passes() -> None:
+    good = card(
+        KeyValues("Data", (("gun", "6"),)),
+        Table("Hits", ("1", "2"), (("a", "b"),)),
+        Track("Ammo", 4, 1, grey_from=3, note="half points"),
+        Lines("Notes", ("one", "two")),
+    )
+    assert call_guest("Odd rules", "card_spec", lambda: good, returns=guest.card_spec) is good
+
+
+def test_the_rulesets_own_refusal_is_not_a_guest_error(game: GameSession) -> None:
+    with pytest.raises(RuleViolation, match="not an aircraft of this game") as e:
+        game.prepare("gun_attack", {"attacker": "nobody"})
+    assert not isinstance(e.value, GuestError)
+
+
+@pytest.mark.parametrize(
+    ("method", "result", "why"),
+    [
+        ("steps", [Step("Combat", 3)], "step 1's title as int 3, not text"),
+        ("steps", [Step("Impulse", "Fire", impulse=1.5)], "step 1's impulse as float 1.5"),
+        ("acting", [("blue-1",)], "line 1 of 1 items, not 2 to 4"),
+        ("acting", [("blue-1", "fires", None)], "line 1's item as NoneType None, not text"),
+        ("on_clock", [Step("Combat", "Combat")], "item 0 is Step"),
+    ],
+)
+def test_a_result_of_the_wrong_shape_inside_is_refused(
+    game: GameSession,
+    hostile_site: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    result: Any,
+    why: str,
+) -> None:
+    """Not only the container: each step, line and event is checked before the desk uses it."""
+    n = len(game.events())
+    monkeypatch.setitem(hostile_site.WRONG, method, result)
+    hostile_site.MISBEHAVE[method] = "wrong_type"
+    run = {"steps": game.steps, "acting": game.acting, "on_clock": game.next_step}[method]
+    with pytest.raises(GuestError, match=why.replace("(", r"\(").replace(")", r"\)")):
+        run()
+    assert len(game.events()) == n
+
+
+def test_a_guarded_call_within_one_runs_in_its_thread() -> None:
+    """Nested guarded calls (a line's prepare within the step's lines) take no second thread:
+    the outer call's time limit governs; their errors are still named by their own call."""
+
+    def inner() -> threading.Thread:
+        return threading.current_thread()
+
+    def outer() -> tuple[threading.Thread, threading.Thread, str]:
+        try:
+            call_guest("Odd rules", "inner failing", lambda: 1 / 0, time_limit=5)
+        except GuestError as e:
+            said = str(e)
+        here = call_guest("Odd rules", "inner", inner, time_limit=5)
+        return threading.current_thread(), here, said
+
+    outside, inside, said = call_guest("Odd rules", "outer", outer, time_limit=5)
+    assert outside is inside is not threading.current_thread()
+    assert said.startswith("the ruleset Odd rules failed in inner failing: ZeroDivisionError")
+
+
+def test_who_acts_now_lines_are_worked_out_together_once_per_state(game: GameSession) -> None:
+    lines = [("gun_attack", "blue-1", None), ("gun_attack", "red-1", None)]
+    calls: list[object] = []
+    real = game._line_refusal
+
+    def counted(*line: Any) -> str:
+        calls.append(line)
+        return real(*line)
+
+    game._line_refusal = counted  # type: ignore[method-assign]
+    assert [game.line_refusal(*line) for line in lines] == ["", ""]
+    assert sorted(calls) == sorted(lines)  # both at the first question, none at the second
+    game.perform("gun_attack", ROLES, SeededDice(3))  # the game changes: worked out afresh
+    assert game.line_refusal(*lines[0]) == ""
+    assert len(calls) == 4
