@@ -202,6 +202,19 @@ def dice_of(
     return tuple(out)
 
 
+def _spent(proc: Procedure, engagement: Engagement, who: str | None) -> str:
+    """Why the acting aircraft cannot act: a ledger the procedure spends is empty (no gun
+    ammunition left), or "" (issue 29: said on the line, before any die is typed)."""
+    a = engagement.aircraft.get(who) if who else None
+    if a is None:
+        return ""
+    for ledger in proc.spends:
+        led = a.ledgers.get(ledger)
+        if led is not None and led.value <= 0:
+            return f"{a.name} has no {ledger.replace('_', ' ')} left ({proc.rule})"
+    return ""
+
+
 def _same(proc: Procedure, raw: Mapping[str, Any], name: str, a: Any, b: Any) -> bool:
     """Whether two values of one field are the same once validated (3 and "3" are)."""
     if a == b:
@@ -254,6 +267,7 @@ def prepare(
             card = dict(proc.prefill(engagement, first, target))
         except (RuleViolation, KeyError, ValueError) as e:
             cannot = f"Cannot read the cards: {e}"
+    cannot = cannot or _spent(proc, engagement, first)
     if whole_game:
         if "sides" in model_fields and len(engagement.sides) >= 2:
             card.setdefault("sides", list(engagement.sides))

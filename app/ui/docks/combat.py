@@ -517,6 +517,10 @@ class CombatDock(QWidget):
             self._offer_tables(p.missing)
         self.runner.set_dice(p.dice)
         self._odds_timer.stop()
+        if p.cannot:  # the line cannot act: opening it explains, no odds as if it could
+            self._odds_due = False
+            self._show_odds(None, p.cannot)
+            return
         if p.inputs is None:
             self._odds_due = False
             self._show_odds(None, f"Fix the inputs first: {p.error}")
