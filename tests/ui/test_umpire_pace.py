@@ -6,13 +6,17 @@ through the real desk at 1366x768."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, Field
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLineEdit
 
+from app.core.errors import MissingTableValue
 from app.core.events import ProcedureResolved
+from app.core.procedure import Decision, Procedure
+from app.core.ruleset import ProcedureInputs
 from app.session import GameSession
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
@@ -233,3 +237,103 @@ def test_the_roster_shows_the_cards_printed_names(tmp_path, qtbot) -> None:
     combat.set_aircraft("olds-1", "red-1")
     assert [f.purpose for f in combat.dice_fields] == ["gun attack: Olds 1", "gun attack: Red 1"]
     window.model.set_session(None)
+
+
+def test_the_tables_editor_refuses_a_cell_the_tables_model_refuses(qtbot) -> None:
+    """Nth Fleet 2.9: the column headings below 40 are a list; "30" typed there is refused
+    with the table model's reason (never saved, which would break every air combat), and a
+    list is taken."""
+    from app.core.data import override_path
+    from app.plugins import load_ruleset
+    from app.ui.editors.tables_editor import TablesEditor
+    from rulesets.nth_fleet.tables import attack_table
+    from tests.ui.test_tables_every_table import type_cell
+
+    attack_table()  # the game has read the table (its model is known)
+    ed = TablesEditor(load_ruleset("nth_fleet"), select=("Air-to-air attack table", ""))
+    qtbot.addWidget(ed)
+    ed.show()
+    type_cell(qtbot, ed, "lower_columns", "30")
+    assert "Lower columns" in ed.error.text() and "a list belongs here" in ed.error.text()
+    qtbot.keyClick(ed, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert "Not saved" in ed.message.message
+    assert not override_path("nth_fleet", "air_to_air_attack").exists()
+    type_cell(qtbot, ed, "lower_columns", "[10, 20, 30]")
+    assert not ed.errors, ed.error.text()
+    qtbot.keyClick(ed, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert "Saved to" in ed.status.text()
+    assert attack_table().lower_columns == [10, 20, 30]
+
+
+class _HitTableModel(BaseModel):
+    title: str
+    cells: dict[str, int | Literal["missing"]]
+
+
+class _LookupInputs(ProcedureInputs):
+    column: int = Field(40, ge=10, le=50)
+
+
+class _Lookup(Procedure):
+    """Skirmish 9: a hit table the rules text does not print, read after the roll."""
+
+    id = "lookup"
+    title = "Table lookup"
+    rule = "Skirmish 9"
+    Inputs = _LookupInputs
+    dice = (("d6", "table roll"),)
+    table = Path()
+
+    def decide(self, inputs: Any, dice: Any, draft: Any) -> Decision:
+        from app.core.data import load_table
+
+        roll = dice.roll("d6", "table roll").total
+        value = load_table("skirmish", self.table, _HitTableModel).cells[str(inputs.column)]
+        if value == "missing":
+            raise MissingTableValue("Hit table", f"column {inputs.column}", self.rule)
+        return Decision(f"{value} hits", f"d6 = {roll}: {value} hits")
+
+
+def test_a_missing_cell_is_filled_in_the_forms_flow(tmp_path, qtbot) -> None:
+    """Typed dice, Enter: the cell the roll needs is not printed. Enter opens the Tables editor
+    on exactly that cell, the value typed, Ctrl+S saves, and the same form resolves with the
+    dice typed; the editor closes. Five keys past the dice."""
+    from app.ui.docks.combat import CombatDock
+
+    table = tmp_path / "hits.toml"
+    table.write_text('title = "Hit table"\n[cells]\n"40" = "missing"\n', encoding="utf-8")
+    s = GameSession.create(tmp_path / "g.airboss", "skirmish", "Tables")
+    lookup = _Lookup()
+    lookup.table = table
+    s.ruleset.procedures = {**s.ruleset.procedures, "lookup": lookup}
+    s.ruleset.table_files = lambda: {"hits": table}  # type: ignore[method-assign]
+    d = CombatDock(EngagementModel(s))
+    qtbot.addWidget(d)
+    d.resize(900, 700)
+    d.show()
+    d.activateWindow()
+    qtbot.waitUntil(d.isActiveWindow)
+    d.select_procedure("lookup")
+    d.players_roll.setChecked(True)
+    qtbot.keyClicks(d.dice_fields[0].edit, "4")
+    before = len(s.events())
+    qtbot.keyClick(d.dice_fields[0].edit, Qt.Key.Key_Return)  # 1: resolve
+    assert len(s.events()) == before and d.open_tables.hasFocus()
+    qtbot.keyClick(d.open_tables, Qt.Key.Key_Return)  # 2: the editor, on the cell
+    editor = d.tables_editor
+    qtbot.addWidget(editor)
+    t = editor.table
+    qtbot.waitUntil(editor.isActiveWindow)
+    assert t.hasFocus() and t.verticalHeaderItem(t.currentRow()).text() == "40"
+    assert t.item(t.currentRow(), t.currentColumn()).text() == "missing"
+    qtbot.keyClick(t, Qt.Key.Key_3)  # 3: typing starts the edit
+    qtbot.waitUntil(lambda: t.state() == QAbstractItemView.State.EditingState)
+    line = t.viewport().findChild(QLineEdit)
+    assert line is not None and line.text() == "3"
+    qtbot.keyClick(line, Qt.Key.Key_Return)  # 4: the cell
+    qtbot.waitUntil(lambda: t.state() != QAbstractItemView.State.EditingState)
+    qtbot.keyClick(t, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # 5: save
+    rec = records(s, before)
+    assert rec and rec[0].outcome == "3 hits" and rec[0].rolls[0]["dice"] == [4]
+    assert not editor.isVisible()
+    s.close()

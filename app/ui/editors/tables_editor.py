@@ -32,12 +32,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.data import MISSING, DataFileError, override_path, read_toml, save_override
+from app.core.data import (
+    MISSING,
+    DataFileError,
+    override_path,
+    read_toml,
+    save_override,
+    table_model,
+    table_problems,
+)
 from app.core.ruleset import Ruleset
 from app.ui.editors.charts import Chart, charts_of, heading
 from app.ui.message_bar import MessageBar
 
 Path_ = tuple[str | int, ...]
+#: a model's refusal as the umpire reads it
+SAID = {
+    "Input should be a valid list": "a list belongs here, such as [10, 20, 30]",
+    "Input should be a valid integer": "a whole number belongs here",
+    "Input should be a valid number": "a number belongs here",
+}
 MISSING_BRUSH = QBrush(QColor(255, 213, 79, 150))
 EDITED_BRUSH = QBrush(QColor(129, 199, 132, 120))
 ERROR_BRUSH = QBrush(QColor(229, 57, 53, 120))
@@ -419,6 +433,8 @@ class TablesEditor(QWidget):
             self.errors[p] = f"{self.cell_name(p)}: {item.text()!r} is not a number"
         elif isinstance(shipped, bool) and not isinstance(value, bool):
             self.errors[p] = f"{self.cell_name(p)}: type true or false"
+        elif why := self._refused_by_model(p, value):
+            self.errors[p] = f"{self.cell_name(p)}: {item.text()!r} does not fit the table: {why}"
         else:
             self.errors.pop(p, None)
             put(self.data, p, value)
@@ -427,6 +443,28 @@ class TablesEditor(QWidget):
         self._show_errors()
         self._show_heading()
         self.status.setText(f"{len(self.edited)} unsaved change(s)" if self.edited else "")
+
+    def _refused_by_model(self, p: Path_, value: Any) -> str:
+        """Why the table's own model refuses ``value`` in cell ``p`` (a number where the text's
+        table wants a list of column headings, say), or "" when it fits (issue 29). Only what
+        this value brings is said: a table that was already short of cells stays editable."""
+        model = table_model(self.files[self.name]) if self.name else None
+        if model is None:
+            return ""
+        old = get(self.data, p)
+        before = table_problems(model, self.data)
+        put(self.data, p, value)
+        try:
+            after = table_problems(model, self.data)
+        finally:
+            put(self.data, p, old)
+        new = [(loc, msg) for loc, msg in after if (loc, msg) not in before]
+        if not new:
+            return ""
+        here = [msg for loc, msg in new if tuple(loc[: len(p)]) == p]
+        said = [SAID.get(m, m) for m in here or [f"{path_text(loc)}: {m}" for loc, m in new]]
+        kept = [m for m in said if m != "Input should be 'missing'"] or said
+        return "; ".join(dict.fromkeys(kept))
 
     def _show_errors(self) -> None:
         text = "; ".join(self.errors.values())
