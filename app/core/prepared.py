@@ -179,11 +179,15 @@ def _title(name: str, info: FieldInfo) -> str:
 
 
 def _label(purpose: str, names: Mapping[str, str]) -> str:
-    """A die's purpose with the aircraft's printed name for its role ("gun attack: Phantom
-    1" rather than "gun attack: attacker")."""
+    """A die's purpose with the aircraft's printed name for its role or id ("gun attack:
+    Phantom 1" rather than "gun attack: attacker"; "initiative for Blue 1", not "initiative
+    for blue-1")."""
     head, sep, tail = purpose.rpartition(": ")
     if sep and tail in names:
         return f"{head}: {names[tail]}"
+    head, sep, tail = purpose.rpartition(" ")
+    if sep and tail in names:
+        return f"{head} {names[tail]}"
     return purpose
 
 
@@ -399,7 +403,7 @@ def _validated(
     if said:
         inputs = None
     error = said or "; ".join([f"{values[n].title}: {values[n].error}" for n in errors] + general)
-    names = {
+    names = {a.id: a.name for a in engagement.aircraft.values()} | {
         r: engagement.aircraft[a].name
         for r, a in roles.items()
         if a is not None and a in engagement.aircraft

@@ -337,3 +337,32 @@ def test_a_missing_cell_is_filled_in_the_forms_flow(tmp_path, qtbot) -> None:
     assert rec and rec[0].outcome == "3 hits" and rec[0].rolls[0]["dice"] == [4]
     assert not editor.isVisible()
     s.close()
+
+
+def test_ufo_initiative_ticks_its_lines_and_gives_the_turn_back(tmp_path, qtbot) -> None:
+    """UFO rules, Roll Initiative: Enter on a roll line puts the cursor on the first die
+    (labelled with the plane's printed name), the roll button in view at 1366x768; the dice
+    typed and Enter, both roll lines are ticked off and the Turn panel is back in front, the
+    cursor on its list."""
+    s = GameSession.create(tmp_path / "u.airboss", "ufo_interception", "Initiative")
+    s.add_aircraft("NATO", "tornado", "Blue 1", reaction=2)
+    s.add_aircraft("NATO", "tornado", "Blue 2", reaction=1)
+    s.add_aircraft("Visitors", "small_ufo", "Saucer")
+    window = desk(qtbot, tmp_path, s)
+    turn, ini = window.panels["turn"], window.panels["initiative"]
+    turn.acting.setCurrentRow(0)
+    turn.acting.setFocus()
+    qtbot.keyClick(turn.acting, Qt.Key.Key_Return)
+    assert [f.purpose for f in ini.dice_fields] == [
+        "initiative for Blue 1",
+        "initiative for Blue 2",
+    ]
+    assert QApplication.focusWidget() is ini.dice_fields[0].edit
+    assert ini.roll_button.isVisible() and not ini.roll_button.visibleRegion().isEmpty()
+    qtbot.keyClicks(ini.dice_fields[0].edit, "3")  # a d6's face: on to the next die
+    qtbot.keyClicks(QApplication.focusWidget(), "6")
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    assert s.engagement.initiative_scores == {"blue-1": 5, "blue-2": 7}
+    assert all(line.startswith("✓ ") for line in turn.acting_lines()), turn.acting_lines()
+    assert not turn.visibleRegion().isEmpty() and turn.acting.hasFocus()
+    window.model.set_session(None)
