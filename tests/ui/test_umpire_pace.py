@@ -366,3 +366,17 @@ def test_ufo_initiative_ticks_its_lines_and_gives_the_turn_back(tmp_path, qtbot)
     assert all(line.startswith("✓ ") for line in turn.acting_lines()), turn.acting_lines()
     assert not turn.visibleRegion().isEmpty() and turn.acting.hasFocus()
     window.model.set_session(None)
+
+
+def test_the_tables_editor_names_aircraft_rows_by_their_printed_names(qtbot) -> None:
+    """Nth Fleet 2.8, the Defence Value Table: a row per aircraft type, headed by the card's
+    printed name ("A-6E", "F/A-18C"), the catalogue id its tooltip."""
+    from app.plugins import load_ruleset
+    from app.ui.editors.tables_editor import TablesEditor
+
+    ed = TablesEditor(load_ruleset("nth_fleet"), select=("Defence Value Table", ""))
+    qtbot.addWidget(ed)
+    t = ed.table
+    heads = [t.verticalHeaderItem(r) for r in range(t.rowCount())]
+    assert [h.text() for h in heads][:6] == ["A-6E", "E-2C", "EA-6B", "F-14A", "F-15C", "F/A-18C"]
+    assert heads[0].toolTip() == "a6e"

@@ -351,6 +351,13 @@ class TablesEditor(QWidget):
         self.table.setColumnCount(len(chart.columns))
         self.table.setVerticalHeaderLabels(chart.rows)
         self.table.setHorizontalHeaderLabels(chart.columns)
+        for r in range(len(chart.rows)):  # a row of an aircraft type: its card's printed name
+            first = next((p for (rr, _c), p in chart.cells.items() if rr == r), None)
+            card = self._card_of(first) if first is not None else None
+            if card is not None:
+                header = QTableWidgetItem(card[1])
+                header.setToolTip(card[0])
+                self.table.setVerticalHeaderItem(r, header)
         for r in range(len(chart.rows)):
             for c in range(len(chart.columns)):
                 p = chart.cells.get((r, c))
@@ -373,6 +380,19 @@ class TablesEditor(QWidget):
             self.table.setRowHidden(r, self.only_missing.isChecked() and not keep)
         self._filling = False
         self._show_errors()
+
+    def _card_of(self, p: Path_) -> tuple[str, str] | None:
+        """(type id, printed name) of the aircraft type a cell's row is keyed by (Nth Fleet's
+        Defence Value Table: "A-6E", never "a6e"), or None (issue 29)."""
+        try:
+            catalogue = self.ruleset.aircraft
+        except Exception:  # noqa: BLE001 - a catalogue that cannot be read: the keys as they are
+            return None
+        for key in reversed(p):
+            if isinstance(key, str) and key in catalogue:
+                name = getattr(catalogue[key], "name", None)
+                return (key, name) if isinstance(name, str) and name else None
+        return None
 
     def _style(self, item: QTableWidgetItem) -> None:
         p = item.data(ROLE_PATH)
