@@ -474,7 +474,17 @@ class GameSession:
         if p.cannot:
             return p.cannot
         if p.inputs is None:
-            return ""  # the umpire has something to type first
+            # a pick the umpire has still to make (the missile): the first offered stands in
+            # for it, so a rule that refuses every pick is said now (no lock-on, say)
+            pick = {
+                v.name: p.choices[v.name][0][0]
+                for v in p.values
+                if v.source == "unset" and p.choices.get(v.name)
+            }
+            if pick:
+                p = self.prepare(procedure, p.roles, pick)
+            if p.inputs is None:
+                return ""  # the umpire has something to type first
         proc = self._procedure(procedure)
         try:
             proc.resolve(p.inputs, _UntilTheDice(), self.engagement)

@@ -128,6 +128,9 @@ class ProcedureRunner(QWidget):
 
     def _build(self) -> None:
         typed = [f.edit.text() for f in self.dice_fields]
+        # the die the cursor is in stays the one it is in (the dice changed as the umpire typed
+        # the last field: a die field hidden with the cursor in it sends it elsewhere, issue 29)
+        cursor = next((i for i, f in enumerate(self.dice_fields) if f.edit.hasFocus()), None)
         for f in self.dice_fields:
             self.dice_grid.removeWidget(f)
             f.hide()  # never a parentless window of its own (it kept the keyboard focus)
@@ -151,6 +154,8 @@ class ProcedureRunner(QWidget):
         for f, text in zip(self.dice_fields, typed, strict=False):
             f.edit.setText(text)
         self._dice_mode()
+        if cursor is not None and self.dice_fields:
+            self.dice_fields[min(cursor, len(self.dice_fields) - 1)].edit.setFocus()
 
     def _dice_mode(self, *_: object) -> None:
         typed = self.model.dice_mode.players_roll

@@ -770,7 +770,8 @@ class CombatDock(QWidget):
         if editor is None:
             return
         if self._missing is not None:
-            editor.select_missing(self._missing.cell)
+            editor.go_to(self._missing.table, self._missing.cell)
+            editor.activateWindow()
             editor.table.setFocus()
             return
         editor.close()

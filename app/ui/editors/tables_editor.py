@@ -243,10 +243,17 @@ class TablesEditor(QWidget):
         sc.activated.connect(self.save)
 
         if self.files:
-            start = self._find(select[0]) if select else None
-            self.list.setCurrentRow(list(self.files).index(start) if start else 0)
+            self.list.setCurrentRow(0)
             if select:
-                self.select_missing(select[1])
+                self.go_to(*select)
+
+    def go_to(self, table: str, cell: str) -> None:
+        """The cursor on the missing cell a ``MissingTableValue`` names (``table``, ``cell``),
+        in whichever of the ruleset's tables holds it."""
+        start = self._find(table)
+        if start is not None:
+            self.list.setCurrentRow(list(self.files).index(start))
+        self.select_missing(cell)
 
     def _find(self, table: str) -> str | None:
         """The file a ``MissingTableValue`` names: by key, title or rule, else one with gaps."""
