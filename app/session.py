@@ -41,7 +41,7 @@ from app.core.events import (
 from app.core.guest import TIME_LIMIT, call_guest, odds_table, sequence_of
 from app.core.history import Timeline
 from app.core.log_index import undone_in
-from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
+from app.core.prepared import ROLES, Prepared, dice_of, first_enemy, line_roles, prepare
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.plugins import load_ruleset
@@ -497,6 +497,28 @@ class GameSession:
         except Exception:  # noqa: BLE001 - a guest's bug is said when the line is opened
             return ""
         return ""
+
+    def next_die(self, prepared: Prepared, typed: Sequence[int]) -> str | None:
+        """The label of the next die the rules roll once ``typed`` are the dice so far, or
+        ``None`` when they need no more (issue 29: a roll that stops early, "up to 3 entry
+        rolls", skips the dice it never rolls); "" when it cannot be told (a refusal, dice
+        that do not fit). Nothing is written."""
+        if prepared.inputs is None or prepared.seq != self.engagement.seq:
+            return ""
+        proc = self._procedure(prepared.procedure)
+        dice = TableDice(list(typed))
+        try:
+            proc.resolve(prepared.inputs, dice, self.engagement)
+        except Exception:  # noqa: BLE001 - only a dry run: the refusal is said on resolve
+            if not (dice.ran_out and dice.wanted is not None):
+                return ""
+            names = {a.id: a.name for a in self.engagement.aircraft.values()} | {
+                r: self.engagement.aircraft[a].name
+                for r, a in prepared.roles.items()
+                if a and a in self.engagement.aircraft
+            }
+            return dice_of([dice.wanted], names)[0].label
+        return None
 
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""

@@ -519,6 +519,7 @@ class CombatDock(QWidget):
         if p.missing is not None:
             self._offer_tables(p.missing)
         self.runner.set_dice(p.dice)
+        self.runner.next_die = lambda typed, p=p: self.model.session.next_die(p, typed)
         self._odds_timer.stop()
         if p.cannot:  # the line cannot act: opening it explains, no odds as if it could
             self._odds_due = False
