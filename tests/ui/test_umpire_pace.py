@@ -380,3 +380,30 @@ def test_the_tables_editor_names_aircraft_rows_by_their_printed_names(qtbot) -> 
     heads = [t.verticalHeaderItem(r) for r in range(t.rowCount())]
     assert [h.text() for h in heads][:6] == ["A-6E", "E-2C", "EA-6B", "F-14A", "F-15C", "F/A-18C"]
     assert heads[0].toolTip() == "a6e"
+
+
+def test_tab_goes_through_what_the_umpire_judges_only(tmp_path, qtbot) -> None:
+    """Phantoms 7.2, a gun line: Tab from the first field never stops on a value read off the
+    cards, nor on its override button ("Read from the card")."""
+    from app.core.dice import TableDice
+    from app.ui.demo import create_demo_game
+    from rulesets.phantoms.common import step_of
+    from tests.ui.test_dice_entry import open_line
+
+    s = create_demo_game(tmp_path / "d.airboss")
+    init = s.ruleset.procedures["initiative"].prefill(s.engagement, None, None)
+    s.perform("initiative", init, TableDice([4, 9]))
+    while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "f")):
+        s.next_step()
+    window = desk(qtbot, tmp_path, s)
+    open_line(qtbot, window, "Olds 1 — may fire guns")
+    combat = window.panels["combat"]
+    form = combat.form
+    assert form is not None and QApplication.focusWidget() is form.editor("position_modifier")
+    locked = [form.editor(n) for n in form.names if form.is_locked(n)]
+    assert locked  # the card's values are there, read-only
+    for _ in range(12):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        w = QApplication.focusWidget()
+        assert w not in locked and w.accessibleName() != "Override", w
+    window.model.set_session(None)
