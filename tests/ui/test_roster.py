@@ -52,7 +52,9 @@ def test_sides_and_aircraft_with_type_pilot_and_damage(dock):
     top = [dock.tree.topLevelItem(i).text(NAME) for i in range(dock.tree.topLevelItemCount())]
     assert top == ["Blue", "Red"]
     blue1 = row(dock, "blue-1")
-    assert (blue1.text(NAME), blue1.text(TYPE), blue1.text(PILOT)) == ("Blue 1", "jet", "ace")
+    # the type by the card's printed name, the catalogue id its tooltip (issue 29)
+    assert (blue1.text(NAME), blue1.text(TYPE), blue1.text(PILOT)) == ("Blue 1", "Test Jet", "ace")
+    assert blue1.toolTip(TYPE) == "jet"
     assert blue1.text(DAMAGE) == "0 / 4"
     assert dock.tree.topLevelItem(1).text(TYPE) == "2 of 2 in play"
 
