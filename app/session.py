@@ -54,7 +54,7 @@ from app.core.guest import (
 )
 from app.core.history import Timeline
 from app.core.log_index import undone_in
-from app.core.prepared import ROLES, Prepared, first_enemy, line_roles, prepare
+from app.core.prepared import ROLES, Prepared, dice_of, first_enemy, line_roles, prepare
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
@@ -530,7 +530,17 @@ class GameSession:
         if p.cannot:
             return p.cannot
         if p.inputs is None:
-            return ""  # the umpire has something to type first
+            # a pick the umpire has still to make (the missile): the first offered stands in
+            # for it, so a rule that refuses every pick is said now (no lock-on, say)
+            pick = {
+                v.name: p.choices[v.name][0][0]
+                for v in p.values
+                if v.source == "unset" and p.choices.get(v.name)
+            }
+            if pick:
+                p = self.prepare(procedure, p.roles, pick)
+            if p.inputs is None:
+                return ""  # the umpire has something to type first
         proc = self._procedure(procedure)
         inputs, engagement = p.inputs, self.engagement
 
@@ -551,6 +561,28 @@ class GameSession:
             return str(e)
         except (GuestError, ValidationError):
             return ""  # a guest's bug is said when the line is opened
+
+    def next_die(self, prepared: Prepared, typed: Sequence[int]) -> str | None:
+        """The label of the next die the rules roll once ``typed`` are the dice so far, or
+        ``None`` when they need no more (issue 29: a roll that stops early, "up to 3 entry
+        rolls", skips the dice it never rolls); "" when it cannot be told (a refusal, dice
+        that do not fit). Nothing is written."""
+        if prepared.inputs is None or prepared.seq != self.engagement.seq:
+            return ""
+        proc = self._procedure(prepared.procedure)
+        dice = TableDice(list(typed))
+        try:
+            proc.resolve(prepared.inputs, dice, self.engagement)
+        except Exception:  # noqa: BLE001 - only a dry run: the refusal is said on resolve
+            if not (dice.ran_out and dice.wanted is not None):
+                return ""
+            names = {a.id: a.name for a in self.engagement.aircraft.values()} | {
+                r: self.engagement.aircraft[a].name
+                for r, a in prepared.roles.items()
+                if a and a in self.engagement.aircraft
+            }
+            return dice_of([dice.wanted], names)[0].label
+        return None
 
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""

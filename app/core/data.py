@@ -88,6 +88,25 @@ def override_path(ruleset: str, name: str) -> Path:
 
 
 _TABLES: dict[tuple[Any, ...], Any] = {}
+#: shipped table file -> the model its ruleset reads it with (the tables editor types each cell
+#: by it, issue 29); known once the ruleset has read the table
+_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def table_model(path: Path) -> type[BaseModel] | None:
+    """The model the ruleset reads the shipped table ``path`` with, once it has read it."""
+    return _MODELS.get(str(path))
+
+
+def table_problems(
+    model: type[BaseModel], data: Mapping[str, Any]
+) -> list[tuple[tuple[Any, ...], str]]:
+    """What ``model`` refuses in a table's values: (where, reason) each, none when it fits."""
+    try:
+        model.model_validate(data)
+    except ValidationError as e:
+        return [(tuple(err["loc"]), err["msg"]) for err in e.errors()]
+    return []
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -104,6 +123,7 @@ def load_table(ruleset: str, path: Path, model: type[M]) -> M:
     The one cached table loader (issue 19): the result is kept until either file changes or
     ``save_override`` writes, so a value saved in the tables editor is used by the very next
     procedure, and odds never re-read TOML."""
+    _MODELS[str(path)] = model
     over = override_path(ruleset, path.stem)
     key = (ruleset, str(path), model, str(over), _stamp(path), _stamp(over))
     hit = _TABLES.get(key)

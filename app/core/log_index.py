@@ -189,7 +189,8 @@ class LogReader:
 
     def acted_now(self) -> set[tuple[str, str]]:
         """``(procedure, aircraft)`` of every procedure resolved, and not undone, since the
-        game reached its current step ("who acts now" ticks them off)."""
+        game reached its current step ("who acts now" ticks them off); ``""`` for a procedure
+        of the whole game (an initiative roll)."""
         return {
             (procedure, who)
             for action, procedure, who in self._acted_at.get(self._latest, ())
@@ -230,9 +231,9 @@ class LogReader:
             elif type(ev) is ProcedureResolved:
                 if ev.rolls:
                     self._rolls[env.action] = ", ".join(roll_text(r) for r in ev.rolls)
-                if ev.attacker:
-                    acted = self._acted_at.setdefault(self._latest, [])
-                    acted.append((env.action, ev.procedure, ev.attacker))
+                # a roll of the whole game (the initiative of every plane) acts as "" (issue 29)
+                acted = self._acted_at.setdefault(self._latest, [])
+                acted.append((env.action, ev.procedure, ev.attacker or ""))
             for aircraft in ev.touches():
                 actions = self.by_aircraft.setdefault(aircraft, [])
                 if not actions or actions[-1] != env.action:

@@ -179,11 +179,15 @@ def _title(name: str, info: FieldInfo) -> str:
 
 
 def _label(purpose: str, names: Mapping[str, str]) -> str:
-    """A die's purpose with the aircraft's printed name for its role ("gun attack: Phantom
-    1" rather than "gun attack: attacker")."""
+    """A die's purpose with the aircraft's printed name for its role or id ("gun attack:
+    Phantom 1" rather than "gun attack: attacker"; "initiative for Blue 1", not "initiative
+    for blue-1")."""
     head, sep, tail = purpose.rpartition(": ")
     if sep and tail in names:
         return f"{head}: {names[tail]}"
+    head, sep, tail = purpose.rpartition(" ")
+    if sep and tail in names:
+        return f"{head} {names[tail]}"
     return purpose
 
 
@@ -200,6 +204,19 @@ def dice_of(
             which = f"{label} (die {i + 1} of {spec.count})" if spec.count > 1 else label
             out.append(DieToType(one, which))
     return tuple(out)
+
+
+def _spent(proc: Procedure, engagement: Engagement, who: str | None) -> str:
+    """Why the acting aircraft cannot act: a ledger the procedure spends is empty (no gun
+    ammunition left), or "" (issue 29: said on the line, before any die is typed)."""
+    a = engagement.aircraft.get(who) if who else None
+    if a is None:
+        return ""
+    for ledger in proc.spends:
+        led = a.ledgers.get(ledger)
+        if led is not None and led.value <= 0:
+            return f"{a.name} has no {ledger.replace('_', ' ')} left ({proc.rule})"
+    return ""
 
 
 def _same(proc: Procedure, raw: Mapping[str, Any], name: str, a: Any, b: Any) -> bool:
@@ -257,6 +274,7 @@ def prepare(
             card = dict(filled)
         except (RuleViolation, KeyError, ValueError) as e:
             cannot = f"Cannot read the cards: {e}"
+    cannot = cannot or _spent(proc, engagement, first)
     if whole_game:
         if "sides" in model_fields and len(engagement.sides) >= 2:
             card.setdefault("sides", list(engagement.sides))
@@ -388,7 +406,7 @@ def _validated(
     if said:
         inputs = None
     error = said or "; ".join([f"{values[n].title}: {values[n].error}" for n in errors] + general)
-    names = {
+    names = {a.id: a.name for a in engagement.aircraft.values()} | {
         r: engagement.aircraft[a].name
         for r, a in roles.items()
         if a is not None and a in engagement.aircraft

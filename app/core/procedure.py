@@ -241,6 +241,9 @@ class Procedure(ABC):
     #: the role the aircraft of a "who acts now" line takes in a two-aircraft procedure: the
     #: attacker of a shot, or the target of a roll it owes for a hit it took (a damage roll)
     line_role: ClassVar[Literal["attacker", "target"]] = "attacker"
+    #: ledgers of the acting aircraft (attacker, or the one aircraft) this procedure spends: one
+    #: that is empty means the line cannot act, said before anything is typed (issue 29)
+    spends: ClassVar[tuple[str, ...]] = ()
 
     def complete(self, engagement: Engagement, values: Mapping[str, Any]) -> dict[str, Any]:
         """Inputs worked out from the game and the other inputs (an attack total from the

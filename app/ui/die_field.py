@@ -45,6 +45,8 @@ class DieField(QWidget):
             self.edit.setMaximumWidth(160)
             name = f"{count}{spec.die_name}"
         self.edit.setAccessibleName(f"{name} for {purpose}")
+        #: the hint shown in the empty field (a die the rules skip says "not rolled" instead)
+        self.placeholder = self.edit.placeholderText()
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setWordWrap(True)

@@ -144,6 +144,12 @@ class PlayerView(QWidget):
                 box.setFont(self._mid)
                 box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
                 box.setSelectionMode(QListWidget.SelectionMode.NoSelection)
+                # a long status wraps onto the next line, whole, never cut at the column's
+                # edge or hidden past a scroll bar (issue 29)
+                box.setWordWrap(True)
+                box.setTextElideMode(Qt.TextElideMode.ElideNone)
+                box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+                box.setResizeMode(QListWidget.ResizeMode.Adjust)
                 col.addWidget(box)
                 self.sides_row.addWidget(holder)
                 self.side_lists[side] = box

@@ -12,6 +12,7 @@ umpire leaves it, and says so.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -81,6 +82,9 @@ class ProcedureRunner(QWidget):
         self.dice_fields: list[DieField] = []
         self._needed: Dice | None = None
         self._more: Dice = ()
+        #: the label of the next die the rules roll after the dice typed (``None``: no more;
+        #: "": not known), set by the panel for its prepared action
+        self.next_die: Callable[[list[int]], str | None] | None = None
         self.extra_rounds = 0
         #: the last run's error when it was a missing table value (the dock offers the editor)
         self.missing: MissingTableValue | None = None
@@ -128,6 +132,9 @@ class ProcedureRunner(QWidget):
 
     def _build(self) -> None:
         typed = [f.edit.text() for f in self.dice_fields]
+        # the die the cursor is in stays the one it is in (the dice changed as the umpire typed
+        # the last field: a die field hidden with the cursor in it sends it elsewhere, issue 29)
+        cursor = next((i for i, f in enumerate(self.dice_fields) if f.edit.hasFocus()), None)
         for f in self.dice_fields:
             self.dice_grid.removeWidget(f)
             f.hide()  # never a parentless window of its own (it kept the keyboard focus)
@@ -145,12 +152,15 @@ class ProcedureRunner(QWidget):
                 field.edit.returnPressed.connect(self.submitted)
                 n = len(self.dice_fields)
                 field.completed.connect(lambda n=n: self._next_die(n))
+                field.edit.textEdited.connect(lambda _t, n=n: self._edited_die(n))
                 self.dice_grid.addWidget(field, n, 0)
                 field.show()  # at once, so the cursor can go in it
                 self.dice_fields.append(field)
         for f, text in zip(self.dice_fields, typed, strict=False):
             f.edit.setText(text)
         self._dice_mode()
+        if cursor is not None and self.dice_fields:
+            self.dice_fields[min(cursor, len(self.dice_fields) - 1)].edit.setFocus()
 
     def _dice_mode(self, *_: object) -> None:
         typed = self.model.dice_mode.players_roll
@@ -158,16 +168,57 @@ class ProcedureRunner(QWidget):
         self.no_dice.setVisible(typed and self._needed is not None and not self.dice_fields)
 
     def _next_die(self, n: int) -> None:
-        if n + 1 < len(self.dice_fields):
-            self.dice_fields[n + 1].edit.setFocus()
-            self.dice_fields[n + 1].edit.selectAll()
+        """Die ``n`` is typed: on to the next die the rules roll with the dice typed so far
+        (``next_die``); the dice they never roll (an entry roll after the first that hits)
+        are skipped, marked "not rolled", and left out (issue 29)."""
+        later = self.dice_fields[n + 1 :]
+        if not later:
+            return
+        self._reopen(n)
+        wanted: str | None = ""
+        typed_so_far = [f for f in self.dice_fields[: n + 1] if f.isEnabled()]
+        if self.next_die is not None and all(f.values() for f in typed_so_far):
+            wanted = self.next_die([v for f in typed_so_far for v in f.values() or ()])
+        if wanted == "":  # not known: simply the next field
+            later[0].edit.setFocus()
+            later[0].edit.selectAll()
+            return
+        stem = m["stem"] if wanted and (m := _DIE_OF.match(wanted)) else wanted
+        to = next((f for f in later if f.purpose in (wanted, stem)), None) if wanted else None
+        if wanted and to is None:  # a die this form does not list: the next field
+            later[0].edit.setFocus()
+            return
+        for f in later:
+            if f is to:
+                break
+            f.edit.clear()
+            f.setEnabled(False)
+            f.edit.setPlaceholderText("not rolled")
+        if to is not None:
+            to.edit.setFocus()
+            to.edit.selectAll()
+
+    def _edited_die(self, n: int) -> None:
+        """A die typed again, not yet a whole roll: the dice after it are open again."""
+        f = self.dice_fields[n] if n < len(self.dice_fields) else None
+        if f is not None and len(f.values() or ()) != f.count:
+            self._reopen(n)
+
+    def _reopen(self, n: int) -> None:
+        """A die typed again: the dice after it are the rules' to ask for again."""
+        for f in self.dice_fields[n + 1 :]:
+            if not f.isEnabled():
+                f.setEnabled(True)
+                f.edit.setPlaceholderText(f.placeholder)
 
     def first_empty_die(self) -> DieField | None:
         """The first die still to type when the players roll (``None``: all typed, or the
         desk rolls)."""
         if not self.model.dice_mode.players_roll:
             return None
-        return next((f for f in self.dice_fields if not f.edit.text().strip()), None)
+        return next(
+            (f for f in self.dice_fields if f.isEnabled() and not f.edit.text().strip()), None
+        )
 
     def clear_dice(self) -> bool:
         """Each roll is typed afresh: True if there were typed dice to clear."""
@@ -185,14 +236,15 @@ class ProcedureRunner(QWidget):
         in place and in the refusal line, if any is missing or impossible), or Airboss's."""
         if not self.model.dice_mode.players_roll:
             return SeededDice()
-        ok = [f.check(required=True) for f in self.dice_fields]
+        rolled = [f for f in self.dice_fields if f.isEnabled()]  # not those the rules skip
+        ok = [f.check(required=True) for f in rolled]
         if not all(ok):
-            bad = [f.error.text() for f in self.dice_fields if f.error.text()]
+            bad = [f.error.text() for f in rolled if f.error.text()]
             self.refusal.show_refusal("Not resolved: " + "; ".join(bad))
-            first = next(f for f, good in zip(self.dice_fields, ok, strict=True) if not good)
+            first = next(f for f, good in zip(rolled, ok, strict=True) if not good)
             first.edit.setFocus()
             return None
-        return TableDice([v for f in self.dice_fields for v in f.values() or ()])
+        return TableDice([v for f in rolled for v in f.values() or ()])
 
     # -- running ----------------------------------------------------------------------------
 

@@ -246,6 +246,7 @@ class GunFire(Procedure):
     title = "Gunfire"
     rule = "Advanced Air Force fire tables; rules 1-15, 22-27"
     Inputs = GunFireInputs
+    spends = ("ammunition",)
 
     def _entries(self, inputs: GunFireInputs) -> list[EntryRoll]:
         return entry_rolls(

@@ -156,6 +156,7 @@ class GunAttack(FormationInput, Procedure):
     rule = GUN_RULE
     Inputs = GunInputs
     dice = (("d10", "gun hit roll"),)
+    spends = ("gun_ammunition",)
 
     def check(self, inputs: GunInputs) -> None:
         """The gun attack requirements (rule "Gun Attack Requirements"); return fire to a

@@ -341,8 +341,10 @@ class AirCombat(EwCounts, Procedure):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        """The phase, the force on CAP (a counter with points on CAP and none aloft), and the
-        two counters' attack totals, so that the odds can be shown before the roll."""
+        """The phase, the force on CAP (a counter with points on CAP and none aloft), the two
+        forces (every counter of each side with points up: the line's combat is the side's
+        against the enemy's, issue 29; the umpire unticks a counter not in it) and their
+        attack totals, so that the odds can be shown before the roll."""
         out: dict[str, Any] = {"phase": _PHASES.get(engagement.step, "other")}
         for side, cid in (("first", attacker), ("second", target)):
             if cid is not None:
@@ -351,6 +353,8 @@ class AirCombat(EwCounts, Procedure):
                     out["cap"] = side
         if attacker is None or target is None:
             return out
+        picks = self.choices(engagement, attacker, target)
+        out.update(first=[c for c, _ in picks["first"]], second=[c for c, _ in picks["second"]])
         forces = self._read_forces(engagement, {"attacker": attacker, "target": target, **out})
         if forces is None:
             return out

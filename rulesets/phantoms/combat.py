@@ -206,6 +206,7 @@ class GunAttack(UnspottedInput, Procedure):
     rule = "7.2"
     Inputs = GunInputs
     dice = two_dice("gun attack")
+    spends = (GUN_LEDGER,)
 
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
         t = tables()

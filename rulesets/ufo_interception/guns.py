@@ -131,7 +131,9 @@ class RayGun(Procedure):
         return max(0, inputs.charge - inputs.range_inches)
 
     def dice_needed(self, inputs: RayGunInputs) -> list[tuple[str, str]]:
-        return [("d6", f"ray gun die {i + 1}") for i in range(self.dice_count(inputs))]
+        """One d6 per die of charge left after the range: typed as one pool (issue 29)."""
+        n = self.dice_count(inputs)
+        return [(f"{n}d6", "ray gun dice")] if n else []
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -242,9 +244,10 @@ class Recharge(Procedure):
     def dice_needed(self, inputs: RechargeInputs) -> list[tuple[str, str]]:
         if self.count_roll(inputs):
             # the dice that follow depend on this roll: type it as the number of dice
-            return [("d6", f"number of recharge dice {i + 1}") for i in range(inputs.recharge_dice)]
+            n = inputs.recharge_dice
+            return [(f"{n}d6", "number of recharge dice")] if n else []
         n = inputs.dice_count if inputs.dice_count is not None else inputs.recharge_dice
-        return [("d6", f"recharge die {i + 1}") for i in range(n)]
+        return [(f"{n}d6", "recharge dice")] if n else []
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

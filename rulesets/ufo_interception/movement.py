@@ -163,7 +163,10 @@ class AircraftMove(Calculator):
             "speed": speed,
             "previous_speed": previous,
             "top_speed": int(a.ledger(MAX_SPEED)),
-            "half": 2 if st.half_moved == (engagement.turn, 1) else 1,
+            # the half the game is at: the second in Move second half (issue 29)
+            "half": 2
+            if engagement.step == SECOND_HALF or st.half_moved == (engagement.turn, 1)
+            else 1,
         }
 
     def compute(self, inputs: AircraftMoveInputs, draft: Draft) -> Decision:

@@ -132,18 +132,10 @@ def test_keys_and_wheel_turn_the_chosen_piece(qtbot, dock):
     qtbot.keyClick(dock.board, Qt.Key.Key_BracketRight)
     qtbot.keyClick(dock.board, Qt.Key.Key_BracketRight)
     assert dock.pieces["target"].facing == 60
-    pos = QPointF(view_pos(dock, 3, 3))
-    wheel = QWheelEvent(
-        pos,
-        dock.board.viewport().mapToGlobal(pos),
-        QPoint(),
-        QPoint(0, -120),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.NoModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(dock.board.viewport(), wheel)
+    # the wheel turns a piece once it is selected (clicked): issue 29
+    qtbot.mouseClick(dock.board.viewport(), Qt.MouseButton.LeftButton, pos=view_pos(dock, 0, 0))
+    assert dock.board.selected == "target"
+    wheel(dock, -120)
     assert dock.pieces["target"].facing == 30
     assert dock.fields["target"].facing.value() == 30
     assert dock.board.pieces["target"].rotation() == -30
@@ -283,3 +275,74 @@ def test_phantoms_board_draws_the_radar_cone_in_use(qtbot, tmp_path, _user_data)
         assert d.grab().save(str(tmp_path.parent / "board_phantoms_cone.png"))
     finally:
         s.close()
+
+
+def wheel(dock, delta: int, x: float = 3, y: float = 3) -> bool:
+    """One wheel notch over the board; whether the board took it."""
+    pos = QPointF(view_pos(dock, x, y))
+    event = QWheelEvent(
+        pos,
+        dock.board.viewport().mapToGlobal(pos),
+        QPoint(),
+        QPoint(0, delta),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(dock.board.viewport(), event)
+    return event.isAccepted()
+
+
+def test_the_wheel_scrolls_past_a_piece_not_selected(qtbot, dock):
+    """Issue 29: the wheel over the board turns nothing until the umpire picks a piece (it is
+    left to scroll the panel), nor once the board has lost the keyboard."""
+    before = dict(dock.pieces)
+    assert not wheel(dock, -120, 0, 0)  # right over the target, never picked
+    assert not wheel(dock, -120, 0, -2)  # and over the attacker
+    assert dock.pieces == before
+    qtbot.mouseClick(dock.board.viewport(), Qt.MouseButton.LeftButton, pos=view_pos(dock, 0, 0))
+    dock.fields["target"].altitude.setFocus()  # the umpire goes elsewhere
+    assert not wheel(dock, -120, 0, 0)
+    assert dock.pieces == before
+
+
+def follow_both(dock) -> None:
+    for role, name in (("attacker", "Blue 1 (Blue)"), ("target", "Red 1 (Red)")):
+        combo = dock.fields[role].aircraft
+        combo.setCurrentIndex(combo.findText(name))
+
+
+def test_both_aircraft_placed_and_faced_in_four_actions(qtbot, dock, game):
+    """Issue 29: click (the attacker), a compass key for its facing, click (the target), a
+    key for its facing: both aircraft on the board, each action one entry in the log."""
+    follow_both(dock)
+    before = len({e.action for e in game.events()})
+    vp = dock.board.viewport()
+    qtbot.mouseClick(vp, Qt.MouseButton.LeftButton, pos=view_pos(dock, 4, 3))  # 1
+    qtbot.keyClick(dock.board, Qt.Key.Key_6)  # 2: the attacker faces right (east)
+    qtbot.mouseClick(vp, Qt.MouseButton.LeftButton, pos=view_pos(dock, 2, 1))  # 3
+    qtbot.keyClick(dock.board, Qt.Key.Key_2)  # 4: the target faces down
+    blue, red = game.engagement.get("blue-1").position, game.engagement.get("red-1").position
+    assert (blue.x, blue.y, blue.facing) == (4, 3, 0)
+    assert (red.x, red.y, red.facing) == (2, 1, 270)
+    assert len({e.action for e in game.events()}) - before == 4
+
+
+def test_one_wheel_gesture_is_one_undoable_action(qtbot, dock, game):
+    """Issue 29: three notches of the wheel over the selected piece turn it three facings at
+    once, and are one action in the log once the wheel stops; one undo undoes the turn."""
+    follow_both(dock)
+    vp = dock.board.viewport()
+    qtbot.mouseClick(vp, Qt.MouseButton.LeftButton, pos=view_pos(dock, 4, 3))
+    placed = game.engagement.get("blue-1").position
+    before = len(game.events())
+    for _ in range(3):
+        assert wheel(dock, 120, 4, 3)
+    assert dock.pieces["attacker"].facing != placed.facing  # turned at once on the board
+    assert len(game.events()) == before  # the gesture is not over yet
+    qtbot.waitUntil(lambda: len(game.events()) == before + 1)
+    turned = game.engagement.get("blue-1").position.facing
+    assert turned == dock.pieces["attacker"].facing != placed.facing
+    game.undo()
+    assert game.engagement.get("blue-1").position.facing == placed.facing

@@ -91,3 +91,31 @@ def test_an_eight_aircraft_game_fits_1024x768(tmp_path, qtbot):
             assert view.contains(rect), f"{box.item(i).text()} cut off at 1024x768"
         assert box.horizontalScrollBar().maximum() == 0  # no line wider than its column
     s.close()
+
+
+def test_a_destroyed_aircraft_shows_its_whole_status_at_1366x768(tmp_path, qtbot):
+    """Issue 29: a long status (destroyed, ejected, on fire ...) wraps onto a second line in
+    its column, whole: never cut at the column's edge or hidden past a scroll bar."""
+    from app.core.engagement import Status
+    from app.core.events import StatusChanged
+
+    s = GameSession.create(tmp_path / "dest.airboss", "phantoms", "Destroyed")
+    for i, t in enumerate(("f4e", "f15c", "mig21", "mig23") * 2):
+        s.add_aircraft("USAF" if i < 4 else "VPAF", t, f"{'Blue' if i < 4 else 'Red'} {i}")
+    flags = [Status.DESTROYED, Status.EJECTED, Status.ON_FIRE, Status.OUT_OF_CONTROL]
+    s._commit([StatusChanged(aircraft="red-4", set=[*flags, Status.PILOT_KILLED])], "shot down")
+    v = PlayerView(EngagementModel(s))
+    qtbot.addWidget(v)
+    v.resize(1366, 768)
+    v.show()
+    qtbot.waitExposed(v)
+    box = v.side_lists["VPAF"]
+    item = box.item(0)
+    assert "destroyed" in item.text() and "pilot killed" in item.text()
+    rect = box.visualItemRect(item)
+    metrics = box.fontMetrics()
+    assert box.horizontalScrollBar().maximum() == 0
+    assert box.viewport().rect().contains(rect)
+    assert metrics.horizontalAdvance(item.text()) > rect.width()  # too long for one line:
+    assert rect.height() >= 2 * metrics.lineSpacing()  # so it takes two
+    s.close()

@@ -50,9 +50,9 @@ NOBODY: list[Line] = [("nobody acts in this step", None)]
 UFO: list[tuple[str, list[Line]]] = [
     (
         "Roll Initiative",
-        [
-            ("1. Blue 1 — rolls d6 + pilot reaction 2", "initiative"),
-            ("2. Blue 2 — rolls d6 + pilot reaction 1", "initiative"),
+        [  # rolled when the game was built: ticked off (issue 29)
+            ("✓ 1. Blue 1 — rolls d6 + pilot reaction 2", "initiative"),
+            ("✓ 2. Blue 2 — rolls d6 + pilot reaction 1", "initiative"),
         ],
     ),
     (
@@ -81,12 +81,15 @@ UFO: list[tuple[str, list[Line]]] = [
     (
         "Move second half",
         [
+            # only opened here, never moved in the first half: said on the line (issue 29)
             (
-                "1. Blue 1 — moves second half of its move (4 inches) (initiative 5)",
+                "1. Blue 1 — moves second half of its move (4 inches) (initiative 5) — cannot: "
+                "Blue 1 has not made the first half of its move",
                 "aircraft_move",
             ),
             (
-                "2. Blue 2 — moves second half of its move (4 inches) (initiative 7)",
+                "2. Blue 2 — moves second half of its move (4 inches) (initiative 7) — cannot: "
+                "Blue 2 has not made the first half of its move",
                 "aircraft_move",
             ),
         ],
@@ -136,7 +139,15 @@ AAF = [
     ("Plot and move", both("writes its movement secretly (airspeed)", "speed_change")),
     (
         "Advantage determination",
-        both("may declare an Advantage (pursuer within 1200 ft)", "declare_advantage"),
+        [
+            # a line that cannot act says so (issue 29): Blue 1 is the B-17 sample
+            (
+                "1. Blue 1 — may declare an Advantage (pursuer within 1200 ft) — cannot: rule "
+                "2: Blue 1 is not a fighter and has no fixed guns: no Advantage",
+                "declare_advantage",
+            ),
+            ("2. Red 1 — may declare an Advantage (pursuer within 1200 ft)", "declare_advantage"),
+        ],
     ),
     ("Fire resolution", both("may fire", "gun_fire")),
 ]

@@ -37,6 +37,10 @@ ARC_COLOURS = ("#ffb300", "#43a047", "#8e24aa", "#00897b", "#f4511e", "#3949ab")
 SCALE = {"hex": 46.0, "inches": 18.0}
 #: how far the board reaches from the middle, in map units
 EXTENT = {"hex": 7, "inches": 24}
+#: a facing in one key, laid out as the numeric keypad (8 up, 9 up-right, 6 right ... 7
+#: up-left): the degrees it points to, anticlockwise from east; the piece takes the nearest
+#: facing it may have where it stands (issue 29: both pieces placed in four actions)
+COMPASS = {"6": 0, "9": 45, "8": 90, "7": 135, "4": 180, "1": 225, "2": 270, "3": 315}
 #: the arcs' radius in map units
 ARC_RADIUS = {"hex": 3.2, "inches": 12.0}
 #: a cone drawn around the attacker (Phantoms' radar cone)
@@ -84,6 +88,7 @@ class PieceItem(QGraphicsPathItem):
         return super().itemChange(change, value)
 
     def mousePressEvent(self, event: Any) -> None:  # noqa: N802
+        self.board.selected = self.role
         self.board.piece_pressed.emit(self.role)
         super().mousePressEvent(event)
 
@@ -99,6 +104,10 @@ class Board(QGraphicsView):
     turn = Signal(int)
     piece_pressed = Signal(str)
     piece_dragged = Signal(str, QPointF, bool)
+    #: the wheel over the selected piece: (role, steps left); one gesture, many of these
+    wheel_turn = Signal(str, int)
+    #: a compass key (the numeric keypad's layout: 8 up, 6 right ...): (role or "", degrees)
+    face = Signal(str, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -107,10 +116,18 @@ class Board(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(260, 220)
-        self.setToolTip("Click to place the chosen piece, drag to move, wheel or [ and ] to turn")
+        self.setToolTip(
+            "Click to place the chosen piece (attacker, then target), drag to move; a piece "
+            "clicked or placed turns with the wheel, [ and ], or faces a compass key (8 up, 6 "
+            "right, keypad layout)"
+        )
         self.grid = "hex"
         self.scale = SCALE["hex"]
         self.pieces: dict[str, PieceItem] = {}
+        #: the piece the umpire picked (pressed, or placed with a click) while the board has
+        #: the keyboard: only it turns under the wheel (issue 29), never one scrolled past
+        self.selected: str | None = None
+        self._wheel_delta = 0
         self._grid_items: list[QGraphicsItem] = []
         self._arc_items: list[QGraphicsItem] = []
         self._move_items: list[QGraphicsItem] = []
@@ -304,16 +321,30 @@ class Board(QGraphicsView):
         super().mousePressEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
-        steps = event.angleDelta().y() // 120
+        """The wheel turns the selected piece, one allowed facing a notch (a touchpad's small
+        steps add up); with no piece selected, or the board not in use, it scrolls past."""
+        if self.selected is None or not self.hasFocus():
+            event.ignore()
+            return
+        self._wheel_delta += event.angleDelta().y()
+        steps = int(self._wheel_delta / 120)
+        self._wheel_delta -= steps * 120
         if steps:
-            self.turn.emit(int(steps))
+            self.wheel_turn.emit(self.selected, steps)
         event.accept()
+
+    def focusOutEvent(self, event: Any) -> None:  # noqa: N802
+        self.selected = None
+        self._wheel_delta = 0
+        super().focusOutEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_BracketLeft:
             self.turn.emit(1)
         elif event.key() == Qt.Key.Key_BracketRight:
             self.turn.emit(-1)
+        elif event.text() in COMPASS:
+            self.face.emit(self.selected or "", COMPASS[event.text()])
         else:
             super().keyPressEvent(event)
 

@@ -1,8 +1,10 @@
 """The angle-off calculator: a small board where the umpire places a target and an attacker and
 reads what the ruleset's geometry says of them, with its arcs drawn around the target.
 
-Click the board to place the chosen piece, drag a piece to move it, turn it with the wheel or
-``[`` (left) and ``]`` (right); altitude, speed and the exact position are fields below, and
+Click the board to place the chosen piece (the attacker, then the target), drag a piece to
+move it; a piece clicked or placed is selected: a compass key (the keypad's layout, 8 up, 6
+right) faces it, the wheel, ``[`` (left) and ``]`` (right) turn it, one wheel gesture one
+undoable action; altitude, speed and the exact position are fields below, and
 either piece can follow an aircraft of the roster. The board knows nothing of any game's angle
 rules: it draws the map's grid and shows whatever ``ruleset.geometry.relate`` reports.
 """
@@ -13,7 +15,7 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPdfWriter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -124,6 +126,10 @@ class PieceFields(QWidget):
         )
 
 
+#: a wheel gesture ends when the wheel has been still this long: the turn is then one action
+WHEEL_GESTURE_MS = 400
+
+
 class AngleOffDock(QWidget):
     """Two pieces on a board and what the ruleset's geometry says of them."""
 
@@ -185,6 +191,14 @@ class AngleOffDock(QWidget):
 
         self.board.clicked.connect(self._clicked)
         self.board.turn.connect(self.turn_active)
+        self.board.wheel_turn.connect(self._wheel_turn)
+        self.board.face.connect(self._face)
+        #: a wheel gesture turns the piece at once and is one action once it stops (issue 29)
+        self._turning: str | None = None
+        self._turn_done = QTimer(self)
+        self._turn_done.setSingleShot(True)
+        self._turn_done.setInterval(WHEEL_GESTURE_MS)
+        self._turn_done.timeout.connect(self._end_turn)
         self.board.piece_pressed.connect(self._activate)
         self.board.piece_dragged.connect(self._dragged)
         for role, f in self.fields.items():
@@ -269,6 +283,7 @@ class AngleOffDock(QWidget):
 
         A piece that follows an aircraft puts that aircraft there: a ``PositionSet`` in the log,
         undoable like any action, which the forms then read (issue 18)."""
+        self._end_turn()
         self.pieces[role] = self._legal(replace(self.pieces[role], **changes))
         self._redraw()
         self._place(role)
@@ -305,18 +320,50 @@ class AngleOffDock(QWidget):
             self.model.attempt(lambda: session.place(aid, None, None))
 
     def turn_active(self, steps: int) -> None:
-        """Turn the chosen piece ``steps`` allowed facings left (negative: right)."""
-        p = self.pieces[self.active]
-        self.set_piece(
-            self.active, facing=turned(facings(self.grid, p.x, p.y), int(p.facing), steps)
+        """Turn the selected piece (else the chosen one) ``steps`` allowed facings left
+        (negative: right)."""
+        role = self.board.selected or self.active
+        p = self.pieces[role]
+        self.set_piece(role, facing=turned(facings(self.grid, p.x, p.y), int(p.facing), steps))
+
+    def _wheel_turn(self, role: str, steps: int) -> None:
+        """The wheel over the selected piece: it turns now, and the gesture is put in the log
+        as one action when the wheel stops (one undo undoes the whole turn)."""
+        if self._turning not in (None, role):
+            self._end_turn()
+        p = self.pieces[role]
+        self.pieces[role] = self._legal(
+            replace(p, facing=turned(facings(self.grid, p.x, p.y), int(p.facing), steps))
         )
+        self._turning = role
+        self._redraw()
+        self._turn_done.start()
+
+    def _end_turn(self) -> None:
+        """The wheel gesture is over: the turned piece's aircraft takes its new facing."""
+        role, self._turning = self._turning, None
+        self._turn_done.stop()
+        if role is not None:
+            self._place(role)
+
+    def _face(self, role: str, degrees: int) -> None:
+        """A compass key: the selected piece (else the chosen one) faces that way, or the
+        nearest way it may face where it stands."""
+        role = role or self.active
+        p = self.pieces[role]
+        self.set_piece(role, facing=nearest_facing(facings(self.grid, p.x, p.y), degrees))
 
     def _activate(self, role: str) -> None:
         (self.place_target if role == "target" else self.place_attacker).setChecked(True)
 
     def _clicked(self, scene_pos: QPointF) -> None:
+        """A click places the chosen piece, which is then selected (a compass key faces it)
+        and the other piece is chosen for the next click: attacker, target (issue 29)."""
         x, y = self.board.map_point(scene_pos)
-        self.set_piece(self.active, x=x, y=y)
+        role = self.active
+        self.set_piece(role, x=x, y=y)
+        self.board.selected = role
+        (self.place_attacker if role == "target" else self.place_target).setChecked(True)
 
     def _dragged(self, role: str, scene_pos: QPointF, final: bool) -> None:
         x, y = self.board.map_point(scene_pos)
@@ -335,8 +382,8 @@ class AngleOffDock(QWidget):
         """Take altitude, speed (and position, where the game records it) from the aircraft."""
         combo = self.fields[role].aircraft
         aid = combo.currentData() if combo.count() else ""
-        if not aid or aid not in self.model.engagement.aircraft:
-            return
+        if not aid or aid not in self.model.engagement.aircraft or self._turning == role:
+            return  # (a piece being turned keeps its facing until the gesture is logged)
         a = self.model.engagement.aircraft[aid]
         on_board = piece_of(a)
         if on_board is not None:  # where the log puts it: no new event for following it
@@ -368,7 +415,7 @@ class AngleOffDock(QWidget):
         if self.geometry is None:
             return
         for role in ROLES:
-            self.board.place(role, self.pieces[role], role == self.active)
+            self.board.place(role, self.pieces[role], role == (self.board.selected or self.active))
             self.fields[role].show_piece(self.pieces[role])
         self._measure()
 

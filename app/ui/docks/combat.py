@@ -94,6 +94,8 @@ class CombatDock(QWidget):
         #: the umpire picked "(none: what-if)" as target himself (a line never does)
         self._no_target = False
         self._missing: MissingTableValue | None = None
+        #: the Tables editor opened from this form on a missing cell
+        self.tables_editor: Any = None
         self._odds: dict[str, Fraction] = {}
         self._odds_due = False
         #: the odds wait for a pause in the typing (ms)
@@ -220,6 +222,7 @@ class CombatDock(QWidget):
         self.runner.submitted.connect(self._submitted)
         self.open_tables.clicked.connect(self._open_tables)
         self.resolve_button.installEventFilter(self)
+        self.open_tables.installEventFilter(self)
         for combo in (self.procedure, self.attacker, self.target, self.aircraft):
             combo.installEventFilter(self)  # Enter resolves; a number picks (issue 29)
 
@@ -530,7 +533,12 @@ class CombatDock(QWidget):
         if p.missing is not None:
             self._offer_tables(p.missing)
         self.runner.set_dice(p.dice)
+        self.runner.next_die = lambda typed, p=p: self.model.session.next_die(p, typed)
         self._odds_timer.stop()
+        if p.cannot:  # the line cannot act: opening it explains, no odds as if it could
+            self._odds_due = False
+            self._show_odds(None, p.cannot)
+            return
         if p.inputs is None:
             self._odds_due = False
             self._show_odds(None, f"Fix the inputs first: {p.error}")
@@ -706,6 +714,7 @@ class CombatDock(QWidget):
                 return
             if self.runner.missing is not None:
                 self._offer_tables(self.runner.missing)
+                self.open_tables.setFocus()  # Enter opens the editor on the cell (issue 29)
             elif dice is not None and not self.runner.raced and self.runner.clear_dice():
                 self.notice.show_notice(
                     "The dice typed for this action were cleared: it was not resolved."
@@ -742,6 +751,9 @@ class CombatDock(QWidget):
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         if watched is self.resolve_button and enter:
             self.resolve()
+            return True
+        if watched is self.open_tables and enter:
+            self._open_tables()
             return True
         if isinstance(watched, QComboBox) and watched.view().isVisible():
             return super().eventFilter(watched, event)
@@ -813,9 +825,35 @@ class CombatDock(QWidget):
 
         e = self._missing
         editor = TablesEditor(self.model.session.ruleset, self, select=(e.table, e.cell))
-        editor.saved.connect(lambda _name: self.recompute())
+        editor.saved.connect(lambda _name: self._tables_saved())
         editor.show()
+        editor.activateWindow()
+        editor.table.setFocus()  # the cursor on the cell: the umpire types it, then Ctrl+S
         self.tables_editor = editor
+
+    def _tables_saved(self) -> None:
+        """A table value was saved from the form's flow (issue 29): the form is prepared
+        again; a resolve that stopped at the missing cell goes on with the dice typed; the
+        editor goes on to the next missing cell the action needs, or closes and the cursor
+        is back in the form."""
+        editor = self.tables_editor
+        resolving = self.runner.missing is not None
+        self._missing = None
+        self.open_tables.hide()
+        self.recompute()
+        if resolving and self.prepared is not None and self.prepared.missing is None:
+            self.resolve()
+        if editor is None:
+            return
+        if self._missing is not None:
+            editor.go_to(self._missing.table, self._missing.cell)
+            editor.activateWindow()
+            editor.table.setFocus()
+            return
+        editor.close()
+        self.window().activateWindow()
+        if not resolving:
+            self.focus_first()
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -69,6 +69,7 @@ class InitiativeDock(QWidget):
         self.runner.triggered.connect(self.roll_action.trigger)
         self.runner.submitted.connect(self._submitted)
         self.roll_button = self.runner.button
+        self.roll_button.installEventFilter(self)  # Enter on it rolls (issue 29)
         self.players_roll = self.runner.players_roll
         self.message = self.runner.refusal
 
@@ -236,7 +237,14 @@ class InitiativeDock(QWidget):
     def focus_form(self) -> None:
         """The cursor in the roll's first field to type (Turn panel's "who acts now")."""
         self.when_shown.fresh()
-        if self.form is not None and not self.form.focus_first():
+        if self.form is not None and self.form.focus_first():
+            return
+        empty = self.runner.first_empty_die()
+        if empty is not None:  # nothing to type but the dice: the cursor on the first die
+            empty.edit.setFocus()
+        elif self.roll_button.isEnabled():
+            self.roll_button.setFocus()
+        elif self.form is not None:
             self.form.setFocus()
 
     def roll(self) -> None:
@@ -258,6 +266,18 @@ class InitiativeDock(QWidget):
                 "A tie: the rules re-roll it. Type the re-rolled dice in the new fields."
             )
             self.dice_fields[-1].edit.setFocus()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter on the focused roll button rolls (a roll with nothing to type is one key)."""
+        if (
+            watched is self.roll_button
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            self.roll_action.trigger()
+            return True
+        return super().eventFilter(watched, event)
 
     def pass_marker(self) -> None:
         """The ruleset's own rule for passing the marker (Phantoms 4.0), through the log."""

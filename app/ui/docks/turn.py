@@ -11,12 +11,14 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
     QComboBox,
+    QDockWidget,
     QListWidgetItem,
     QWidget,
 )
 
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
+from app.core.events import Envelope, ProcedureResolved
 from app.core.ruleset import Step
 from app.ui.docks.turn_view import NEXT_TIP, PREVIOUS_TIP, TurnView
 from app.ui.message_bar import attempt_here, muted
@@ -112,6 +114,7 @@ class TurnDock(TurnView):
         model.clock_changed.connect(self.when_shown.wrap(self.refresh))
         # every change of who acts (aircraft, initiative, a procedure resolved) is an append
         model.appended.connect(self.when_shown.wrap(self._refresh_acting))
+        model.appended.connect(self._back_after_roll)
         self.refresh()
 
     # -- rendering ----------------------------------------------------------------------------
@@ -183,7 +186,9 @@ class TurnDock(TurnView):
         for n, line in enumerate(order, 1):
             who, what = line[0], line[1]
             marker = "  ★ marker" if e.initiative_marker == who else ""
-            done = len(line) >= 3 and (line[2], who) in acted
+            done = len(line) >= 3 and (
+                (line[2], who) in acted or (line[2] == rs.initiative and (line[2], "") in acted)
+            )  # the initiative roll is every roll line's (issue 29)
             tick = "✓ " if done else ""
             item = QListWidgetItem(f"{tick}{n}. {who_name(e, who)} — {what}{marker}")
             if len(line) >= 3 and line[2] in rs.procedures:
@@ -219,6 +224,24 @@ class TurnDock(TurnView):
         """The cursor on the next line still to act (Enter opens it)."""
         self.when_shown.fresh()
         self.acting.setFocus()
+
+    def _back_after_roll(self, envelopes: list[Envelope]) -> None:
+        """This desk rolled the initiative (issue 29): the Turn panel comes back in front,
+        the cursor on the next line to act."""
+        if not self.model.has_session:
+            return
+        session = self.model.session
+        rolled = any(
+            isinstance(env.event, ProcedureResolved)
+            and env.event.procedure == session.ruleset.initiative
+            and env.actor == session.actor
+            for env in envelopes
+        )
+        if rolled:
+            dock = self.parentWidget()
+            if isinstance(dock, QDockWidget):
+                dock.raise_()
+            self.focus_next()
 
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)

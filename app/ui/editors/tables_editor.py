@@ -32,12 +32,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.data import MISSING, DataFileError, override_path, read_toml, save_override
+from app.core.data import (
+    MISSING,
+    DataFileError,
+    override_path,
+    read_toml,
+    save_override,
+    table_model,
+    table_problems,
+)
 from app.core.ruleset import Ruleset
 from app.ui.editors.charts import Chart, charts_of, heading
 from app.ui.message_bar import MessageBar
 
 Path_ = tuple[str | int, ...]
+#: a model's refusal as the umpire reads it
+SAID = {
+    "Input should be a valid list": "a list belongs here, such as [10, 20, 30]",
+    "Input should be a valid integer": "a whole number belongs here",
+    "Input should be a valid number": "a number belongs here",
+}
 MISSING_BRUSH = QBrush(QColor(255, 213, 79, 150))
 EDITED_BRUSH = QBrush(QColor(129, 199, 132, 120))
 ERROR_BRUSH = QBrush(QColor(229, 57, 53, 120))
@@ -229,10 +243,17 @@ class TablesEditor(QWidget):
         sc.activated.connect(self.save)
 
         if self.files:
-            start = self._find(select[0]) if select else None
-            self.list.setCurrentRow(list(self.files).index(start) if start else 0)
+            self.list.setCurrentRow(0)
             if select:
-                self.select_missing(select[1])
+                self.go_to(*select)
+
+    def go_to(self, table: str, cell: str) -> None:
+        """The cursor on the missing cell a ``MissingTableValue`` names (``table``, ``cell``),
+        in whichever of the ruleset's tables holds it."""
+        start = self._find(table)
+        if start is not None:
+            self.list.setCurrentRow(list(self.files).index(start))
+        self.select_missing(cell)
 
     def _find(self, table: str) -> str | None:
         """The file a ``MissingTableValue`` names: by key, title or rule, else one with gaps."""
@@ -337,6 +358,13 @@ class TablesEditor(QWidget):
         self.table.setColumnCount(len(chart.columns))
         self.table.setVerticalHeaderLabels(chart.rows)
         self.table.setHorizontalHeaderLabels(chart.columns)
+        for r in range(len(chart.rows)):  # a row of an aircraft type: its card's printed name
+            first = next((p for (rr, _c), p in chart.cells.items() if rr == r), None)
+            card = self._card_of(first) if first is not None else None
+            if card is not None:
+                header = QTableWidgetItem(card[1])
+                header.setToolTip(card[0])
+                self.table.setVerticalHeaderItem(r, header)
         for r in range(len(chart.rows)):
             for c in range(len(chart.columns)):
                 p = chart.cells.get((r, c))
@@ -359,6 +387,19 @@ class TablesEditor(QWidget):
             self.table.setRowHidden(r, self.only_missing.isChecked() and not keep)
         self._filling = False
         self._show_errors()
+
+    def _card_of(self, p: Path_) -> tuple[str, str] | None:
+        """(type id, printed name) of the aircraft type a cell's row is keyed by (Nth Fleet's
+        Defence Value Table: "A-6E", never "a6e"), or None (issue 29)."""
+        try:
+            catalogue = self.ruleset.aircraft
+        except Exception:  # noqa: BLE001 - a catalogue that cannot be read: the keys as they are
+            return None
+        for key in reversed(p):
+            if isinstance(key, str) and key in catalogue:
+                name = getattr(catalogue[key], "name", None)
+                return (key, name) if isinstance(name, str) and name else None
+        return None
 
     def _style(self, item: QTableWidgetItem) -> None:
         p = item.data(ROLE_PATH)
@@ -419,6 +460,8 @@ class TablesEditor(QWidget):
             self.errors[p] = f"{self.cell_name(p)}: {item.text()!r} is not a number"
         elif isinstance(shipped, bool) and not isinstance(value, bool):
             self.errors[p] = f"{self.cell_name(p)}: type true or false"
+        elif why := self._refused_by_model(p, value):
+            self.errors[p] = f"{self.cell_name(p)}: {item.text()!r} does not fit the table: {why}"
         else:
             self.errors.pop(p, None)
             put(self.data, p, value)
@@ -427,6 +470,28 @@ class TablesEditor(QWidget):
         self._show_errors()
         self._show_heading()
         self.status.setText(f"{len(self.edited)} unsaved change(s)" if self.edited else "")
+
+    def _refused_by_model(self, p: Path_, value: Any) -> str:
+        """Why the table's own model refuses ``value`` in cell ``p`` (a number where the text's
+        table wants a list of column headings, say), or "" when it fits (issue 29). Only what
+        this value brings is said: a table that was already short of cells stays editable."""
+        model = table_model(self.files[self.name]) if self.name else None
+        if model is None:
+            return ""
+        old = get(self.data, p)
+        before = table_problems(model, self.data)
+        put(self.data, p, value)
+        try:
+            after = table_problems(model, self.data)
+        finally:
+            put(self.data, p, old)
+        new = [(loc, msg) for loc, msg in after if (loc, msg) not in before]
+        if not new:
+            return ""
+        here = [msg for loc, msg in new if tuple(loc[: len(p)]) == p]
+        said = [SAID.get(m, m) for m in here or [f"{path_text(loc)}: {m}" for loc, m in new]]
+        kept = [m for m in said if m != "Input should be 'missing'"] or said
+        return "; ".join(dict.fromkeys(kept))
 
     def _show_errors(self) -> None:
         text = "; ".join(self.errors.values())

@@ -112,6 +112,8 @@ def test_air_combat_takes_attacker_and_target_and_prefills(game: Callable, fille
     assert pre == {
         "phase": "activation",
         "cap": "second",
+        "first": [],  # each force: every other counter of its side up (none here)
+        "second": [],
         "first_attack": 44,
         "second_attack": 36,
         "first_ew": False,
@@ -136,4 +138,25 @@ def test_air_combat_prefill_without_the_tables(game: Callable) -> None:
     mig = g.add("Red", "mig29", "Fulcrums", base="Olenya", unit_sides=2, track="cap")
     g.perform("launch_mission", {"aircraft": a6, "points": 4, "mission": "strike"})
     pre = RULESET.procedures["air_combat"].prefill(g.state, a6, mig)
-    assert pre == {"phase": "strategic air", "cap": "second"}
+    assert pre == {"phase": "strategic air", "cap": "second", "first": [], "second": []}
+
+
+def test_air_combat_opens_with_both_forces_and_totals_that_follow_them(
+    game: Callable, filled: None
+) -> None:
+    """Issue 29: the combat line opens with every counter up on each side in its force, the
+    totals summed over them; a counter unticked leaves its force's total."""
+    g = game()
+    f14 = g.add("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2)
+    f14b = g.add("Blue", "f14a", "VF-2", base="Nimitz", unit_sides=2)
+    mig = g.add("Red", "mig29", "Fulcrums", base="Olenya", unit_sides=2)
+    for a in (f14, f14b):
+        g.perform("launch_mission", {"aircraft": a, "points": 4, "mission": "intercept"})
+    g.perform("launch_mission", {"aircraft": mig, "points": 4, "mission": "cap"})
+    p = RULESET.procedures["air_combat"]
+    e = replace(g.state, step=1)
+    pre = p.prefill(e, f14, mig)
+    assert pre["first"] == [f14b] and pre["second"] == []
+    assert pre["first_attack"] == 88  # 2 x 4 points x 11
+    alone = p.complete(e, {"attacker": f14, "target": mig, **{**pre, "first": []}})
+    assert alone["first_attack"] == 44
