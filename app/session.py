@@ -571,11 +571,25 @@ class GameSession:
             return ""
         proc = self._procedure(prepared.procedure)
         dice = TableDice(list(typed))
-        try:
-            proc.resolve(prepared.inputs, dice, self.engagement)
-        except Exception:  # noqa: BLE001 - only a dry run: the refusal is said on resolve
-            if not (dice.ran_out and dice.wanted is not None):
-                return ""
+        inputs, engagement = prepared.inputs, self.engagement
+
+        def wants_more() -> bool | None:
+            """True: the rules want another die; None: refused or failed (said on resolve)."""
+            try:
+                proc.resolve(inputs, dice, engagement)
+            except Exception:  # noqa: BLE001 - only a dry run: the refusal is said on resolve
+                return True if dice.ran_out and dice.wanted is not None else None
+            return False
+
+        try:  # the ruleset's code, guarded with the time limit (issue 31)
+            more = call_guest(
+                self.ruleset, f"resolve {proc.title}", wants_more, time_limit=TIME_LIMIT
+            )
+        except RuleViolation:
+            return ""
+        if more is None:
+            return ""
+        if more:
             names = {a.id: a.name for a in self.engagement.aircraft.values()} | {
                 r: self.engagement.aircraft[a].name
                 for r, a in prepared.roles.items()
