@@ -727,8 +727,12 @@ class GameSession:
             )
         narrative = _named(self.engagement, prepared.inputs, proc.title, res.narrative)
         if prepared.overrides:
-            narrative += "; umpire's override: " + ", ".join(
-                f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
+            narrative += (
+                "; umpire's override: "
+                + ", ".join(
+                    f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
+                )
+                + (f" (why: {prepared.reason})" if prepared.reason else "")
             )
         res = replace(
             res,

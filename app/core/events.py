@@ -165,6 +165,8 @@ class ProcedureResolved(_Event):
     #: kept so that a table edited later does not change a ruling (``None``: an older log, or
     #: odds that could not be worked out)
     odds: dict[str, Fraction] | None = None
+    #: the umpire's reason for the inputs he overrode (issue 34; empty: none given)
+    reason: str = ""
 
     def touches(self) -> frozenset[str]:
         return frozenset(a for a in (self.attacker, self.target) if a)

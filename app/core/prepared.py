@@ -105,6 +105,9 @@ class Prepared:
     #: a value typed for a field read off the cards or the board, which disagrees with it
     #: and was not overridden (a script's mistake; the desk never sends one)
     disagrees: str = ""
+    #: the umpire's reason for the values he overrode, kept in the log and shown in the
+    #: action's ruling (issue 34); empty: none given
+    reason: str = ""
 
     def value(self, name: str) -> Value:
         return next(v for v in self.values if v.name == name)

@@ -97,6 +97,7 @@ def stamped(
                     "sources": sources,
                     "read": read,
                     "odds": dict(odds) if odds is not None else None,
+                    "reason": prepared.reason if read else "",
                 }
             )
             done = True
@@ -118,9 +119,10 @@ class RulingInput:
     rules: tuple[str, ...] = ()
     #: a modifier (its name or declaration says it changes a roll)
     modifier: bool = False
-    #: for an override: the value read that it replaced, and who overrode it
+    #: for an override: the value read that it replaced, who overrode it, and why
     read: Any = None
     who: str = ""
+    why: str = ""
     #: kept from the players where the ruleset hides it
     secret: bool = False
 
@@ -130,7 +132,8 @@ class RulingInput:
             return "not recorded (logged before sources were kept)"
         if self.source == "override":
             by = f" by {self.who}" if self.who else ""
-            return f"override{by}: replaced {said(self.read)}, the value read"
+            why = f"; why: {self.why}" if self.why else "; no reason given"
+            return f"override{by}: replaced {said(self.read)}, the value read{why}"
         return SOURCE_WORDS.get(self.source, self.source)
 
 
@@ -465,6 +468,7 @@ def _input(
         modifier=modifier,
         read=ev.read.get(name),
         who=actor if source == "override" else "",
+        why=ev.reason if source == "override" else "",
         secret=name in secret,
     )
 

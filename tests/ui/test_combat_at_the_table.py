@@ -175,6 +175,37 @@ def test_card_values_are_read_only_until_overridden_and_the_override_is_logged(d
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     line = session.undo_text
     assert f"umpire's override: Gun Attack Value {card_value} -> {card_value + 1}" in line
+    assert "no reason given" in session.ruling(session.engagement.seq).text()
+
+
+def test_the_reason_for_an_override_is_typed_logged_and_shown_in_the_ruling(desk, qtbot):
+    """Issue 34: an override's ruling says who made it and why. The reason is asked for in
+    the form once a value is overridden; it goes with the prepared action the form shows,
+    into the log and the ruling."""
+    window, session, ids = desk
+    combat = window.panels["combat"]
+    Umpire(qtbot, window).open_line("Olds 1 — may fire guns")
+    assert combat.override_why.isHidden()
+    gun = combat.form.editor("attacker_gun_value")
+    card_value = gun.value()
+    override = combat.form.findChild(QToolButton, "override_attacker_gun_value")
+    qtbot.mouseClick(override, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(gun, str(card_value + 1))
+    assert combat.override_why.isVisible()
+    qtbot.keyClicks(combat.override_why, "gun pod fitted")
+    assert combat.prepared.reason == "gun pod fitted"  # shown = used
+    combat.form.focus_first()
+    for key in ("2", "6", "5"):
+        qtbot.keyClicks(QApplication.focusWidget(), key)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    assert "(why: gun pod fitted)" in session.undo_text
+    ruling = session.ruling(session.engagement.seq)
+    gun_input = next(i for i in ruling.inputs if i.name == "attacker_gun_value")
+    assert gun_input.why == "gun pod fitted" and gun_input.read == card_value
+    assert "why: gun pod fitted" in ruling.text()
+    # a fresh form forgets the reason with the override
+    Umpire(qtbot, window).open_line("Red 1 — may fire guns")
+    assert combat.override_why.isHidden() and combat.override_why.text() == ""
 
 
 def test_the_dice_choice_is_one_for_the_desk_and_remembered(desk, tmp_path, qtbot):

@@ -19,6 +19,7 @@ so.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -144,6 +146,16 @@ class CombatDock(QWidget):
 
         self.form_box = QGroupBox("Inputs")
         self.form_layout = QVBoxLayout(self.form_box)
+        # why the umpire overrode a card or board value: logged, and shown in the ruling
+        # (issue 34); offered once a value is overridden
+        self.override_why = QLineEdit()
+        self.override_why.setObjectName("override_why")
+        self.override_why.setPlaceholderText("Why the override? (goes into the log and the ruling)")
+        self.override_why.setAccessibleName("Why the override")
+        self.override_why.hide()
+        self.override_why.textEdited.connect(lambda _t: self._prepare())
+        self.override_why.returnPressed.connect(self._submitted)
+        self.form_layout.addWidget(self.override_why)
         outer.addWidget(self.form_box)
 
         odds_box = QGroupBox("Odds before the roll")
@@ -454,6 +466,8 @@ class CombatDock(QWidget):
             self.form.deleteLater()
             self.form = None
         self._typed, self._overridden = {}, set()
+        self.override_why.clear()
+        self.override_why.hide()
         self._missing = None
         self.open_tables.hide()
         self.refusal.clear_refusal()
@@ -523,6 +537,9 @@ class CombatDock(QWidget):
 
     def _show(self, p: Prepared) -> None:
         assert self.form is not None
+        if p.overrides:  # the reason typed goes with the action it explains (issue 34)
+            p = replace(p, reason=self.override_why.text().strip())
+        self.override_why.setVisible(bool(self._overridden))
         self.prepared = p
         self._show_roles(p.roles)
         self.form.show_prepared(p)
