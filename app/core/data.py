@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -141,11 +142,19 @@ def load_table(ruleset: str, path: Path, model: type[M]) -> M:
     return value
 
 
+def _is_fraction(text: str) -> bool:
+    try:
+        Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        return False
+    return "/" in text
+
+
 def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
+    if isinstance(value, int | float) or (isinstance(value, str) and _is_fraction(value)):
+        return "a number"  # "3/2": a table's way of writing 1 1/2 in TOML
     if isinstance(value, str):
         return "text"
     if isinstance(value, Mapping):
