@@ -102,8 +102,9 @@ def test_frozen_bundle_runs(tmp_path: Path) -> None:
     run([str(frozen), "cards", str(game), "--out", str(pdf)], cwd=tmp_path, env=home)
     assert pdf.read_bytes()[:5] == b"%PDF-"
     assert "Olds 1" in run([str(frozen), "log", str(game)], cwd=tmp_path, env=home).stdout
-    # the desk closes on the game and keeps its glance; the next start paints from it, then
-    # opens the game (the frozen desk imports the game's models after its first paint)
+    # the desk closes on the game and keeps its rows in the file; the next start paints from
+    # them, then opens the game (the frozen desk imports the game's models after its first
+    # paint)
     for opened_first in (True, False):
         phases = run([str(frozen), "--startup-profile", str(game)], cwd=tmp_path, env=home).stdout
         assert (phases.index("game opened") < phases.index("first paint")) is opened_first
