@@ -127,6 +127,7 @@ def run(
             else cast("Summary | None", stored)
         )
     model = EngagementModel()
+    model.keeps_summary = not screenshot  # a picture of the game changes nothing in it
     session: GameSession | None = None
     problem = ""
     if rows is None:

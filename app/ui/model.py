@@ -124,7 +124,9 @@ class EngagementModel(QObject):
         self._aircraft_rows: dict[str, tuple[AircraftState, AircraftRow]] = {}
         self._steps: tuple[Engagement, list[Step], str] | None = None
         self._turn: tuple[Engagement, TurnRows] | None = None
-        #: the summary is kept in the game file a moment after the last change
+        #: the summary is kept in the game file a moment after the last change (a desk that
+        #: only takes a screenshot keeps none)
+        self.keeps_summary = True
         self._keep = QTimer(self)
         self._keep.setSingleShot(True)
         self._keep.setInterval(KEEP_MS)
@@ -270,6 +272,8 @@ class EngagementModel(QObject):
         head start, nothing else: it is not the umpire's concern."""
         session = self._session
         if session is None or session.read_only or session.store.path is None:
+            return
+        if not self.keeps_summary:
             return
         from app import __version__
         from app.store.summary import keep_summary
