@@ -212,14 +212,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # has painted (``app.ui.application.run``; issue 20)
         gc.disable()
         try:
-            from app.ui.glance import start_glance
+            from app.ui.summary import UNREAD, kept_rows
 
             game = ns.db or ns.game
-            glance = None if ns.screenshot else start_glance(game, ns.game_id)
-            if glance is None:
-                # the game opens before the window paints: its Python-only layers are imported
-                # before PySide6, whose import hook would read the source of each (issue 20)
-                import app.session  # noqa: F401
+            stored: object = UNREAD
+            if game and not ns.screenshot and not ns.game_id:
+                stored = kept_rows(game)  # before Qt: plain sqlite3 and json
+                if stored is None:
+                    # the game opens before the window paints: its Python-only layers are
+                    # imported before PySide6, whose import hook would read the source of
+                    # each (issue 20)
+                    import app.session  # noqa: F401
             from app.ui.application import run
 
             return run(
@@ -227,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 game_id=ns.game_id,
                 screenshot=ns.screenshot,
                 startup_profile=ns.startup_profile,
-                glance=glance,
+                stored=stored,
             )
         finally:
             gc.enable()  # also when start-up failed before the first paint

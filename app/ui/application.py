@@ -5,12 +5,15 @@ Opens GAME, or the last game, or on the very first start a new game from the bui
 engagement. With ``--screenshot`` it renders the window with every panel and exits; with
 ``--startup-profile`` it prints how long each phase of start-up took, up to the first paint.
 
-Start-up is ordered for the first paint (issue 20). When the desk last closed on this very
-game and the file has not changed since (``app.ui.glance``), the window paints first with the
-roster and the turn as they were, before pydantic, the game's models and its ruleset are even
-imported; then the game is opened and the live panels take their place. Otherwise the game is
-opened first and the window is built with the roster and the turn only; either way the other
-panels are built once it has painted (``MainWindow.build_panels``). The garbage collector,
+Start-up is ordered for the first paint (issues 20 and 36). A game file keeps, beside its log,
+the rows the desk draws its roster, turn, title and status bar from (``app.store.summary``,
+written by the desk after every change and checked against the log's last sequence number).
+When they are current, the window paints from them first, before pydantic, the game's models
+and its ruleset are even imported; then the game is opened and the same roster and turn
+panels draw the same rows from the live game. Otherwise (a file last written by an older
+Airboss or another program, a server game, the first start's demo) the game is opened first.
+Either way only the roster and the turn are built for the first paint, and the other panels
+once it has painted (``MainWindow.build_panels``). The garbage collector,
 turned off by the command line for start-up, runs again once the desk has painted, with what
 start-up built frozen out of its passes (``gc.freeze``), so later collections, and leaving,
 do not walk it.
@@ -22,25 +25,29 @@ import gc
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtGui import QImage
 
-from app import __version__
 from app.core.paths import user_data_dir
 from app.resources import DEMO
 from app.store.where import is_url
-from app.ui.glance import forget_glance, same_game, save_glance
 from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel, describe_error
 from app.ui.qt_app import application
+from app.ui.summary import UNREAD, kept_rows
 
 if TYPE_CHECKING:
     from app.session import GameSession
+    from app.ui.summary import Summary
 
 #: the window size of a ``--screenshot``; taller where every panel of the game, untabbed, needs
 #: more (Phantoms' nine panels: 1272 pixels)
 SCREENSHOT_SIZE = (1600, 1000)
+#: the PNG writer's quality of a screenshot: 80 is zlib's level 1 (the default, -1, is level
+#: 6: on a window's flat colours twice the time, for a file no smaller)
+PNG_QUALITY = 80
 
 
 def app_settings() -> QSettings:
@@ -80,18 +87,18 @@ def start_game(
     return None, ""
 
 
-def keep_glance(window: MainWindow) -> None:
-    """The desk is leaving: its game is closed, and what it showed kept for the next start, or
-    the last glance forgotten when there is nothing current to keep."""
-    shown = window.glance()
-    where = window.game_path
+def stored_rows(game: str | None, game_id: str | None, settings: QSettings) -> Summary | None:
+    """The rows kept in the game file the desk starts on (GAME, or the last game), if they are
+    current (``app.store.summary``); None for a server game or when there are none."""
+    target = game or (None if game_id else settings.value("last_game"))
+    if not target or game_id:
+        return None
+    return kept_rows(str(target))
+
+
+def close_desk(window: MainWindow) -> None:
+    """The desk is leaving: its game is closed, the summary of its last change kept first."""
     window.model.set_session(None)
-    if (
-        shown is None
-        or where is None
-        or not save_glance(user_data_dir(), where, __version__, shown)
-    ):
-        forget_glance(user_data_dir())
 
 
 def started() -> None:
@@ -107,29 +114,34 @@ def run(
     screenshot: str | None = None,
     settings: QSettings | None = None,
     startup_profile: bool = False,
-    glance: tuple[str, dict[str, Any]] | None = None,
+    stored: Summary | None | object = UNREAD,
 ) -> int:
     """Start the desk; with ``screenshot`` write the window to that PNG and return 0; with
     ``startup_profile`` print the phases of start-up up to the first paint and return 0.
-    ``glance``: the game file and what the desk showed of it when it last closed on it
-    (``app.ui.glance.start_glance``), to paint before the game is opened; with no GAME it is
-    used only if that file is still the last game."""
+    ``stored``: the rows kept in GAME's file, if the command line has read them already
+    (``stored_rows``)."""
     phases = [("imports", time.perf_counter())]
+    cpu_at_paint = 0.0
     app = application()
     settings = settings if settings is not None else app_settings()
-    if glance is not None and not game:
-        last = settings.value("last_game")
-        if not (last and same_game(str(last), glance[0])):
-            glance = None
-    shown = None if screenshot or glance is None else glance[1]
+    rows: Summary | None = None
+    if not screenshot:
+        rows = (
+            stored_rows(game, game_id, settings)
+            if stored is UNREAD
+            else cast("Summary | None", stored)
+        )
+    model = EngagementModel()
+    model.keeps_summary = not screenshot  # a picture of the game changes nothing in it
     session: GameSession | None = None
     problem = ""
-    if shown is None:
+    if rows is None:
         session, problem = start_game(game, game_id, settings)
         phases.append(("game opened", time.perf_counter()))
-    model = EngagementModel()
+    else:
+        model.show_stored(rows)  # the game drawn from its kept rows until it is open
     # a screenshot shows every panel at once; the desk paints the roster and the turn first
-    window = MainWindow(model, settings, panels_later=not screenshot, glance=shown)
+    window = MainWindow(model, settings, panels_later=not screenshot)
     phases.append(("window built", time.perf_counter()))
     if screenshot:
         if session is not None:
@@ -139,8 +151,6 @@ def run(
         code = take_screenshot(window, Path(screenshot))
         started()
         return code
-    if shown is not None and not window.glanced:  # a glance that did not fit: never again
-        forget_glance(user_data_dir())
     if session is not None:
         window.show_session(session)
     if problem:
@@ -151,12 +161,13 @@ def run(
     if startup_profile:
         window.grab()
         phases.append(("first paint", time.perf_counter()))
-    if shown is not None:  # now the game itself, and the live roster and turn
+        cpu_at_paint = time.process_time()
+    if rows is not None:  # now the game itself: the same panels draw it live
         session, problem = start_game(game, game_id, settings)
         if session is not None:
             window.show_session(session)
         else:
-            window.drop_glance()
+            model.set_session(None)  # the desk says what it has, not what the file kept
         if problem:
             window.show_refusal(problem)
         if startup_profile:
@@ -167,14 +178,17 @@ def run(
         window.grab()
         phases.append(("every panel in view", time.perf_counter()))
         print_profile(phases)
+        # the processor time this process had used by its first paint, all threads (a
+        # benchmark on a busy machine compares these as well as the wall clock)
+        print(f"cpu time at first paint: {cpu_at_paint:.6f}")
         window.persist_layout = False
         window.close()
-        keep_glance(window)
+        close_desk(window)
         started()
         return 0
     QTimer.singleShot(0, started)
     code = app.exec()
-    keep_glance(window)
+    close_desk(window)
     return code
 
 
@@ -215,7 +229,10 @@ def take_screenshot(window: MainWindow, path: Path) -> int:
     window.show()
     settle()
     path.parent.mkdir(parents=True, exist_ok=True)
-    ok = window.grab().save(str(path))
+    # opaque: written as RGB at a light compression, half the PNG's encoding time of a 32-bit
+    # image at the default level, for a file of the same size (issue 36)
+    image = window.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    ok = image.save(str(path), "PNG", PNG_QUALITY)
     window.close()
     window.model.set_session(None)
     if not ok:

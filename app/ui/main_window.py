@@ -7,7 +7,7 @@ bar. The layout and window geometry are kept in ``QSettings`` and restored on th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.errors import RuleViolation
 from app.resources import ICON_SVG
 from app.store import StoreError, is_url  # (light: the stores load when first asked for)
 from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
@@ -63,14 +62,11 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         panels_later: bool = False,
-        glance: Mapping[str, Any] | None = None,
     ) -> None:
         """With ``panels_later`` only the roster and the turn are built with the window, to
-        paint first (issue 20); ``build_panels`` builds the others once it has painted. With
-        a ``glance`` too (``app.ui.glance``: what the desk showed of its last game when it
-        closed), not even those: the window shows the last game as the glance has it, and
-        ``glanced`` says whether the glance fitted (if not, the roster and the turn are built
-        as without it)."""
+        paint first (issue 20); ``build_panels`` builds the others once it has painted. The
+        window draws the game the model shows: open, or at start-up from the rows kept in its
+        file (``EngagementModel.show_stored``, issue 36)."""
         super().__init__(parent)
         self.model = model
         self.settings = settings
@@ -105,9 +101,8 @@ class MainWindow(QMainWindow):
         self._add_docks()
         self._build_status_bar()
         self._build_menus()
-        self.glanced = panels_later and glance is not None and self._show_glance(glance)
         for entry in PANELS:
-            if not panels_later or (entry.name in FIRST and not self.glanced):
+            if not panels_later or entry.name in FIRST:
                 self._build_panel(entry)
         self._build_on_view = not panels_later
         self.resize(1400, 900)
@@ -117,8 +112,6 @@ class MainWindow(QMainWindow):
         self._default_state = self.saveState()
         self._restore_layout()
         self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
-        if self.glanced and glance is not None:
-            self._fit_glance(glance)
 
         model.reset.connect(self._game_changed)
         model.appended.connect(self._appended)
@@ -128,72 +121,6 @@ class MainWindow(QMainWindow):
         # after the panels' own refresh, which enables their actions for any open game
         model.clock_changed.connect(self._apply_read_only)
         model.initiative_changed.connect(self._apply_read_only)
-        if not self.glanced:
-            self._game_changed()
-
-    # -- the glance at the last game (issue 20) -----------------------------------------------
-
-    def glance(self) -> dict[str, Any] | None:
-        """What this desk shows of its game, as plain data for the next start's first paint
-        (``app.ui.glance``): the title, the status bar, the panels the game uses, and the
-        roster and the turn as they are; None with no game, or when the roster or the turn is
-        not built or not up to date (a panel tabbed away waits until it is shown)."""
-        if not self.model.has_session:
-            return None
-        shown: dict[str, Any] = {
-            "title": self.windowTitle(),
-            "status": {key: label.text() for key, label in self.status_labels.items()},
-            "ruleset": self._laid_out_for,
-            "used": sorted(n for n in self.docks if n not in self._hidden_for_game),
-        }
-        for name in FIRST:
-            panel = self.panels.get(name)
-            hook = getattr(panel, "when_shown", None)
-            if panel is None or (hook is not None and hook.stale):
-                return None
-            shown[name] = panel.glance()
-        return shown
-
-    def _show_glance(self, glance: Mapping[str, Any]) -> bool:
-        """The roster and the turn as light views filled from the glance, in their docks; the
-        live panels take their place when ``build_panels`` runs. False, and nothing shown,
-        for a glance that does not fit."""
-        from app.ui.docks.roster_view import RosterView
-        from app.ui.docks.turn_view import TurnView
-
-        views: dict[str, RosterView | TurnView] = {"roster": RosterView(), "turn": TurnView()}
-        try:
-            if not (
-                isinstance(glance.get("title"), str)
-                and isinstance(glance.get("status"), dict)
-                and isinstance(glance.get("used"), list)
-                and isinstance(glance.get("ruleset"), str)
-                and set(views) <= set(glance["used"])
-            ):
-                raise ValueError("the glance is incomplete")
-            for name, view in views.items():
-                view.show_glance(glance[name])
-        except (KeyError, TypeError, ValueError):
-            for view in views.values():
-                view.deleteLater()
-            return False
-        for name, view in views.items():
-            for part in view.findChildren(QWidget):  # no focus frame the live panel would not
-                part.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # show: it is not there to be used
-            self.docks[name].setWidget(view)
-        return True
-
-    def _fit_glance(self, glance: Mapping[str, Any]) -> None:
-        """The title, the status bar and the panels the last game uses, as the glance has them
-        (what ``_game_changed`` shows once the game itself is open)."""
-        self._show_used(glance["ruleset"], frozenset(glance["used"]))
-        self.setWindowTitle(glance["title"])
-        for key, label in self.status_labels.items():
-            label.setText(str(glance["status"].get(key, "")))
-
-    def drop_glance(self) -> None:
-        """The last game could not be opened after all: the window says what it has, not what
-        the glance showed (the roster and the turn are built, empty, by ``build_panels``)."""
         self._game_changed()
 
     # -- panels -------------------------------------------------------------------------------
@@ -254,7 +181,7 @@ class MainWindow(QMainWindow):
             self.show_refusal(f"The {entry.title} panel could not be built: {why}")
             return False
         self.missing_panels.pop(entry.name, None)
-        before = dock.widget()  # the note of a try that failed, or the glance at start-up
+        before = dock.widget()  # the note of a try that failed
         dock.setWidget(widget)
         self.panels[entry.name] = widget
         guard_wheel_under(widget)
@@ -271,9 +198,6 @@ class MainWindow(QMainWindow):
         self._connect_panels()
         self._apply_read_only()
         if before is not None:
-            carry = getattr(before, "carry_to", None)
-            if carry is not None:  # the umpire's selection and scrolling, kept and followed
-                carry(widget)
             before.deleteLater()
         return True
 
@@ -373,11 +297,13 @@ class MainWindow(QMainWindow):
                 self.resizeDocks(column, [int(height * s) for s in shares], Qt.Orientation.Vertical)
 
     def _fit_game(self) -> None:
-        """Show the panels this game uses and hide the others, once per ruleset opened."""
-        rs = self.model.session.ruleset if self.model.has_session else None
-        key = rs.id if rs is not None else None
+        """Show the panels this game uses and hide the others, once per ruleset opened (or
+        drawn from its kept rows at start-up)."""
+        desk = self.model.desk_rows()
+        key = desk["ruleset"] if desk is not None else None
         if key != self._laid_out_for:
-            self._show_used(key, used_panels(rs))
+            used = frozenset(desk["used"]) if desk is not None else used_panels(None)
+            self._show_used(key, used)
 
     def _show_used(self, ruleset: str | None, used: frozenset[str]) -> None:
         """The panels a game of this ruleset uses shown, the others hidden."""
@@ -502,38 +428,21 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         labels = self.status_labels
-        if not self.model.has_session:
+        desk = self.model.desk_rows()
+        if desk is None:
             for label in labels.values():
                 label.setText("")
             labels["game"].setText("No game open")
             return
-        from app.ui.docks.turn import phase_name, who_name
-
-        s = self.model.session
-        e = s.engagement
-        labels["game"].setText(f"Game: {e.title}")
-        variants = f" + {', '.join(e.variants)}" if e.variants else ""
-        labels["ruleset"].setText(f"Ruleset: {s.ruleset.title}{variants}")
-        labels["turn"].setText(f"Turn {e.turn}")
+        labels["game"].setText(f"Game: {desk['title']}")
+        variants = f" + {', '.join(desk['variants'])}" if desk["variants"] else ""
+        labels["ruleset"].setText(f"Ruleset: {desk['ruleset_title']}{variants}")
+        labels["turn"].setText(f"Turn {desk['turn']}")
         labels["initiative"].setText(
-            f"Initiative: {who_name(e, e.initiative_marker)}" if e.initiative_marker else ""
+            f"Initiative: {desk['initiative']}" if desk["initiative"] else ""
         )
-        try:
-            steps = s.steps()
-        except RuleViolation:
-            steps = []  # the Turn panel says why
-        step = steps[e.step] if 0 <= e.step < len(steps) else None
-        if step is None:
-            labels["phase"].setText("")
-            labels["segment"].setText("")
-            return
-        phase = phase_name(step)
-        if step.segment:
-            labels["phase"].setText(phase)
-            labels["segment"].setText(f"Segment {step.segment}) {step.title}")
-        else:
-            labels["phase"].setText(phase if step.title == step.phase else f"{phase}: {step.title}")
-            labels["segment"].setText("")
+        labels["phase"].setText(desk["phase"])
+        labels["segment"].setText(desk["segment"])
 
     def _appended(self, envelopes: Sequence[Envelope]) -> None:
         self.refusal.clear_refusal()
@@ -600,9 +509,10 @@ class MainWindow(QMainWindow):
             self.tables_action,
         ):
             act.setEnabled(has)
-        title = f"{self.model.engagement.title} — {APP_NAME}" if has else APP_NAME
-        if has and self.model.session.read_only:
-            title = f"{self.model.engagement.title} [read-only] — {APP_NAME}"
+        desk = self.model.desk_rows()
+        title = f"{desk['title']} — {APP_NAME}" if desk is not None else APP_NAME
+        if desk is not None and desk["read_only"]:
+            title = f"{desk['title']} [read-only] — {APP_NAME}"
         self.setWindowTitle(title)
         self._update_edit_actions()
         self._update_status()

@@ -18,14 +18,17 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 from app.core.errors import RuleViolation
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
 from app.ui import guest_worker
+from app.ui import summary as rows_of
 from app.ui.dice_mode import DiceMode
+from app.ui.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 
 if TYPE_CHECKING:
     # the game's models, its log and pydantic load with the first game, not with the desk's
     # window: it paints before them (issue 20)
-    from app.core.engagement import Engagement
+    from app.core.engagement import AircraftState, Engagement
     from app.core.events import Envelope
     from app.core.log_index import LogReader, SlicedRead
+    from app.core.ruleset import Step
     from app.session import GameSession
 
 
@@ -48,6 +51,8 @@ FOLLOW_MS = 500
 SLICE_S = 0.005
 SLICE_PAGE = 256
 FIRST_SLICE = 1000
+#: milliseconds after the last change before its summary is kept in the game file (issue 36)
+KEEP_MS = 250
 #: seconds between two ``log_read`` of the first read: the panels take in several slices at a
 #: time, so the desk repaints them a few times a second rather than after every slice
 SHOW_EVERY_S = 0.1
@@ -117,6 +122,21 @@ class EngagementModel(QObject):
         self._soon.setSingleShot(True)
         self._soon.setInterval(0)
         self._soon.timeout.connect(self.follow)
+        #: the rows the desk drew at start-up from the summary kept in the game file, until the
+        #: game itself is open (``show_stored``; issue 36)
+        self._stored: Summary | None = None
+        #: each aircraft's row, made once per state of it (the projection shares the states
+        #: of unchanged aircraft), and the steps and who acts now of the latest state asked
+        self._aircraft_rows: dict[str, tuple[AircraftState, AircraftRow]] = {}
+        self._steps: tuple[Engagement, list[Step], str] | None = None
+        self._turn: tuple[Engagement, TurnRows] | None = None
+        #: the summary is kept in the game file a moment after the last change (a desk that
+        #: only takes a screenshot keeps none)
+        self.keeps_summary = True
+        self._keep = QTimer(self)
+        self._keep.setSingleShot(True)
+        self._keep.setInterval(KEEP_MS)
+        self._keep.timeout.connect(self.keep_summary)
         if session is not None:
             self.set_session(session)
 
@@ -147,10 +167,16 @@ class EngagementModel(QObject):
         return Engagement()
 
     def set_session(self, session: GameSession | None) -> None:
-        """Show another game (or none); the old one is closed."""
+        """Show another game (or none); the old one is closed, its summary kept first if a
+        change of it is still to be kept."""
+        if self._keep.isActive():
+            self._keep.stop()
+            self.keep_summary()
         self._drop_notifier()  # before its socket closes with the old game
         if self._session is not None and self._session is not session:
             self._session.close()
+        stored, self._stored = self._stored, None
+        self._aircraft_rows, self._steps, self._turn = {}, None, None
         self._session = session
         self._state = session.engagement if session else None
         self._slices.stop()  # a read of the game before goes no further
@@ -165,6 +191,124 @@ class EngagementModel(QObject):
         else:
             self._follow.stop()
         self.reset.emit()
+        if session is not None and not self._kept(stored):
+            self._keep.start()  # none kept, an older one, or drawn by an older Airboss
+
+    def show_stored(self, summary: Summary) -> None:
+        """Draw the game from the rows kept in its file (``app.store.summary.read_summary``),
+        before it is opened; ``set_session`` then takes over with the live rows."""
+        self._stored = summary
+        self.reset.emit()
+
+    @property
+    def showing(self) -> bool:
+        """A game is shown: open, or drawn from its kept rows while it opens."""
+        return self._session is not None or self._stored is not None
+
+    # -- the rows the desk draws (``app.ui.summary``) -------------------------------------------
+
+    def roster_rows(self) -> RosterRows:
+        """The sides and aircraft as the Roster shows them."""
+        if self._session is None:
+            if self._stored is not None:
+                return self._stored["roster"]
+            return {"sides": [], "aircraft": []}
+        e = self.engagement
+        return {
+            "sides": rows_of.side_rows(e),
+            "aircraft": [self._aircraft_row(a) for a in e.aircraft.values()],
+        }
+
+    def side_rows(self) -> list[SideRow]:
+        if self._session is None:
+            return self.roster_rows()["sides"]
+        return rows_of.side_rows(self.engagement)
+
+    def aircraft_row(self, aircraft_id: str) -> AircraftRow | None:
+        """One aircraft's row, or None if there is no such aircraft (any more)."""
+        if self._session is None:
+            found = [a for a in self.roster_rows()["aircraft"] if a["id"] == aircraft_id]
+            return found[0] if found else None
+        a = self.engagement.aircraft.get(aircraft_id)
+        return self._aircraft_row(a) if a is not None else None
+
+    def _aircraft_row(self, a: AircraftState) -> AircraftRow:
+        made = self._aircraft_rows.get(a.id)
+        if made is None or made[0] is not a:
+            made = (a, rows_of.aircraft_row(a))
+            self._aircraft_rows[a.id] = made
+        return made[1]
+
+    def _steps_now(self) -> tuple[list[Step], str]:
+        e = self.engagement
+        if self._steps is None or self._steps[0] is not e:
+            steps, error = rows_of.safe_steps(self.session)
+            self._steps = (e, steps, error)
+        return self._steps[1], self._steps[2]
+
+    def desk_rows(self) -> DeskRows | None:
+        """The title, ruleset and status bar of the game shown; None with none."""
+        if self._session is None:
+            return self._stored["desk"] if self._stored is not None else None
+        steps, _ = self._steps_now()
+        return rows_of.desk_rows(self._session, steps)
+
+    def turn_rows(self) -> TurnRows | None:
+        """The sequence of play, the current step and who acts now; None with no game."""
+        if self._session is None:
+            return self._stored["turn"] if self._stored is not None else None
+        steps, error = self._steps_now()
+        rows = rows_of.turn_rows(self._session, steps, error, self.acted_now())
+        self._turn = (self.engagement, rows)
+        return rows
+
+    def summary(self) -> Summary | None:
+        """Every row the desk draws of the game shown (what ``keep_summary`` keeps)."""
+        desk = self.desk_rows()
+        if desk is None:
+            return None
+        turn = self._turn[1] if self._turn and self._turn[0] is self.engagement else None
+        turn = turn or self.turn_rows()
+        assert turn is not None
+        return {"desk": desk, "roster": self.roster_rows(), "turn": turn}
+
+    def keep_summary(self) -> None:
+        """Keep the rows of the game as it is now in its file, for the next start's first
+        paint (``app.store.summary``; nothing for a server game, a read-only game, or when the
+        log went on meanwhile). A summary that cannot be kept costs the next start its
+        head start, nothing else: it is not the umpire's concern."""
+        session = self._session
+        if session is None or session.read_only or session.store.path is None:
+            return
+        if not self.keeps_summary:
+            return
+        from app import __version__
+        from app.store.summary import keep_summary
+
+        try:  # (a game closed under the model by its owner: nothing to keep)
+            rows = self.summary()
+            if rows is not None:
+                keep_summary(
+                    session.store, session.game_id, self.engagement.seq, __version__, dict(rows)
+                )
+        except (StoreError, RuleViolation):
+            pass
+
+    def _kept(self, stored: Summary | None) -> bool:
+        """The rows drawn at start-up are the live game's, as of its last event: nothing new
+        to keep."""
+        if stored is None or self._session is None:
+            return False
+        try:
+            live = self.summary()
+        except (StoreError, RuleViolation):
+            return False
+        kept: dict[str, Any] = dict(stored)
+        return (
+            live is not None
+            and kept.get("seq") == self.engagement.seq
+            and all(kept.get(part) == live[part] for part in ("desk", "roster", "turn"))
+        )
 
     def follow(self) -> None:
         """Take in what another window or program appended to this game (issue 14/17): the
@@ -306,6 +450,7 @@ class EngagementModel(QObject):
                 self._step_log[1].feed(envelopes)
             else:  # another step: read from it when next asked
                 self._step_log = None
+        self._keep.start()
         self.appended.emit(list(envelopes))
         if old is None:
             self.reset.emit()

@@ -108,8 +108,9 @@ def test_frozen_bundle_runs(tmp_path: Path) -> None:
     said = run([str(frozen), "report", str(game), "--out", str(report)], cwd=tmp_path, env=home)
     assert "after-action report of Frozen" in said.stdout
     assert report.read_bytes()[:5] == b"%PDF-"
-    # the desk closes on the game and keeps its glance; the next start paints from it, then
-    # opens the game (the frozen desk imports the game's models after its first paint)
+    # the desk closes on the game and keeps its rows in the file; the next start paints from
+    # them, then opens the game (the frozen desk imports the game's models after its first
+    # paint)
     for opened_first in (True, False):
         phases = run([str(frozen), "--startup-profile", str(game)], cwd=tmp_path, env=home).stdout
         assert (phases.index("game opened") < phases.index("first paint")) is opened_first

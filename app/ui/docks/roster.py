@@ -2,80 +2,149 @@
 
 Add an aircraft from the ruleset's catalogue (Insert), rename (F2), change pilot, remove
 (Delete); every change is an event, undoable. The selection is a signal other panels use.
+
+The panel draws the model's rows (``EngagementModel.roster_rows``, ``app.ui.summary``): plain
+data per side and aircraft, from the live game, or at start-up from the summary kept in the
+game file, before the game's models, pydantic and the ruleset are imported (issue 36). This
+module imports none of them: the Add-aircraft dialog loads them when it is opened.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPainter
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHeaderView,
     QLineEdit,
+    QMenu,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QToolBar,
+    QToolButton,
+    QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.data import catalogue_problems
-from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
-from app.core.ruleset import Ruleset
-from app.ui.docks.roster_view import (
-    BADGE_ORDER,
-    BADGES,
-    DAMAGE,
-    FITTED,
-    HEADERS,
-    ID_ROLE,
-    NAME,
-    PILOT,
-    STATUS,
-    STATUS_ROLE,
-    TYPE,
-    RosterView,
-    StatusBadges,
-    badge,
-    badge_flags,
-    status_words,
-)
-from app.ui.forms import InputForm
+from app.core.status import PILOT_QUALITIES, Status
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
+from app.ui.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
 from app.ui.wheel_guard import guard_wheel
 from app.ui.when_shown import WhenShown
 
-#: the names this module has always offered (the look of the roster is in ``roster_view``)
-__all__ = [
-    "BADGE_ORDER",
-    "BADGES",
-    "DAMAGE",
-    "FITTED",
-    "HEADERS",
-    "ID_ROLE",
-    "NAME",
-    "PILOT",
-    "STATUS",
-    "STATUS_ROLE",
-    "TYPE",
-    "AddAircraftDialog",
-    "RosterDock",
-    "RosterView",
-    "StatusBadges",
-    "badge",
-    "badge_flags",
-    "status_words",
-]
+if TYPE_CHECKING:
+    from app.core.ruleset import Ruleset
+
+NAME, TYPE, PILOT, STATUS, DAMAGE = range(5)
+HEADERS = ("Aircraft", "Type", "Pilot", "Status", "Damage")
+ID_ROLE = Qt.ItemDataRole.UserRole
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
+
+#: badge text and colour for each status flag the desk knows; others get a grey badge
+BADGES: dict[str, tuple[str, str]] = {
+    Status.ON_FIRE: ("FIRE", "#d84315"),
+    Status.OUT_OF_CONTROL: ("OOC", "#8e24aa"),
+    Status.WOUNDED: ("WND", "#f9a825"),
+    Status.DESTROYED: ("DEST", "#212121"),
+    Status.EJECTED: ("EJ", "#1565c0"),
+    Status.BROKEN_OFF: ("OFF", "#607d8b"),
+    Status.CRASHED: ("CRSH", "#4e342e"),
+    Status.PILOT_KILLED: ("KIA", "#000000"),
+    Status.ENGINE_DAMAGED: ("ENG", "#ef6c00"),
+    Status.LOADED: ("LOAD", "#2e7d32"),
+}
+#: the order badges are drawn in (most serious first: the rows' order)
+BADGE_ORDER = list(STATUS_ORDER)
+
+#: columns sized to their contents (see ``RosterDock.__init__``)
+FITTED = (TYPE, PILOT, DAMAGE)
 
 
-class RosterDock(RosterView):
+def status_words(status: Iterable[str]) -> str:
+    """The status flags as words, most serious first: ``on fire, wounded``."""
+    return ", ".join(s.replace("_", " ") for s in ordered_status(status))
+
+
+def badge(flag: str) -> tuple[str, str]:
+    return BADGES.get(flag, (flag.replace("_", " ")[:5].upper(), "#757575"))
+
+
+def badge_flags(index: QModelIndex | QPersistentModelIndex) -> list[str]:
+    """The status flags stored on a roster cell (a comma-joined string)."""
+    return [f for f in str(index.data(STATUS_ROLE) or "").split(",") if f]
+
+
+class StatusBadges(QStyledItemDelegate):
+    """Paints the status column as small coloured badges (FIRE, OOC, WND, DEST, EJ, OFF)."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """The cell as any other (background, selection, focus) but without its words: the
+        badges say them."""
+        super().initStyleOption(option, index)
+        option.text = ""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        super().paint(painter, option, index)
+        flags = badge_flags(index)
+        if not flags:
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        font = QFont(opt.font)
+        font.setBold(True)
+        font.setPointSizeF(max(6.0, opt.font.pointSizeF() * 0.8))
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        x = opt.rect.x() + 3
+        h = min(opt.rect.height() - 4, metrics.height() + 2)
+        y = opt.rect.y() + (opt.rect.height() - h) // 2
+        for flag in flags:
+            text, colour = badge(flag)
+            w = metrics.horizontalAdvance(text) + 8
+            rect = QRect(x, y, w, h)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(colour))
+            painter.drawRoundedRect(rect, 3, 3)
+            painter.setPen(QColor("white"))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+            x += w + 3
+        painter.restore()
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        base = super().sizeHint(option, index)
+        flags = badge_flags(index)
+        metrics = option.fontMetrics
+        width = sum(metrics.horizontalAdvance(badge(f)[0]) + 11 for f in flags) + 6
+        return QSize(max(base.width(), width), base.height())
+
+
+class RosterDock(QWidget):
     """Sides and aircraft; the umpire's selection is ``selection_changed(list of ids)``.
 
-    The live Roster: ``RosterView`` (its widgets, ``glance`` and ``show_glance``) filled from
-    the engagement, with its actions connected.
+    Its widgets: a tree of sides and aircraft (``tree``), the toolbar (``add_action``,
+    ``rename_action``, ``pilot_button`` with ``pilot_menu`` and its ``pilot_actions``,
+    ``remove_action``) and the refusal bar (``message``); drawn from the model's rows.
     """
 
     selection_changed = Signal(list)
@@ -83,6 +152,7 @@ class RosterDock(RosterView):
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        self._build()
         self.selection_changed.connect(model.select)  # the panels follow the model
         self._items: dict[str, QTreeWidgetItem] = {}
         #: per fitted column, its width less its widest text (``_fit_all``)
@@ -105,34 +175,105 @@ class RosterDock(RosterView):
         model.aircraft_changed.connect(self.when_shown.wrap(self._aircraft_changed))
         self.rebuild()
 
+    def _build(self) -> None:
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(len(HEADERS))
+        self.tree.setHeaderLabels(HEADERS)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setItemDelegateForColumn(STATUS, StatusBadges(self.tree))
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        # sized to their contents when the roster is built and when a changed row needs more:
+        # ResizeToContents would measure all 200 rows on every change (issue 20)
+        for col in FITTED:
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        # a fixed width for three badges: sizing this column to its contents would measure every
+        # row's badges on every change (200 aircraft); the full list is in the tooltip
+        header.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Interactive)
+        three = sum(self.fontMetrics().horizontalAdvance(t) + 11 for t in ("FIRE", "OOC", "WND"))
+        header.resizeSection(STATUS, three + 6)
+
+        self.add_action = self._action("Add…", "Insert")
+        self.add_action.setToolTip("Add an aircraft from the ruleset's catalogue (Insert)")
+        self.rename_action = self._action("Rename", "F2")
+        self.remove_action = self._action("Remove", "Delete")
+        self.remove_action.setToolTip("Remove the selected aircraft (undoable) (Delete)")
+        self.pilot_menu = QMenu("Pilot", self)
+        self.pilot_actions: dict[str, QAction] = {}
+        for quality in PILOT_QUALITIES:
+            self.pilot_actions[quality] = self.pilot_menu.addAction(quality)
+        self.pilot_button = QToolButton()
+        self.pilot_button.setText("Pilot")
+        self.pilot_button.setMenu(self.pilot_menu)
+        self.pilot_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.pilot_button.setToolTip("Change the pilot quality of the selected aircraft")
+
+        bar = QToolBar()
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        bar.addAction(self.add_action)
+        bar.addAction(self.rename_action)
+        bar.addWidget(self.pilot_button)
+        bar.addAction(self.remove_action)
+
+        self.message = MessageBar()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(bar)
+        layout.addWidget(self.tree)
+        layout.addWidget(self.message)
+
+    def _action(self, text: str, key: str) -> QAction:
+        act = QAction(text, self)
+        act.setShortcut(QKeySequence(key))
+        act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.addAction(act)
+        return act
+
     # -- rendering ----------------------------------------------------------------------------
 
-    @property
-    def engagement(self) -> Engagement:
-        return self.model.engagement
-
     def rebuild(self) -> None:
-        """Redraw the whole roster, keeping the selection."""
+        """Redraw the whole roster from the model's rows, keeping the selection, the current
+        aircraft and the scroll position (the live game taking over from the rows read at
+        start-up changes none of them)."""
         keep = set(self.selected_ids())
+        current = self.tree.currentItem()
+        current_id = None
+        if current is not None:  # an aircraft by its id, a side by its name
+            current_id = current.data(NAME, ID_ROLE) or ("side", current.text(NAME))
+        scroll = self.tree.verticalScrollBar().value()
+        rows = self.model.roster_rows()
         self._filling = True
         self.tree.blockSignals(True)
         try:
             self.tree.clear()
             self._items.clear()
             self._sides.clear()
-            e = self.engagement
-            for side in e.sides:
-                self._side_item(side)
-            for a in e.aircraft.values():
+            for side in rows["sides"]:
+                self._side_item(side["side"])
+            for a in rows["aircraft"]:
                 item = QTreeWidgetItem()
-                self._sides[a.side].addChild(item)
-                self._items[a.id] = item
+                self._sides[a["side"]].addChild(item)
+                self._items[a["id"]] = item
                 self._fill(item, a)
-                item.setSelected(a.id in keep)
-            for side in e.sides:
+                item.setSelected(a["id"] in keep)
+            for side in rows["sides"]:
                 self._update_side(side)
             self.tree.expandAll()
             self._fit_all()
+            now = (
+                self._sides.get(current_id[1])
+                if isinstance(current_id, tuple)
+                else self._items.get(current_id or "")
+            )
+            if now is not None:
+                self.tree.setCurrentItem(
+                    now, NAME, self.tree.selectionModel().SelectionFlag.NoUpdate
+                )
+            self.tree.verticalScrollBar().setValue(scroll)
         finally:
             self.tree.blockSignals(False)
             self._filling = False
@@ -152,14 +293,14 @@ class RosterDock(RosterView):
         self._sides[side] = item
         return item
 
-    def _update_side(self, side: str) -> None:
-        item = self._sides[side]
-        members = self.engagement.on_side(side)
-        in_play = sum(1 for a in members if a.in_play)
-        item.setText(NAME, side)
-        item.setText(TYPE, f"{in_play} of {len(members)} in play")
+    def _update_side(self, row: SideRow) -> None:
+        item = self._sides.get(row["side"])
+        if item is None:
+            return
+        item.setText(NAME, row["side"])
+        item.setText(TYPE, f"{row['in_play']} of {row['of']} in play")
 
-    def _fill(self, item: QTreeWidgetItem, a: AircraftState) -> None:
+    def _fill(self, item: QTreeWidgetItem, a: AircraftRow) -> None:
         """The row of one aircraft. Only what changed is set: each setter of a tree item makes
         the view lay out again, which at 200 aircraft costs a frame (issue 20)."""
         flags = (
@@ -167,51 +308,54 @@ class RosterDock(RosterView):
         )
         if item.flags() != flags:
             item.setFlags(flags)
-        if item.data(NAME, ID_ROLE) != a.id:
-            item.setData(NAME, ID_ROLE, a.id)
-        card_name = a.card.get("name") if isinstance(a.card, Mapping) else None
-        badges = sorted(a.status, key=lambda s: (BADGE_ORDER.index(s) if s in BADGES else 99, s))
-        if item.data(STATUS, STATUS_ROLE) != ",".join(badges):
-            item.setData(STATUS, STATUS_ROLE, ",".join(badges))
-        words = status_words(a.status)
-        damage = f"{a.damage} / {a.max_damage}" if a.max_damage is not None else str(a.damage)
+        if item.data(NAME, ID_ROLE) != a["id"]:
+            item.setData(NAME, ID_ROLE, a["id"])
+        badges = ",".join(a["status"])
+        if item.data(STATUS, STATUS_ROLE) != badges:
+            item.setData(STATUS, STATUS_ROLE, badges)
+        words = status_words(a["status"])
+        damage = str(a["damage"])
+        if a["max_damage"] is not None:
+            damage = f"{damage} / {a['max_damage']}"
         texts = {
-            NAME: a.name,
+            NAME: a["name"],
             # the card's printed name (issue 29); the catalogue id is its tooltip
-            TYPE: str(card_name or a.type_id) + (f" ×{a.count}" if a.count != 1 else ""),
-            PILOT: a.pilot or "",
+            TYPE: a["type"] + (f" ×{a['count']}" if a["count"] != 1 else ""),
+            PILOT: a["pilot"],
             STATUS: words,
             DAMAGE: damage,
         }
         for col, text in texts.items():
             if item.text(col) != text:
                 item.setText(col, text)
-        tips = {TYPE: a.type_id, STATUS: words or "in play"}
+        tips = {TYPE: a["type_id"], STATUS: words or "in play"}
         for col, tip in tips.items():
             if item.toolTip(col) != tip:
                 item.setToolTip(col, tip)
         if item.textAlignment(DAMAGE) != int(Qt.AlignmentFlag.AlignCenter):
             item.setTextAlignment(DAMAGE, Qt.AlignmentFlag.AlignCenter)
         muted = self.palette().color(self.palette().ColorRole.PlaceholderText)
-        brush = self.tree.palette().text() if a.in_play else QBrush(muted)
+        brush = self.tree.palette().text() if a["in_play"] else QBrush(muted)
         for col in range(len(HEADERS)):
             if item.foreground(col).color() != brush.color():
                 item.setForeground(col, brush)
 
     def _aircraft_changed(self, ids: list[str]) -> None:
-        e = self.engagement
-        for aircraft_id in ids:
-            a = e.aircraft.get(aircraft_id)
+        rows = {i: self.model.aircraft_row(i) for i in ids}
+        for aircraft_id, a in rows.items():
             item = self._items.get(aircraft_id)
-            if a is None or item is None or item.parent() is not self._sides.get(a.side):
+            if a is None or item is None or item.parent() is not self._sides.get(a["side"]):
                 self.rebuild()  # added, removed or changed side: the tree's shape changes
                 return
         self.tree.blockSignals(True)
         try:
-            for aircraft_id in ids:
-                self._fill(self._items[aircraft_id], e.aircraft[aircraft_id])
-            for side in {e.aircraft[i].side for i in ids}:
-                self._update_side(side)
+            for aircraft_id, a in rows.items():
+                if a is not None:
+                    self._fill(self._items[aircraft_id], a)
+            changed = {a["side"] for a in rows.values() if a is not None}
+            for side in self.model.side_rows():
+                if side["side"] in changed:
+                    self._update_side(side)
             self._widen([self._items[i] for i in ids])
         finally:
             self.tree.blockSignals(False)
@@ -262,7 +406,7 @@ class RosterDock(RosterView):
 
     def _enable(self) -> None:
         """Add with a game this desk may change; rename, remove and pilot on a selection too
-        (a game opened read-only changes nothing here)."""
+        (a game opened read-only, or not open yet, changes nothing here)."""
         can = self.model.can_act
         chosen = can and bool(self.selected_ids())
         self.add_action.setEnabled(can)
@@ -281,6 +425,8 @@ class RosterDock(RosterView):
         dialog.exec()
 
     def rename_selected(self) -> None:
+        if not self.model.can_act:
+            return
         items = [i for i in self.tree.selectedItems() if i.data(NAME, ID_ROLE)]
         if items:
             self.tree.setCurrentItem(items[0], NAME)
@@ -292,16 +438,16 @@ class RosterDock(RosterView):
 
     def _edited(self, item: QTreeWidgetItem, column: int) -> None:
         aircraft_id = item.data(NAME, ID_ROLE)
-        if self._filling or column != NAME or not aircraft_id:
+        if self._filling or column != NAME or not aircraft_id or not self.model.has_session:
             return
-        a = self.engagement.aircraft.get(aircraft_id)
+        a = self.model.aircraft_row(aircraft_id)
         if a is None:
             return
         new = item.text(NAME).strip()
-        if new == a.name:
+        if new == a["name"]:
             return
         if not new:
-            self.message.show_refusal(f"{a.name}: an aircraft needs a name; not renamed")
+            self.message.show_refusal(f"{a['name']}: an aircraft needs a name; not renamed")
             self._fill_quietly(item, a)
             return
         done, _ = attempt_here(
@@ -312,7 +458,7 @@ class RosterDock(RosterView):
         if not done:
             self._fill_quietly(item, a)
 
-    def _fill_quietly(self, item: QTreeWidgetItem, a: AircraftState) -> None:
+    def _fill_quietly(self, item: QTreeWidgetItem, a: AircraftRow) -> None:
         self.tree.blockSignals(True)
         try:
             self._fill(item, a)
@@ -322,8 +468,8 @@ class RosterDock(RosterView):
     def set_pilot(self, quality: str) -> None:
         session = self.model.session
         for aircraft_id in self.selected_ids():
-            a = self.engagement.aircraft.get(aircraft_id)
-            if a is None or a.pilot == quality:
+            a = self.model.aircraft_row(aircraft_id)
+            if a is None or a["pilot"] == quality:
                 continue
             done, _ = attempt_here(
                 self.model,
@@ -348,6 +494,10 @@ class AddAircraftDialog(QDialog):
 
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # the game's models and the forms load with the dialog, not with the roster (issue 36)
+        from app.core.data import catalogue_problems
+        from app.ui.forms import InputForm
+
         self.model = model
         self.setWindowTitle("Add aircraft")
         self.setMinimumWidth(380)

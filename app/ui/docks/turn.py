@@ -1,74 +1,69 @@
 """Turn: the ruleset's sequence of play, where the game is now, and who acts, in order.
 
 Next (Space) and Previous (Shift+Space) move the clock through the session; each is an event.
+
+The panel draws the model's rows (``EngagementModel.turn_rows``, ``app.ui.summary``): the steps,
+which is current and who acts now, as plain data, from the live game or at start-up from the
+summary kept in the game file, before the game's models and its ruleset are imported (issue
+36).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
     QApplication,
     QComboBox,
     QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
     QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
-from app.core.engagement import Engagement
-from app.core.errors import RuleViolation
-from app.core.events import Envelope, ProcedureResolved
-from app.core.ruleset import Step
-from app.ui.docks.turn_view import NEXT_TIP, PREVIOUS_TIP, TurnView
-from app.ui.message_bar import attempt_here, muted
+from app.ui.message_bar import MessageBar, attempt_here, muted
 from app.ui.model import EngagementModel
+from app.ui.summary import (
+    ActingRow,
+    phase_name,
+    step_heading,
+    step_label,
+    step_where,
+    who_name,
+)
 from app.ui.when_shown import WhenShown
 
+#: the names other panels have always taken from here
+__all__ = ["TurnDock", "phase_name", "step_heading", "step_label", "step_where", "who_name"]
 
-def who_name(engagement: Engagement, who: str) -> str:
-    """An aircraft id as the aircraft's name; a side as itself."""
-    a = engagement.aircraft.get(who)
-    return a.name if a is not None else who
-
-
-def phase_name(step: Step) -> str:
-    """The phase, with its impulse: ``Impulse 2``, ``Movement, impulse 2``, ``Set speed``."""
-    if step.impulse is None:
-        return step.phase
-    if step.phase.lower() == "impulse":
-        return f"{step.phase} {step.impulse}"
-    return f"{step.phase}, impulse {step.impulse}"
+#: the tooltips of Next and Previous
+NEXT_TIP = "Advance to the next step of the sequence of play (Space)"
+PREVIOUS_TIP = "Go back one step (Shift+Space)"
 
 
-def step_where(step: Step) -> str:
-    """Where in the turn a step is: ``Impulse 2, segment B``."""
-    return phase_name(step) + (f", segment {step.segment}" if step.segment else "")
+def acting_text(n: int, line: ActingRow) -> str:
+    """One line of who acts now as the panel shows it."""
+    tick = "✓ " if line["done"] else ""
+    marker = "  ★ marker" if line["marker"] else ""
+    text = f"{tick}{n}. {line['name']} — {line['what']}{marker}"
+    return f"{text} — cannot: {line['cannot']}" if line["cannot"] else text
 
 
-def step_heading(step: Step) -> str:
-    """The step as the Turn heading names it: its title, with its phase when the title only
-    goes on from it (the UFO game's "Cannon firing, at the half way point")."""
-    if step.title[:1].islower() and step.phase and step.phase != step.title:
-        return f"{step.phase}, {step.title}"
-    return step.title
-
-
-def step_label(step: Step) -> str:
-    """A step as one line of the sequence of play: ``Impulse 1 · a) Movement``."""
-    if step.segment:
-        return f"{phase_name(step)} · {step.segment}) {step.title}"
-    if step.title != step.phase:
-        return f"{phase_name(step)} · {step.title}"
-    return phase_name(step)
-
-
-class TurnDock(TurnView):
+class TurnDock(QWidget):
     """The sequence of play with the current step highlighted; Next and Previous.
 
-    The live Turn panel: ``TurnView`` (its widgets, ``glance`` and ``show_glance``) filled from
-    the game, with Next and Previous connected (``next_action``, ``previous_action``: Space,
-    Shift+Space).
+    Its widgets: ``heading``, the Previous and Next buttons (``previous_button``,
+    ``next_button``; ``previous_action``, ``next_action``: Shift+Space, Space), the refusal bar
+    (``message``), the sequence of play (``step_list``), what the current step says (``what``)
+    and who acts now (``acting_title``, ``acting``).
 
     A line of "who acts now" that names a procedure opens it on a double-click (or Enter):
     ``open_procedure(procedure id, aircraft id, target id or "")``. A line whose procedure the
@@ -80,7 +75,7 @@ class TurnDock(TurnView):
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.steps: list[Step] = []
+        self._build()
         self.acting.itemActivated.connect(self._activated)
         # "open this procedure" and "resolved, move on" go through the model (issue 28)
         self.open_procedure.connect(model.request_procedure)
@@ -117,12 +112,48 @@ class TurnDock(TurnView):
         model.appended.connect(self._back_after_roll)
         self.refresh()
 
-    # -- rendering ----------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.heading = QLabel()
+        font = QFont(self.heading.font())
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.heading.setWordWrap(True)
 
-    @property
-    def current(self) -> Step | None:
-        e = self.model.engagement
-        return self.steps[e.step] if 0 <= e.step < len(self.steps) else None
+        self.step_list = QListWidget()
+        self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        self.what = QLabel()
+        self.what.setWordWrap(True)
+        self.what.setTextFormat(Qt.TextFormat.PlainText)
+        self.acting_title = QLabel("<b>Who acts now, in order</b>")
+        self.acting = QListWidget()
+        self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        for view in (self.step_list, self.acting):
+            view.setMinimumHeight(60)
+
+        self.previous_button = QPushButton("◀ Previous")
+        self.previous_button.setToolTip(PREVIOUS_TIP)
+        self.next_button = QPushButton("Next ▶")
+        self.next_button.setToolTip(NEXT_TIP)
+        self.next_button.setDefault(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.previous_button)
+        buttons.addWidget(self.next_button)
+
+        self.message = MessageBar()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.heading)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(self.step_list, 1)
+        layout.addWidget(self.what)
+        layout.addWidget(self.acting_title)
+        layout.addWidget(self.acting, 2)
+
+    # -- rendering ----------------------------------------------------------------------------
 
     def _enable(self) -> None:
         has = self.model.can_act
@@ -132,104 +163,90 @@ class TurnDock(TurnView):
         self.previous_action.setEnabled(has)
 
     def refresh(self) -> None:
-        has = self.model.has_session
         self._enable()
         self.step_list.clear()
-        if not has:
-            self.steps = []
+        rows = self.model.turn_rows()
+        if rows is None:
             self.heading.setText("No game open")
             self.what.setText("")
             self.acting.clear()
             return
-        e = self.model.engagement
-        try:
-            self.steps = self.model.session.steps()
-        except RuleViolation as err:  # a guest that failed: said, the desk carries on
-            self.steps = []
-            self.model.refused.emit(str(err))
-        step = self.current
-        self.heading.setText(f"Turn {e.turn}" + (f" — {step_heading(step)}" if step else ""))
+        if rows["steps_error"]:  # a guest that failed: said, the desk carries on
+            self.model.refused.emit(rows["steps_error"])
+        current, now = rows["current"], rows["now"]
+        self.heading.setText(f"Turn {rows['turn']}" + (f" — {now['heading']}" if now else ""))
         bold = QFont(self.step_list.font())
         bold.setBold(True)
-        for i, s in enumerate(self.steps):
-            here = i == e.step
-            text = ("▶ " if here else "    ") + step_label(s) + (f"   [{s.rule}]" if s.rule else "")
-            item = QListWidgetItem(text)
+        for i, s in enumerate(rows["steps"]):
+            here = i == current
+            rule = f"   [{s['rule']}]" if s["rule"] else ""
+            item = QListWidgetItem(("▶ " if here else "    ") + s["label"] + rule)
             if here:
                 item.setFont(bold)
                 item.setBackground(self.palette().highlight())
                 item.setForeground(self.palette().highlightedText())
             self.step_list.addItem(item)
-        if step is not None:
-            self.step_list.scrollToItem(self.step_list.item(e.step))
-            rule = f" ({step.rule})" if step.rule else ""
-            self.what.setText(f"{step_where(step)}: {step.text or step.title}{rule}")
+        if now is not None:
+            self.step_list.scrollToItem(self.step_list.item(current))
+            rule = f" ({now['rule']})" if now["rule"] else ""
+            self.what.setText(f"{now['where']}: {now['text']}{rule}")
         else:
             self.what.setText("")
-        self._refresh_acting()
+        self._show_acting(rows["acting"], rows["acting_error"])
 
     def _refresh_acting(self, *_: object) -> None:
-        self.acting.clear()
-        if not self.model.has_session:
+        rows = self.model.turn_rows()
+        if rows is None:
+            self.acting.clear()
             return
-        e = self.model.engagement
-        rs = self.model.session.ruleset
-        try:
-            order = self.model.session.acting()
-        except RuleViolation as err:  # a guest that failed: said in place (issue 31)
-            item = QListWidgetItem(f"who acts now cannot be shown: {err}")
+        self._show_acting(rows["acting"], rows["acting_error"])
+
+    def _show_acting(self, lines: list[ActingRow], error: str) -> None:
+        self.acting.clear()
+        if error:  # a guest that failed: said in place (issue 31)
+            item = QListWidgetItem(f"who acts now cannot be shown: {error}")
             item.setForeground(self.palette().placeholderText())
             self.acting.addItem(item)
             return
-        acted = self.model.acted_now()
         next_row = None
-        for n, line in enumerate(order, 1):
-            who, what = line[0], line[1]
-            marker = "  ★ marker" if e.initiative_marker == who else ""
-            done = len(line) >= 3 and (
-                (line[2], who) in acted or (line[2] == rs.initiative and (line[2], "") in acted)
-            )  # the initiative roll is every roll line's (issue 29)
-            tick = "✓ " if done else ""
-            item = QListWidgetItem(f"{tick}{n}. {who_name(e, who)} — {what}{marker}")
-            if len(line) >= 3 and line[2] in rs.procedures:
-                target = line[3] if len(line) > 3 else ""
-                item.setData(Qt.ItemDataRole.UserRole, (line[2], who, target))
-                title = rs.procedures[line[2]].title
-                on = f" on {who_name(e, target)}" if target else ""
-                item.setToolTip(f"Double-click or Enter: open {title} for {who_name(e, who)}{on}")
-                why = "" if done else self.model.session.line_refusal(line[2], who, target or None)
-                if why:  # not offered as if it could act (issue 29); opening it explains
-                    item.setText(f"{item.text()} — cannot: {why}")
-                    item.setToolTip(f"{why}\n(Double-click or Enter opens it, to see why)")
+        for n, line in enumerate(lines, 1):
+            item = QListWidgetItem(acting_text(n, line))
+            if line["procedure"]:
+                target = line["target"]
+                item.setData(Qt.ItemDataRole.UserRole, (line["procedure"], line["who"], target))
+                on = f" on {line['target_name']}" if target else ""
+                item.setToolTip(
+                    f"Double-click or Enter: open {line['procedure_title']} for {line['name']}{on}"
+                )
+                if line["cannot"]:  # not offered as if it could act (issue 29): opening says why
+                    why = f"{line['cannot']}\n(Double-click or Enter opens it, to see why)"
+                    item.setToolTip(why)
                     item.setForeground(self.palette().placeholderText())
-            if done:
+            if line["done"]:
                 item.setForeground(self.palette().placeholderText())
             elif next_row is None:
                 next_row = n - 1
             self.acting.addItem(item)
-        if not order:
+        if not lines:
             item = QListWidgetItem("nobody acts in this step")
             item.setForeground(self.palette().placeholderText())
             self.acting.addItem(item)
         elif next_row is not None:
             self.acting.setCurrentRow(next_row)
             self.acting.scrollToItem(self.acting.item(next_row))
-        self.acting_title.setStyleSheet("" if order else f"color: {muted(self)}")
+        self.acting_title.setStyleSheet("" if lines else f"color: {muted(self)}")
 
     def acting_lines(self) -> list[str]:
         """The lines of "who acts now", as shown."""
         return [self.acting.item(i).text() for i in range(self.acting.count())]
 
-    def focus_next(self) -> None:
-        """The cursor on the next line still to act (Enter opens it)."""
-        self.when_shown.fresh()
-        self.acting.setFocus()
-
-    def _back_after_roll(self, envelopes: list[Envelope]) -> None:
+    def _back_after_roll(self, envelopes: list[Any]) -> None:
         """This desk rolled the initiative (issue 29): the Turn panel comes back in front,
         the cursor on the next line to act."""
         if not self.model.has_session:
             return
+        from app.core.events import ProcedureResolved  # loaded with the game, not the desk
+
         session = self.model.session
         rolled = any(
             isinstance(env.event, ProcedureResolved)
@@ -243,9 +260,14 @@ class TurnDock(TurnView):
                 dock.raise_()
             self.focus_next()
 
+    def focus_next(self) -> None:
+        """The cursor on the next line still to act (Enter opens it)."""
+        self.when_shown.fresh()
+        self.acting.setFocus()
+
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
-        if target:
+        if target and self.model.has_session:
             self.open_procedure.emit(*target)
 
     def _focus_moved(self, old: QWidget | None, new: QWidget | None) -> None:

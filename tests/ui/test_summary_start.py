@@ -1,0 +1,314 @@
+"""The desk paints a game from the rows kept in its file, then draws the same rows live
+(issue 36): one Roster and one Turn panel, each drawn one way. The first paint is the live
+desk to the pixel, the panels are the same widgets before and after the game opens, the
+selection and scrolling carry over, a read-only game is read-only once open, and the start-up
+path imports nothing before the first paint but what it needs to paint.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage
+
+from app.cli import main
+from app.session import GameSession
+from app.ui import application
+from app.ui.application import close_desk, start_game, stored_rows
+from app.ui.main_window import MainWindow, settle
+from app.ui.model import EngagementModel
+from app.ui.summary import kept_rows
+
+SITE = Path(__file__).parents[1] / "fixtures" / "site"
+
+
+@pytest.fixture
+def game(demo_game_file: Path) -> Path:
+    path = demo_game_file
+    with GameSession.open(path) as s:  # something to show: the clock two steps on
+        s.next_step()
+        s.next_step()
+    return path
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    s = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    s.setValue("dice/players_roll", False)  # the first start's answer: Airboss rolls
+    return s
+
+
+def desk(qtbot, settings: QSettings, model: EngagementModel | None = None) -> MainWindow:
+    window = MainWindow(model or EngagementModel(), settings, panels_later=True)
+    qtbot.addWidget(window)
+    window.persist_layout = False
+    window.resize(1366, 768)
+    return window
+
+
+def played_on(qtbot, settings: QSettings, game: Path, act=None) -> tuple[str, str]:
+    """A desk on ``game`` (an action taken, if any), closed as the umpire closes it: the rows
+    of its last change are kept in the file. Its title and status bar's phase as it closed."""
+    window = desk(qtbot, settings)
+    window.show_session(GameSession.open(game))
+    if act is not None:
+        window.model.attempt(lambda: act(window.model.session))
+    window.show()
+    window.build_panels()
+    settle()
+    seen = window.windowTitle(), window.status_labels["phase"].text()
+    window.close()
+    close_desk(window)
+    return seen
+
+
+def from_file(qtbot, settings: QSettings, game: Path) -> MainWindow:
+    """The desk as ``airboss`` starts it on a game with current rows: drawn from them."""
+    rows = kept_rows(str(game))
+    assert rows is not None
+    model = EngagementModel()
+    model.show_stored(rows)
+    window = desk(qtbot, settings, model)
+    window.show()
+    settle()
+    return window
+
+
+def drawn(window: MainWindow) -> dict[str, QImage]:
+    """What the roster and the turn draw of the game (their buttons wait for the game: the
+    umpire can change nothing until it is open)."""
+    roster, turn = window.panels["roster"], window.panels["turn"]
+    parts = {
+        "roster": roster.tree,
+        "heading": turn.heading,
+        "steps": turn.step_list,
+        "what": turn.what,
+        "acting": turn.acting,
+    }
+    return {name: part.grab().toImage() for name, part in parts.items()}
+
+
+def same(a: QImage, b: QImage) -> bool:
+    """The same picture, as far as both reach down above their frame (the window may still be
+    giving a dock a few pixels more or less as the other panels are built: empty space below
+    the rows)."""
+    height = min(a.height(), b.height()) - 2
+    return a.width() == b.width() and a.copy(0, 0, a.width(), height) == b.copy(
+        0, 0, b.width(), height
+    )
+
+
+def test_the_first_paint_from_the_kept_rows_is_the_live_desk(qtbot, settings, game) -> None:
+    title, phase = played_on(qtbot, settings, game)
+    window = from_file(qtbot, settings, game)
+    roster, turn = window.panels["roster"], window.panels["turn"]
+    assert not window.model.has_session  # nothing of the game is open yet
+    assert window.windowTitle() == title == "Start-up — Airboss"
+    assert window.status_labels["phase"].text() == phase != ""
+    assert not roster.add_action.isEnabled() and not turn.next_button.isEnabled()
+    first = drawn(window)
+    session, problem = start_game(str(game), None, settings)
+    assert session is not None and not problem
+    window.show_session(session)
+    window.build_panels()
+    settle()
+    # the same panels, drawing the same rows from the live game
+    assert window.panels["roster"] is roster and window.panels["turn"] is turn
+    assert roster.add_action.isEnabled() and turn.next_button.isEnabled()
+    for name, image in drawn(window).items():
+        assert same(image, first[name]), f"the {name} drawn from the kept rows differs"
+    assert window.windowTitle() == title
+    window.model.set_session(None)
+
+
+def test_the_selection_and_scrolling_carry_over_to_the_live_game(qtbot, settings, tmp_path):
+    path = tmp_path / "forty.airboss"
+    with GameSession.create(path, "skirmish", "Forty") as s:
+        ids = [s.add_aircraft("Blue" if i % 2 else "Red", "jet", f"Jet {i}") for i in range(40)]
+    played_on(qtbot, settings, path)
+    chosen = sorted(ids[31:34:2])
+    window = from_file(qtbot, settings, path)
+    roster = window.panels["roster"]
+    roster.select(chosen)  # the umpire clicks before the game is open
+    roster.tree.verticalScrollBar().setValue(12)
+    settle()
+    first = drawn(window)["roster"]
+    window.show_session(GameSession.open(path))
+    window.build_panels()
+    settle()
+    assert roster.tree.verticalScrollBar().value() == 12
+    assert sorted(roster.selected_ids()) == chosen
+    assert sorted(window.selected_aircraft) == chosen  # the panels that follow it have it
+    assert same(first, drawn(window)["roster"])
+    assert roster.rename_action.isEnabled()  # a selection, and now a game to change
+    window.model.set_session(None)
+
+
+def test_a_read_only_game_painted_from_its_rows_is_read_only_once_open(
+    qtbot, settings, game
+) -> None:
+    played_on(qtbot, settings, game)
+    window = from_file(qtbot, settings, game)
+    window.show_session(GameSession.open(game, read_only=True))
+    window.build_panels()
+    settle()
+    assert window.windowTitle() == "Start-up [read-only] — Airboss"
+    assert not window.panels["roster"].add_action.isEnabled()
+    assert not window.panels["turn"].next_action.isEnabled()
+    assert window.status_labels["role"].text() == "Read-only"
+    window.model.set_session(None)
+
+
+def test_airboss_paints_from_the_rows_whenever_a_desk_wrote_the_file_last(
+    qapp, game, tmp_path, capsys
+) -> None:
+    """Through the command line: a file no desk has written opens before it paints; from
+    then on every start paints first, also after another desk (a station) played on."""
+    assert main(["--startup-profile", str(game)]) == 0
+    first = capsys.readouterr().out
+    assert first.index("game opened") < first.index("first paint")
+    assert main(["--startup-profile", str(game)]) == 0
+    again = capsys.readouterr().out
+    assert again.index("first paint") < again.index("game opened")
+    assert main(["--startup-profile"]) == 0  # no GAME: the last game, from its rows too
+    last = capsys.readouterr().out
+    assert last.index("first paint") < last.index("game opened")
+    station = EngagementModel(GameSession.open(game))  # another desk plays on
+    station.attempt(station.session.next_step)
+    station.set_session(None)
+    assert main(["--startup-profile", str(game)]) == 0
+    after = capsys.readouterr().out
+    assert after.index("first paint") < after.index("game opened")
+    with GameSession.open(game) as s:  # a program that is no desk writes to it
+        s.next_step()
+    assert kept_rows(str(game)) is None
+    assert main(["--startup-profile", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert out.index("game opened") < out.index("first paint")
+    assert kept_rows(str(game)) is not None  # kept again by the desk that opened it
+
+
+def test_rows_of_a_last_game_other_than_the_settings_say_are_not_read(settings, game, tmp_path):
+    settings.setValue("last_game", str(tmp_path / "elsewhere.airboss"))
+    assert stored_rows(None, None, settings) is None
+    settings.setValue("last_game", str(game))
+    assert stored_rows(None, None, settings) is None  # no desk has kept rows in it yet
+    assert stored_rows(str(game), "some-id", settings) is None  # a game chosen by id
+
+
+def test_a_last_game_that_cannot_be_opened_after_the_paint_says_so(
+    qtbot, settings, game, monkeypatch
+) -> None:
+    played_on(qtbot, settings, game)
+    monkeypatch.setattr(
+        application, "start_game", lambda *a: (None, "Could not reopen the last game: gone")
+    )
+    windows: list[MainWindow] = []
+    real = MainWindow.__init__
+
+    def spy(self, *args, **kwargs) -> None:
+        real(self, *args, **kwargs)
+        windows.append(self)
+
+    monkeypatch.setattr(MainWindow, "__init__", spy)
+    assert application.run(str(game), settings=settings, startup_profile=True) == 0
+    (window,) = windows
+    assert window.windowTitle() == "Airboss"  # not the kept rows' title
+    assert window.status_labels["game"].text() == "No game open"
+    assert window.panels["roster"].tree.topLevelItemCount() == 0
+    assert window.panels["turn"].heading.text() == "No game open"
+    assert "Could not reopen the last game" in window.refusal.text()
+
+
+#: the only packages outside the standard library and Airboss itself that the start-up path
+#: may have imported when the desk first paints a game from its kept rows
+ALLOWED_PACKAGES = {"PySide6", "shiboken6", "shibokensupport", "signature_bootstrap"}
+#: Airboss's own modules it may have imported by then: the window, its roster and turn, the
+#: model and the rows, and the light corners of the core and the store they name
+ALLOWED_OWN = {
+    "app",
+    "app.cli",
+    "app.core",
+    "app.core.errors",
+    "app.core.paths",
+    "app.core.status",
+    "app.resources",
+    "app.store",
+    "app.store.errors",
+    "app.store.summary",
+    "app.store.where",
+    "app.ui",
+    "app.ui.application",
+    "app.ui.desk_layout",
+    "app.ui.dice_mode",
+    "app.ui.dock_registry",
+    "app.ui.docks",
+    "app.ui.docks.roster",
+    "app.ui.docks.turn",
+    "app.ui.main_window",
+    "app.ui.message_bar",
+    "app.ui.model",
+    "app.ui.qt_app",
+    "app.ui.summary",
+    "app.ui.wheel_guard",
+    "app.ui.when_shown",
+}
+#: standard-library modules that cost real time and are not needed to paint
+NOT_BEFORE_THE_PAINT = {"importlib.metadata", "uuid", "zoneinfo", "decimal", "fractions", "tomllib"}
+
+
+def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_path) -> None:
+    """``airboss GAME`` on a game with kept rows, up to its first paint: no pydantic, no
+    models, no session, no ruleset, no SQLAlchemy or odds engine, no other panel."""
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "AIRBOSS_DATA_DIR": str(tmp_path / "data"),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "PYTHONPATH": os.pathsep.join([str(SITE), os.environ.get("PYTHONPATH", "")]),
+    }
+    run = [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
+    subprocess.run([*run, "--startup-profile", str(game)], env=env, check=True, capture_output=True)
+    code = (
+        f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
+        "import app.ui.application as a\n"
+        "seen = []\n"
+        "real = a.MainWindow.grab\n"
+        "def grab(self, *args):\n"
+        "    if not seen:\n"
+        "        seen.append(sorted(sys.modules))\n"
+        "    return real(self, *args)\n"
+        "a.MainWindow.grab = grab\n"
+        "from app.cli import main\n"
+        f"assert main(['--startup-profile', {str(game)!r}]) == 0\n"
+        "print('MODULES', ' '.join(seen[0]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.index("first paint") < out.index("game opened"), out  # painted from the rows
+    modules = set(out.split("MODULES ", 1)[1].split())
+    std = set(sys.stdlib_module_names)
+    outside = {m.split(".")[0] for m in modules} - std - {"app", "__main__", "__feature__"}
+    outside = {m for m in outside if not m.startswith(("__editable__", "_distutils_hack"))}
+    assert outside <= ALLOWED_PACKAGES, (
+        f"imported before the first paint: {outside - ALLOWED_PACKAGES}"
+    )
+    own = {m for m in modules if m == "app" or m.startswith("app.")}
+    assert own <= ALLOWED_OWN, f"imported before the first paint: {sorted(own - ALLOWED_OWN)}"
+    assert not modules & NOT_BEFORE_THE_PAINT, modules & NOT_BEFORE_THE_PAINT
+
+
+@pytest.fixture(autouse=True)
+def _no_windows_left(qapp) -> Iterator[None]:
+    yield
+    for w in qapp.topLevelWidgets():
+        if isinstance(w, MainWindow) and w.model.has_session:
+            w.model.set_session(None)
