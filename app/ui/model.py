@@ -17,7 +17,6 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from app.core.errors import RuleViolation
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
-from app.ui import guest_worker
 from app.ui import summary as rows_of
 from app.ui.dice_mode import DiceMode
 from app.ui.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
@@ -185,6 +184,8 @@ class EngagementModel(QObject):
         self._reading = None
         self._toggled = set()
         if session is not None:
+            from app.ui import guest_worker  # with the first game, not before the first paint
+
             guest_worker.install()  # the ruleset's calls wait with the desk turning (issue 31)
             session.subscribe(self._on_append)
             self._follow.start()
@@ -315,6 +316,8 @@ class EngagementModel(QObject):
         panels update through ``appended`` as for our own actions."""
         if self._session is None:
             return
+        from app.ui import guest_worker  # imported with the game (set_session)
+
         if guest_worker.waiting:  # a ruleset call is under way on the game as it is (issue 31)
             self._soon.start()
             return
