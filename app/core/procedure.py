@@ -1,7 +1,7 @@
 """One rule, one function: a procedure's decision, its resolution and its exact odds.
 
 A rules procedure is written once, as ``decide(inputs, dice, draft)``: check what the rules
-forbid (``RuleViolation``), roll the declared dice, decide the outcome, and emit the events to
+forbid (``RuleViolation``), roll its dice, decide the outcome, and emit the events to
 the ``Draft`` (which applies each at once, so later reads in the same decision see them).
 
 - ``resolve(inputs, dice, engagement)`` runs ``decide`` once with the real dice (typed at the
@@ -41,6 +41,7 @@ __all__ = [
     "Resolution",
     "cut_outcomes",
     "exact_outcomes",
+    "sure_rolls",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -120,8 +121,9 @@ class _Branch(BaseException):
     """Raised inside a walked decision when it rolls past the chosen prefix (never caught by
     a rule's own ``except Exception``)."""
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, purpose: str = "") -> None:
         self.spec = spec
+        self.purpose = purpose
 
 
 @cache
@@ -164,10 +166,56 @@ class _WalkDice:
         name = spec.name if isinstance(spec, DiceSpec) else _spec(spec).name
         n = len(self.rolls)
         if n >= len(self.prefix):
-            raise _Branch(name)
+            raise _Branch(name, purpose)
         r = Roll(name, purpose, _faces(name, self.prefix[n]))
         self.rolls.append(r)
         return r
+
+
+#: the most decisions a dry run for the dice (``sure_rolls``) runs before it stops looking
+DRY_RUN_LIMIT = 10_000
+
+
+def sure_rolls(
+    run: Callable[[DiceSource], object], limit: int = DRY_RUN_LIMIT
+) -> list[tuple[str, str]]:
+    """The rolls ``run`` makes whatever the dice show, in order, as ``(spec, purpose)``: the
+    dice the table can roll before anyone reads a face. A dry run, level by level over the
+    totals of the walk: a roll is sure when every path so far makes it next, with the same
+    spec and purpose; the first path that ends, or makes another roll, stops the list. A path
+    the rules or tables stop after a roll (a cell not printed for that total) says nothing of
+    the rolls after it and is left out. Past ``limit`` decisions the rolls found so far are
+    returned (a roll asked later is asked for when reached, as the desk does for a re-roll).
+    A refusal before any roll is raised: the rules refuse these inputs."""
+    out: list[tuple[str, str]] = []
+    level: list[tuple[int, ...]] = [()]
+    walked = 0
+    while level:
+        following: tuple[str, str] | None = None
+        children: list[tuple[int, ...]] = []
+        for prefix in level:
+            walked += 1
+            if walked > limit:
+                return out
+            try:
+                run(_WalkDice(prefix))
+            except _Branch as b:
+                if following is None:
+                    following = (b.spec, b.purpose)
+                elif following != (b.spec, b.purpose):
+                    return out
+                children.extend((*prefix, t) for t, _ in _totals(b.spec)[0])
+                continue
+            except RuleViolation:
+                if not prefix:
+                    raise
+                continue
+            return out
+        if following is None:
+            return out
+        out.append(following)
+        level = children
+    return out
 
 
 def exact_outcomes(
@@ -220,18 +268,17 @@ class Procedure(ABC):
     """A rules action. Subclasses set the class attributes and write ``decide`` once.
 
     ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
-    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
-    can show one field per die for typed table dice; override ``dice_needed`` when the dice
-    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
-    ruleset sets it), against which the draft checks every ``AttributesSet``. The hooks for the
-    desk's form (prefill, pickers, inputs off, dice fields, validation) have defaults.
+    global. The dice are not declared: ``dice_needed`` finds the rolls ``decide`` makes by a
+    dry run, so the desk can show one field per die for typed table dice. ``state_model`` is
+    the ruleset's typed per-aircraft ``State`` (the ruleset sets it), against which the draft
+    checks every ``AttributesSet``. The hooks for the desk's form (prefill, pickers, inputs
+    off, dice fields, validation) have defaults.
     """
 
     id: ClassVar[str]
     title: ClassVar[str]
     rule: ClassVar[str]
     Inputs: ClassVar[type[BaseModel]]
-    dice: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: inputs read off the cards and state (``prefill``): filled from them when not given, and
     #: refused when they disagree unless the umpire overrode them (issue 15; ``app.core.prepared``)
     card_fields: ClassVar[frozenset[str]] = frozenset()
@@ -247,9 +294,25 @@ class Procedure(ABC):
         counters ticked): shown locked, and worked out again at every change."""
         return {}
 
-    def dice_needed(self, inputs: Any) -> list[tuple[str, str]]:
-        """``(spec, purpose)`` of each roll the procedure will make for these inputs."""
-        return list(self.dice)
+    def dice_needed(
+        self, inputs: Any, engagement: Engagement | None = None
+    ) -> list[tuple[str, str]]:
+        """``(spec, purpose)`` of each roll the procedure makes for these inputs whatever the
+        dice show, in order: derived from ``decide`` by a dry run (``sure_rolls``), never
+        declared. A roll that depends on a face already rolled (a tie re-rolled, a damage roll
+        for a hit) is not among them: the desk asks for it when it is reached. Without an
+        engagement the inputs are a what-if, as for ``odds``; one whose rules refuse the action
+        now (not in this step, say) gets the what-if's dice, and the refusal comes when it is
+        resolved."""
+        state = self.state_model
+        if engagement is not None:
+            game = engagement
+            try:
+                return sure_rolls(lambda d: self.decide(inputs, d, Draft(game, state)))
+            except RuleViolation:
+                pass
+        empty, bare = Engagement(), what_if(inputs)
+        return sure_rolls(lambda d: self.decide(bare, d, Draft(empty, state)))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

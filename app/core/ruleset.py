@@ -286,6 +286,7 @@ class Ruleset:
     uses_critical_hits: ClassVar[bool] = True
 
     def __init__(self, variants: Sequence[str] = ()) -> None:
+        _check_declarations(type(self))
         known = {v.id for v in self.variant_list}
         unknown = [v for v in variants if v not in known]
         if unknown:
@@ -437,6 +438,24 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id}{' ' + ','.join(sorted(self.chosen)) if self.chosen else ''}>"
+
+
+#: the ruleset classes whose declarations were checked (once per class, not per game)
+_CHECKED: set[type[Ruleset]] = set()
+
+
+def _check_declarations(cls: type[Ruleset]) -> None:
+    """The class's declarations checked against the contract once (``app.core.contract``):
+    ``RulesetContractError`` naming every mistake, before a procedure is built."""
+    if cls in _CHECKED:
+        return
+    from app.core.contract import RulesetContractError, declaration_mistakes
+
+    mistakes = declaration_mistakes(cls)
+    if mistakes:
+        rid = getattr(cls, "id", cls.__name__)
+        raise RulesetContractError(str(rid), [f"{rid}: {m}" for m in mistakes])
+    _CHECKED.add(cls)
 
 
 def prefill_subject(

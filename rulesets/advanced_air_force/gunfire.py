@@ -290,10 +290,6 @@ class GunFire(Procedure):
     def column(self, inputs: GunFireInputs) -> int:
         return load_fire_tables().fire_column(self.gun_factors(inputs), inputs.range_hexes)
 
-    def dice_needed(self, inputs: GunFireInputs) -> list[tuple[str, str]]:
-        out = [("d6", e.purpose) for e in self._entries(inputs) for _ in range(e.tries)]
-        return [*out, ("d6", f"fire result, column {self.column(inputs)}")]
-
     def arrange(self, odds: dict[str, Fraction]) -> dict[str, Fraction]:
         """The column's results in the order of the d6, no entry into fire ("miss") last."""
         return dict(sorted(odds.items(), key=lambda item: item[0] == "miss"))

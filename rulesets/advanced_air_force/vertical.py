@@ -123,7 +123,6 @@ class VDiveSurvival(Procedure):
     title = "Vertical Dive survival"
     rule = "Vertical Dive rule 3"
     Inputs = SurvivalInputs
-    dice = (("d6", "V. Dive survival"),)
 
     @staticmethod
     def _limit(inputs: SurvivalInputs) -> int:

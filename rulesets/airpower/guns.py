@@ -155,7 +155,6 @@ class GunAttack(FormationInput, Procedure):
     title = "Gun attack"
     rule = GUN_RULE
     Inputs = GunInputs
-    dice = (("d10", "gun hit roll"),)
 
     def check(self, inputs: GunInputs) -> None:
         """The gun attack requirements (rule "Gun Attack Requirements"); return fire to a

@@ -168,9 +168,6 @@ class AirAttack(EwCounts, Procedure):
             ew_modifier(own, each), ew_modifier(enemy, each), inputs.on_cap, inputs.attacking_cap
         )
 
-    def dice_needed(self, inputs: AttackInputs) -> list[tuple[str, str]]:
-        return _dice_for("attack", attack_table().split(inputs.attack_total), self.variants)
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -323,20 +320,6 @@ class AirCombat(EwCounts, Procedure):
     rule = "Nth Fleet 2.5-2.15"
     Inputs = CombatInputs
     ew_count_fields = ("first_ew_aircraft", "second_ew_aircraft")
-
-    def dice_needed(self, inputs: CombatInputs) -> list[tuple[str, str]]:
-        table = attack_table()
-        out: list[tuple[str, str]] = []
-        for who, total in (
-            ("first force", inputs.first_attack),
-            ("second force", inputs.second_attack),
-        ):
-            try:
-                columns = table.split(total) if total is not None else [table.columns[0]]
-            except MissingTableValue:
-                columns = [table.columns[0]]
-            out += _dice_for(who, columns, self.variants)
-        return out
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

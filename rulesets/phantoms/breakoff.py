@@ -41,7 +41,6 @@ class BreakOff(UnspottedInput, Procedure):
     title = "Break-off check"
     rule = "10.0"
     Inputs = BreakOffInputs
-    dice = ((D10, "break-off: aircraft"), (D10, "break-off: enemy"))
 
     def modifier(self, i: BreakOffInputs) -> int:
         t = tables()

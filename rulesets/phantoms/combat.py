@@ -35,10 +35,6 @@ def missile_ledger(missile_id: str) -> str:
     return f"missile_{missile_id}"
 
 
-def two_dice(purpose: str) -> tuple[tuple[str, str], ...]:
-    return ((D10, f"{purpose}: attacker"), (D10, f"{purpose}: target"))
-
-
 def check_enemy(a: AircraftState, t: AircraftState, rule: str) -> None:
     """7.0: guns, missiles and radar lock-ons are aimed at the other side, never a friend."""
     if a.side == t.side:
@@ -205,7 +201,6 @@ class GunAttack(UnspottedInput, Procedure):
     title = "Gun attack"
     rule = "7.2"
     Inputs = GunInputs
-    dice = two_dice("gun attack")
 
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
         t = tables()

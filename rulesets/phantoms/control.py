@@ -44,7 +44,6 @@ class LossOfControl(Procedure):
     title = "Loss of control check"
     rule = "6.4.1"
     Inputs = ControlInputs
-    dice = ((D10, "loss of control"),)
 
     def _label(self, i: ControlInputs, roll: int) -> str:
         top = safe_up_to(i.cause, i.pilot)
@@ -122,11 +121,6 @@ class Recovery(Procedure):
     title = "Out-of-control recovery"
     rule = "6.4.2"
     Inputs = RecoveryInputs
-    dice = (
-        (D10, "recovery"),
-        ("d6", "speed lost (if recovered)"),
-        ("d6", "hexsides turned clockwise (if recovered)"),
-    )
 
     def _label(self, i: RecoveryInputs, roll: int) -> str:
         if roll <= tables().pilot.recovery[i.pilot]:

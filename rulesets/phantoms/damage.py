@@ -118,7 +118,6 @@ class CriticalHitRoll(Procedure):
     title = "Critical hit"
     rule = "8.1"
     Inputs = CriticalInputs
-    dice = ((D10, "critical hit table"),)
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -212,7 +211,6 @@ class Ejection(Procedure):
     title = "Ejection"
     rule = "8.2"
     Inputs = EjectionInputs
-    dice = ((D10, "ejection"),)
 
     @staticmethod
     def modifier(inputs: EjectionInputs) -> int:
@@ -282,7 +280,6 @@ class FireCheck(Procedure):
     title = "Fire check"
     rule = "9.0"
     Inputs = FireInputs
-    dice = ((D10, "fire check"),)
 
     @staticmethod
     def modifier(inputs: FireInputs) -> int:

@@ -57,12 +57,6 @@ class Initiative(Procedure):
     Inputs = InitiativeInputs
     round_rolls = 2
 
-    def dice_needed(self, inputs: InitiativeInputs) -> list[tuple[str, str]]:
-        return [
-            (D10, f"initiative for {inputs.first_side}"),
-            (D10, f"initiative for {inputs.second_side}"),
-        ]
-
     def modifiers(self, i: InitiativeInputs) -> tuple[int, int]:
         return (
             side_modifier(

@@ -22,7 +22,6 @@ from rulesets.phantoms.combat import (
     check_vertical,
     fired_event,
     missile_ledger,
-    two_dice,
 )
 from rulesets.phantoms.common import (
     D10,
@@ -272,7 +271,6 @@ class MissileAttack(UnspottedInput, Procedure):
     title = "Missile impact"
     rule = "7.1.3"
     Inputs = MissileInputs
-    dice = two_dice("missile impact")
 
     def modifiers(self, i: MissileInputs) -> tuple[int, int]:
         t = tables()

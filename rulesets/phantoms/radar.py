@@ -12,7 +12,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, GameAttributesSet
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.combat import check_enemy, two_dice
+from rulesets.phantoms.combat import check_enemy
 from rulesets.phantoms.common import D10, in_play, pilot_of
 from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
@@ -89,7 +89,6 @@ class RadarLock(Procedure):
     title = "Radar lock-on"
     rule = "7.1.1b"
     Inputs = LockOnInputs
-    dice = two_dice("radar lock-on")
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -175,7 +174,6 @@ class BreakLock(Procedure):
     title = "Break radar lock"
     rule = "7.1.1c"
     Inputs = BreakLockInputs
-    dice = two_dice("break lock")
 
     def _label(self, d: int) -> str:
         return "miss" if d > 0 else "lock broken"

@@ -99,7 +99,6 @@ class RadarSpot(Procedure):
     title = "Radar spot"
     rule = "13.1"
     Inputs = RadarSpotInputs
-    dice = ((D10, "radar spot: spotter"), (D10, "radar spot: target"))
 
     def modifiers(self, i: RadarSpotInputs) -> tuple[int, int]:
         t = tables()
@@ -178,7 +177,6 @@ class VisualSpot(Procedure):
     title = "Visual spot"
     rule = "13.2"
     Inputs = VisualSpotInputs
-    dice = ((D10, "visual spot: spotter"), (D10, "visual spot: target"))
 
     def modifiers(self, i: VisualSpotInputs) -> tuple[int, int]:
         t = tables()

@@ -51,7 +51,6 @@ class DamageRoll(Procedure):
     title = "Damage table"
     rule = "UFO rules, Damage: damage table"
     Inputs = DamageInputs
-    dice = (("2d6", "damage table"),)
     #: the rolls are owed by the aircraft that was hit: it is the target (issue 28)
     line_role = "target"
 
@@ -165,7 +164,6 @@ class VitalSystem(Procedure):
     title = "Vital system check"
     rule = "UFO rules, Damage: vital system"
     Inputs = VitalInputs
-    dice = (("d6", "vital system check"),)
 
     @staticmethod
     def _hit(inputs: VitalInputs, roll: int) -> str:
@@ -231,10 +229,6 @@ class HitLocation(Procedure):
     title = "Weapon hit location"
     rule = "UFO rules, Tornado card: Hit Location"
     Inputs = HitLocationInputs
-    dice = (("d6", "hit location"), ("d6", "+d6 DP if hit (only if the location says so)"))
-
-    def dice_needed(self, inputs: HitLocationInputs) -> list[tuple[str, str]]:
-        return list(self.dice)
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

@@ -63,7 +63,6 @@ class Cannon(Procedure):
     title = "Cannon"
     rule = "UFO rules, Firing: Cannons; Hitting: Cannon"
     Inputs = CannonInputs
-    dice = (("d6", "cannon hits"),)
 
     @staticmethod
     def hits(range_inches: int, roll: int) -> int:
@@ -129,9 +128,6 @@ class RayGun(Procedure):
     @staticmethod
     def dice_count(inputs: RayGunInputs) -> int:
         return max(0, inputs.charge - inputs.range_inches)
-
-    def dice_needed(self, inputs: RayGunInputs) -> list[tuple[str, str]]:
-        return [("d6", f"ray gun die {i + 1}") for i in range(self.dice_count(inputs))]
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -238,13 +234,6 @@ class Recharge(Procedure):
     title = "Ray gun recharge"
     rule = "UFO rules, Firing: UFO (recharge)"
     Inputs = RechargeInputs
-
-    def dice_needed(self, inputs: RechargeInputs) -> list[tuple[str, str]]:
-        if self.count_roll(inputs):
-            # the dice that follow depend on this roll: type it as the number of dice
-            return [("d6", f"number of recharge dice {i + 1}") for i in range(inputs.recharge_dice)]
-        n = inputs.dice_count if inputs.dice_count is not None else inputs.recharge_dice
-        return [("d6", f"recharge die {i + 1}") for i in range(n)]
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -51,7 +51,14 @@ def _enumerate(n: int, label: Any) -> dict[str, Fraction]:
     return out
 
 
-P = TypeVar("P", bound=BaseModel)
+class _RollsPerPlane(Protocol):
+    """Inputs with one d6 per plane."""
+
+    @property
+    def planes(self) -> list[str]: ...
+
+
+P = TypeVar("P", bound=_RollsPerPlane)
 
 
 def _by_faces(
@@ -71,7 +78,7 @@ def _by_faces(
     """
     if engagement is None:
         engagement, inputs = Engagement(), what_if(inputs)
-    n = len(proc.dice_needed(inputs))
+    n = len(inputs.planes)
     proc.decide(inputs, TableDice([1] * n), Draft(engagement, proc.state_model))
     return _enumerate(n, lambda faces: label(inputs, faces))
 
@@ -112,9 +119,6 @@ class Initiative(Procedure):
     title = "Initiative"
     rule = "UFO rules, Turn Order: Roll Initiative"
     Inputs = InitiativeInputs
-
-    def dice_needed(self, inputs: InitiativeInputs) -> list[tuple[str, str]]:
-        return [("d6", f"initiative for {p}") for p in inputs.planes]
 
     @staticmethod
     def _groups(inputs: InitiativeInputs, faces: Sequence[int]) -> list[list[str]]:
@@ -195,9 +199,6 @@ class RollOff(Procedure):
     title = "Initiative roll-off"
     rule = "UFO rules, Turn Order: Roll Initiative (roll off)"
     Inputs = _Planes
-
-    def dice_needed(self, inputs: _Planes) -> list[tuple[str, str]]:
-        return [("d6", f"roll-off for {p}") for p in inputs.planes]
 
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None

@@ -186,9 +186,6 @@ class MissileFlight(Procedure):
     rule = "UFO rules, Firing: Missile lock; Hitting: missile"
     Inputs = FlightInputs
 
-    def dice_needed(self, inputs: FlightInputs) -> list[tuple[str, str]]:
-        return [("d6", "rolls on the damage table")] if inputs.came_within_1_inch else []
-
     @staticmethod
     def _label(rolls: int) -> str:
         return f"{rolls} damage roll" + ("s" if rolls > 1 else "")
