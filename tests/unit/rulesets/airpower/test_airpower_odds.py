@@ -1,10 +1,9 @@
 """Air Power odds equal resolve (issue 19), with the tables the rules text does not print
 filled in with test values (conftest TEST_MODIFIERS and the values below; not the game's).
 
-The suite-wide property test (tests/unit/test_odds_match_resolve.py) cannot reach the gun,
-rocket and damage rolls: their tables are missing until the umpire fills them, so every input
-it draws is refused with ``MissingTableValue``. Here the same check runs on filled tables, both
-as a what-if and through an engagement (attacker and target on the roster, so the ammunition,
+The kit's check (test_airpower_kit.py, ``app.testing.check_ruleset``) runs every procedure on
+generated what-if inputs with these tables filled; here the same check runs both as a what-if
+and through an engagement (attacker and target on the roster, so the ammunition,
 the attack record and the waiting hits are read from and written to the draft): ``odds`` walks
 ``decide`` over dice totals, this walks ``resolve`` over every typed face.
 """
