@@ -39,7 +39,6 @@ __all__ = [
     "OddsTooLarge",
     "Procedure",
     "Resolution",
-    "cut_outcomes",
     "exact_outcomes",
     "sure_rolls",
 ]
@@ -117,13 +116,18 @@ class Draft:
             self.events.append(e)
 
 
+Outcomes = tuple[tuple[tuple[Any, int], ...], int]
+
+
 class _Branch(BaseException):
     """Raised inside a walked decision when it rolls past the chosen prefix (never caught by
-    a rule's own ``except Exception``)."""
+    a rule's own ``except Exception``): the rolls the branch stands for, as (spec, purpose),
+    and how to work out its outcomes, as (value, ways) and the ways in all (a pool's readings
+    may raise: a table cell not printed)."""
 
-    def __init__(self, spec: str, purpose: str = "") -> None:
-        self.spec = spec
-        self.purpose = purpose
+    def __init__(self, rolls: tuple[tuple[str, str], ...], outcomes: Callable[[], Outcomes]):
+        self.rolls = rolls
+        self.outcomes = outcomes
 
 
 @cache
@@ -154,22 +158,31 @@ def _faces(spec: str, total: int) -> tuple[int, ...]:
 
 
 class _WalkDice:
-    """A dice source that replays a chosen prefix of totals and branches at the next roll."""
+    """A dice source that replays a chosen prefix of values and branches at the next roll or
+    pool query (``app.core.dice.Branching``)."""
 
-    __slots__ = ("prefix", "rolls")
+    __slots__ = ("prefix", "rolls", "_n")
 
-    def __init__(self, prefix: Sequence[int]) -> None:
+    def __init__(self, prefix: Sequence[Any]) -> None:
         self.prefix = prefix
         self.rolls: list[Roll] = []
+        self._n = 0
 
     def roll(self, spec: DiceSpec | str, purpose: str) -> Roll:
         name = spec.name if isinstance(spec, DiceSpec) else _spec(spec).name
-        n = len(self.rolls)
-        if n >= len(self.prefix):
-            raise _Branch(name, purpose)
-        r = Roll(name, purpose, _faces(name, self.prefix[n]))
+        if self._n >= len(self.prefix):
+            raise _Branch(((name, purpose),), lambda: _totals(name))
+        r = Roll(name, purpose, _faces(name, self.prefix[self._n]))
+        self._n += 1
         self.rolls.append(r)
         return r
+
+    def branch(self, rolls: tuple[tuple[str, str], ...], outcomes: Callable[[], Outcomes]) -> Any:
+        if self._n >= len(self.prefix):
+            raise _Branch(rolls, outcomes)
+        value = self.prefix[self._n]
+        self._n += 1
+        return value
 
 
 #: the most decisions a dry run for the dice (``sure_rolls``) runs before it stops looking
@@ -181,18 +194,18 @@ def sure_rolls(
 ) -> list[tuple[str, str]]:
     """The rolls ``run`` makes whatever the dice show, in order, as ``(spec, purpose)``: the
     dice the table can roll before anyone reads a face. A dry run, level by level over the
-    totals of the walk: a roll is sure when every path so far makes it next, with the same
-    spec and purpose; the first path that ends, or makes another roll, stops the list. A path
-    the rules or tables stop after a roll (a cell not printed for that total) says nothing of
-    the rolls after it and is left out. Past ``limit`` decisions the rolls found so far are
-    returned (a roll asked later is asked for when reached, as the desk does for a re-roll).
-    A refusal before any roll is raised: the rules refuse these inputs."""
+    values of the walk: a roll (or a pool query's rolls) is sure when every path so far makes
+    it next; the first path that ends, or makes another roll, stops the list. A path the rules
+    or tables stop after a roll (a cell not printed for that total) says nothing of the rolls
+    after it and is left out. Past ``limit`` decisions the rolls found so far are returned (a
+    roll asked later is asked for when reached, as the desk does for a re-roll). A refusal
+    before any roll is raised: the rules refuse these inputs."""
     out: list[tuple[str, str]] = []
-    level: list[tuple[int, ...]] = [()]
+    level: list[tuple[Any, ...]] = [()]
     walked = 0
     while level:
-        following: tuple[str, str] | None = None
-        children: list[tuple[int, ...]] = []
+        following: tuple[tuple[str, str], ...] | None = None
+        children: list[tuple[Any, ...]] = []
         for prefix in level:
             walked += 1
             if walked > limit:
@@ -201,10 +214,14 @@ def sure_rolls(
                 run(_WalkDice(prefix))
             except _Branch as b:
                 if following is None:
-                    following = (b.spec, b.purpose)
-                elif following != (b.spec, b.purpose):
+                    following = b.rolls
+                elif following != b.rolls:
                     return out
-                children.extend((*prefix, t) for t, _ in _totals(b.spec)[0])
+                try:
+                    values = b.outcomes()[0]
+                except RuleViolation:  # a pool the tables cannot read yet: rolled all the same
+                    return [*out, *b.rolls]
+                children.extend((*prefix, v) for v, _ in values)
                 continue
             except RuleViolation:
                 if not prefix:
@@ -213,7 +230,7 @@ def sure_rolls(
             return out
         if following is None:
             return out
-        out.append(following)
+        out.extend(following)
         level = children
     return out
 
@@ -223,22 +240,14 @@ def exact_outcomes(
 ) -> dict[str, Fraction]:
     """The exact distribution of ``run``'s outcome over every value its dice can show.
 
-    ``run`` is re-executed along each path of totals; a roll beyond the path branches over the
-    totals of its spec. Rules that read single faces of several dice roll them one at a time.
-    Weights stay whole numbers (ways, out of ``den``) until the end.
+    ``run`` is re-executed along each path of values; a roll beyond the path branches over the
+    totals of its spec, a pool query (``app.core.dice``) over the values of its pool, whose
+    distribution icepool works out. Rules that read single faces of several dice roll them one
+    at a time, or read them as a pool. Weights stay whole numbers (ways, out of ``den``) until
+    the end.
     """
-    return cut_outcomes(run, None, limit)[0]
-
-
-def cut_outcomes(
-    run: Callable[[DiceSource], str], depth: int | None, limit: int = ODDS_LIMIT
-) -> tuple[dict[str, Fraction], Fraction]:
-    """``exact_outcomes`` with every path cut before its roll number ``depth + 1``: the
-    distribution of the paths decided within ``depth`` rolls, and the chance of the paths cut
-    (``depth`` ``None``: none is cut)."""
     ways: dict[str, dict[int, int]] = {}
-    cut: dict[int, int] = {}
-    paths: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
+    paths: list[tuple[tuple[Any, ...], int, int]] = [((), 1, 1)]
     walked = 0
     while paths:
         prefix, num, den = paths.pop()
@@ -248,16 +257,13 @@ def cut_outcomes(
         try:
             label = run(_WalkDice(prefix))
         except _Branch as b:
-            if depth is not None and len(prefix) >= depth:
-                cut[den] = cut.get(den, 0) + num
-                continue
-            totals, d = _totals(b.spec)
-            for total, w in reversed(totals):
-                paths.append(((*prefix, total), num * w, den * d))
+            outcomes, d = b.outcomes()
+            for value, w in reversed(outcomes):
+                paths.append(((*prefix, value), num * w, den * d))
             continue
         by_den = ways.setdefault(label, {})
         by_den[den] = by_den.get(den, 0) + num
-    return {label: _sum(by_den) for label, by_den in ways.items()}, _sum(cut)
+    return {label: _sum(by_den) for label, by_den in ways.items()}
 
 
 def _sum(ways_by_den: Mapping[int, int]) -> Fraction:
@@ -363,11 +369,6 @@ class Procedure(ABC):
 
     #: a calculator has no dice: the desk shows its one result instead of odds
     is_calculator: ClassVar[bool] = False
-    #: for a decision that starts over when a round of rolls decides nothing (a tie re-rolled):
-    #: the number of rolls in one round. Every round is the same roll afresh, so the odds are
-    #: one round's, conditioned on a round that decides (the walk of every re-roll would never
-    #: end); ``None``: ``decide`` always ends
-    round_rolls: ClassVar[int | None] = None
 
     def __init__(
         self, variants: frozenset[str] = frozenset(), state_model: type[BaseModel] | None = None
@@ -409,12 +410,9 @@ class Procedure(ABC):
             engagement = Engagement()
             inputs = what_if(inputs)
         state = self.state_model
-        outcomes, cut = cut_outcomes(
-            lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome, self.round_rolls
+        return self.arrange(
+            exact_outcomes(lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome)
         )
-        if cut == 1:
-            raise RuleViolation("no round of these rolls can decide: the re-rolls never end")
-        return self.arrange({label: p / (1 - cut) for label, p in outcomes.items()})
 
 
 class Calculator(Procedure):

@@ -233,10 +233,10 @@ def typed_outcomes(
     paths: list[tuple[tuple[str, str], ...]] = []
     stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
     walked = 0
+    #: a round of rolls that decided nothing and is rolled again (``reroll_until``): every
+    #: round is the same roll afresh, so the walk keeps the first round, conditioned on it
+    #: deciding
     cut = Fraction(0)
-    #: a decision that starts over when a round decides nothing: walked over its first round,
-    #: conditioned on that round deciding (every round is the same roll afresh)
-    rounds = proc.round_rolls
     while stack:
         prefix, p = stack.pop()
         walked += 1
@@ -248,7 +248,7 @@ def typed_outcomes(
         except DiceError:
             if not dice.ran_out or dice.wanted is None:
                 raise
-            if rounds is not None and len(prefix) >= rounds:
+            if dice.rerolling:
                 cut += p
                 continue
             one = DiceSpec.parse(dice.wanted[0])

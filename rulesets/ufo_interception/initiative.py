@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Sequence
-from fractions import Fraction
-from typing import Any, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from app.core.dice import DiceSource, TableDice
+from app.core.dice import DiceSource, read_pool
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
-from app.core.procedure import Decision, Draft, OddsTooLarge, Procedure, what_if
+from app.core.procedure import Decision, Draft, Procedure
 
 from .common import ROLL_OFF_HIGHER_FIRST, fighter
 from .sequence import INITIATIVE, RULE, require_step
-
-#: exact odds of the whole order enumerate every roll: 6**6 = 46656 cases at most; any
-#: number of planes rolls (the text lets every plane roll), the odds stop at six
-MAX_ODDS_PLANES = 6
 
 
 def groups(names: Sequence[str], keys: Sequence[Any]) -> list[list[str]]:
@@ -40,47 +34,6 @@ def groups(names: Sequence[str], keys: Sequence[Any]) -> list[list[str]]:
 def order_label(gs: list[list[str]]) -> str:
     """Moving order, lowest first; a still-tied group is bracketed for a roll-off."""
     return ", ".join(g[0] if len(g) == 1 else "[" + " = ".join(g) + " roll off]" for g in gs)
-
-
-def _enumerate(n: int, label: Any) -> dict[str, Fraction]:
-    out: dict[str, Fraction] = {}
-    p = Fraction(1, 6**n)
-    for faces in itertools.product(range(1, 7), repeat=n):
-        key = label(faces)
-        out[key] = out.get(key, Fraction(0)) + p
-    return out
-
-
-class _RollsPerPlane(Protocol):
-    """Inputs with one d6 per plane."""
-
-    @property
-    def planes(self) -> list[str]: ...
-
-
-P = TypeVar("P", bound=_RollsPerPlane)
-
-
-def _by_faces(
-    proc: Procedure,
-    inputs: P,
-    engagement: Engagement | None,
-    label: Callable[[P, Sequence[int]], str],
-) -> dict[str, Fraction]:
-    """The odds of a roll of one d6 per plane, whose outcome reads every single face.
-
-    Each die is its own roll, so the walk over ``decide`` re-runs it for every sequence of
-    faces and every prefix of one: 55,987 runs for six planes, past the walk's limit
-    (``OddsTooLarge``), and a third of a second already at five. Instead the label ``decide``
-    gives (``label``, the same function of the inputs and the faces) is enumerated over the
-    6**n faces directly, which is the same distribution exactly. ``decide`` still runs once
-    (every die showing 1) so the odds refuse what the rules refuse.
-    """
-    if engagement is None:
-        engagement, inputs = Engagement(), what_if(inputs)
-    n = len(inputs.planes)
-    proc.decide(inputs, TableDice([1] * n), Draft(engagement, proc.state_model))
-    return _enumerate(n, lambda faces: label(inputs, faces))
 
 
 class _Planes(BaseModel):
@@ -125,18 +78,6 @@ class Initiative(Procedure):
         keys = [(f + r, r) for f, r in zip(faces, inputs.reactions, strict=True)]
         return groups(inputs.planes, keys)
 
-    def odds(
-        self, inputs: InitiativeInputs, engagement: Engagement | None = None
-    ) -> dict[str, Fraction]:
-        """Kept apart from ``decide`` (see ``_by_faces``): the walk over ``decide`` runs out
-        at six planes, which these odds cover."""
-        if len(inputs.planes) > MAX_ODDS_PLANES:
-            raise OddsTooLarge(
-                f"{len(inputs.planes)} planes: the odds of the whole moving order are worked out "
-                f"for up to {MAX_ODDS_PLANES}; roll or type the dice to resolve it"
-            )
-        return _by_faces(self, inputs, engagement, lambda i, f: order_label(self._groups(i, f)))
-
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, list[tuple[Any, str]]]:
@@ -171,8 +112,14 @@ class Initiative(Procedure):
                 if int(a.details.get("reaction", 0)) != r:
                     raise RuleViolation(f"{a.name}'s pilot reaction is {a.details.get('reaction')}")
             names = [e.get(p).name for p in inputs.planes]
-        faces = [dice.roll("d6", f"initiative for {n}").total for n in names]
-        gs = self._groups(inputs, faces)
+        # the order reads every plane's die: one pool, read as the groups in moving order
+        pool = read_pool(
+            dice,
+            [("d6", f"initiative for {n}") for n in names],
+            lambda t: tuple(tuple(g) for g in self._groups(inputs, t)),
+        )
+        faces = [r.total for r in pool.rolls]
+        gs = [list(g) for g in pool.value]
         outcome = order_label(gs)
         if on_table:
             scores = {
@@ -215,10 +162,6 @@ class RollOff(Procedure):
         ties = engagement.attributes.get("initiative_ties") or []
         return {"planes": list(ties[0])} if ties else {}
 
-    def odds(self, inputs: _Planes, engagement: Engagement | None = None) -> dict[str, Fraction]:
-        """Kept apart from ``decide`` (see ``_by_faces``), as for the initiative roll."""
-        return _by_faces(self, inputs, engagement, lambda i, f: order_label(self.order(i, f)))
-
     def order(self, inputs: _Planes, faces: Sequence[int]) -> list[list[str]]:
         """The tied planes by their roll-off rolls: the higher roll moves second (or first,
         with the ``roll_off_higher_moves_first`` reading); equal rolls stay tied."""
@@ -240,8 +183,13 @@ class RollOff(Procedure):
                     + ("; ".join(", ".join(t) for t in ties) or "none")
                 )
             names = [e.get(p).name for p in inputs.planes]
-        faces = [dice.roll("d6", f"roll-off for {n}").total for n in names]
-        gs = self.order(inputs, faces)
+        pool = read_pool(
+            dice,
+            [("d6", f"roll-off for {n}") for n in names],
+            lambda t: tuple(tuple(g) for g in self.order(inputs, t)),
+        )
+        faces = [r.total for r in pool.rolls]
+        gs = [list(g) for g in pool.value]
         outcome = order_label(gs)
         if ties:
             group = set(inputs.planes)
