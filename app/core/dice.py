@@ -44,6 +44,7 @@ __all__ = [
     "TableDice",
     "count_at_least",
     "distribution",
+    "faces_of",
     "label_odds",
     "read_pool",
     "reroll_until",
@@ -362,7 +363,7 @@ def reroll_until(
         named = tuple((s.name, p) for s, (_, p) in zip(specs, rolls, strict=True))
         totals = dice.branch(named, decisive)
         made = tuple(
-            Roll(s.name, p, _faces_of(s, t))
+            Roll(s.name, p, faces_of(s, t))
             for s, (_, p), t in zip(specs, rolls, totals, strict=True)
         )
         return Pooled(0, made)
@@ -415,7 +416,7 @@ def read_pool(
         named = tuple((s.name, p) for s, (_, p) in zip(specs, rolls, strict=True))
         chosen, shown = dice.branch(named, readings)
         made = tuple(
-            Roll(s.name, p, _faces_of(s, t))
+            Roll(s.name, p, faces_of(s, t))
             for s, (_, p), t in zip(specs, rolls, shown, strict=True)
         )
         return Pooled(chosen, made)
@@ -431,8 +432,9 @@ def _joint(names: tuple[str, ...]) -> icepool.Die:
     return icepool.tupleize(*(_spec(n).die() for n in names))
 
 
-def _faces_of(spec: DiceSpec, total: int) -> tuple[int, ...]:
-    """Faces of ``spec`` that add up to ``total``."""
+def faces_of(spec: DiceSpec, total: int) -> tuple[int, ...]:
+    """Faces of ``spec`` that add up to ``total`` (the lowest first die that can): the dice a
+    walked roll or pool shows for a total."""
     faces, rest = [], total
     for i in range(spec.count):
         face = max(spec.low, min(spec.high, rest - (spec.count - i - 1) * spec.low))

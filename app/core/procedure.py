@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.core.dice import DiceSource, DiceSpec, Roll, distribution
+from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, ProcedureResolved
@@ -148,13 +148,7 @@ def _totals(spec: str) -> tuple[tuple[tuple[int, int], ...], int]:
 @cache
 def _faces(spec: str, total: int) -> tuple[int, ...]:
     """Faces that add up to ``total`` (the walk branches on totals; see ``exact_outcomes``)."""
-    s = _spec(spec)
-    faces, rest = [], total
-    for i in range(s.count):
-        face = max(s.low, min(s.high, rest - (s.count - i - 1) * s.low))
-        faces.append(face)
-        rest -= face
-    return tuple(faces)
+    return faces_of(_spec(spec), total)
 
 
 class _WalkDice:

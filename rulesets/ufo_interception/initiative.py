@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -34,6 +34,19 @@ def groups(names: Sequence[str], keys: Sequence[Any]) -> list[list[str]]:
 def order_label(gs: list[list[str]]) -> str:
     """Moving order, lowest first; a still-tied group is bracketed for a roll-off."""
     return ", ".join(g[0] if len(g) == 1 else "[" + " = ".join(g) + " roll off]" for g in gs)
+
+
+def order_by_dice(
+    dice: DiceSource,
+    purposes: Sequence[str],
+    order: Callable[[Sequence[int]], list[list[str]]],
+) -> tuple[list[int], list[list[str]]]:
+    """A d6 per plane, read together as the moving order (``read_pool``: the odds run the
+    decision once per order, not once per sequence of faces): the faces and the groups."""
+    pool = read_pool(
+        dice, [("d6", p) for p in purposes], lambda t: tuple(tuple(g) for g in order(t))
+    )
+    return [r.total for r in pool.rolls], [list(g) for g in pool.value]
 
 
 class _Planes(BaseModel):
@@ -112,14 +125,9 @@ class Initiative(Procedure):
                 if int(a.details.get("reaction", 0)) != r:
                     raise RuleViolation(f"{a.name}'s pilot reaction is {a.details.get('reaction')}")
             names = [e.get(p).name for p in inputs.planes]
-        # the order reads every plane's die: one pool, read as the groups in moving order
-        pool = read_pool(
-            dice,
-            [("d6", f"initiative for {n}") for n in names],
-            lambda t: tuple(tuple(g) for g in self._groups(inputs, t)),
+        faces, gs = order_by_dice(
+            dice, [f"initiative for {n}" for n in names], lambda t: self._groups(inputs, t)
         )
-        faces = [r.total for r in pool.rolls]
-        gs = [list(g) for g in pool.value]
         outcome = order_label(gs)
         if on_table:
             scores = {
@@ -183,13 +191,9 @@ class RollOff(Procedure):
                     + ("; ".join(", ".join(t) for t in ties) or "none")
                 )
             names = [e.get(p).name for p in inputs.planes]
-        pool = read_pool(
-            dice,
-            [("d6", f"roll-off for {n}") for n in names],
-            lambda t: tuple(tuple(g) for g in self.order(inputs, t)),
+        faces, gs = order_by_dice(
+            dice, [f"roll-off for {n}" for n in names], lambda t: self.order(inputs, t)
         )
-        faces = [r.total for r in pool.rolls]
-        gs = [list(g) for g in pool.value]
         outcome = order_label(gs)
         if ties:
             group = set(inputs.planes)
