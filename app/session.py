@@ -303,6 +303,7 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
+        self.ruleset.check_events(self.engagement, events)  # issue 32: State and GameState
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
         try:

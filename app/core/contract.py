@@ -191,7 +191,7 @@ def declaration_mistakes(cls: type[Ruleset]) -> list[str]:
     title = getattr(cls, "title", None)
     if not isinstance(title, str) or not title.strip():
         out.append(f"title: {title!r}: its id and title must be text, the title not empty")
-    for attr in ("Card", "Details", "State"):
+    for attr in ("Card", "Details", "State", "GameState"):
         model = getattr(cls, attr, None)
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
             out.append(f"{attr}: {model!r} is not a pydantic model class")

@@ -30,7 +30,13 @@ from pydantic import BaseModel, ValidationError
 from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, ProcedureResolved
+from app.core.events import (
+    AircraftAdded,
+    AttributesSet,
+    Event,
+    GameAttributesSet,
+    ProcedureResolved,
+)
 
 __all__ = [
     "Calculator",
@@ -84,17 +90,62 @@ class Decision:
     headline: str = ""
 
 
+class InvalidState(RuleViolation, TypeError):
+    """An event whose values the ruleset's typed ``State`` or ``GameState`` refuses (a misspelt
+    key, a wrong type): a bug of the ruleset (or a correction that cannot be), named, and
+    nothing is applied."""
+
+
+def check_event(
+    event: Event,
+    engagement: Engagement,
+    state_model: type[BaseModel] | None,
+    game_model: type[BaseModel] | None = None,
+) -> None:
+    """The one check every event of a ruleset passes (issue 32), wherever it comes from (a
+    procedure's draft, ``on_clock``, the initial attributes of an aircraft put on the roster,
+    a correction): an aircraft's attributes as they would be after it must be a valid
+    ``State``, the game's attributes a valid ``GameState``; ``InvalidState`` names the event,
+    the aircraft and what is wrong."""
+    if isinstance(event, AttributesSet) and state_model is not None:
+        a = engagement.get(event.aircraft)
+        _valid(state_model, {**a.attributes, **event.values}, f"{a.name}: state", event.values)
+    elif isinstance(event, AircraftAdded) and state_model is not None:
+        _valid(
+            state_model, dict(event.attributes), f"{event.name}: initial state", event.attributes
+        )
+    elif isinstance(event, GameAttributesSet) and game_model is not None:
+        merged = {**engagement.attributes, **event.values}
+        _valid(game_model, merged, "the game's records", event.values)
+
+
+def _valid(model: type[BaseModel], values: Mapping[str, Any], what: str, given: Any) -> None:
+    try:
+        model.model_validate(values)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(all)'}: {e['msg']}" for e in err.errors()
+        )
+        raise InvalidState(f"{what} {dict(given)!r}: {problems}") from None
+
+
 class Draft:
     """The engagement as one decision goes: every emitted event is applied at once.
 
-    ``state_model`` is the ruleset's typed per-aircraft ``State``: an ``AttributesSet`` whose
-    values the model refuses (a misspelt key, a wrong type) is a programming error caught here,
-    not a silent extra attribute.
+    ``state_model`` and ``game_model`` are the ruleset's typed per-aircraft ``State`` and
+    game-wide ``GameState``: an event whose values they refuse (a misspelt key, a wrong type)
+    is a programming error caught here (``check_event``), not a silent extra attribute.
     """
 
-    def __init__(self, engagement: Engagement, state_model: type[BaseModel] | None = None):
+    def __init__(
+        self,
+        engagement: Engagement,
+        state_model: type[BaseModel] | None = None,
+        game_model: type[BaseModel] | None = None,
+    ):
         self.engagement = engagement
         self.state_model = state_model
+        self.game_model = game_model
         self.events: list[Event] = []
 
     def get(self, aircraft_id: str) -> AircraftState:
@@ -106,12 +157,7 @@ class Draft:
 
     def emit(self, *events: Event) -> None:
         for e in events:
-            if isinstance(e, AttributesSet) and self.state_model is not None:
-                a = self.get(e.aircraft)
-                try:
-                    self.state_model.model_validate({**a.attributes, **e.values})
-                except ValidationError as err:
-                    raise TypeError(f"{a.name}: state {dict(e.values)!r}: {err}") from None
+            check_event(e, self.engagement, self.state_model, self.game_model)
             self.engagement = apply(self.engagement, e, self.engagement.seq)
             self.events.append(e)
 
@@ -304,15 +350,14 @@ class Procedure(ABC):
         engagement the inputs are a what-if, as for ``odds``; one whose rules refuse the action
         now (not in this step, say) gets the what-if's dice, and the refusal comes when it is
         resolved."""
-        state = self.state_model
         if engagement is not None:
             game = engagement
             try:
-                return sure_rolls(lambda d: self.decide(inputs, d, Draft(game, state)))
+                return sure_rolls(lambda d: self.decide(inputs, d, self.draft(game)))
             except RuleViolation:
                 pass
         empty, bare = Engagement(), what_if(inputs)
-        return sure_rolls(lambda d: self.decide(bare, d, Draft(empty, state)))
+        return sure_rolls(lambda d: self.decide(bare, d, self.draft(empty)))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -365,10 +410,19 @@ class Procedure(ABC):
     is_calculator: ClassVar[bool] = False
 
     def __init__(
-        self, variants: frozenset[str] = frozenset(), state_model: type[BaseModel] | None = None
+        self,
+        variants: frozenset[str] = frozenset(),
+        state_model: type[BaseModel] | None = None,
+        game_model: type[BaseModel] | None = None,
     ) -> None:
         self.variants = variants
         self.state_model = state_model
+        self.game_model = game_model
+
+    def draft(self, engagement: Engagement) -> Draft:
+        """A draft of ``engagement`` that checks every event against the ruleset's ``State``
+        and ``GameState`` (``check_event``)."""
+        return Draft(engagement, self.state_model, self.game_model)
 
     @abstractmethod
     def decide(self, inputs: Any, dice: DiceSource, draft: Draft) -> Decision:
@@ -382,7 +436,7 @@ class Procedure(ABC):
 
     def resolve(self, inputs: Any, dice: DiceSource, engagement: Engagement) -> Resolution:
         """Roll and decide once; the log record first, then the events ``decide`` emitted."""
-        draft = Draft(engagement, self.state_model)
+        draft = self.draft(engagement)
         start = len(dice.rolls)
         decision = self.decide(inputs, dice, draft)
         rolls = tuple(dice.rolls[start:])
@@ -403,9 +457,8 @@ class Procedure(ABC):
         if engagement is None:
             engagement = Engagement()
             inputs = what_if(inputs)
-        state = self.state_model
         return self.arrange(
-            exact_outcomes(lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome)
+            exact_outcomes(lambda d: self.decide(inputs, d, self.draft(engagement)).outcome)
         )
 
 
@@ -426,7 +479,7 @@ class Calculator(Procedure):
         if engagement is None:
             engagement = Engagement()
             inputs = what_if(inputs)
-        return self.compute(inputs, Draft(engagement, self.state_model))
+        return self.compute(inputs, self.draft(engagement))
 
 
 def what_if(inputs: Any) -> Any:

@@ -24,10 +24,10 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
+from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, apply
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, Event
-from app.core.procedure import Procedure, Resolution
+from app.core.procedure import Procedure, Resolution, check_event
 
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
@@ -269,6 +269,9 @@ class Ruleset:
     #: the typed per-aircraft state its events keep (``AttributesSet`` values), read through
     #: ``aircraft.typed(State, "attributes")`` or ``draft.state(aircraft, State)``
     State: ClassVar[type[BaseModel]] = _AnyState
+    #: the typed game-wide records its ``GameAttributesSet`` events keep (missiles in flight,
+    #: advantages, fire records, ties ...): every event is checked against it (issue 32)
+    GameState: ClassVar[type[BaseModel]] = _AnyState
     uses_pilot_quality: ClassVar[bool] = True
     #: the procedure id that sets the initiative order, and whether it orders sides or aircraft
     initiative: ClassVar[str | None] = None
@@ -296,7 +299,7 @@ class Ruleset:
             )
         self.chosen = frozenset(variants)
         self.procedures: Mapping[str, Procedure] = {
-            p.id: p(self.chosen, self.State) for p in self.procedure_types
+            p.id: p(self.chosen, self.State, self.GameState) for p in self.procedure_types
         }
 
     def bind(self, variants: Sequence[str]) -> Ruleset:
@@ -429,6 +432,20 @@ class Ruleset:
         ``rows.hit``) -> one heading per position}. The tables editor numbers them from 1
         otherwise."""
         return {}
+
+    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> None:
+        """The one door every event of this ruleset's game passes before it is stored (issue
+        32), whatever made it (a procedure, ``on_clock``, an aircraft put on the roster with its
+        initial attributes, a correction): each event in turn, on the game as the events
+        before it leave it, against ``State`` and ``GameState`` (``InvalidState``, naming what
+        is wrong; nothing is stored)."""
+        state = engagement
+        for event in events:
+            check_event(event, state, self.State, self.GameState)
+            try:
+                state = apply(state, event, state.seq + 1)
+            except Exception:  # noqa: BLE001 - what cannot apply is refused by the store's check
+                return
 
     def ledger_spec(
         self, ledger_id: str, card: Mapping[str, Any] | None = None

@@ -18,7 +18,9 @@ It checks, and fails naming what is wrong:
    Tables editor, saved as override files in a throw-away user data folder) must leave no
    cell marked ``"missing"`` in any table the ruleset ships -- so no procedure is skipped for
    a cell the rules text does not print;
-3. every aircraft of the catalogue goes on a roster (``new_aircraft``) and prints its card;
+3. every aircraft of the catalogue goes on a roster (``new_aircraft``, its initial attributes
+   a valid ``State``) and prints its card, and what happens by itself at each step of the
+   first turn (``on_clock``) passes the ruleset's one door (``check_events``);
 4. for every procedure, on inputs generated from its ``Inputs`` (``examples`` of them): the
    odds are exact and sum to 1, and equal what ``resolve`` does over *every face of every
    die* typed at the table (an independent walk through ``TableDice``, face by face); the
@@ -358,6 +360,7 @@ def _catalogue_problems(ruleset: Ruleset, details: Mapping[str, Any]) -> list[st
         side = "Blue" if n % 2 else "Red"
         try:
             added = ruleset.new_aircraft(f"a{n}", f"A{n}", side, type_id, pilot, details)
+            ruleset.check_events(e, [added])  # its initial attributes: a valid State
             e = e.apply(added, e.seq + 1)
             ruleset.card_spec(e.get(f"a{n}"), e)
         except RuleViolation as err:
@@ -369,6 +372,15 @@ def _catalogue_problems(ruleset: Ruleset, details: Mapping[str, Any]) -> list[st
             problems.append(f"aircraft {type_id!r}: {type(err).__name__}: {err}")
     if not ruleset.aircraft:
         problems.append("aircraft: the catalogue is empty (ship at least one sample aircraft)")
+    # what happens by itself at each step of the first turn, on that roster: valid events
+    try:
+        for step in range(len(ruleset.steps(e))):
+            events = ruleset.on_clock(e, 1, step)
+            ruleset.check_events(e, events)
+            for ev in events:
+                e = e.apply(ev, e.seq + 1)
+    except RuleViolation as err:
+        problems.append(f"on_clock: {err}")
     return problems
 
 

@@ -23,7 +23,7 @@ from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
 from .gunfire import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .speed import ClimbRate, SpeedChange, StallSpeed
-from .state import State
+from .state import GameState, State
 from .tables import FIRE_TABLES
 from .vertical import V_DIVE_RATE_ADDED, VDiveSurvival, VerticalClimb, VerticalDive
 
@@ -136,6 +136,7 @@ class AdvancedAirForce(Ruleset):
     )
     Card = Card
     State = State
+    GameState = GameState
     geometry = AdvancedAirForceGeometry()
     uses_pilot_quality = False
 

@@ -328,7 +328,7 @@ class AirCombat(EwCounts, Procedure):
         keys = ("attacker", "target", "first", "second", "cap", "phase")
         try:
             inputs = self.parse({k: values[k] for k in keys if k in values})
-            draft = Draft(engagement, self.state_model)
+            draft = self.draft(engagement)
             return self._force(inputs, "first", draft), self._force(inputs, "second", draft)
         except (RuleViolation, ValueError):
             return None

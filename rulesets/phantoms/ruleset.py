@@ -45,7 +45,7 @@ from rulesets.phantoms.movement import (
 )
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
-from rulesets.phantoms.state import State, state_of
+from rulesets.phantoms.state import GameState, State, state_of
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 
 VARIANTS = (
@@ -216,6 +216,7 @@ class Phantoms(Ruleset):
     Card = Card
     Details = Details
     State = State
+    GameState = GameState
     initiative = "initiative"
     pass_initiative = "pass_initiative"
     geometry = PhantomsGeometry()

@@ -59,7 +59,7 @@ from .sequence import (
     STEPS,
     UFO_MOVES,
 )
-from .state import State, state_of
+from .state import GameState, State, state_of
 from .tables import ARCS_TABLE, DAMAGE_TABLE
 
 FOUR_AMRAAM = "four_amraam"
@@ -207,6 +207,7 @@ class UfoInterception(Ruleset):
     Card = Card
     Details = Details
     State = State
+    GameState = GameState
     uses_pilot_quality = False
     initiative = "initiative"
     initiative_by = "aircraft"

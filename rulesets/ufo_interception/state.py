@@ -61,3 +61,29 @@ class State(BaseModel):
 
 def state_of(a: AircraftState) -> State:
     return a.typed(State, "attributes")
+
+
+class Missile(BaseModel):
+    """A missile in flight (UFO rules, Missiles): its serial id, type, firer and target, the
+    turns it has left and the turns it was launched and last moved."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    id: str
+    type: str
+    attacker: str
+    target: str
+    turns_left: int
+    launched: int
+    moved_turn: int
+
+
+class GameState(BaseModel):
+    """The game-wide records of a UFO game (``GameAttributesSet``): missiles in flight and the
+    last serial given, and the planes still tied on initiative (to roll off)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    missiles: list[Missile] = []
+    missile_serial: int = 0
+    initiative_ties: list[list[str]] = []
