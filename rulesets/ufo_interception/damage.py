@@ -59,12 +59,13 @@ class DamageRoll(Procedure):
     ) -> dict[str, Any]:
         if target is None:
             return {}
-        return {"target_type": engagement.get(target).card["kind"]}
+        return {"target_type": card_of(engagement.get(target)).kind}
 
     def decide(self, inputs: DamageInputs, dice: DiceSource, draft: Draft) -> Decision:
         t = need(draft.engagement, inputs.target) if inputs.target else None
-        if t is not None and t.card["kind"] != inputs.target_type:
-            raise RuleViolation(f"{t.name} is a {t.card['kind']}: use its column of the table")
+        kind = card_of(t).kind if t is not None else None
+        if t is not None and kind != inputs.target_type:
+            raise RuleViolation(f"{t.name} is a {kind}: use its column of the table")
         roll = dice.roll("2d6", "damage table").total
         effect = damage_table().effect(roll, inputs.target_type)
         narrative = f"damage table {roll}: {effect.text}"

@@ -13,8 +13,9 @@ from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
 from app.core.procedure import Decision, Draft, Procedure
 
-from .common import ROLL_OFF_HIGHER_FIRST, fighter
+from .common import ROLL_OFF_HIGHER_FIRST, card_of, fighter
 from .sequence import INITIATIVE, RULE, require_step
+from .state import game_of
 
 
 def groups(names: Sequence[str], keys: Sequence[Any]) -> list[list[str]]:
@@ -99,7 +100,7 @@ class Initiative(Procedure):
             "planes": [
                 (a.id, a.name)
                 for a in engagement.aircraft.values()
-                if a.in_play and a.card.get("kind") == "fighter"
+                if a.in_play and card_of(a).kind == "fighter"
             ]
         }
 
@@ -107,7 +108,7 @@ class Initiative(Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         planes = [
-            a for a in engagement.aircraft.values() if a.in_play and a.card.get("kind") == "fighter"
+            a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "fighter"
         ]
         return {
             "planes": [a.id for a in planes],
@@ -159,7 +160,7 @@ class RollOff(Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, list[tuple[Any, str]]]:
         """The planes still tied, by name."""
-        ties = engagement.attributes.get("initiative_ties") or []
+        ties = game_of(engagement).initiative_ties
         names = {a.id: a.name for a in engagement.aircraft.values()}
         return {"planes": [(p, names.get(p, p)) for group in ties for p in group]}
 
@@ -167,7 +168,7 @@ class RollOff(Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         """The first group still tied after the initiative roll."""
-        ties = engagement.attributes.get("initiative_ties") or []
+        ties = game_of(engagement).initiative_ties
         return {"planes": list(ties[0])} if ties else {}
 
     def order(self, inputs: _Planes, faces: Sequence[int]) -> list[list[str]]:
@@ -182,7 +183,7 @@ class RollOff(Procedure):
         names = list(inputs.planes)
         ties: list[list[str]] = []
         if any(p in e.aircraft for p in inputs.planes):
-            ties = [list(t) for t in e.attributes.get("initiative_ties", [])]
+            ties = [list(t) for t in game_of(e).initiative_ties]
             if sorted(inputs.planes) not in [sorted(t) for t in ties]:
                 raise RuleViolation(
                     "only planes tied on initiative and pilot reaction roll off ("

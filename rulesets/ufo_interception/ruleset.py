@@ -77,11 +77,11 @@ class Details(BaseModel):
 
 
 def _fighters(engagement: Engagement) -> list[AircraftState]:
-    return [a for a in engagement.aircraft.values() if a.in_play and a.card["kind"] == "fighter"]
+    return [a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "fighter"]
 
 
 def _ufos(engagement: Engagement) -> list[AircraftState]:
-    return [a for a in engagement.aircraft.values() if a.in_play and a.card["kind"] == "ufo"]
+    return [a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "ufo"]
 
 
 def moving_order(engagement: Engagement) -> list[AircraftState]:
@@ -234,13 +234,14 @@ class UfoInterception(Ruleset):
         return out
 
     def max_damage(self, card: Mapping[str, Any], details: BaseModel) -> int:
-        return int(card["damage_points"])
+        return Card.model_validate(dict(card)).damage_points
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         assert isinstance(details, Details)
         attrs: dict[str, Any] = {"damage_rolls_due": 0, "hard_points_lost": []}
-        if card["kind"] == "fighter":
-            attrs["speed"] = details.speed if details.speed is not None else int(card["speed"])
+        c = Card.model_validate(dict(card))
+        if c.kind == "fighter":
+            attrs["speed"] = details.speed if details.speed is not None else c.speed
         return attrs
 
     def table_files(self) -> Mapping[str, Path]:
@@ -320,13 +321,13 @@ class UfoInterception(Ruleset):
         ]
         out += self._due(engagement)
         for m in in_flight(engagement):
-            target = engagement.aircraft.get(m["target"])
-            name = MISSILE_DATA[m["type"]].name
+            target = engagement.aircraft.get(m.target)
+            name = MISSILE_DATA[m.type].name
             out.append(
                 (
-                    m["attacker"],
-                    f"its {name} {m['id']} moves 12 inches at "
-                    f"{target.name if target else m['target']} ({m['turns_left']} turn(s) left)",
+                    m.attacker,
+                    f"its {name} {m.id} moves 12 inches at "
+                    f"{target.name if target else m.target} ({m.turns_left} turn(s) left)",
                     "missile_flight",
                 )
             )
@@ -345,7 +346,7 @@ class UfoInterception(Ruleset):
                 out.append((a.id, f"{due} roll(s) on the damage table due", "damage_roll"))
             damaged = st.damaged_turn == engagement.turn
             checked = st.vital_checked_turn == engagement.turn
-            if a.card["kind"] == "fighter" and damaged and not checked:
+            if card_of(a).kind == "fighter" and damaged and not checked:
                 out.append(
                     (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
                 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.engagement import AircraftState
+from app.core.engagement import AircraftState, Engagement
 
 __all__ = ["State", "state_of"]
 
@@ -87,3 +87,8 @@ class GameState(BaseModel):
     missiles: list[Missile] = []
     missile_serial: int = 0
     initiative_ties: list[list[str]] = []
+
+
+def game_of(engagement: Engagement) -> GameState:
+    """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
+    return GameState.model_validate(dict(engagement.attributes))
