@@ -225,9 +225,9 @@ class AdvancedAirForce(Ruleset):
             held: list[Acting] = [
                 (
                     a.id,
-                    f"repeats its Advantage over {names.get(str(adv[a.id]['target']), '?')}",
+                    f"repeats its Advantage over {names.get(adv[a.id].target, '?')}",
                     "declare_advantage",
-                    str(adv[a.id]["target"]),
+                    adv[a.id].target,
                 )
                 for a in live
                 if a.id in adv
@@ -240,9 +240,9 @@ class AdvancedAirForce(Ruleset):
         fire: list[Acting] = [
             (
                 a.id,
-                f"fires at {names.get(str(adv[a.id]['target']), '?')}: Advantaged",
+                f"fires at {names.get(adv[a.id].target, '?')}: Advantaged",
                 "gun_fire",
-                str(adv[a.id]["target"]),
+                adv[a.id].target,
             )
             for a in live
             if a.id in adv

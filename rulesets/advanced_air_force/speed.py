@@ -354,20 +354,15 @@ def may_repeat_advantage(engagement: Engagement, aircraft: str) -> bool:
     entry = advantage_state.advantages(engagement).get(aircraft)
     if entry is None:
         return False
-    turn = int(entry["turn"])
-    return turn == engagement.turn - 1 or (
-        turn == engagement.turn and int(entry["consecutive"]) > 1
+    return entry.turn == engagement.turn - 1 or (
+        entry.turn == engagement.turn and entry.consecutive > 1
     )
 
 
 def repeated_advantage(engagement: Engagement, aircraft: str) -> bool:
     """Rule 2: the aircraft has declared its Second Consecutive Advantage this Game-Turn."""
     entry = advantage_state.advantages(engagement).get(aircraft)
-    return (
-        entry is not None
-        and int(entry["turn"]) == engagement.turn
-        and int(entry["consecutive"]) > 1
-    )
+    return entry is not None and entry.turn == engagement.turn and entry.consecutive > 1
 
 
 def _h_loop_rates(i: SpeedInputs) -> None:

@@ -9,11 +9,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.engagement import AircraftState
+from app.core.engagement import AircraftState, Engagement
 
 from .hits import Hemisphere
 
-__all__ = ["Advantage", "FireRecord", "GameState", "RedChange", "State", "state_of"]
+__all__ = [
+    "Advantage",
+    "FireRecord",
+    "GameState",
+    "RedChange",
+    "State",
+    "game_of",
+    "state_of",
+]
 
 
 def _by_hemisphere() -> dict[Hemisphere, int]:
@@ -104,3 +112,8 @@ class GameState(BaseModel):
 
     advantage: dict[str, Advantage] = {}
     fire_record: FireRecord | None = None
+
+
+def game_of(engagement: Engagement) -> GameState:
+    """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
+    return GameState.model_validate(dict(engagement.attributes))
