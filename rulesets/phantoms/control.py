@@ -14,7 +14,7 @@ from app.core.events import AttributesSet, GameAttributesSet, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
 from rulesets.phantoms.common import D10, in_play, loss_events, now_impulse, pilot_of
-from rulesets.phantoms.state import ControlCheck, state_of
+from rulesets.phantoms.state import ControlCheck, game_of, state_of
 from rulesets.phantoms.tables import tables
 
 Cause = Literal["hard turn", "loop", "speed"]
@@ -90,7 +90,7 @@ class LossOfControl(Procedure):
             speed = state_of(a).speed
             if outcome == "out of control":
                 draft.emit(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
-                spots = dict(draft.engagement.attributes.get("spots", {}))
+                spots = dict(game_of(draft.engagement).spots)
                 if a.id in spots:  # 13.1, 13.2: a spinning aircraft loses all its spots
                     spots[a.id] = {"radar": [], "visual": []}
                     draft.emit(GameAttributesSet(values={"spots": spots}))

@@ -9,12 +9,12 @@ from pydantic import Field
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, GameAttributesSet
+from app.core.events import AttributesSet, Event
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.combat import check_enemy
 from rulesets.phantoms.common import D10, in_play, pilot_of
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import flying, in_flight, state_of
 from rulesets.phantoms.tables import tables
 
 # --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------
@@ -142,20 +142,20 @@ def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool
 
 def _lose_guided(engagement: Engagement, attacker: str, target: str, active: bool) -> list[Event]:
     """Radar-guided missiles from ``attacker`` at ``target`` that lose guidance miss (7.1.1b)."""
-    flight = list(engagement.attributes.get("missiles_in_flight", []))
+    flight = in_flight(engagement)
     keep = [
         m
         for m in flight
         if not (
-            m["attacker"] == attacker
-            and m["target"] == target
-            and m["guidance"] == "radar"
-            and bool(m.get("active")) == active
+            m.attacker == attacker
+            and m.target == target
+            and m.guidance == "radar"
+            and m.active == active
         )
     ]
     if len(keep) == len(flight):
         return []
-    return [GameAttributesSet(values={"missiles_in_flight": keep})]
+    return [flying(keep)]
 
 
 class BreakLockInputs(RadarLockInputs):

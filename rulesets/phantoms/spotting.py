@@ -14,7 +14,7 @@ from app.core.events import AttributesSet, GameAttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.common import D10, in_play, now_impulse, pilot_of, subject
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import game_of, state_of
 from rulesets.phantoms.tables import tables
 
 Spots = dict[str, dict[str, list[str]]]
@@ -47,10 +47,9 @@ class UnspottedInput:
 
 
 def spots_of(engagement: Engagement) -> Spots:
-    raw = engagement.attributes.get("spots", {})
     return {
         k: {"radar": list(v.get("radar", [])), "visual": list(v.get("visual", []))}
-        for k, v in raw.items()
+        for k, v in game_of(engagement).spots.items()
     }
 
 

@@ -9,9 +9,22 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from app.core.engagement import AircraftState
+from app.core.engagement import AircraftState, Engagement
+from app.core.events import GameAttributesSet
 
-__all__ = ["ControlCheck", "Fired", "GameState", "Marker", "MissileInFlight", "State", "state_of"]
+__all__ = [
+    "ControlCheck",
+    "Fired",
+    "GameState",
+    "Loss",
+    "Marker",
+    "MissileInFlight",
+    "State",
+    "flying",
+    "game_of",
+    "in_flight",
+    "state_of",
+]
 
 
 class _Value(BaseModel):
@@ -119,3 +132,18 @@ class GameState(_Value):
     spots: dict[str, dict[Literal["radar", "visual"], list[str]]] = {}
     kills: dict[str, int] = {}
     losses: list[Loss] = []
+
+
+def game_of(engagement: Engagement) -> GameState:
+    """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
+    return GameState.model_validate(dict(engagement.attributes))
+
+
+def in_flight(engagement: Engagement) -> list[MissileInFlight]:
+    """The missiles in flight, in launch order."""
+    return list(game_of(engagement).missiles_in_flight)
+
+
+def flying(missiles: list[MissileInFlight]) -> GameAttributesSet:
+    """The event that keeps ``missiles`` as the missiles in flight."""
+    return GameAttributesSet(values={"missiles_in_flight": [m.model_dump() for m in missiles]})
