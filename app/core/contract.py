@@ -22,14 +22,11 @@ import typing
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
 from app.core.errors import RuleViolation
-
-if TYPE_CHECKING:
-    from app.core.ruleset import Ruleset
 
 __all__ = ["RulesetContractError", "declaration_mistakes", "ruleset_mistakes"]
 
@@ -177,10 +174,23 @@ def _close(name: str, known: Any) -> str | None:
     return found[0] if found else None
 
 
-def declaration_mistakes(cls: type[Ruleset]) -> list[str]:
+def _base(cls: type) -> type:
+    """``app.core.ruleset.Ruleset`` among ``cls``'s bases (this module does not import it:
+    ``Ruleset`` checks its subclasses with it)."""
+    return next(
+        (k for k in cls.__mro__ if k.__name__ == "Ruleset" and k.__module__ == "app.core.ruleset"),
+        object,
+    )
+
+
+def _is(value: Any, *fields: str) -> bool:
+    """Whether ``value`` has the fields of a declaration (a LedgerSpec, a Variant, a Step)."""
+    return all(hasattr(value, f) for f in fields)
+
+
+def declaration_mistakes(cls: type) -> list[str]:
     """Every mistake in the class-level declarations of a ruleset, each as ``declaration:
     what is wrong`` (without the ruleset's id)."""
-    from app.core.ruleset import LedgerSpec, Ruleset, Variant
 
     out: list[str] = []
     rid = getattr(cls, "id", None)
@@ -228,10 +238,10 @@ def declaration_mistakes(cls: type[Ruleset]) -> list[str]:
     if isinstance(card, type) and issubclass(card, BaseModel):
         card_fields = dict(card.model_fields)
     # a ruleset that works its starting values out itself reads no ledger's card_field
-    reads_card = not _own(cls, "starting_ledgers", Ruleset)
+    reads_card = not _own(cls, "starting_ledgers", _base(cls))
     seen: set[str] = set()
     for n, spec in enumerate(getattr(cls, "ledgers", ())):
-        if not isinstance(spec, LedgerSpec):
+        if not _is(spec, "id", "title", "card_field", "unit", "fixed_start"):
             out.append(f"ledgers[{n}]: {spec!r} is not a LedgerSpec")
             continue
         where = f"ledger {spec.id!r}"
@@ -253,7 +263,7 @@ def declaration_mistakes(cls: type[Ruleset]) -> list[str]:
             out.append(f"{where}: unit: {spec.unit!r} is not a positive number")
     seen = set()
     for n, v in enumerate(getattr(cls, "variant_list", ())):
-        if not isinstance(v, Variant):
+        if not _is(v, "id", "title", "help", "default"):
             out.append(f"variant_list[{n}]: {v!r} is not a Variant")
             continue
         if not _ID.fullmatch(v.id):
@@ -272,9 +282,8 @@ def declaration_mistakes(cls: type[Ruleset]) -> list[str]:
     return out
 
 
-def _instance_mistakes(rs: Ruleset) -> list[str]:
+def _instance_mistakes(rs: Any) -> list[str]:
     from app.core.engagement import Engagement
-    from app.core.ruleset import Step
 
     out: list[str] = []
     files = _call(rs.table_files, "table_files", out)
@@ -297,7 +306,7 @@ def _instance_mistakes(rs: Ruleset) -> list[str]:
         if not steps:
             out.append("steps: the sequence of play has no step")
         for n, step in enumerate(steps):
-            if not isinstance(step, Step):
+            if not _is(step, "phase", "title", "label"):
                 out.append(f"steps[{n}]: {step!r} is not a Step")
     return out
 
@@ -312,7 +321,7 @@ def _call(fn: Callable[[], Any], what: str, out: list[str]) -> Any:
         return None
 
 
-def ruleset_mistakes(rs: Ruleset) -> list[str]:
+def ruleset_mistakes(rs: Any) -> list[str]:
     """Every mistake of a loaded ruleset: its declarations, its tables and its sequence of
     play (the steps of a new game), each as ``ruleset: declaration: what is wrong``."""
     rid = getattr(rs, "id", "?")

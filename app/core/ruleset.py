@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -28,6 +28,8 @@ from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, appl
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, Event
 from app.core.procedure import Procedure, Resolution, check_event
+
+M = TypeVar("M", bound=BaseModel)
 
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
@@ -473,6 +475,26 @@ def _check_declarations(cls: type[Ruleset]) -> None:
         rid = getattr(cls, "id", cls.__name__)
         raise RulesetContractError(str(rid), [f"{rid}: {m}" for m in mistakes])
     _CHECKED.add(cls)
+
+
+#: the typed game-wide records of recent projections: (id of the attributes, model) ->
+#: (the attributes, the model's value), kept while the attributes are the same object
+_GAME_STATES: dict[tuple[int, type[BaseModel]], tuple[Mapping[str, Any], BaseModel]] = {}
+
+
+def game_state(engagement: Engagement, model: type[M]) -> M:
+    """The game's records (``GameAttributesSet`` values) as the ruleset's ``GameState``,
+    validated once per projection's records and then shared (as ``AircraftState.typed``)."""
+    attributes = engagement.attributes
+    key = (id(attributes), model)
+    hit = _GAME_STATES.get(key)
+    if hit is not None and hit[0] is attributes:
+        return hit[1]  # type: ignore[return-value]
+    value = model.model_validate(dict(attributes))
+    if len(_GAME_STATES) > 256:
+        _GAME_STATES.clear()
+    _GAME_STATES[key] = (attributes, value)
+    return value
 
 
 def prefill_subject(

@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.core.engagement import AircraftState, Engagement
+from app.core.ruleset import game_state
 
 from .hits import Hemisphere
 
@@ -116,4 +117,4 @@ class GameState(BaseModel):
 
 def game_of(engagement: Engagement) -> GameState:
     """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
-    return GameState.model_validate(dict(engagement.attributes))
+    return game_state(engagement, GameState)

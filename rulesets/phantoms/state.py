@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import GameAttributesSet
+from app.core.ruleset import game_state
 
 __all__ = [
     "ControlCheck",
@@ -136,7 +137,7 @@ class GameState(_Value):
 
 def game_of(engagement: Engagement) -> GameState:
     """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
-    return GameState.model_validate(dict(engagement.attributes))
+    return game_state(engagement, GameState)
 
 
 def in_flight(engagement: Engagement) -> list[MissileInFlight]:

@@ -50,7 +50,7 @@ def hard_point_ledger(n: int) -> str:
 
 
 def card_of(a: AircraftState) -> Card:
-    return Card.model_validate(dict(a.card))
+    return a.typed(Card, "card")
 
 
 def need(engagement: Engagement, aircraft_id: str) -> AircraftState:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.core.engagement import AircraftState, Engagement
+from app.core.ruleset import game_state
 
 __all__ = ["State", "state_of"]
 
@@ -91,4 +92,4 @@ class GameState(BaseModel):
 
 def game_of(engagement: Engagement) -> GameState:
     """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
-    return GameState.model_validate(dict(engagement.attributes))
+    return game_state(engagement, GameState)
