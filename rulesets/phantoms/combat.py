@@ -15,7 +15,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import Card
+from rulesets.phantoms.cards import Card, card_of
 from rulesets.phantoms.common import (
     D10,
     in_play,
@@ -231,7 +231,7 @@ class GunAttack(UnspottedInput, Procedure):
                 out["attacker_gun_value"] = card.gun_value
         if target:
             t = engagement.get(target)
-            out.update(target_defense=int(t.card["defense"]), target_pilot=pilot_of(t))
+            out.update(target_defense=card_of(t).defense, target_pilot=pilot_of(t))
         if attacker and target:
             out["attacker_modifiers"] = gun_modifiers(
                 engagement, engagement.get(attacker), engagement.get(target), self.variants
@@ -253,7 +253,7 @@ class GunAttack(UnspottedInput, Procedure):
         now: int | None = None
         if inputs.attacker:
             a = draft.get(inputs.attacker)
-            if a.card.get("gun_value") is None:
+            if card_of(a).gun_value is None:
                 raise RuleViolation(f"{a.name} has no gun (7.2)")
             now = check_can_fire(draft.engagement, a, "gun")
             if now is not None and state_of(a).moved_at != now:

@@ -12,6 +12,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
+from rulesets.phantoms.cards import card_of
 from rulesets.phantoms.combat import check_enemy
 from rulesets.phantoms.common import D10, in_play, pilot_of
 from rulesets.phantoms.state import flying, in_flight, state_of
@@ -69,8 +70,9 @@ def _radar_prefill(
     out: dict[str, Any] = {}
     if attacker:
         a = engagement.get(attacker)
-        if a.card.get("radar") is not None:
-            out["attacker_radar"] = int(a.card["radar"])
+        radar = card_of(a).radar
+        if radar is not None:
+            out["attacker_radar"] = radar
         out.update(attacker_pilot=pilot_of(a), attacker_altitude=state_of(a).altitude)
     if target:
         t = engagement.get(target)
@@ -107,7 +109,7 @@ class RadarLock(Procedure):
             in_play(a)
             in_play(t)
             check_enemy(a, t, "7.1.1b")
-            if a.card.get("radar") is None:
+            if card_of(a).radar is None:
                 raise RuleViolation(f"{a.name} has no radar (7.1.1b)")
             if Status.OUT_OF_CONTROL in a.status:
                 raise RuleViolation(f"{a.name} is out of control")
@@ -129,7 +131,7 @@ def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool
     locks = list(state_of(a).locks)
     dropped: list[str] = []
     if target not in locks:
-        limit = int(a.card.get("radar_locks", 1))
+        limit = card_of(a).radar_locks
         while locks and len(locks) >= limit:
             dropped.append(locks.pop(0))
         if success:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.events import Event
 from app.core.ruleset import Acting, Step
+from rulesets.phantoms.cards import card_of
 from rulesets.phantoms.common import (
     IMPULSES,
     SEGMENTS,
@@ -133,7 +134,7 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
             (a.id, "may fire guns (7.2)", "gun_attack")
             for a in planes
             if state_of(a).moved_at == now
-            and a.card.get("gun_value") is not None
+            and card_of(a).gun_value is not None
             and Status.OUT_OF_CONTROL not in a.status
         ]
     elif seg == "g":
@@ -146,7 +147,7 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         out += [
             (a.id, "may attempt radar lock-on (7.1.1b)", "radar_lock")
             for a in planes
-            if a.card.get("radar") is not None and Status.OUT_OF_CONTROL not in a.status
+            if card_of(a).radar is not None and Status.OUT_OF_CONTROL not in a.status
         ]
     elif seg == "i":
         need = [

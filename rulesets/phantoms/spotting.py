@@ -13,6 +13,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
+from rulesets.phantoms.cards import card_of
 from rulesets.phantoms.common import D10, in_play, now_impulse, pilot_of, subject
 from rulesets.phantoms.state import game_of, state_of
 from rulesets.phantoms.tables import tables
@@ -118,7 +119,7 @@ class RadarSpot(Procedure):
         if attacker:
             a = engagement.get(attacker)
             out.update(
-                spotter_radar=int(a.card.get("radar") or 0),
+                spotter_radar=card_of(a).radar or 0,
                 spotter_pilot=pilot_of(a),
                 spotter_altitude=state_of(a).altitude,
             )
@@ -137,7 +138,7 @@ class RadarSpot(Procedure):
         if inputs.attacker and inputs.target:
             a = draft.get(inputs.attacker)
             in_play(a)
-            if a.card.get("radar") is None:
+            if card_of(a).radar is None:
                 raise RuleViolation(f"{a.name} has no radar (13.1)")
         att, dfn = self.modifiers(inputs)
         r1 = dice.roll(D10, "radar spot: spotter").total
@@ -196,13 +197,13 @@ class VisualSpot(Procedure):
             a = engagement.get(attacker)
             out.update(
                 spotter_pilot=pilot_of(a),
-                all_round_canopy=bool(a.card.get("all_round_canopy")),
-                two_crew=int(a.card.get("crew", 1)) >= 2,
+                all_round_canopy=card_of(a).all_round_canopy,
+                two_crew=card_of(a).crew >= 2,
             )
         if target:
             t = engagement.get(target)
             out.update(
-                target_size=t.card.get("size", "normal"),
+                target_size=card_of(t).size,
                 target_altitude=state_of(t).altitude,
             )
         if attacker and target:
