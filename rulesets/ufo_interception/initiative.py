@@ -13,6 +13,7 @@ from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
 from app.core.procedure import Decision, Draft, Procedure
 
+from .cards import details_of
 from .common import ROLL_OFF_HIGHER_FIRST, card_of, fighter
 from .sequence import INITIATIVE, RULE, require_step
 from .state import game_of
@@ -112,7 +113,7 @@ class Initiative(Procedure):
         ]
         return {
             "planes": [a.id for a in planes],
-            "reactions": [int(a.details.get("reaction", 0)) for a in planes],
+            "reactions": [details_of(a).reaction for a in planes],
         }
 
     def decide(self, inputs: InitiativeInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -123,8 +124,8 @@ class Initiative(Procedure):
             require_step(e, (INITIATIVE,), "rolling initiative")
             for p, r in zip(inputs.planes, inputs.reactions, strict=True):
                 a = fighter(e, p)
-                if int(a.details.get("reaction", 0)) != r:
-                    raise RuleViolation(f"{a.name}'s pilot reaction is {a.details.get('reaction')}")
+                if details_of(a).reaction != r:
+                    raise RuleViolation(f"{a.name}'s pilot reaction is {details_of(a).reaction}")
             names = [e.get(p).name for p in inputs.planes]
         faces, gs = order_by_dice(
             dice, [f"initiative for {n}" for n in names], lambda t: self._groups(inputs, t)

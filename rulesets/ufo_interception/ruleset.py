@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import Event, GameAttributesSet, InitiativeSet
@@ -27,7 +27,7 @@ from app.core.ruleset import (
     ledger_tracks,
 )
 
-from .cards import Card, catalogue, firing_initiative
+from .cards import Card, Details, catalogue, details_of, firing_initiative
 from .common import (
     ANTI_GRAV,
     EXTRA_DP_ON_LOCATION_ONLY,
@@ -63,17 +63,6 @@ from .state import GameState, State, state_of
 from .tables import ARCS_TABLE, DAMAGE_TABLE
 
 FOUR_AMRAAM = "four_amraam"
-
-
-class Details(BaseModel):
-    """Per-aircraft settings: the pilot reaction (UFO rules, Turn Order) and starting speed."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-    reaction: int = Field(0, ge=0, le=20, title="Pilot reaction", description="d6 + reaction")
-    speed: int | None = Field(
-        None, ge=1, title="Starting speed (inches)", description="default: the card's top speed"
-    )
 
 
 def _fighters(engagement: Engagement) -> list[AircraftState]:
@@ -257,7 +246,7 @@ class UfoInterception(Ruleset):
         scores = engagement.initiative_scores
         if step == INITIATIVE:
             return [
-                (a.id, f"rolls d6 + pilot reaction {a.details.get('reaction', 0)}", "initiative")
+                (a.id, f"rolls d6 + pilot reaction {details_of(a).reaction}", "initiative")
                 for a in _fighters(engagement)
             ]
         out: list[Acting] = []
@@ -375,7 +364,7 @@ class UfoInterception(Ruleset):
             items += [
                 ("Speed", str(c.speed)),
                 ("Current speed", str(state_of(aircraft).speed)),
-                ("Pilot reaction", str(aircraft.details.get("reaction", 0))),
+                ("Pilot reaction", str(details_of(aircraft).reaction)),
             ]
         else:
             items.append(("Anti Grav", str(c.anti_grav)))
