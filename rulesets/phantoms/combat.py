@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from app.core import hexgrid
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
@@ -17,7 +18,6 @@ from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.cards import Card, card_of
 from rulesets.phantoms.common import (
-    D10,
     in_play,
     maneuver_now,
     now_impulse,
@@ -270,9 +270,9 @@ class GunAttack(UnspottedInput, Procedure):
                 check_vertical(a, t, now, "7.2")
         check_same_hex(inputs, a, t, now)
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "gun attack: attacker").total
-        r2 = dice.roll(D10, "gun attack: target").total
-        hits = self.hits(inputs, (r1 + att) - (r2 + dfn))
+        c = opposed(dice, "gun attack", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        hits = self.hits(inputs, c.margin)
         outcome = hits_label(hits)
         if a is not None:
             draft.emit(

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
@@ -24,7 +25,6 @@ from rulesets.phantoms.combat import (
     missile_ledger,
 )
 from rulesets.phantoms.common import (
-    D10,
     in_play,
     maneuver_now,
     now_impulse,
@@ -351,9 +351,9 @@ class MissileAttack(UnspottedInput, Procedure):
                     "misses (7.1.4); remove it with missile_lost"
                 )
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "missile impact: attacker").total
-        r2 = dice.roll(D10, "missile impact: target").total
-        hits = max(0, r1 + att - (r2 + dfn))
+        c = opposed(dice, "missile impact", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        hits = max(0, c.margin)
         outcome = hits_label(hits)
         if t is not None and flight is not None:
             rest = in_flight(engagement)

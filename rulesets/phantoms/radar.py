@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
@@ -14,7 +15,7 @@ from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.cards import card_of
 from rulesets.phantoms.combat import check_enemy
-from rulesets.phantoms.common import D10, in_play, pilot_of
+from rulesets.phantoms.common import in_play, pilot_of
 from rulesets.phantoms.state import flying, in_flight, state_of
 from rulesets.phantoms.tables import tables
 
@@ -114,9 +115,9 @@ class RadarLock(Procedure):
             if Status.OUT_OF_CONTROL in a.status:
                 raise RuleViolation(f"{a.name} is out of control")
         att, dfn = radar_modifiers(inputs, self.variants)
-        r1 = dice.roll(D10, "radar lock-on: attacker").total
-        r2 = dice.roll(D10, "radar lock-on: target").total
-        outcome = "lock" if r1 + att > r2 + dfn else "miss"
+        c = opposed(dice, "radar lock-on", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = "lock" if c.won else "miss"
         if a is not None and t is not None:
             draft.emit(*_relock(draft.engagement, a, t.id, outcome == "lock"))
         return Decision(
@@ -194,9 +195,9 @@ class BreakLock(Procedure):
             if not active and inputs.target not in state_of(a).locks:
                 raise RuleViolation(f"{a.name} has no radar lock on that aircraft (7.1.1c)")
         att, dfn = radar_modifiers(inputs, self.variants, inputs.missile_radar)
-        r1 = dice.roll(D10, "break lock: attacker").total
-        r2 = dice.roll(D10, "break lock: target").total
-        outcome = self._label(r1 + att - (r2 + dfn))
+        c = opposed(dice, "break lock", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = self._label(c.margin)
         if a is not None and inputs.target and outcome != "miss":
             if inputs.missile_radar is None:
                 locks = [x for x in state_of(a).locks if x != inputs.target]

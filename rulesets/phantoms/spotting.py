@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
@@ -14,7 +15,7 @@ from app.core.events import AttributesSet, GameAttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.cards import card_of
-from rulesets.phantoms.common import D10, in_play, now_impulse, pilot_of, subject
+from rulesets.phantoms.common import in_play, now_impulse, pilot_of, subject
 from rulesets.phantoms.state import game_of, state_of
 from rulesets.phantoms.tables import tables
 
@@ -141,9 +142,9 @@ class RadarSpot(Procedure):
             if card_of(a).radar is None:
                 raise RuleViolation(f"{a.name} has no radar (13.1)")
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "radar spot: spotter").total
-        r2 = dice.roll(D10, "radar spot: target").total
-        outcome = "spotted" if r1 + att > r2 + dfn else "miss"
+        c = opposed(dice, "radar spot", att, dfn, sides=("spotter", "target"))
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = "spotted" if c.won else "miss"
         if outcome == "spotted" and inputs.attacker and inputs.target:
             draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "radar"))
         return Decision(outcome, f"radar spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.1)")
@@ -226,9 +227,9 @@ class VisualSpot(Procedure):
                 )
             draft.emit(AttributesSet(aircraft=a.id, values={"visual_attempt_at": now}))
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "visual spot: spotter").total
-        r2 = dice.roll(D10, "visual spot: target").total
-        outcome = "spotted" if r1 + att > r2 + dfn else "miss"
+        c = opposed(dice, "visual spot", att, dfn, sides=("spotter", "target"))
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = "spotted" if c.won else "miss"
         if outcome == "spotted" and inputs.attacker and inputs.target:
             draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "visual"))
         return Decision(outcome, f"visual spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.2)")
