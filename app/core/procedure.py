@@ -362,7 +362,16 @@ class Procedure(ABC):
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        """Input values read off the aircraft's cards and state, for the desk's form."""
+        """Input values read off the aircraft's cards and state, for the desk's form. A
+        one-aircraft procedure writes ``prefill_one`` instead: it is given the aircraft."""
+        if type(self).prefill_one is Procedure.prefill_one:
+            return {}
+        who = attacker or target  # the desk passes the one aircraft as the attacker
+        return {} if who is None else self.prefill_one(engagement, engagement.get(who))
+
+    def prefill_one(self, engagement: Engagement, aircraft: AircraftState) -> dict[str, Any]:
+        """The input values of a one-aircraft procedure read off this aircraft's card and
+        state (the opening every such ``prefill`` had, written once)."""
         return {}
 
     def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:

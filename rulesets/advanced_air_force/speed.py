@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.engagement import Engagement
+from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft
-from app.core.ruleset import AircraftInputs, prefill_subject
+from app.core.ruleset import AircraftInputs
 
 from . import advantage_state
 from .card import Card, LimitSide, LoadedLimit, loaded_speeds
@@ -51,12 +51,7 @@ class StallSpeed(Calculator):
     rule = "rule 10"
     Inputs = StallInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         card = a.typed(Card, "card")
         return {
             "stall_speed": card.stall_speed,
@@ -238,12 +233,7 @@ class SpeedChange(Calculator):
     rule = "rules 2, 16-21, 29"
     Inputs = SpeedInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         st = state_of(a)
         out: dict[str, Any] = effective_speeds(a.typed(Card, "card"), st)
         if st.airspeed is not None:

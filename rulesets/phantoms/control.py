@@ -8,11 +8,11 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.dice import DiceSource
-from app.core.engagement import Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
-from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
+from app.core.ruleset import AircraftInputs, PilotQuality
 from rulesets.phantoms.common import D10, in_play, loss_events, now_impulse, pilot_of
 from rulesets.phantoms.state import ControlCheck, game_of, state_of
 from rulesets.phantoms.tables import tables
@@ -60,12 +60,7 @@ class LossOfControl(Procedure):
             return "safe" if 1 <= roll - i.below_zero <= top else "out of control"
         return "safe" if roll + i.below_zero <= top else "out of control"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         checks = state_of(a).control_checks
         out: dict[str, Any] = {"pilot": pilot_of(a), "wounded": Status.WOUNDED in a.status}
         if checks:
@@ -127,12 +122,7 @@ class Recovery(Procedure):
             return "recovered"
         return "crashed" if i.altitude == 0 else "still out of control"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         return {
             "pilot": pilot_of(a),
             "speed": max(1, state_of(a).speed),

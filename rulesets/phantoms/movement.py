@@ -13,7 +13,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft
-from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.phantoms.cards import Card, SpeedChart
 from rulesets.phantoms.common import (
     clock_of,
@@ -171,13 +171,10 @@ class SetSpeed(Calculator):
     Inputs = SetSpeedInputs
     suggested = frozenset({"speed"})
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         """The aircraft's current speed (issue 29): the new speed is typed over it, and
         Enter keeps it."""
-        a = prefill_subject(engagement, attacker, target)
-        return {"speed": state_of(a).speed} if a is not None and state_of(a).speed else {}
+        return {"speed": state_of(a).speed} if state_of(a).speed else {}
 
     def compute(self, inputs: SetSpeedInputs, draft: Draft) -> Decision:
         if inputs.aircraft:

@@ -7,11 +7,11 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.dice import DiceSource
-from app.core.engagement import Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
-from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .cards import Card, catalogue
 from .common import (
@@ -170,12 +170,7 @@ class VitalSystem(Procedure):
     def _hit(inputs: VitalInputs, roll: int) -> str:
         return "vital system hit: pilot ejects" if roll < inputs.total_damage else "miss"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         if VITAL_THIS_TURN in self.variants:
             return {"total_damage": state_of(a).damaged_in(engagement.turn)}
         return {"total_damage": a.damage}
@@ -231,11 +226,8 @@ class HitLocation(Procedure):
     rule = "UFO rules, Tornado card: Hit Location"
     Inputs = HitLocationInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        return {} if a is None else {"type_id": a.type_id}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
+        return {"type_id": a.type_id}
 
     def decide(self, inputs: HitLocationInputs, dice: DiceSource, draft: Draft) -> Decision:
         effects = None

@@ -12,7 +12,7 @@ from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
-from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .common import (
     RAY_GUN_KEEPS_CHARGE,
@@ -221,12 +221,7 @@ class Recharge(Procedure):
     rule = "UFO rules, Firing: UFO (recharge)"
     Inputs = RechargeInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         guns = card_of(a).ray_guns
         led = a.ledgers.get(ray_gun_ledger(1))
         if isinstance(guns, str) or not guns or led is None:
