@@ -27,6 +27,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
+from app.core.contract import RulesetContractError, ruleset_mistakes
 from app.core.ruleset import Ruleset
 
 GROUP = "airboss.rulesets"
@@ -223,6 +224,9 @@ def _load(name: str, value: str) -> Ruleset:
         raise TypeError(f"{value}: its id and title must be text")
     if obj.id != name:
         raise TypeError(f"{value} has id {obj.id!r} but is registered as {name!r}")
+    mistakes = ruleset_mistakes(obj)  # issue 32: the whole contract, each mistake named
+    if mistakes:
+        raise RulesetContractError(name, mistakes)
     return obj
 
 

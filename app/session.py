@@ -54,7 +54,15 @@ from app.core.guest import (
 )
 from app.core.history import Timeline
 from app.core.log_index import undone_in
-from app.core.prepared import ROLES, Prepared, dice_of, first_enemy, line_roles, prepare
+from app.core.prepared import (
+    ROLES,
+    DieToType,
+    Prepared,
+    dice_of,
+    first_enemy,
+    line_roles,
+    prepare,
+)
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
@@ -323,6 +331,7 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
+        self.ruleset.check_events(self.engagement, events)  # issue 32: State and GameState
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
         try:
@@ -562,11 +571,12 @@ class GameSession:
         except (GuestError, ValidationError):
             return ""  # a guest's bug is said when the line is opened
 
-    def next_die(self, prepared: Prepared, typed: Sequence[int]) -> str | None:
-        """The label of the next die the rules roll once ``typed`` are the dice so far, or
-        ``None`` when they need no more (issue 29: a roll that stops early, "up to 3 entry
-        rolls", skips the dice it never rolls); "" when it cannot be told (a refusal, dice
-        that do not fit). Nothing is written."""
+    def next_die(self, prepared: Prepared, typed: Sequence[int]) -> DieToType | str | None:
+        """The next die the rules roll once ``typed`` are the dice so far, or ``None`` when
+        they need no more (issue 29: a roll that stops early, "up to 3 entry rolls", skips the
+        dice it never rolls; one that goes on asks for its next die as soon as the last is
+        typed); "" when it cannot be told (a refusal, dice that do not fit). Nothing is
+        written."""
         if prepared.inputs is None or prepared.seq != self.engagement.seq:
             return ""
         proc = self._procedure(prepared.procedure)
@@ -595,7 +605,7 @@ class GameSession:
                 for r, a in prepared.roles.items()
                 if a and a in self.engagement.aircraft
             }
-            return dice_of([dice.wanted], names)[0].label
+            return dice_of([dice.wanted], names)[0]
         return None
 
     def acting(self) -> list[tuple[str, ...]]:

@@ -6,7 +6,7 @@ Nothing here knows a ruleset's rules. The chain is composed from the procedures'
 ``decide`` and the ruleset's own "who acts now" (``Ruleset.acting``):
 
 1. the first roll's ``decide`` is walked over every value of its dice
-   (``app.core.procedure.cut_outcomes``); paths that emit the same events are one branch;
+   (``app.core.procedure.exact_outcomes``); paths that emit the same events are one branch;
 2. each branch's events are applied to the game: a roll that the new state owes the aircraft
    of the chain (a line of ``acting`` that was not there before: a critical hit, an
    ejection ...) is prepared as the desk prepares it (``app.core.prepared.prepare``: cards and
@@ -34,7 +34,7 @@ from app.core.engagement import AircraftState, Engagement, apply
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import Event, StatusChanged, event_to_json
 from app.core.prepared import line_roles, prepare
-from app.core.procedure import Draft, Procedure, cut_outcomes
+from app.core.procedure import Draft, Procedure, exact_outcomes
 from app.core.status import Status
 
 if TYPE_CHECKING:
@@ -292,7 +292,7 @@ def _roll(
         return key
 
     try:
-        walked, cut = cut_outcomes(run, proc.round_rolls)
+        walked = exact_outcomes(run)  # pools of dice in icepool: nothing is cut (issue 32)
     except MissingTableValue as e:
         walk.missing[f"{e.table} ({e.cell})"] = None
         return {"?": Fraction(1)}
@@ -301,11 +301,8 @@ def _roll(
             return {_facts(walk, state): Fraction(1)}
         walk.notes[f"{proc.title}: {e}"] = None
         return {"?": Fraction(1)}
-    if cut == 1:
-        return {"?": Fraction(1)}
     out: dict[str, Fraction] = {}
     for key, p in walked.items():
-        p = p / (1 - cut)
         walk.branches += 1
         if walk.branches > MOST_BRANCHES or time.perf_counter() > walk.deadline:
             raise _Cut

@@ -7,16 +7,26 @@ players rolled; an impossible value is refused with a message naming the die and
 
 Exact odds come from icepool behind this module; nothing but plain ``Fraction`` leaves it.
 icepool is imported at the first odds asked for, not when a game opens (issue 20).
+
+Pool queries (issue 32) read many dice as one value: ``count_at_least`` (how many of N dice
+show at least k), ``sum_of`` (the sum of N rolls, each read through a table), ``reroll_until``
+(a round of rolls rolled again until it decides) and ``read_pool`` (several rolls read
+together, an initiative order say). With the real dice each die is rolled (and typed) as
+usual; when the odds are worked out (``Procedure.odds`` walks ``decide``) the source is a
+``Branching`` one, and the query branches once over the distribution of its value, worked out
+by icepool, instead of over every face of every die.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Protocol
+from functools import cache
+from math import lcm
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from app.core.errors import RuleViolation
 
@@ -24,15 +34,22 @@ if TYPE_CHECKING:
     import icepool
 
 __all__ = [
+    "Branching",
     "DiceError",
     "DiceSource",
     "DiceSpec",
+    "Pooled",
     "Roll",
     "SeededDice",
     "TableDice",
+    "count_at_least",
     "distribution",
+    "faces_of",
     "label_odds",
+    "read_pool",
+    "reroll_until",
     "successes",
+    "sum_of",
 ]
 
 
@@ -194,6 +211,9 @@ class TableDice:
     ran_out: bool = False
     #: the roll asked for when they ran out, as (spec, purpose): the desk asks for its dice
     wanted: tuple[str, str] | None = None
+    #: a round of rolls is being rolled again (``reroll_until``): the round before decided
+    #: nothing
+    rerolling: bool = False
 
     def __post_init__(self) -> None:
         self._next = 0
@@ -220,3 +240,204 @@ class TableDice:
     def unused(self) -> list[int]:
         """Typed values no roll has consumed."""
         return list(self.values[self._next :])
+
+
+# -- pool queries (issue 32) -------------------------------------------------------------------
+
+H = TypeVar("H", bound=Hashable)
+
+
+@runtime_checkable
+class Branching(Protocol):
+    """A dice source that works out odds: a pool query asks it to branch over the exact
+    distribution of its value (``outcomes()``: (value, ways) pairs and the ways in all, worked
+    out when the walk needs them) and is given the value of the branch being walked.
+    ``rolls`` are the (spec, purpose) the query stands for (the dice the table rolls)."""
+
+    rolls: list[Roll]
+
+    def roll(self, spec: DiceSpec | str, purpose: str) -> Roll: ...
+
+    def branch(
+        self,
+        rolls: tuple[tuple[str, str], ...],
+        outcomes: Callable[[], tuple[tuple[tuple[Any, int], ...], int]],
+    ) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """A pool query's value and the rolls made for it (none when the odds are worked out: a
+    decision reads the value, and shows the rolls only in its narrative)."""
+
+    value: Any
+    rolls: tuple[Roll, ...] = ()
+
+
+def _ways(die: icepool.Die) -> tuple[tuple[tuple[Any, int], ...], int]:
+    """A die's outcomes as whole numbers of ways out of a common denominator."""
+    probs = [Fraction(p) for p in die.probabilities()]
+    den = lcm(*(p.denominator for p in probs)) if probs else 1
+    outs = tuple((o, int(p * den)) for o, p in zip(die.outcomes(), probs, strict=True) if p)
+    return outs, den
+
+
+def _rolled(spec: str, purpose: str) -> tuple[tuple[str, str], ...]:
+    return ((_spec(spec).name, purpose),)
+
+
+def count_at_least(dice: DiceSource, n: int, die: str, k: int, purpose: str) -> Pooled:
+    """How many of ``n`` dice ``die`` show ``k`` or more (a hit on each 5 or 6): one roll of
+    ``n`` dice (``"4d6"``), its faces kept; exact odds by icepool, ``n`` of them binomial."""
+    one = _spec(die)
+    if one.count != 1:
+        raise ValueError("count_at_least() counts single dice; pass the spec of one die")
+    if n <= 0:
+        return Pooled(0)
+    spec = f"{n}d{one.die_name[1:]}"
+    if isinstance(dice, Branching):
+        import icepool
+
+        hit = [1 if f >= k else 0 for f in one.faces]
+        return Pooled(dice.branch(_rolled(spec, purpose), lambda: _ways(n @ icepool.Die(hit))))
+    r = dice.roll(spec, purpose)
+    return Pooled(sum(1 for f in r.dice if f >= k), (r,))
+
+
+def _itself(total: int) -> int:
+    return total
+
+
+def sum_of(
+    dice: DiceSource,
+    rolls: Sequence[tuple[str, str]],
+    read: Sequence[Callable[[int], int]] | None = None,
+) -> Pooled:
+    """The sum of several rolls (``(spec, purpose)`` each), each total read through its own
+    function first (a table's column, say; none: the total itself). With the real dice each
+    roll is rolled as usual; the odds are the convolution of the readings, by icepool. A
+    reading may raise (a table cell not printed): the odds then raise it too."""
+    readers = list(read) if read is not None else [_itself] * len(rolls)
+    if len(readers) != len(rolls):
+        raise ValueError("one reading per roll")
+    if isinstance(dice, Branching):
+        import icepool
+
+        def convolved() -> tuple[tuple[tuple[Any, int], ...], int]:
+            total = icepool.Die([0])
+            for (spec, _), reader in zip(rolls, readers, strict=True):
+                total = total + _spec(spec).die().map(reader)
+            return _ways(total)
+
+        named = tuple((_spec(s).name, p) for s, p in rolls)
+        return Pooled(dice.branch(named, convolved))
+    made = tuple(dice.roll(spec, purpose) for spec, purpose in rolls)
+    return Pooled(sum(f(r.total) for r, f in zip(made, readers, strict=True)), made)
+
+
+#: the most rounds ``reroll_until`` rolls at the table before it says the dice never decide
+MOST_ROUNDS = 50
+
+
+def reroll_until(
+    dice: DiceSource,
+    rolls: Sequence[tuple[str, str]],
+    decided: Callable[[tuple[int, ...]], bool],
+) -> Pooled:
+    """A round of rolls (``(spec, purpose)`` each) rolled again from the start until
+    ``decided(totals)`` (a tie re-rolled). The value is the number of rounds rolled again, the
+    rolls those of the round that decided. Every round is the same roll afresh, so the odds
+    are one round's conditioned on deciding (icepool's re-roll, without end); at the table each
+    round's dice are rolled (typed) in turn."""
+    specs = [_spec(s) for s, _ in rolls]
+    if isinstance(dice, Branching):
+        import icepool
+
+        def decisive() -> tuple[tuple[tuple[Any, int], ...], int]:
+            joint = icepool.tupleize(*(s.die() for s in specs))
+            kept = joint.reroll(lambda t: not decided(tuple(t)), star=False, depth="inf")
+            if kept.is_empty():
+                raise RuleViolation("no round of these rolls can decide: the re-rolls never end")
+            return _ways(kept)
+
+        named = tuple((s.name, p) for s, (_, p) in zip(specs, rolls, strict=True))
+        totals = dice.branch(named, decisive)
+        made = tuple(
+            Roll(s.name, p, faces_of(s, t))
+            for s, (_, p), t in zip(specs, rolls, totals, strict=True)
+        )
+        return Pooled(0, made)
+    for n in range(MOST_ROUNDS):
+        if n and isinstance(dice, TableDice):
+            dice.rerolling = True
+        made = tuple(dice.roll(s, p) for s, (_, p) in zip(specs, rolls, strict=True))
+        if decided(tuple(r.total for r in made)):
+            return Pooled(n, made)
+    raise DiceError(f"{MOST_ROUNDS} rounds of {rolls[0][1]} decided nothing")
+
+
+#: the most joint outcomes ``read_pool`` reads for exact odds (six d6)
+READ_POOL_LIMIT = 6**6
+
+
+def read_pool(
+    dice: DiceSource,
+    rolls: Sequence[tuple[str, str]],
+    read: Callable[[tuple[int, ...]], H],
+) -> Pooled:
+    """Several rolls read together as one value (``read(totals)``: an initiative order from
+    one die per plane). The odds come from icepool's joint distribution of the rolls, read
+    once per joint outcome, so a decision that reads the value runs once per distinct value,
+    not once per sequence of faces; it is given the rolls of one joint outcome with that
+    value (its events and narrative then read as at the table)."""
+    specs = tuple(_spec(s) for s, _ in rolls)
+    if isinstance(dice, Branching):
+        size = 1
+        for s in specs:
+            size *= s.high - s.low + 1 if s.count == 1 else len(distribution(s))
+        if size > READ_POOL_LIMIT:
+            raise RuleViolation(
+                f"{len(specs)} rolls read together have {size:,} joint outcomes, more than the "
+                f"{READ_POOL_LIMIT:,} exact odds read; roll or type the dice to resolve it"
+            )
+
+        def readings() -> tuple[tuple[tuple[Any, int], ...], int]:
+            # each branch is (value, the totals of its first joint outcome): the decision is
+            # given rolls that show its value
+            ways: dict[H, int] = {}
+            first: dict[H, tuple[int, ...]] = {}
+            joint = _joint(tuple(s.name for s in specs))
+            for totals, n in zip(joint.outcomes(), joint.quantities(), strict=True):
+                value = read(tuple(totals))
+                ways[value] = ways.get(value, 0) + n
+                first.setdefault(value, tuple(totals))
+            return tuple(((v, first[v]), w) for v, w in ways.items()), joint.denominator()
+
+        named = tuple((s.name, p) for s, (_, p) in zip(specs, rolls, strict=True))
+        chosen, shown = dice.branch(named, readings)
+        made = tuple(
+            Roll(s.name, p, faces_of(s, t))
+            for s, (_, p), t in zip(specs, rolls, shown, strict=True)
+        )
+        return Pooled(chosen, made)
+    made = tuple(dice.roll(spec, purpose) for spec, purpose in rolls)
+    return Pooled(read(tuple(r.total for r in made)), made)
+
+
+@cache
+def _joint(names: tuple[str, ...]) -> icepool.Die:
+    """The joint distribution of one roll of each spec (a die of tuples of totals), kept."""
+    import icepool
+
+    return icepool.tupleize(*(_spec(n).die() for n in names))
+
+
+def faces_of(spec: DiceSpec, total: int) -> tuple[int, ...]:
+    """Faces of ``spec`` that add up to ``total`` (the lowest first die that can): the dice a
+    walked roll or pool shows for a total."""
+    faces, rest = [], total
+    for i in range(spec.count):
+        face = max(spec.low, min(spec.high, rest - (spec.count - i - 1) * spec.low))
+        faces.append(face)
+        rest -= face
+    return tuple(faces)

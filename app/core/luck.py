@@ -7,7 +7,7 @@ roll, and those are the odds used; an older record has its procedure and its inp
 state before it is the fold of the actions before it that count (an undone
 action is not in the game, and one undone before this roll cannot be redone after it). The
 odds are worked out again by walking the procedure's own ``decide`` over every value of its
-dice on that state (``app.core.procedure.cut_outcomes``, as ``Procedure.odds`` does), so they
+dice on that state (``app.core.procedure.exact_outcomes``, as ``Procedure.odds`` does), so they
 are exactly what the desk showed before the roll, as ``Fraction``. The same walk says which
 outcomes put the target out of the fight, so kills have exact odds too.
 
@@ -32,7 +32,7 @@ from app.core.after_action import LOSSES, undone_actions
 from app.core.engagement import Engagement, apply
 from app.core.events import CardsPrinted, ProcedureResolved, Restored, Reverted, StatusChanged
 from app.core.log_index import Logged
-from app.core.procedure import Draft, Procedure, cut_outcomes
+from app.core.procedure import Draft, Procedure, exact_outcomes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -190,13 +190,10 @@ def _odds(
         )
         return f"{int(lost)}{label}"
 
-    walked, cut = cut_outcomes(run, proc.round_rolls)
-    if cut == 1:
-        raise ValueError("no round of these rolls can decide")
+    walked = exact_outcomes(run)
     odds: dict[str, Fraction] = {}
     kill = Fraction(0)
     for key, p in walked.items():
-        p = p / (1 - cut)
         odds[key[1:]] = odds.get(key[1:], Fraction(0)) + p
         if key[0] == "1":
             kill += p

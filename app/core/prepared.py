@@ -418,7 +418,8 @@ def _validated(
     missing: MissingTableValue | None = None
     if inputs is not None:
         try:
-            dice = dice_of(proc.dice_needed(inputs), names)
+            game = engagement if any(roles.values()) else None  # as the odds are worked out
+            dice = dice_of(proc.dice_needed(inputs, game), names)
         except MissingTableValue as e:
             missing = e
         except (RuleViolation, ValueError, KeyError):

@@ -1,7 +1,7 @@
 """One rule, one function: a procedure's decision, its resolution and its exact odds.
 
 A rules procedure is written once, as ``decide(inputs, dice, draft)``: check what the rules
-forbid (``RuleViolation``), roll the declared dice, decide the outcome, and emit the events to
+forbid (``RuleViolation``), roll its dice, decide the outcome, and emit the events to
 the ``Draft`` (which applies each at once, so later reads in the same decision see them).
 
 - ``resolve(inputs, dice, engagement)`` runs ``decide`` once with the real dice (typed at the
@@ -27,10 +27,16 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.core.dice import DiceSource, DiceSpec, Roll, distribution
+from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, ProcedureResolved
+from app.core.events import (
+    AircraftAdded,
+    AttributesSet,
+    Event,
+    GameAttributesSet,
+    ProcedureResolved,
+)
 
 __all__ = [
     "Calculator",
@@ -39,8 +45,8 @@ __all__ = [
     "OddsTooLarge",
     "Procedure",
     "Resolution",
-    "cut_outcomes",
     "exact_outcomes",
+    "sure_rolls",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -84,17 +90,62 @@ class Decision:
     headline: str = ""
 
 
+class InvalidState(RuleViolation, TypeError):
+    """An event whose values the ruleset's typed ``State`` or ``GameState`` refuses (a misspelt
+    key, a wrong type): a bug of the ruleset (or a correction that cannot be), named, and
+    nothing is applied."""
+
+
+def check_event(
+    event: Event,
+    engagement: Engagement,
+    state_model: type[BaseModel] | None,
+    game_model: type[BaseModel] | None = None,
+) -> None:
+    """The one check every event of a ruleset passes (issue 32), wherever it comes from (a
+    procedure's draft, ``on_clock``, the initial attributes of an aircraft put on the roster,
+    a correction): an aircraft's attributes as they would be after it must be a valid
+    ``State``, the game's attributes a valid ``GameState``; ``InvalidState`` names the event,
+    the aircraft and what is wrong."""
+    if isinstance(event, AttributesSet) and state_model is not None:
+        a = engagement.get(event.aircraft)
+        _valid(state_model, {**a.attributes, **event.values}, f"{a.name}: state", event.values)
+    elif isinstance(event, AircraftAdded) and state_model is not None:
+        _valid(
+            state_model, dict(event.attributes), f"{event.name}: initial state", event.attributes
+        )
+    elif isinstance(event, GameAttributesSet) and game_model is not None:
+        merged = {**engagement.attributes, **event.values}
+        _valid(game_model, merged, "the game's records", event.values)
+
+
+def _valid(model: type[BaseModel], values: Mapping[str, Any], what: str, given: Any) -> None:
+    try:
+        model.model_validate(values)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(all)'}: {e['msg']}" for e in err.errors()
+        )
+        raise InvalidState(f"{what} {dict(given)!r}: {problems}") from None
+
+
 class Draft:
     """The engagement as one decision goes: every emitted event is applied at once.
 
-    ``state_model`` is the ruleset's typed per-aircraft ``State``: an ``AttributesSet`` whose
-    values the model refuses (a misspelt key, a wrong type) is a programming error caught here,
-    not a silent extra attribute.
+    ``state_model`` and ``game_model`` are the ruleset's typed per-aircraft ``State`` and
+    game-wide ``GameState``: an event whose values they refuse (a misspelt key, a wrong type)
+    is a programming error caught here (``check_event``), not a silent extra attribute.
     """
 
-    def __init__(self, engagement: Engagement, state_model: type[BaseModel] | None = None):
+    def __init__(
+        self,
+        engagement: Engagement,
+        state_model: type[BaseModel] | None = None,
+        game_model: type[BaseModel] | None = None,
+    ):
         self.engagement = engagement
         self.state_model = state_model
+        self.game_model = game_model
         self.events: list[Event] = []
 
     def get(self, aircraft_id: str) -> AircraftState:
@@ -106,22 +157,23 @@ class Draft:
 
     def emit(self, *events: Event) -> None:
         for e in events:
-            if isinstance(e, AttributesSet) and self.state_model is not None:
-                a = self.get(e.aircraft)
-                try:
-                    self.state_model.model_validate({**a.attributes, **e.values})
-                except ValidationError as err:
-                    raise TypeError(f"{a.name}: state {dict(e.values)!r}: {err}") from None
+            check_event(e, self.engagement, self.state_model, self.game_model)
             self.engagement = apply(self.engagement, e, self.engagement.seq)
             self.events.append(e)
 
 
+Outcomes = tuple[tuple[tuple[Any, int], ...], int]
+
+
 class _Branch(BaseException):
     """Raised inside a walked decision when it rolls past the chosen prefix (never caught by
-    a rule's own ``except Exception``)."""
+    a rule's own ``except Exception``): the rolls the branch stands for, as (spec, purpose),
+    and how to work out its outcomes, as (value, ways) and the ways in all (a pool's readings
+    may raise: a table cell not printed)."""
 
-    def __init__(self, spec: str) -> None:
-        self.spec = spec
+    def __init__(self, rolls: tuple[tuple[str, str], ...], outcomes: Callable[[], Outcomes]):
+        self.rolls = rolls
+        self.outcomes = outcomes
 
 
 @cache
@@ -142,32 +194,85 @@ def _totals(spec: str) -> tuple[tuple[tuple[int, int], ...], int]:
 @cache
 def _faces(spec: str, total: int) -> tuple[int, ...]:
     """Faces that add up to ``total`` (the walk branches on totals; see ``exact_outcomes``)."""
-    s = _spec(spec)
-    faces, rest = [], total
-    for i in range(s.count):
-        face = max(s.low, min(s.high, rest - (s.count - i - 1) * s.low))
-        faces.append(face)
-        rest -= face
-    return tuple(faces)
+    return faces_of(_spec(spec), total)
 
 
 class _WalkDice:
-    """A dice source that replays a chosen prefix of totals and branches at the next roll."""
+    """A dice source that replays a chosen prefix of values and branches at the next roll or
+    pool query (``app.core.dice.Branching``)."""
 
-    __slots__ = ("prefix", "rolls")
+    __slots__ = ("prefix", "rolls", "_n")
 
-    def __init__(self, prefix: Sequence[int]) -> None:
+    def __init__(self, prefix: Sequence[Any]) -> None:
         self.prefix = prefix
         self.rolls: list[Roll] = []
+        self._n = 0
 
     def roll(self, spec: DiceSpec | str, purpose: str) -> Roll:
         name = spec.name if isinstance(spec, DiceSpec) else _spec(spec).name
-        n = len(self.rolls)
-        if n >= len(self.prefix):
-            raise _Branch(name)
-        r = Roll(name, purpose, _faces(name, self.prefix[n]))
+        if self._n >= len(self.prefix):
+            raise _Branch(((name, purpose),), lambda: _totals(name))
+        r = Roll(name, purpose, _faces(name, self.prefix[self._n]))
+        self._n += 1
         self.rolls.append(r)
         return r
+
+    def branch(self, rolls: tuple[tuple[str, str], ...], outcomes: Callable[[], Outcomes]) -> Any:
+        if self._n >= len(self.prefix):
+            raise _Branch(rolls, outcomes)
+        value = self.prefix[self._n]
+        self._n += 1
+        return value
+
+
+#: the most decisions a dry run for the dice (``sure_rolls``) runs before it stops looking
+DRY_RUN_LIMIT = 10_000
+
+
+def sure_rolls(
+    run: Callable[[DiceSource], object], limit: int = DRY_RUN_LIMIT
+) -> list[tuple[str, str]]:
+    """The rolls ``run`` makes whatever the dice show, in order, as ``(spec, purpose)``: the
+    dice the table can roll before anyone reads a face. A dry run, level by level over the
+    values of the walk: a roll (or a pool query's rolls) is sure when every path so far makes
+    it next; the first path that ends, or makes another roll, stops the list. A path the rules
+    or tables stop after a roll (a cell not printed for that total) says nothing of the rolls
+    after it and is left out. Past ``limit`` decisions the rolls found so far are returned (a
+    roll asked later is asked for when reached, as the desk does for a re-roll). A refusal
+    before any roll is raised: the rules refuse these inputs."""
+    out: list[tuple[str, str]] = []
+    level: list[tuple[Any, ...]] = [()]
+    walked = 0
+    while level:
+        following: tuple[tuple[str, str], ...] | None = None
+        children: list[tuple[Any, ...]] = []
+        for prefix in level:
+            walked += 1
+            if walked > limit:
+                return out
+            try:
+                run(_WalkDice(prefix))
+            except _Branch as b:
+                if following is None:
+                    following = b.rolls
+                elif following != b.rolls:
+                    return out
+                try:
+                    values = b.outcomes()[0]
+                except RuleViolation:  # a pool the tables cannot read yet: rolled all the same
+                    return [*out, *b.rolls]
+                children.extend((*prefix, v) for v, _ in values)
+                continue
+            except RuleViolation:
+                if not prefix:
+                    raise
+                continue
+            return out
+        if following is None:
+            return out
+        out.extend(following)
+        level = children
+    return out
 
 
 def exact_outcomes(
@@ -175,22 +280,14 @@ def exact_outcomes(
 ) -> dict[str, Fraction]:
     """The exact distribution of ``run``'s outcome over every value its dice can show.
 
-    ``run`` is re-executed along each path of totals; a roll beyond the path branches over the
-    totals of its spec. Rules that read single faces of several dice roll them one at a time.
-    Weights stay whole numbers (ways, out of ``den``) until the end.
+    ``run`` is re-executed along each path of values; a roll beyond the path branches over the
+    totals of its spec, a pool query (``app.core.dice``) over the values of its pool, whose
+    distribution icepool works out. Rules that read single faces of several dice roll them one
+    at a time, or read them as a pool. Weights stay whole numbers (ways, out of ``den``) until
+    the end.
     """
-    return cut_outcomes(run, None, limit)[0]
-
-
-def cut_outcomes(
-    run: Callable[[DiceSource], str], depth: int | None, limit: int = ODDS_LIMIT
-) -> tuple[dict[str, Fraction], Fraction]:
-    """``exact_outcomes`` with every path cut before its roll number ``depth + 1``: the
-    distribution of the paths decided within ``depth`` rolls, and the chance of the paths cut
-    (``depth`` ``None``: none is cut)."""
     ways: dict[str, dict[int, int]] = {}
-    cut: dict[int, int] = {}
-    paths: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
+    paths: list[tuple[tuple[Any, ...], int, int]] = [((), 1, 1)]
     walked = 0
     while paths:
         prefix, num, den = paths.pop()
@@ -200,16 +297,13 @@ def cut_outcomes(
         try:
             label = run(_WalkDice(prefix))
         except _Branch as b:
-            if depth is not None and len(prefix) >= depth:
-                cut[den] = cut.get(den, 0) + num
-                continue
-            totals, d = _totals(b.spec)
-            for total, w in reversed(totals):
-                paths.append(((*prefix, total), num * w, den * d))
+            outcomes, d = b.outcomes()
+            for value, w in reversed(outcomes):
+                paths.append(((*prefix, value), num * w, den * d))
             continue
         by_den = ways.setdefault(label, {})
         by_den[den] = by_den.get(den, 0) + num
-    return {label: _sum(by_den) for label, by_den in ways.items()}, _sum(cut)
+    return {label: _sum(by_den) for label, by_den in ways.items()}
 
 
 def _sum(ways_by_den: Mapping[int, int]) -> Fraction:
@@ -220,18 +314,17 @@ class Procedure(ABC):
     """A rules action. Subclasses set the class attributes and write ``decide`` once.
 
     ``variants`` are the ids of the game's chosen variants; a procedure reads them, never a
-    global. ``dice`` lists ``(spec, purpose)`` in the order ``decide`` rolls them, so the desk
-    can show one field per die for typed table dice; override ``dice_needed`` when the dice
-    depend on the inputs. ``state_model`` is the ruleset's typed per-aircraft ``State`` (the
-    ruleset sets it), against which the draft checks every ``AttributesSet``. The hooks for the
-    desk's form (prefill, pickers, inputs off, dice fields, validation) have defaults.
+    global. The dice are not declared: ``dice_needed`` finds the rolls ``decide`` makes by a
+    dry run, so the desk can show one field per die for typed table dice. ``state_model`` is
+    the ruleset's typed per-aircraft ``State`` (the ruleset sets it), against which the draft
+    checks every ``AttributesSet``. The hooks for the desk's form (prefill, pickers, inputs
+    off, dice fields, validation) have defaults.
     """
 
     id: ClassVar[str]
     title: ClassVar[str]
     rule: ClassVar[str]
     Inputs: ClassVar[type[BaseModel]]
-    dice: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: inputs read off the cards and state (``prefill``): filled from them when not given, and
     #: refused when they disagree unless the umpire overrode them (issue 15; ``app.core.prepared``)
     card_fields: ClassVar[frozenset[str]] = frozenset()
@@ -250,14 +343,38 @@ class Procedure(ABC):
         counters ticked): shown locked, and worked out again at every change."""
         return {}
 
-    def dice_needed(self, inputs: Any) -> list[tuple[str, str]]:
-        """``(spec, purpose)`` of each roll the procedure will make for these inputs."""
-        return list(self.dice)
+    def dice_needed(
+        self, inputs: Any, engagement: Engagement | None = None
+    ) -> list[tuple[str, str]]:
+        """``(spec, purpose)`` of each roll the procedure makes for these inputs whatever the
+        dice show, in order: derived from ``decide`` by a dry run (``sure_rolls``), never
+        declared. A roll that depends on a face already rolled (a tie re-rolled, a damage roll
+        for a hit) is not among them: the desk asks for it when it is reached. Without an
+        engagement the inputs are a what-if, as for ``odds``; one whose rules refuse the action
+        now (not in this step, say) gets the what-if's dice, and the refusal comes when it is
+        resolved."""
+        if engagement is not None:
+            game = engagement
+            try:
+                return sure_rolls(lambda d: self.decide(inputs, d, self.draft(game)))
+            except RuleViolation:
+                pass
+        empty, bare = Engagement(), what_if(inputs)
+        return sure_rolls(lambda d: self.decide(bare, d, self.draft(empty)))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
-        """Input values read off the aircraft's cards and state, for the desk's form."""
+        """Input values read off the aircraft's cards and state, for the desk's form. A
+        one-aircraft procedure writes ``prefill_one`` instead: it is given the aircraft."""
+        if type(self).prefill_one is Procedure.prefill_one:
+            return {}
+        who = attacker or target  # the desk passes the one aircraft as the attacker
+        return {} if who is None else self.prefill_one(engagement, engagement.get(who))
+
+    def prefill_one(self, engagement: Engagement, aircraft: AircraftState) -> dict[str, Any]:
+        """The input values of a one-aircraft procedure read off this aircraft's card and
+        state (the opening every such ``prefill`` had, written once)."""
         return {}
 
     def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:
@@ -303,17 +420,21 @@ class Procedure(ABC):
 
     #: a calculator has no dice: the desk shows its one result instead of odds
     is_calculator: ClassVar[bool] = False
-    #: for a decision that starts over when a round of rolls decides nothing (a tie re-rolled):
-    #: the number of rolls in one round. Every round is the same roll afresh, so the odds are
-    #: one round's, conditioned on a round that decides (the walk of every re-roll would never
-    #: end); ``None``: ``decide`` always ends
-    round_rolls: ClassVar[int | None] = None
 
     def __init__(
-        self, variants: frozenset[str] = frozenset(), state_model: type[BaseModel] | None = None
+        self,
+        variants: frozenset[str] = frozenset(),
+        state_model: type[BaseModel] | None = None,
+        game_model: type[BaseModel] | None = None,
     ) -> None:
         self.variants = variants
         self.state_model = state_model
+        self.game_model = game_model
+
+    def draft(self, engagement: Engagement) -> Draft:
+        """A draft of ``engagement`` that checks every event against the ruleset's ``State``
+        and ``GameState`` (``check_event``)."""
+        return Draft(engagement, self.state_model, self.game_model)
 
     @abstractmethod
     def decide(self, inputs: Any, dice: DiceSource, draft: Draft) -> Decision:
@@ -327,7 +448,7 @@ class Procedure(ABC):
 
     def resolve(self, inputs: Any, dice: DiceSource, engagement: Engagement) -> Resolution:
         """Roll and decide once; the log record first, then the events ``decide`` emitted."""
-        draft = Draft(engagement, self.state_model)
+        draft = self.draft(engagement)
         start = len(dice.rolls)
         decision = self.decide(inputs, dice, draft)
         rolls = tuple(dice.rolls[start:])
@@ -348,13 +469,9 @@ class Procedure(ABC):
         if engagement is None:
             engagement = Engagement()
             inputs = what_if(inputs)
-        state = self.state_model
-        outcomes, cut = cut_outcomes(
-            lambda d: self.decide(inputs, d, Draft(engagement, state)).outcome, self.round_rolls
+        return self.arrange(
+            exact_outcomes(lambda d: self.decide(inputs, d, self.draft(engagement)).outcome)
         )
-        if cut == 1:
-            raise RuleViolation("no round of these rolls can decide: the re-rolls never end")
-        return self.arrange({label: p / (1 - cut) for label, p in outcomes.items()})
 
 
 class Calculator(Procedure):
@@ -374,7 +491,7 @@ class Calculator(Procedure):
         if engagement is None:
             engagement = Engagement()
             inputs = what_if(inputs)
-        return self.compute(inputs, Draft(engagement, self.state_model))
+        return self.compute(inputs, self.draft(engagement))
 
 
 def what_if(inputs: Any) -> Any:

@@ -20,14 +20,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement
+from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, apply
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, Event
-from app.core.procedure import Procedure, Resolution
+from app.core.procedure import Procedure, Resolution, check_event
+
+M = TypeVar("M", bound=BaseModel)
 
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
@@ -269,6 +271,9 @@ class Ruleset:
     #: the typed per-aircraft state its events keep (``AttributesSet`` values), read through
     #: ``aircraft.typed(State, "attributes")`` or ``draft.state(aircraft, State)``
     State: ClassVar[type[BaseModel]] = _AnyState
+    #: the typed game-wide records its ``GameAttributesSet`` events keep (missiles in flight,
+    #: advantages, fire records, ties ...): every event is checked against it (issue 32)
+    GameState: ClassVar[type[BaseModel]] = _AnyState
     uses_pilot_quality: ClassVar[bool] = True
     #: the procedure id that sets the initiative order, and whether it orders sides or aircraft
     initiative: ClassVar[str | None] = None
@@ -286,6 +291,7 @@ class Ruleset:
     uses_critical_hits: ClassVar[bool] = True
 
     def __init__(self, variants: Sequence[str] = ()) -> None:
+        _check_declarations(type(self))
         known = {v.id for v in self.variant_list}
         unknown = [v for v in variants if v not in known]
         if unknown:
@@ -295,7 +301,7 @@ class Ruleset:
             )
         self.chosen = frozenset(variants)
         self.procedures: Mapping[str, Procedure] = {
-            p.id: p(self.chosen, self.State) for p in self.procedure_types
+            p.id: p(self.chosen, self.State, self.GameState) for p in self.procedure_types
         }
 
     def bind(self, variants: Sequence[str]) -> Ruleset:
@@ -429,6 +435,20 @@ class Ruleset:
         otherwise."""
         return {}
 
+    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> None:
+        """The one door every event of this ruleset's game passes before it is stored (issue
+        32), whatever made it (a procedure, ``on_clock``, an aircraft put on the roster with its
+        initial attributes, a correction): each event in turn, on the game as the events
+        before it leave it, against ``State`` and ``GameState`` (``InvalidState``, naming what
+        is wrong; nothing is stored)."""
+        state = engagement
+        for event in events:
+            check_event(event, state, self.State, self.GameState)
+            try:
+                state = apply(state, event, state.seq + 1)
+            except Exception:  # noqa: BLE001 - what cannot apply is refused by the store's check
+                return
+
     def ledger_spec(
         self, ledger_id: str, card: Mapping[str, Any] | None = None
     ) -> LedgerSpec | None:
@@ -437,6 +457,44 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id}{' ' + ','.join(sorted(self.chosen)) if self.chosen else ''}>"
+
+
+#: the ruleset classes whose declarations were checked (once per class, not per game)
+_CHECKED: set[type[Ruleset]] = set()
+
+
+def _check_declarations(cls: type[Ruleset]) -> None:
+    """The class's declarations checked against the contract once (``app.core.contract``):
+    ``RulesetContractError`` naming every mistake, before a procedure is built."""
+    if cls in _CHECKED:
+        return
+    from app.core.contract import RulesetContractError, declaration_mistakes
+
+    mistakes = declaration_mistakes(cls)
+    if mistakes:
+        rid = getattr(cls, "id", cls.__name__)
+        raise RulesetContractError(str(rid), [f"{rid}: {m}" for m in mistakes])
+    _CHECKED.add(cls)
+
+
+#: the typed game-wide records of recent projections: (id of the attributes, model) ->
+#: (the attributes, the model's value), kept while the attributes are the same object
+_GAME_STATES: dict[tuple[int, type[BaseModel]], tuple[Mapping[str, Any], BaseModel]] = {}
+
+
+def game_state(engagement: Engagement, model: type[M]) -> M:
+    """The game's records (``GameAttributesSet`` values) as the ruleset's ``GameState``,
+    validated once per projection's records and then shared (as ``AircraftState.typed``)."""
+    attributes = engagement.attributes
+    key = (id(attributes), model)
+    hit = _GAME_STATES.get(key)
+    if hit is not None and hit[0] is attributes:
+        return hit[1]  # type: ignore[return-value]
+    value = model.model_validate(dict(attributes))
+    if len(_GAME_STATES) > 256:
+        _GAME_STATES.clear()
+    _GAME_STATES[key] = (attributes, value)
+    return value
 
 
 def prefill_subject(

@@ -82,9 +82,9 @@ class ProcedureRunner(QWidget):
         self.dice_fields: list[DieField] = []
         self._needed: Dice | None = None
         self._more: Dice = ()
-        #: the label of the next die the rules roll after the dice typed (``None``: no more;
-        #: "": not known), set by the panel for its prepared action
-        self.next_die: Callable[[list[int]], str | None] | None = None
+        #: the next die the rules roll after the dice typed (``None``: no more; "": not
+        #: known), set by the panel for its prepared action
+        self.next_die: Callable[[list[int]], DieToType | str | None] | None = None
         self.extra_rounds = 0
         #: the last run's error when it was a missing table value (the dock offers the editor)
         self.missing: MissingTableValue | None = None
@@ -126,8 +126,9 @@ class ProcedureRunner(QWidget):
 
     def ask_more(self, dice: Dice) -> None:
         """The result asked for dice nobody could know before the roll (a UFO damage result
-        that rolls one more die): their fields after the others, what was typed kept."""
-        self._more = tuple(dice)
+        that rolls one more die; each further roll of "up to 3 rolls" asks again): their fields
+        after the others, what was typed kept."""
+        self._more = (*self._more, *dice)
         self._build()
 
     def _build(self) -> None:
@@ -172,13 +173,17 @@ class ProcedureRunner(QWidget):
         (``next_die``); the dice they never roll (an entry roll after the first that hits)
         are skipped, marked "not rolled", and left out (issue 29)."""
         later = self.dice_fields[n + 1 :]
-        if not later:
-            return
         self._reopen(n)
-        wanted: str | None = ""
+        die: DieToType | str | None = ""
         typed_so_far = [f for f in self.dice_fields[: n + 1] if f.isEnabled()]
         if self.next_die is not None and all(f.values() for f in typed_so_far):
-            wanted = self.next_die([v for f in typed_so_far for v in f.values() or ()])
+            die = self.next_die([v for f in typed_so_far for v in f.values() or ()])
+        if not later:
+            if isinstance(die, DieToType):  # the roll goes on: its next die asked for now
+                self.ask_more((die,))
+                self.dice_fields[-1].edit.setFocus()
+            return
+        wanted = die.label if isinstance(die, DieToType) else die
         if wanted == "":  # not known: simply the next field
             later[0].edit.setFocus()
             later[0].edit.selectAll()

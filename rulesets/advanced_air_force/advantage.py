@@ -5,19 +5,17 @@ The advantage table lives in the game attribute ``advantage`` (see ``advantage_s
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.events import Event, GameAttributesSet
+from app.core.events import Event
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from . import advantage_state
 from .card import Card
-from .state import state_of
+from .state import Advantage, state_of
 
 ADVANTAGE_ALTITUDE_FT = 1200
 V_DIVE_ADVANTAGE_FT = 2400
@@ -102,17 +100,17 @@ class DeclareAdvantage(Calculator):
         held = table.get(att)
         consecutive = 1
         if held is not None:
-            if held["target"] != tgt:
-                other = engagement.get(str(held["target"])).name
+            if held.target != tgt:
+                other = engagement.get(held.target).name
                 raise RuleViolation(
                     f"rule 2: {a.name} holds the Advantage over {other}, which forbids "
                     f"Disadvantaging {t.name}; end that Advantage first"
                 )
-            if int(held["turn"]) == engagement.turn:
+            if held.turn == engagement.turn:
                 raise RuleViolation(
                     f"{a.name} already declared the Advantage over {t.name} this Game-Turn"
                 )
-            if int(held["turn"]) == engagement.turn - 1:
+            if held.turn == engagement.turn - 1:
                 consecutive = 2
                 if state_of(a).factors_on_resulting_turn == engagement.turn:
                     raise RuleViolation(
@@ -120,13 +118,13 @@ class DeclareAdvantage(Calculator):
                         "Airspeed this Game-Turn; to repeat the Advantage they are used only on "
                         "the Current Game-Turn Airspeed"
                     )
-        table[att] = {"target": tgt, "turn": engagement.turn, "consecutive": consecutive}
+        table[att] = Advantage(target=tgt, turn=engagement.turn, consecutive=consecutive)
         lost = table.pop(tgt, None)
         outcome = "second consecutive advantage" if consecutive == 2 else "advantage"
         narrative = f"{a.name} holds the {outcome} over {t.name} (rules 2, 3)"
         if lost is not None:
             narrative += f"; {t.name}, now Disadvantaged, loses its own Advantage (rule 7)"
-        draft.emit(GameAttributesSet(values={advantage_state.KEY: table}))
+        draft.emit(advantage_state.table_set(table))
         return Decision(outcome, narrative)
 
 
@@ -150,7 +148,7 @@ class EndAdvantage(Calculator):
         if inputs.aircraft not in table:
             raise RuleViolation(f"{a.name} holds no Advantage")
         table.pop(inputs.aircraft)
-        draft.emit(GameAttributesSet(values={advantage_state.KEY: table}))
+        draft.emit(advantage_state.table_set(table))
         return Decision("advantage ended", f"{a.name} no longer holds the Advantage (rules 2, 6)")
 
 
@@ -159,7 +157,7 @@ def expire_advantages(engagement: Engagement, turn: int) -> list[Event]:
     if turn <= engagement.turn:
         return []
     table = advantage_state.advantages(engagement)
-    kept: dict[str, Any] = {k: v for k, v in table.items() if int(v["turn"]) >= turn - 1}
+    kept = {k: v for k, v in table.items() if v.turn >= turn - 1}
     if kept == table:
         return []
-    return [GameAttributesSet(values={advantage_state.KEY: kept})]
+    return [advantage_state.table_set(kept)]

@@ -26,7 +26,7 @@ from .advantage_state import AdvantageStatus
 from .card import FIXED_GUNS, Card, GunKind
 from .entry import EntryRoll, FireMode, entry_rolls
 from .hits import HEMISPHERES, Hemisphere, c_multiplier, damage_effects, parse_hit_code
-from .state import State, state_of
+from .state import FireRecord, State, game_of, state_of
 from .tables import load_fire_tables
 
 FRONT_CLOCK = frozenset({10, 11, 12, 1, 2})
@@ -215,25 +215,12 @@ def available_factors(card: Card, state: State, fixed: bool) -> int:
     return sum(max(card.flexible_factors(h) - loss.get(h, 0), 0) for h in HEMISPHERES)
 
 
-def _record(engagement: Engagement) -> dict[str, Any]:
-    raw = engagement.attributes.get(FIRE_RECORD)
-    if isinstance(raw, dict) and raw.get("turn") == engagement.turn:
-        return {
-            "turn": engagement.turn,
-            "fixed": list(raw.get("fixed", [])),
-            "flexible": list(raw.get("flexible", [])),
-            "flexible_attackers": list(raw.get("flexible_attackers", [])),
-            "flexible_rolls": dict(raw.get("flexible_rolls", {})),
-            "attacker_rolls": dict(raw.get("attacker_rolls", {})),
-        }
-    return {
-        "turn": engagement.turn,
-        "fixed": [],
-        "flexible": [],
-        "flexible_attackers": [],
-        "flexible_rolls": {},
-        "attacker_rolls": {},
-    }
+def _record(engagement: Engagement) -> FireRecord:
+    """Rule 14's fire record of this Game-Turn (a new one at each Game-Turn)."""
+    record = game_of(engagement).fire_record
+    if record is not None and record.turn == engagement.turn:
+        return record
+    return FireRecord(turn=engagement.turn)
 
 
 class GunFire(Procedure):
@@ -291,10 +278,6 @@ class GunFire(Procedure):
     def column(self, inputs: GunFireInputs) -> int:
         return load_fire_tables().fire_column(self.gun_factors(inputs), inputs.range_hexes)
 
-    def dice_needed(self, inputs: GunFireInputs) -> list[tuple[str, str]]:
-        out = [("d6", e.purpose) for e in self._entries(inputs) for _ in range(e.tries)]
-        return [*out, ("d6", f"fire result, column {self.column(inputs)}")]
-
     def arrange(self, odds: dict[str, Fraction]) -> dict[str, Fraction]:
         """The column's results in the order of the d6, no entry into fire ("miss") last."""
         return dict(sorted(odds.items(), key=lambda item: item[0] == "miss"))
@@ -325,8 +308,35 @@ class GunFire(Procedure):
             out["advantage"] = advantage_state.status(engagement, attacker, target)
         return out
 
+    @staticmethod
+    def _recorded(
+        record: FireRecord, inputs: GunFireInputs, rolls: int, entered: bool
+    ) -> GameAttributesSet:
+        """Rule 14's record of this fire: fixed fire per target, or "F" entry rolls per target
+        and per firer (and the target and firer, when the fire entered)."""
+        assert inputs.target is not None and inputs.attacker is not None
+        t, a = inputs.target, inputs.attacker
+        if inputs.gun_type in FIXED_GUNS:
+            update: dict[str, Any] = {"fixed": [*record.fixed, t]}
+        else:
+            update = {
+                "flexible_rolls": {
+                    **record.flexible_rolls,
+                    t: record.flexible_rolls.get(t, 0) + rolls,
+                },
+                "attacker_rolls": {
+                    **record.attacker_rolls,
+                    a: record.attacker_rolls.get(a, 0) + rolls,
+                },
+            }
+            if entered:
+                update["flexible"] = [*record.flexible, t]
+                update["flexible_attackers"] = [*record.flexible_attackers, a]
+        new = record.model_copy(update=update)
+        return GameAttributesSet(values={FIRE_RECORD: new.model_dump()})
+
     def _check_state(
-        self, inputs: GunFireInputs, engagement: Engagement, record: dict[str, Any]
+        self, inputs: GunFireInputs, engagement: Engagement, record: FireRecord
     ) -> None:
         """Rules 2, 14, 15 against the game state (advantages and this turn's fire record)."""
         attacker, target = inputs.attacker, inputs.target
@@ -363,7 +373,7 @@ class GunFire(Procedure):
         t_card = t.typed(Card, "card")
         if (
             held is not None
-            and held["target"] != target
+            and held.target != target
             and target in advantage_state.disadvantaged(engagement)
             and t_card.is_fighter
         ):
@@ -372,28 +382,28 @@ class GunFire(Procedure):
                 f"at the Disadvantaged fighter {t.name}"
             )
         if inputs.gun_type in FIXED_GUNS:
-            if target in record["fixed"]:
+            if target in record.fixed:
                 raise RuleViolation(
                     f"rule 14: {t.name} has already been fired at by fixed guns this Game-Turn"
                 )
         else:
-            if target in record["flexible"]:
+            if target in record.flexible:
                 raise RuleViolation(
                     f'rule 14: {t.name} has already been fired at by "F" guns this Game-Turn'
                 )
-            if attacker in record["flexible_attackers"]:
+            if attacker in record.flexible_attackers:
                 raise RuleViolation(
                     f'rule 15: {a.name} has already entered "F" fire this Game-Turn'
                 )
             wanted = max((e.tries for e in self._entries(inputs)), default=0)
-            made = int(record["attacker_rolls"].get(attacker, 0))
+            made = record.attacker_rolls.get(attacker, 0)
             if made + wanted > a_card.flexible_rolls:
                 raise RuleViolation(
                     f"rule 15: {a.name} may roll {a_card.flexible_rolls} time(s) per Game-Turn to "
                     f'enter "F" fire ("no indication means one roll only"); {made} made this '
                     "Game-Turn"
                 )
-            left = MAX_FLEXIBLE_ROLLS_PER_TARGET - int(record["flexible_rolls"].get(target, 0))
+            left = MAX_FLEXIBLE_ROLLS_PER_TARGET - record.flexible_rolls.get(target, 0)
             if wanted > left:
                 raise RuleViolation(
                     f'rule 15: at most three "F" entry rolls per target per Game-Turn; {left} '
@@ -452,17 +462,7 @@ class GunFire(Procedure):
                     )
                 )
         if inputs.target and inputs.attacker:
-            if inputs.gun_type in FIXED_GUNS:
-                record["fixed"].append(inputs.target)
-            else:
-                counts = record["flexible_rolls"]
-                counts[inputs.target] = int(counts.get(inputs.target, 0)) + flexible_rolls_made
-                mine = record["attacker_rolls"]
-                mine[inputs.attacker] = int(mine.get(inputs.attacker, 0)) + flexible_rolls_made
-                if failed is None:
-                    record["flexible"].append(inputs.target)
-                    record["flexible_attackers"].append(inputs.attacker)
-            draft.emit(GameAttributesSet(values={FIRE_RECORD: record}))
+            draft.emit(self._recorded(record, inputs, flexible_rolls_made, failed is None))
         if code is not None:
             hits = parse_hit_code(code)
             mult = inputs.c_multiplier(as_flexible)

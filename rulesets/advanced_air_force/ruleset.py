@@ -23,7 +23,7 @@ from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
 from .gunfire import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .speed import ClimbRate, SpeedChange, StallSpeed
-from .state import State
+from .state import GameState, State
 from .tables import FIRE_TABLES
 from .vertical import V_DIVE_RATE_ADDED, VDiveSurvival, VerticalClimb, VerticalDive
 
@@ -136,6 +136,7 @@ class AdvancedAirForce(Ruleset):
     )
     Card = Card
     State = State
+    GameState = GameState
     geometry = AdvancedAirForceGeometry()
     uses_pilot_quality = False
     #: rule 2: movement is written secretly; a ruling shown to the players leaves the plot out
@@ -251,9 +252,9 @@ class AdvancedAirForce(Ruleset):
             held: list[Acting] = [
                 (
                     a.id,
-                    f"repeats its Advantage over {names.get(str(adv[a.id]['target']), '?')}",
+                    f"repeats its Advantage over {names.get(adv[a.id].target, '?')}",
                     "declare_advantage",
-                    str(adv[a.id]["target"]),
+                    adv[a.id].target,
                 )
                 for a in live
                 if a.id in adv
@@ -266,9 +267,9 @@ class AdvancedAirForce(Ruleset):
         fire: list[Acting] = [
             (
                 a.id,
-                f"fires at {names.get(str(adv[a.id]['target']), '?')}: Advantaged",
+                f"fires at {names.get(adv[a.id].target, '?')}: Advantaged",
                 "gun_fire",
-                str(adv[a.id]["target"]),
+                adv[a.id].target,
             )
             for a in live
             if a.id in adv

@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.engagement import Engagement
+from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft
-from app.core.ruleset import AircraftInputs, prefill_subject
+from app.core.ruleset import AircraftInputs
 
 from . import advantage_state
 from .card import Card, LimitSide, LoadedLimit, loaded_speeds
@@ -51,12 +51,7 @@ class StallSpeed(Calculator):
     rule = "rule 10"
     Inputs = StallInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         card = a.typed(Card, "card")
         return {
             "stall_speed": card.stall_speed,
@@ -238,12 +233,7 @@ class SpeedChange(Calculator):
     rule = "rules 2, 16-21, 29"
     Inputs = SpeedInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         st = state_of(a)
         out: dict[str, Any] = effective_speeds(a.typed(Card, "card"), st)
         if st.airspeed is not None:
@@ -354,20 +344,15 @@ def may_repeat_advantage(engagement: Engagement, aircraft: str) -> bool:
     entry = advantage_state.advantages(engagement).get(aircraft)
     if entry is None:
         return False
-    turn = int(entry["turn"])
-    return turn == engagement.turn - 1 or (
-        turn == engagement.turn and int(entry["consecutive"]) > 1
+    return entry.turn == engagement.turn - 1 or (
+        entry.turn == engagement.turn and entry.consecutive > 1
     )
 
 
 def repeated_advantage(engagement: Engagement, aircraft: str) -> bool:
     """Rule 2: the aircraft has declared its Second Consecutive Advantage this Game-Turn."""
     entry = advantage_state.advantages(engagement).get(aircraft)
-    return (
-        entry is not None
-        and int(entry["turn"]) == engagement.turn
-        and int(entry["consecutive"]) > 1
-    )
+    return entry is not None and entry.turn == engagement.turn and entry.consecutive > 1
 
 
 def _h_loop_rates(i: SpeedInputs) -> None:

@@ -9,11 +9,20 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.engagement import AircraftState
+from app.core.engagement import AircraftState, Engagement
+from app.core.ruleset import game_state
 
 from .hits import Hemisphere
 
-__all__ = ["RedChange", "State", "state_of"]
+__all__ = [
+    "Advantage",
+    "FireRecord",
+    "GameState",
+    "RedChange",
+    "State",
+    "game_of",
+    "state_of",
+]
 
 
 def _by_hemisphere() -> dict[Hemisphere, int]:
@@ -69,3 +78,43 @@ class State(BaseModel):
 def state_of(a: AircraftState) -> State:
     """The aircraft's attributes as the typed ``State`` (validated once per value)."""
     return a.typed(State, "attributes")
+
+
+class Advantage(BaseModel):
+    """An Advantage held (rules 2, 3, 6, 7): over whom, declared when, first or second
+    consecutive."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    target: str
+    turn: int
+    consecutive: int = Field(ge=1, le=2)
+
+
+class FireRecord(BaseModel):
+    """Rule 14's fire record of the Game-Turn: fixed fire per target, "F" entry rolls per
+    target and per firer, and the targets entered by flexible fire."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    turn: int
+    fixed: list[str] = []
+    flexible: list[str] = []
+    flexible_attackers: list[str] = []
+    flexible_rolls: dict[str, int] = {}
+    attacker_rolls: dict[str, int] = {}
+
+
+class GameState(BaseModel):
+    """The game-wide records of an Advanced Air Force game (``GameAttributesSet``): the
+    Advantages held, by the advantaged aircraft, and the fire record of the Game-Turn."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    advantage: dict[str, Advantage] = {}
+    fire_record: FireRecord | None = None
+
+
+def game_of(engagement: Engagement) -> GameState:
+    """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
+    return game_state(engagement, GameState)

@@ -12,11 +12,11 @@ from typing import Any
 from pydantic import Field
 
 from app.core.dice import DiceSource
-from app.core.engagement import Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
-from app.core.ruleset import AircraftInputs, prefill_subject
+from app.core.ruleset import AircraftInputs
 
 from .card import Card
 from .state import state_of
@@ -52,12 +52,7 @@ class VerticalDive(Calculator):
     rule = "Vertical Dive rules 1-3"
     Inputs = VDiveInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         c = a.typed(Card, "card")
         st = state_of(a)
         return {
@@ -123,7 +118,6 @@ class VDiveSurvival(Procedure):
     title = "Vertical Dive survival"
     rule = "Vertical Dive rule 3"
     Inputs = SurvivalInputs
-    dice = (("d6", "V. Dive survival"),)
 
     @staticmethod
     def _limit(inputs: SurvivalInputs) -> int:

@@ -31,7 +31,6 @@ class DamageRoll(Procedure):
     title = "Damage roll"
     rule = "Air Power, Aircraft Damage Resolution"
     Inputs = DamageInputs
-    dice = (("d10", "damage roll"),)
     #: the roll is owed by the aircraft that was hit: it is the target (issue 28)
     line_role = "target"
 

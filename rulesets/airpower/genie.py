@@ -73,7 +73,6 @@ class GenieLaunch(FormationInput, Procedure):
     title = "Genie launch"
     rule = GENIE_RULE + ": Genie Launch"
     Inputs = LaunchInputs
-    dice = (("d10", "Genie launch"),)
 
     def number(self, inputs: LaunchInputs) -> int:
         check_formation(inputs.close_formation_wingman, self.variants, "rockets")
@@ -203,7 +202,6 @@ class GenieScatter(Procedure):
     title = "Genie scatter"
     rule = GENIE_RULE + ": Genie Scatter"
     Inputs = ScatterInputs
-    dice = (("d10", "scatter direction"), ("d10", "scatter distance"))
 
     def landing(self, inputs: ScatterInputs, direction_roll: int, distance: int) -> str:
         """Where the Genie ends up, when the position is given and the figure filled in."""
@@ -268,7 +266,6 @@ class GenieDetonation(Procedure):
     title = "Genie detonation"
     rule = GENIE_RULE + ": Nuclear Attack"
     Inputs = DetonationInputs
-    dice = (("d10", "Genie warhead"),)
 
     def effects(self, inputs: DetonationInputs) -> list[tuple[str, int | None]]:
         """(aircraft, attack rating), ``None`` for vaporised (same position)."""

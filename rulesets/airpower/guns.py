@@ -155,7 +155,6 @@ class GunAttack(FormationInput, Procedure):
     title = "Gun attack"
     rule = GUN_RULE
     Inputs = GunInputs
-    dice = (("d10", "gun hit roll"),)
     spends = ("gun_ammunition",)
 
     def check(self, inputs: GunInputs) -> None:

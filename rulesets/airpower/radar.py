@@ -45,9 +45,6 @@ class RadarRanging(Procedure):
     def automatic(self, inputs: RangingInputs) -> bool:
         return inputs.has_lock_on or inputs.kept
 
-    def dice_needed(self, inputs: RangingInputs) -> list[tuple[str, str]]:
-        return [] if self.automatic(inputs) else [("d10", "radar ranging")]
-
     card_fields = frozenset({"radar_ranging", "lock_on_number"})
 
     def prefill(

@@ -70,7 +70,6 @@ class RocketAttack(FormationInput, Procedure):
     title = "Rocket attack"
     rule = ROCKET_RULE
     Inputs = RocketInputs
-    dice = (("d10", "rocket hit roll"),)
 
     @property
     def original(self) -> bool:

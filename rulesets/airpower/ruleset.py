@@ -30,7 +30,7 @@ from rulesets.airpower.geometry import AirPowerGeometry
 from rulesets.airpower.guns import AbortGunAttack, GunAttack
 from rulesets.airpower.radar import RadarRanging
 from rulesets.airpower.rockets import RocketAttack
-from rulesets.airpower.state import State
+from rulesets.airpower.state import GameState, State
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
 
@@ -154,6 +154,7 @@ class AirPower(Ruleset):
     Card = Card
     Details = Details
     State = State
+    GameState = GameState
     geometry = AirPowerGeometry()
 
     def __init__(self, variants: Sequence[str] = ()) -> None:

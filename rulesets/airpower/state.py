@@ -103,3 +103,9 @@ class State(BaseModel):
     ranging_attempt: RangingAttempt | None = None
     #: the game turn this aircraft's Genie was launched (it scatters and detonates then)
     genie_launched_turn: int | None = Field(None, ge=1)
+
+
+class GameState(BaseModel):
+    """No game-wide records (``GameAttributesSet``) in this ruleset: any is refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)

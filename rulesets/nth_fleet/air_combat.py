@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, Self
 
 from pydantic import Field, model_validator
 
-from app.core.dice import DiceSource, Roll
+from app.core.dice import DiceSource, Roll, sum_of
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
-from app.core.procedure import Decision, Draft, Procedure, exact_outcomes
+from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import ProcedureInputs
 from rulesets.nth_fleet.combat import (
     EW_EACH,
@@ -28,7 +28,6 @@ from rulesets.nth_fleet.combat import (
     allocate_losses,
     attack_total,
     damage_for_rolls,
-    damage_odds,
     ew_modifier,
     in_shooter_order,
     roll_modifier,
@@ -51,11 +50,6 @@ ONE_ROLL = "one_roll_for_split"
 INTS_SCREEN = "ints_screen"
 #: variant: a modified roll below the table's first row inflicts no damage (a reading of 2.9)
 BELOW_TABLE_NO_DAMAGE = "below_table_no_damage"
-
-#: odds walk ``decide`` for an attack of at most this many 2d5 rolls (11 sequences); a split
-#: attack convolves the same table readings (``combat.damage_odds``): walking two rolls (121
-#: sequences) already takes several milliseconds, over the desk's 5 ms for odds (issue 20)
-WALKED_ROLLS = 1
 
 
 def _damage_label(points: int) -> str:
@@ -95,34 +89,21 @@ def attack_damage(
     """Nth Fleet 2.9-2.11: one force's attack. ``total`` is rounded down to a column, or split
     over several above the last (90 -> 40 + 50); 2d5 is rolled for each column (one roll read
     on every column with ``one_roll_for_split``), modified, and read on the table. The damage
-    points, and the working for the log."""
+    is the sum of the readings (``sum_of``, a pool: its odds are the readings convolved by
+    icepool, never 11**k sequences); the damage points, and the working for the log."""
     columns = table.split(total)
-    rolls = [dice.roll(spec, purpose) for spec, purpose in _dice_for(who, columns, variants)]
-    if ONE_ROLL in variants and rolls:
-        faces = [rolls[0].total] * len(columns)
-    else:
-        faces = [r.total for r in rolls]
     below = BELOW_TABLE_NO_DAMAGE in variants
-    damage = damage_for_rolls(table, columns, faces, modifier, below)
-    return damage, _describe(columns, rolls, modifier)
+    rolls = _dice_for(who, columns, variants)
 
+    def reading(cols: Sequence[int]) -> Callable[[int], int]:
+        return lambda t: damage_for_rolls(table, cols, [t] * len(cols), modifier, below)
 
-def attack_odds(
-    table: AttackTable, total: int, modifier: int, variants: frozenset[str]
-) -> dict[int, Fraction]:
-    """The exact distribution of ``attack_damage``'s damage points.
-
-    One roll (every attack with ``one_roll_for_split``): ``attack_damage`` itself walked over
-    every 2d5 total. A split attack rolls each column on its own and
-    adds the table readings, which no single roll of "2kd5" phrases (the damage is not a
-    function of the sum of the dice): the same readings are convolved, exactly."""
-    columns = table.split(total)
-    if len(_dice_for("attack", columns, variants)) <= WALKED_ROLLS:
-        walked = exact_outcomes(
-            lambda d: str(attack_damage(table, d, "attack", total, modifier, variants)[0])
-        )
-        return {int(k): p for k, p in walked.items()}
-    return damage_odds(table, columns, modifier, BELOW_TABLE_NO_DAMAGE in variants)
+    if ONE_ROLL in variants and rolls:
+        readings = [reading(columns)]
+    else:
+        readings = [reading([c]) for c in columns]
+    pool = sum_of(dice, rolls, readings)
+    return pool.value, _describe(columns, pool.rolls, modifier)
 
 
 class AttackInputs(ProcedureInputs):
@@ -168,9 +149,6 @@ class AirAttack(EwCounts, Procedure):
             ew_modifier(own, each), ew_modifier(enemy, each), inputs.on_cap, inputs.attacking_cap
         )
 
-    def dice_needed(self, inputs: AttackInputs) -> list[tuple[str, str]]:
-        return _dice_for("attack", attack_table().split(inputs.attack_total), self.variants)
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -200,21 +178,6 @@ class AirAttack(EwCounts, Procedure):
             f"air-to-air attack {inputs.attack_total}: {working} = {damage} damage points (2.9)"
         )
         return Decision(_damage_label(damage), narrative)
-
-    def odds(
-        self, inputs: AttackInputs, engagement: Engagement | None = None
-    ) -> dict[str, Fraction]:
-        """``decide`` walked over every 2d5 total when the attack makes one roll; a split
-        attack (a roll per column, 11**k sequences) convolves the same readings
-        (``attack_odds``): the damage is a sum of table readings, not a function of the sum
-        of the dice, so it is not one roll of "2kd5". ``decide`` reads nothing of the
-        aircraft, so both agree (``test_nth_fleet_odds`` types every roll to check it)."""
-        table = attack_table()
-        columns = table.split(inputs.attack_total)
-        if len(_dice_for("attack", columns, self.variants)) <= WALKED_ROLLS:
-            return super().odds(inputs, engagement)
-        dist = attack_odds(table, inputs.attack_total, self._modifier(inputs), self.variants)
-        return {_damage_label(d): p for d, p in dist.items()}
 
 
 Cap = Literal["neither", "first", "second"]
@@ -324,20 +287,6 @@ class AirCombat(EwCounts, Procedure):
     Inputs = CombatInputs
     ew_count_fields = ("first_ew_aircraft", "second_ew_aircraft")
 
-    def dice_needed(self, inputs: CombatInputs) -> list[tuple[str, str]]:
-        table = attack_table()
-        out: list[tuple[str, str]] = []
-        for who, total in (
-            ("first force", inputs.first_attack),
-            ("second force", inputs.second_attack),
-        ):
-            try:
-                columns = table.split(total) if total is not None else [table.columns[0]]
-            except MissingTableValue:
-                columns = [table.columns[0]]
-            out += _dice_for(who, columns, self.variants)
-        return out
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -383,7 +332,7 @@ class AirCombat(EwCounts, Procedure):
         keys = ("attacker", "target", "first", "second", "cap", "phase")
         try:
             inputs = self.parse({k: values[k] for k in keys if k in values})
-            draft = Draft(engagement, self.state_model)
+            draft = self.draft(engagement)
             return self._force(inputs, "first", draft), self._force(inputs, "second", draft)
         except (RuleViolation, ValueError):
             return None
@@ -434,8 +383,17 @@ class AirCombat(EwCounts, Procedure):
         on_cap = inputs.cap == side
         track: Literal["aloft", "cap"] = "cap" if on_cap else "aloft"
         if not ids:
-            assert given is not None
+            if given is None:
+                raise RuleViolation(
+                    "the odds of a combat of counters need the game (or both attack totals)"
+                )
             return _Force(f"{side} force", f"{side} force", (), {}, given, ew, on_cap, track)
+        if not draft.engagement.aircraft:
+            # never accepted and then ignored: counters are read in the game only
+            raise RuleViolation(
+                "counters are named but there is no game to read them from: give the two "
+                "attack totals alone for a what-if"
+            )
         members, states = [], {}
         for cid in ids:
             a = draft.get(cid)
@@ -494,42 +452,6 @@ class AirCombat(EwCounts, Procedure):
             if target.members and d:
                 lines.append(self._losses(draft, inputs, shooter, target, d, picks))
         return Decision(_combat_label(damage[0], damage[1]), "; ".join(lines))
-
-    def odds(
-        self, inputs: CombatInputs, engagement: Engagement | None = None
-    ) -> dict[str, Fraction]:
-        """The outcome is the pair of damages, and the two attacks are independent: each force's
-        damage distribution is ``attack_odds`` (``attack_damage`` walked, or its readings
-        convolved), and their product is exact. Walking ``decide`` whole would cost 11**k over
-        both forces' k rolls. Without the game only the two attack totals are known (what-if)."""
-        if engagement is None:
-            if inputs.first_attack is None or inputs.second_attack is None:
-                raise RuleViolation(
-                    "the odds of a combat of counters need the game (or both attack totals)"
-                )
-            named = inputs.first or inputs.second or inputs.first_picks or inputs.second_picks
-            if named:
-                # never accepted and then ignored: counters are read in the game only
-                raise RuleViolation(
-                    "counters are named but there is no game to read them from: give the two "
-                    "attack totals alone for a what-if"
-                )
-            inputs = inputs.model_copy(
-                update=dict.fromkeys(("attacker", "target"))
-                | dict.fromkeys(("first", "second", "first_picks", "second_picks"), [])
-            )
-            engagement = Engagement()
-        first, second = self._forces(inputs, Draft(engagement, self.state_model))
-        m1, m2 = self._mods(inputs, first.ew, second.ew)
-        table = attack_table()
-        d1 = attack_odds(table, first.total, m1, self.variants)
-        d2 = attack_odds(table, second.total, m2, self.variants)
-        out: dict[str, Fraction] = {}
-        for a, pa in d1.items():
-            for b, pb in d2.items():
-                key = _combat_label(a, b)
-                out[key] = out.get(key, Fraction(0)) + pa * pb
-        return out
 
     def _losses(
         self,

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import lru_cache
 
 from pydantic import BaseModel
 
-from app.core.dice import distribution
 from app.core.errors import RuleViolation
 from rulesets.nth_fleet.tables import AttackTable
 
@@ -102,58 +98,6 @@ def damage_for_rolls(
     return sum(
         table.damage(c, r + modifier, below_no_damage) for c, r in zip(columns, rolls, strict=True)
     )
-
-
-def damage_odds(
-    table: AttackTable, columns: Sequence[int], modifier: int, below_no_damage: bool = False
-) -> dict[int, Fraction]:
-    """Exact distribution of the damage points of an attack that rolls 2d5 once per column
-    (2.9 "roll once on the 40 column, and once on the 50 column"), each roll modified (2.10,
-    2.11) and read as ``AttackTable.damage`` reads it.
-
-    The damage is a sum of table readings, not a function of the sum of the dice, so it cannot
-    be one roll of "2kd5"; a force of k columns has 11**k roll sequences. A large force rolls
-    the last column many times: those identical rolls are one memoised power of the column's
-    distribution (integer weights), so a sweep of attack totals costs a few convolutions.
-    """
-    dice = distribution("2d5")
-    scale = math.lcm(*(p.denominator for p in dice.values()))
-    weights = {roll: int(p * scale) for roll, p in dice.items()}
-
-    def step(column: int) -> tuple[tuple[int, int], ...]:
-        out: dict[int, int] = {}
-        for roll, w in weights.items():
-            d = table.damage(column, roll + modifier, below_no_damage)
-            out[d] = out.get(d, 0) + w
-        return tuple(sorted(out.items()))
-
-    total: tuple[tuple[int, int], ...] = ((0, 1),)
-    for column in sorted(set(columns)):
-        total = _convolve(total, _power(step(column), columns.count(column)))
-    return {d: Fraction(w, scale ** len(columns)) for d, w in total}
-
-
-@lru_cache(maxsize=512)
-def _power(step: tuple[tuple[int, int], ...], n: int) -> tuple[tuple[int, int], ...]:
-    """The distribution (integer weights) of the sum of ``n`` independent rolls of ``step``."""
-    if n == 0:
-        return ((0, 1),)
-    if n == 1:
-        return step
-    half = _power(step, n // 2)
-    out = _convolve(half, half)
-    return _convolve(out, step) if n % 2 else out
-
-
-@lru_cache(maxsize=512)
-def _convolve(
-    a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]
-) -> tuple[tuple[int, int], ...]:
-    out: dict[int, int] = {}
-    for x, wx in a:
-        for y, wy in b:
-            out[x + y] = out.get(x + y, 0) + wx * wy
-    return tuple(sorted(out.items()))
 
 
 def in_shooter_order(force: Sequence[Combatant], preferred: Sequence[str]) -> list[Combatant]:

@@ -150,10 +150,6 @@ class MissionEffectiveness(Procedure):
     title = "Mission effectiveness"
     rule = "Nth Fleet 2.2, 2.3"
     Inputs = EffectivenessInputs
-    dice = (("d4", "mission effectiveness"),)
-
-    def dice_needed(self, inputs: EffectivenessInputs) -> list[tuple[str, str]]:
-        return list(self.dice) if inputs.points < SURE_POINTS else []
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

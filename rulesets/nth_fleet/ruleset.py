@@ -51,7 +51,7 @@ from rulesets.nth_fleet.missions import (
     ReturnToBase,
     effectiveness_kind,
 )
-from rulesets.nth_fleet.state import State, state_of
+from rulesets.nth_fleet.state import GameState, State, state_of
 from rulesets.nth_fleet.tables import TABLE_FILES
 from rulesets.nth_fleet.values import attack_value, defence_value, in_int_mode
 
@@ -122,6 +122,7 @@ class NthFleet(Ruleset):
     Card = TypeCard
     Details = Details
     State = State
+    GameState = GameState
     uses_pilot_quality = False
 
     @property

@@ -74,3 +74,9 @@ NO_MISSION: dict[str, Any] = {"mission": None, "mission_name": "", "effective": 
 def state_of(a: AircraftState) -> State:
     """A counter's typed state."""
     return a.typed(State, "attributes")
+
+
+class GameState(BaseModel):
+    """No game-wide records (``GameAttributesSet``) in this ruleset: any is refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from app.core.engagement import Engagement
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table
 from rulesets.phantoms.common import IMPULSES
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import game_of, state_of
 
 
 def _name(engagement: Engagement, aircraft_id: str) -> str:
@@ -22,17 +22,18 @@ def _when(absolute: int) -> str:
 
 def boards(engagement: Engagement) -> list[CardBlock]:
     out: list[CardBlock] = []
-    flying = engagement.attributes.get("missiles_in_flight", [])
+    game = game_of(engagement)
+    flying = game.missiles_in_flight
     out.append(
         Table(
             "Missiles in flight (7.1.2, 7.1.3)",
             ("Missile", "From", "At", "Impact"),
             tuple(
                 (
-                    str(m["name"]),
-                    _name(engagement, m["attacker"]),
-                    _name(engagement, m["target"]),
-                    _when(int(m["impact_at"])),
+                    m.name,
+                    _name(engagement, m.attacker),
+                    _name(engagement, m.target),
+                    _when(m.impact_at),
                 )
                 for m in flying
             ),
@@ -46,9 +47,7 @@ def boards(engagement: Engagement) -> list[CardBlock]:
         if state_of(a).criticals_due
     )
     out.append(KeyValues("Critical-hit rolls owed (8.1)", owed or (("none", ""),)))
-    losses = engagement.attributes.get("losses", [])
-    kills = engagement.attributes.get("kills", {})
-    lines = [f"{side}: {n} kill(s)" for side, n in kills.items()]
-    lines += [f"{_name(engagement, x['aircraft'])} lost ({x['cause']})" for x in losses]
+    lines = [f"{side}: {n} kill(s)" for side, n in game.kills.items()]
+    lines += [f"{_name(engagement, x.aircraft)} lost ({x.cause})" for x in game.losses]
     out.append(Lines("Losses and kills (6.4.3)", tuple(lines) or ("none",)))
     return out

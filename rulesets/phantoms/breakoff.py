@@ -6,13 +6,14 @@ from typing import Any
 
 from pydantic import Field
 
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
-from rulesets.phantoms.common import D10, in_play, pilot_of
+from rulesets.phantoms.common import in_play, pilot_of
 from rulesets.phantoms.spotting import UnspottedInput, unspotted_modifier
 from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
@@ -41,7 +42,6 @@ class BreakOff(UnspottedInput, Procedure):
     title = "Break-off check"
     rule = "10.0"
     Inputs = BreakOffInputs
-    dice = ((D10, "break-off: aircraft"), (D10, "break-off: enemy"))
 
     def modifier(self, i: BreakOffInputs) -> int:
         t = tables()
@@ -82,9 +82,9 @@ class BreakOff(UnspottedInput, Procedure):
                 "an aircraft with an enemy in tailing position may not break off (10.0)"
             )
         m = self.modifier(inputs)
-        r1 = dice.roll(D10, "break-off: aircraft").total
-        r2 = dice.roll(D10, "break-off: enemy").total
-        outcome = "broken off" if r1 + m > r2 else "still engaged"
+        c = opposed(dice, "break-off", m, sides=("aircraft", "enemy"))
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = "broken off" if c.won else "still engaged"
         if a is not None:
             if outcome == "broken off":
                 draft.emit(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.core.data import load_catalogue
+from app.core.engagement import AircraftState
 from rulesets.phantoms.tables import CountryGroup, Era, tables
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
@@ -190,3 +191,8 @@ def resolve_countermeasures(card: Card, details: Details) -> tuple[int, int]:
 def catalogue() -> dict[str, Card]:
     """Shipped sample aircraft plus the umpire's own (``<user data>/aircraft/phantoms``)."""
     return load_catalogue(AIRCRAFT_DIR, Card, "phantoms")
+
+
+def card_of(a: AircraftState) -> Card:
+    """The aircraft's control card, typed (validated once per card value)."""
+    return a.typed(Card, "card")

@@ -9,15 +9,15 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from app.core import hexgrid
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import Card
+from rulesets.phantoms.cards import Card, card_of
 from rulesets.phantoms.common import (
-    D10,
     in_play,
     maneuver_now,
     now_impulse,
@@ -33,10 +33,6 @@ GUN_LEDGER = "gun_ammunition"
 
 def missile_ledger(missile_id: str) -> str:
     return f"missile_{missile_id}"
-
-
-def two_dice(purpose: str) -> tuple[tuple[str, str], ...]:
-    return ((D10, f"{purpose}: attacker"), (D10, f"{purpose}: target"))
 
 
 def check_enemy(a: AircraftState, t: AircraftState, rule: str) -> None:
@@ -205,7 +201,6 @@ class GunAttack(UnspottedInput, Procedure):
     title = "Gun attack"
     rule = "7.2"
     Inputs = GunInputs
-    dice = two_dice("gun attack")
     spends = (GUN_LEDGER,)
 
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
@@ -237,7 +232,7 @@ class GunAttack(UnspottedInput, Procedure):
                 out["attacker_gun_value"] = card.gun_value
         if target:
             t = engagement.get(target)
-            out.update(target_defense=int(t.card["defense"]), target_pilot=pilot_of(t))
+            out.update(target_defense=card_of(t).defense, target_pilot=pilot_of(t))
         if attacker and target:
             out["attacker_modifiers"] = gun_modifiers(
                 engagement, engagement.get(attacker), engagement.get(target), self.variants
@@ -259,7 +254,7 @@ class GunAttack(UnspottedInput, Procedure):
         now: int | None = None
         if inputs.attacker:
             a = draft.get(inputs.attacker)
-            if a.card.get("gun_value") is None:
+            if card_of(a).gun_value is None:
                 raise RuleViolation(f"{a.name} has no gun (7.2)")
             now = check_can_fire(draft.engagement, a, "gun")
             if now is not None and state_of(a).moved_at != now:
@@ -276,9 +271,9 @@ class GunAttack(UnspottedInput, Procedure):
                 check_vertical(a, t, now, "7.2")
         check_same_hex(inputs, a, t, now)
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "gun attack: attacker").total
-        r2 = dice.roll(D10, "gun attack: target").total
-        hits = self.hits(inputs, (r1 + att) - (r2 + dfn))
+        c = opposed(dice, "gun attack", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        hits = self.hits(inputs, c.margin)
         outcome = hits_label(hits)
         if a is not None:
             draft.emit(

@@ -7,7 +7,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, StatusChanged
 from app.core.procedure import Draft
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import Loss, game_of, state_of
 
 D10 = "d10"
 
@@ -104,13 +104,12 @@ def loss_events(
     engagement: Engagement, a: AircraftState, flags: tuple[str, ...], cause: str
 ) -> list[Event]:
     """The aircraft is lost: its status flags, and a kill credited to the other side (6.4.3)."""
-    kills = dict(engagement.attributes.get("kills", {}))
+    game = game_of(engagement)
     others = other_sides(engagement, a.side)
     credit = others[0] if len(others) == 1 else f"enemies of {a.side}"
-    kills[credit] = kills.get(credit, 0) + 1
-    log = list(engagement.attributes.get("losses", []))
-    log.append({"aircraft": a.id, "cause": cause, "credited": credit})
+    kills = {**game.kills, credit: game.kills.get(credit, 0) + 1}
+    log = [*game.losses, Loss(aircraft=a.id, cause=cause, credited=credit)]
     return [
         StatusChanged(aircraft=a.id, set=flags),
-        GameAttributesSet(values={"kills": kills, "losses": log}),
+        GameAttributesSet(values={"kills": kills, "losses": [x.model_dump() for x in log]}),
     ]

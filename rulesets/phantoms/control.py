@@ -8,13 +8,13 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.dice import DiceSource
-from app.core.engagement import Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
-from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
+from app.core.ruleset import AircraftInputs, PilotQuality
 from rulesets.phantoms.common import D10, in_play, loss_events, now_impulse, pilot_of
-from rulesets.phantoms.state import ControlCheck, state_of
+from rulesets.phantoms.state import ControlCheck, game_of, state_of
 from rulesets.phantoms.tables import tables
 
 Cause = Literal["hard turn", "loop", "speed"]
@@ -44,7 +44,6 @@ class LossOfControl(Procedure):
     title = "Loss of control check"
     rule = "6.4.1"
     Inputs = ControlInputs
-    dice = ((D10, "loss of control"),)
 
     def _label(self, i: ControlInputs, roll: int) -> str:
         top = safe_up_to(i.cause, i.pilot)
@@ -61,12 +60,7 @@ class LossOfControl(Procedure):
             return "safe" if 1 <= roll - i.below_zero <= top else "out of control"
         return "safe" if roll + i.below_zero <= top else "out of control"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         checks = state_of(a).control_checks
         out: dict[str, Any] = {"pilot": pilot_of(a), "wounded": Status.WOUNDED in a.status}
         if checks:
@@ -91,7 +85,7 @@ class LossOfControl(Procedure):
             speed = state_of(a).speed
             if outcome == "out of control":
                 draft.emit(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
-                spots = dict(draft.engagement.attributes.get("spots", {}))
+                spots = dict(game_of(draft.engagement).spots)
                 if a.id in spots:  # 13.1, 13.2: a spinning aircraft loses all its spots
                     spots[a.id] = {"radar": [], "visual": []}
                     draft.emit(GameAttributesSet(values={"spots": spots}))
@@ -122,23 +116,13 @@ class Recovery(Procedure):
     title = "Out-of-control recovery"
     rule = "6.4.2"
     Inputs = RecoveryInputs
-    dice = (
-        (D10, "recovery"),
-        ("d6", "speed lost (if recovered)"),
-        ("d6", "hexsides turned clockwise (if recovered)"),
-    )
 
     def _label(self, i: RecoveryInputs, roll: int) -> str:
         if roll <= tables().pilot.recovery[i.pilot]:
             return "recovered"
         return "crashed" if i.altitude == 0 else "still out of control"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         return {
             "pilot": pilot_of(a),
             "speed": max(1, state_of(a).speed),

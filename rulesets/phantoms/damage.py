@@ -11,7 +11,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, DamageTaken, Event, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
-from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
+from app.core.ruleset import AircraftInputs, PilotQuality
 from rulesets.phantoms.common import (
     D10,
     in_play,
@@ -118,13 +118,9 @@ class CriticalHitRoll(Procedure):
     title = "Critical hit"
     rule = "8.1"
     Inputs = CriticalInputs
-    dice = ((D10, "critical hit table"),)
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        return critical_state(a) if a is not None else {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
+        return critical_state(a)
 
     def decide(self, inputs: CriticalInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None
@@ -212,7 +208,6 @@ class Ejection(Procedure):
     title = "Ejection"
     rule = "8.2"
     Inputs = EjectionInputs
-    dice = ((D10, "ejection"),)
 
     @staticmethod
     def modifier(inputs: EjectionInputs) -> int:
@@ -231,12 +226,7 @@ class Ejection(Procedure):
             else "pilot lost"
         )
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         by = state_of(a).destroyed_by
         return {
             "wounded": Status.WOUNDED in a.status,
@@ -282,7 +272,6 @@ class FireCheck(Procedure):
     title = "Fire check"
     rule = "9.0"
     Inputs = FireInputs
-    dice = ((D10, "fire check"),)
 
     @staticmethod
     def modifier(inputs: FireInputs) -> int:
@@ -306,12 +295,7 @@ class FireCheck(Procedure):
             return "critical hit"
         return "still burning"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         return {
             "speed": state_of(a).speed,
             "dove": state_of(a).dove_at == now_impulse(engagement),

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from app.core.dice import DiceError, DiceSource
+from app.core.dice import DiceSource, reroll_until
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import InitiativeSet
@@ -15,8 +15,6 @@ from app.core.ruleset import ProcedureInputs
 from rulesets.phantoms.common import D10, is_loaded
 from rulesets.phantoms.state import state_of
 from rulesets.phantoms.tables import tables
-
-MAX_REROLLS = 50
 
 
 class InitiativeInputs(ProcedureInputs):
@@ -55,13 +53,6 @@ class Initiative(Procedure):
     title = "Initiative"
     rule = "4.0"
     Inputs = InitiativeInputs
-    round_rolls = 2
-
-    def dice_needed(self, inputs: InitiativeInputs) -> list[tuple[str, str]]:
-        return [
-            (D10, f"initiative for {inputs.first_side}"),
-            (D10, f"initiative for {inputs.second_side}"),
-        ]
 
     def modifiers(self, i: InitiativeInputs) -> tuple[int, int]:
         return (
@@ -95,19 +86,20 @@ class Initiative(Procedure):
 
     def decide(self, inputs: InitiativeInputs, dice: DiceSource, draft: Draft) -> Decision:
         """4.0: a modified d10 per side, the higher holds the marker; a tie rolls both again
-        (the odds are one round's, conditioned on a round without a tie: ``round_rolls``)."""
+        (``reroll_until``: the odds are one round's, conditioned on a round without a tie)."""
         if inputs.first_side == inputs.second_side:
             raise RuleViolation("initiative is rolled between two different sides")
         m1, m2 = self.modifiers(inputs)
-        ties = 0
-        while True:
-            s1 = dice.roll(D10, f"initiative for {inputs.first_side}").total + m1
-            s2 = dice.roll(D10, f"initiative for {inputs.second_side}").total + m2
-            if s1 != s2:
-                break
-            ties += 1
-            if ties == MAX_REROLLS:
-                raise DiceError("initiative: too many tied re-rolls")
+        rolled = reroll_until(
+            dice,
+            (
+                (D10, f"initiative for {inputs.first_side}"),
+                (D10, f"initiative for {inputs.second_side}"),
+            ),
+            lambda t: t[0] + m1 != t[1] + m2,
+        )
+        ties = rolled.value
+        s1, s2 = rolled.rolls[0].total + m1, rolled.rolls[1].total + m2
         first = s1 > s2
         holder = inputs.first_side if first else inputs.second_side
         other = inputs.second_side if first else inputs.first_side

@@ -9,10 +9,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import GameAttributesSet, LedgerChanged
+from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.cards import Card, Missile
@@ -22,10 +23,8 @@ from rulesets.phantoms.combat import (
     check_vertical,
     fired_event,
     missile_ledger,
-    two_dice,
 )
 from rulesets.phantoms.common import (
-    D10,
     in_play,
     maneuver_now,
     now_impulse,
@@ -34,7 +33,7 @@ from rulesets.phantoms.common import (
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.geometry import RADAR_ASPECT
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import MissileInFlight, flying, in_flight, state_of
 from rulesets.phantoms.tables import positions, tables
 
 
@@ -212,30 +211,28 @@ class MissileLaunch(Calculator):
                 )
             flight = flight_impulses("radar", inputs.range_hexes)
         base = now if now is not None else 0
-        record = {
-            "attacker": a.id,
-            "target": t.id,
-            "missile": m.id,
-            "name": m.name,
-            "guidance": m.guidance,
-            "active": m.active,
-            "hit": m.hit + modifier,
-            "launched_at": now,
-            "impact_at": base + flight,
-        }
-        if out_of_range:
-            record["out_of_range"] = True
-        in_flight = [*engagement.attributes.get("missiles_in_flight", []), record]
+        record = MissileInFlight(
+            attacker=a.id,
+            target=t.id,
+            missile=m.id,
+            name=m.name,
+            guidance=m.guidance,
+            active=m.active,
+            hit=m.hit + modifier,
+            launched_at=now,
+            impact_at=base + flight,
+            out_of_range=out_of_range,
+        )
         draft.emit(
             LedgerChanged(
                 aircraft=a.id, ledger=missile_ledger(m.id), delta=Fraction(-1), reason="7.1.2"
             ),
             fired_event(a, now, m.guidance),
-            GameAttributesSet(values={"missiles_in_flight": in_flight}),
+            flying([*in_flight(engagement), record]),
         )
         return Decision(
             "launched",
-            f"{a.name} launches {m.name} at {t.name}: modified Hit # {record['hit']}"
+            f"{a.name} launches {m.name} at {t.name}: modified Hit # {record.hit}"
             + (f" (pilot wounded {wounded:+d}, critical #4)" if wounded else "")
             + (": fired out of range, it will automatically miss" if out_of_range else "")
             + ", "
@@ -272,7 +269,6 @@ class MissileAttack(UnspottedInput, Procedure):
     title = "Missile impact"
     rule = "7.1.3"
     Inputs = MissileInputs
-    dice = two_dice("missile impact")
 
     def modifiers(self, i: MissileInputs) -> tuple[int, int]:
         t = tables()
@@ -287,16 +283,14 @@ class MissileAttack(UnspottedInput, Procedure):
         dfn += m.broke_contact if i.target_broke_contact else 0
         return att, dfn
 
-    def _flight(self, engagement: Engagement, attacker: str, target: str) -> dict[str, Any] | None:
+    def _flight(self, engagement: Engagement, attacker: str, target: str) -> MissileInFlight | None:
         now = now_impulse(engagement)
         due = [
             m
-            for m in engagement.attributes.get("missiles_in_flight", [])
-            if m["attacker"] == attacker
-            and m["target"] == target
-            and (now is None or m["impact_at"] <= now)
+            for m in in_flight(engagement)
+            if m.attacker == attacker and m.target == target and (now is None or m.impact_at <= now)
         ]
-        return min(due, key=lambda m: m["impact_at"]) if due else None
+        return min(due, key=lambda m: m.impact_at) if due else None
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -317,10 +311,10 @@ class MissileAttack(UnspottedInput, Procedure):
             m = self._flight(engagement, attacker, target)
             if m is not None:
                 t = engagement.get(target)
-                cm = "radar_cm" if m["guidance"] == "radar" else "ir_cm"
+                cm = "radar_cm" if m.guidance == "radar" else "ir_cm"
                 out.update(
-                    guidance=m["guidance"],
-                    hit_number=m["hit"],
+                    guidance=m.guidance,
+                    hit_number=m.hit,
                     position_modifier=0,
                     target_countermeasures=getattr(state_of(t), cm),
                 )
@@ -328,7 +322,7 @@ class MissileAttack(UnspottedInput, Procedure):
 
     def decide(self, inputs: MissileInputs, dice: DiceSource, draft: Draft) -> Decision:
         t = None
-        flight: dict[str, Any] | None = None
+        flight: MissileInFlight | None = None
         engagement = draft.engagement
         if inputs.attacker and inputs.target:
             attacker = draft.get(inputs.attacker)
@@ -338,13 +332,13 @@ class MissileAttack(UnspottedInput, Procedure):
                 raise RuleViolation(
                     "no missile from that aircraft at that target is due to impact now (7.1.3)"
                 )
-            if flight["guidance"] != inputs.guidance:
-                raise RuleViolation(f"the missile in flight is {flight['guidance']}-guided")
+            if flight.guidance != inputs.guidance:
+                raise RuleViolation(f"the missile in flight is {flight.guidance}-guided")
             if t.status & {Status.DESTROYED, Status.CRASHED, Status.EJECTED, Status.PILOT_KILLED}:
                 raise RuleViolation(f"{t.name} is already out of the game")
-            if flight.get("out_of_range"):
+            if flight.out_of_range:
                 raise RuleViolation(
-                    f"{flight['name']} was fired outside its range: it automatically misses "
+                    f"{flight.name} was fired outside its range: it automatically misses "
                     "(7.1.1b); remove it with missile_lost"
                 )
             if (
@@ -357,15 +351,14 @@ class MissileAttack(UnspottedInput, Procedure):
                     "misses (7.1.4); remove it with missile_lost"
                 )
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "missile impact: attacker").total
-        r2 = dice.roll(D10, "missile impact: target").total
-        hits = max(0, r1 + att - (r2 + dfn))
+        c = opposed(dice, "missile impact", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        hits = max(0, c.margin)
         outcome = hits_label(hits)
         if t is not None and flight is not None:
-            rest = [
-                m for m in engagement.attributes.get("missiles_in_flight", []) if m is not flight
-            ]
-            draft.emit(GameAttributesSet(values={"missiles_in_flight": rest}))
+            rest = in_flight(engagement)
+            rest.remove(flight)
+            draft.emit(flying(rest))
             draft.emit(*damage_events(t, hits, missile=True, source=inputs.attacker))
         return Decision(
             outcome,
@@ -374,11 +367,11 @@ class MissileAttack(UnspottedInput, Procedure):
         )
 
 
-def misses_on_break_contact(flight: Mapping[str, Any], variants: frozenset[str]) -> bool:
+def misses_on_break_contact(flight: MissileInFlight, variants: frozenset[str]) -> bool:
     """7.1.4: a radar-guided missile automatically misses when its launcher breaks contact; an
     Active Radar Homing missile needs nothing from its launcher after launch (7.1.1b), so it
     keeps tracking unless the ``active_homers_miss_on_break_contact`` reading is chosen."""
-    return not flight.get("active") or "active_homers_miss_on_break_contact" in variants
+    return not flight.active or "active_homers_miss_on_break_contact" in variants
 
 
 class MissileLostInputs(ProcedureInputs):
@@ -404,13 +397,9 @@ class MissileLost(Calculator):
     ) -> dict[str, Any]:
         """The reason the state already gives: fired out of range (7.1.1b), or the launcher
         broke contact (7.1.4)."""
-        mine = [
-            m
-            for m in engagement.attributes.get("missiles_in_flight", [])
-            if m["attacker"] == attacker and m["target"] == target
-        ]
+        mine = [m for m in in_flight(engagement) if m.attacker == attacker and m.target == target]
         launcher = engagement.aircraft.get(attacker or "")
-        if any(m.get("out_of_range") for m in mine):
+        if any(m.out_of_range for m in mine):
             return {"reason": "fired outside its range"}
         if (
             launcher is not None
@@ -423,17 +412,17 @@ class MissileLost(Calculator):
     def compute(self, inputs: MissileLostInputs, draft: Draft) -> Decision:
         if inputs.attacker and inputs.target:
             draft.get(inputs.attacker)
-            flight = draft.engagement.attributes.get("missiles_in_flight", [])
+            flight = in_flight(draft.engagement)
             mine = [
                 m
                 for m in flight
-                if m["attacker"] == inputs.attacker
-                and m["target"] == inputs.target
-                and m["guidance"] == "radar"
+                if m.attacker == inputs.attacker
+                and m.target == inputs.target
+                and m.guidance == "radar"
             ]
             if not mine:
                 raise RuleViolation("no radar-guided missile from that aircraft at that target")
-            if inputs.reason == "radar lock lost" and all(m.get("active") for m in mine):
+            if inputs.reason == "radar lock lost" and all(m.active for m in mine):
                 raise RuleViolation(
                     "active radar homing missiles need no lock after launch (7.1.1b)"
                 )
@@ -445,10 +434,9 @@ class MissileLost(Calculator):
                         "contact (7.1.1b; see the variant 'Active radar homers also miss')"
                     )
             if inputs.reason == "fired outside its range":
-                mine = [m for m in mine if m.get("out_of_range")]
+                mine = [m for m in mine if m.out_of_range]
                 if not mine:
                     raise RuleViolation("that missile was fired within its range (7.1.1b)")
-            gone = mine[0]
-            rest = [m for m in flight if m is not gone]
-            draft.emit(GameAttributesSet(values={"missiles_in_flight": rest}))
+            flight.remove(mine[0])
+            draft.emit(flying(flight))
         return Decision("miss", f"missile misses: {inputs.reason} (7.1.1b)")

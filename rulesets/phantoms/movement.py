@@ -13,7 +13,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft
-from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.phantoms.cards import Card, SpeedChart
 from rulesets.phantoms.common import (
     clock_of,
@@ -25,7 +25,7 @@ from rulesets.phantoms.common import (
     subject,
 )
 from rulesets.phantoms.damage import STRUCTURAL
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import Marker, state_of
 from rulesets.phantoms.tables import tables
 
 AFTERBURNER_LEDGER = "afterburner"
@@ -103,22 +103,13 @@ def move_events(engagement: Engagement, a: AircraftState, now: int) -> list[Even
     altitude = state_of(a).altitude
     st = state_of(a)
     checks = [c.model_dump() for c in st.control_checks]
-    m = st.maneuver.model_dump() if st.maneuver is not None else {}
-    if not m:
-        m = {
-            "choice": "straight",
-            "kind": "straight",
-            "label": "straight",
-            "hexes": 1,
-            "levels": 0,
-            "vertical": None,
-            "moved": 0,
-            "levels_done": 0,
-        }
-    m["moved"] = int(m["moved"]) + 1
-    if int(m["levels_done"]) < int(m["levels"]):
-        m["levels_done"] = int(m["levels_done"]) + 1
-        if m["vertical"] == "climb":
+    m = st.maneuver or Marker(
+        choice="straight", kind="straight", label="straight", hexes=1, levels=0
+    )
+    m = m.model_copy(update={"moved": m.moved + 1})
+    if m.levels_done < m.levels:
+        m = m.model_copy(update={"levels_done": m.levels_done + 1})
+        if m.vertical == "climb":
             altitude += 1
             speed += card.speeds.climb
             values["climbed_at"] = now
@@ -127,17 +118,17 @@ def move_events(engagement: Engagement, a: AircraftState, now: int) -> list[Even
             cap = speed_chart(a).max_dive
             speed = speed + card.speeds.dive if speed + card.speeds.dive <= cap else max(speed, cap)
             values["dove_at"] = now
-    if m["moved"] >= max(int(m["hexes"]), int(m["levels"])):
-        speed -= card.maneuvers[m["kind"]].speed_loss if m["kind"] in card.maneuvers else 0
-        values["last_maneuver"] = m["kind"]
-        values["last_facing"] = _FACING[m["choice"]]
+    if m.moved >= max(m.hexes, m.levels):
+        speed -= card.maneuvers[m.kind].speed_loss if m.kind in card.maneuvers else 0
+        values["last_maneuver"] = m.kind
+        values["last_facing"] = _FACING[m.choice]
         values["completed_at"] = now
-        cause = control_check_for(a, m["kind"])
+        cause = control_check_for(a, m.kind)
         if cause:
             checks.append({"cause": cause, "below_zero": 0})
         values["maneuver"] = None
     else:
-        values["maneuver"] = m
+        values["maneuver"] = m.model_dump()
     if speed <= 0:
         checks.append({"cause": "speed", "below_zero": -speed})
     values.update(speed=speed, altitude=altitude, control_checks=checks)
@@ -180,13 +171,10 @@ class SetSpeed(Calculator):
     Inputs = SetSpeedInputs
     suggested = frozenset({"speed"})
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         """The aircraft's current speed (issue 29): the new speed is typed over it, and
         Enter keeps it."""
-        a = prefill_subject(engagement, attacker, target)
-        return {"speed": state_of(a).speed} if a is not None and state_of(a).speed else {}
+        return {"speed": state_of(a).speed} if state_of(a).speed else {}
 
     def compute(self, inputs: SetSpeedInputs, draft: Draft) -> Decision:
         if inputs.aircraft:

@@ -6,15 +6,17 @@ from typing import Any
 
 from pydantic import Field
 
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event, GameAttributesSet
+from app.core.events import AttributesSet, Event
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.combat import check_enemy, two_dice
-from rulesets.phantoms.common import D10, in_play, pilot_of
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.cards import card_of
+from rulesets.phantoms.combat import check_enemy
+from rulesets.phantoms.common import in_play, pilot_of
+from rulesets.phantoms.state import flying, in_flight, state_of
 from rulesets.phantoms.tables import tables
 
 # --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------
@@ -69,8 +71,9 @@ def _radar_prefill(
     out: dict[str, Any] = {}
     if attacker:
         a = engagement.get(attacker)
-        if a.card.get("radar") is not None:
-            out["attacker_radar"] = int(a.card["radar"])
+        radar = card_of(a).radar
+        if radar is not None:
+            out["attacker_radar"] = radar
         out.update(attacker_pilot=pilot_of(a), attacker_altitude=state_of(a).altitude)
     if target:
         t = engagement.get(target)
@@ -89,7 +92,6 @@ class RadarLock(Procedure):
     title = "Radar lock-on"
     rule = "7.1.1b"
     Inputs = LockOnInputs
-    dice = two_dice("radar lock-on")
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -108,14 +110,14 @@ class RadarLock(Procedure):
             in_play(a)
             in_play(t)
             check_enemy(a, t, "7.1.1b")
-            if a.card.get("radar") is None:
+            if card_of(a).radar is None:
                 raise RuleViolation(f"{a.name} has no radar (7.1.1b)")
             if Status.OUT_OF_CONTROL in a.status:
                 raise RuleViolation(f"{a.name} is out of control")
         att, dfn = radar_modifiers(inputs, self.variants)
-        r1 = dice.roll(D10, "radar lock-on: attacker").total
-        r2 = dice.roll(D10, "radar lock-on: target").total
-        outcome = "lock" if r1 + att > r2 + dfn else "miss"
+        c = opposed(dice, "radar lock-on", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = "lock" if c.won else "miss"
         if a is not None and t is not None:
             draft.emit(*_relock(draft.engagement, a, t.id, outcome == "lock"))
         return Decision(
@@ -130,7 +132,7 @@ def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool
     locks = list(state_of(a).locks)
     dropped: list[str] = []
     if target not in locks:
-        limit = int(a.card.get("radar_locks", 1))
+        limit = card_of(a).radar_locks
         while locks and len(locks) >= limit:
             dropped.append(locks.pop(0))
         if success:
@@ -143,20 +145,20 @@ def _relock(engagement: Engagement, a: AircraftState, target: str, success: bool
 
 def _lose_guided(engagement: Engagement, attacker: str, target: str, active: bool) -> list[Event]:
     """Radar-guided missiles from ``attacker`` at ``target`` that lose guidance miss (7.1.1b)."""
-    flight = list(engagement.attributes.get("missiles_in_flight", []))
+    flight = in_flight(engagement)
     keep = [
         m
         for m in flight
         if not (
-            m["attacker"] == attacker
-            and m["target"] == target
-            and m["guidance"] == "radar"
-            and bool(m.get("active")) == active
+            m.attacker == attacker
+            and m.target == target
+            and m.guidance == "radar"
+            and m.active == active
         )
     ]
     if len(keep) == len(flight):
         return []
-    return [GameAttributesSet(values={"missiles_in_flight": keep})]
+    return [flying(keep)]
 
 
 class BreakLockInputs(RadarLockInputs):
@@ -175,7 +177,6 @@ class BreakLock(Procedure):
     title = "Break radar lock"
     rule = "7.1.1c"
     Inputs = BreakLockInputs
-    dice = two_dice("break lock")
 
     def _label(self, d: int) -> str:
         return "miss" if d > 0 else "lock broken"
@@ -194,9 +195,9 @@ class BreakLock(Procedure):
             if not active and inputs.target not in state_of(a).locks:
                 raise RuleViolation(f"{a.name} has no radar lock on that aircraft (7.1.1c)")
         att, dfn = radar_modifiers(inputs, self.variants, inputs.missile_radar)
-        r1 = dice.roll(D10, "break lock: attacker").total
-        r2 = dice.roll(D10, "break lock: target").total
-        outcome = self._label(r1 + att - (r2 + dfn))
+        c = opposed(dice, "break lock", att, dfn)
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = self._label(c.margin)
         if a is not None and inputs.target and outcome != "miss":
             if inputs.missile_radar is None:
                 locks = [x for x in state_of(a).locks if x != inputs.target]

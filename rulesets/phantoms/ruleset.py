@@ -45,7 +45,7 @@ from rulesets.phantoms.movement import (
 )
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
-from rulesets.phantoms.state import State, state_of
+from rulesets.phantoms.state import GameState, State, state_of
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 
 VARIANTS = (
@@ -216,6 +216,7 @@ class Phantoms(Ruleset):
     Card = Card
     Details = Details
     State = State
+    GameState = GameState
     initiative = "initiative"
     pass_initiative = "pass_initiative"
     geometry = PhantomsGeometry()
@@ -232,18 +233,18 @@ class Phantoms(Ruleset):
         its printed name (2.0, 6.5, 7.1.2)."""
         missiles = tuple(
             LedgerSpec(
-                missile_ledger(m["id"]),
-                f"Missiles: {m['name']}",
-                missile_ledger(m["id"]),
+                missile_ledger(m.id),
+                f"Missiles: {m.name}",
+                missile_ledger(m.id),
                 rule="7.1.2",
-                fixed_start=Fraction(m["count"]),
+                fixed_start=Fraction(m.count),
             )
-            for m in card.get("missiles", [])
+            for m in Card.model_validate(dict(card)).missiles
         )
         return (*self.ledgers, *missiles)
 
     def max_damage(self, card: Mapping[str, Any], details: BaseModel) -> int:
-        return int(card["max_damage"])
+        return Card.model_validate(dict(card)).max_damage
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         c = Card.model_validate(card)

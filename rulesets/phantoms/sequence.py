@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.events import Event
 from app.core.ruleset import Acting, Step
+from rulesets.phantoms.cards import card_of
 from rulesets.phantoms.common import (
     IMPULSES,
     SEGMENTS,
@@ -14,7 +15,7 @@ from rulesets.phantoms.common import (
     engine_damaged,
 )
 from rulesets.phantoms.movement import movement_segment, moves_at
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import in_flight, state_of
 
 _TEXT = {
     "a": "Aircraft at the speeds marked X move one hex; out-of-control ones check recovery.",
@@ -108,32 +109,32 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         if "spotting" in variants:
             out += [(a.id, "may attempt to spot (13.0)", "radar_spot") for a in planes]
     elif seg == "e":
-        for m in engagement.attributes.get("missiles_in_flight", []):
-            if m["impact_at"] <= now:
-                target = engagement.aircraft.get(m["target"])
-                launcher = engagement.aircraft.get(m["attacker"])
+        for m in in_flight(engagement):
+            if m.impact_at <= now:
+                target = engagement.aircraft.get(m.target)
+                launcher = engagement.aircraft.get(m.attacker)
                 pid, why = "missile_attack", "7.1.3"
-                if m.get("out_of_range"):
+                if m.out_of_range:
                     pid, why = "missile_lost", "fired out of range: automatic miss, 7.1.1b"
                 elif (
-                    m["guidance"] == "radar"
-                    and not m.get("active")
+                    m.guidance == "radar"
+                    and not m.active
                     and launcher is not None
                     and Status.BROKEN_OFF in launcher.status
                 ):
                     pid, why = "missile_lost", "its launcher broke contact: automatic miss, 7.1.4"
                 if target is None:  # removed from the roster: the line still says what flew
-                    gone = engagement.removed.get(m["target"], "an aircraft no longer in play")
-                    out.append((m["attacker"], f"{m['name']} impact on {gone} ({why})", pid))
+                    gone = engagement.removed.get(m.target, "an aircraft no longer in play")
+                    out.append((m.attacker, f"{m.name} impact on {gone} ({why})", pid))
                 else:
-                    what = f"{m['name']} impact on {target.name} ({why})"
-                    out.append((m["attacker"], what, pid, target.id))
+                    what = f"{m.name} impact on {target.name} ({why})"
+                    out.append((m.attacker, what, pid, target.id))
     elif seg == "f":
         out += [
             (a.id, "may fire guns (7.2)", "gun_attack")
             for a in planes
             if state_of(a).moved_at == now
-            and a.card.get("gun_value") is not None
+            and card_of(a).gun_value is not None
             and Status.OUT_OF_CONTROL not in a.status
         ]
     elif seg == "g":
@@ -146,7 +147,7 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         out += [
             (a.id, "may attempt radar lock-on (7.1.1b)", "radar_lock")
             for a in planes
-            if a.card.get("radar") is not None and Status.OUT_OF_CONTROL not in a.status
+            if card_of(a).radar is not None and Status.OUT_OF_CONTROL not in a.status
         ]
     elif seg == "i":
         need = [

@@ -7,14 +7,16 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from app.core.contest import opposed
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.common import D10, in_play, now_impulse, pilot_of, subject
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.cards import card_of
+from rulesets.phantoms.common import in_play, now_impulse, pilot_of, subject
+from rulesets.phantoms.state import game_of, state_of
 from rulesets.phantoms.tables import tables
 
 Spots = dict[str, dict[str, list[str]]]
@@ -47,10 +49,9 @@ class UnspottedInput:
 
 
 def spots_of(engagement: Engagement) -> Spots:
-    raw = engagement.attributes.get("spots", {})
     return {
         k: {"radar": list(v.get("radar", [])), "visual": list(v.get("visual", []))}
-        for k, v in raw.items()
+        for k, v in game_of(engagement).spots.items()
     }
 
 
@@ -99,7 +100,6 @@ class RadarSpot(Procedure):
     title = "Radar spot"
     rule = "13.1"
     Inputs = RadarSpotInputs
-    dice = ((D10, "radar spot: spotter"), (D10, "radar spot: target"))
 
     def modifiers(self, i: RadarSpotInputs) -> tuple[int, int]:
         t = tables()
@@ -120,7 +120,7 @@ class RadarSpot(Procedure):
         if attacker:
             a = engagement.get(attacker)
             out.update(
-                spotter_radar=int(a.card.get("radar") or 0),
+                spotter_radar=card_of(a).radar or 0,
                 spotter_pilot=pilot_of(a),
                 spotter_altitude=state_of(a).altitude,
             )
@@ -139,12 +139,12 @@ class RadarSpot(Procedure):
         if inputs.attacker and inputs.target:
             a = draft.get(inputs.attacker)
             in_play(a)
-            if a.card.get("radar") is None:
+            if card_of(a).radar is None:
                 raise RuleViolation(f"{a.name} has no radar (13.1)")
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "radar spot: spotter").total
-        r2 = dice.roll(D10, "radar spot: target").total
-        outcome = "spotted" if r1 + att > r2 + dfn else "miss"
+        c = opposed(dice, "radar spot", att, dfn, sides=("spotter", "target"))
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = "spotted" if c.won else "miss"
         if outcome == "spotted" and inputs.attacker and inputs.target:
             draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "radar"))
         return Decision(outcome, f"radar spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.1)")
@@ -178,7 +178,6 @@ class VisualSpot(Procedure):
     title = "Visual spot"
     rule = "13.2"
     Inputs = VisualSpotInputs
-    dice = ((D10, "visual spot: spotter"), (D10, "visual spot: target"))
 
     def modifiers(self, i: VisualSpotInputs) -> tuple[int, int]:
         t = tables()
@@ -199,13 +198,13 @@ class VisualSpot(Procedure):
             a = engagement.get(attacker)
             out.update(
                 spotter_pilot=pilot_of(a),
-                all_round_canopy=bool(a.card.get("all_round_canopy")),
-                two_crew=int(a.card.get("crew", 1)) >= 2,
+                all_round_canopy=card_of(a).all_round_canopy,
+                two_crew=card_of(a).crew >= 2,
             )
         if target:
             t = engagement.get(target)
             out.update(
-                target_size=t.card.get("size", "normal"),
+                target_size=card_of(t).size,
                 target_altitude=state_of(t).altitude,
             )
         if attacker and target:
@@ -228,9 +227,9 @@ class VisualSpot(Procedure):
                 )
             draft.emit(AttributesSet(aircraft=a.id, values={"visual_attempt_at": now}))
         att, dfn = self.modifiers(inputs)
-        r1 = dice.roll(D10, "visual spot: spotter").total
-        r2 = dice.roll(D10, "visual spot: target").total
-        outcome = "spotted" if r1 + att > r2 + dfn else "miss"
+        c = opposed(dice, "visual spot", att, dfn, sides=("spotter", "target"))
+        r1, r2 = c.first_roll, c.second_roll
+        outcome = "spotted" if c.won else "miss"
         if outcome == "spotted" and inputs.attacker and inputs.target:
             draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "visual"))
         return Decision(outcome, f"visual spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.2)")

@@ -9,9 +9,23 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from app.core.engagement import AircraftState
+from app.core.engagement import AircraftState, Engagement
+from app.core.events import GameAttributesSet
+from app.core.ruleset import game_state
 
-__all__ = ["ControlCheck", "Fired", "Marker", "State", "state_of"]
+__all__ = [
+    "ControlCheck",
+    "Fired",
+    "GameState",
+    "Loss",
+    "Marker",
+    "MissileInFlight",
+    "State",
+    "flying",
+    "game_of",
+    "in_flight",
+    "state_of",
+]
 
 
 class _Value(BaseModel):
@@ -84,3 +98,53 @@ class State(_Value):
 def state_of(a: AircraftState) -> State:
     """The aircraft's attributes as the typed ``State`` (validated once per value)."""
     return a.typed(State, "attributes")
+
+
+class MissileInFlight(_Value):
+    """A missile launched and not yet resolved (7.1.2-7.1.3): who fired what at whom, its
+    modified Hit # and the impulse it reaches the target."""
+
+    attacker: str
+    target: str
+    missile: str
+    name: str
+    guidance: Literal["heat", "radar"]
+    active: bool
+    hit: int
+    launched_at: int | None
+    impact_at: int
+    #: 7.1.1b (variant): fired outside its range, it will automatically miss
+    out_of_range: bool = False
+
+
+class Loss(_Value):
+    """An aircraft lost, and the side credited with the kill (6.4.3)."""
+
+    aircraft: str
+    cause: str
+    credited: str
+
+
+class GameState(_Value):
+    """The game-wide records of a Phantoms game (``GameAttributesSet``): missiles in flight,
+    each aircraft's radar and visual spots (13.1-13.2), kills by side and the losses log."""
+
+    missiles_in_flight: list[MissileInFlight] = []
+    spots: dict[str, dict[Literal["radar", "visual"], list[str]]] = {}
+    kills: dict[str, int] = {}
+    losses: list[Loss] = []
+
+
+def game_of(engagement: Engagement) -> GameState:
+    """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
+    return game_state(engagement, GameState)
+
+
+def in_flight(engagement: Engagement) -> list[MissileInFlight]:
+    """The missiles in flight, in launch order."""
+    return list(game_of(engagement).missiles_in_flight)
+
+
+def flying(missiles: list[MissileInFlight]) -> GameAttributesSet:
+    """The event that keeps ``missiles`` as the missiles in flight."""
+    return GameAttributesSet(values={"missiles_in_flight": [m.model_dump() for m in missiles]})

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.core.data import Missing, load_catalogue
+from app.core.engagement import AircraftState
 from app.core.errors import MissingTableValue
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
@@ -115,3 +116,19 @@ def firing_initiative(gun: RayGun, charge: int) -> int:
     if gun.initiative and charge in gun.initiative:
         return gun.initiative[charge]
     return 13 - charge
+
+
+class Details(BaseModel):
+    """Per-aircraft settings: the pilot reaction (UFO rules, Turn Order) and starting speed."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    reaction: int = Field(0, ge=0, le=20, title="Pilot reaction", description="d6 + reaction")
+    speed: int | None = Field(
+        None, ge=1, title="Starting speed (inches)", description="default: the card's top speed"
+    )
+
+
+def details_of(a: AircraftState) -> Details:
+    """The aircraft's roster settings, typed (validated once per value)."""
+    return a.typed(Details, "details")

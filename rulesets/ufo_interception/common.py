@@ -50,7 +50,7 @@ def hard_point_ledger(n: int) -> str:
 
 
 def card_of(a: AircraftState) -> Card:
-    return Card.model_validate(dict(a.card))
+    return a.typed(Card, "card")
 
 
 def need(engagement: Engagement, aircraft_id: str) -> AircraftState:
@@ -64,14 +64,14 @@ def need(engagement: Engagement, aircraft_id: str) -> AircraftState:
 
 def fighter(engagement: Engagement, aircraft_id: str) -> AircraftState:
     a = need(engagement, aircraft_id)
-    if a.card.get("kind") != "fighter":
+    if card_of(a).kind != "fighter":
         raise RuleViolation(f"{a.name} is a UFO, not an aircraft with a pilot")
     return a
 
 
 def ufo(engagement: Engagement, aircraft_id: str) -> AircraftState:
     a = need(engagement, aircraft_id)
-    if a.card.get("kind") != "ufo":
+    if card_of(a).kind != "ufo":
         raise RuleViolation(f"{a.name} is not a UFO")
     return a
 
@@ -114,7 +114,7 @@ class DamageEffects:
 
     @property
     def is_fighter(self) -> bool:
-        return self.now.card.get("kind") == "fighter"
+        return card_of(self.now).kind == "fighter"
 
     def take(self, points: int, source: str | None, why: str) -> None:
         if points <= 0:

@@ -7,11 +7,11 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.dice import DiceSource
-from app.core.engagement import Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
-from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .cards import Card, catalogue
 from .common import (
@@ -51,7 +51,6 @@ class DamageRoll(Procedure):
     title = "Damage table"
     rule = "UFO rules, Damage: damage table"
     Inputs = DamageInputs
-    dice = (("2d6", "damage table"),)
     #: the rolls are owed by the aircraft that was hit: it is the target (issue 28)
     line_role = "target"
 
@@ -60,12 +59,13 @@ class DamageRoll(Procedure):
     ) -> dict[str, Any]:
         if target is None:
             return {}
-        return {"target_type": engagement.get(target).card["kind"]}
+        return {"target_type": card_of(engagement.get(target)).kind}
 
     def decide(self, inputs: DamageInputs, dice: DiceSource, draft: Draft) -> Decision:
         t = need(draft.engagement, inputs.target) if inputs.target else None
-        if t is not None and t.card["kind"] != inputs.target_type:
-            raise RuleViolation(f"{t.name} is a {t.card['kind']}: use its column of the table")
+        kind = card_of(t).kind if t is not None else None
+        if t is not None and kind != inputs.target_type:
+            raise RuleViolation(f"{t.name} is a {kind}: use its column of the table")
         roll = dice.roll("2d6", "damage table").total
         effect = damage_table().effect(roll, inputs.target_type)
         narrative = f"damage table {roll}: {effect.text}"
@@ -165,18 +165,12 @@ class VitalSystem(Procedure):
     title = "Vital system check"
     rule = "UFO rules, Damage: vital system"
     Inputs = VitalInputs
-    dice = (("d6", "vital system check"),)
 
     @staticmethod
     def _hit(inputs: VitalInputs, roll: int) -> str:
         return "vital system hit: pilot ejects" if roll < inputs.total_damage else "miss"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         if VITAL_THIS_TURN in self.variants:
             return {"total_damage": state_of(a).damaged_in(engagement.turn)}
         return {"total_damage": a.damage}
@@ -231,16 +225,9 @@ class HitLocation(Procedure):
     title = "Weapon hit location"
     rule = "UFO rules, Tornado card: Hit Location"
     Inputs = HitLocationInputs
-    dice = (("d6", "hit location"), ("d6", "+d6 DP if hit (only if the location says so)"))
 
-    def dice_needed(self, inputs: HitLocationInputs) -> list[tuple[str, str]]:
-        return list(self.dice)
-
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        return {} if a is None else {"type_id": a.type_id}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
+        return {"type_id": a.type_id}
 
     def decide(self, inputs: HitLocationInputs, dice: DiceSource, draft: Draft) -> Decision:
         effects = None

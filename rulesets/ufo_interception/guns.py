@@ -7,12 +7,12 @@ from typing import Any
 
 from pydantic import Field
 
-from app.core.dice import DiceSource, TableDice, label_odds, successes
+from app.core.dice import DiceSource, count_at_least
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
-from app.core.procedure import Decision, Draft, Procedure, what_if
-from app.core.ruleset import AircraftInputs, ProcedureInputs, prefill_subject
+from app.core.procedure import Decision, Draft, Procedure
+from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .common import (
     RAY_GUN_KEEPS_CHARGE,
@@ -63,7 +63,6 @@ class Cannon(Procedure):
     title = "Cannon"
     rule = "UFO rules, Firing: Cannons; Hitting: Cannon"
     Inputs = CannonInputs
-    dice = (("d6", "cannon hits"),)
 
     @staticmethod
     def hits(range_inches: int, roll: int) -> int:
@@ -130,11 +129,6 @@ class RayGun(Procedure):
     def dice_count(inputs: RayGunInputs) -> int:
         return max(0, inputs.charge - inputs.range_inches)
 
-    def dice_needed(self, inputs: RayGunInputs) -> list[tuple[str, str]]:
-        """One d6 per die of charge left after the range: typed as one pool (issue 29)."""
-        n = self.dice_count(inputs)
-        return [(f"{n}d6", "ray gun dice")] if n else []
-
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
@@ -142,21 +136,6 @@ class RayGun(Procedure):
             return {}
         led = engagement.get(attacker).ledgers.get(ray_gun_ledger(1))
         return {} if led is None else {"gun": 1, "charge": int(led.value)}
-
-    def odds(
-        self, inputs: RayGunInputs, engagement: Engagement | None = None
-    ) -> dict[str, Fraction]:
-        """Kept apart from ``decide`` on purpose: each die is its own roll (a hit is a single
-        face of 5 or 6, never a sum), so walking ``decide`` branches 6**n ways, 6**12 (two
-        billion, far past the walk's limit) at a full charge of 12. The hits are binomial:
-        ``successes`` gives the same distribution exactly. ``decide`` still runs once (all
-        dice showing 1) so the odds refuse what the rules refuse."""
-        if engagement is None:
-            engagement, inputs = Engagement(), what_if(inputs)
-        n = self.dice_count(inputs)
-        self.decide(inputs, TableDice([1] * n), Draft(engagement, self.state_model))
-        dist = successes(n, "d6", lambda f: f >= 5)
-        return label_odds(dict(sorted(dist.items())), hits_label)
 
     def decide(self, inputs: RayGunInputs, dice: DiceSource, draft: Draft) -> Decision:
         e = draft.engagement
@@ -181,12 +160,13 @@ class RayGun(Procedure):
             )
         if inputs.target:
             need(e, inputs.target)
-        rolls = [dice.roll("d6", f"ray gun die {i + 1}") for i in range(self.dice_count(inputs))]
-        hits = sum(1 for r in rolls if r.total >= 5)
+        # a hit is a single face of 5 or 6: how many of the dice show at least 5 (a pool)
+        pool = count_at_least(dice, self.dice_count(inputs), "d6", 5, "ray gun dice")
+        hits = pool.value
         outcome = hits_label(hits)
         if inputs.target:
             draft.emit(*due_rolls(draft.get(inputs.target), hits))
-        faces = " ".join(str(r.total) for r in rolls) or "no dice"
+        faces = " ".join(str(f) for r in pool.rolls for f in r.dice) or "no dice"
         narrative = (
             f'ray gun charge {inputs.charge} at {inputs.range_inches}": '
             f"{self.dice_count(inputs)} dice ({faces}): {outcome}"
@@ -241,20 +221,7 @@ class Recharge(Procedure):
     rule = "UFO rules, Firing: UFO (recharge)"
     Inputs = RechargeInputs
 
-    def dice_needed(self, inputs: RechargeInputs) -> list[tuple[str, str]]:
-        if self.count_roll(inputs):
-            # the dice that follow depend on this roll: type it as the number of dice
-            n = inputs.recharge_dice
-            return [(f"{n}d6", "number of recharge dice")] if n else []
-        n = inputs.dice_count if inputs.dice_count is not None else inputs.recharge_dice
-        return [(f"{n}d6", "recharge dice")] if n else []
-
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         guns = card_of(a).ray_guns
         led = a.ledgers.get(ray_gun_ledger(1))
         if isinstance(guns, str) or not guns or led is None:

@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
-from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from app.core.dice import DiceSource, TableDice
+from app.core.dice import DiceSource, read_pool
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
-from app.core.procedure import Decision, Draft, OddsTooLarge, Procedure, what_if
+from app.core.procedure import Decision, Draft, Procedure
 
-from .common import ROLL_OFF_HIGHER_FIRST, fighter
+from .cards import details_of
+from .common import ROLL_OFF_HIGHER_FIRST, card_of, fighter
 from .sequence import INITIATIVE, RULE, require_step
-
-#: exact odds of the whole order enumerate every roll: 6**6 = 46656 cases at most; any
-#: number of planes rolls (the text lets every plane roll), the odds stop at six
-MAX_ODDS_PLANES = 6
+from .state import game_of
 
 
 def groups(names: Sequence[str], keys: Sequence[Any]) -> list[list[str]]:
@@ -42,38 +38,17 @@ def order_label(gs: list[list[str]]) -> str:
     return ", ".join(g[0] if len(g) == 1 else "[" + " = ".join(g) + " roll off]" for g in gs)
 
 
-def _enumerate(n: int, label: Any) -> dict[str, Fraction]:
-    out: dict[str, Fraction] = {}
-    p = Fraction(1, 6**n)
-    for faces in itertools.product(range(1, 7), repeat=n):
-        key = label(faces)
-        out[key] = out.get(key, Fraction(0)) + p
-    return out
-
-
-P = TypeVar("P", bound=BaseModel)
-
-
-def _by_faces(
-    proc: Procedure,
-    inputs: P,
-    engagement: Engagement | None,
-    label: Callable[[P, Sequence[int]], str],
-) -> dict[str, Fraction]:
-    """The odds of a roll of one d6 per plane, whose outcome reads every single face.
-
-    Each die is its own roll, so the walk over ``decide`` re-runs it for every sequence of
-    faces and every prefix of one: 55,987 runs for six planes, past the walk's limit
-    (``OddsTooLarge``), and a third of a second already at five. Instead the label ``decide``
-    gives (``label``, the same function of the inputs and the faces) is enumerated over the
-    6**n faces directly, which is the same distribution exactly. ``decide`` still runs once
-    (every die showing 1) so the odds refuse what the rules refuse.
-    """
-    if engagement is None:
-        engagement, inputs = Engagement(), what_if(inputs)
-    n = len(proc.dice_needed(inputs))
-    proc.decide(inputs, TableDice([1] * n), Draft(engagement, proc.state_model))
-    return _enumerate(n, lambda faces: label(inputs, faces))
+def order_by_dice(
+    dice: DiceSource,
+    purposes: Sequence[str],
+    order: Callable[[Sequence[int]], list[list[str]]],
+) -> tuple[list[int], list[list[str]]]:
+    """A d6 per plane, read together as the moving order (``read_pool``: the odds run the
+    decision once per order, not once per sequence of faces): the faces and the groups."""
+    pool = read_pool(
+        dice, [("d6", p) for p in purposes], lambda t: tuple(tuple(g) for g in order(t))
+    )
+    return [r.total for r in pool.rolls], [list(g) for g in pool.value]
 
 
 class _Planes(BaseModel):
@@ -113,25 +88,10 @@ class Initiative(Procedure):
     rule = "UFO rules, Turn Order: Roll Initiative"
     Inputs = InitiativeInputs
 
-    def dice_needed(self, inputs: InitiativeInputs) -> list[tuple[str, str]]:
-        return [("d6", f"initiative for {p}") for p in inputs.planes]
-
     @staticmethod
     def _groups(inputs: InitiativeInputs, faces: Sequence[int]) -> list[list[str]]:
         keys = [(f + r, r) for f, r in zip(faces, inputs.reactions, strict=True)]
         return groups(inputs.planes, keys)
-
-    def odds(
-        self, inputs: InitiativeInputs, engagement: Engagement | None = None
-    ) -> dict[str, Fraction]:
-        """Kept apart from ``decide`` (see ``_by_faces``): the walk over ``decide`` runs out
-        at six planes, which these odds cover."""
-        if len(inputs.planes) > MAX_ODDS_PLANES:
-            raise OddsTooLarge(
-                f"{len(inputs.planes)} planes: the odds of the whole moving order are worked out "
-                f"for up to {MAX_ODDS_PLANES}; roll or type the dice to resolve it"
-            )
-        return _by_faces(self, inputs, engagement, lambda i, f: order_label(self._groups(i, f)))
 
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -141,7 +101,7 @@ class Initiative(Procedure):
             "planes": [
                 (a.id, a.name)
                 for a in engagement.aircraft.values()
-                if a.in_play and a.card.get("kind") == "fighter"
+                if a.in_play and card_of(a).kind == "fighter"
             ]
         }
 
@@ -149,11 +109,11 @@ class Initiative(Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         planes = [
-            a for a in engagement.aircraft.values() if a.in_play and a.card.get("kind") == "fighter"
+            a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "fighter"
         ]
         return {
             "planes": [a.id for a in planes],
-            "reactions": [int(a.details.get("reaction", 0)) for a in planes],
+            "reactions": [details_of(a).reaction for a in planes],
         }
 
     def decide(self, inputs: InitiativeInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -164,11 +124,12 @@ class Initiative(Procedure):
             require_step(e, (INITIATIVE,), "rolling initiative")
             for p, r in zip(inputs.planes, inputs.reactions, strict=True):
                 a = fighter(e, p)
-                if int(a.details.get("reaction", 0)) != r:
-                    raise RuleViolation(f"{a.name}'s pilot reaction is {a.details.get('reaction')}")
+                if details_of(a).reaction != r:
+                    raise RuleViolation(f"{a.name}'s pilot reaction is {details_of(a).reaction}")
             names = [e.get(p).name for p in inputs.planes]
-        faces = [dice.roll("d6", f"initiative for {n}").total for n in names]
-        gs = self._groups(inputs, faces)
+        faces, gs = order_by_dice(
+            dice, [f"initiative for {n}" for n in names], lambda t: self._groups(inputs, t)
+        )
         outcome = order_label(gs)
         if on_table:
             scores = {
@@ -196,14 +157,11 @@ class RollOff(Procedure):
     rule = "UFO rules, Turn Order: Roll Initiative (roll off)"
     Inputs = _Planes
 
-    def dice_needed(self, inputs: _Planes) -> list[tuple[str, str]]:
-        return [("d6", f"roll-off for {p}") for p in inputs.planes]
-
     def choices(
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, list[tuple[Any, str]]]:
         """The planes still tied, by name."""
-        ties = engagement.attributes.get("initiative_ties") or []
+        ties = game_of(engagement).initiative_ties
         names = {a.id: a.name for a in engagement.aircraft.values()}
         return {"planes": [(p, names.get(p, p)) for group in ties for p in group]}
 
@@ -211,12 +169,8 @@ class RollOff(Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         """The first group still tied after the initiative roll."""
-        ties = engagement.attributes.get("initiative_ties") or []
+        ties = game_of(engagement).initiative_ties
         return {"planes": list(ties[0])} if ties else {}
-
-    def odds(self, inputs: _Planes, engagement: Engagement | None = None) -> dict[str, Fraction]:
-        """Kept apart from ``decide`` (see ``_by_faces``), as for the initiative roll."""
-        return _by_faces(self, inputs, engagement, lambda i, f: order_label(self.order(i, f)))
 
     def order(self, inputs: _Planes, faces: Sequence[int]) -> list[list[str]]:
         """The tied planes by their roll-off rolls: the higher roll moves second (or first,
@@ -230,7 +184,7 @@ class RollOff(Procedure):
         names = list(inputs.planes)
         ties: list[list[str]] = []
         if any(p in e.aircraft for p in inputs.planes):
-            ties = [list(t) for t in e.attributes.get("initiative_ties", [])]
+            ties = [list(t) for t in game_of(e).initiative_ties]
             if sorted(inputs.planes) not in [sorted(t) for t in ties]:
                 raise RuleViolation(
                     "only planes tied on initiative and pilot reaction roll off ("
@@ -239,8 +193,9 @@ class RollOff(Procedure):
                     + ("; ".join(", ".join(t) for t in ties) or "none")
                 )
             names = [e.get(p).name for p in inputs.planes]
-        faces = [dice.roll("d6", f"roll-off for {n}").total for n in names]
-        gs = self.order(inputs, faces)
+        faces, gs = order_by_dice(
+            dice, [f"roll-off for {n}" for n in names], lambda t: self.order(inputs, t)
+        )
         outcome = order_label(gs)
         if ties:
             group = set(inputs.planes)

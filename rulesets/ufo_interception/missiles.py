@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -18,6 +18,7 @@ from app.core.ruleset import ProcedureInputs
 from .common import card_of, fighter, fired_this_step, hard_point_ledger, lost_hard_points, need
 from .guns import due_rolls
 from .sequence import MISSILES, require_step
+from .state import Missile, game_of
 
 MissileType = Literal["sidewinder", "amraam"]
 
@@ -40,9 +41,14 @@ MISSILE_DATA: dict[str, MissileData] = {
 }
 
 
-def in_flight(engagement: Engagement) -> list[dict[str, Any]]:
-    """The missiles in flight (game attribute ``missiles``), oldest first."""
-    return [dict(m) for m in engagement.attributes.get("missiles", [])]
+def in_flight(engagement: Engagement) -> list[Missile]:
+    """The missiles in flight (the game's ``missiles`` record), oldest first."""
+    return list(game_of(engagement).missiles)
+
+
+def flying(missiles: list[Missile]) -> GameAttributesSet:
+    """The event that keeps ``missiles`` as the missiles in flight."""
+    return GameAttributesSet(values={"missiles": [m.model_dump() for m in missiles]})
 
 
 class LaunchInputs(ProcedureInputs):
@@ -143,22 +149,22 @@ class MissileLaunch(Calculator):
             what += " from hard point" + ("s " if len(set(chosen)) > 1 else " ")
             what += " and ".join(str(n) for n in sorted(set(chosen)))
             if t is not None:
-                flying = in_flight(e)
-                serial = int(e.attributes.get("missile_serial", 0))
+                missiles = in_flight(e)
+                serial = game_of(e).missile_serial
                 for _ in range(inputs.count):
                     serial += 1
-                    flying.append(
-                        {
-                            "id": f"M{serial}",
-                            "type": inputs.missile,
-                            "attacker": a.id,
-                            "target": t.id,
-                            "turns_left": data.turns,
-                            "launched": e.turn,
-                            "moved_turn": 0,
-                        }
+                    missiles.append(
+                        Missile(
+                            id=f"M{serial}",
+                            type=inputs.missile,
+                            attacker=a.id,
+                            target=t.id,
+                            turns_left=data.turns,
+                            launched=e.turn,
+                            moved_turn=0,
+                        )
                     )
-                draft.emit(GameAttributesSet(values={"missiles": flying, "missile_serial": serial}))
+                draft.emit(flying(missiles), GameAttributesSet(values={"missile_serial": serial}))
         return Decision("launched", f"{what} launched ({self.rule})")
 
 
@@ -186,26 +192,23 @@ class MissileFlight(Procedure):
     rule = "UFO rules, Firing: Missile lock; Hitting: missile"
     Inputs = FlightInputs
 
-    def dice_needed(self, inputs: FlightInputs) -> list[tuple[str, str]]:
-        return [("d6", "rolls on the damage table")] if inputs.came_within_1_inch else []
-
     @staticmethod
     def _label(rolls: int) -> str:
         return f"{rolls} damage roll" + ("s" if rolls > 1 else "")
 
     def decide(self, inputs: FlightInputs, dice: DiceSource, draft: Draft) -> Decision:
         e = draft.engagement
-        record: dict[str, Any] | None = None
+        record: Missile | None = None
         if inputs.missile:
             require_step(e, (MISSILES,), "missile movement")
-            flying = in_flight(e)
-            record = next((m for m in flying if m["id"] == inputs.missile), None)
+            missiles = in_flight(e)
+            record = next((m for m in missiles if m.id == inputs.missile), None)
             if record is None:
-                known = ", ".join(m["id"] for m in flying) or "none"
+                known = ", ".join(m.id for m in missiles) or "none"
                 raise RuleViolation(f"no missile {inputs.missile} in flight (in flight: {known})")
-            if record["moved_turn"] == e.turn:
+            if record.moved_turn == e.turn:
                 raise RuleViolation(f"missile {inputs.missile} has already moved this turn")
-        name = MISSILE_DATA[record["type"]].name if record else "missile"
+        name = MISSILE_DATA[record.type].name if record else "missile"
         damage_rolls = 0
         if inputs.came_within_1_inch:
             damage_rolls = dice.roll("d6", "rolls on the damage table").total
@@ -216,23 +219,21 @@ class MissileFlight(Procedure):
             outcome, narrative, gone = "miss", f"{name} loses lock and is removed", True
         else:
             outcome = "miss"
-            left = int(record["turns_left"]) - 1 if record else 0
+            left = record.turns_left - 1 if record else 0
             gone = left <= 0
             narrative = f"{name} " + (
                 "runs out and is removed" if gone else f"tracking, {left} turn(s) left"
             )
         if record is not None:
-            flying = in_flight(e)
-            rest = [m for m in flying if m["id"] != record["id"]]
+            missiles = in_flight(e)
+            rest = [m for m in missiles if m.id != record.id]
             if not gone:
-                moved = {
-                    **record,
-                    "turns_left": int(record["turns_left"]) - 1,
-                    "moved_turn": e.turn,
-                }
-                rest = [moved if m["id"] == record["id"] else m for m in flying]
-            draft.emit(GameAttributesSet(values={"missiles": rest}))
-            target = draft.engagement.aircraft.get(record["target"])
+                moved = record.model_copy(
+                    update={"turns_left": record.turns_left - 1, "moved_turn": e.turn}
+                )
+                rest = [moved if m.id == record.id else m for m in missiles]
+            draft.emit(flying(rest))
+            target = draft.engagement.aircraft.get(record.target)
             if damage_rolls and target is not None and target.in_play:
                 draft.emit(*due_rolls(target, damage_rolls))
         return Decision(outcome, f"{narrative} ({self.rule})")
@@ -241,8 +242,8 @@ class MissileFlight(Procedure):
         """``decide`` once, as every procedure; only the log record is completed first: it
         names the missile's launcher and target, read off the missile in flight (which the
         flight may remove)."""
-        flying = {m["id"]: m for m in in_flight(engagement)}
-        m = flying.get(inputs.missile) if inputs.missile else None
+        by_id = {m.id: m for m in in_flight(engagement)}
+        m = by_id.get(inputs.missile) if inputs.missile else None
         if m is not None:
-            inputs = inputs.model_copy(update={"attacker": m["attacker"], "target": m["target"]})
+            inputs = inputs.model_copy(update={"attacker": m.attacker, "target": m.target})
         return super().resolve(inputs, dice, engagement)

@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.core.engagement import Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft
-from app.core.ruleset import AircraftInputs, prefill_subject
+from app.core.ruleset import AircraftInputs
 
 from .common import ANTI_GRAV, MAX_SPEED, fighter, ufo
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
@@ -67,12 +67,7 @@ class UfoMove(Calculator):
     rule = "UFO rules, Movement: UFO"
     Inputs = UfoMoveInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        u = prefill_subject(engagement, attacker, target)
-        if u is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, u: AircraftState) -> dict[str, Any]:
         return {
             "max_speed": int(u.ledger(MAX_SPEED)),
             "anti_grav": int(u.ledger(ANTI_GRAV)),
@@ -148,12 +143,7 @@ class AircraftMove(Calculator):
     rule = "UFO rules, Movement: Aircraft"
     Inputs = AircraftMoveInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        a = prefill_subject(engagement, attacker, target)
-        if a is None:
-            return {}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         st = state_of(a)
         speed = st.speed or 0
         previous = st.previous_speed if st.previous_speed is not None else speed

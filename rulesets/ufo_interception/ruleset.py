@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import Event, GameAttributesSet, InitiativeSet
@@ -27,7 +27,7 @@ from app.core.ruleset import (
     ledger_tracks,
 )
 
-from .cards import Card, catalogue, firing_initiative
+from .cards import Card, Details, catalogue, details_of, firing_initiative
 from .common import (
     ANTI_GRAV,
     EXTRA_DP_ON_LOCATION_ONLY,
@@ -59,29 +59,18 @@ from .sequence import (
     STEPS,
     UFO_MOVES,
 )
-from .state import State, state_of
+from .state import GameState, State, state_of
 from .tables import ARCS_TABLE, DAMAGE_TABLE
 
 FOUR_AMRAAM = "four_amraam"
 
 
-class Details(BaseModel):
-    """Per-aircraft settings: the pilot reaction (UFO rules, Turn Order) and starting speed."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-    reaction: int = Field(0, ge=0, le=20, title="Pilot reaction", description="d6 + reaction")
-    speed: int | None = Field(
-        None, ge=1, title="Starting speed (inches)", description="default: the card's top speed"
-    )
-
-
 def _fighters(engagement: Engagement) -> list[AircraftState]:
-    return [a for a in engagement.aircraft.values() if a.in_play and a.card["kind"] == "fighter"]
+    return [a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "fighter"]
 
 
 def _ufos(engagement: Engagement) -> list[AircraftState]:
-    return [a for a in engagement.aircraft.values() if a.in_play and a.card["kind"] == "ufo"]
+    return [a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "ufo"]
 
 
 def moving_order(engagement: Engagement) -> list[AircraftState]:
@@ -207,6 +196,7 @@ class UfoInterception(Ruleset):
     Card = Card
     Details = Details
     State = State
+    GameState = GameState
     uses_pilot_quality = False
     initiative = "initiative"
     initiative_by = "aircraft"
@@ -233,13 +223,14 @@ class UfoInterception(Ruleset):
         return out
 
     def max_damage(self, card: Mapping[str, Any], details: BaseModel) -> int:
-        return int(card["damage_points"])
+        return Card.model_validate(dict(card)).damage_points
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         assert isinstance(details, Details)
         attrs: dict[str, Any] = {"damage_rolls_due": 0, "hard_points_lost": []}
-        if card["kind"] == "fighter":
-            attrs["speed"] = details.speed if details.speed is not None else int(card["speed"])
+        c = Card.model_validate(dict(card))
+        if c.kind == "fighter":
+            attrs["speed"] = details.speed if details.speed is not None else c.speed
         return attrs
 
     def table_files(self) -> Mapping[str, Path]:
@@ -255,7 +246,7 @@ class UfoInterception(Ruleset):
         scores = engagement.initiative_scores
         if step == INITIATIVE:
             return [
-                (a.id, f"rolls d6 + pilot reaction {a.details.get('reaction', 0)}", "initiative")
+                (a.id, f"rolls d6 + pilot reaction {details_of(a).reaction}", "initiative")
                 for a in _fighters(engagement)
             ]
         out: list[Acting] = []
@@ -319,13 +310,13 @@ class UfoInterception(Ruleset):
         ]
         out += self._due(engagement)
         for m in in_flight(engagement):
-            target = engagement.aircraft.get(m["target"])
-            name = MISSILE_DATA[m["type"]].name
+            target = engagement.aircraft.get(m.target)
+            name = MISSILE_DATA[m.type].name
             out.append(
                 (
-                    m["attacker"],
-                    f"its {name} {m['id']} moves 12 inches at "
-                    f"{target.name if target else m['target']} ({m['turns_left']} turn(s) left)",
+                    m.attacker,
+                    f"its {name} {m.id} moves 12 inches at "
+                    f"{target.name if target else m.target} ({m.turns_left} turn(s) left)",
                     "missile_flight",
                 )
             )
@@ -344,7 +335,7 @@ class UfoInterception(Ruleset):
                 out.append((a.id, f"{due} roll(s) on the damage table due", "damage_roll"))
             damaged = st.damaged_turn == engagement.turn
             checked = st.vital_checked_turn == engagement.turn
-            if a.card["kind"] == "fighter" and damaged and not checked:
+            if card_of(a).kind == "fighter" and damaged and not checked:
                 out.append(
                     (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
                 )
@@ -373,7 +364,7 @@ class UfoInterception(Ruleset):
             items += [
                 ("Speed", str(c.speed)),
                 ("Current speed", str(state_of(aircraft).speed)),
-                ("Pilot reaction", str(aircraft.details.get("reaction", 0))),
+                ("Pilot reaction", str(details_of(aircraft).reaction)),
             ]
         else:
             items.append(("Anti Grav", str(c.anti_grav)))

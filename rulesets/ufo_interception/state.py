@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.engagement import AircraftState
+from app.core.engagement import AircraftState, Engagement
+from app.core.ruleset import game_state
 
 __all__ = ["State", "state_of"]
 
@@ -61,3 +62,34 @@ class State(BaseModel):
 
 def state_of(a: AircraftState) -> State:
     return a.typed(State, "attributes")
+
+
+class Missile(BaseModel):
+    """A missile in flight (UFO rules, Missiles): its serial id, type, firer and target, the
+    turns it has left and the turns it was launched and last moved."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    id: str
+    type: str
+    attacker: str
+    target: str
+    turns_left: int
+    launched: int
+    moved_turn: int
+
+
+class GameState(BaseModel):
+    """The game-wide records of a UFO game (``GameAttributesSet``): missiles in flight and the
+    last serial given, and the planes still tied on initiative (to roll off)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    missiles: list[Missile] = []
+    missile_serial: int = 0
+    initiative_ties: list[list[str]] = []
+
+
+def game_of(engagement: Engagement) -> GameState:
+    """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
+    return game_state(engagement, GameState)

@@ -194,22 +194,28 @@ def test_prefill(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, h
 
 @pytest.mark.parametrize("how", HOWS)
 def test_decide(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how: str) -> None:
-    """``decide`` broken: the odds say so, Resolve is refused with the message, nothing is
-    written."""
+    """``decide`` broken: it runs when a line is prepared (a dry run finds its dice, issue
+    32), so the line says it cannot act and opening it says why; a decide that returns the
+    wrong type is caught by the odds and by Resolve; nothing is written."""
     before = log(game)
     hostile_site.MISBEHAVE["decide"] = how
     window = open_desk(qtbot, tmp_path, game)
-    if how == "hang":  # the line's dry run met the hang: said on the line
-        assert all(said(how, LINES) in line for line in acting_lines(window))
     combat = open_gun_line(qtbot, window)
-    wait_for_odds_message(qtbot, combat, said(how, "odds of Gun attack"))
-    assert combat.odds_table.rowCount() == 0 and combat.chart.labels == []
-    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
-    message = combat.refusal.message
-    assert said(how, "resolve Gun attack") in message
-    assert detail(how, "decide") in message
     if how == "wrong_type":
+        wait_for_odds_message(qtbot, combat, said(how, "odds of Gun attack"))
+        assert combat.odds_table.rowCount() == 0 and combat.chart.labels == []
+        qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+        message = combat.refusal.message
+        assert said(how, "resolve Gun attack") in message
         assert "'str' object has no attribute" in message
+    else:
+        on_line = LINES if how == "hang" else "prepare Gun attack"
+        assert all(said(how, on_line) in line for line in acting_lines(window))
+        assert combat.prepared is None
+        assert said(how, "prepare Gun attack") in combat.refusal.message
+        assert detail(how, "decide") in combat.refusal.message
+        qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+        assert said(how, "prepare Gun attack") in combat.refusal.message
     assert log(game) == before
 
 

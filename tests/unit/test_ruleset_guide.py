@@ -55,3 +55,24 @@ def test_the_guides_procedure_spends_and_damages(duel):
             e = e.apply(ev, e.seq + 1)
     with pytest.raises(RuleViolation, match="cannot pay"):
         shot.resolve(inputs, TableDice([6, 6]), e)
+
+
+EXAMPLE = GUIDE.parents[1] / "examples" / "duel"
+
+
+def test_the_guides_walkthrough_shows_the_example_files_exactly() -> None:
+    """Issue 32: each file the guide walks through (a block headed by its path) is the file of
+    examples/duel, which tests/unit/test_example_ruleset.py installs and checks with the kit."""
+    text = GUIDE.read_text(encoding="utf-8")
+    shown = dict(re.findall(r"^`([\w/.]+)`:\n\n```\w+\n(.*?)^```$", text, re.S | re.M))
+    assert set(shown) == {
+        "pyproject.toml",
+        "airboss_duel/__init__.py",
+        "airboss_duel/ruleset.py",
+        "airboss_duel/tables/ranges.toml",
+        "airboss_duel/aircraft/jet.toml",
+        "tests/test_duel.py",
+    }
+    for path, body in shown.items():
+        assert body == (EXAMPLE / path).read_text(encoding="utf-8"), path
+    assert "pip install -e duel/" in text

@@ -8,7 +8,7 @@ from itertools import product
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from app.core.dice import DiceSpec, TableDice
+from app.core.dice import DiceSpec, TableDice, reroll_until
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, AttributesSet, LedgerChanged
@@ -18,7 +18,6 @@ from app.core.procedure import (
     Draft,
     OddsTooLarge,
     Procedure,
-    cut_outcomes,
     exact_outcomes,
 )
 
@@ -158,39 +157,37 @@ def test_draft_refuses_state_the_ruleset_does_not_declare():
 
 
 class RollOff(Procedure):
-    """A d6 against a d6, equal rolls rolled again: the odds are one round's, conditioned on
-    a round that decides (``round_rolls``)."""
+    """A d6 against a d6, equal rolls rolled again (``reroll_until``): the odds are one
+    round's, conditioned on a round that decides."""
 
     id = "roll_off"
     title = "Roll-off"
     rule = "T.2"
     Inputs = Inputs
-    dice = (("d6", "first"), ("d6", "second"))
-    round_rolls = 2
 
     def decide(self, inputs: Inputs, dice, draft: Draft) -> Decision:
-        while True:
-            a = dice.roll("d6", "first").total + inputs.bonus
-            b = dice.roll("d6", "second").total
-            if a != b:
-                return Decision("first" if a > b else "second", f"{a} vs {b}")
+        rolled = reroll_until(
+            dice, (("d6", "first"), ("d6", "second")), lambda t: t[0] + inputs.bonus != t[1]
+        )
+        a, b = rolled.rolls[0].total + inputs.bonus, rolled.rolls[1].total
+        return Decision("first" if a > b else "second", f"{a} vs {b}, {rolled.value} re-rolled")
 
 
 def test_a_round_that_starts_over_is_conditioned_on_deciding():
     """Equal d6s: 30 decided pairs of 36, half each; +1: 5 pairs tie, the first wins 21 of the
-    31 others; a round that never decides has no odds."""
+    31 others; at the table a tie is rolled again; a round that never decides has no odds."""
     assert RollOff().odds(Inputs()) == {"second": Fraction(1, 2), "first": Fraction(1, 2)}
     assert RollOff().odds(Inputs(bonus=1))["first"] == Fraction(21, 31)
-    decided, tied = cut_outcomes(
-        lambda d: RollOff().decide(Inputs(bonus=1), d, Draft(Engagement())).outcome, 4
-    )
-    assert tied == Fraction(5, 36) ** 2
-    assert decided["first"] + tied * Fraction(21, 31) == Fraction(21, 31)
+    assert RollOff().dice_needed(Inputs()) == [("d6", "first"), ("d6", "second")]
+    dice = TableDice([3, 4, 2, 1])  # 3 + 1 = 4 ties 4: rolled again, 2 + 1 against 1
+    res = RollOff().resolve(Inputs(bonus=1), dice, Engagement())
+    assert res.outcome == "first" and "1 re-rolled" in res.narrative and dice.rerolling
+    assert [r.total for r in res.rolls] == [3, 4, 2, 1]
 
     class Forever(RollOff):
         def decide(self, inputs: Inputs, dice, draft: Draft) -> Decision:
-            while True:
-                dice.roll("d6", "again")
+            reroll_until(dice, (("d6", "again"),), lambda t: False)
+            return Decision("never", "never")
 
     with pytest.raises(RuleViolation, match="never end"):
         Forever().odds(Inputs())

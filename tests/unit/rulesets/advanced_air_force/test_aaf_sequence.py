@@ -19,9 +19,8 @@ def test_a_game_turn_of_who_acts_now_with_one_advantage() -> None:
         ("red", "Red", "bf110_sample"),
         ("grey", "Red", "spitfire_sample"),
     )
-    e = apply(
-        e, [GameAttributesSet(values={"advantage": {"blue": {"target": "red", "consecutive": 1}}})]
-    )
+    held = {"blue": {"target": "red", "turn": e.turn, "consecutive": 1}}  # a state.Advantage
+    e = apply(e, [GameAttributesSet(values={"advantage": held})])
     # rule 2: unaffected plot secretly, then the Disadvantaged move, then the Advantaged plot
     assert RULESET.acting(at(e, 0)) == [
         ("grey", "writes its movement secretly (airspeed)", "speed_change"),

@@ -1,10 +1,9 @@
 """Air Power odds equal resolve (issue 19), with the tables the rules text does not print
 filled in with test values (conftest TEST_MODIFIERS and the values below; not the game's).
 
-The suite-wide property test (tests/unit/test_odds_match_resolve.py) cannot reach the gun,
-rocket and damage rolls: their tables are missing until the umpire fills them, so every input
-it draws is refused with ``MissingTableValue``. Here the same check runs on filled tables, both
-as a what-if and through an engagement (attacker and target on the roster, so the ammunition,
+The kit's check (test_airpower_kit.py, ``app.testing.check_ruleset``) runs every procedure on
+generated what-if inputs with these tables filled; here the same check runs both as a what-if
+and through an engagement (attacker and target on the roster, so the ammunition,
 the attack record and the waiting hits are read from and written to the draft): ``odds`` walks
 ``decide`` over dice totals, this walks ``resolve`` over every typed face.
 """
@@ -15,7 +14,6 @@ import enum
 import types
 import typing
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +21,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from app.core.data import save_override
 from app.core.dice import DiceError, DiceSpec, TableDice
 from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, RuleViolation
@@ -33,29 +30,6 @@ from app.plugins import load_ruleset
 RS = load_ruleset("airpower")
 DICE_PROCEDURES = [pid for pid, p in RS.procedures.items() if not getattr(p, "is_calculator", 0)]
 REFS = ("attacker", "target", "aircraft")
-
-#: test values (not the game's): rockets hit 4+n/3+n/2+n/1+n at ranges 1-4 with rating 2+2n
-ROCKETS = {
-    "rows": [
-        {"factors": n, "hit": [4 + n, 3 + n, 2 + n, 1 + n], "attack_rating": 2 + 2 * n}
-        for n in range(1, 7)
-    ]
-}
-#: test values: a damage column per attack rating 0-12, "X" then "A" then no effect
-DAMAGE = {
-    "results": {
-        str(r): ["X"] * (r // 4) + ["A"] * (r // 3) + ["-"] * (12 - r // 4 - r // 3)
-        for r in range(13)
-    }
-}
-GENIE = {"launch_number": 6, "direction": {str(i): 30 * (i % 12) for i in range(1, 11)}}
-
-
-@pytest.fixture
-def tables(filled: object, _user_data: Path) -> None:
-    save_override("airpower", "rockets", ROCKETS)
-    save_override("airpower", "aircraft_damage", DAMAGE)
-    save_override("airpower", "genie", GENIE)
 
 
 def _game() -> Engagement:

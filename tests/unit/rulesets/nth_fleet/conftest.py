@@ -43,18 +43,27 @@ def attack_cell(column: int, roll: int) -> int:
     return column // 10 * roll // 2
 
 
+#: every cell the rules text does not print, filled with the test values above
+FILLS: dict[str, dict[str, Any]] = {
+    "air_to_air_attack": {
+        "lower_columns": [10, 20, 30],
+        "cells": {
+            str(c): {str(r): attack_cell(c, r) for r in range(11)} for c in (10, 20, 30, 40, 50)
+        },
+    },
+    "defence_values": {"values": DEFENCE},
+}
+
+
 def fill_tables() -> None:
     """Fill every missing cell as an umpire would, through the override files."""
-    cols = [10, 20, 30, 40, 50]
-    save_override(
-        "nth_fleet",
-        "air_to_air_attack",
-        {
-            "lower_columns": [10, 20, 30],
-            "cells": {str(c): {str(r): attack_cell(c, r) for r in range(11)} for c in cols},
-        },
-    )
-    save_override("nth_fleet", "defence_values", {"values": DEFENCE})
+    for name, values in FILLS.items():
+        save_override("nth_fleet", name, values)
+
+
+@pytest.fixture
+def fills() -> dict[str, dict[str, Any]]:
+    return FILLS
 
 
 @pytest.fixture

@@ -107,7 +107,9 @@ def test_2_9_ninety_points_roll_5_yield_21_damage() -> None:
 
 
 def test_2_9_air_attack_procedure_with_table_dice(rs) -> None:
-    """Nth Fleet 2.9: the what-if attack of 90 points, one 2d5 per column: 2+3 and 1+4."""
+    """Nth Fleet 2.9: the what-if attack of 90 points, one 2d5 per column: 2+3 and 1+4. The
+    dice are found by a dry run of decide over the totals the printed cells decide (roll 5),
+    the cells not printed say nothing of the dice after them."""
     p = rs.procedures["air_attack"]
     inputs = p.parse({"attack_total": 90})
     assert p.dice_needed(inputs) == [("2d5", "attack, 40 column"), ("2d5", "attack, 50 column")]

@@ -98,7 +98,7 @@ def test_2_3_four_points_or_more_need_no_roll(rs, game: Callable) -> None:
     g.perform("move_air_points", {"aircraft": a, "source": "aloft", "dest": "unused", "points": 2})
     p = rs.procedures["mission_effectiveness"]
     inputs = p.parse({"aircraft": a, "other_groups": [b], "points": 4})
-    assert p.dice_needed(inputs) == []
+    assert p.dice_needed(inputs, g.state) == []
     res = g.perform("mission_effectiveness", inputs.model_dump(), [])
     assert res.outcome == "effective"
     assert res.rolls == ()

@@ -1,7 +1,8 @@
 """Nth Fleet 2.9-2.15: the odds shown before an air attack or combat are what ``resolve`` does.
 
-The shipped tables print two cells, so the cross-ruleset check (``test_odds_match_resolve``)
-skips these procedures; here they are checked on filled-in tables (``conftest.fill_tables``):
+The shipped tables print two cells; the kit's check (test_nth_fleet_kit.py) fills them for
+generated what-if inputs, and here they are checked on filled-in tables (``conftest.fill_tables``),
+with counters too:
 ``resolve`` is run with every sequence of 2d5 totals typed at the table, each weighted by its
 chance, and the result must equal ``odds`` exactly. That covers both ways the odds are worked
 out: ``decide`` walked (one roll) and the convolution of a split attack.

@@ -47,6 +47,7 @@ def test_ray_gun_worked_numbers() -> None:
     assert odds["miss"] == Fraction(64, 729)
     assert odds["6 hits"] == Fraction(1, 729)
     assert odds["1 hit"] == 6 * Fraction(1, 3) * Fraction(2, 3) ** 5 == Fraction(64, 243)
+    # one pool of six dice, typed one die a field (how many show 5 or more)
     assert RAY.dice_needed(RAY.Inputs(charge=9, range_inches=3)) == [("6d6", "ray gun dice")]
 
 

@@ -9,7 +9,7 @@ from ufo_helpers import at, fold, game, perform, standard
 
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
-from app.core.procedure import OddsTooLarge, Procedure
+from app.core.procedure import Procedure
 from rulesets.ufo_interception import RULESET
 from rulesets.ufo_interception.sequence import (
     CANNON_1,
@@ -138,7 +138,7 @@ def test_every_plane_rolls_initiative_not_only_six() -> None:
     e, res = perform(e, "initiative", pre, [1, 2, 3, 4, 5, 6, 1, 2])
     assert len(e.initiative_order) == 8
     assert e.initiative_scores["p7"] == 3 and e.initiative_scores["p5"] == 7
-    with pytest.raises(OddsTooLarge, match="up to 6"):
+    with pytest.raises(RuleViolation, match="more than the 46,656 exact odds read"):
         INIT.odds(INIT.parse(pre))
 
 

@@ -214,7 +214,7 @@ def test_recharge_d6_read_as_a_roll_for_the_number_of_dice() -> None:
     # one die (the default reading) never passes 6
     assert set(RECHARGE.odds(inputs)) == {f"charge {n}" for n in range(1, 7)}
     # at the table: the number typed first, then exactly that many dice
-    assert rolled.dice_needed(inputs) == [("1d6", "number of recharge dice")]
+    assert rolled.dice_needed(inputs) == [("d6", "number of recharge dice")]
     typed = rolled.Inputs(charge=0, power=9, recharge_dice=1, dice_count=2)
     assert rolled.dice_needed(typed) == [("2d6", "recharge dice")]
     e = at(standard(), MISSILES)
