@@ -127,7 +127,8 @@ def connect(path: Path, read_only: bool = False, create: bool = False) -> sqlite
         db.execute("PRAGMA query_only=ON")
     else:
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={_sync_mode()}")
+        full = _sync_mode() == "FULL"
+        db.execute("PRAGMA synchronous=FULL" if full else "PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
     return db
 

@@ -42,7 +42,7 @@ def migrate(engine: Engine, where: str, before_upgrade: Callable[[], None] | Non
     head = revisions.head_revision()
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         current = current_revision(conn)
         if current is None:
             others = inspect(conn).get_table_names()

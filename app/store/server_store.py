@@ -46,6 +46,14 @@ def _problem(where: str, e: DBAPIError) -> str:
     return f"{where}: {why}. Nothing was changed."
 
 
+def _listen_sql(game_id: str) -> Any:
+    """``LISTEN`` on a game's channel, the channel's name quoted by psycopg as an identifier
+    (never put into SQL text by hand: a game id is data, issue 30)."""
+    from psycopg import sql
+
+    return sql.SQL("LISTEN {}").format(sql.Identifier(channel(game_id)))
+
+
 class ServerStore(Store):
     """Any number of games in one server database."""
 
@@ -117,7 +125,7 @@ class ServerStore(Store):
                 self._listen = psycopg.connect(
                     url.render_as_string(hide_password=False), autocommit=True, connect_timeout=2
                 )
-                self._listen.execute(f'LISTEN "{channel(game_id)}"')
+                self._listen.execute(_listen_sql(game_id))
                 self._notices += 1  # (re)connected: what was said meanwhile was not heard
             for _ in self._listen.notifies(timeout=0):
                 self._notices += 1
@@ -141,6 +149,6 @@ class ServerStore(Store):
         rows = self._rows(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND query = :listen",
-            {"listen": f'LISTEN "{channel(game_id)}"'},
+            {"listen": _listen_sql(game_id).as_string(None)},
         )
         return int(rows[0][0] or 0)

@@ -33,7 +33,9 @@ Params = Mapping[str, Any]
 #: one statement and the rows it runs once each
 Batch = tuple[str, Sequence[Params]]
 
-#: the stored columns of one event, in the order every statement here reads them
+#: the stored columns of one event, in the order every statement here reads them. The SQL
+#: below is written out as literals (never built from data, issue 30); a test checks that
+#: the lists agree with these names and with the tables (``tests/store/test_sql_safety.py``)
 EVENT_COLUMNS = (
     "game_id",
     "seq",
@@ -45,16 +47,28 @@ EVENT_COLUMNS = (
     "kind",
     "payload",
 )
-_SELECT_EVENTS = f"SELECT {', '.join(EVENT_COLUMNS)} FROM event"
+_SELECT_EVENTS = (
+    "SELECT game_id, seq, action, time, actor, rule, narrative, kind, payload FROM event"
+)
 INSERT_EVENT = (
-    f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) "
-    f"VALUES ({', '.join(':' + c for c in EVENT_COLUMNS)})"
+    "INSERT INTO event (game_id, seq, action, time, actor, rule, narrative, kind, payload) "
+    "VALUES (:game_id, :seq, :action, :time, :actor, :rule, :narrative, :kind, :payload)"
 )
 _GAME_COLUMNS = ("id", "ruleset", "title", "variants", "created")
+_SELECT_GAMES = "SELECT id, ruleset, title, variants, created FROM game ORDER BY created"
 INSERT_GAME = (
-    f"INSERT INTO game ({', '.join(_GAME_COLUMNS)}) "
-    f"VALUES ({', '.join(':' + c for c in _GAME_COLUMNS)})"
+    "INSERT INTO game (id, ruleset, title, variants, created) "
+    "VALUES (:id, :ruleset, :title, :variants, :created)"
 )
+#: the pages of a log, oldest first or newest first
+_PAGE_FORWARD = _SELECT_EVENTS + (
+    " WHERE game_id = :game AND seq > :start ORDER BY seq ASC LIMIT :page"
+)
+_PAGE_BACKWARD = _SELECT_EVENTS + (
+    " WHERE game_id = :game AND seq < :start ORDER BY seq DESC LIMIT :page"
+)
+_SELECT_ACTION = _SELECT_EVENTS + " WHERE game_id = :game AND action = :action ORDER BY seq"
+_SELECT_LOG = _SELECT_EVENTS + " WHERE game_id = :game ORDER BY seq"
 
 
 def channel(game_id: str) -> str:
@@ -175,7 +189,7 @@ class Store(ABC):
         self._write((INSERT_GAME, [game]))
 
     def games(self) -> list[Game]:
-        rows = self._rows(f"SELECT {', '.join(_GAME_COLUMNS)} FROM game ORDER BY created", {})
+        rows = self._rows(_SELECT_GAMES, {})
         return [Game(r[0], r[1], r[2], r[3], self._time(r[4])) for r in rows]
 
     def game(self, game_id: str | None) -> Game:
@@ -269,11 +283,7 @@ class Store(ABC):
     ) -> Iterator[Read]:
         """The log beyond sequence number ``start`` (after it, or before it going back), each
         page of rows ``made`` into envelopes or lighter rows."""
-        beyond, order = ("<", "DESC") if newest_first else (">", "ASC")
-        sql = (
-            f"{_SELECT_EVENTS} WHERE game_id = :game AND seq {beyond} :start "
-            f"ORDER BY seq {order} LIMIT :page"
-        )
+        sql = _PAGE_BACKWARD if newest_first else _PAGE_FORWARD
         while True:
             envs = made(sql, {"game": game_id, "start": start, "page": page})
             yield from envs
@@ -282,10 +292,7 @@ class Store(ABC):
             start = envs[-1].seq
 
     def action(self, game_id: str, action: int) -> list[Envelope]:
-        return self._envelopes(
-            f"{_SELECT_EVENTS} WHERE game_id = :game AND action = :action ORDER BY seq",
-            {"game": game_id, "action": action},
-        )
+        return self._envelopes(_SELECT_ACTION, {"game": game_id, "action": action})
 
     # -- snapshots ----------------------------------------------------------------------------
 
@@ -320,9 +327,7 @@ class Store(ABC):
         game["created"] = target._stored_time(game["created"])
         rows = [
             dict(zip(EVENT_COLUMNS, r, strict=True))
-            for r in self._rows(
-                f"{_SELECT_EVENTS} WHERE game_id = :game ORDER BY seq", {"game": game_id}
-            )
+            for r in self._rows(_SELECT_LOG, {"game": game_id})
         ]
         for r in rows:
             r["time"] = target._stored_time(self._time(r["time"]))
