@@ -55,6 +55,7 @@ from app.store import (
     is_url,
     open_store,
 )
+from app.store.errors import EmptyStore
 from app.store.outline import outline
 
 #: the columns of a server's overview (``GameSession.overview_table``)
@@ -127,7 +128,10 @@ class GameSession:
         """The games in a store, as a server's overview lists them (issue 17): id, ruleset,
         title, turn and step, aircraft in play, the last action's time and how many stations
         watch it. Each game is read, never written."""
-        store = open_store(target, read_only=True)
+        try:
+            store = open_store(target, read_only=True)
+        except EmptyStore:
+            return []  # a server with no games yet: nothing is created to say so (issue 30)
         try:
             rows = store.games()
             watching = {g.id: store.watching(g.id) for g in rows}
@@ -188,6 +192,8 @@ class GameSession:
         cannot be written, or ``read_only=True``, opens read-only: see ``read_only``."""
         shapes.open_args(target, game, actor, read_only)  # issue 31: wrong shapes refused
         store = open_store(target, read_only=read_only)
+        if is_url(target):
+            target = store.where  # its password never in a message (issue 30)
         try:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)

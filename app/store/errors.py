@@ -14,3 +14,7 @@ class ConcurrentAppend(StoreError):
         "this action was written. The desk has been brought up to date: look, then act again.",
     ) -> None:
         super().__init__(message)
+
+
+class EmptyStore(StoreError):
+    """A server database with no Airboss games yet, opened read-only: nothing was created."""

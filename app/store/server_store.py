@@ -6,44 +6,102 @@ game's channel), and follows the others by ``LISTEN``ing on a connection of its 
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import create_engine, insert, make_url, text
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
+from app.store import passwords
 from app.store.errors import ConcurrentAppend, StoreError
-from app.store.migrate import migrate
+from app.store.migrate import check_schema, migrate
 from app.store.store import Batch, Params, Store, channel
 from app.store.tables import EventRow
 
+log = logging.getLogger(__name__)
+
+
+#: time limits on every connection to a server (issue 30): a server that does not answer the
+#: connection within ``CONNECT_S``, a statement running longer than ``STATEMENT_MS``, and a
+#: network that went silent (no answer to keepalives, unacknowledged data) within
+#: ``DEAD_AFTER_MS`` are errors, never a desk that hangs
+CONNECT_S = 5
+STATEMENT_MS = 10_000
+DEAD_AFTER_MS = 10_000
+
+
+def connect_args() -> dict[str, Any]:
+    """The libpq parameters of every server connection (the time limits above)."""
+    return {
+        "connect_timeout": CONNECT_S,
+        "keepalives": 1,
+        "keepalives_idle": 3,
+        "keepalives_interval": 2,
+        "keepalives_count": 3,
+        "tcp_user_timeout": DEAD_AFTER_MS,
+        "options": f"-c statement_timeout={STATEMENT_MS}",
+    }
+
 
 def _engine(url: str) -> Any:
-    """A server database; a plain ``postgresql://`` URL uses psycopg (version 3)."""
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
-        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    """A server database; a plain ``postgresql://`` URL uses psycopg (version 3). The password
+    comes from the URL, this run or the keyring (``app.store.passwords``)."""
+    bare, password = passwords.for_connecting(url)
+    if bare.startswith("postgresql://") or bare.startswith("postgres://"):
+        bare = "postgresql+psycopg://" + bare.split("://", 1)[1]
     try:
+        target = make_url(bare)
+        if password is not None:
+            target = target.set(password=password)
         # a connection the server dropped (restarted, a network blip) is replaced before use
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(target, pool_pre_ping=True, connect_args=connect_args())
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the database driver {e.name!r} is not installed: pip install 'airboss[postgres]'"
         ) from None
+    except ArgumentError:
+        raise StoreError(
+            f"{passwords.shown(url)}: not a server address; it looks like "
+            "postgresql://airboss_station@club-laptop:5433/club"
+        ) from None
 
 
-def _problem(where: str, e: DBAPIError) -> str:
-    """One line for the umpire about a server that refused or could not be reached."""
+class PasswordNeeded(StoreError):
+    """The server asks for a password this computer does not hold (or refused the one sent)."""
+
+
+def _problem(where: str, e: DBAPIError, written: str = "Nothing was changed") -> StoreError:
+    """One sentence for the umpire about a server that refused or could not be reached; the
+    driver's own text goes to the log file only."""
     first = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
+    log.warning("%s: %s", where, first)
     low = first.lower()
+    user = passwords.user_of(where) or "this role"
     if "password authentication failed" in low or "no password supplied" in low:
-        why = "the server refused the user name or password"
-    elif "does not exist" in low and "database" in low:
-        why = f"the server has no such database ({first})"
-    elif "connection" in low and ("failed" in low or "refused" in low or "bad" in low):
-        why = f"cannot reach the server: is it running, and is the address right? ({first})"
+        return PasswordNeeded(
+            f"{where}: the server refused the user name or password ({user}). {written}: type "
+            "the password the club's umpire gave for it (this computer's keyring keeps it)."
+        )
+    if "does not exist" in low and "database" in low:
+        why = "the server has no such database"
+        todo = "check the address the club's server printed"
+    elif "permission denied" in low or "must be owner" in low:
+        why = f"the server does not let {user} do this"
+        todo = "a station's address acts, a viewer's only reads; ask the club's umpire"
+    elif "pg_hba.conf" in low or "no encryption" in low:
+        why = "the server does not accept this computer or role"
+        todo = "ask the club's umpire to start the server for the club's network"
+    elif "timeout" in low or "timed out" in low or "canceling statement" in low:
+        why = "the server did not answer in time"
+        todo = "check the network, then try again"
+    elif "connection" in low or "server closed" in low or "could not" in low:
+        why = "cannot reach the server"
+        todo = "is it running, and is the address right? Check the network, then try again"
     else:
-        why = first
-    return f"{where}: {why}. Nothing was changed."
+        why = "the server refused"
+        todo = "see the log file for the server's words"
+    return StoreError(f"{where}: {why}. {written}; {todo}.")
 
 
 def _listen_sql(game_id: str) -> Any:
@@ -60,17 +118,26 @@ class ServerStore(Store):
     def __init__(self, url: str, read_only: bool = False) -> None:
         """The server at ``url``, its schema checked (and made, in an empty database); one
         clear line for a server that cannot be reached, a refused password or a database
-        that is not Airboss's. The URL in messages never shows a password."""
+        that is not Airboss's. The URL in messages never shows a password. Read-only, the
+        schema is only checked: nothing is created, locked or migrated (issue 30)."""
         self.engine = _engine(url)
-        super().__init__(make_url(url).render_as_string(hide_password=True), read_only)
+        super().__init__(passwords.shown(url), read_only)
         #: the connection that LISTENs for other stations' appends
         self._listen: Any = None
         self._notices = 0
         try:
-            migrate(self.engine, self.where)
+            if read_only:
+                check_schema(self.engine, self.where)
+            else:
+                migrate(self.engine, self.where)
         except DBAPIError as e:
             self.close()
-            raise StoreError(_problem(self.where, e)) from None
+            if "password" in str(e.orig).lower():
+                passwords.forget(url)
+            raise _problem(self.where, e) from None
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         if self._listen is not None:
@@ -79,8 +146,11 @@ class ServerStore(Store):
         self.engine.dispose()
 
     def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
-        with self.engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(text(sql), dict(params))]
+        try:
+            with self.engine.connect() as conn:
+                return [tuple(r) for r in conn.execute(text(sql), dict(params))]
+        except DBAPIError as e:
+            raise _problem(self.where, e, "Nothing was read or written") from None
 
     def _write(self, *batches: Batch) -> None:
         try:
@@ -90,6 +160,8 @@ class ServerStore(Store):
                         conn.execute(text(sql), [dict(r) for r in rows])
         except IntegrityError:
             raise ConcurrentAppend from None
+        except DBAPIError as e:
+            raise _problem(self.where, e, "Nothing was written") from None
 
     def append(self, envelopes: Any) -> None:
         """One multi-row INSERT (not executemany: psycopg's pipeline would print "pipeline
@@ -108,6 +180,8 @@ class ServerStore(Store):
                 )
         except IntegrityError:
             raise ConcurrentAppend from None
+        except DBAPIError as e:
+            raise _problem(self.where, e, "Nothing was written") from None
 
     def _time(self, value: Any) -> datetime:
         return value  # type: ignore[no-any-return]
@@ -123,7 +197,9 @@ class ServerStore(Store):
             if self._listen is None:
                 url = self.engine.url.set(drivername="postgresql")
                 self._listen = psycopg.connect(
-                    url.render_as_string(hide_password=False), autocommit=True, connect_timeout=2
+                    url.render_as_string(hide_password=False),
+                    autocommit=True,
+                    **{**connect_args(), "connect_timeout": 2},
                 )
                 self._listen.execute(_listen_sql(game_id))
                 self._notices += 1  # (re)connected: what was said meanwhile was not heard
