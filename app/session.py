@@ -8,6 +8,7 @@ then fold them into the projection and tell the listeners which aircraft changed
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -55,8 +56,10 @@ from app.store import (
     is_url,
     open_store,
 )
-from app.store.errors import EmptyStore
+from app.store.errors import EmptyStore, Unsettled
 from app.store.outline import outline
+
+log = logging.getLogger(__name__)
 
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
@@ -97,6 +100,8 @@ class GameSession:
         #: Undo says so rather than silently undoing another's action (issue 28)
         self._theirs: set[int] = set()
         self._closed = False
+        #: an action sent whose saving the server has not confirmed (``settle``; issue 30)
+        self._unsettled: tuple[list[Envelope], Any, str] | None = None
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -295,6 +300,7 @@ class GameSession:
             raise RuleViolation("this game is closed")
         if self.read_only:
             raise RuleViolation(f"{self.store.where} is open read-only; nothing was changed")
+        self._settle_first()  # the last action's fate first: this one follows it
         first = self.engagement.seq + 1
         envs = [
             Envelope(
@@ -311,19 +317,72 @@ class GameSession:
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
+        uid = uuid.uuid4().hex  # the action's id, made before it is sent (issue 30)
         try:
-            self.store.append(envs)
+            self.store.append(envs, uid=uid)
         except ConcurrentAppend:
             seq = self.engagement.seq
             self.refresh()
             raise self._acted_first(seq) from None
-        self._timeline.append(envs, checked)
-        self._said[first] = narrative
-        if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
-            self.store.save_snapshot(self.game_id, envs[-1].seq, self._timeline.snapshot())
-        for listener in list(self._listeners):
-            listener(envs)
+        except Unsettled:
+            self._unsettled = (envs, checked, uid)
+            raise
+        self._applied(envs, checked)
         return envs
+
+    def _applied(self, envs: list[Envelope], checked: Any) -> None:
+        """A saved action taken into the projection and told to the listeners. Nothing here
+        can turn the saved action into a refusal (issue 30): a snapshot that cannot be
+        written, or a listener that fails, is logged and the action stands."""
+        first = envs[0].seq
+        self._timeline.append(envs, checked)
+        self._said[first] = envs[0].narrative
+        if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
+            try:
+                self.store.save_snapshot(self.game_id, envs[-1].seq, self._timeline.snapshot())
+            except Exception as e:  # noqa: BLE001 - the snapshot only saves time
+                log.warning(
+                    "%s: the snapshot after event %s was not written: %s",
+                    self.store.where,
+                    envs[-1].seq,
+                    e,
+                )
+        for listener in list(self._listeners):
+            try:
+                listener(envs)
+            except Exception:  # noqa: BLE001 - the action is saved whatever a listener does
+                log.exception("a listener failed after a saved action")
+
+    def settle(self) -> str | None:
+        """What became of an action whose saving the network hid (``Unsettled``), asked of
+        the server now: "saved: ..." (taken into the game), "not written: ..." or ``None``
+        while the server still cannot say, or when no action waits (issue 30)."""
+        if self._unsettled is None:
+            return None
+        envs, checked, uid = self._unsettled
+        try:
+            saved = self.store.saved(uid)
+        except StoreError:
+            return None
+        self._unsettled = None
+        what = envs[0].narrative or "the last action"
+        if not saved:
+            return f"not written: {what} (the server never stored it; do it again)"
+        if self.engagement.seq < envs[0].seq:
+            self._applied(envs, checked)
+        return f"saved: {what}"
+
+    @property
+    def unsettled(self) -> bool:
+        """An action was sent whose saving the server has not confirmed or denied yet."""
+        return self._unsettled is not None
+
+    def _settle_first(self) -> None:
+        if self._unsettled is not None and self.settle() is None:
+            raise Unsettled(
+                f"{self.store.where}: the server has not said yet whether the last action was "
+                "saved; nothing of this one was sent. Wait until the desk says which."
+            )
 
     def follow(self) -> list[Envelope]:
         """Take in another window's or program's actions if the file changed since we last

@@ -18,3 +18,8 @@ class ConcurrentAppend(StoreError):
 
 class EmptyStore(StoreError):
     """A server database with no Airboss games yet, opened read-only: nothing was created."""
+
+
+class Unsettled(StoreError):
+    """The connection was lost after an action was sent, and the server has not said since
+    whether it was saved: ask again with ``Store.saved`` (issue 30)."""

@@ -7,14 +7,27 @@ game's channel), and follows the others by ``LISTEN``ing on a connection of its 
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import create_engine, insert, make_url, text
-from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+)
+from sqlalchemy.pool import NullPool
 
 from app.store import passwords
-from app.store.errors import ConcurrentAppend, StoreError
+from app.store.errors import ConcurrentAppend, StoreError, Unsettled
 from app.store.migrate import check_schema, migrate
 from app.store.store import Batch, Params, Store, channel
 from app.store.tables import EventRow
@@ -26,9 +39,15 @@ log = logging.getLogger(__name__)
 #: connection within ``CONNECT_S``, a statement running longer than ``STATEMENT_MS``, and a
 #: network that went silent (no answer to keepalives, unacknowledged data) within
 #: ``DEAD_AFTER_MS`` are errors, never a desk that hangs
-CONNECT_S = 5
-STATEMENT_MS = 10_000
-DEAD_AFTER_MS = 10_000
+CONNECT_S = 4
+STATEMENT_MS = 8_000
+DEAD_AFTER_MS = 8_000
+#: the desk's own limit on one use of a connection (its statements and COMMIT): a network
+#: that swallows what is sent (no error, no answer) is cut here, on this side
+DEADLINE_S = 8.0
+#: an action whose fate the server's silence hides is asked after, up to this long from its
+#: start: the umpire hears "saved", "not written" or "not known yet" within 15 s
+SETTLE_S = 13.0
 
 
 def connect_args() -> dict[str, Any]:
@@ -40,7 +59,9 @@ def connect_args() -> dict[str, Any]:
         "keepalives_interval": 2,
         "keepalives_count": 3,
         "tcp_user_timeout": DEAD_AFTER_MS,
-        "options": f"-c statement_timeout={STATEMENT_MS}",
+        # a transaction left open by a station whose network died is ended by the server
+        "options": f"-c statement_timeout={STATEMENT_MS} "
+        f"-c idle_in_transaction_session_timeout={STATEMENT_MS}",
     }
 
 
@@ -55,7 +76,9 @@ def _engine(url: str) -> Any:
         if password is not None:
             target = target.set(password=password)
         # a connection the server dropped (restarted, a network blip) is replaced before use
-        return create_engine(target, pool_pre_ping=True, connect_args=connect_args())
+        # no pool: each use connects afresh within ``CONNECT_S`` (a pooled connection to a
+        # network that went silent would hang its check before any time limit could start)
+        return create_engine(target, poolclass=NullPool, connect_args=connect_args())
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the database driver {e.name!r} is not installed: pip install 'airboss[postgres]'"
@@ -65,6 +88,35 @@ def _engine(url: str) -> Any:
             f"{passwords.shown(url)}: not a server address; it looks like "
             "postgresql://airboss_station@club-laptop:5433/club"
         ) from None
+
+
+class _Deadline:
+    """Cuts a connection's socket (on this side) if its work is not done in time: the driver's
+    wait then ends with an error instead of waiting on a silent network for ever."""
+
+    def __init__(self, fd: int, seconds: float) -> None:
+        self.fd = fd
+        self.lock = threading.Lock()
+        self.done = False
+        self.timer = threading.Timer(seconds, self.fire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def fire(self) -> None:
+        with self.lock:
+            if self.done:
+                return
+            try:
+                cut = socket.socket(fileno=os.dup(self.fd))
+                cut.shutdown(socket.SHUT_RDWR)
+                cut.close()
+            except OSError:
+                pass
+
+    def finish(self) -> None:
+        with self.lock:
+            self.done = True
+        self.timer.cancel()
 
 
 class PasswordNeeded(StoreError):
@@ -125,6 +177,10 @@ class ServerStore(Store):
         #: the connection that LISTENs for other stations' appends
         self._listen: Any = None
         self._notices = 0
+        #: the server's process of the last connection used, and those of appends whose
+        #: connection was lost (uid -> process), ended before their fate is asked
+        self._backend = 0
+        self._lost: dict[str, int] = {}
         try:
             if read_only:
                 check_schema(self.engine, self.where)
@@ -145,16 +201,34 @@ class ServerStore(Store):
             self._listen = None
         self.engine.dispose()
 
+    @contextmanager
+    def _use(self, write: bool = False) -> Iterator[Any]:
+        """A connection for one use, cut by ``DEADLINE_S``; with ``write`` its statements run
+        in one transaction committed before the deadline ends."""
+        conn = self.engine.connect()
+        raw = conn.connection.dbapi_connection
+        self._backend = int(raw.info.backend_pid)
+        deadline = _Deadline(raw.fileno(), DEADLINE_S)
+        try:
+            if write:
+                with conn.begin():
+                    yield conn
+            else:
+                yield conn
+        finally:
+            deadline.finish()
+            conn.close()
+
     def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
         try:
-            with self.engine.connect() as conn:
+            with self._use() as conn:
                 return [tuple(r) for r in conn.execute(text(sql), dict(params))]
         except DBAPIError as e:
-            raise _problem(self.where, e, "Nothing was read or written") from None
+            raise _problem(self.where, e, "Nothing was written") from None
 
     def _write(self, *batches: Batch) -> None:
         try:
-            with self.engine.begin() as conn:
+            with self._use(write=True) as conn:
                 for sql, rows in batches:
                     if rows:
                         conn.execute(text(sql), [dict(r) for r in rows])
@@ -163,25 +237,86 @@ class ServerStore(Store):
         except DBAPIError as e:
             raise _problem(self.where, e, "Nothing was written") from None
 
-    def append(self, envelopes: Any) -> None:
+    def append(self, envelopes: Any, uid: str | None = None) -> None:
         """One multi-row INSERT (not executemany: psycopg's pipeline would print "pipeline
         aborted" on every lost race) and, at its commit, the announcement every station
-        LISTENing on this game hears."""
+        LISTENing on this game hears.
+
+        Exactly once (issue 30): when the connection is lost after the action was sent (the
+        answer to COMMIT lost, a reset, a network gone silent), the server is asked whether
+        the action's ``uid`` is in the log: if it is, the append returns (saved); if it is
+        not, "not written"; if the server does not answer within ``SETTLE_S``, ``Unsettled``
+        (the desk asks again later with ``saved``). A second send of a saved action is
+        refused by the log's unique key and found saved, never stored twice."""
         self._refuse_read_only()
         if not envelopes:
             return
-        rows = [self._event_row(e) for e in envelopes]
+        start = time.monotonic()
+        rows = self._rows_of(envelopes, uid)
+        sent = False
         try:
-            with self.engine.begin() as conn:
+            with self._use(write=True) as conn:
+                sent = True
                 conn.execute(insert(EventRow.__table__).values(rows))
                 conn.execute(
                     text("SELECT pg_notify(:channel, :seq)"),
                     {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
                 )
         except IntegrityError:
+            if uid is not None and self._settle(uid, start) is True:
+                return  # this very action was saved before (a repeat): once is enough
             raise ConcurrentAppend from None
+        except (OperationalError, InterfaceError) as e:
+            if uid is None or not sent:
+                raise _problem(self.where, e, "Nothing of this action was written") from None
+            log.warning("%s: the connection was lost during an append: %s", self.where, e.orig)
+            self._lost[uid] = self._backend
+            state = self._settle(uid, start)
+            if state is True:
+                log.warning("%s: ... and the action was saved", self.where)
+                return
+            if state is False:
+                raise StoreError(
+                    f"{self.where}: the connection to the server was lost while this action "
+                    "was being saved, and the server says it was not written; check the "
+                    "network, then do it again."
+                ) from None
+            raise Unsettled(
+                f"{self.where}: the connection to the server was lost while this action was "
+                "being saved, and the server has not answered since, so whether it was saved "
+                "is not known yet; the desk keeps asking and says which when the server "
+                "answers (do not do it again meanwhile)."
+            ) from None
         except DBAPIError as e:
-            raise _problem(self.where, e, "Nothing was written") from None
+            raise _problem(self.where, e, "Nothing of this action was written") from None
+
+    def saved(self, uid: str) -> bool:
+        """``Store.saved``; after a lost connection, the server's process that served it is
+        ended first (its open transaction rolled back), so a COMMIT still on its way can never
+        make a "not written" answer false."""
+        pid = self._lost.get(uid)
+        if pid:
+            rows = self._rows(
+                "SELECT pg_terminate_backend(pid, 3000) FROM pg_stat_activity "
+                "WHERE pid = :pid AND usename = current_user",
+                {"pid": pid},
+            )
+            if rows and not rows[0][0]:
+                raise StoreError(f"{self.where}: the lost connection's process is still there")
+            del self._lost[uid]
+        return super().saved(uid)
+
+    def _settle(self, uid: str, start: float) -> bool | None:
+        """Whether the action ``uid`` is in the log, asked until ``SETTLE_S`` after ``start``;
+        ``None`` if the server did not answer by then."""
+        while True:
+            try:
+                return self.saved(uid)
+            except StoreError:
+                pass
+            if time.monotonic() + CONNECT_S + 0.5 > start + SETTLE_S:
+                return None
+            time.sleep(0.5)
 
     def _time(self, value: Any) -> datetime:
         return value  # type: ignore[no-any-return]

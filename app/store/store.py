@@ -46,14 +46,17 @@ EVENT_COLUMNS = (
     "narrative",
     "kind",
     "payload",
+    "uid",
 )
 _SELECT_EVENTS = (
-    "SELECT game_id, seq, action, time, actor, rule, narrative, kind, payload FROM event"
+    "SELECT game_id, seq, action, time, actor, rule, narrative, kind, payload, uid FROM event"
 )
 INSERT_EVENT = (
-    "INSERT INTO event (game_id, seq, action, time, actor, rule, narrative, kind, payload) "
-    "VALUES (:game_id, :seq, :action, :time, :actor, :rule, :narrative, :kind, :payload)"
+    "INSERT INTO event (game_id, seq, action, time, actor, rule, narrative, kind, payload, uid) "
+    "VALUES (:game_id, :seq, :action, :time, :actor, :rule, :narrative, :kind, :payload, :uid)"
 )
+#: whether an action (the id its station made) is in the log: its first event's seq
+_SELECT_UID = "SELECT seq FROM event WHERE uid = :uid"
 _GAME_COLUMNS = ("id", "ruleset", "title", "variants", "created")
 _SELECT_GAMES = "SELECT id, ruleset, title, variants, created FROM game ORDER BY created"
 INSERT_GAME = (
@@ -211,8 +214,9 @@ class Store(ABC):
 
     # -- the log ------------------------------------------------------------------------------
 
-    def _event_row(self, e: Envelope) -> dict[str, Any]:
+    def _event_row(self, e: Envelope, uid: str | None = None) -> dict[str, Any]:
         return {
+            "uid": uid,
             "game_id": e.game,
             "seq": e.seq,
             "action": e.action,
@@ -224,10 +228,23 @@ class Store(ABC):
             "payload": event_to_json(e.event),
         }
 
-    def append(self, envelopes: Sequence[Envelope]) -> None:
-        """Store one action's envelopes in one transaction; ``ConcurrentAppend`` on a lost race."""
+    def append(self, envelopes: Sequence[Envelope], uid: str | None = None) -> None:
+        """Store one action's envelopes in one transaction; ``ConcurrentAppend`` on a lost race.
+        ``uid`` is the id the station made for the action before sending it (issue 30): each
+        event is stored with ``<uid>/<n>``, unique in the log, so the same action is never
+        stored twice and ``saved`` can tell whether it was."""
         self._refuse_read_only()
-        self._write((INSERT_EVENT, [self._event_row(e) for e in envelopes]))
+        self._write((INSERT_EVENT, self._rows_of(envelopes, uid)))
+
+    def _rows_of(self, envelopes: Sequence[Envelope], uid: str | None) -> list[dict[str, Any]]:
+        return [
+            self._event_row(e, None if uid is None else f"{uid}/{n}")
+            for n, e in enumerate(envelopes)
+        ]
+
+    def saved(self, uid: str) -> bool:
+        """Whether the action the station sent with ``uid`` is in the log."""
+        return bool(self._rows(_SELECT_UID, {"uid": f"{uid}/0"}))
 
     def last_seq(self, game_id: str) -> int:
         rows = self._rows("SELECT max(seq) FROM event WHERE game_id = :game", {"game": game_id})

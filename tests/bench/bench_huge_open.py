@@ -53,7 +53,7 @@ def build_huge(path: Path, events: int) -> None:
     s.close()
     from app.store.store import EVENT_COLUMNS
 
-    INSERT = f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join('?' * 9)})"
+    INSERT = f"INSERT INTO event ({', '.join(EVENT_COLUMNS[:9])}) VALUES ({', '.join('?' * 9)})"
     when = datetime.now(UTC).strftime(TIME_FORMAT)
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA synchronous=OFF")

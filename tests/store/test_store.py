@@ -153,8 +153,8 @@ def test_an_older_file_is_backed_up_before_it_is_migrated(
     events = game.events()
     game.close()
     # this build pretends to know a newer schema, so the file on disk is the older one
-    monkeypatch.setattr(store_module, "head_revision", lambda: "0002")
-    monkeypatch.setattr(store_module, "known_revisions", lambda: {"0001", "0002"})
+    monkeypatch.setattr(store_module, "head_revision", lambda: "9999")
+    monkeypatch.setattr(store_module, "known_revisions", lambda: {"0001", "0002", "9999"})
     open_store(p).close()
     backup = tmp_path / "old.airboss.before-migration.bak"
     with GameSession.open(backup) as s:

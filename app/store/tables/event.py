@@ -22,7 +22,11 @@ class EventRow(EventBase, table=True):
     __table_args__ = (
         Index("ix_event_game_seq", "game_id", "seq", unique=True),
         Index("ix_event_game_action", "game_id", "action"),
+        Index("ix_event_uid", "uid", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", max_length=64)
+    #: the id the station made for this event's action before sending it, with the event's
+    #: place in the action (``<action id>/<n>``): the log refuses a second one (issue 30)
+    uid: str | None = Field(default=None, max_length=80)
