@@ -56,7 +56,7 @@ from app.store import (
     is_url,
     open_store,
 )
-from app.store.errors import EmptyStore, Unsettled
+from app.store.errors import EmptyStore, Tampered, Unsettled
 from app.store.outline import outline
 
 log = logging.getLogger(__name__)
@@ -203,6 +203,7 @@ class GameSession:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
             bounds.check_log(store, store.where, row.id)
+            store.check_chain(row.id)  # a log changed outside Airboss is not replayed (issue 30)
             variants = json.loads(row.variants)
             if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
                 raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
@@ -394,8 +395,19 @@ class GameSession:
         return self.refresh()
 
     def refresh(self) -> list[Envelope]:
-        """Take in what another station appended to this game since we last looked."""
-        new = self.store.events(self.game_id, after=self.engagement.seq)
+        """Take in what another station appended to this game since we last looked. The log
+        is checked first (issue 30): an event changed or removed outside Airboss stops the
+        following (``Tampered``) and the game is read-only from then on."""
+        head = self.store.heads.get(self.game_id)
+        try:
+            if head is not None:
+                self.store.check_recent(self.game_id, head)
+            new = self.store.events(self.game_id, after=self.engagement.seq)
+            if new and head is not None:
+                self.store.check_chain(self.game_id, after=head[0], prev=head[1])
+        except Tampered:
+            self.store.read_only = True
+            raise
         actions: dict[int, list[Envelope]] = {}
         for env in new:
             actions.setdefault(env.seq if env.is_meta else env.action, []).append(env)

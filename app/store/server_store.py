@@ -45,6 +45,13 @@ DEAD_AFTER_MS = 8_000
 #: the desk's own limit on one use of a connection (its statements and COMMIT): a network
 #: that swallows what is sent (no error, no answer) is cut here, on this side
 DEADLINE_S = 8.0
+#: how often a following desk looks for changes no station announces (seconds)
+EDITS_EVERY_S = 1.0
+#: the events changed or removed on the server since it started, by anyone
+_EDITS = (
+    "SELECT coalesce(sum(n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables "
+    "WHERE relname = 'event'"
+)
 #: an action whose fate the server's silence hides is asked after, up to this long from its
 #: start: the umpire hears "saved", "not written" or "not known yet" within 15 s
 SETTLE_S = 13.0
@@ -60,8 +67,9 @@ def connect_args() -> dict[str, Any]:
         "keepalives_count": 3,
         "tcp_user_timeout": DEAD_AFTER_MS,
         # a transaction left open by a station whose network died is ended by the server
+        # times read and written in UTC, as the log's chain of hashes reads them
         "options": f"-c statement_timeout={STATEMENT_MS} "
-        f"-c idle_in_transaction_session_timeout={STATEMENT_MS}",
+        f"-c idle_in_transaction_session_timeout={STATEMENT_MS} -c timezone=UTC",
     }
 
 
@@ -123,16 +131,17 @@ class PasswordNeeded(StoreError):
     """The server asks for a password this computer does not hold (or refused the one sent)."""
 
 
-def _problem(where: str, e: DBAPIError, written: str = "Nothing was changed") -> StoreError:
-    """One sentence for the umpire about a server that refused or could not be reached; the
-    driver's own text goes to the log file only."""
+def _problem(where: str, e: DBAPIError, written: str = "nothing was changed") -> StoreError:
+    """One sentence for the umpire about a server that refused or could not be reached: what
+    happened, whether anything was written, what to do (issue 30). The driver's own words go
+    to the log file only."""
     first = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
     log.warning("%s: %s", where, first)
     low = first.lower()
     user = passwords.user_of(where) or "this role"
     if "password authentication failed" in low or "no password supplied" in low:
         return PasswordNeeded(
-            f"{where}: the server refused the user name or password ({user}). {written}: type "
+            f"{where}: the server refused the user name or password ({user}); {written}; type "
             "the password the club's umpire gave for it (this computer's keyring keeps it)."
         )
     if "does not exist" in low and "database" in low:
@@ -140,7 +149,7 @@ def _problem(where: str, e: DBAPIError, written: str = "Nothing was changed") ->
         todo = "check the address the club's server printed"
     elif "permission denied" in low or "must be owner" in low:
         why = f"the server does not let {user} do this"
-        todo = "a station's address acts, a viewer's only reads; ask the club's umpire"
+        todo = "a station's address acts and a viewer's only reads, so ask the club's umpire"
     elif "pg_hba.conf" in low or "no encryption" in low:
         why = "the server does not accept this computer or role"
         todo = "ask the club's umpire to start the server for the club's network"
@@ -149,11 +158,11 @@ def _problem(where: str, e: DBAPIError, written: str = "Nothing was changed") ->
         todo = "check the network, then try again"
     elif "connection" in low or "server closed" in low or "could not" in low:
         why = "cannot reach the server"
-        todo = "is it running, and is the address right? Check the network, then try again"
+        todo = "check that it runs, the address and the network, then try again"
     else:
         why = "the server refused"
-        todo = "see the log file for the server's words"
-    return StoreError(f"{where}: {why}. {written}; {todo}.")
+        todo = "the log file holds the server's own words"
+    return StoreError(f"{where}: {why}; {written}; {todo}.")
 
 
 def _listen_sql(game_id: str) -> Any:
@@ -181,6 +190,9 @@ class ServerStore(Store):
         #: connection was lost (uid -> process), ended before their fate is asked
         self._backend = 0
         self._lost: dict[str, int] = {}
+        #: the server's count of changed and removed events, and when it was last read
+        self._edits: int | None = None
+        self._edits_seen_at = 0.0
         try:
             if read_only:
                 check_schema(self.engine, self.where)
@@ -224,7 +236,7 @@ class ServerStore(Store):
             with self._use() as conn:
                 return [tuple(r) for r in conn.execute(text(sql), dict(params))]
         except DBAPIError as e:
-            raise _problem(self.where, e, "Nothing was written") from None
+            raise _problem(self.where, e, "nothing was written") from None
 
     def _write(self, *batches: Batch) -> None:
         try:
@@ -235,7 +247,7 @@ class ServerStore(Store):
         except IntegrityError:
             raise ConcurrentAppend from None
         except DBAPIError as e:
-            raise _problem(self.where, e, "Nothing was written") from None
+            raise _problem(self.where, e, "nothing was written") from None
 
     def append(self, envelopes: Any, uid: str | None = None) -> None:
         """One multi-row INSERT (not executemany: psycopg's pipeline would print "pipeline
@@ -264,16 +276,18 @@ class ServerStore(Store):
                 )
         except IntegrityError:
             if uid is not None and self._settle(uid, start) is True:
+                self._sent()
                 return  # this very action was saved before (a repeat): once is enough
             raise ConcurrentAppend from None
         except (OperationalError, InterfaceError) as e:
             if uid is None or not sent:
-                raise _problem(self.where, e, "Nothing of this action was written") from None
+                raise _problem(self.where, e, "nothing of this action was written") from None
             log.warning("%s: the connection was lost during an append: %s", self.where, e.orig)
             self._lost[uid] = self._backend
             state = self._settle(uid, start)
             if state is True:
                 log.warning("%s: ... and the action was saved", self.where)
+                self._sent()
                 return
             if state is False:
                 raise StoreError(
@@ -285,10 +299,11 @@ class ServerStore(Store):
                 f"{self.where}: the connection to the server was lost while this action was "
                 "being saved, and the server has not answered since, so whether it was saved "
                 "is not known yet; the desk keeps asking and says which when the server "
-                "answers (do not do it again meanwhile)."
+                "answers, so do not do it again meanwhile."
             ) from None
         except DBAPIError as e:
-            raise _problem(self.where, e, "Nothing of this action was written") from None
+            raise _problem(self.where, e, "nothing of this action was written") from None
+        self._sent()
 
     def saved(self, uid: str) -> bool:
         """``Store.saved``; after a lost connection, the server's process that served it is
@@ -340,6 +355,19 @@ class ServerStore(Store):
                 self._notices += 1  # (re)connected: what was said meanwhile was not heard
             for _ in self._listen.notifies(timeout=0):
                 self._notices += 1
+            now = time.monotonic()
+            if now - self._edits_seen_at >= EDITS_EVERY_S:
+                # a change no station announces (an UPDATE or DELETE made with psql):
+                # counted by the server's statistics, looked at once a second (issue 30)
+                self._edits_seen_at = now
+                row = self._listen.execute(_EDITS).fetchone()
+                edits = int(row[0]) if row and row[0] is not None else 0
+                # LISTEN again (it changes nothing): the connection's last statement is how
+                # ``watching`` counts the stations following this game
+                self._listen.execute(_listen_sql(game_id))
+                if self._edits is not None and edits != self._edits:
+                    self._notices += 1
+                self._edits = edits
         except psycopg.Error:
             # the server went away: listen again on the next ask, and catch up then
             if self._listen is not None:

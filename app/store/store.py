@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from app.core.events import Envelope, Event, event_from_json, event_to_json
-from app.store.errors import StoreError
+from app.store.chain import HASHED, event_hash
+from app.store.errors import StoreError, Tampered
 from app.store.where import is_url
 
 __all__ = ["Game", "Store", "StoredEvent", "channel", "is_url"]
@@ -47,14 +48,21 @@ EVENT_COLUMNS = (
     "kind",
     "payload",
     "uid",
+    "hash",
 )
 _SELECT_EVENTS = (
-    "SELECT game_id, seq, action, time, actor, rule, narrative, kind, payload, uid FROM event"
+    "SELECT game_id, seq, action, time, actor, rule, narrative, kind, payload, uid, hash FROM event"
 )
 INSERT_EVENT = (
-    "INSERT INTO event (game_id, seq, action, time, actor, rule, narrative, kind, payload, uid) "
-    "VALUES (:game_id, :seq, :action, :time, :actor, :rule, :narrative, :kind, :payload, :uid)"
+    "INSERT INTO event "
+    "(game_id, seq, action, time, actor, rule, narrative, kind, payload, uid, hash) "
+    "VALUES (:game_id, :seq, :action, :time, :actor, :rule, :narrative, :kind, :payload, "
+    ":uid, :hash)"
 )
+#: one event's hash (the chain's link to the next)
+_SELECT_HASH = "SELECT hash FROM event WHERE game_id = :game AND seq = :seq"
+#: how many events a game's log holds, and its newest
+_SELECT_COUNT = "SELECT count(*), max(seq) FROM event WHERE game_id = :game"
 #: whether an action (the id its station made) is in the log: its first event's seq
 _SELECT_UID = "SELECT seq FROM event WHERE uid = :uid"
 _GAME_COLUMNS = ("id", "ruleset", "title", "variants", "created")
@@ -126,6 +134,9 @@ class Store(ABC):
         self.path: Path | None = None
         #: the file was open elsewhere when this store opened it (its write-ahead log was there)
         self.open_elsewhere = False
+        #: game -> (seq, hash) of the newest event checked or written here (issue 30)
+        self.heads: dict[str, tuple[int, str]] = {}
+        self._sending: tuple[str, int, str] | None = None
 
     # -- what each kind supplies --------------------------------------------------------------
 
@@ -235,12 +246,93 @@ class Store(ABC):
         stored twice and ``saved`` can tell whether it was."""
         self._refuse_read_only()
         self._write((INSERT_EVENT, self._rows_of(envelopes, uid)))
+        self._sent()
 
     def _rows_of(self, envelopes: Sequence[Envelope], uid: str | None) -> list[dict[str, Any]]:
-        return [
-            self._event_row(e, None if uid is None else f"{uid}/{n}")
-            for n, e in enumerate(envelopes)
+        """The rows of one action, each chained to the event before it (``app.store.chain``)."""
+        if not envelopes:
+            return []
+        prev = self.hash_at(envelopes[0].game, envelopes[0].seq - 1) or ""
+        rows = []
+        for n, e in enumerate(envelopes):
+            row = self._event_row(e, None if uid is None else f"{uid}/{n}")
+            values = [e.time if c == "time" else row[c] for c in HASHED]
+            row["hash"] = prev = event_hash(prev, values)
+            rows.append(row)
+        self._sending = (envelopes[-1].game, envelopes[-1].seq, prev)
+        return rows
+
+    def _sent(self) -> None:
+        """The action being sent is in the log: its newest event is the chain's head."""
+        if self._sending is not None:
+            game, seq, digest = self._sending
+            self.heads[game] = (seq, digest)
+            self._sending = None
+
+    def hash_at(self, game_id: str, seq: int) -> str | None:
+        """The hash recorded with event ``seq`` (``None`` before the first, or if missing)."""
+        if seq < 1:
+            return None
+        rows = self._rows(_SELECT_HASH, {"game": game_id, "seq": seq})
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def check_chain(
+        self, game_id: str, after: int = 0, prev: str | None = None, page: int = 2000
+    ) -> tuple[int, str]:
+        """Check the log after event ``after`` (whose hash is ``prev``, read if not given):
+        every event in its place, each hash that of its columns and of the event before.
+        The newest event's (seq, hash); ``Tampered`` naming the first event that breaks the
+        chain (changed, removed, or slipped in)."""
+        if prev is None:
+            prev = self.hash_at(game_id, after) or ""
+            if after and not prev:
+                raise Tampered(self.where, after)
+        expected, start = after + 1, after
+        while True:
+            rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
+            for r in rows:
+                seq = int(r[1])
+                if seq != expected:
+                    raise Tampered(self.where, expected)
+                values = [self._time(r[3]) if c == "time" else r[i] for i, c in enumerate(HASHED)]
+                if r[10] != event_hash(prev, values):
+                    raise Tampered(self.where, seq)
+                prev, expected = str(r[10]), seq + 1
+            if len(rows) < page:
+                if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
+                    self.heads[game_id] = (expected - 1, prev)
+                return expected - 1, prev
+            start = expected - 1
+
+    def check_recent(self, game_id: str, head: tuple[int, str], window: int = 50) -> None:
+        """A cheap check for a desk that follows the game (issue 30): nothing removed anywhere
+        (as many events as the newest's number), the event the desk saw last unchanged, and
+        the ``window`` events before it whole. ``check_chain`` checks the whole log."""
+        seq, known = head
+        count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
+        if int(count or 0) != int(newest or 0):
+            first = self._first_gap(game_id)
+            raise Tampered(self.where, first)
+        if seq < 1:
+            return
+        if self.hash_at(game_id, seq) != known:
+            raise Tampered(self.where, seq)
+        start = max(0, seq - window)
+        last = self.check_chain(game_id, after=start)
+        if last[0] < seq:
+            raise Tampered(self.where, last[0] + 1)
+
+    def _first_gap(self, game_id: str) -> int:
+        seqs = [
+            int(r[0])
+            for r in self._rows(
+                "SELECT seq FROM event WHERE game_id = :game ORDER BY seq", {"game": game_id}
+            )
         ]
+        for n, seq in enumerate(seqs, start=1):
+            if seq != n:
+                return n
+        return len(seqs) + 1
 
     def saved(self, uid: str) -> bool:
         """Whether the action the station sent with ``uid`` is in the log."""

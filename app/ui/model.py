@@ -39,6 +39,8 @@ def describe_error(e: Exception) -> str:
     return str(e)
 
 
+#: how often the desk asks the server what became of an action the network hid (ms)
+SETTLE_MS = 2000
 #: how often the desk asks whether another window or program changed the game (milliseconds)
 FOLLOW_MS = 500
 #: the first read of the log goes a slice at a time between turns of the event loop (issue 20):
@@ -111,6 +113,11 @@ class EngagementModel(QObject):
         self._soon.setSingleShot(True)
         self._soon.setInterval(0)
         self._soon.timeout.connect(self.follow)
+        #: an action the network left unsettled (issue 30): the server is asked in the
+        #: background until it says "saved" or "not written", and the status bar says which
+        self._settle = QTimer(self)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._settle_tick)
         if session is not None:
             self.set_session(session)
 
@@ -143,6 +150,7 @@ class EngagementModel(QObject):
     def set_session(self, session: GameSession | None) -> None:
         """Show another game (or none); the old one is closed."""
         self._drop_notifier()  # before its socket closes with the old game
+        self._settle.stop()
         if self._session is not None and self._session is not session:
             self._session.close()
         self._session = session
@@ -337,5 +345,17 @@ class EngagementModel(QObject):
             result = action()
         except (RuleViolation, ValidationError, StoreError) as e:
             self.refused.emit(describe_error(e))
+            if self._session is not None and self._session.unsettled:
+                self._settle.start()  # asked again in the background (issue 30)
             return None
         return result
+
+    def _settle_tick(self) -> None:
+        """Ask the server what became of the unsettled action; say it when it answers."""
+        if self._session is None or not self._session.unsettled:
+            self._settle.stop()
+            return
+        said = self._session.settle()
+        if said is not None:
+            self._settle.stop()
+            self.refused.emit(f"The server has answered about the last action: {said}.")

@@ -190,3 +190,59 @@ def test_no_output_and_no_file_holds_a_password(
     assert "***" in remembered
     with GameSession.open(remembered, game=gid, read_only=True) as again:
         assert again.title == "Secret"
+
+
+def test_every_server_error_is_one_sentence_and_the_drivers_words_only_in_the_log(
+    started, fake_keyring, caplog
+) -> None:
+    """What happened, whether anything was written, what to do: one sentence, no driver
+    text; the driver's own words are in the log file."""
+    import logging
+
+    from app.store import passwords
+
+    with GameSession.create(started.station_url, ruleset="skirmish", title="Words") as s:
+        gid = s.game_id
+    said: list[str] = []
+    caplog.set_level(logging.WARNING)
+    with GameSession.open(started.viewer_url, game=gid) as viewer:
+        with pytest.raises(StoreError) as e:
+            viewer.next_step()
+        said.append(str(e.value))
+    for url in (
+        started.station_url.replace("/club", "/nowhere"),
+        f"postgresql://{club_server.STATION}@127.0.0.1:1/club",
+    ):
+        with pytest.raises(StoreError) as e:
+            GameSession.open(url)
+        said.append(str(e.value))
+    passwords._typed.clear()
+    fake_keyring.kept.clear()
+    with pytest.raises(StoreError) as e:
+        GameSession.open(started.station_url.replace("@", ":wrong@"))
+    said.append(str(e.value))
+    for text in said:
+        assert "\n" not in text and text.count(". ") == 0 and text.endswith(".")
+        for raw in ("psycopg", "sqlalchemy", "Error", "Background", "SQL:", "FATAL"):
+            assert raw not in text, text
+        assert "nothing" in text  # whether anything was written
+    assert "permission denied" in caplog.text and "password authentication failed" in caplog.text
+
+
+def test_tls_on_request_with_a_certificate_the_server_makes() -> None:
+    root = Path(tempfile.mkdtemp(prefix="airboss-club-"))
+    try:
+        s = club_server.start(root=root, port=PORT + 1, listen="127.0.0.2", tls=True)
+        assert s.station_url.endswith("?sslmode=require") and s.tls
+        assert (root / "data" / "server.crt").exists()
+        assert (root / "data" / "server.key").stat().st_mode & 0o077 == 0
+        hba = (root / "data" / "pg_hba.conf").read_text()
+        assert "hostssl club" in hba and "samenet" in hba
+        url = s.station_url.replace("@", f":{s.passwords[club_server.STATION]}@")
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+            assert conn.pgconn.ssl_in_use
+        assert "TLS" in "\n".join(club_server.describe(s))
+    finally:
+        club_server.stop(root)
+        shutil.rmtree(root, ignore_errors=True)

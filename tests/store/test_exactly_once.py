@@ -121,9 +121,7 @@ def test_an_action_sent_twice_is_stored_once(pg_url, station) -> None:
         station.store.append([env], uid="another-action")
 
 
-def test_nothing_after_an_append_turns_a_saved_action_into_a_refusal(
-    tmp_path, monkeypatch
-) -> None:
+def test_nothing_after_an_append_turns_a_saved_action_into_a_refusal(tmp_path, monkeypatch) -> None:
     """A snapshot that cannot be written (a full disk) and a listener that fails, after the
     action was saved: the action stands, and is in the file (issue 30)."""
     import app.session
@@ -146,3 +144,36 @@ def test_nothing_after_an_append_turns_a_saved_action_into_a_refusal(
     s.close()
     with GameSession.open(tmp_path / "g.airboss") as again:
         assert again.engagement.seq == seq and again.engagement.step == 1
+
+
+def test_the_desk_says_not_known_yet_then_saved_and_asks_in_the_background(
+    tmp_path, qtbot, monkeypatch
+) -> None:
+    """The status bar says the action's fate is not known yet, the desk asks the server in
+    the background, and says "saved" once it answers; the desk shows the action done."""
+    from PySide6.QtCore import QSettings
+
+    import app.ui.model as ui_model
+    from app.ui.main_window import MainWindow
+    from app.ui.model import EngagementModel
+
+    monkeypatch.setattr(ui_model, "SETTLE_MS", 100)
+    s = GameSession.create(tmp_path / "g.airboss", ruleset="skirmish", title="Lost answer")
+    s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    real = s.store.append
+
+    def answer_lost(envs, uid=None):
+        real(envs, uid=uid)  # saved ...
+        raise Unsettled(f"{s.store.where}: whether it was saved is not known yet")  # ... unsaid
+
+    monkeypatch.setattr(s.store, "append", answer_lost)
+    model = EngagementModel(s)
+    window = MainWindow(model, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window.persist_layout = False
+    qtbot.addWidget(window)
+    model.attempt(s.next_step)
+    assert "not known yet" in window.refusal.message
+    qtbot.waitUntil(lambda: "saved: Turn 1" in window.refusal.message, timeout=3000)
+    assert "The server has answered" in window.refusal.message
+    assert s.engagement.step == 1 and not s.unsettled
+    model.set_session(None)
