@@ -175,7 +175,9 @@ def _setup_roles(sock: Path, port: int, new_passwords: bool) -> dict[str, str]:
 
     from app.store.migrate import migrate
 
-    with psycopg.connect(_owner_url(sock, port, "postgres"), autocommit=True) as conn:
+    with psycopg.connect(
+        _owner_url(sock, port, "postgres"), autocommit=True, connect_timeout=10
+    ) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)).fetchone():
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE)))
     engine = create_engine(
@@ -186,7 +188,7 @@ def _setup_roles(sock: Path, port: int, new_passwords: bool) -> dict[str, str]:
     finally:
         engine.dispose()
     made: dict[str, str] = {}
-    with psycopg.connect(_owner_url(sock, port), autocommit=True) as conn:
+    with psycopg.connect(_owner_url(sock, port), autocommit=True, connect_timeout=10) as conn:
         for role in (STATION, VIEWER):
             exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
             if exists and not new_passwords:

@@ -379,10 +379,19 @@ class GameSession:
         return self._unsettled is not None
 
     def _settle_first(self) -> None:
-        if self._unsettled is not None and self.settle() is None:
+        """Before a new action, the fate of an unsettled one: told, never guessed."""
+        if self._unsettled is None:
+            return
+        said = self.settle()
+        if said is None:
             raise Unsettled(
                 f"{self.store.where}: the server has not said yet whether the last action was "
-                "saved; nothing of this one was sent. Wait until the desk says which."
+                "saved, so nothing of this one was sent; wait until the desk says which."
+            )
+        if said.startswith("not written"):
+            raise StoreError(
+                f"{self.store.where}: the server says the last action was {said}, so nothing "
+                "of this one was sent either."
             )
 
     def follow(self) -> list[Envelope]:

@@ -45,6 +45,8 @@ DEAD_AFTER_MS = 8_000
 #: the desk's own limit on one use of a connection (its statements and COMMIT): a network
 #: that swallows what is sent (no error, no answer) is cut here, on this side
 DEADLINE_S = 8.0
+#: how long a following desk waits before it tries a server that did not answer again
+LISTEN_AGAIN_S = 3.0
 #: how often a following desk looks for changes no station announces (seconds)
 EDITS_EVERY_S = 1.0
 #: the events changed or removed on the server since it started, by anyone
@@ -193,6 +195,8 @@ class ServerStore(Store):
         #: the server's count of changed and removed events, and when it was last read
         self._edits: int | None = None
         self._edits_seen_at = 0.0
+        #: when to try the LISTEN connection again after the server did not answer
+        self._listen_again_at = 0.0
         try:
             if read_only:
                 check_schema(self.engine, self.where)
@@ -343,6 +347,8 @@ class ServerStore(Store):
         connection of its own; ``None`` while the server cannot be reached."""
         import psycopg
 
+        if self._listen is None and time.monotonic() < self._listen_again_at:
+            return None  # the server did not answer lately: the desk is not held up asking
         try:
             if self._listen is None:
                 url = self.engine.url.set(drivername="postgresql")
@@ -369,10 +375,11 @@ class ServerStore(Store):
                     self._notices += 1
                 self._edits = edits
         except psycopg.Error:
-            # the server went away: listen again on the next ask, and catch up then
+            # the server went away: listen again a little later, and catch up then
             if self._listen is not None:
                 self._listen.close()
                 self._listen = None
+            self._listen_again_at = time.monotonic() + LISTEN_AGAIN_S
             return None
         return self._notices
 

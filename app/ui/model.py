@@ -54,6 +54,19 @@ FIRST_SLICE = 1000
 SHOW_EVERY_S = 0.1
 
 
+def _unreachable(session: GameSession, e: Exception) -> bool:
+    """A server game whose server did not answer (not a refusal, not a changed log)."""
+    from app.store.errors import Tampered
+    from app.store.where import is_url
+
+    return (
+        isinstance(e, StoreError)
+        and not isinstance(e, Tampered)
+        and is_url(session.store.where)
+        and ("cannot reach" in str(e) or "did not answer" in str(e))
+    )
+
+
 class EngagementModel(QObject):
     """The session the desk shows, and signals for what changed."""
 
@@ -115,6 +128,7 @@ class EngagementModel(QObject):
         self._soon.timeout.connect(self.follow)
         #: an action the network left unsettled (issue 30): the server is asked in the
         #: background until it says "saved" or "not written", and the status bar says which
+        self._out_of_touch = False
         self._settle = QTimer(self)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._settle_tick)
@@ -180,9 +194,17 @@ class EngagementModel(QObject):
             self._session.follow()
         except (StoreError, RuleViolation, OSError) as e:
             self._drop_notifier()
+            if _unreachable(self._session, e):
+                # a network drop: said once, and the desk follows again when the server
+                # answers (issue 30)
+                if not self._out_of_touch:
+                    self._out_of_touch = True
+                    self.refused.emit(f"{e} The desk follows the game again when it answers.")
+                return
             self._follow.stop()
             self.refused.emit(f"Stopped following other windows on this game: {e}")
             return
+        self._out_of_touch = False
         now = self._session.store.listen_socket()
         if now != fd:
             self._drop_notifier()

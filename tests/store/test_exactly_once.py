@@ -177,3 +177,26 @@ def test_the_desk_says_not_known_yet_then_saved_and_asks_in_the_background(
     assert "The server has answered" in window.refusal.message
     assert s.engagement.step == 1 and not s.unsettled
     model.set_session(None)
+
+
+def test_a_new_action_first_learns_the_last_ones_fate(tmp_path, monkeypatch) -> None:
+    """An action tried while the last one is unsettled: if the server now says the last was
+    not written, the umpire is told so, and nothing of the new one is sent either."""
+    s = GameSession.create(tmp_path / "g.airboss", ruleset="skirmish", title="Fate")
+    s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    real = s.store.append
+
+    def lost_before_commit(envs, uid=None):
+        raise Unsettled(f"{s.store.where}: whether it was saved is not known yet")
+
+    monkeypatch.setattr(s.store, "append", lost_before_commit)
+    seq = s.engagement.seq
+    with pytest.raises(Unsettled):
+        s.next_step()
+    monkeypatch.setattr(s.store, "append", real)
+    with pytest.raises(StoreError, match="last action was not written: Turn 1"):
+        s.next_step()
+    assert s.engagement.seq == seq and s.store.last_seq(s.game_id) == seq
+    s.next_step()  # now it goes
+    assert s.engagement.step == 1
+    s.close()
