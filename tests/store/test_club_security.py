@@ -246,3 +246,39 @@ def test_tls_on_request_with_a_certificate_the_server_makes() -> None:
     finally:
         club_server.stop(root)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_the_dialog_asks_the_password_once_and_the_keyring_keeps_it(
+    started, fake_keyring, tmp_path: Path, qtbot
+) -> None:
+    """File > Open from server on a machine that was never told the password: typed once in
+    the dialog's password box (never shown), kept in the keyring, not in settings.ini."""
+    from PySide6.QtCore import QSettings, Qt
+
+    from app.store import passwords
+    from app.ui.server_dialog import OpenFromServerDialog
+
+    passwords._typed.clear()
+    fake_keyring.kept.clear()
+    with GameSession.create(
+        started.station_url.replace("@", f":{PASSWORDS[club_server.STATION]}@"),
+        ruleset="skirmish",
+        title="Typed once",
+    ):
+        pass
+    passwords._typed.clear()
+    fake_keyring.kept.clear()
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = OpenFromServerDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClicks(dialog.url, started.station_url)
+    qtbot.keyClick(dialog.url, Qt.Key.Key_Return)
+    assert "refused the user name or password" in dialog.message.text()
+    qtbot.keyClicks(dialog.password, PASSWORDS[club_server.STATION])
+    qtbot.keyClick(dialog.password, Qt.Key.Key_Return)
+    assert "Typed once" in [dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())]
+    assert dialog.password.text() == ""
+    assert ("airboss", passwords.key(started.station_url)) in fake_keyring.kept
+    settings.sync()
+    assert PASSWORDS[club_server.STATION] not in (tmp_path / "settings.ini").read_text()

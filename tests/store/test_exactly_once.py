@@ -200,3 +200,16 @@ def test_a_new_action_first_learns_the_last_ones_fate(tmp_path, monkeypatch) -> 
     s.next_step()  # now it goes
     assert s.engagement.step == 1
     s.close()
+
+
+def test_list_on_a_silent_network_says_so_within_15_s(pg_url, proxy, capsys) -> None:
+    """``--list`` through a network that answers nothing: one line, well within 15 s."""
+    from app.cli import main
+
+    GameSession.create(pg_url, ruleset="skirmish", title="Listed").close()
+    proxy.mode, proxy.dark = "blackhole", True
+    began = time.monotonic()
+    assert main(["--db", proxy.url(), "--list"]) == 2
+    assert time.monotonic() - began < 15
+    err = capsys.readouterr().err
+    assert "did not answer in time" in err and len(err.strip().splitlines()) == 1
