@@ -203,7 +203,7 @@ class GameSession:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
             bounds.check_log(store, store.where, row.id)
-            store.check_chain(row.id)  # a log changed outside Airboss is not replayed (issue 30)
+            store.check_log(row.id)  # a log changed outside Airboss is not replayed (issue 30)
             variants = json.loads(row.variants)
             if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
                 raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
@@ -411,6 +411,9 @@ class GameSession:
         try:
             if head is not None:
                 self.store.check_recent(self.game_id, head)
+            if self.store.suspect:  # an edit no station announced: the whole log, now
+                self.store.suspect = False
+                self.store.check_chain(self.game_id)
             new = self.store.events(self.game_id, after=self.engagement.seq)
             if new and head is not None:
                 self.store.check_chain(self.game_id, after=head[0], prev=head[1])

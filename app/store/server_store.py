@@ -46,7 +46,7 @@ DEAD_AFTER_MS = 8_000
 #: that swallows what is sent (no error, no answer) is cut here, on this side
 DEADLINE_S = 8.0
 #: how long a following desk waits before it tries a server that did not answer again
-LISTEN_AGAIN_S = 3.0
+LISTEN_AGAIN_S = 8.0
 #: how often a following desk looks for changes no station announces (seconds)
 EDITS_EVERY_S = 1.0
 #: the events changed or removed on the server since it started, by anyone
@@ -197,6 +197,7 @@ class ServerStore(Store):
         self._edits_seen_at = 0.0
         #: when to try the LISTEN connection again after the server did not answer
         self._listen_again_at = 0.0
+        self._listen_wait = 0.0
         try:
             if read_only:
                 check_schema(self.engine, self.where)
@@ -373,14 +374,18 @@ class ServerStore(Store):
                 self._listen.execute(_listen_sql(game_id))
                 if self._edits is not None and edits != self._edits:
                     self._notices += 1
+                    self.suspect = True  # the whole log is checked again (``refresh``)
                 self._edits = edits
         except psycopg.Error:
             # the server went away: listen again a little later, and catch up then
             if self._listen is not None:
                 self._listen.close()
                 self._listen = None
-            self._listen_again_at = time.monotonic() + LISTEN_AGAIN_S
+            # tried again after 0.5 s, then twice as long each time up to LISTEN_AGAIN_S
+            self._listen_wait = min(LISTEN_AGAIN_S, max(0.5, self._listen_wait * 2))
+            self._listen_again_at = time.monotonic() + self._listen_wait
             return None
+        self._listen_wait = 0.0
         return self._notices
 
     def listen_socket(self) -> int | None:

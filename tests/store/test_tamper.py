@@ -143,3 +143,63 @@ def test_a_file_whose_schema_holds_what_airboss_did_not_make_is_refused_unchange
         assert "not changed" in str(e.value)
     assert _sha(path) == before
     assert not Path(f"{path}-wal").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "seq"),
+    [
+        ("UPDATE event SET narrative = 'forged' WHERE seq = 7", 7),  # after the snapshot
+        ("DELETE FROM event WHERE seq = 2", 2),  # before it: a gap
+        ("UPDATE event SET hash = 'x' WHERE seq = 5", 5),  # the snapshot's own event
+    ],
+)
+def test_a_game_with_a_snapshot_is_checked_from_it_at_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str, seq: int
+) -> None:
+    """Opening a long game checks its chain from the newest snapshot, which recorded its
+    event's hash when Airboss wrote it (issue 30: opening stays fast), and that no event is
+    missing anywhere."""
+    import app.session
+
+    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 5)
+    path = tmp_path / "g.airboss"
+    s = _game(path)  # 7 events: a snapshot at 5
+    s.next_step()
+    s.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT seq, head IS NOT NULL FROM snapshot").fetchall() == [(5, 1)]
+    db.close()
+    GameSession.open(path).close()  # whole
+    _sql(path, change)
+    with pytest.raises(Tampered, match=f"at seq {seq};"):
+        GameSession.open(path)
+
+
+def test_an_old_event_edited_with_psql_is_seen_live(pg_url: str, monkeypatch) -> None:
+    """An event far behind what the desk holds (beyond the recent check's window), changed on
+    the server: the server's count of changed rows makes the desk check the whole log."""
+    from app.store import store as store_module
+
+    original = store_module.Store.check_recent
+    monkeypatch.setattr(
+        store_module.Store,
+        "check_recent",
+        lambda self, g, head, window=1: original(self, g, head, 1),
+    )
+    station = _game(pg_url)
+    desk = GameSession.open(pg_url, game=station.game_id)
+    desk.follow()
+    time.sleep(1.1)
+    desk.follow()  # the server's count of changed rows read once
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE event SET narrative = 'forged' WHERE game_id = %s AND seq = 2",
+            (station.game_id,),
+        )
+    deadline = time.monotonic() + 6
+    with pytest.raises(Tampered, match="at seq 2;"):
+        while time.monotonic() < deadline:
+            desk.follow()
+            time.sleep(0.2)
+    desk.close()
+    station.close()

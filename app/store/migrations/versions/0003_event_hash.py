@@ -1,6 +1,7 @@
 """Each event records the hash of its columns and of the event before it (issue 30), so a log
 changed outside Airboss is seen at the event where it was changed. The events already stored
-are chained here, in their order.
+are chained here, in their order. A snapshot records the hash of its event (``head``): opening
+checks the chain from there.
 
 Revision ID: 0003
 Revises: 0002
@@ -21,6 +22,8 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("event") as batch:
         batch.add_column(sa.Column("hash", sa.String(64), nullable=True))
+    with op.batch_alter_table("snapshot") as batch:
+        batch.add_column(sa.Column("head", sa.String(64), nullable=True))
     conn = op.get_bind()
     event = sa.table("event", sa.column("id"), sa.column("hash"), *map(sa.column, HASHED))
     rows = conn.execute(
@@ -43,5 +46,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("snapshot") as batch:
+        batch.drop_column("head")
     with op.batch_alter_table("event") as batch:
         batch.drop_column("hash")
