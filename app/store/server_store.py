@@ -24,7 +24,6 @@ from sqlalchemy.exc import (
     InterfaceError,
     OperationalError,
 )
-from sqlalchemy.pool import NullPool
 
 from app.store import passwords
 from app.store.errors import ConcurrentAppend, StoreError, Unsettled
@@ -54,6 +53,8 @@ _EDITS = (
     "SELECT coalesce(sum(n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables "
     "WHERE relname = 'event'"
 )
+#: a failure this quick is a pooled connection the server dropped (restarted), not a network
+STALE_S = 1.0
 #: an action whose fate the server's silence hides is asked after, up to this long from its
 #: start: the umpire hears "saved", "not written" or "not known yet" within 15 s
 SETTLE_S = 13.0
@@ -86,9 +87,12 @@ def _engine(url: str) -> Any:
         if password is not None:
             target = target.set(password=password)
         # a connection the server dropped (restarted, a network blip) is replaced before use
-        # no pool: each use connects afresh within ``CONNECT_S`` (a pooled connection to a
-        # network that went silent would hang its check before any time limit could start)
-        return create_engine(target, poolclass=NullPool, connect_args=connect_args())
+        # pooled, but never checked by a round trip before use (that check would wait on a
+        # silent network before any time limit started): a connection the server dropped
+        # fails at once in use, and is replaced (``_use``, ``_rows``, ``append``)
+        return create_engine(
+            target, pool_size=2, max_overflow=8, pool_pre_ping=False, connect_args=connect_args()
+        )
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the database driver {e.name!r} is not installed: pip install 'airboss[postgres]'"
@@ -221,7 +225,8 @@ class ServerStore(Store):
     @contextmanager
     def _use(self, write: bool = False) -> Iterator[Any]:
         """A connection for one use, cut by ``DEADLINE_S``; with ``write`` its statements run
-        in one transaction committed before the deadline ends."""
+        in one transaction committed before the deadline ends. A connection that failed never
+        goes back to the pool."""
         conn = self.engine.connect()
         raw = conn.connection.dbapi_connection
         self._backend = int(raw.info.backend_pid)
@@ -232,16 +237,27 @@ class ServerStore(Store):
                     yield conn
             else:
                 yield conn
+        except DBAPIError as e:
+            if isinstance(e, OperationalError | InterfaceError):
+                conn.invalidate()
+            raise
         finally:
             deadline.finish()
             conn.close()
 
     def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
-        try:
-            with self._use() as conn:
-                return [tuple(r) for r in conn.execute(text(sql), dict(params))]
-        except DBAPIError as e:
-            raise _problem(self.where, e, "nothing was written") from None
+        for attempt in (1, 2):
+            began = time.monotonic()
+            try:
+                with self._use() as conn:
+                    return [tuple(r) for r in conn.execute(text(sql), dict(params))]
+            except (OperationalError, InterfaceError) as e:
+                if attempt == 1 and time.monotonic() - began < STALE_S:
+                    continue  # a pooled connection the server had dropped: a new one
+                raise _problem(self.where, e, "nothing was written") from None
+            except DBAPIError as e:
+                raise _problem(self.where, e, "nothing was written") from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(self, *batches: Batch) -> None:
         try:
@@ -270,45 +286,52 @@ class ServerStore(Store):
             return
         start = time.monotonic()
         rows = self._rows_of(envelopes, uid)
-        sent = False
-        try:
-            with self._use(write=True) as conn:
-                sent = True
-                conn.execute(insert(EventRow.__table__).values(rows))
-                conn.execute(
-                    text("SELECT pg_notify(:channel, :seq)"),
-                    {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
-                )
-        except IntegrityError:
-            if uid is not None and self._settle(uid, start) is True:
-                self._sent()
-                return  # this very action was saved before (a repeat): once is enough
-            raise ConcurrentAppend from None
-        except (OperationalError, InterfaceError) as e:
-            if uid is None or not sent:
-                raise _problem(self.where, e, "nothing of this action was written") from None
-            log.warning("%s: the connection was lost during an append: %s", self.where, e.orig)
-            self._lost[uid] = self._backend
-            state = self._settle(uid, start)
-            if state is True:
-                log.warning("%s: ... and the action was saved", self.where)
-                self._sent()
-                return
-            if state is False:
-                raise StoreError(
+        for attempt in (1, 2):
+            began = time.monotonic()
+            connected = inserted = False
+            try:
+                with self._use(write=True) as conn:
+                    connected = True
+                    conn.execute(insert(EventRow.__table__).values(rows))
+                    inserted = True
+                    conn.execute(
+                        text("SELECT pg_notify(:channel, :seq)"),
+                        {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
+                    )
+            except IntegrityError:
+                if uid is not None and self._settle(uid, start) is True:
+                    self._sent()
+                    return  # this very action was saved before (a repeat): once is enough
+                raise ConcurrentAppend from None
+            except (OperationalError, InterfaceError) as e:
+                if uid is None or not connected:
+                    raise _problem(self.where, e, "nothing of this action was written") from None
+                log.warning("%s: the connection was lost during an append: %s", self.where, e)
+                self._lost[uid] = self._backend
+                state = self._settle(uid, start)
+                if state is True:
+                    log.warning("%s: ... and the action was saved", self.where)
+                    self._sent()
+                    return
+                stale = not inserted and time.monotonic() - began < STALE_S
+                if state is False and stale and attempt == 1:
+                    continue  # a pooled connection the server had dropped: sent again, once
+                if state is False:
+                    raise StoreError(
+                        f"{self.where}: the connection to the server was lost while this "
+                        "action was being saved, and the server says it was not written; "
+                        "check the network, then do it again."
+                    ) from None
+                raise Unsettled(
                     f"{self.where}: the connection to the server was lost while this action "
-                    "was being saved, and the server says it was not written; check the "
-                    "network, then do it again."
+                    "was being saved, and the server has not answered since, so whether it "
+                    "was saved is not known yet; the desk keeps asking and says which when "
+                    "the server answers, so do not do it again meanwhile."
                 ) from None
-            raise Unsettled(
-                f"{self.where}: the connection to the server was lost while this action was "
-                "being saved, and the server has not answered since, so whether it was saved "
-                "is not known yet; the desk keeps asking and says which when the server "
-                "answers, so do not do it again meanwhile."
-            ) from None
-        except DBAPIError as e:
-            raise _problem(self.where, e, "nothing of this action was written") from None
-        self._sent()
+            except DBAPIError as e:
+                raise _problem(self.where, e, "nothing of this action was written") from None
+            self._sent()
+            return
 
     def saved(self, uid: str) -> bool:
         """``Store.saved``; after a lost connection, the server's process that served it is
