@@ -95,6 +95,21 @@ def _sub_parser() -> argparse.ArgumentParser:
     )
     k.add_argument("action", choices=("start", "stop", "status"))
     k.add_argument("--port", type=int, default=5433)
+    k.add_argument(
+        "--listen",
+        default="localhost",
+        metavar="ADDRESS",
+        help="the addresses to listen on: localhost (default, this laptop only) or this "
+        "laptop's address on the club's network",
+    )
+    k.add_argument(
+        "--tls", action="store_true", help="the club's network must use TLS (a certificate is made)"
+    )
+    k.add_argument(
+        "--new-passwords",
+        action="store_true",
+        help="make new passwords for the station and viewer roles (shown once)",
+    )
     return p
 
 
@@ -111,14 +126,15 @@ def cmd_rulesets() -> int:
     return 0
 
 
-def cmd_club_server(action: str, port: int) -> int:
+def cmd_club_server(
+    action: str, port: int, listen: str = "localhost", tls: bool = False, new: bool = False
+) -> int:
     from app import club_server
 
     try:
         if action == "start":
-            url = club_server.start(port=port)
-            print(f"The club's server runs. Other stations: airboss --db '{url}'")
-            print(f"This laptop: airboss --db '{club_server.local_url(port=port)}'")
+            started = club_server.start(port=port, listen=listen, tls=tls, new_passwords=new)
+            print("\n".join(club_server.describe(started)))
         elif action == "stop":
             club_server.stop()
             print("The club's server is stopped.")
@@ -177,13 +193,32 @@ def cmd_ruling(game: str, seq: int, game_id: str | None, public: bool) -> int:
     return 0
 
 
+def _ask_passwords_here() -> None:
+    """A server's password the keyring does not hold is asked for at the terminal (never
+    echoed, never printed); with no terminal the server's refusal is the message."""
+    if sys.stdin is None or not sys.stdin.isatty():
+        return
+    from app.store import passwords
+
+    def ask(url: str) -> str | None:
+        import getpass
+
+        try:
+            return getpass.getpass(f"Password for {url}: ") or None
+        except (EOFError, KeyboardInterrupt):
+            return None
+
+    passwords.ask = ask
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] in SUBCOMMANDS:
+            _ask_passwords_here()
             ns = _sub_parser().parse_args(args)
             if ns.command == "club-server":
-                return cmd_club_server(ns.action, ns.port)
+                return cmd_club_server(ns.action, ns.port, ns.listen, ns.tls, ns.new_passwords)
             if ns.command == "rulesets":
                 return cmd_rulesets()
             if ns.command == "log":
@@ -207,6 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         ns = _gui_parser().parse_args(args)
         if ns.list:
+            _ask_passwords_here()
             return cmd_list(ns.db or ns.game)
         # start-up allocates much and frees little: the collector runs again once the desk
         # has painted (``app.ui.application.run``; issue 20)

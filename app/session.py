@@ -8,6 +8,7 @@ then fold them into the projection and tell the listeners which aircraft changed
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -77,10 +78,13 @@ from app.store import (
     is_url,
     open_store,
 )
+from app.store.errors import EmptyStore, Tampered, Unsettled
 from app.store.outline import outline
 
 #: characters in the name of a die or player at the table (``GameSession.set_dice``)
 MAX_DICE_NAME = 80
+log = logging.getLogger(__name__)
+
 #: the columns of a server's overview (``GameSession.overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
 
@@ -124,6 +128,8 @@ class GameSession:
         self._closed = False
         #: the odds last worked out, and for which prepared action (resolve stores them)
         self._last_odds: tuple[Prepared, dict[str, Fraction]] | None = None
+        #: an action sent whose saving the server has not confirmed (``settle``; issue 30)
+        self._unsettled: tuple[list[Envelope], Any, str] | None = None
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -155,7 +161,10 @@ class GameSession:
         """The games in a store, as a server's overview lists them (issue 17): id, ruleset,
         title, turn and step, aircraft in play, the last action's time and how many stations
         watch it. Each game is read, never written."""
-        store = open_store(target, read_only=True)
+        try:
+            store = open_store(target, read_only=True)
+        except EmptyStore:
+            return []  # a server with no games yet: nothing is created to say so (issue 30)
         try:
             rows = store.games()
             watching = {g.id: store.watching(g.id) for g in rows}
@@ -216,10 +225,13 @@ class GameSession:
         cannot be written, or ``read_only=True``, opens read-only: see ``read_only``."""
         shapes.open_args(target, game, actor, read_only)  # issue 31: wrong shapes refused
         store = open_store(target, read_only=read_only)
+        if is_url(target):
+            target = store.where  # its password never in a message (issue 30)
         try:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
             bounds.check_log(store, store.where, row.id)
+            store.check_log(row.id)  # a log changed outside Airboss is not replayed (issue 30)
             variants = json.loads(row.variants)
             if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
                 raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
@@ -317,6 +329,7 @@ class GameSession:
             raise RuleViolation("this game is closed")
         if self.read_only:
             raise RuleViolation(f"{self.store.where} is open read-only; nothing was changed")
+        self._settle_first()  # the last action's fate first: this one follows it
         first = self.engagement.seq + 1
         envs = [
             Envelope(
@@ -334,19 +347,81 @@ class GameSession:
         self.ruleset.check_events(self.engagement, events)  # issue 32: State and GameState
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
         checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
+        uid = uuid.uuid4().hex  # the action's id, made before it is sent (issue 30)
         try:
-            self.store.append(envs)
+            self.store.append(envs, uid=uid)
         except ConcurrentAppend:
             seq = self.engagement.seq
             self.refresh()
             raise self._acted_first(seq) from None
-        self._timeline.append(envs, checked)
-        self._said[first] = narrative
-        if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
-            self.store.save_snapshot(self.game_id, envs[-1].seq, self._timeline.snapshot())
-        for listener in list(self._listeners):
-            listener(envs)
+        except Unsettled:
+            self._unsettled = (envs, checked, uid)
+            raise
+        self._applied(envs, checked)
         return envs
+
+    def _applied(self, envs: list[Envelope], checked: Any) -> None:
+        """A saved action taken into the projection and told to the listeners. Nothing here
+        can turn the saved action into a refusal (issue 30): a snapshot that cannot be
+        written, or a listener that fails, is logged and the action stands."""
+        first = envs[0].seq
+        self._timeline.append(envs, checked)
+        self._said[first] = envs[0].narrative
+        if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
+            try:
+                self.store.save_snapshot(self.game_id, envs[-1].seq, self._timeline.snapshot())
+            except Exception as e:  # noqa: BLE001 - the snapshot only saves time
+                log.warning(
+                    "%s: the snapshot after event %s was not written: %s",
+                    self.store.where,
+                    envs[-1].seq,
+                    e,
+                )
+        for listener in list(self._listeners):
+            try:
+                listener(envs)
+            except Exception:  # noqa: BLE001 - the action is saved whatever a listener does
+                log.exception("a listener failed after a saved action")
+
+    def settle(self) -> str | None:
+        """What became of an action whose saving the network hid (``Unsettled``), asked of
+        the server now: "saved: ..." (taken into the game), "not written: ..." or ``None``
+        while the server still cannot say, or when no action waits (issue 30)."""
+        if self._unsettled is None:
+            return None
+        envs, checked, uid = self._unsettled
+        try:
+            saved = self.store.saved(uid)
+        except StoreError:
+            return None
+        self._unsettled = None
+        what = envs[0].narrative or "the last action"
+        if not saved:
+            return f"not written: {what} (the server never stored it; do it again)"
+        if self.engagement.seq < envs[0].seq:
+            self._applied(envs, checked)
+        return f"saved: {what}"
+
+    @property
+    def unsettled(self) -> bool:
+        """An action was sent whose saving the server has not confirmed or denied yet."""
+        return self._unsettled is not None
+
+    def _settle_first(self) -> None:
+        """Before a new action, the fate of an unsettled one: told, never guessed."""
+        if self._unsettled is None:
+            return
+        said = self.settle()
+        if said is None:
+            raise Unsettled(
+                f"{self.store.where}: the server has not said yet whether the last action was "
+                "saved, so nothing of this one was sent; wait until the desk says which."
+            )
+        if said.startswith("not written"):
+            raise StoreError(
+                f"{self.store.where}: the server says the last action was {said}, so nothing "
+                "of this one was sent either."
+            )
 
     def follow(self) -> list[Envelope]:
         """Take in another window's or program's actions if the file changed since we last
@@ -358,8 +433,22 @@ class GameSession:
         return self.refresh()
 
     def refresh(self) -> list[Envelope]:
-        """Take in what another station appended to this game since we last looked."""
-        new = self.store.events(self.game_id, after=self.engagement.seq)
+        """Take in what another station appended to this game since we last looked. The log
+        is checked first (issue 30): an event changed or removed outside Airboss stops the
+        following (``Tampered``) and the game is read-only from then on."""
+        head = self.store.heads.get(self.game_id)
+        try:
+            if head is not None:
+                self.store.check_recent(self.game_id, head)
+            if self.store.suspect:  # an edit no station announced: the whole log, now
+                self.store.suspect = False
+                self.store.check_chain(self.game_id)
+            new = self.store.events(self.game_id, after=self.engagement.seq)
+            if new and head is not None:
+                self.store.check_chain(self.game_id, after=head[0], prev=head[1])
+        except Tampered:
+            self.store.read_only = True
+            raise
         actions: dict[int, list[Envelope]] = {}
         for env in new:
             actions.setdefault(env.seq if env.is_meta else env.action, []).append(env)

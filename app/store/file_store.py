@@ -127,7 +127,8 @@ def connect(path: Path, read_only: bool = False, create: bool = False) -> sqlite
         db.execute("PRAGMA query_only=ON")
     else:
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={_sync_mode()}")
+        full = _sync_mode() == "FULL"
+        db.execute("PRAGMA synchronous=FULL" if full else "PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
     return db
 
@@ -150,6 +151,13 @@ def inspect_sqlite(path: Path) -> str | None:
             info = dict(db.execute("SELECT key, value FROM airboss_info").fetchall())
             if info.get("format") != revisions.FORMAT:
                 raise StoreError(f"{path}: not an Airboss game (format {info.get('format')!r})")
+            foreign = _foreign_schema(db)
+            if foreign:
+                raise StoreError(
+                    f"{path}: its schema holds what Airboss did not make ({', '.join(foreign)}); "
+                    "a game file never has triggers, views or other tables. Refused; the file "
+                    "was not changed."
+                )
             check = db.execute("PRAGMA quick_check").fetchall()
             if [tuple(r) for r in check] != [("ok",)]:
                 first = str(check[0][0]).splitlines()[0] if check else "no answer"
@@ -160,6 +168,27 @@ def inspect_sqlite(path: Path) -> str | None:
             return str(row[0]) if row else None
     except sqlite3.DatabaseError as e:
         raise StoreError(f"{path}: not a readable Airboss game ({e}); it was not changed") from None
+
+
+#: what Airboss makes in a game file (``app.store.tables``, the migrations); SQLite's own
+#: indexes of primary keys and unique columns are named ``sqlite_autoindex_<table>_<n>``
+OUR_TABLES = frozenset({"airboss_info", "alembic_version", "game", "event", "snapshot"})
+OUR_INDEXES = frozenset({"ix_event_game_seq", "ix_event_game_action", "ix_event_uid"})
+
+
+def _foreign_schema(db: sqlite3.Connection) -> list[str]:
+    """What a file's schema holds that Airboss did not make (issue 30): a trigger that runs
+    on the desk's next append, a view, another table or index. Read, never run."""
+    found = []
+    for kind, name, table in db.execute("SELECT type, name, tbl_name FROM sqlite_master"):
+        if kind == "table" and name in OUR_TABLES:
+            continue
+        if kind == "index" and (
+            name in OUR_INDEXES or (name.startswith("sqlite_autoindex_") and table in OUR_TABLES)
+        ):
+            continue
+        found.append(f"{kind} {name!r}")
+    return sorted(found)[:5]
 
 
 def backup(db: sqlite3.Connection, target: Path) -> Path:

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Engine, inspect, text
 
 from app.store import revisions
-from app.store.errors import StoreError
+from app.store.errors import EmptyStore, StoreError
 
 #: the PostgreSQL advisory lock key held while the schema is checked or migrated ("airb")
 MIGRATION_LOCK = 0x61697262
@@ -42,7 +42,7 @@ def migrate(engine: Engine, where: str, before_upgrade: Callable[[], None] | Non
     head = revisions.head_revision()
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         current = current_revision(conn)
         if current is None:
             others = inspect(conn).get_table_names()
@@ -71,3 +71,32 @@ def migrate(engine: Engine, where: str, before_upgrade: Callable[[], None] | Non
             )
         elif present[0] != revisions.FORMAT:
             raise StoreError(f"{where}: not an Airboss database")
+
+
+def check_schema(engine: Engine, where: str) -> None:
+    """For a store opened read-only (issue 30): the schema is Airboss's, at the head revision,
+    read without creating, locking or migrating anything."""
+    head = revisions.head_revision()
+    with engine.connect() as conn:
+        current = current_revision(conn)
+        if current is None:
+            others = inspect(conn).get_table_names()
+            if others:
+                raise StoreError(
+                    f"{where}: holds another program's tables, not Airboss games. "
+                    "Nothing was changed."
+                )
+            raise EmptyStore(
+                f"{where}: holds no Airboss games yet; opened read-only, nothing was created"
+            )
+        if current not in revisions.known_revisions():
+            raise StoreError(
+                f"{where}: written by a newer Airboss (schema {current}); "
+                "update Airboss to open it. Nothing was changed."
+            )
+        if current != head:
+            raise StoreError(
+                f"{where}: its games are stored by an older Airboss (schema {current}); "
+                "opened read-only, nothing was changed: the club's umpire updates the server "
+                "with `airboss club-server start`, or a station opens it."
+            )

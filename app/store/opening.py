@@ -14,11 +14,14 @@ from app.store.store import Store, is_url
 
 def open_store(target: str | Path, read_only: bool = False) -> Store:
     """An existing store, checked before anything is written (``app.store.file_store``,
-    ``app.store.server_store``)."""
+    ``app.store.server_store``). Read-only, a club station's address is opened as the
+    viewer's where this computer holds its password (issue 30)."""
     if is_url(target):
+        from app.store import passwords
         from app.store.server_store import ServerStore
 
-        return ServerStore(str(target), read_only=read_only)
+        url = passwords.for_reading(str(target)) if read_only else str(target)
+        return ServerStore(url, read_only=read_only)
     return FileStore.open(target, read_only=read_only)
 
 

@@ -15,6 +15,14 @@ from app.store.store import Store
 STACK_KINDS = ("game_created", "reverted", "restored", "cards_printed")
 
 
+#: the kinds are parameters (never SQL text, issue 30): one per entry of ``STACK_KINDS``
+_OUTLINE = (
+    "SELECT seq, action, CASE WHEN kind IN (:k0, :k1, :k2, :k3) THEN payload END FROM event "
+    "WHERE game_id = :game AND seq > :start ORDER BY seq LIMIT :page"
+)
+assert len(STACK_KINDS) == 4, "one parameter of _OUTLINE per kind"
+
+
 class Outlined(NamedTuple):
     seq: int
     action: int
@@ -23,14 +31,10 @@ class Outlined(NamedTuple):
 
 def outline(store: Store, game_id: str, page: int = 20_000) -> Iterator[Outlined]:
     """The log oldest first, ``page`` rows at a time."""
-    kinds = ", ".join(f"'{k}'" for k in STACK_KINDS)
-    sql = (
-        f"SELECT seq, action, CASE WHEN kind IN ({kinds}) THEN payload END FROM event "
-        "WHERE game_id = :game AND seq > :start ORDER BY seq LIMIT :page"
-    )
+    kinds = {f"k{i}": k for i, k in enumerate(STACK_KINDS)}
     start = 0
     while True:
-        rows = store._rows(sql, {"game": game_id, "start": start, "page": page})
+        rows = store._rows(_OUTLINE, {"game": game_id, "start": start, "page": page, **kinds})
         for seq, action, payload in rows:
             yield Outlined(seq, action, None if payload is None else event_from_json(payload))
         if len(rows) < page:

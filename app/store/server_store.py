@@ -6,44 +6,177 @@ game's channel), and follows the others by ``LISTEN``ing on a connection of its 
 
 from __future__ import annotations
 
+import logging
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import create_engine, insert, make_url, text
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+)
 
-from app.store.errors import ConcurrentAppend, StoreError
-from app.store.migrate import migrate
+from app.store import passwords
+from app.store.errors import ConcurrentAppend, StoreError, Unsettled
+from app.store.migrate import check_schema, migrate
 from app.store.store import Batch, Params, Store, channel
 from app.store.tables import EventRow
 
+log = logging.getLogger(__name__)
+
+
+#: time limits on every connection to a server (issue 30): a server that does not answer the
+#: connection within ``CONNECT_S``, a statement running longer than ``STATEMENT_MS``, and a
+#: network that went silent (no answer to keepalives, unacknowledged data) within
+#: ``DEAD_AFTER_MS`` are errors, never a desk that hangs
+CONNECT_S = 4
+STATEMENT_MS = 8_000
+DEAD_AFTER_MS = 8_000
+#: the desk's own limit on one use of a connection (its statements and COMMIT): a network
+#: that swallows what is sent (no error, no answer) is cut here, on this side
+DEADLINE_S = 8.0
+#: how long a following desk waits before it tries a server that did not answer again
+LISTEN_AGAIN_S = 8.0
+#: how often a following desk looks for changes no station announces (seconds)
+EDITS_EVERY_S = 1.0
+#: the events changed or removed on the server since it started, by anyone
+_EDITS = (
+    "SELECT coalesce(sum(n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables "
+    "WHERE relname = 'event'"
+)
+#: a failure this quick is a pooled connection the server dropped (restarted), not a network
+STALE_S = 1.0
+#: an action whose fate the server's silence hides is asked after, up to this long from its
+#: start: the umpire hears "saved", "not written" or "not known yet" within 15 s
+SETTLE_S = 13.0
+
+
+def connect_args() -> dict[str, Any]:
+    """The libpq parameters of every server connection (the time limits above)."""
+    return {
+        "connect_timeout": CONNECT_S,
+        "keepalives": 1,
+        "keepalives_idle": 3,
+        "keepalives_interval": 2,
+        "keepalives_count": 3,
+        "tcp_user_timeout": DEAD_AFTER_MS,
+        # a transaction left open by a station whose network died is ended by the server
+        # times read and written in UTC, as the log's chain of hashes reads them
+        "options": f"-c statement_timeout={STATEMENT_MS} "
+        f"-c idle_in_transaction_session_timeout={STATEMENT_MS} -c timezone=UTC",
+    }
+
 
 def _engine(url: str) -> Any:
-    """A server database; a plain ``postgresql://`` URL uses psycopg (version 3)."""
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
-        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    """A server database; a plain ``postgresql://`` URL uses psycopg (version 3). The password
+    comes from the URL, this run or the keyring (``app.store.passwords``)."""
+    bare, password = passwords.for_connecting(url)
+    if bare.startswith("postgresql://") or bare.startswith("postgres://"):
+        bare = "postgresql+psycopg://" + bare.split("://", 1)[1]
     try:
+        target = make_url(bare)
+        if password is not None:
+            target = target.set(password=password)
         # a connection the server dropped (restarted, a network blip) is replaced before use
-        return create_engine(url, pool_pre_ping=True)
+        # pooled, but never checked by a round trip before use (that check would wait on a
+        # silent network before any time limit started): a connection the server dropped
+        # fails at once in use, and is replaced (``_use``, ``_rows``, ``append``)
+        return create_engine(
+            target, pool_size=2, max_overflow=8, pool_pre_ping=False, connect_args=connect_args()
+        )
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the database driver {e.name!r} is not installed: pip install 'airboss[postgres]'"
         ) from None
+    except ArgumentError:
+        raise StoreError(
+            f"{passwords.shown(url)}: not a server address; it looks like "
+            "postgresql://airboss_station@club-laptop:5433/club"
+        ) from None
 
 
-def _problem(where: str, e: DBAPIError) -> str:
-    """One line for the umpire about a server that refused or could not be reached."""
+class _Deadline:
+    """Cuts a connection's socket (on this side) if its work is not done in time: the driver's
+    wait then ends with an error instead of waiting on a silent network for ever."""
+
+    def __init__(self, fd: int, seconds: float) -> None:
+        self.fd = fd
+        self.lock = threading.Lock()
+        self.done = False
+        self.timer = threading.Timer(seconds, self.fire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def fire(self) -> None:
+        with self.lock:
+            if self.done:
+                return
+            try:
+                cut = socket.socket(fileno=os.dup(self.fd))
+                cut.shutdown(socket.SHUT_RDWR)
+                cut.close()
+            except OSError:
+                pass
+
+    def finish(self) -> None:
+        with self.lock:
+            self.done = True
+        self.timer.cancel()
+
+
+class PasswordNeeded(StoreError):
+    """The server asks for a password this computer does not hold (or refused the one sent)."""
+
+
+def _problem(where: str, e: DBAPIError, written: str = "nothing was changed") -> StoreError:
+    """One sentence for the umpire about a server that refused or could not be reached: what
+    happened, whether anything was written, what to do (issue 30). The driver's own words go
+    to the log file only."""
     first = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
+    log.warning("%s: %s", where, first)
     low = first.lower()
+    user = passwords.user_of(where) or "this role"
     if "password authentication failed" in low or "no password supplied" in low:
-        why = "the server refused the user name or password"
-    elif "does not exist" in low and "database" in low:
-        why = f"the server has no such database ({first})"
-    elif "connection" in low and ("failed" in low or "refused" in low or "bad" in low):
-        why = f"cannot reach the server: is it running, and is the address right? ({first})"
+        return PasswordNeeded(
+            f"{where}: the server refused the user name or password ({user}); {written}; type "
+            "the password the club's umpire gave for it (this computer's keyring keeps it)."
+        )
+    if "does not exist" in low and "database" in low:
+        why = "the server has no such database"
+        todo = "check the address the club's server printed"
+    elif "permission denied" in low or "must be owner" in low:
+        why = f"the server does not let {user} do this"
+        todo = "a station's address acts and a viewer's only reads, so ask the club's umpire"
+    elif "pg_hba.conf" in low or "no encryption" in low:
+        why = "the server does not accept this computer or role"
+        todo = "ask the club's umpire to start the server for the club's network"
+    elif "timeout" in low or "timed out" in low or "canceling statement" in low:
+        why = "the server did not answer in time"
+        todo = "check the network, then try again"
+    elif "connection" in low or "server closed" in low or "could not" in low:
+        why = "cannot reach the server"
+        todo = "check that it runs, the address and the network, then try again"
     else:
-        why = first
-    return f"{where}: {why}. Nothing was changed."
+        why = "the server refused"
+        todo = "the log file holds the server's own words"
+    return StoreError(f"{where}: {why}; {written}; {todo}.")
+
+
+def _listen_sql(game_id: str) -> Any:
+    """``LISTEN`` on a game's channel, the channel's name quoted by psycopg as an identifier
+    (never put into SQL text by hand: a game id is data, issue 30)."""
+    from psycopg import sql
+
+    return sql.SQL("LISTEN {}").format(sql.Identifier(channel(game_id)))
 
 
 class ServerStore(Store):
@@ -52,17 +185,36 @@ class ServerStore(Store):
     def __init__(self, url: str, read_only: bool = False) -> None:
         """The server at ``url``, its schema checked (and made, in an empty database); one
         clear line for a server that cannot be reached, a refused password or a database
-        that is not Airboss's. The URL in messages never shows a password."""
+        that is not Airboss's. The URL in messages never shows a password. Read-only, the
+        schema is only checked: nothing is created, locked or migrated (issue 30)."""
         self.engine = _engine(url)
-        super().__init__(make_url(url).render_as_string(hide_password=True), read_only)
+        super().__init__(passwords.shown(url), read_only)
         #: the connection that LISTENs for other stations' appends
         self._listen: Any = None
         self._notices = 0
+        #: the server's process of the last connection used, and those of appends whose
+        #: connection was lost (uid -> process), ended before their fate is asked
+        self._backend = 0
+        self._lost: dict[str, int] = {}
+        #: the server's count of changed and removed events, and when it was last read
+        self._edits: int | None = None
+        self._edits_seen_at = 0.0
+        #: when to try the LISTEN connection again after the server did not answer
+        self._listen_again_at = 0.0
+        self._listen_wait = 0.0
         try:
-            migrate(self.engine, self.where)
+            if read_only:
+                check_schema(self.engine, self.where)
+            else:
+                migrate(self.engine, self.where)
         except DBAPIError as e:
             self.close()
-            raise StoreError(_problem(self.where, e)) from None
+            if "password" in str(e.orig).lower():
+                passwords.forget(url)
+            raise _problem(self.where, e) from None
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         if self._listen is not None:
@@ -70,36 +222,144 @@ class ServerStore(Store):
             self._listen = None
         self.engine.dispose()
 
+    @contextmanager
+    def _use(self, write: bool = False) -> Iterator[Any]:
+        """A connection for one use, cut by ``DEADLINE_S``; with ``write`` its statements run
+        in one transaction committed before the deadline ends. A connection that failed never
+        goes back to the pool."""
+        conn = self.engine.connect()
+        raw = conn.connection.dbapi_connection
+        self._backend = int(raw.info.backend_pid)
+        deadline = _Deadline(raw.fileno(), DEADLINE_S)
+        try:
+            if write:
+                with conn.begin():
+                    yield conn
+            else:
+                yield conn
+        except DBAPIError as e:
+            if isinstance(e, OperationalError | InterfaceError):
+                conn.invalidate()
+            raise
+        finally:
+            deadline.finish()
+            conn.close()
+
     def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
-        with self.engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(text(sql), dict(params))]
+        for attempt in (1, 2):
+            began = time.monotonic()
+            try:
+                with self._use() as conn:
+                    return [tuple(r) for r in conn.execute(text(sql), dict(params))]
+            except (OperationalError, InterfaceError) as e:
+                if attempt == 1 and time.monotonic() - began < STALE_S:
+                    continue  # a pooled connection the server had dropped: a new one
+                raise _problem(self.where, e, "nothing was written") from None
+            except DBAPIError as e:
+                raise _problem(self.where, e, "nothing was written") from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(self, *batches: Batch) -> None:
         try:
-            with self.engine.begin() as conn:
+            with self._use(write=True) as conn:
                 for sql, rows in batches:
                     if rows:
                         conn.execute(text(sql), [dict(r) for r in rows])
         except IntegrityError:
             raise ConcurrentAppend from None
+        except DBAPIError as e:
+            raise _problem(self.where, e, "nothing was written") from None
 
-    def append(self, envelopes: Any) -> None:
+    def append(self, envelopes: Any, uid: str | None = None) -> None:
         """One multi-row INSERT (not executemany: psycopg's pipeline would print "pipeline
         aborted" on every lost race) and, at its commit, the announcement every station
-        LISTENing on this game hears."""
+        LISTENing on this game hears.
+
+        Exactly once (issue 30): when the connection is lost after the action was sent (the
+        answer to COMMIT lost, a reset, a network gone silent), the server is asked whether
+        the action's ``uid`` is in the log: if it is, the append returns (saved); if it is
+        not, "not written"; if the server does not answer within ``SETTLE_S``, ``Unsettled``
+        (the desk asks again later with ``saved``). A second send of a saved action is
+        refused by the log's unique key and found saved, never stored twice."""
         self._refuse_read_only()
         if not envelopes:
             return
-        rows = [self._event_row(e) for e in envelopes]
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(insert(EventRow.__table__).values(rows))
-                conn.execute(
-                    text("SELECT pg_notify(:channel, :seq)"),
-                    {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
-                )
-        except IntegrityError:
-            raise ConcurrentAppend from None
+        start = time.monotonic()
+        rows = self._rows_of(envelopes, uid)
+        for attempt in (1, 2):
+            began = time.monotonic()
+            connected = inserted = False
+            try:
+                with self._use(write=True) as conn:
+                    connected = True
+                    conn.execute(insert(EventRow.__table__).values(rows))
+                    inserted = True
+                    conn.execute(
+                        text("SELECT pg_notify(:channel, :seq)"),
+                        {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
+                    )
+            except IntegrityError:
+                if uid is not None and self._settle(uid, start) is True:
+                    self._sent()
+                    return  # this very action was saved before (a repeat): once is enough
+                raise ConcurrentAppend from None
+            except (OperationalError, InterfaceError) as e:
+                if uid is None or not connected:
+                    raise _problem(self.where, e, "nothing of this action was written") from None
+                log.warning("%s: the connection was lost during an append: %s", self.where, e)
+                self._lost[uid] = self._backend
+                state = self._settle(uid, start)
+                if state is True:
+                    log.warning("%s: ... and the action was saved", self.where)
+                    self._sent()
+                    return
+                stale = not inserted and time.monotonic() - began < STALE_S
+                if state is False and stale and attempt == 1:
+                    continue  # a pooled connection the server had dropped: sent again, once
+                if state is False:
+                    raise StoreError(
+                        f"{self.where}: the connection to the server was lost while this "
+                        "action was being saved, and the server says it was not written; "
+                        "check the network, then do it again."
+                    ) from None
+                raise Unsettled(
+                    f"{self.where}: the connection to the server was lost while this action "
+                    "was being saved, and the server has not answered since, so whether it "
+                    "was saved is not known yet; the desk keeps asking and says which when "
+                    "the server answers, so do not do it again meanwhile."
+                ) from None
+            except DBAPIError as e:
+                raise _problem(self.where, e, "nothing of this action was written") from None
+            self._sent()
+            return
+
+    def saved(self, uid: str) -> bool:
+        """``Store.saved``; after a lost connection, the server's process that served it is
+        ended first (its open transaction rolled back), so a COMMIT still on its way can never
+        make a "not written" answer false."""
+        pid = self._lost.get(uid)
+        if pid:
+            rows = self._rows(
+                "SELECT pg_terminate_backend(pid, 3000) FROM pg_stat_activity "
+                "WHERE pid = :pid AND usename = current_user",
+                {"pid": pid},
+            )
+            if rows and not rows[0][0]:
+                raise StoreError(f"{self.where}: the lost connection's process is still there")
+            del self._lost[uid]
+        return super().saved(uid)
+
+    def _settle(self, uid: str, start: float) -> bool | None:
+        """Whether the action ``uid`` is in the log, asked until ``SETTLE_S`` after ``start``;
+        ``None`` if the server did not answer by then."""
+        while True:
+            try:
+                return self.saved(uid)
+            except StoreError:
+                pass
+            if time.monotonic() + CONNECT_S + 0.5 > start + SETTLE_S:
+                return None
+            time.sleep(0.5)
 
     def _time(self, value: Any) -> datetime:
         return value  # type: ignore[no-any-return]
@@ -111,22 +371,44 @@ class ServerStore(Store):
         connection of its own; ``None`` while the server cannot be reached."""
         import psycopg
 
+        if self._listen is None and time.monotonic() < self._listen_again_at:
+            return None  # the server did not answer lately: the desk is not held up asking
         try:
             if self._listen is None:
                 url = self.engine.url.set(drivername="postgresql")
                 self._listen = psycopg.connect(
-                    url.render_as_string(hide_password=False), autocommit=True, connect_timeout=2
+                    url.render_as_string(hide_password=False),
+                    autocommit=True,
+                    **{**connect_args(), "connect_timeout": 2},
                 )
-                self._listen.execute(f'LISTEN "{channel(game_id)}"')
+                self._listen.execute(_listen_sql(game_id))
                 self._notices += 1  # (re)connected: what was said meanwhile was not heard
             for _ in self._listen.notifies(timeout=0):
                 self._notices += 1
+            now = time.monotonic()
+            if now - self._edits_seen_at >= EDITS_EVERY_S:
+                # a change no station announces (an UPDATE or DELETE made with psql):
+                # counted by the server's statistics, looked at once a second (issue 30)
+                self._edits_seen_at = now
+                row = self._listen.execute(_EDITS).fetchone()
+                edits = int(row[0]) if row and row[0] is not None else 0
+                # LISTEN again (it changes nothing): the connection's last statement is how
+                # ``watching`` counts the stations following this game
+                self._listen.execute(_listen_sql(game_id))
+                if self._edits is not None and edits != self._edits:
+                    self._notices += 1
+                    self.suspect = True  # the whole log is checked again (``refresh``)
+                self._edits = edits
         except psycopg.Error:
-            # the server went away: listen again on the next ask, and catch up then
+            # the server went away: listen again a little later, and catch up then
             if self._listen is not None:
                 self._listen.close()
                 self._listen = None
+            # tried again after 0.5 s, then twice as long each time up to LISTEN_AGAIN_S
+            self._listen_wait = min(LISTEN_AGAIN_S, max(0.5, self._listen_wait * 2))
+            self._listen_again_at = time.monotonic() + self._listen_wait
             return None
+        self._listen_wait = 0.0
         return self._notices
 
     def listen_socket(self) -> int | None:
@@ -141,6 +423,6 @@ class ServerStore(Store):
         rows = self._rows(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND query = :listen",
-            {"listen": f'LISTEN "{channel(game_id)}"'},
+            {"listen": _listen_sql(game_id).as_string(None)},
         )
         return int(rows[0][0] or 0)

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from app.core.events import Envelope, Event, event_from_json, event_to_json
-from app.store.errors import StoreError
+from app.store.chain import HASHED, event_hash
+from app.store.errors import StoreError, Tampered
 from app.store.where import is_url
 
 __all__ = ["Game", "Store", "StoredEvent", "channel", "is_url"]
@@ -33,7 +34,9 @@ Params = Mapping[str, Any]
 #: one statement and the rows it runs once each
 Batch = tuple[str, Sequence[Params]]
 
-#: the stored columns of one event, in the order every statement here reads them
+#: the stored columns of one event, in the order every statement here reads them. The SQL
+#: below is written out as literals (never built from data, issue 30); a test checks that
+#: the lists agree with these names and with the tables (``tests/store/test_sql_safety.py``)
 EVENT_COLUMNS = (
     "game_id",
     "seq",
@@ -44,17 +47,39 @@ EVENT_COLUMNS = (
     "narrative",
     "kind",
     "payload",
+    "uid",
+    "hash",
 )
-_SELECT_EVENTS = f"SELECT {', '.join(EVENT_COLUMNS)} FROM event"
+_SELECT_EVENTS = (
+    "SELECT game_id, seq, action, time, actor, rule, narrative, kind, payload, uid, hash FROM event"
+)
 INSERT_EVENT = (
-    f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) "
-    f"VALUES ({', '.join(':' + c for c in EVENT_COLUMNS)})"
+    "INSERT INTO event "
+    "(game_id, seq, action, time, actor, rule, narrative, kind, payload, uid, hash) "
+    "VALUES (:game_id, :seq, :action, :time, :actor, :rule, :narrative, :kind, :payload, "
+    ":uid, :hash)"
 )
+#: one event's hash (the chain's link to the next)
+_SELECT_HASH = "SELECT hash FROM event WHERE game_id = :game AND seq = :seq"
+#: how many events a game's log holds, and its newest
+_SELECT_COUNT = "SELECT count(*), max(seq) FROM event WHERE game_id = :game"
+#: whether an action (the id its station made) is in the log: its first event's seq
+_SELECT_UID = "SELECT seq FROM event WHERE uid = :uid"
 _GAME_COLUMNS = ("id", "ruleset", "title", "variants", "created")
+_SELECT_GAMES = "SELECT id, ruleset, title, variants, created FROM game ORDER BY created"
 INSERT_GAME = (
-    f"INSERT INTO game ({', '.join(_GAME_COLUMNS)}) "
-    f"VALUES ({', '.join(':' + c for c in _GAME_COLUMNS)})"
+    "INSERT INTO game (id, ruleset, title, variants, created) "
+    "VALUES (:id, :ruleset, :title, :variants, :created)"
 )
+#: the pages of a log, oldest first or newest first
+_PAGE_FORWARD = _SELECT_EVENTS + (
+    " WHERE game_id = :game AND seq > :start ORDER BY seq ASC LIMIT :page"
+)
+_PAGE_BACKWARD = _SELECT_EVENTS + (
+    " WHERE game_id = :game AND seq < :start ORDER BY seq DESC LIMIT :page"
+)
+_SELECT_ACTION = _SELECT_EVENTS + " WHERE game_id = :game AND action = :action ORDER BY seq"
+_SELECT_LOG = _SELECT_EVENTS + " WHERE game_id = :game ORDER BY seq"
 
 
 def channel(game_id: str) -> str:
@@ -109,6 +134,12 @@ class Store(ABC):
         self.path: Path | None = None
         #: the file was open elsewhere when this store opened it (its write-ahead log was there)
         self.open_elsewhere = False
+        #: game -> (seq, hash) of the newest event checked or written here (issue 30)
+        self.heads: dict[str, tuple[int, str]] = {}
+        #: something changed the store that no station announces (a server's count of
+        #: changed or removed events moved): a following desk checks the whole log again
+        self.suspect = False
+        self._sending: tuple[str, int, str] | None = None
 
     # -- what each kind supplies --------------------------------------------------------------
 
@@ -175,7 +206,7 @@ class Store(ABC):
         self._write((INSERT_GAME, [game]))
 
     def games(self) -> list[Game]:
-        rows = self._rows(f"SELECT {', '.join(_GAME_COLUMNS)} FROM game ORDER BY created", {})
+        rows = self._rows(_SELECT_GAMES, {})
         return [Game(r[0], r[1], r[2], r[3], self._time(r[4])) for r in rows]
 
     def game(self, game_id: str | None) -> Game:
@@ -197,8 +228,9 @@ class Store(ABC):
 
     # -- the log ------------------------------------------------------------------------------
 
-    def _event_row(self, e: Envelope) -> dict[str, Any]:
+    def _event_row(self, e: Envelope, uid: str | None = None) -> dict[str, Any]:
         return {
+            "uid": uid,
             "game_id": e.game,
             "seq": e.seq,
             "action": e.action,
@@ -210,10 +242,103 @@ class Store(ABC):
             "payload": event_to_json(e.event),
         }
 
-    def append(self, envelopes: Sequence[Envelope]) -> None:
-        """Store one action's envelopes in one transaction; ``ConcurrentAppend`` on a lost race."""
+    def append(self, envelopes: Sequence[Envelope], uid: str | None = None) -> None:
+        """Store one action's envelopes in one transaction; ``ConcurrentAppend`` on a lost race.
+        ``uid`` is the id the station made for the action before sending it (issue 30): each
+        event is stored with ``<uid>/<n>``, unique in the log, so the same action is never
+        stored twice and ``saved`` can tell whether it was."""
         self._refuse_read_only()
-        self._write((INSERT_EVENT, [self._event_row(e) for e in envelopes]))
+        self._write((INSERT_EVENT, self._rows_of(envelopes, uid)))
+        self._sent()
+
+    def _rows_of(self, envelopes: Sequence[Envelope], uid: str | None) -> list[dict[str, Any]]:
+        """The rows of one action, each chained to the event before it (``app.store.chain``)."""
+        if not envelopes:
+            return []
+        prev = self.hash_at(envelopes[0].game, envelopes[0].seq - 1) or ""
+        rows = []
+        for n, e in enumerate(envelopes):
+            row = self._event_row(e, None if uid is None else f"{uid}/{n}")
+            values = [e.time if c == "time" else row[c] for c in HASHED]
+            row["hash"] = prev = event_hash(prev, values)
+            rows.append(row)
+        self._sending = (envelopes[-1].game, envelopes[-1].seq, prev)
+        return rows
+
+    def _sent(self) -> None:
+        """The action being sent is in the log: its newest event is the chain's head."""
+        if self._sending is not None:
+            game, seq, digest = self._sending
+            self.heads[game] = (seq, digest)
+            self._sending = None
+
+    def hash_at(self, game_id: str, seq: int) -> str | None:
+        """The hash recorded with event ``seq`` (``None`` before the first, or if missing)."""
+        if seq < 1:
+            return None
+        rows = self._rows(_SELECT_HASH, {"game": game_id, "seq": seq})
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def check_chain(
+        self, game_id: str, after: int = 0, prev: str | None = None, page: int = 2000
+    ) -> tuple[int, str]:
+        """Check the log after event ``after`` (whose hash is ``prev``, read if not given):
+        every event in its place, each hash that of its columns and of the event before.
+        The newest event's (seq, hash); ``Tampered`` naming the first event that breaks the
+        chain (changed, removed, or slipped in)."""
+        if prev is None:
+            prev = self.hash_at(game_id, after) or ""
+            if after and not prev:
+                raise Tampered(self.where, after)
+        expected, start = after + 1, after
+        while True:
+            rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
+            for r in rows:
+                seq = int(r[1])
+                if seq != expected:
+                    raise Tampered(self.where, expected)
+                if r[10] != event_hash(prev, r[:10]):
+                    raise Tampered(self.where, seq)
+                prev, expected = str(r[10]), seq + 1
+            if len(rows) < page:
+                if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
+                    self.heads[game_id] = (expected - 1, prev)
+                return expected - 1, prev
+            start = expected - 1
+
+    def check_recent(self, game_id: str, head: tuple[int, str], window: int = 50) -> None:
+        """A cheap check for a desk that follows the game (issue 30): nothing removed anywhere
+        (as many events as the newest's number), the event the desk saw last unchanged, and
+        the ``window`` events before it whole. ``check_chain`` checks the whole log."""
+        seq, known = head
+        count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
+        if int(count or 0) != int(newest or 0):
+            first = self._first_gap(game_id)
+            raise Tampered(self.where, first)
+        if seq < 1:
+            return
+        if self.hash_at(game_id, seq) != known:
+            raise Tampered(self.where, seq)
+        start = max(0, seq - window)
+        last = self.check_chain(game_id, after=start)
+        if last[0] < seq:
+            raise Tampered(self.where, last[0] + 1)
+
+    def _first_gap(self, game_id: str) -> int:
+        seqs = [
+            int(r[0])
+            for r in self._rows(
+                "SELECT seq FROM event WHERE game_id = :game ORDER BY seq", {"game": game_id}
+            )
+        ]
+        for n, seq in enumerate(seqs, start=1):
+            if seq != n:
+                return n
+        return len(seqs) + 1
+
+    def saved(self, uid: str) -> bool:
+        """Whether the action the station sent with ``uid`` is in the log."""
+        return bool(self._rows(_SELECT_UID, {"uid": f"{uid}/0"}))
 
     def last_seq(self, game_id: str) -> int:
         rows = self._rows("SELECT max(seq) FROM event WHERE game_id = :game", {"game": game_id})
@@ -269,11 +394,7 @@ class Store(ABC):
     ) -> Iterator[Read]:
         """The log beyond sequence number ``start`` (after it, or before it going back), each
         page of rows ``made`` into envelopes or lighter rows."""
-        beyond, order = ("<", "DESC") if newest_first else (">", "ASC")
-        sql = (
-            f"{_SELECT_EVENTS} WHERE game_id = :game AND seq {beyond} :start "
-            f"ORDER BY seq {order} LIMIT :page"
-        )
+        sql = _PAGE_BACKWARD if newest_first else _PAGE_FORWARD
         while True:
             envs = made(sql, {"game": game_id, "start": start, "page": page})
             yield from envs
@@ -282,20 +403,43 @@ class Store(ABC):
             start = envs[-1].seq
 
     def action(self, game_id: str, action: int) -> list[Envelope]:
-        return self._envelopes(
-            f"{_SELECT_EVENTS} WHERE game_id = :game AND action = :action ORDER BY seq",
-            {"game": game_id, "action": action},
-        )
+        return self._envelopes(_SELECT_ACTION, {"game": game_id, "action": action})
 
     # -- snapshots ----------------------------------------------------------------------------
 
     def save_snapshot(self, game_id: str, seq: int, data: bytes) -> None:
         if self.read_only:
             return
-        row = {"game": game_id, "seq": seq, "data": data}
+        head = self.heads.get(game_id)
+        digest = head[1] if head is not None and head[0] == seq else self.hash_at(game_id, seq)
+        row = {"game": game_id, "seq": seq, "data": data, "head": digest}
         self._write(
-            ("INSERT INTO snapshot (game_id, seq, data) VALUES (:game, :seq, :data)", [row])
+            (
+                "INSERT INTO snapshot (game_id, seq, data, head) "
+                "VALUES (:game, :seq, :data, :head)",
+                [row],
+            )
         )
+
+    def check_log(self, game_id: str) -> None:
+        """The check of a game's log at open (issue 30): nothing removed anywhere, and the
+        chain of hashes whole, from the newest snapshot (whose event's hash it recorded when
+        Airboss wrote it) or, with none, from the first event. ``Tampered`` where it breaks."""
+        count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
+        if int(count or 0) != int(newest or 0):
+            raise Tampered(self.where, self._first_gap(game_id))
+        anchor = self._rows(
+            "SELECT seq, head FROM snapshot WHERE game_id = :game AND head IS NOT NULL "
+            "ORDER BY seq DESC LIMIT 1",
+            {"game": game_id},
+        )
+        if not anchor:
+            self.check_chain(game_id)
+            return
+        seq, head = int(anchor[0][0]), str(anchor[0][1])
+        if self.hash_at(game_id, seq) != head:
+            raise Tampered(self.where, seq)
+        self.check_chain(game_id, after=seq, prev=head)
 
     def latest_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
         rows = self._rows(
@@ -320,9 +464,7 @@ class Store(ABC):
         game["created"] = target._stored_time(game["created"])
         rows = [
             dict(zip(EVENT_COLUMNS, r, strict=True))
-            for r in self._rows(
-                f"{_SELECT_EVENTS} WHERE game_id = :game ORDER BY seq", {"game": game_id}
-            )
+            for r in self._rows(_SELECT_LOG, {"game": game_id})
         ]
         for r in rows:
             r["time"] = target._stored_time(self._time(r["time"]))

@@ -42,6 +42,8 @@ def describe_error(e: Exception) -> str:
     return str(e)
 
 
+#: how often the desk asks the server what became of an action the network hid (ms)
+SETTLE_MS = 2000
 #: how often the desk asks whether another window or program changed the game (milliseconds)
 FOLLOW_MS = 500
 #: the first read of the log goes a slice at a time between turns of the event loop (issue 20):
@@ -55,6 +57,19 @@ KEEP_MS = 250
 #: seconds between two ``log_read`` of the first read: the panels take in several slices at a
 #: time, so the desk repaints them a few times a second rather than after every slice
 SHOW_EVERY_S = 0.1
+
+
+def _unreachable(session: GameSession, e: Exception) -> bool:
+    """A server game whose server did not answer (not a refusal, not a changed log)."""
+    from app.store.errors import Tampered
+    from app.store.where import is_url
+
+    return (
+        isinstance(e, StoreError)
+        and not isinstance(e, Tampered)
+        and is_url(session.store.where)
+        and ("cannot reach" in str(e) or "did not answer" in str(e))
+    )
 
 
 class EngagementModel(QObject):
@@ -136,6 +151,12 @@ class EngagementModel(QObject):
         self._keep.setSingleShot(True)
         self._keep.setInterval(KEEP_MS)
         self._keep.timeout.connect(self.keep_summary)
+        #: an action the network left unsettled (issue 30): the server is asked in the
+        #: background until it says "saved" or "not written", and the status bar says which
+        self._out_of_touch = False
+        self._settle = QTimer(self)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._settle_tick)
         if session is not None:
             self.set_session(session)
 
@@ -172,6 +193,7 @@ class EngagementModel(QObject):
             self._keep.stop()
             self.keep_summary()
         self._drop_notifier()  # before its socket closes with the old game
+        self._settle.stop()
         if self._session is not None and self._session is not session:
             self._session.close()
         stored, self._stored = self._stored, None
@@ -329,9 +351,17 @@ class EngagementModel(QObject):
             self._session.follow()
         except (StoreError, RuleViolation, OSError) as e:
             self._drop_notifier()
+            if _unreachable(self._session, e):
+                # a network drop: said once, and the desk follows again when the server
+                # answers (issue 30)
+                if not self._out_of_touch:
+                    self._out_of_touch = True
+                    self.refused.emit(f"{e} The desk follows the game again when it answers.")
+                return
             self._follow.stop()
             self.refused.emit(f"Stopped following other windows on this game: {e}")
             return
+        self._out_of_touch = False
         now = self._session.store.listen_socket()
         if now != fd:
             self._drop_notifier()
@@ -500,5 +530,17 @@ class EngagementModel(QObject):
             result = action()
         except (RuleViolation, ValidationError, StoreError) as e:
             self.refused.emit(describe_error(e))
+            if self._session is not None and self._session.unsettled:
+                self._settle.start()  # asked again in the background (issue 30)
             return None
         return result
+
+    def _settle_tick(self) -> None:
+        """Ask the server what became of the unsettled action; say it when it answers."""
+        if self._session is None or not self._session.unsettled:
+            self._settle.stop()
+            return
+        said = self._session.settle()
+        if said is not None:
+            self._settle.stop()
+            self.refused.emit(f"The server has answered about the last action: {said}.")

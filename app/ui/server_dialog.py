@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.session import OVERVIEW_HEAD, GameSession
+from app.store import passwords
 from app.ui.model import describe_error
 
 #: how a game from a server is opened
@@ -55,7 +56,12 @@ class OpenFromServerDialog(QDialog):
         self._listed: str | None = None
 
         self.url = QLineEdit(str(settings.value(URL_KEY, "") or ""))
-        self.url.setPlaceholderText("postgresql://airboss@club-laptop:5433/club")
+        self.url.setPlaceholderText("postgresql://airboss_station@club-laptop:5433/club")
+        #: the role's password, when this computer's keyring does not hold it yet (issue 30)
+        self.password = QLineEdit()
+        self.password.setObjectName("server-password")
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setPlaceholderText("only the first time: the keyring keeps it")
         self.list_button = QPushButton("&List games")
         self.list_button.setAutoDefault(False)
         self.list_button.clicked.connect(self.list_games)
@@ -64,6 +70,10 @@ class OpenFromServerDialog(QDialog):
         label.setBuddy(self.url)
         top.addWidget(label)
         top.addWidget(self.url, 1)
+        secret = QLabel("Pass&word:")
+        secret.setBuddy(self.password)
+        top.addWidget(secret)
+        top.addWidget(self.password)
         top.addWidget(self.list_button)
 
         self.table = QTableWidget(0, len(OVERVIEW_HEAD) - 1)
@@ -111,6 +121,12 @@ class OpenFromServerDialog(QDialog):
         """Read the server's overview into the table; a message (never a password) if the
         server cannot be reached or refuses."""
         url = self.url.text().strip()
+        typed = self.password.text()
+        if url and typed:
+            passwords.remember(url, typed)  # this run, and the keyring where there is one
+            self.password.clear()
+        url = passwords.shown(url)  # remembered and shown without its password
+        self.url.setText(url)
         self.table.setRowCount(0)
         self.rows = []
         self._listed = None

@@ -51,13 +51,15 @@ def build_huge(path: Path, events: int) -> None:
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
     game, seq = s.game_id, s.engagement.seq
     s.close()
+    from app.store.chain import event_hash
     from app.store.store import EVENT_COLUMNS
 
-    INSERT = f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join('?' * 9)})"
+    INSERT = f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join('?' * 11)})"
     when = datetime.now(UTC).strftime(TIME_FORMAT)
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA synchronous=OFF")
     db.execute("DELETE FROM snapshot")
+    prev = db.execute("SELECT hash FROM event WHERE seq = ?", (seq,)).fetchone()[0]
     db.execute("BEGIN")
     rows = []
     last_action = seq
@@ -92,7 +94,9 @@ def build_huge(path: Path, events: int) -> None:
                 }
             action = last_action = seq
             narrative = f"{aircraft} moves ({seq})"
-        rows.append((game, seq, action, when, "umpire", "", narrative, kind, json.dumps(payload)))
+        row = (game, seq, action, when, "umpire", "", narrative, kind, json.dumps(payload), None)
+        prev = event_hash(prev, row)  # chained as Airboss writes (issue 30)
+        rows.append((*row, prev))
         if len(rows) == 50_000:
             db.executemany(INSERT, rows)
             rows.clear()

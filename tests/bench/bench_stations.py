@@ -158,8 +158,11 @@ def run(url: str, games: list[str], per_game: int, actions: int, label: str) -> 
 def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="airboss-bench-"))
     try:
-        club_server.start(root=root, port=PORT, listen="")
-        url = club_server.local_url(root=root, port=PORT)
+        started = club_server.start(root=root, port=PORT, listen="")
+        # every station and desk is a process of its own, with no keyring here: each is
+        # given the station's password in its URL (never printed)
+        secret = started.passwords[club_server.STATION]
+        url = club_server.local_url(root=root, port=PORT).replace("@", f":{secret}@", 1)
         busy = new_game(url, "Busy table", BUSY_STATIONS)
         run(url, [busy], BUSY_STATIONS, BUSY_ACTIONS, f"{BUSY_STATIONS} stations x 1 game")
         games = [new_game(url, f"Table {i + 1}", PER_GAME) for i in range(GAMES)]

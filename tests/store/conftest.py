@@ -94,3 +94,41 @@ def pg_url() -> Iterator[str]:
             capture_output=True,
         )
         shutil.rmtree(root, ignore_errors=True)
+
+
+class MemoryKeyring:
+    """A keyring backend in memory: the tests never touch a real keyring (issue 30)."""
+
+    priority = 1
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.kept.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.kept[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.kept.pop((service, username), None)
+
+
+@pytest.fixture(autouse=True)
+def fake_keyring() -> Iterator[MemoryKeyring]:
+    """Every store test runs with an empty keyring of its own and nothing typed yet."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    from app.store import passwords
+
+    class Backend(MemoryKeyring, KeyringBackend):
+        pass
+
+    ring = Backend()
+    before = keyring.get_keyring()
+    keyring.set_keyring(ring)
+    passwords._typed.clear()
+    yield ring
+    keyring.set_keyring(before)
+    passwords._typed.clear()

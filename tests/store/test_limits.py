@@ -150,12 +150,21 @@ def _long_log(path: Path, events: int) -> None:
             kind = "attributes_set"
             payload = {"kind": kind, "aircraft": "blue-1", "values": {"speed": seq % 9}}
         rows.append((game, seq, seq, when, "umpire", "", f"event {seq}", kind, json.dumps(payload)))
+    from app.store.chain import event_hash
+
     with sqlite3.connect(path) as db:
         db.execute("DELETE FROM snapshot")
+        first = rows[0][1] - 1
+        prev = db.execute("SELECT hash FROM event WHERE seq = ?", (first,)).fetchone()[0]
+        chained = []
+        for g, q, a, w, *rest in rows:  # written as Airboss writes: chained (issue 30)
+            row = (g, q, a, f"{w:%Y-%m-%d %H:%M:%S.%f}", *rest, None)
+            prev = event_hash(prev, row)
+            chained.append((*row, prev))
         db.executemany(
-            "INSERT INTO event (game_id, seq, action, time, actor, rule, narrative, kind, payload)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(g, q, a, f"{w:%Y-%m-%d %H:%M:%S.%f}", *rest) for g, q, a, w, *rest in rows],
+            "INSERT INTO event (game_id, seq, action, time, actor, rule, narrative, kind, payload,"
+            " uid, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            chained,
         )
     db.close()
 

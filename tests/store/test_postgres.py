@@ -190,14 +190,15 @@ def test_club_server_starts_serves_a_game_and_stops(tmp_path_factory) -> None:
 
     root = Path(tempfile.mkdtemp(prefix="airboss-club-"))
     try:
-        url = club_server.start(root=root, port=54339, listen="")
+        started = club_server.start(root=root, port=54339, listen="")
+        url = started.station_url
         assert url.endswith(":54339/club") and club_server.running(root)
         local = club_server.local_url(root=root, port=54339)
         with GameSession.create(local, ruleset="skirmish", title="Club night") as s:
             s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
         assert [r["title"] for r in GameSession.overview(local)] == ["Club night"]
         again = club_server.start(root=root, port=54339, listen="")  # already there: no harm
-        assert again == url
+        assert again.station_url == url and again.passwords == {}  # shown once only
     finally:
         club_server.stop(root)
         shutil.rmtree(root, ignore_errors=True)

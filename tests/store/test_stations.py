@@ -204,8 +204,14 @@ def test_list_prints_an_empty_server(pg_url, capsys) -> None:
 
     with psycopg.connect(pg_url.replace("/club?", "/postgres?"), autocommit=True) as conn:
         conn.execute("CREATE DATABASE empty_club")
-    assert main(["--db", pg_url.replace("/club?", "/empty_club?"), "--list"]) == 0
+    empty = pg_url.replace("/club?", "/empty_club?")
+    assert main(["--db", empty, "--list"]) == 0
     assert "(no games)" in capsys.readouterr().out
+    with psycopg.connect(empty, autocommit=True) as conn:  # read-only created nothing (issue 30)
+        assert (
+            conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()[0]
+            == 0
+        )
 
 
 def test_the_desk_follows_at_the_announcement_not_at_its_next_look(pg_url, game, qtbot):

@@ -153,8 +153,9 @@ def test_an_older_file_is_backed_up_before_it_is_migrated(
     events = game.events()
     game.close()
     # this build pretends to know a newer schema, so the file on disk is the older one
-    monkeypatch.setattr(store_module, "head_revision", lambda: "0002")
-    monkeypatch.setattr(store_module, "known_revisions", lambda: {"0001", "0002"})
+    monkeypatch.setattr(store_module, "head_revision", lambda: "9999")
+    known = store_module.known_revisions()
+    monkeypatch.setattr(store_module, "known_revisions", lambda: {*known, "9999"})
     open_store(p).close()
     backup = tmp_path / "old.airboss.before-migration.bak"
     with GameSession.open(backup) as s:
@@ -163,6 +164,39 @@ def test_an_older_file_is_backed_up_before_it_is_migrated(
     assert (tmp_path / "old.airboss.before-migration-2.bak").exists()
     with GameSession.open(backup) as s:
         assert s.events() == events
+
+
+def test_a_file_of_the_first_schema_is_migrated_chained_and_backed_up(tmp_path: Path) -> None:
+    """Issue 30's migrations (0002 the action ids, 0003 the chain of hashes) on a real file
+    of the first schema: backed up, migrated, its log chained as it stood, and it plays on."""
+    import sqlite3
+
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from app.store.migrate import _alembic_config
+
+    p = tmp_path / "first.airboss"
+    game = make_game(p)
+    events, gid = game.events(), game.game_id
+    game.close()
+    engine = create_engine(f"sqlite:///{p}")
+    with engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), "0001")
+    engine.dispose()
+    with sqlite3.connect(p) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0001"
+        assert "hash" not in [r[1] for r in db.execute("PRAGMA table_info(event)")]
+    db.close()
+    with GameSession.open(p) as s:
+        assert s.events() == events
+        assert s.store.check_chain(gid)[0] == events[-1].seq
+        s.next_step()
+    assert (tmp_path / "first.airboss.before-migration.bak").exists()
+    with sqlite3.connect(p) as db:
+        now = db.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    db.close()
+    assert now == head_revision()
 
 
 def test_iter_events_reads_the_log_in_pages(tmp_path: Path) -> None:

@@ -2,14 +2,16 @@
 
 from datetime import datetime
 
-from sqlmodel import Field, SQLModel
+from sqlalchemy import DateTime
+from sqlmodel import Column, Field, SQLModel
 
 
 class GameBase(SQLModel):
     ruleset: str = Field(max_length=64)
     title: str = Field(max_length=200)
     variants: str = Field(default="[]", description="JSON list of variant ids")
-    created: datetime
+    #: UTC, without a zone, as the migrations made it (see ``EventBase.time``)
+    created: datetime = Field(sa_column=Column(DateTime(), nullable=False))
 
 
 class GameRow(GameBase, table=True):

@@ -1,0 +1,63 @@
+"""The log's chain of hashes (issue 30): each event records the SHA-256 of its own columns and
+of the event before it, so an event changed, removed or slipped in outside Airboss breaks the
+chain at its place, and opening or following the game says where.
+
+Light to import (no SQLAlchemy): the sqlite3 path and the migration that fills the chain of an
+older log both use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+#: how a time enters the hash: UTC, to the microsecond, as a game file stores it
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+#: the columns a hash covers, in this order (``app.store.store.EVENT_COLUMNS`` without it)
+HASHED = (
+    "game_id",
+    "seq",
+    "action",
+    "time",
+    "actor",
+    "rule",
+    "narrative",
+    "kind",
+    "payload",
+    "uid",
+)
+
+
+def canonical_time(value: Any) -> str:
+    """A stored or given time as the hash reads it (a file stores text, a server a
+    ``datetime``; an aware time is taken to UTC)."""
+    when: datetime
+    if isinstance(value, str):
+        if len(value) == 26 and value[10] == " " and value[19] == ".":
+            return value  # as a game file stores it (``TIME_FORMAT``): the common case
+        when = datetime.fromisoformat(value)
+    elif isinstance(value, datetime):
+        when = value
+    else:
+        return str(value)
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when.strftime(TIME_FORMAT)
+
+
+def _cell(value: Any) -> str:
+    """One value, its length first, so no two rows read alike (``None`` is not ``""``)."""
+    if value is None:
+        return "-|"
+    text = str(value)
+    return f"{len(text)}:{text}|"
+
+
+def event_hash(prev: str, values: Sequence[Any]) -> str:
+    """The hash of one event: the previous event's hash and this one's ``HASHED`` values."""
+    cells = list(values)
+    cells[3] = canonical_time(cells[3])
+    text = _cell(prev) + "".join(map(_cell, cells))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

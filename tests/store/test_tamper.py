@@ -1,0 +1,205 @@
+"""Tamper-evident history (issue 30): each event records the hash of its columns and of the
+event before it; an event changed or removed outside Airboss is named, at its seq, when the
+game is opened and while a desk follows it, and the game is read-only from then on. A game
+file whose schema holds anything Airboss did not make is refused, unchanged."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from app.core.errors import RuleViolation
+from app.session import GameSession
+from app.store import StoreError
+from app.store.errors import Tampered
+
+
+def _game(target: str | Path) -> GameSession:
+    s = GameSession.create(target, ruleset="skirmish", title="Honest")
+    s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+    s.add_aircraft(side="Red", type_id="prop", name="Red 1")
+    for _ in range(4):
+        s.next_step()
+    return s
+
+
+def _sql(path: Path, statement: str, *args: object) -> None:
+    db = sqlite3.connect(path)
+    with db:
+        db.execute(statement, args)
+    db.close()
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("change", "seq"),
+    [
+        ("UPDATE event SET narrative = 'Red 1 shot down' WHERE seq = 3", 3),
+        ("UPDATE event SET payload = replace(payload, ':2', ':3') WHERE seq = 5", 5),
+        ("UPDATE event SET time = '2020-01-01 00:00:00.000000' WHERE seq = 2", 2),
+        ("DELETE FROM event WHERE seq = 4", 4),
+    ],
+)
+def test_a_file_changed_outside_airboss_is_named_at_open(tmp_path: Path, change, seq) -> None:
+    path = tmp_path / "g.airboss"
+    _game(path).close()
+    _sql(path, change)
+    with pytest.raises(Tampered, match=f"changed outside Airboss at seq {seq};") as e:
+        GameSession.open(path)
+    assert e.value.seq == seq
+
+
+def test_a_file_changed_while_a_desk_follows_is_seen_live(tmp_path: Path) -> None:
+    path = tmp_path / "g.airboss"
+    station = _game(path)
+    desk = GameSession.open(path)
+    desk.follow()
+    station.next_step()
+    assert desk.follow()  # an honest append: taken in
+    last = station.engagement.seq
+    _sql(path, "UPDATE event SET narrative = 'forged' WHERE seq = ?", last)
+    with pytest.raises(Tampered, match=f"at seq {last};"):
+        desk.follow()
+    assert desk.read_only
+    with pytest.raises(RuleViolation, match="read-only"):
+        desk.next_step()
+    desk.close()
+    station.close()
+
+
+def test_an_event_removed_while_a_desk_follows_is_seen_live(tmp_path: Path) -> None:
+    path = tmp_path / "g.airboss"
+    station = _game(path)
+    desk = GameSession.open(path)
+    desk.follow()
+    _sql(path, "DELETE FROM event WHERE seq = 2")
+    station.close()
+    with pytest.raises(Tampered, match="at seq 2;"):
+        desk.follow()
+    desk.close()
+
+
+def test_a_server_log_edited_or_cut_with_psql_is_seen_live_and_at_reopen(pg_url: str) -> None:
+    """The server's owner edits an event with psql (no station announces it): a following
+    desk says so within about a second; reopening the game says where, and replays nothing."""
+    station = _game(pg_url)
+    gid = station.game_id
+    desk = GameSession.open(pg_url, game=gid)
+    desk.follow()
+    station.next_step()
+    deadline = time.monotonic() + 5
+    while desk.engagement != station.engagement and time.monotonic() < deadline:
+        desk.follow()
+        time.sleep(0.1)
+    assert desk.engagement == station.engagement
+    last = station.engagement.seq
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE event SET narrative = 'forged' WHERE game_id = %s AND seq = %s", (gid, last)
+        )
+    deadline = time.monotonic() + 5
+    with pytest.raises(Tampered, match=f"at seq {last};"):
+        while time.monotonic() < deadline:
+            desk.follow()
+            time.sleep(0.2)
+    assert desk.read_only
+    with pytest.raises(Tampered, match=f"at seq {last};"):
+        GameSession.open(pg_url, game=gid)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM event WHERE game_id = %s AND seq = 2", (gid,))
+    with pytest.raises(Tampered, match="at seq 2;"):
+        GameSession.open(pg_url, game=gid, read_only=True)
+    desk.close()
+    station.close()
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        "CREATE TRIGGER gone AFTER INSERT ON event BEGIN DELETE FROM event WHERE seq = 1; END",
+        "CREATE VIEW everything AS SELECT * FROM event",
+        "CREATE TABLE notes (x TEXT)",
+        "CREATE INDEX ix_mine ON event (kind)",
+    ],
+)
+def test_a_file_whose_schema_holds_what_airboss_did_not_make_is_refused_unchanged(
+    tmp_path: Path, schema: str
+) -> None:
+    path = tmp_path / "g.airboss"
+    _game(path).close()
+    _sql(path, schema)
+    before = _sha(path)
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match="Airboss did not make") as e:
+            GameSession.open(path, read_only=read_only)
+        assert "not changed" in str(e.value)
+    assert _sha(path) == before
+    assert not Path(f"{path}-wal").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "seq"),
+    [
+        ("UPDATE event SET narrative = 'forged' WHERE seq = 7", 7),  # after the snapshot
+        ("DELETE FROM event WHERE seq = 2", 2),  # before it: a gap
+        ("UPDATE event SET hash = 'x' WHERE seq = 5", 5),  # the snapshot's own event
+    ],
+)
+def test_a_game_with_a_snapshot_is_checked_from_it_at_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str, seq: int
+) -> None:
+    """Opening a long game checks its chain from the newest snapshot, which recorded its
+    event's hash when Airboss wrote it (issue 30: opening stays fast), and that no event is
+    missing anywhere."""
+    import app.session
+
+    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 5)
+    path = tmp_path / "g.airboss"
+    s = _game(path)  # 7 events: a snapshot at 5
+    s.next_step()
+    s.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT seq, head IS NOT NULL FROM snapshot").fetchall() == [(5, 1)]
+    db.close()
+    GameSession.open(path).close()  # whole
+    _sql(path, change)
+    with pytest.raises(Tampered, match=f"at seq {seq};"):
+        GameSession.open(path)
+
+
+def test_an_old_event_edited_with_psql_is_seen_live(pg_url: str, monkeypatch) -> None:
+    """An event far behind what the desk holds (beyond the recent check's window), changed on
+    the server: the server's count of changed rows makes the desk check the whole log."""
+    from app.store import store as store_module
+
+    original = store_module.Store.check_recent
+    monkeypatch.setattr(
+        store_module.Store,
+        "check_recent",
+        lambda self, g, head, window=1: original(self, g, head, 1),
+    )
+    station = _game(pg_url)
+    desk = GameSession.open(pg_url, game=station.game_id)
+    desk.follow()
+    time.sleep(1.1)
+    desk.follow()  # the server's count of changed rows read once
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE event SET narrative = 'forged' WHERE game_id = %s AND seq = 2",
+            (station.game_id,),
+        )
+    deadline = time.monotonic() + 6
+    with pytest.raises(Tampered, match="at seq 2;"):
+        while time.monotonic() < deadline:
+            desk.follow()
+            time.sleep(0.2)
+    desk.close()
+    station.close()
