@@ -80,10 +80,11 @@ def test_frozen_bundle_runs(tmp_path: Path) -> None:
     frozen = ROOT / "dist" / "airboss" / "airboss"
     assert frozen.exists()
     # issue 20: unused Qt modules left out, binaries stripped; issue 35: with pyqtgraph and
-    # numpy back (the After-action plots), the bundle stays within 200 MB
+    # numpy back (the After-action plots) 196 MB, within its 200 MB goal; issue 30 adds the
+    # keyring, whose Secret Service backend needs cryptography (11 MB): 208 MB, kept below 210
     bundle = frozen.parent
     size = sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file() and not p.is_symlink())
-    assert size <= 200 * 2**20, f"the bundle is {size / 2**20:.0f} MB"
+    assert size <= 210 * 2**20, f"the bundle is {size / 2**20:.0f} MB"
     home = {
         **OFFSCREEN,
         "HOME": str(tmp_path / "home"),
