@@ -37,19 +37,7 @@ Batch = tuple[str, Sequence[Params]]
 #: the stored columns of one event, in the order every statement here reads them. The SQL
 #: below is written out as literals (never built from data, issue 30); a test checks that
 #: the lists agree with these names and with the tables (``tests/store/test_sql_safety.py``)
-EVENT_COLUMNS = (
-    "game_id",
-    "seq",
-    "action",
-    "time",
-    "actor",
-    "rule",
-    "narrative",
-    "kind",
-    "payload",
-    "uid",
-    "hash",
-)
+EVENT_COLUMNS = (*HASHED, "hash")  # the columns a hash covers, then the hash
 _SELECT_EVENTS = (
     "SELECT game_id, seq, action, time, actor, rule, narrative, kind, payload, uid, hash FROM event"
 )
