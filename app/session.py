@@ -432,6 +432,24 @@ class GameSession:
         self._seen_version = version
         return self.refresh()
 
+    def check_history(self) -> None:
+        """The whole chain of hashes, from the first event (issue 30). Opening checks it from
+        the newest snapshot only, so that a long game opens fast; this checks the events
+        before it too, on a connection of its own, so that a desk can run it in the
+        background once a game file is open. ``Tampered`` where the chain breaks; nothing is
+        written. A server game's desk checks its whole log whenever the server counts a
+        change no station announced (``refresh``)."""
+        path = self.store.path
+        if path is None:
+            return
+        from app.store.file_store import FileStore
+
+        store = FileStore.open(path, read_only=True)
+        try:
+            store.check_chain(self.game_id)
+        finally:
+            store.close()
+
     def refresh(self) -> list[Envelope]:
         """Take in what another station appended to this game since we last looked. The log
         is checked first (issue 30): an event changed or removed outside Airboss stops the

@@ -9,6 +9,7 @@ narrowest signals.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,8 @@ FOLLOW_MS = 500
 SLICE_S = 0.005
 SLICE_PAGE = 256
 FIRST_SLICE = 1000
+logger = logging.getLogger(__name__)
+
 #: milliseconds after the last change before its summary is kept in the game file (issue 36)
 KEEP_MS = 250
 #: seconds between two ``log_read`` of the first read: the panels take in several slices at a
@@ -87,6 +90,9 @@ class EngagementModel(QObject):
     initiative_changed = Signal()
     #: an action was refused: the message for the umpire
     refused = Signal(str)
+    #: the background check of a game file's whole log found it changed outside Airboss:
+    #: the session checked and the message (issue 30; sent from the checking thread)
+    _history_broken = Signal(object, str)
     #: the log index (``log``) took in more: a slice of its first read, or an append once it
     #: is whole; the actions undone or redone in what it took in
     log_read = Signal(list)
@@ -157,6 +163,7 @@ class EngagementModel(QObject):
         self._settle = QTimer(self)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._settle_tick)
+        self._history_broken.connect(self._on_history_broken)
         if session is not None:
             self.set_session(session)
 
@@ -209,6 +216,7 @@ class EngagementModel(QObject):
             from app.ui import guest_worker  # with the first game, not before the first paint
 
             guest_worker.install()  # the ruleset's calls wait with the desk turning (issue 31)
+            self._check_history(session)
             session.subscribe(self._on_append)
             self._follow.start()
         else:
@@ -332,6 +340,33 @@ class EngagementModel(QObject):
             and kept.get("seq") == self.engagement.seq
             and all(kept.get(part) == live[part] for part in ("desk", "roster", "turn"))
         )
+
+    def _check_history(self, session: GameSession) -> None:
+        """Check a game file's whole log in the background (issue 30): opening checked it
+        from the newest snapshot only; an event changed before it makes the game read-only,
+        said to the umpire."""
+        if session.store.path is None:
+            return
+        import threading
+
+        def check() -> None:
+            from app.store.errors import Tampered
+
+            try:
+                session.check_history()
+            except Tampered as e:
+                self._history_broken.emit(session, str(e))
+            except Exception:  # noqa: BLE001 - a file closed or gone meanwhile: not a change
+                logger.debug("the whole-log check did not run", exc_info=True)
+
+        threading.Thread(target=check, name="airboss-history", daemon=True).start()
+
+    def _on_history_broken(self, session: GameSession, message: str) -> None:
+        if session is not self._session:
+            return  # another game is shown now
+        session.store.read_only = True
+        self.refused.emit(f"{message}. The game is read-only from now on.")
+        self.reset.emit()
 
     def follow(self) -> None:
         """Take in what another window or program appended to this game (issue 14/17): the

@@ -203,3 +203,32 @@ def test_an_old_event_edited_with_psql_is_seen_live(pg_url: str, monkeypatch) ->
             time.sleep(0.2)
     desk.close()
     station.close()
+
+
+def test_an_event_before_the_snapshot_edited_in_a_file_is_found_by_the_desk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
+    """Opening checks the chain from the newest snapshot (issue 30: opening stays fast), so an
+    event changed before it opens; the desk then checks the whole log in the background and
+    says where it was changed, the game read-only from then on, nothing written."""
+    import app.session
+    from app.ui.model import EngagementModel
+
+    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 5)
+    path = tmp_path / "g.airboss"
+    s = _game(path)  # 7 events: a snapshot at 5
+    s.next_step()
+    s.close()
+    _sql(path, "UPDATE event SET narrative = 'forged' WHERE seq = 3")
+    opened = GameSession.open(path)  # from the snapshot: the change is behind it
+    with pytest.raises(Tampered, match="at seq 3;"):
+        opened.check_history()
+    model = EngagementModel()
+    said: list[str] = []
+    model.refused.connect(said.append)
+    model.set_session(opened)
+    qtbot.waitUntil(lambda: not model.can_act, timeout=10_000)
+    assert any("changed outside Airboss at seq 3" in m and "read-only" in m for m in said), said
+    before = _sha(path)
+    model.set_session(None)
+    assert _sha(path) == before
