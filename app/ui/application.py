@@ -108,6 +108,18 @@ def started() -> None:
     gc.freeze()
 
 
+def ask_for_passwords(game: str | None) -> None:
+    """A server game's password the keyring does not hold is asked for in a dialog when the
+    game opens (issue 30); a game file needs none."""
+    from app.store.where import is_url
+
+    if game and is_url(game):
+        from app.store import passwords
+        from app.ui.server_dialog import ask_password
+
+        passwords.ask = ask_password
+
+
 def run(
     game: str | None = None,
     game_id: str | None = None,
@@ -123,6 +135,7 @@ def run(
     phases = [("imports", time.perf_counter())]
     cpu_at_paint = 0.0
     app = application()
+    ask_for_passwords(game)
     settings = settings if settings is not None else app_settings()
     rows: Summary | None = None
     if not screenshot:

@@ -44,6 +44,21 @@ ROLES = (
 URL_KEY = "server/url"
 
 
+def ask_password(shown_url: str) -> str | None:
+    """A server's password that this computer's keyring does not hold, asked for when the
+    game opens (issue 30: ``airboss --db URL`` at the desk): typed hidden; ``passwords`` keeps
+    it in the keyring where there is one. ``None`` if the umpire cancels."""
+    from PySide6.QtWidgets import QInputDialog
+
+    text, ok = QInputDialog.getText(
+        None,
+        "Password for the club's server",
+        f"Password for {shown_url}\n(the keyring keeps it for the next time):",
+        QLineEdit.EchoMode.Password,
+    )
+    return text if ok and text else None
+
+
 class OpenFromServerDialog(QDialog):
     """A server's games; ``chosen()`` after ``exec()``: (url, game id, role)."""
 
