@@ -25,6 +25,7 @@ from pathlib import Path
 DATA = tempfile.mkdtemp()
 os.environ["AIRBOSS_DATA_DIR"] = DATA  # the test tables below go here, never the umpire's
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project: tests.umpire_values
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "core"))
 
 from test_chain_odds import AP_DAMAGE, AP_MODIFIERS  # noqa: E402

@@ -25,21 +25,10 @@ from app.core.data import save_override
 from app.core.dice import TableDice
 from app.core.errors import RuleViolation
 from app.session import GameSession
+from tests.umpire_values import AIRPOWER_MODIFIERS
 
 # The umpire's values for cells the rules text does not print (test values, not the game's).
-TEST_MODIFIERS = {
-    "angle_off": {
-        "0 line": -2,
-        "30 arc": 0,
-        "60 arc": 1,
-        "90 arc": 2,
-        "120 arc": 3,
-        "150 arc": 4,
-        "180 arc": 5,
-        "180 line": 1,
-    },
-    "pilot_quality": {"green": 2, "inexperienced": 1, "average": 0, "experienced": -1, "ace": -2},
-}
+TEST_MODIFIERS = AIRPOWER_MODIFIERS
 
 
 def test_gun_intercept(tmp_path: Path) -> None:

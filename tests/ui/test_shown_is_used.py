@@ -23,23 +23,10 @@ from app.session import GameSession
 from app.ui.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from tests.umpire_values import AIRPOWER_MODIFIERS
 
 #: test values for Air Power's unprinted modifier cells (not the game's numbers)
-MODIFIERS = {
-    "angle_off": {
-        "0 line": -2,
-        "30 arc": 0,
-        "60 arc": 1,
-        "90 arc": 2,
-        "120 arc": 3,
-        "150 arc": 4,
-        "180 arc": 5,
-        "180 line": 1,
-    },
-    "attacker_damage": {"damaged": 2},
-    "radar_ranging": {"RE": -1, "CA": -2, "IG": -3},
-    "pilot_quality": {"green": 2, "inexperienced": 1, "average": 0, "experienced": -1, "ace": -2},
-}
+MODIFIERS = AIRPOWER_MODIFIERS
 
 
 def airpower_game(path: Path) -> GameSession:

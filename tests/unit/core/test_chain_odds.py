@@ -26,6 +26,7 @@ from app.core.procedure import Procedure
 from app.core.ruleset import Ruleset
 from app.core.status import Status
 from app.session import GameSession
+from tests.umpire_values import AIRPOWER_MODIFIERS
 
 Ends = dict[frozenset[str], Fraction]
 
@@ -238,21 +239,7 @@ def test_ufo_cannon_then_the_damage_table(tmp_path: Path) -> None:
 
 #: test values, not the game's (as tests/unit/rulesets/airpower/conftest.py): the modifiers
 #: the rules text does not print
-AP_MODIFIERS = {
-    "angle_off": {
-        "0 line": -2,
-        "30 arc": 0,
-        "60 arc": 1,
-        "90 arc": 2,
-        "120 arc": 3,
-        "150 arc": 4,
-        "180 arc": 5,
-        "180 line": 1,
-    },
-    "attacker_damage": {"damaged": 2},
-    "radar_ranging": {"RE": -1, "CA": -2, "IG": -3},
-    "pilot_quality": {"green": 2, "inexperienced": 1, "average": 0, "experienced": -1, "ace": -2},
-}
+AP_MODIFIERS = AIRPOWER_MODIFIERS
 #: test values, not the game's (the rules text does not print the damage table)
 AP_DAMAGE = {
     "results": {str(r): ["X"] * min(6, r) + ["A"] * 3 + ["-"] * (9 - min(6, r)) for r in range(13)}
