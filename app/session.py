@@ -51,6 +51,7 @@ from app.core.guest import (
     call_guest,
     events_list,
     odds_table,
+    ruleset_name,
     steps_list,
 )
 from app.core.history import Timeline
@@ -183,7 +184,7 @@ class GameSession:
             try:
                 with GameSession.open(target, game=g.id, read_only=True) as s:
                     e = s.engagement
-                    steps = s.ruleset.steps(e)
+                    steps = s.steps()  # guarded: a broken ruleset is said on its row
                     step = steps[e.step].label if 0 <= e.step < len(steps) else str(e.step)
                     entry.update(
                         turn=f"Turn {e.turn}: {step}",
@@ -899,8 +900,22 @@ class GameSession:
         the board (issue 18); empty otherwise."""
         get = (lambda f: getattr(inputs, f, None)) if isinstance(inputs, BaseModel) else inputs.get
         first, target = get("attacker") or get("aircraft"), get("target")
-        relation = board_reading(self.ruleset.geometry, self.engagement, first, target)
-        return dict(relation.readings) if relation is not None else {}
+        relation = call_guest(
+            self.ruleset,
+            "geometry (board readings)",
+            board_reading,
+            self.ruleset.geometry,
+            self.engagement,
+            first,
+            target,
+            time_limit=TIME_LIMIT,
+        )
+        readings = getattr(relation, "readings", None) if relation is not None else {}
+        if not isinstance(readings, Mapping):
+            raise GuestError(
+                ruleset_name(self.ruleset), "geometry (board readings)", "readings not a mapping"
+            )
+        return dict(readings)
 
     def add_aircraft(
         self, side: str, type_id: str, name: str, pilot: str | None = "average", **details: Any
@@ -1088,10 +1103,14 @@ class GameSession:
         if x is not None and y is not None and geometry is not None:
             check = getattr(geometry, "check_position", None)
             if check is not None:
-                try:
-                    check(x, y, facing)
-                except ValueError as e:
-                    raise RuleViolation(f"{a.name}: {e}") from None
+
+                def checked() -> None:
+                    try:
+                        check(x, y, facing)
+                    except ValueError as e:  # the geometry's way of refusing a point
+                        raise RuleViolation(f"{a.name}: {e}") from None
+
+                call_guest(self.ruleset, "geometry (check a position)", checked)
         ev = PositionSet(aircraft=aircraft_id, x=x, y=y, facing=facing, altitude=altitude)
         where = (
             f"{a.name} off the board"
