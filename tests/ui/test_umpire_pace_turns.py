@@ -41,7 +41,14 @@ AIR_COMBAT = {"air_combat"}
 #: the kinds of line each walk resolves at least once (the others may be refused by the rules
 #: as the fight stands: no lock-on yet, a fixed gun without the target dead ahead)
 MUST_RESOLVE = {
-    "phantoms": {"set_speed", "afterburner", "gun_attack", "radar_lock", "mark_maneuver"},
+    "phantoms": {
+        "set_speed",
+        "afterburner",
+        "gun_attack",
+        "radar_lock",
+        "missile_launch",
+        "mark_maneuver",
+    },
     "airpower": {"flight"},
     "advanced_air_force": {"speed_change", "declare_advantage", "gun_fire"},
     "nth_fleet": {"launch_mission", "mission_effectiveness", "air_combat", "return_to_base"},
@@ -61,9 +68,13 @@ SKIPPED = {"break_off"}
 #: lines resolved every time (the walk needs both sides' launches for an air combat)
 EVERY_LINE = {"nth_fleet": {"launch_mission"}}
 
+#: kinds of line tried in every step until one resolves: a radar-guided launch needs the
+#: lock-on of an earlier impulse (7.1.1b, 7.1.2)
+UNTIL_RESOLVED = {"phantoms": {"missile_launch"}}
+
 #: what the umpire judges at the table, typed in the field the form asks for (per ruleset)
 JUDGED: dict[str, dict[str, str]] = {
-    "phantoms": {"position_modifier": "2", "speed": "8"},
+    "phantoms": {"position_modifier": "2", "speed": "8", "range_hexes": "3"},
     "airpower": {"range": "1", "speed": "4"},
     "advanced_air_force": {"range_hexes": "2", "airspeed": "5"},
     "nth_fleet": {"points": "2"},
@@ -77,6 +88,9 @@ CELLS = {"lower_columns": "[10, 20, 30]"}
 
 #: the faces typed for each die, in turn: none of them a face a further digit could change
 FACES = {"d10": "29", "d6": "4253", "d5": "3241"}
+#: ... and for a procedure whose result the walk needs: the radar lock-on holds (7.1.1b: the
+#: attacker's d10 first, then the target's: 9 + radar against 1 + C/M)
+FACES_FOR = {"radar_lock": "91"}
 
 
 @dataclass
@@ -109,10 +123,13 @@ class Walk:
     cells: int = 0
     cell_keys: int = 0
     rows: list[Row] = field(default_factory=list)
+    #: the procedure being walked
+    procedure: str = ""
     _face: int = 0
 
-    def start(self) -> None:
+    def start(self, procedure: str) -> None:
         self.keys = self.dice = self.cells = self.cell_keys = 0
+        self.procedure = procedure
         self._face = -1
 
     def row(self, procedure: str, line: str, refused: str) -> None:
@@ -130,7 +147,7 @@ class Walk:
             self.keys += 1
 
     def face(self, die: DieField) -> str:
-        faces = FACES.get(die.spec.die_name, "1")
+        faces = FACES_FOR.get(self.procedure) or FACES.get(die.spec.die_name, "1")
         self._face += 1
         return "".join(faces[(self._face + i) % len(faces)] for i in range(die.count))
 
@@ -210,6 +227,9 @@ def play_form(walk: Walk, ruleset_id: str, before: int) -> str:
             return ""
         focus = QApplication.focusWidget()
         said = combat.refusal.message or (ini.message.message if ini is not None else "")
+        if said and combat.prepared is not None and combat.prepared.refused:
+            assert not combat.resolve_button.isEnabled()  # not offered while it stands
+            return said  # the rules refuse it as it stands: said in the form at once
         if said and seen == (focus, said, walk.cells):
             return said  # refused, and nothing the walk types changes that
         seen = (focus, said, walk.cells)
@@ -290,7 +310,10 @@ def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
                     and " — cannot: " not in t  # said on the line: not offered as if it could
                     and d[0] not in SKIPPED
                     and (d[0] not in measured or d[0] in EVERY_LINE.get(ruleset_id, ()))
-                    and attempts.get(d[0], 0) < 2  # a kind refused twice is left
+                    and (
+                        attempts.get(d[0], 0) < 2  # a kind refused twice is left ...
+                        or d[0] in UNTIL_RESOLVED.get(ruleset_id, ())  # ... unless it waits
+                    )
                 ),
                 (-1, "", ""),
             )
@@ -301,7 +324,7 @@ def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
             turn.acting.setCurrentRow(row)  # the line to act (the desk selects it)
             turn.acting.setFocus()
             before = len(s.events())
-            walk.start()
+            walk.start(proc)
             walk.key(turn.acting, Qt.Key.Key_Return)
             why = play_form(walk, ruleset_id, before)
             done = resolved(window, before)
@@ -317,7 +340,7 @@ def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
             while done and combat.prepared is not None and "Owed now" in combat.notice.message:
                 owed = combat.prepared.procedure
                 before = len(s.events())
-                walk.start()
+                walk.start(owed)
                 why = play_form(walk, ruleset_id, before)
                 done = resolved(window, before)
                 measured.add(owed)

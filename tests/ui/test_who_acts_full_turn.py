@@ -220,8 +220,10 @@ def on_screen(widget) -> bool:
 
 
 def open_line(qtbot, w: MainWindow, row: int, proc: str, who: str) -> None:
-    """Enter on the line: its procedure opens for its aircraft."""
+    """Enter on the line: its procedure opens for its aircraft; a line that says it cannot
+    act says why in the form too (issue 29), any other opens with nothing refused."""
     turn, combat = w.panels["turn"], w.panels["combat"]
+    _, _, cannot = turn.acting.item(row).text().partition(" — cannot: ")
     turn.acting.setCurrentRow(row)
     turn.acting.setFocus()
     qtbot.keyClick(turn.acting, Qt.Key.Key_Return)
@@ -235,7 +237,10 @@ def open_line(qtbot, w: MainWindow, row: int, proc: str, who: str) -> None:
     assert combat.procedure.currentData() == proc
     chosen = combat.attacker if combat.attacker.isVisible() else combat.aircraft
     assert chosen.currentData() == who
-    assert combat.refusal.message == "", combat.refusal.message
+    if cannot:
+        assert cannot in combat.refusal.message, (cannot, combat.refusal.message)
+    else:
+        assert combat.refusal.message == "", combat.refusal.message
 
 
 def walk_one_turn(qtbot, w: MainWindow, expected: list[tuple[str, list[Line]]]) -> None:
