@@ -26,11 +26,13 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QLineE
 
 from app.core.data import save_override
 from app.core.events import ProcedureResolved
+from app.session import GameSession
 from app.ui.die_field import DieField
 from app.ui.editors.tables_editor import ROLE_PATH
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 from tests.ui.test_who_acts_full_turn import build
+from tests.umpire_values import AIRPOWER_MODIFIERS
 
 #: the goal per kind of line: (keys past the dice at most, the procedures of that kind)
 ATTACKS = {"gun_attack", "gun_fire", "cannon", "ray_gun"}
@@ -49,7 +51,7 @@ MUST_RESOLVE = {
         "missile_launch",
         "mark_maneuver",
     },
-    "airpower": {"flight"},
+    "airpower": {"flight", "gun_attack"},
     "advanced_air_force": {"speed_change", "declare_advantage", "gun_fire"},
     "nth_fleet": {"launch_mission", "mission_effectiveness", "air_combat", "return_to_base"},
     "ufo_interception": {
@@ -62,11 +64,15 @@ MUST_RESOLVE = {
     },
 }
 
+#: lines (by their words) each walk resolves: Advanced Air Force's fixed guns of the Advantaged
+#: Bf 110, the B-17 dead ahead on the board (rules 2, 6, 7)
+MUST_RESOLVE_LINES = {"advanced_air_force": {"fires at Blue 1: Advantaged"}}
+
 #: lines the walk leaves alone: a break-off would end the fight before the turn is walked
 SKIPPED = {"break_off"}
 
 #: lines resolved every time (the walk needs both sides' launches for an air combat)
-EVERY_LINE = {"nth_fleet": {"launch_mission"}}
+EVERY_LINE = {"nth_fleet": {"launch_mission"}, "advanced_air_force": {"gun_fire"}}
 
 #: kinds of line tried in every step until one resolves: a radar-guided launch needs the
 #: lock-on of an earlier impulse (7.1.1b, 7.1.2)
@@ -79,6 +85,13 @@ JUDGED: dict[str, dict[str, str]] = {
     "advanced_air_force": {"range_hexes": "2", "airspeed": "5"},
     "nth_fleet": {"points": "2"},
     "ufo_interception": {"range_inches": "2", "distance": "3", "distance_inches": "3"},
+}
+
+#: where the aircraft stand on the board as the turn starts (the scenario's set-up): Advanced
+#: Air Force's Bf 110 two hexes astern of the B-17, nose on it, at its altitude: its fixed
+#: guns have the target directly ahead in a straight path of hexes (rule 2)
+PLACED: dict[str, dict[str, tuple[float, float, int, int]]] = {
+    "advanced_air_force": {"blue-1": (0, 0, 90, 9000), "red-1": (0, -2, 90, 9000)},
 }
 
 #: the value typed in a table cell the rules text does not print (the umpire's copy of the game)
@@ -179,11 +192,17 @@ def fill_nth_fleet_tables() -> None:
 def open_desk(qtbot: Any, tmp_path: Path, ruleset_id: str) -> MainWindow:
     if ruleset_id == "nth_fleet":
         fill_nth_fleet_tables()
+    if ruleset_id == "airpower":  # the modifier cells the text leaves blank (test values)
+        save_override("airpower", "modifiers", AIRPOWER_MODIFIERS)
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     settings.setValue("dice/players_roll", True)
     w = MainWindow(EngagementModel(), settings)
     qtbot.addWidget(w)
-    w.open_game(build(tmp_path / f"{ruleset_id}.airboss", ruleset_id))
+    path = build(tmp_path / f"{ruleset_id}.airboss", ruleset_id)
+    with GameSession.open(path) as s:
+        for aircraft, where in PLACED.get(ruleset_id, {}).items():
+            s.place(aircraft, *where)
+    w.open_game(path)
     w.resize(1366, 768)
     w.show()
     qtbot.waitExposed(w)
@@ -389,6 +408,7 @@ def test_a_whole_turn_at_the_goals_pace(qtbot, tmp_path, ruleset_id, capsys) -> 
     assert window.model.session.engagement.turn == 2  # the whole turn was walked
     done = [r for r in walk.rows if not r.refused]
     assert MUST_RESOLVE[ruleset_id] <= {r.procedure for r in done}, walk.rows
+    assert MUST_RESOLVE_LINES.get(ruleset_id, set()) <= {r.line for r in done}, walk.rows
     for r in done:
         g = goal(r.procedure, r.line, r.dice)
         assert g is None or r.past_the_dice <= g, (r, g)

@@ -117,10 +117,20 @@ UFO: list[tuple[str, list[Line]]] = [
     ),
 ]
 
-# Air Power, Sequence of Play: flight (attacks after an FP), missile launch, Genie scatter and
-# detonation (nothing in flight: nobody), administration (speeds for the next turn).
+# Air Power, Sequence of Play: flight (attacks after an FP: each aircraft's gun attack is a
+# line of its own after its flight), missile launch, Genie scatter and detonation (nothing in
+# flight: nobody), administration (speeds for the next turn).
+FLIGHT = "flies its move FP by FP; gun or rocket attacks after an FP"
 AIRPOWER = [
-    ("Flight phase", both("flies its move FP by FP; gun or rocket attacks after an FP", "flight")),
+    (
+        "Flight phase",
+        [
+            (f"1. Blue 1 — {FLIGHT}", "flight"),
+            ("2. Blue 1 — may make a gun attack after an FP (Gun Combat)", "gun_attack"),
+            (f"3. Red 1 — {FLIGHT}", "flight"),
+            ("4. Red 1 — may make a gun attack after an FP (Gun Combat)", "gun_attack"),
+        ],
+    ),
     ("Air-to-air missile launch phase", NOBODY),
     ("Genie scatter and detonation", NOBODY),
     ("Aircraft administrative phase", both("sets its speed for the next game turn", None)),
