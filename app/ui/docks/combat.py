@@ -819,7 +819,9 @@ class CombatDock(QWidget):
             if self.focusWidget() is None or not self.focusWidget().hasFocus():
                 self.resolve_button.setFocus()
             return
-        # a new shot starts clean: judgement fields back to their defaults, cards read again
+        # a new shot starts clean: judgement fields back to their defaults, cards read again;
+        # the umpire is not at it until he opens a line, picks or types (no red refusal yet)
+        self._quiet = True
         self._new_form()
         self.resolved.emit()
 
