@@ -25,7 +25,7 @@ from app.core.board import reading as board_reading
 from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
-from app.core.errors import MissingTableValue, RuleViolation
+from app.core.errors import RuleViolation
 from app.core.events import (
     AircraftAdded,
     AircraftChanged,
@@ -511,7 +511,9 @@ class GameSession:
                 given[field] = ref  # not a field of this procedure: refused by its Inputs
         titles = {info.title or name: name for name, info in proc.Inputs.model_fields.items()}
         overridden = frozenset(titles.get(t, t) for t in (overrides or {}))
-        prepared = self.prepare(procedure, roles, given, overridden, choose_target=False)
+        prepared = self.prepare(
+            procedure, roles, given, overridden, choose_target=False, check=False
+        )
         return self.resolve(prepared, dice)
 
     def _procedure(self, procedure: str) -> Procedure:
@@ -534,11 +536,17 @@ class GameSession:
         *,
         choose_target: bool = True,
         notes: Sequence[str] = (),
+        check: bool = True,
+        pending: Collection[str] = (),
     ) -> Prepared:
         """The procedure with these aircraft (``roles``), the values typed and the locked ones
         overridden, made ready as the form shows it and resolve uses it
         (``app.core.prepared``). With ``choose_target`` an attacker without a target (``None``)
-        is given the first enemy in play; an empty string is the umpire's own what-if."""
+        is given the first enemy in play; an empty string is the umpire's own what-if. With
+        ``check`` the rules run up to their first die, so a refusal that needs no more typing
+        is said now (``Prepared.refused``, issue 29), unless it reads a ``pending`` value (one
+        the form shows but the umpire has not typed); a script's ``perform`` skips it (resolve
+        says it)."""
         proc = self._procedure(procedure)
         e = self.engagement
         roles = dict(roles or {})
@@ -572,6 +580,8 @@ class GameSession:
             board=board,
             whole_game=procedure in (self.ruleset.initiative, self.ruleset.pass_initiative),
             notes=said,
+            check=check,
+            pending=pending,
             time_limit=TIME_LIMIT,  # the ruleset's prefill and choices run in it (issue 31)
         )
         read = [v for v in prepared.values if v.source == "board"]
@@ -646,7 +656,7 @@ class GameSession:
             return str(e)
         if p.cannot:
             return p.cannot
-        if p.inputs is None:
+        if p.inputs is None and not p.refused:
             # a pick the umpire has still to make (the missile): the first offered stands in
             # for it, so a rule that refuses every pick is said now (no lock-on, say)
             pick = {
@@ -656,28 +666,10 @@ class GameSession:
             }
             if pick:
                 p = self.prepare(procedure, p.roles, pick)
-            if p.inputs is None:
-                return ""  # the umpire has something to type first
-        proc = self._procedure(procedure)
-        inputs, engagement = p.inputs, self.engagement
-
-        def until_the_dice() -> str:
-            try:
-                proc.resolve(inputs, _UntilTheDice(), engagement)
-            except (_DiceReached, MissingTableValue):  # the form offers a missing cell
-                return ""
-            except RuleViolation as e:
-                return str(e)
-            return ""
-
-        try:
-            return call_guest(
-                self.ruleset, f"resolve {proc.title}", until_the_dice, time_limit=TIME_LIMIT
-            )
-        except GuestTimeout as e:
-            return str(e)
-        except (GuestError, ValidationError):
-            return ""  # a guest's bug is said when the line is opened
+        # the rules run up to their first die as the line stands (``Prepared.refused``): a
+        # refusal that needs nothing typed is said on the line (a missing cell is offered in
+        # the form, a guest's bug said when the line is opened)
+        return p.refused
 
     def next_die(self, prepared: Prepared, typed: Sequence[int]) -> DieToType | str | None:
         """The next die the rules roll once ``typed`` are the dice so far, or ``None`` when
@@ -1246,19 +1238,6 @@ def _storable(envs: Sequence[Envelope]) -> None:
                 "a name or reason holds a character that cannot be stored "
                 "(a broken character from a paste?); retype it. Nothing was recorded."
             ) from None
-
-
-class _DiceReached(Exception):
-    """A dry run reached its first roll: the rules refused nothing before it."""
-
-
-class _UntilTheDice:
-    """A dice source for a dry run: it stops the decision at its first roll."""
-
-    rolls: list[Any] = []
-
-    def roll(self, spec: Any, purpose: str) -> Any:
-        raise _DiceReached(purpose)
 
 
 def _said(value: Any) -> str:

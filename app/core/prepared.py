@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, Literal
+from functools import cache
+from typing import Annotated, Any, Literal, NoReturn
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
 from app.core.dice import DiceSpec
@@ -38,6 +39,7 @@ __all__ = [
     "first_enemy",
     "line_roles",
     "prepare",
+    "refused_before_the_dice",
 ]
 
 #: the aircraft references a procedure's ``Inputs`` may have
@@ -108,6 +110,10 @@ class Prepared:
     #: the umpire's reason for the values he overrode, kept in the log and shown in the
     #: action's ruling (issue 34); empty: none given
     reason: str = ""
+    #: why the rules refuse this action as it stands, before any die is rolled, once the
+    #: values that refusal depends on are in (issue 29: said in the form at once, not after
+    #: the dice and Enter); empty: not refused, or not known until more is typed
+    refused: str = ""
 
     def value(self, name: str) -> Value:
         return next(v for v in self.values if v.name == name)
@@ -245,6 +251,8 @@ def prepare(
     board: Mapping[str, Any] | None = None,
     whole_game: bool = False,
     notes: Sequence[str] = (),
+    check: bool = False,
+    pending: Iterable[str] = (),
 ) -> Prepared:
     """The procedure with these aircraft, what was typed and what was overridden, made ready.
 
@@ -254,7 +262,9 @@ def prepare(
     value is replaced only by an override; a typed value that disagrees with a card field or
     the board without one is refused (``disagrees``). ``whole_game``: the procedure reads the
     whole game rather than two aircraft (the initiative roll), so its cards are read with no
-    aircraft named.
+    aircraft named. ``check``: the rules run up to their first die, so a refusal is said now
+    (``refused``, ``refused_before_the_dice``); ``pending`` names values the form shows but
+    the umpire has not typed (a spin box's 0): a refusal that reads them waits for them.
     """
     typed = dict(typed or {})
     over = set(overridden)
@@ -340,7 +350,7 @@ def prepare(
         values[name] = Value(name, was.title, value, "game", locked=True, read=value)
         raw[name] = value
 
-    return _validated(
+    prepared = _validated(
         proc,
         engagement,
         roles,
@@ -351,6 +361,11 @@ def prepare(
         cannot=cannot,
         disagrees=disagrees,
     )
+    if check:
+        refused = refused_before_the_dice(proc, engagement, prepared, pending)
+        if refused:
+            prepared = replace(prepared, refused=refused)
+    return prepared
 
 
 def _validated(
@@ -441,3 +456,118 @@ def _validated(
         missing=missing,
         disagrees=said,
     )
+
+
+# -- a refusal said before the dice (issue 29) ------------------------------------------------
+
+
+class _Unset(BaseException):
+    """The rules read a value still to be typed: their refusal (if any) depends on it. A
+    ``BaseException``, so a rule's own ``except Exception`` never swallows it."""
+
+
+class _NotTyped:
+    """Stands in for a value still to be typed: any use of it (a comparison, arithmetic, a
+    conversion, an attribute) stops the dry run (``_Unset``)."""
+
+    __slots__ = ()
+
+    def _stop(self, *_: object, **__: object) -> NoReturn:
+        raise _Unset
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _stop
+    __bool__ = __int__ = __float__ = __index__ = __str__ = __format__ = _stop
+    __hash__ = __len__ = __iter__ = __contains__ = __getitem__ = _stop
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _stop
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _stop
+    __neg__ = __pos__ = __abs__ = __round__ = _stop
+
+    def __getattr__(self, name: str) -> NoReturn:
+        raise _Unset
+
+    def __repr__(self) -> str:
+        return "<not typed yet>"
+
+
+_NOT_TYPED = _NotTyped()
+
+
+class _DiceReached(BaseException):
+    """The dry run reached its first roll: the rules refused nothing before it."""
+
+
+class _UntilTheDice:
+    """A dice source for a dry run: it stops the decision at its first roll (or pool)."""
+
+    def __init__(self) -> None:
+        self.rolls: list[Any] = []
+
+    def roll(self, spec: Any, purpose: str) -> NoReturn:
+        raise _DiceReached
+
+    def branch(self, rolls: Any, outcomes: Any) -> NoReturn:
+        raise _DiceReached
+
+
+@cache
+def _adapter(model: type[BaseModel], name: str) -> TypeAdapter[Any]:
+    """A validator of one field of ``model`` on its own (its type and constraints)."""
+    info = model.model_fields[name]
+    typ: Any = info.annotation
+    if info.metadata:
+        typ = Annotated[typ, *info.metadata]
+    return TypeAdapter(typ)
+
+
+def _so_far(proc: Procedure, p: Prepared, pending: frozenset[str]) -> BaseModel | None:
+    """The inputs as far as they are in: each good value validated on its own, each value
+    still to type (unset, refused, or ``pending``) a stand-in that stops the rules where they
+    read it; ``None`` when nothing is missing (the form's own error says what is wrong)."""
+    model = proc.Inputs
+    out: dict[str, Any] = {r: a for r, a in p.roles.items() if r in model.model_fields}
+    missing = False
+    for v in p.values:
+        if v.source == "unset" or v.error or (v.name in pending and v.source == "typed"):
+            out[v.name] = _NOT_TYPED
+            missing = True
+            continue
+        try:
+            out[v.name] = _adapter(model, v.name).validate_python(v.value)
+        except (ValidationError, TypeError, ValueError):
+            out[v.name] = _NOT_TYPED
+            missing = True
+    if not missing:
+        return None
+    return model.model_construct(**out)
+
+
+def refused_before_the_dice(
+    proc: Procedure, engagement: Engagement, p: Prepared, pending: Iterable[str] = ()
+) -> str:
+    """Why the rules refuse the prepared action before its first die (no radar lock-on on
+    the target picked, a gun already fired this impulse), or "" (issue 29: a refusal is said
+    as soon as the values it depends on are in, not after the dice and Enter).
+
+    The rules run on the game as it is up to their first roll. While values are still to
+    type, each is a stand-in that stops the run where the rules read it: a refusal reached
+    without reading any is theirs whatever is typed; one that reads a value still to type
+    waits for it (so does one that reads a ``pending`` value: shown, not typed). A missing
+    table cell (the form offers it), a ruleset's error and a what-if
+    (no aircraft) say nothing here: resolve says them. Nothing is written."""
+    if p.cannot or p.disagrees or p.is_what_if or p.seq != engagement.seq:
+        return ""
+    waiting = frozenset(pending)
+    inputs = p.inputs
+    if inputs is None or waiting & {v.name for v in p.values if v.source == "typed"}:
+        inputs = _so_far(proc, p, waiting)
+    if inputs is None:
+        return ""
+    try:
+        proc.resolve(inputs, _UntilTheDice(), engagement)
+    except (_DiceReached, _Unset, MissingTableValue):
+        return ""
+    except RuleViolation as e:
+        return str(e)
+    except Exception:  # noqa: BLE001 - a ruleset's bug is said when it is resolved
+        return ""
+    return ""

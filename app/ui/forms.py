@@ -302,6 +302,8 @@ class InputForm(QWidget):
     submitted = Signal()
     #: the last field the umpire must type was typed in full (the desk moves to the dice)
     typed_all = Signal()
+    #: a key was typed in this field (the umpire judged it, even where the value is unchanged)
+    keyed = Signal(str)
 
     def __init__(
         self,
@@ -404,6 +406,10 @@ class InputForm(QWidget):
         """The field's printed label."""
         info = self._fields[name].info
         return info.title or name.replace("_", " ").capitalize()
+
+    def kind(self, name: str) -> str:
+        """The kind of editor field ``name`` has ("int" is a spin box, "choice" a picker ...)."""
+        return self._fields[name].kind
 
     def editor(self, name: str) -> QWidget:
         """The widget editing field ``name`` (for tests and focus)."""
@@ -527,6 +533,10 @@ class InputForm(QWidget):
         self._focus(names[0])
         return True
 
+    def focus_field(self, name: str) -> None:
+        """The cursor in field ``name``, its value selected (what is typed replaces it)."""
+        self._focus(name)
+
     def _focus(self, name: str) -> None:
         w = self._fields[name].widget
         w.setFocus(Qt.FocusReason.TabFocusReason)
@@ -542,14 +552,17 @@ class InputForm(QWidget):
             self.typed_all.emit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
-            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        ):
-            self.submitted.emit()
-            return True
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            if event.key() in (
+                Qt.Key.Key_Return,
+                Qt.Key.Key_Enter,
+            ) and not (event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
+                self.submitted.emit()
+                return True
+            if event.text().strip():
+                name = next((n for n, f in self._fields.items() if f.widget is watched), None)
+                if name is not None:
+                    self.keyed.emit(name)
         return super().eventFilter(watched, event)
 
     def set_fixed(self, values: Mapping[str, Any]) -> None:

@@ -1,8 +1,10 @@
 """Advanced Air Force on the board (issue 18): aircraft in hexes, altitudes in feet; the board
 reads the hexes apart, the altitude difference and the attacker's clock position on the target
-(rule 12: 2, 4, 8 and 10 o'clock are High Deflection). The range for the fire table combines
-the first two by the game's reading (rules 1, 4: the ``range_adds_altitude`` variant), so it is
-left to the Gun range calculator, which the board's numbers fill.
+(rule 12: 2, 4, 8 and 10 o'clock are High Deflection), and whether the target is directly ahead
+of the attacker in a straight path of hexes or in its 12 o'clock (rule 2: what fixed guns
+need). The range for the fire table combines the first two by the game's reading (rules 1, 4:
+the ``range_adds_altitude`` variant), so it is left to the Gun range calculator, which the
+board's numbers fill.
 """
 
 from __future__ import annotations
@@ -22,6 +24,14 @@ def clock(target: Piece, attacker: Piece) -> int:
     off = hexgrid.normalize(target.facing - bearing)  # clockwise from the target's nose
     hour = round(off / 30) % 12
     return 12 if hour == 0 else hour
+
+
+def straight_ahead(attacker: Piece, target: Piece) -> bool:
+    """Rule 2: the target "directly ahead in a straight path of hexes": on the line of hexes
+    the attacker faces along (its bearing from the attacker is the attacker's facing)."""
+    bearing = hexgrid.bearing(attacker.x, attacker.y, target.x, target.y)
+    off = hexgrid.normalize(bearing - attacker.facing)
+    return min(off, 360 - off) < 1e-6
 
 
 def clock_arcs(target: Piece) -> tuple[tuple[str, float, float], ...]:
@@ -59,4 +69,10 @@ class AdvancedAirForceGeometry:
             readings["target_clock"] = at
             hd = " (High Deflection, rule 12)" if at in HIGH_DEFLECTION_CLOCK else ""
             lines.append(("Attacker at the target's", f"{at} o'clock{hd}"))
+            ahead = straight_ahead(attacker, target)
+            noon = clock(attacker, target) == 12
+            readings["target_straight_ahead"] = ahead
+            readings["target_at_12_oclock"] = noon
+            said = "straight ahead (rule 2)" if ahead else "12 o'clock" if noon else "not ahead"
+            lines.append(("Target from the attacker", said))
         return Relation(lines=tuple(lines), arcs=clock_arcs(target), readings=readings)

@@ -45,7 +45,9 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
     """Who acts in the current phase, each line opening its procedure:
 
     - Flight: hits waiting for their damage roll first (rule "Aircraft Damage Resolution"),
-      then every aircraft in play records its FPs (rule "Recovery Periods");
+      then every aircraft in play records its FPs (rule "Recovery Periods"), each one with a
+      gun followed by its gun attack after an FP (rule "Air-to-Air Gun Combat": the attack
+      is a line of its own, one key from the Turn panel, issue 29);
     - missile launch: aircraft with a Genie left may roll its launch (rule "Genie Launch");
     - Genie: each Genie launched this turn flies, scatters, then detonates;
     - Administration: every aircraft's speed for the next game turn (no roll).
@@ -58,10 +60,14 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
             for a in planes
             if _state(a).hits_to_resolve
         ]
-        return owed + [
-            (a.id, "flies its move FP by FP; gun or rocket attacks after an FP", "flight")
-            for a in planes
-        ]
+        lines: list[Acting] = []
+        for a in planes:
+            lines.append(
+                (a.id, "flies its move FP by FP; gun or rocket attacks after an FP", "flight")
+            )
+            if "gun_ammunition" in a.ledgers:
+                lines.append((a.id, "may make a gun attack after an FP (Gun Combat)", "gun_attack"))
+        return owed + lines
     if step == 1:
         return [
             (a.id, "may launch a Genie (radar lock-on, wings level)", "genie_launch")

@@ -407,3 +407,78 @@ def test_tab_goes_through_what_the_umpire_judges_only(tmp_path, qtbot) -> None:
         w = QApplication.focusWidget()
         assert w not in locked and w.accessibleName() != "Override", w
     window.model.set_session(None)
+
+
+def locked_on(path: Path) -> GameSession:
+    """Phantoms: Blue 1 (F-15C) locked on Red 2 (7.1.1b, 9+6 against 1+3), not on Red 1; at
+    the missile launch segment of the next impulse (7.1.2)."""
+    from app.core.dice import TableDice
+    from rulesets.phantoms.common import step_of
+
+    s = GameSession.create(path, "phantoms", "Lock-on")
+    s.add_aircraft("Blue", "f15c", "Blue 1")
+    s.add_aircraft("Red", "f4e", "Red 1")
+    s.add_aircraft("Red", "f4e", "Red 2")
+    while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "h")):
+        s.next_step()
+    s.perform(
+        "radar_lock", {"attacker": "blue-1", "target": "red-2", "range_hexes": 3}, TableDice([9, 1])
+    )
+    while (s.engagement.turn, s.engagement.step) != (1, step_of(2, "g")):
+        s.next_step()
+    return s
+
+
+def test_a_refusal_is_said_in_the_form_as_soon_as_its_values_are_in(tmp_path, qtbot) -> None:
+    """Phantoms 7.1.1b/7.1.2: a radar-guided missile at a target its launcher has no lock-on
+    on is refused in the form the moment the missile and the target are picked (keys only),
+    before the range is typed, with Resolve not offered and nothing written; one key in
+    Target picks the locked target, the refusal goes, and the launch resolves."""
+    from tests.ui.test_dice_entry import open_line
+
+    s = locked_on(tmp_path / "l.airboss")
+    before = len(s.events())
+    window = desk(qtbot, tmp_path, s)
+    combat = window.panels["combat"]
+    open_line(qtbot, window, "Blue 1 — may break lock or launch a missile")
+    form = combat.form
+    assert form is not None and combat.prepared is not None
+    assert combat.prepared.roles == {"attacker": "blue-1", "target": "red-1"}
+    missile = form.editor("missile")
+    assert QApplication.focusWidget() is missile
+    assert not combat.refusal.message  # a heat-seeker needs no lock-on: nothing refused yet
+    qtbot.keyClick(missile, Qt.Key.Key_Down)  # the AIM-7M Sparrow, radar-guided
+    assert combat.prepared.value("missile").value == "aim7m"
+    assert form.editor("range_hexes").value() == 0  # the range not typed yet
+    said = combat.refusal.message
+    assert "Blue 1 has no radar lock-on on Red 1 (7.1.1b)" in said, said
+    assert combat.refusal.isVisible() and not combat.resolve_button.isEnabled()
+    assert combat.odds == {} and "no radar lock-on" in combat.odds_message.text()
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(missile, Qt.Key.Key_Return, ctrl)  # Ctrl+Return: refused again, unwritten
+    assert len(s.events()) == before and "no radar lock-on" in combat.refusal.message
+
+    combat.target.setFocus()
+    qtbot.keyClick(combat.target, Qt.Key.Key_2)  # Red 2: locked on
+    assert combat.prepared.roles["target"] == "red-2"
+    assert not combat.refusal.message and combat.resolve_button.isEnabled()
+    qtbot.keyClick(combat.target, Qt.Key.Key_1)  # back to Red 1: said at once again
+    assert "no radar lock-on on Red 1" in combat.refusal.message
+    assert not combat.resolve_button.isEnabled()
+    qtbot.keyClick(combat.target, Qt.Key.Key_2)
+    assert not combat.refusal.message
+    assert len(s.events()) == before  # nothing was written while it stood
+
+    range_box = form.editor("range_hexes")
+    range_box.setFocus(Qt.FocusReason.TabFocusReason)  # as Tab brings it: all selected
+    range_box.selectAll()
+    qtbot.keyClicks(range_box, "1")  # typed: a range the Sparrow cannot reach is said at once
+    assert "range 1 is outside its minimum 2" in combat.refusal.message
+    assert not combat.resolve_button.isEnabled()
+    range_box.selectAll()
+    qtbot.keyClicks(range_box, "3")
+    assert not combat.refusal.message and combat.resolve_button.isEnabled()
+    qtbot.keyClick(range_box, Qt.Key.Key_Return)
+    done = records(s, before)
+    assert [r.procedure for r in done] == ["missile_launch"], combat.refusal.message
+    window.model.set_session(None)

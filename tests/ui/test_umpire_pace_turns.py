@@ -26,11 +26,13 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QLineE
 
 from app.core.data import save_override
 from app.core.events import ProcedureResolved
+from app.session import GameSession
 from app.ui.die_field import DieField
 from app.ui.editors.tables_editor import ROLE_PATH
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 from tests.ui.test_who_acts_full_turn import build
+from tests.umpire_values import AIRPOWER_MODIFIERS
 
 #: the goal per kind of line: (keys past the dice at most, the procedures of that kind)
 ATTACKS = {"gun_attack", "gun_fire", "cannon", "ray_gun"}
@@ -41,8 +43,15 @@ AIR_COMBAT = {"air_combat"}
 #: the kinds of line each walk resolves at least once (the others may be refused by the rules
 #: as the fight stands: no lock-on yet, a fixed gun without the target dead ahead)
 MUST_RESOLVE = {
-    "phantoms": {"set_speed", "afterburner", "gun_attack", "radar_lock", "mark_maneuver"},
-    "airpower": {"flight"},
+    "phantoms": {
+        "set_speed",
+        "afterburner",
+        "gun_attack",
+        "radar_lock",
+        "missile_launch",
+        "mark_maneuver",
+    },
+    "airpower": {"flight", "gun_attack"},
     "advanced_air_force": {"speed_change", "declare_advantage", "gun_fire"},
     "nth_fleet": {"launch_mission", "mission_effectiveness", "air_combat", "return_to_base"},
     "ufo_interception": {
@@ -55,19 +64,34 @@ MUST_RESOLVE = {
     },
 }
 
+#: lines (by their words) each walk resolves: Advanced Air Force's fixed guns of the Advantaged
+#: Bf 110, the B-17 dead ahead on the board (rules 2, 6, 7)
+MUST_RESOLVE_LINES = {"advanced_air_force": {"fires at Blue 1: Advantaged"}}
+
 #: lines the walk leaves alone: a break-off would end the fight before the turn is walked
 SKIPPED = {"break_off"}
 
 #: lines resolved every time (the walk needs both sides' launches for an air combat)
-EVERY_LINE = {"nth_fleet": {"launch_mission"}}
+EVERY_LINE = {"nth_fleet": {"launch_mission"}, "advanced_air_force": {"gun_fire"}}
+
+#: kinds of line tried in every step until one resolves: a radar-guided launch needs the
+#: lock-on of an earlier impulse (7.1.1b, 7.1.2)
+UNTIL_RESOLVED = {"phantoms": {"missile_launch"}}
 
 #: what the umpire judges at the table, typed in the field the form asks for (per ruleset)
 JUDGED: dict[str, dict[str, str]] = {
-    "phantoms": {"position_modifier": "2", "speed": "8"},
+    "phantoms": {"position_modifier": "2", "speed": "8", "range_hexes": "3"},
     "airpower": {"range": "1", "speed": "4"},
     "advanced_air_force": {"range_hexes": "2", "airspeed": "5"},
     "nth_fleet": {"points": "2"},
     "ufo_interception": {"range_inches": "2", "distance": "3", "distance_inches": "3"},
+}
+
+#: where the aircraft stand on the board as the turn starts (the scenario's set-up): Advanced
+#: Air Force's Bf 110 two hexes astern of the B-17, nose on it, at its altitude: its fixed
+#: guns have the target directly ahead in a straight path of hexes (rule 2)
+PLACED: dict[str, dict[str, tuple[float, float, int, int]]] = {
+    "advanced_air_force": {"blue-1": (0, 0, 90, 9000), "red-1": (0, -2, 90, 9000)},
 }
 
 #: the value typed in a table cell the rules text does not print (the umpire's copy of the game)
@@ -77,6 +101,9 @@ CELLS = {"lower_columns": "[10, 20, 30]"}
 
 #: the faces typed for each die, in turn: none of them a face a further digit could change
 FACES = {"d10": "29", "d6": "4253", "d5": "3241"}
+#: ... and for a procedure whose result the walk needs: the radar lock-on holds (7.1.1b: the
+#: attacker's d10 first, then the target's: 9 + radar against 1 + C/M)
+FACES_FOR = {"radar_lock": "91"}
 
 
 @dataclass
@@ -109,10 +136,13 @@ class Walk:
     cells: int = 0
     cell_keys: int = 0
     rows: list[Row] = field(default_factory=list)
+    #: the procedure being walked
+    procedure: str = ""
     _face: int = 0
 
-    def start(self) -> None:
+    def start(self, procedure: str) -> None:
         self.keys = self.dice = self.cells = self.cell_keys = 0
+        self.procedure = procedure
         self._face = -1
 
     def row(self, procedure: str, line: str, refused: str) -> None:
@@ -130,7 +160,7 @@ class Walk:
             self.keys += 1
 
     def face(self, die: DieField) -> str:
-        faces = FACES.get(die.spec.die_name, "1")
+        faces = FACES_FOR.get(self.procedure) or FACES.get(die.spec.die_name, "1")
         self._face += 1
         return "".join(faces[(self._face + i) % len(faces)] for i in range(die.count))
 
@@ -162,11 +192,17 @@ def fill_nth_fleet_tables() -> None:
 def open_desk(qtbot: Any, tmp_path: Path, ruleset_id: str) -> MainWindow:
     if ruleset_id == "nth_fleet":
         fill_nth_fleet_tables()
+    if ruleset_id == "airpower":  # the modifier cells the text leaves blank (test values)
+        save_override("airpower", "modifiers", AIRPOWER_MODIFIERS)
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     settings.setValue("dice/players_roll", True)
     w = MainWindow(EngagementModel(), settings)
     qtbot.addWidget(w)
-    w.open_game(build(tmp_path / f"{ruleset_id}.airboss", ruleset_id))
+    path = build(tmp_path / f"{ruleset_id}.airboss", ruleset_id)
+    with GameSession.open(path) as s:
+        for aircraft, where in PLACED.get(ruleset_id, {}).items():
+            s.place(aircraft, *where)
+    w.open_game(path)
     w.resize(1366, 768)
     w.show()
     qtbot.waitExposed(w)
@@ -210,6 +246,9 @@ def play_form(walk: Walk, ruleset_id: str, before: int) -> str:
             return ""
         focus = QApplication.focusWidget()
         said = combat.refusal.message or (ini.message.message if ini is not None else "")
+        if said and combat.prepared is not None and combat.prepared.refused:
+            assert not combat.resolve_button.isEnabled()  # not offered while it stands
+            return said  # the rules refuse it as it stands: said in the form at once
         if said and seen == (focus, said, walk.cells):
             return said  # refused, and nothing the walk types changes that
         seen = (focus, said, walk.cells)
@@ -290,7 +329,10 @@ def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
                     and " — cannot: " not in t  # said on the line: not offered as if it could
                     and d[0] not in SKIPPED
                     and (d[0] not in measured or d[0] in EVERY_LINE.get(ruleset_id, ()))
-                    and attempts.get(d[0], 0) < 2  # a kind refused twice is left
+                    and (
+                        attempts.get(d[0], 0) < 2  # a kind refused twice is left ...
+                        or d[0] in UNTIL_RESOLVED.get(ruleset_id, ())  # ... unless it waits
+                    )
                 ),
                 (-1, "", ""),
             )
@@ -301,7 +343,7 @@ def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
             turn.acting.setCurrentRow(row)  # the line to act (the desk selects it)
             turn.acting.setFocus()
             before = len(s.events())
-            walk.start()
+            walk.start(proc)
             walk.key(turn.acting, Qt.Key.Key_Return)
             why = play_form(walk, ruleset_id, before)
             done = resolved(window, before)
@@ -317,7 +359,7 @@ def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
             while done and combat.prepared is not None and "Owed now" in combat.notice.message:
                 owed = combat.prepared.procedure
                 before = len(s.events())
-                walk.start()
+                walk.start(owed)
                 why = play_form(walk, ruleset_id, before)
                 done = resolved(window, before)
                 measured.add(owed)
@@ -366,6 +408,7 @@ def test_a_whole_turn_at_the_goals_pace(qtbot, tmp_path, ruleset_id, capsys) -> 
     assert window.model.session.engagement.turn == 2  # the whole turn was walked
     done = [r for r in walk.rows if not r.refused]
     assert MUST_RESOLVE[ruleset_id] <= {r.procedure for r in done}, walk.rows
+    assert MUST_RESOLVE_LINES.get(ruleset_id, set()) <= {r.line for r in done}, walk.rows
     for r in done:
         g = goal(r.procedure, r.line, r.dice)
         assert g is None or r.past_the_dice <= g, (r, g)

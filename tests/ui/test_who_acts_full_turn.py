@@ -117,10 +117,20 @@ UFO: list[tuple[str, list[Line]]] = [
     ),
 ]
 
-# Air Power, Sequence of Play: flight (attacks after an FP), missile launch, Genie scatter and
-# detonation (nothing in flight: nobody), administration (speeds for the next turn).
+# Air Power, Sequence of Play: flight (attacks after an FP: each aircraft's gun attack is a
+# line of its own after its flight), missile launch, Genie scatter and detonation (nothing in
+# flight: nobody), administration (speeds for the next turn).
+FLIGHT = "flies its move FP by FP; gun or rocket attacks after an FP"
 AIRPOWER = [
-    ("Flight phase", both("flies its move FP by FP; gun or rocket attacks after an FP", "flight")),
+    (
+        "Flight phase",
+        [
+            (f"1. Blue 1 — {FLIGHT}", "flight"),
+            ("2. Blue 1 — may make a gun attack after an FP (Gun Combat)", "gun_attack"),
+            (f"3. Red 1 — {FLIGHT}", "flight"),
+            ("4. Red 1 — may make a gun attack after an FP (Gun Combat)", "gun_attack"),
+        ],
+    ),
     ("Air-to-air missile launch phase", NOBODY),
     ("Genie scatter and detonation", NOBODY),
     ("Aircraft administrative phase", both("sets its speed for the next game turn", None)),
@@ -220,8 +230,10 @@ def on_screen(widget) -> bool:
 
 
 def open_line(qtbot, w: MainWindow, row: int, proc: str, who: str) -> None:
-    """Enter on the line: its procedure opens for its aircraft."""
+    """Enter on the line: its procedure opens for its aircraft; a line that says it cannot
+    act says why in the form too (issue 29), any other opens with nothing refused."""
     turn, combat = w.panels["turn"], w.panels["combat"]
+    _, _, cannot = turn.acting.item(row).text().partition(" — cannot: ")
     turn.acting.setCurrentRow(row)
     turn.acting.setFocus()
     qtbot.keyClick(turn.acting, Qt.Key.Key_Return)
@@ -235,7 +247,10 @@ def open_line(qtbot, w: MainWindow, row: int, proc: str, who: str) -> None:
     assert combat.procedure.currentData() == proc
     chosen = combat.attacker if combat.attacker.isVisible() else combat.aircraft
     assert chosen.currentData() == who
-    assert combat.refusal.message == "", combat.refusal.message
+    if cannot:
+        assert cannot in combat.refusal.message, (cannot, combat.refusal.message)
+    else:
+        assert combat.refusal.message == "", combat.refusal.message
 
 
 def walk_one_turn(qtbot, w: MainWindow, expected: list[tuple[str, list[Line]]]) -> None:

@@ -340,3 +340,39 @@ def test_nth_fleet_combat_narrative_reads_as_the_table(tmp_path: Path) -> None:
     res = s.resolve(p, TableDice([1, 2]))
     assert "2d5 = 1 + 2 = 3 +2 = 5 (column 40) = 10 damage points" in res.narrative  # on CAP +2
     s.close()
+
+
+def test_a_refusal_before_the_dice_is_prepared_once_its_values_are_in(tmp_path: Path) -> None:
+    """Issue 29: the rules run up to their first die as the action is prepared, a stand-in for
+    each value still to type: Phantoms 7.1.1b/7.1.2, a radar-guided missile at a target its
+    launcher has no lock-on on is refused before the range is typed; at the locked target a
+    range the Sparrow cannot reach is refused once typed, and waits while it is only shown
+    (``pending``); a heat-seeker's refusal that reads the range waits for it."""
+    from rulesets.phantoms.common import step_of
+
+    with GameSession.create(tmp_path / "l.airboss", "phantoms", "Lock-on") as s:
+        s.add_aircraft("Blue", "f15c", "Blue 1")
+        s.add_aircraft("Red", "f4e", "Red 1")
+        s.add_aircraft("Red", "f4e", "Red 2")
+        while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "h")):
+            s.next_step()
+        lock = {"attacker": "blue-1", "target": "red-2", "range_hexes": 3}
+        s.perform("radar_lock", lock, TableDice([9, 1]))  # 9+6 against 1+3: locked on Red 2
+        while (s.engagement.turn, s.engagement.step) != (1, step_of(2, "g")):
+            s.next_step()
+        red1 = {"attacker": "blue-1", "target": "red-1"}
+        red2 = {"attacker": "blue-1", "target": "red-2"}
+        p = s.prepare("missile_launch", red1, {"missile": "aim7m"})
+        assert p.inputs is None and p.value("range_hexes").source == "unset"
+        assert p.refused == "Blue 1 has no radar lock-on on Red 1 (7.1.1b)"
+        assert s.prepare("missile_launch", red2, {"missile": "aim7m"}).refused == ""
+        short = {"missile": "aim7m", "range_hexes": 1}
+        assert "range 1 is outside" in s.prepare("missile_launch", red2, short).refused
+        assert s.prepare("missile_launch", red2, short, pending={"range_hexes"}).refused == ""
+        assert s.prepare("missile_launch", red1, {"missile": "aim9m"}).refused == ""
+        before = len(s.events())
+        with pytest.raises(RuleViolation, match="no radar lock-on"):
+            s.perform("missile_launch", {**red1, "missile": "aim7m", "range_hexes": 3})
+        assert len(s.events()) == before
+        # the line opens on Red 1 with the first missile offered, a Sidewinder: not refused
+        assert s.line_refusal("missile_launch", "blue-1") == ""

@@ -28,6 +28,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -43,7 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.dice import TableDice
+from app.core.dice import SeededDice, TableDice
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.prepared import Prepared, dice_of
 from app.core.procedure import Procedure
@@ -52,7 +53,7 @@ from app.ui.compare_odds import CompareOdds
 from app.ui.die_field import DieField
 from app.ui.forms import AIRCRAFT_FIELDS, InputForm
 from app.ui.guest_worker import GuestWorker
-from app.ui.message_bar import MessageBar, muted
+from app.ui.message_bar import MessageBar, attempt_here, muted
 from app.ui.model import EngagementModel
 from app.ui.odds_chart import OddsChart
 from app.ui.procedure_runner import ProcedureRunner
@@ -96,6 +97,13 @@ class CombatDock(QWidget):
         #: the umpire picked "(none: what-if)" as target himself (a line never does)
         self._no_target = False
         self._missing: MissingTableValue | None = None
+        #: the rules' refusal of the prepared action as said in the refusal line (issue 29)
+        self._refused_said = ""
+        #: numbers a spin box shows that the umpire has not typed: a refusal waits for them
+        self._pending: set[str] = set()
+        #: the panel as a new game opens it, the umpire not yet at it: a refusal of the
+        #: procedure shown is said in the odds, not in red (a line, a pick or a key ends it)
+        self._quiet = False
         #: the Tables editor opened from this form on a missing cell
         self.tables_editor: Any = None
         self._odds: dict[str, Fraction] = {}
@@ -225,7 +233,7 @@ class CombatDock(QWidget):
         escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape.activated.connect(lambda: self.clear_dice("Escape"))
 
-        self.procedure.currentIndexChanged.connect(self._procedure_chosen)
+        self.procedure.currentIndexChanged.connect(self._picked_procedure)
         for combo in (self.attacker, self.target, self.aircraft):
             combo.currentIndexChanged.connect(self._roles_changed)
         self.target.activated.connect(self._target_picked)
@@ -324,6 +332,7 @@ class CombatDock(QWidget):
         self.when_shown.fresh()
         if not self.model.has_session:
             return
+        self._quiet = False
         try:
             line = self.model.session.prepare_line(procedure_id, who, other)
         except RuleViolation as e:
@@ -343,7 +352,12 @@ class CombatDock(QWidget):
 
     def focus_first(self) -> None:
         """The cursor in the first field the umpire must type, else the first die to type,
-        else on Resolve: Enter resolves a form with nothing to type (issue 29)."""
+        else on Resolve: Enter resolves a form with nothing to type (issue 29). An action the
+        rules refuse as it stands puts it in Target, where one key picks another."""
+        p = self.prepared
+        if p is not None and p.refused and not self.target.isHidden():
+            self.target.setFocus()
+            return
         if self.form is not None and self.form.focus_first():
             return
         if self.model.dice_mode.players_roll and self.dice_fields:
@@ -360,6 +374,7 @@ class CombatDock(QWidget):
     # -- rebuilding --------------------------------------------------------------------------
 
     def _reset(self) -> None:
+        self._quiet = True
         keep = self.procedure.currentData() if self.procedure.count() else None
         self.procedure.blockSignals(True)
         self.procedure.clear()
@@ -450,8 +465,12 @@ class CombatDock(QWidget):
         ):
             self._fill_aircraft()
 
+    def _picked_procedure(self, *_: object) -> None:
+        self._quiet = False
+        self._procedure_chosen()
+
     def _procedure_chosen(self, *_: object) -> None:
-        """Another procedure picked: a clean form for it, the dice of the last one cleared."""
+        """Another procedure: a clean form for it, the dice of the last one cleared."""
         if self.runner.clear_dice():
             self.notice.show_notice("Dice cleared (another procedure): type the dice of this one.")
         self._new_form()
@@ -466,6 +485,7 @@ class CombatDock(QWidget):
             self.form.deleteLater()
             self.form = None
         self._typed, self._overridden = {}, set()
+        self._pending = set()
         self.override_why.clear()
         self.override_why.hide()
         self._missing = None
@@ -501,7 +521,8 @@ class CombatDock(QWidget):
         self.form.setObjectName("inputs")
         self.form.edited.connect(self._edited)
         self.form.override_asked.connect(self._override)
-        self.form.submitted.connect(self._submitted)
+        self.form.submitted.connect(self._field_submitted)
+        self.form.keyed.connect(lambda name: self._pending.discard(name))
         self.form.typed_all.connect(self._to_dice)
         self.form_layout.insertWidget(0, self.form)
         self.form.show()  # now, not when the layout gets round to it: the cursor goes in it
@@ -517,11 +538,17 @@ class CombatDock(QWidget):
             return
         session = self.model.session
         try:
-            p = session.prepare(proc.id, self._roles(), self._typed, self._overridden)
+            p = session.prepare(
+                proc.id, self._roles(), self._typed, self._overridden, pending=self._pending
+            )
             shown = self.form.unset_shown(p)
             if shown:  # a spin box shows a number: that number is the one used
                 self._typed.update(shown)
-                p = session.prepare(proc.id, self._roles(), self._typed, self._overridden)
+                # ... but a refusal that reads it waits until the umpire types it (issue 29)
+                self._pending |= {n for n in shown if self.form.kind(n) == "int"}
+                p = session.prepare(
+                    proc.id, self._roles(), self._typed, self._overridden, pending=self._pending
+                )
         except RuleViolation as e:
             self.prepared = None
             self.refusal.show_refusal(f"Cannot prepare {proc.title}: {e}")
@@ -545,6 +572,15 @@ class CombatDock(QWidget):
         self.form.show_prepared(p)
         if p.cannot:
             self.refusal.show_refusal(p.cannot)
+        # a refusal of the rules as the action stands is said now, in the form, and Resolve
+        # is not offered while it stands (issue 29); it goes once what it depended on changes
+        said = f"Cannot resolve: {p.refused}" if p.refused and not self._quiet else ""
+        if said:
+            self.refusal.show_refusal(said)
+        elif self._refused_said and self.refusal.message == self._refused_said:
+            self.refusal.clear_refusal()
+        self._refused_said = said
+        self.resolve_button.setEnabled(self.model.can_act and not p.refused)
         if p.notes:
             self.notice.show_notice(" ".join(p.notes))
         if p.missing is not None:
@@ -552,9 +588,9 @@ class CombatDock(QWidget):
         self.runner.set_dice(p.dice)
         self.runner.next_die = lambda typed, p=p: self.model.session.next_die(p, typed)
         self._odds_timer.stop()
-        if p.cannot:  # the line cannot act: opening it explains, no odds as if it could
+        if p.cannot or p.refused:  # it cannot act: opening it explains, no odds as if it could
             self._odds_due = False
-            self._show_odds(None, p.cannot)
+            self._show_odds(None, p.cannot or p.refused)
             return
         if p.inputs is None:
             self._odds_due = False
@@ -568,7 +604,9 @@ class CombatDock(QWidget):
 
     def _edited(self, changed: dict[str, Any]) -> None:
         """The umpire typed or picked: prepare again with it."""
+        self._quiet = False
         self._typed.update(changed)
+        self._pending -= set(changed)
         self._prepare()
 
     def _override(self, name: str) -> None:
@@ -585,6 +623,7 @@ class CombatDock(QWidget):
     def _roles_changed(self, *_: object) -> None:
         """Another attacker, target or aircraft: its cards are read (values typed for what
         the new cards say give way to them) and the dice typed for the last pair cleared."""
+        self._quiet = False
         if self.sender() is self.attacker:
             self._fill_targets()
         if self.sender() is not self.target:
@@ -690,6 +729,23 @@ class CombatDock(QWidget):
             empty = [f for f in self.dice_fields if not f.edit.text().strip()]
             (empty or self.dice_fields)[0].edit.setFocus()
 
+    def _field_submitted(self) -> None:
+        """Enter in a field of the form: on to a number the umpire must judge and has not
+        typed yet (its spin box shows one until he does; Enter there takes it), else as in any
+        field (issue 29: a missile picked, Enter goes on to its range)."""
+        form = self.form
+        if form is not None and self._pending:
+            focus = QApplication.focusWidget()
+            here = {n for n in self._pending if n in form.names and form.editor(n) is focus}
+            if here:  # Enter in it: the number shown is the umpire's
+                self._pending -= here
+                self._prepare()
+            todo = next((n for n in form.must_type() if n in self._pending), None)
+            if todo is not None:
+                form.focus_field(todo)
+                return
+        self._submitted()
+
     def _submitted(self) -> None:
         """Enter in a field: the first untyped die if the players roll, else resolve."""
         empty = self.runner.first_empty_die()
@@ -709,6 +765,14 @@ class CombatDock(QWidget):
         if p.inputs is None:
             self.refusal.show_refusal(f"Not resolved: {p.error}")
             self.form.focus_first()
+            return
+        if p.refused:  # said in the form already (Ctrl+Return): the rules say it again,
+            # through the desk (the Ledgers panel hears one that names a ledger), before any
+            # die is rolled: nothing is written
+            attempt_here(
+                self.model, lambda: self.model.session.resolve(p, SeededDice()), self.refusal
+            )
+            self._refused_said = self.refusal.message  # it goes when the refusal does
             return
         self._missing = None
         self.open_tables.hide()
@@ -755,7 +819,9 @@ class CombatDock(QWidget):
             if self.focusWidget() is None or not self.focusWidget().hasFocus():
                 self.resolve_button.setFocus()
             return
-        # a new shot starts clean: judgement fields back to their defaults, cards read again
+        # a new shot starts clean: judgement fields back to their defaults, cards read again;
+        # the umpire is not at it until he opens a line, picks or types (no red refusal yet)
+        self._quiet = True
         self._new_form()
         self.resolved.emit()
 

@@ -22,6 +22,8 @@ def test_high_deflection_is_said_and_the_readings_fill_gun_range_and_gun_fire(tm
         "horizontal_hexes": 2,
         "altitude_difference_ft": -300,
         "target_clock": 2,
+        "target_straight_ahead": False,
+        "target_at_12_oclock": False,
     }
     assert dict(rel.lines)["Attacker at the target's"] == "2 o'clock (High Deflection, rule 12)"
     with GameSession.create(tmp_path / "b.airboss", "advanced_air_force", "Board") as s:
@@ -43,3 +45,17 @@ def test_the_board_draws_the_twelve_clock_positions_around_the_target() -> None:
 
     arcs = {name: (start, end) for name, start, end in clock_arcs(Piece(0, 0, 90))}
     assert arcs["12"] == (75, 105) and arcs["3"] == (345, 15) and len(arcs) == 12
+
+
+def test_the_board_reads_a_target_straight_ahead_for_fixed_guns() -> None:
+    """Rule 2: fixed guns need the target "directly ahead in a straight path of hexes" (or in
+    the 12 o'clock): read off the board for the gunfire form."""
+    geo = AdvancedAirForceGeometry()
+    target = Piece(0, 0, 90, 9000)
+    behind = geo.relate(target, Piece(0, -2, 90, 9000)).readings  # two hexes astern, nose on
+    assert behind["target_straight_ahead"] and behind["target_at_12_oclock"]
+    assert behind["target_clock"] == 6
+    aside = geo.relate(target, Piece(0, -2, 30, 9000)).readings  # astern, turned away
+    assert not aside["target_straight_ahead"] and not aside["target_at_12_oclock"]
+    corner = geo.relate(Piece(2, 0, 90), Piece(0, 0, 0)).readings  # a corner line of hexes
+    assert corner["target_straight_ahead"]
