@@ -14,7 +14,8 @@ returns (Python cannot stop a thread); it can no longer reach the caller, which 
 While it has not returned, the same call of the same ruleset is refused at once with the same
 "did not answer" message, so a ruleset that hangs costs the desk its time limit once, not on
 every redraw. How the caller waits is pluggable (``set_waiter``): the desk installs a waiter
-that keeps its event loop turning meanwhile (``app.ui.guest_worker``).
+that keeps its event loop turning meanwhile and lets the umpire stop waiting before the time
+limit (``app.ui.guest_worker``); a call he stopped waiting for is abandoned the same way.
 """
 
 from __future__ import annotations
@@ -32,8 +33,11 @@ from app.core.errors import RuleViolation
 T = TypeVar("T")
 
 #: how a caller waits for a guest call to be done (the event set), at most ``time_limit``
-#: seconds: the default just waits; the desk's keeps its window painting (``set_waiter``)
-Waiter = Callable[[threading.Event, float], None]
+#: seconds, told the ruleset's name and the call it waits for: the default just waits; the
+#: desk's keeps its window painting and offers to stop waiting (``set_waiter``). It returns
+#: ``None``, or the seconds it waited when it gave up before the time limit (the umpire
+#: stopped waiting): the call is then abandoned as after its time limit
+Waiter = Callable[[threading.Event, float, str, str], float | None]
 
 #: the documented time limit, in seconds, for ruleset calls that may be slow (odds, decide,
 #: steps, acting) when the caller asks for one
@@ -56,24 +60,28 @@ class GuestError(RuleViolation):
 
 class GuestTimeout(GuestError):
     """A ruleset call that did not answer within its time limit (``still``: an earlier call
-    of the same that did not answer has not returned yet, so this one was not made)."""
+    of the same that did not answer has not returned yet, so this one was not made;
+    ``stopped``: the umpire stopped waiting after ``seconds``, before the time limit)."""
 
-    def __init__(self, ruleset: str, call: str, seconds: float, still: bool = False) -> None:
+    def __init__(
+        self, ruleset: str, call: str, seconds: float, still: bool = False, stopped: bool = False
+    ) -> None:
         super().__init__(ruleset, call, f"no answer in {seconds:g} s")
-        self.seconds, self.still = seconds, still
+        self.seconds, self.still, self.stopped = seconds, still, stopped
         busy = ", and is still busy with it" if still else ""
+        busy += ": the umpire stopped waiting" if stopped else ""
         self.args = (
             f"the ruleset {ruleset} did not answer in {seconds:g} s ({call}){busy}; "
             "nothing was recorded",
         )
 
 
-def _wait(done: threading.Event, time_limit: float) -> None:
+def _wait(done: threading.Event, time_limit: float, ruleset: str, call: str) -> None:
     done.wait(time_limit)
 
 
 _waiter: Waiter = _wait
-#: calls abandoned after their time limit, by (ruleset, call): their job and the limit
+#: calls abandoned after their time limit, by (ruleset, call): their job and the seconds waited
 _hanging: dict[tuple[str, str], tuple[_Job, float]] = {}
 _hanging_lock = threading.Lock()
 #: ``worker`` is set in the guest workers' threads (a call made there runs there)
@@ -220,11 +228,13 @@ def _in_thread(
         _hanging.pop(key, None)
     job = _Job(fn, args, kwargs)
     _Worker.run(job)
-    _waiter(job.done, time_limit)
+    stopped = _waiter(job.done, time_limit, name, call)
     if not job.done.is_set():
+        # the umpire's seconds, to a tenth (never said as 0)
+        waited = time_limit if stopped is None else max(round(stopped, 1), 0.1)
         with _hanging_lock:
-            _hanging[key] = (job, time_limit)
-        raise GuestTimeout(name, call, time_limit)
+            _hanging[key] = (job, waited)
+        raise GuestTimeout(name, call, waited, stopped=stopped is not None)
     error = job.error
     if error is not None:
         if isinstance(error, REFUSALS):

@@ -8,6 +8,23 @@ from app.core import limits
 from app.store.errors import StoreError
 from app.store.store import Store
 
+#: the lengths of every game row's fields (``check_games``)
+_GAME_SIZES = (
+    "SELECT substr(id, 1, 40), length(id), length(ruleset), length(title), "
+    "length(variants) FROM game"
+)
+#: the first event with a field over its limit (``check_log``)
+_EVENT_SIZES = (
+    "SELECT seq, length(payload), length(narrative), length(actor), length(rule) "
+    "FROM event WHERE game_id = :game AND (length(payload) > :payload "
+    "OR length(narrative) > :text OR length(actor) > :text OR length(rule) > :text) "
+    "ORDER BY seq LIMIT 1"
+)
+#: the newest snapshot's size
+_SNAPSHOT_SIZE = (
+    "SELECT seq, length(data) FROM snapshot WHERE game_id = :game ORDER BY seq DESC LIMIT 1"
+)
+
 
 def _over(where: str, what: str, chars: int, limit: int) -> StoreError:
     return StoreError(
@@ -18,11 +35,7 @@ def _over(where: str, what: str, chars: int, limit: int) -> StoreError:
 
 def check_games(store: Store, where: str) -> None:
     """Every game row's id, ruleset, title and variants within ``MAX_TEXT``."""
-    rows = store._rows(
-        "SELECT substr(id, 1, 40), length(id), length(ruleset), length(title), "
-        "length(variants) FROM game",
-        {},
-    )
+    rows = store._rows(_GAME_SIZES, {})
     for gid, *sizes in rows:
         for what, size in zip(
             ("its id", "its ruleset", "its title", "its variants"), sizes, strict=True
@@ -41,13 +54,7 @@ def check_log(store: Store, where: str, game_id: str) -> None:
             f"{where}: the log holds {last:,} events; the limit is {limits.MAX_EVENTS:,}. "
             "Refused; the file was not changed."
         )
-    rows = store._rows(
-        "SELECT seq, length(payload), length(narrative), length(actor), length(rule) "
-        "FROM event WHERE game_id = :game AND (length(payload) > :payload "
-        "OR length(narrative) > :text OR length(actor) > :text OR length(rule) > :text) "
-        "ORDER BY seq LIMIT 1",
-        {"game": game_id, "payload": payload, "text": text},
-    )
+    rows = store._rows(_EVENT_SIZES, {"game": game_id, "payload": payload, "text": text})
     if rows:
         seq, *sizes = rows[0]
         for what, size, limit in zip(
@@ -58,10 +65,7 @@ def check_log(store: Store, where: str, game_id: str) -> None:
         ):
             if size is not None and size > limit:
                 raise _over(where, f"event {seq}: {what}", int(size), limit)
-    snap = store._rows(
-        "SELECT seq, length(data) FROM snapshot WHERE game_id = :game ORDER BY seq DESC LIMIT 1",
-        {"game": game_id},
-    )
+    snap = store._rows(_SNAPSHOT_SIZE, {"game": game_id})
     if snap and snap[0][1] is not None and snap[0][1] > limits.MAX_SNAPSHOT:
         raise StoreError(
             f"{where}: the snapshot at event {snap[0][0]} is {int(snap[0][1]):,} bytes; the "

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Engine, func, insert, inspect, select
 
 from app.store import revisions
 from app.store.errors import EmptyStore, StoreError
+from app.store.tables import InfoRow
 
 #: the PostgreSQL advisory lock key held while the schema is checked or migrated ("airb")
 MIGRATION_LOCK = 0x61697262
@@ -42,7 +43,7 @@ def migrate(engine: Engine, where: str, before_upgrade: Callable[[], None] | Non
     head = revisions.head_revision()
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
         current = current_revision(conn)
         if current is None:
             others = inspect(conn).get_table_names()
@@ -63,12 +64,10 @@ def migrate(engine: Engine, where: str, before_upgrade: Callable[[], None] | Non
             from alembic import command
 
             command.upgrade(_alembic_config(conn), "head")
-        present = conn.execute(text("SELECT value FROM airboss_info WHERE key = 'format'")).first()
+        info = InfoRow.__table__  # type: ignore[attr-defined]
+        present = conn.execute(select(info.c.value).where(info.c.key == "format")).first()
         if present is None:
-            conn.execute(
-                text("INSERT INTO airboss_info (key, value) VALUES ('format', :format)"),
-                {"format": revisions.FORMAT},
-            )
+            conn.execute(insert(info).values(key="format", value=revisions.FORMAT))
         elif present[0] != revisions.FORMAT:
             raise StoreError(f"{where}: not an Airboss database")
 

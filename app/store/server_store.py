@@ -2,6 +2,11 @@
 
 Every station appends in one transaction that also announces the append (``NOTIFY`` on the
 game's channel), and follows the others by ``LISTEN``ing on a connection of its own.
+
+Every statement is an SQLAlchemy Core construct built from the SQLModel tables
+(``app.store.server_sql``, issue 36): the SQL text ``Store`` hands to ``_rows`` and ``_write``
+(the file path's) only names which. ``LISTEN``, which SQLAlchemy cannot say, is composed by
+psycopg with the channel quoted as an identifier.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import create_engine, insert, make_url, text
+from sqlalchemy import Executable, create_engine, insert, make_url, text
 from sqlalchemy.exc import (
     ArgumentError,
     DBAPIError,
@@ -25,11 +30,11 @@ from sqlalchemy.exc import (
     OperationalError,
 )
 
-from app.store import passwords
+from app.store import passwords, server_sql
 from app.store.errors import ConcurrentAppend, StoreError, Unsettled
 from app.store.migrate import check_schema, migrate
+from app.store.server_sql import EVENT
 from app.store.store import Batch, Params, Store, channel
-from app.store.tables import EventRow
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +53,6 @@ DEADLINE_S = 8.0
 LISTEN_AGAIN_S = 8.0
 #: how often a following desk looks for changes no station announces (seconds)
 EDITS_EVERY_S = 1.0
-#: the events changed or removed on the server since it started, by anyone
-_EDITS = (
-    "SELECT coalesce(sum(n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables "
-    "WHERE relname = 'event'"
-)
 #: a failure this quick is a pooled connection the server dropped (restarted), not a network
 STALE_S = 1.0
 #: an action whose fate the server's silence hides is asked after, up to this long from its
@@ -179,6 +179,17 @@ def _listen_sql(game_id: str) -> Any:
     return sql.SQL("LISTEN {}").format(sql.Identifier(channel(game_id)))
 
 
+def _statement(sql: str) -> Executable:
+    """The construct ``server_sql.STATEMENTS`` holds for a statement of ``Store``'s; one it
+    lacks (a statement added to the file path and not yet here, which the test of
+    ``server_sql`` names) runs as the text it is, its values bound all the same."""
+    found = server_sql.STATEMENTS.get(sql)
+    if found is None:
+        log.warning("no SQLAlchemy construct for %r: run as text", sql)
+        return text(sql)
+    return found
+
+
 class ServerStore(Store):
     """Any number of games in one server database."""
 
@@ -198,6 +209,7 @@ class ServerStore(Store):
         self._lost: dict[str, int] = {}
         #: the server's count of changed and removed events, and when it was last read
         self._edits: int | None = None
+        self._edits_query: tuple[str, dict[str, Any]] | None = None
         self._edits_seen_at = 0.0
         #: when to try the LISTEN connection again after the server did not answer
         self._listen_again_at = 0.0
@@ -245,12 +257,15 @@ class ServerStore(Store):
             deadline.finish()
             conn.close()
 
-    def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
+    def _rows(self, sql: str | Executable, params: Params) -> list[tuple[Any, ...]]:
+        """The rows of a statement: ``Store``'s SQL text (its construct is run) or one of
+        ``server_sql``'s own."""
+        statement = _statement(sql) if isinstance(sql, str) else sql
         for attempt in (1, 2):
             began = time.monotonic()
             try:
                 with self._use() as conn:
-                    return [tuple(r) for r in conn.execute(text(sql), dict(params))]
+                    return [tuple(r) for r in conn.execute(statement, dict(params))]
             except (OperationalError, InterfaceError) as e:
                 if attempt == 1 and time.monotonic() - began < STALE_S:
                     continue  # a pooled connection the server had dropped: a new one
@@ -264,7 +279,7 @@ class ServerStore(Store):
             with self._use(write=True) as conn:
                 for sql, rows in batches:
                     if rows:
-                        conn.execute(text(sql), [dict(r) for r in rows])
+                        conn.execute(_statement(sql), [dict(r) for r in rows])
         except IntegrityError:
             raise ConcurrentAppend from None
         except DBAPIError as e:
@@ -292,10 +307,10 @@ class ServerStore(Store):
             try:
                 with self._use(write=True) as conn:
                     connected = True
-                    conn.execute(insert(EventRow.__table__).values(rows))
+                    conn.execute(insert(EVENT).values(rows))
                     inserted = True
                     conn.execute(
-                        text("SELECT pg_notify(:channel, :seq)"),
+                        server_sql.NOTIFY,
                         {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
                     )
             except IntegrityError:
@@ -339,11 +354,7 @@ class ServerStore(Store):
         make a "not written" answer false."""
         pid = self._lost.get(uid)
         if pid:
-            rows = self._rows(
-                "SELECT pg_terminate_backend(pid, 3000) FROM pg_stat_activity "
-                "WHERE pid = :pid AND usename = current_user",
-                {"pid": pid},
-            )
+            rows = self._rows(server_sql.TERMINATE, {"pid": pid})
             if rows and not rows[0][0]:
                 raise StoreError(f"{self.where}: the lost connection's process is still there")
             del self._lost[uid]
@@ -390,7 +401,7 @@ class ServerStore(Store):
                 # a change no station announces (an UPDATE or DELETE made with psql):
                 # counted by the server's statistics, looked at once a second (issue 30)
                 self._edits_seen_at = now
-                row = self._listen.execute(_EDITS).fetchone()
+                row = self._listen.execute(*self._edits_sql()).fetchone()
                 edits = int(row[0]) if row and row[0] is not None else 0
                 # LISTEN again (it changes nothing): the connection's last statement is how
                 # ``watching`` counts the stations following this game
@@ -411,6 +422,14 @@ class ServerStore(Store):
         self._listen_wait = 0.0
         return self._notices
 
+    def _edits_sql(self) -> tuple[str, dict[str, Any]]:
+        """``server_sql.EDITS`` as the LISTEN connection (psycopg's own) runs it: compiled
+        by SQLAlchemy for this server (once), its values bound."""
+        if self._edits_query is None:
+            compiled = server_sql.EDITS.compile(dialect=self.engine.dialect)
+            self._edits_query = (str(compiled), dict(compiled.params))
+        return self._edits_query
+
     def listen_socket(self) -> int | None:
         if self._listen is None:
             return None
@@ -420,9 +439,5 @@ class ServerStore(Store):
             return None
 
     def watching(self, game_id: str) -> int | None:
-        rows = self._rows(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND query = :listen",
-            {"listen": _listen_sql(game_id).as_string(None)},
-        )
+        rows = self._rows(server_sql.WATCHING, {"listen": _listen_sql(game_id).as_string(None)})
         return int(rows[0][0] or 0)

@@ -6,10 +6,11 @@ that the file is an Airboss store of a schema this version knows; a corrupt, for
 file is refused with a message and never modified. An older file is backed up before its
 migration.
 
-``Store`` holds what both kinds share: the statements, plain SQL with named parameters that
-SQLite and PostgreSQL read alike, and the envelopes made from their rows. ``FileStore`` runs
-them on Python's own ``sqlite3`` (opening a game file imports neither SQLAlchemy nor Alembic:
-issue 20), ``ServerStore`` on SQLAlchemy and psycopg. ``open_store`` and ``create_store``
+``Store`` holds what both kinds share: the statements, plain SQL with named parameters, and
+the envelopes made from their rows. ``FileStore`` runs them on Python's own ``sqlite3``
+(opening a game file imports neither SQLAlchemy nor Alembic: issue 20); ``ServerStore`` runs,
+for each, its SQLAlchemy construct built from the SQLModel tables (``app.store.server_sql``,
+issue 36), on psycopg. ``open_store`` and ``create_store``
 choose between them.
 """
 
@@ -68,6 +69,18 @@ _PAGE_BACKWARD = _SELECT_EVENTS + (
 )
 _SELECT_ACTION = _SELECT_EVENTS + " WHERE game_id = :game AND action = :action ORDER BY seq"
 _SELECT_LOG = _SELECT_EVENTS + " WHERE game_id = :game ORDER BY seq"
+_SELECT_SEQS = "SELECT seq FROM event WHERE game_id = :game ORDER BY seq"
+_SELECT_LAST_SEQ = "SELECT max(seq) FROM event WHERE game_id = :game"
+_SELECT_LAST_TIME = "SELECT max(time) FROM event WHERE game_id = :game"
+INSERT_SNAPSHOT = (
+    "INSERT INTO snapshot (game_id, seq, data, head) VALUES (:game, :seq, :data, :head)"
+)
+#: the newest snapshot that recorded its event's hash (where the check at open starts)
+_SELECT_ANCHOR = (
+    "SELECT seq, head FROM snapshot WHERE game_id = :game AND head IS NOT NULL "
+    "ORDER BY seq DESC LIMIT 1"
+)
+_SELECT_SNAPSHOT = "SELECT seq, data FROM snapshot WHERE game_id = :game ORDER BY seq DESC LIMIT 1"
 
 
 def channel(game_id: str) -> str:
@@ -211,7 +224,7 @@ class Store(ABC):
         raise StoreError(f"{self.where}: no game {game_id!r}")
 
     def last_action_time(self, game_id: str) -> datetime | None:
-        rows = self._rows("SELECT max(time) FROM event WHERE game_id = :game", {"game": game_id})
+        rows = self._rows(_SELECT_LAST_TIME, {"game": game_id})
         return self._time(rows[0][0]) if rows and rows[0][0] is not None else None
 
     # -- the log ------------------------------------------------------------------------------
@@ -313,12 +326,7 @@ class Store(ABC):
             raise Tampered(self.where, last[0] + 1)
 
     def _first_gap(self, game_id: str) -> int:
-        seqs = [
-            int(r[0])
-            for r in self._rows(
-                "SELECT seq FROM event WHERE game_id = :game ORDER BY seq", {"game": game_id}
-            )
-        ]
+        seqs = [int(r[0]) for r in self._rows(_SELECT_SEQS, {"game": game_id})]
         for n, seq in enumerate(seqs, start=1):
             if seq != n:
                 return n
@@ -329,7 +337,7 @@ class Store(ABC):
         return bool(self._rows(_SELECT_UID, {"uid": f"{uid}/0"}))
 
     def last_seq(self, game_id: str) -> int:
-        rows = self._rows("SELECT max(seq) FROM event WHERE game_id = :game", {"game": game_id})
+        rows = self._rows(_SELECT_LAST_SEQ, {"game": game_id})
         return int(rows[0][0] or 0) if rows else 0
 
     def _envelopes(self, sql: str, params: Params) -> list[Envelope]:
@@ -401,13 +409,7 @@ class Store(ABC):
         head = self.heads.get(game_id)
         digest = head[1] if head is not None and head[0] == seq else self.hash_at(game_id, seq)
         row = {"game": game_id, "seq": seq, "data": data, "head": digest}
-        self._write(
-            (
-                "INSERT INTO snapshot (game_id, seq, data, head) "
-                "VALUES (:game, :seq, :data, :head)",
-                [row],
-            )
-        )
+        self._write((INSERT_SNAPSHOT, [row]))
 
     def check_log(self, game_id: str) -> None:
         """The check of a game's log at open (issue 30): nothing removed anywhere, and the
@@ -416,11 +418,7 @@ class Store(ABC):
         count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
         if int(count or 0) != int(newest or 0):
             raise Tampered(self.where, self._first_gap(game_id))
-        anchor = self._rows(
-            "SELECT seq, head FROM snapshot WHERE game_id = :game AND head IS NOT NULL "
-            "ORDER BY seq DESC LIMIT 1",
-            {"game": game_id},
-        )
+        anchor = self._rows(_SELECT_ANCHOR, {"game": game_id})
         if not anchor:
             self.check_chain(game_id)
             return
@@ -430,10 +428,7 @@ class Store(ABC):
         self.check_chain(game_id, after=seq, prev=head)
 
     def latest_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
-        rows = self._rows(
-            "SELECT seq, data FROM snapshot WHERE game_id = :game ORDER BY seq DESC LIMIT 1",
-            {"game": game_id},
-        )
+        rows = self._rows(_SELECT_SNAPSHOT, {"game": game_id})
         return (int(rows[0][0]), bytes(rows[0][1])) if rows else None
 
     # -- copies -------------------------------------------------------------------------------

@@ -209,14 +209,11 @@ def test_a_game_goes_to_the_server_and_home_again_byte_identical(pg_url: str, tm
     """Issue 17: a file game brought to the club's server, and the server game taken home to
     a file: the same log, byte for byte (payload, narrative, time, seq, action, actor)."""
     from app.store import open_store
-    from app.store.store import EVENT_COLUMNS
+    from app.store.store import _SELECT_LOG
 
     def raw(target: str, gid: str) -> list[tuple]:
         store = open_store(target, read_only=True)
-        rows = store._rows(
-            f"SELECT {', '.join(EVENT_COLUMNS)} FROM event WHERE game_id = :g ORDER BY seq",
-            {"g": gid},
-        )
+        rows = store._rows(_SELECT_LOG, {"game": gid})  # every stored column, in order
         store.close()
         return [(*r[:3], store._time(r[3]), *r[4:]) for r in rows]
 

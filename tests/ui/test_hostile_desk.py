@@ -356,3 +356,229 @@ def test_the_game_does_not_change_under_a_ruleset_call(
     assert "another station or window acted first" in combat.refusal.message
     said = [narrative for _, narrative in log(game)]
     assert said[-1].startswith("Red 1 spends 1") and not any("gun roll" in n for n in said)
+
+
+class StopWaiting:
+    """Watches for the desk's "Waiting for the ruleset" dialogs from a timer (the desk's event
+    loop turns while it waits) and, ``press``, gives up on each with a click on Stop waiting
+    or Esc; notes what the umpire saw."""
+
+    def __init__(self, qtbot: Any, press: str | None = "click") -> None:
+        self.qtbot, self.press = qtbot, press
+        self.seen: list[str] = []  # each dialog's first text
+        self.appeared_after: list[float] = []  # each dialog: s from the start of its wait
+        self.modal: list[bool] = []
+        self._dialogs: list[Any] = []
+        self.timer = QTimer()
+        self.timer.setInterval(20)
+        self.timer.timeout.connect(self._look)
+        self.timer.start()
+
+    def _look(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        from app.ui import guest_worker
+
+        dialog = guest_worker.shown
+        if dialog is None or not dialog.isVisible() or dialog in self._dialogs:
+            return
+        self._dialogs.append(dialog)
+        self.seen.append(dialog.label.text())
+        self.appeared_after.append(time.monotonic() - dialog.since)
+        self.modal.append(QApplication.activeModalWidget() is dialog and dialog.isModal())
+        if self.press is None:
+            return
+        if self.press == "click":
+            self.qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+        else:
+            self.qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+
+def stopped(call: str) -> str:
+    """The message of a call the umpire stopped waiting for (the seconds left out)."""
+    return f"s ({call}): the umpire stopped waiting; nothing was recorded"
+
+
+@pytest.fixture
+def long_limit(monkeypatch: pytest.MonkeyPatch) -> float:
+    """The desk's own time limit (5 s): the umpire gives up well before it."""
+    from app.core.guest import TIME_LIMIT
+
+    monkeypatch.setattr(app.session, "TIME_LIMIT", TIME_LIMIT)
+    return TIME_LIMIT
+
+
+def assert_gave_up_soon(watch: StopWaiting, took: float, limit: float, call: str) -> None:
+    watch.stop()
+    assert watch.appeared_after and all(after < 1.0 for after in watch.appeared_after)
+    assert all(watch.modal)  # his clicks and keys reach the dialog and nothing else
+    assert watch.seen[0].startswith(f"Waiting for the ruleset {NAME} ({call})… "), watch.seen
+    assert took < limit - 2, took  # well before the time limit
+
+
+@pytest.mark.parametrize("press", ["click", "escape"])
+def test_stop_waiting_for_steps(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, press
+) -> None:
+    """``steps`` hangs as the desk opens: the waiting dialog appears within a second, Stop
+    waiting (or Esc) ends the wait at once, the desk says which ruleset and call; nothing is
+    written."""
+    before = log(game)
+    hostile_site.MISBEHAVE["steps"] = "hang"
+    watch = StopWaiting(qtbot, press)
+    start = time.monotonic()
+    window = open_desk(qtbot, tmp_path, game)
+    took = time.monotonic() - start
+    call = "steps (sequence of play)"
+    assert_gave_up_soon(watch, took, long_limit, call)
+    assert f"the ruleset {NAME} did not answer in " in window.refusal.message
+    assert stopped(call) in window.refusal.message
+    assert log(game) == before
+
+
+def test_stop_waiting_for_acting(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit
+) -> None:
+    """``acting`` hangs as the desk opens: Stop waiting, and who acts now says why it cannot
+    be shown."""
+    before = log(game)
+    hostile_site.MISBEHAVE["acting"] = "hang"
+    watch = StopWaiting(qtbot)
+    start = time.monotonic()
+    window = open_desk(qtbot, tmp_path, game)
+    took = time.monotonic() - start
+    call = "acting (who acts now)"
+    assert_gave_up_soon(watch, took, long_limit, call)
+    [line] = acting_lines(window)
+    assert line.startswith(f"who acts now cannot be shown: the ruleset {NAME} did not answer")
+    assert stopped(call) in line
+    assert log(game) == before
+
+
+def test_stop_waiting_for_prepare(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit
+) -> None:
+    """``prefill`` hangs when the umpire opens the gun line: Stop waiting, and the Combat
+    panel says the ruleset did not answer in preparing the form."""
+    before = log(game)
+    window = open_desk(qtbot, tmp_path, game)
+    hostile_site.MISBEHAVE["prefill"] = "hang"
+    watch = StopWaiting(qtbot)
+    start = time.monotonic()
+    combat = open_gun_line(qtbot, window)
+    took = time.monotonic() - start
+    call = "prepare Gun attack"
+    assert_gave_up_soon(watch, took, long_limit, call)
+    assert f"the ruleset {NAME} did not answer in " in combat.refusal.message
+    assert stopped(call) in combat.refusal.message
+    assert log(game) == before
+
+
+def test_stop_waiting_for_resolve(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, monkeypatch
+) -> None:
+    """The gun attack's ``resolve`` hangs when the umpire presses Resolve: Stop waiting, the
+    Combat panel says so, nothing is written; the desk's Next step is not reached while the
+    dialog is up (a click on it goes nowhere)."""
+    from PySide6.QtTest import QTest
+
+    before = log(game)
+    window = open_desk(qtbot, tmp_path, game)
+    combat = open_gun_line(qtbot, window)
+    assert combat.prepared is not None
+    gun = game.ruleset.procedures["gun_attack"]
+
+    def hang(*args: Any, **kwargs: Any) -> Any:
+        hostile_site.RELEASE.wait()
+        raise RuntimeError("released")
+
+    monkeypatch.setattr(gun, "resolve", hang)
+    turn = window.panels["turn"]
+    clicked_next: list[str] = []
+
+    def click_next_while_waiting() -> None:
+        from app.ui import guest_worker
+
+        if guest_worker.shown is not None and guest_worker.shown.isVisible():
+            # as the window system delivers it: the desk's window is blocked by the dialog
+            where = turn.next_button.mapTo(window, turn.next_button.rect().center())
+            QTest.mouseClick(window.windowHandle(), Qt.MouseButton.LeftButton, pos=where)
+            clicked_next.append(turn.heading.text())
+
+    poke = QTimer()
+    poke.setInterval(10)
+    poke.timeout.connect(click_next_while_waiting)
+    poke.start()
+    watch = StopWaiting(qtbot)
+    start = time.monotonic()
+    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    took = time.monotonic() - start
+    poke.stop()
+    call = "resolve Gun attack"
+    assert_gave_up_soon(watch, took, long_limit, call)
+    assert clicked_next and set(clicked_next) == {"Turn 1 — Combat"}  # clicks went nowhere
+    assert turn.heading.text() == "Turn 1 — Combat" and game.engagement.turn == 1
+    assert f"the ruleset {NAME} did not answer in " in combat.refusal.message
+    assert stopped(call) in combat.refusal.message
+    assert log(game) == before
+
+
+def test_stop_waiting_for_on_clock(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit
+) -> None:
+    """Next step into an ``on_clock`` that hangs: Esc on the dialog, the clock unmoved, and
+    the desk's window and the widget the umpire was on have the focus again."""
+    from PySide6.QtWidgets import QApplication
+
+    before = log(game)
+    window = open_desk(qtbot, tmp_path, game)
+    hostile_site.MISBEHAVE["on_clock"] = "hang"
+    turn = window.panels["turn"]
+    window.activateWindow()
+    turn.next_button.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is turn.next_button, timeout=3000)
+    watch = StopWaiting(qtbot, "escape")
+    start = time.monotonic()
+    qtbot.keyClick(turn.next_button, Qt.Key.Key_Space)  # Next step from the keyboard
+    took = time.monotonic() - start
+    call = "on_clock (what happens by itself)"
+    assert_gave_up_soon(watch, took, long_limit, call)
+    assert stopped(call) in turn.message.message
+    assert turn.heading.text() == "Turn 1 — Combat"
+    assert log(game) == before
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=3000)
+    assert QApplication.focusWidget() is turn.next_button
+
+
+def test_a_call_answered_within_the_delay_shows_no_dialog(
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, monkeypatch
+) -> None:
+    """A gun attack that takes a tenth of a second (under ``WAITING_AFTER_MS``) resolves
+    with no waiting dialog; one that takes longer shows it until it answers, and resolves."""
+    from app.ui import guest_worker
+
+    window = open_desk(qtbot, tmp_path, game)
+    gun = game.ruleset.procedures["gun_attack"]
+    real = gun.resolve
+    pause = [0.1]
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(pause[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(gun, "resolve", slow)
+    assert pause[0] * 1000 < guest_worker.WAITING_AFTER_MS
+    for wait, dialog in ((0.1, False), (guest_worker.WAITING_AFTER_MS / 1000 + 0.5, True)):
+        pause[0] = wait
+        before = len(log(game))
+        combat = open_gun_line(qtbot, window)
+        assert combat.prepared is not None
+        watch = StopWaiting(qtbot, press=None)
+        qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+        watch.stop()
+        assert bool(watch.seen) is dialog, watch.seen
+        assert guest_worker.shown is None
+        assert any("gun roll" in narrative for _, narrative in log(game)[before:])

@@ -160,10 +160,10 @@ def test_a_call_that_still_hangs_is_refused_at_once(
 
 
 def test_the_caller_waits_as_the_waiter_says(game: GameSession) -> None:
-    waited: list[float] = []
+    waited: list[tuple[float, str, str]] = []
 
-    def waiter(done: threading.Event, limit: float) -> None:
-        waited.append(limit)
+    def waiter(done: threading.Event, limit: float, ruleset: str, call: str) -> None:
+        waited.append((limit, ruleset, call))
         done.wait(limit)
 
     old = guest.set_waiter(waiter)
@@ -172,7 +172,37 @@ def test_the_caller_waits_as_the_waiter_says(game: GameSession) -> None:
         assert call_guest("Odd rules", "acting", lambda: 8) == 8  # no limit: no thread
     finally:
         assert guest.set_waiter(old) is waiter
-    assert waited == [2]
+    assert waited == [(2, "Odd rules", "steps")]
+
+
+def test_a_waiter_that_stops_waiting_abandons_the_call(hostile_site: ModuleType) -> None:
+    """The umpire stops waiting (the desk's waiter returns the seconds it waited): the call
+    is abandoned as after its time limit, the message says he stopped waiting, and the same
+    call is refused at once while it still hangs."""
+
+    def stop_soon(done: threading.Event, limit: float, ruleset: str, call: str) -> float:
+        done.wait(0.2)
+        return 1.23
+
+    old = guest.set_waiter(stop_soon)
+    try:
+        with pytest.raises(GuestTimeout) as e:
+            call_guest("Odd rules", "steps", hostile_site.RELEASE.wait, time_limit=5)
+        assert e.value.stopped and e.value.seconds == 1.2
+        assert str(e.value) == (
+            "the ruleset Odd rules did not answer in 1.2 s (steps): the umpire stopped "
+            "waiting; nothing was recorded"
+        )
+        assert guest.hanging() == [("Odd rules", "steps")]
+        with pytest.raises(GuestTimeout, match="and is still busy with it"):
+            call_guest("Odd rules", "steps", lambda: 1, time_limit=5)
+        # a call that answered before the waiter gave up is taken as answered
+        assert call_guest("Odd rules", "sum", sum, [1, 2], time_limit=5) == 3
+    finally:
+        guest.set_waiter(old)
+        hostile_site.RELEASE.set()
+        assert guest.settle()
+        hostile_site.RELEASE.clear()
 
 
 def test_worker_threads_are_reused_and_a_hung_one_is_not(hostile_site: ModuleType) -> None:
