@@ -17,11 +17,11 @@ from . import advantage_state
 from .advantage import DeclareAdvantage, EndAdvantage, expire_advantages
 from .altitude import AltitudeChange
 from .card import Card, catalogue
-from .card_spec import build_card
 from .geometry import AdvancedAirForceGeometry
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
-from .gunfire import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
+from .guns import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
+from .printed_card import build_card
 from .speed import ClimbRate, SpeedChange, StallSpeed
 from .state import GameState, State
 from .tables import FIRE_TABLES

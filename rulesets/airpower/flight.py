@@ -11,7 +11,7 @@ from app.core.engagement import Engagement
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs
-from rulesets.airpower.common import SSGT_RULE
+from rulesets.airpower.attacks import SSGT_RULE
 from rulesets.airpower.recovery import RECOVERY_RULE, FireStatus, FPKind, fire_status
 from rulesets.airpower.state import State
 

@@ -17,7 +17,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
-from rulesets.airpower.common import FormationInput, check_formation, pending_hit
+from rulesets.airpower.attacks import FormationInput, check_formation, pending_hit
 from rulesets.airpower.geometry import HexPosition
 from rulesets.airpower.state import State
 from rulesets.airpower.tables import GENIE, genie_table

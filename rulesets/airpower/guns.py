@@ -13,8 +13,7 @@ from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from rulesets.airpower.arcs import AngleOff
-from rulesets.airpower.cards import Card, Details
-from rulesets.airpower.common import (
+from rulesets.airpower.attacks import (
     ATTACK_CARD_FIELDS,
     GUN_RULE,
     ORIGINAL,
@@ -32,6 +31,7 @@ from rulesets.airpower.common import (
     prefill_attack,
     record_attack,
 )
+from rulesets.airpower.card import Card, Details
 from rulesets.airpower.tables import gun_pods, modifiers
 
 

@@ -13,8 +13,8 @@ from app.core.events import AttributesSet
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import ProcedureInputs
 from rulesets.airpower.arcs import AngleOff
-from rulesets.airpower.cards import Card
-from rulesets.airpower.common import RR_RULE, attacks_this_turn, check_radar_ranging
+from rulesets.airpower.attacks import RR_RULE, attacks_this_turn, check_radar_ranging
+from rulesets.airpower.card import Card
 from rulesets.airpower.state import RadarRanged, RangingAttempt, State
 
 

@@ -13,8 +13,7 @@ from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
-from rulesets.airpower.cards import Card
-from rulesets.airpower.common import (
+from rulesets.airpower.attacks import (
     ATTACK_CARD_FIELDS,
     ORIGINAL,
     ROCKET_RULE,
@@ -31,6 +30,7 @@ from rulesets.airpower.common import (
     prefill_attack,
     record_attack,
 )
+from rulesets.airpower.card import Card
 from rulesets.airpower.tables import ROCKETS, RocketFactors, modifiers, rocket_table
 
 

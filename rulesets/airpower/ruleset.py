@@ -15,8 +15,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
 from rulesets.airpower import sequence, tables
-from rulesets.airpower.cards import Card, Details, air_to_air_factors, card_spec
-from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
+from rulesets.airpower.attacks import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
+from rulesets.airpower.card import Card, Details, air_to_air_factors, card_spec
 from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
 from rulesets.airpower.genie import (

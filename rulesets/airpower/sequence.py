@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.ruleset import Acting, Step
-from rulesets.airpower.common import GUN_RULE
+from rulesets.airpower.attacks import GUN_RULE
 from rulesets.airpower.state import State
 
 GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"

@@ -32,7 +32,7 @@ from rulesets.nth_fleet.combat import (
     in_shooter_order,
     roll_modifier,
 )
-from rulesets.nth_fleet.display import tracks_of
+from rulesets.nth_fleet.displays import tracks_of
 from rulesets.nth_fleet.missions import card_of
 from rulesets.nth_fleet.state import NO_MISSION, state_of
 from rulesets.nth_fleet.tables import AttackTable, attack_table

@@ -12,8 +12,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs
-from rulesets.nth_fleet.cards import Card
-from rulesets.nth_fleet.display import base_of, moved, place_words, tracks_of
+from rulesets.nth_fleet.card import Card
+from rulesets.nth_fleet.displays import base_of, moved, place_words, tracks_of
 from rulesets.nth_fleet.state import NO_MISSION, Place, State, Tracks, state_of
 from rulesets.nth_fleet.values import (
     INT_MISSIONS,

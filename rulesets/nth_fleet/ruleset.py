@@ -33,10 +33,10 @@ from rulesets.nth_fleet.air_combat import (
     AirAttack,
     AirCombat,
 )
-from rulesets.nth_fleet.cards import Card as TypeCard
-from rulesets.nth_fleet.cards import Details, catalogue, per_point
+from rulesets.nth_fleet.card import Card as TypeCard
+from rulesets.nth_fleet.card import Details, catalogue, per_point
 from rulesets.nth_fleet.combat import EW_EACH
-from rulesets.nth_fleet.display import (
+from rulesets.nth_fleet.displays import (
     PLACES,
     TRACK_TITLES,
     base_display,

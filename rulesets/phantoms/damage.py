@@ -12,7 +12,7 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, DamageTaken, Event, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality
-from rulesets.phantoms.common import (
+from rulesets.phantoms.clock import (
     D10,
     in_play,
     loss_events,

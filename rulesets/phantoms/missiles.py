@@ -16,15 +16,8 @@ from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import Card, Missile
-from rulesets.phantoms.combat import (
-    check_can_fire,
-    check_enemy,
-    check_vertical,
-    fired_event,
-    missile_ledger,
-)
-from rulesets.phantoms.common import (
+from rulesets.phantoms.card import Card, Missile
+from rulesets.phantoms.clock import (
     in_play,
     maneuver_now,
     now_impulse,
@@ -32,6 +25,13 @@ from rulesets.phantoms.common import (
 )
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.geometry import RADAR_ASPECT
+from rulesets.phantoms.guns import (
+    check_can_fire,
+    check_enemy,
+    check_vertical,
+    fired_event,
+    missile_ledger,
+)
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
 from rulesets.phantoms.state import MissileInFlight, flying, in_flight, state_of
 from rulesets.phantoms.tables import positions, tables

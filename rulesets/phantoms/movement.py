@@ -14,8 +14,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, ProcedureInputs
-from rulesets.phantoms.cards import Card, SpeedChart
-from rulesets.phantoms.common import (
+from rulesets.phantoms.card import Card, SpeedChart
+from rulesets.phantoms.clock import (
     clock_of,
     engine_damaged,
     in_play,

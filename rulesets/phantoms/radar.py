@@ -13,9 +13,9 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import card_of
-from rulesets.phantoms.combat import check_enemy
-from rulesets.phantoms.common import in_play, pilot_of
+from rulesets.phantoms.card import card_of
+from rulesets.phantoms.clock import in_play, pilot_of
+from rulesets.phantoms.guns import check_enemy
 from rulesets.phantoms.state import flying, in_flight, state_of
 from rulesets.phantoms.tables import tables
 

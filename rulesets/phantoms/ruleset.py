@@ -24,14 +24,13 @@ from app.core.ruleset import (
     Variant,
 )
 from rulesets.phantoms import sequence
-from rulesets.phantoms.boards import boards
 from rulesets.phantoms.breakoff import BreakOff, Disengage
-from rulesets.phantoms.card import card_spec
-from rulesets.phantoms.cards import Card, Details, catalogue, resolve_countermeasures
-from rulesets.phantoms.combat import GUN_LEDGER, GunAttack, missile_ledger
+from rulesets.phantoms.card import Card, Details, catalogue, resolve_countermeasures
 from rulesets.phantoms.control import LossOfControl, Recovery
 from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
+from rulesets.phantoms.displays import boards
 from rulesets.phantoms.geometry import PhantomsGeometry
+from rulesets.phantoms.guns import GUN_LEDGER, GunAttack, missile_ledger
 from rulesets.phantoms.initiative import Initiative, PassInitiative
 from rulesets.phantoms.missiles import MissileAttack, MissileLaunch, MissileLost
 from rulesets.phantoms.movement import (
@@ -43,6 +42,7 @@ from rulesets.phantoms.movement import (
     Tailing,
     marker_ends,
 )
+from rulesets.phantoms.printed_card import card_spec
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
 from rulesets.phantoms.state import GameState, State, state_of

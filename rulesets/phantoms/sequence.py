@@ -6,8 +6,8 @@ from __future__ import annotations
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.events import Event
 from app.core.ruleset import Acting, Step
-from rulesets.phantoms.cards import card_of
-from rulesets.phantoms.common import (
+from rulesets.phantoms.card import card_of
+from rulesets.phantoms.clock import (
     IMPULSES,
     SEGMENTS,
     absolute_impulse,

@@ -21,7 +21,7 @@ from app.core.events import (
 )
 from app.core.procedure import Draft
 
-from .cards import Card, HardPoint
+from .card import Card, HardPoint
 from .state import state_of
 
 ANTI_GRAV = "anti_grav"

@@ -13,7 +13,7 @@ from app.core.events import AttributesSet, CriticalHit, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
-from .cards import Card, catalogue
+from .card import Card, catalogue
 from .common import (
     ANTI_GRAV,
     EXTRA_DP_ON_LOCATION_ONLY,

@@ -13,7 +13,7 @@ from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
 from app.core.procedure import Decision, Draft, Procedure
 
-from .cards import details_of
+from .card import details_of
 from .common import ROLL_OFF_HIGHER_FIRST, card_of, fighter
 from .sequence import INITIATIVE, RULE, require_step
 from .state import game_of

@@ -27,7 +27,7 @@ from app.core.ruleset import (
     ledger_tracks,
 )
 
-from .cards import Card, Details, catalogue, details_of, firing_initiative
+from .card import Card, Details, catalogue, details_of, firing_initiative
 from .common import (
     ANTI_GRAV,
     EXTRA_DP_ON_LOCATION_ONLY,

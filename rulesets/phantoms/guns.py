@@ -16,8 +16,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import Card, card_of
-from rulesets.phantoms.common import (
+from rulesets.phantoms.card import Card, card_of
+from rulesets.phantoms.clock import (
     in_play,
     maneuver_now,
     now_impulse,

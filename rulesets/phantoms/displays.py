@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.core.engagement import Engagement
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table
-from rulesets.phantoms.common import IMPULSES
+from rulesets.phantoms.clock import IMPULSES
 from rulesets.phantoms.state import game_of, state_of
 
 

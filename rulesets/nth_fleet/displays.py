@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
-from rulesets.nth_fleet.cards import Details, Track
+from rulesets.nth_fleet.card import Details, Track
 from rulesets.nth_fleet.state import PLACES, Place, Tracks, state_of
 
 __all__ = [

@@ -14,7 +14,7 @@ from app.core.events import AttributesSet
 from app.core.procedure import Draft
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.airpower.arcs import AngleOff, ArcRange
-from rulesets.airpower.cards import Card
+from rulesets.airpower.card import Card
 from rulesets.airpower.recovery import FPKind, fire_status, status_before_move
 from rulesets.airpower.state import (
     AttackEntry,
