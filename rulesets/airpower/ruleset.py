@@ -16,7 +16,7 @@ from app.core.events import AttributesSet, Event
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
 from rulesets.airpower import sequence, tables
 from rulesets.airpower.attacks import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
-from rulesets.airpower.card import Card, Details, air_to_air_factors, card_spec
+from rulesets.airpower.card import Card, Details, air_to_air_factors
 from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
 from rulesets.airpower.genie import (
@@ -28,6 +28,7 @@ from rulesets.airpower.genie import (
 )
 from rulesets.airpower.geometry import AirPowerGeometry
 from rulesets.airpower.guns import AbortGunAttack, GunAttack
+from rulesets.airpower.printed_card import card_spec
 from rulesets.airpower.radar import RadarRanging
 from rulesets.airpower.rockets import RocketAttack
 from rulesets.airpower.state import GameState, State
@@ -276,4 +277,4 @@ class AirPower(Ruleset):
         }
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        return card_spec(self, aircraft)
+        return card_spec(self, aircraft, engagement)

@@ -13,9 +13,9 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality
-from rulesets.phantoms.clock import D10, in_play, loss_events, now_impulse, pilot_of
-from rulesets.phantoms.state import ControlCheck, game_of, state_of
-from rulesets.phantoms.tables import tables
+from rulesets.phantoms.clock import now_impulse
+from rulesets.phantoms.state import ControlCheck, game_of, in_play, loss_events, pilot_of, state_of
+from rulesets.phantoms.tables import D10, tables
 
 Cause = Literal["hard turn", "loop", "speed"]
 

@@ -20,7 +20,7 @@ def _when(absolute: int) -> str:
     return f"turn {turn + 1}, impulse {impulse + 1}"
 
 
-def boards(engagement: Engagement) -> list[CardBlock]:
+def displays(engagement: Engagement) -> list[CardBlock]:
     out: list[CardBlock] = []
     game = game_of(engagement)
     flying = game.missiles_in_flight

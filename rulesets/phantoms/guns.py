@@ -17,15 +17,10 @@ from app.core.events import AttributesSet, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, card_of
-from rulesets.phantoms.clock import (
-    in_play,
-    maneuver_now,
-    now_impulse,
-    pilot_of,
-)
+from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import in_play, maneuver_now, pilot_of, state_of
 from rulesets.phantoms.tables import tables
 
 GUN_LEDGER = "gun_ammunition"

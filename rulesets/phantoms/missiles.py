@@ -17,12 +17,7 @@ from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, Missile
-from rulesets.phantoms.clock import (
-    in_play,
-    maneuver_now,
-    now_impulse,
-    pilot_of,
-)
+from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.geometry import RADAR_ASPECT
 from rulesets.phantoms.guns import (
@@ -33,7 +28,15 @@ from rulesets.phantoms.guns import (
     missile_ledger,
 )
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
-from rulesets.phantoms.state import MissileInFlight, flying, in_flight, state_of
+from rulesets.phantoms.state import (
+    MissileInFlight,
+    flying,
+    in_flight,
+    in_play,
+    maneuver_now,
+    pilot_of,
+    state_of,
+)
 from rulesets.phantoms.tables import positions, tables
 
 

@@ -15,17 +15,17 @@ from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.phantoms.card import Card, SpeedChart
-from rulesets.phantoms.clock import (
-    clock_of,
+from rulesets.phantoms.clock import clock_of, now_impulse
+from rulesets.phantoms.damage import STRUCTURAL
+from rulesets.phantoms.state import (
+    Marker,
     engine_damaged,
     in_play,
     is_loaded,
-    now_impulse,
     pilot_of,
+    state_of,
     subject,
 )
-from rulesets.phantoms.damage import STRUCTURAL
-from rulesets.phantoms.state import Marker, state_of
 from rulesets.phantoms.tables import tables
 
 AFTERBURNER_LEDGER = "afterburner"

@@ -5,8 +5,7 @@ from __future__ import annotations
 from app.core.engagement import AircraftState, Engagement
 from app.core.ruleset import CardBlock, CardSpec, KeyValues, Lines, Table, Track, critical_lines
 from rulesets.phantoms.card import MANEUVERS, MAX_SPEED, Card
-from rulesets.phantoms.clock import is_loaded
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import is_loaded, state_of
 
 
 def _v(x: object) -> str:

@@ -14,9 +14,8 @@ from app.core.events import AttributesSet, Event
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import card_of
-from rulesets.phantoms.clock import in_play, pilot_of
 from rulesets.phantoms.guns import check_enemy
-from rulesets.phantoms.state import flying, in_flight, state_of
+from rulesets.phantoms.state import flying, in_flight, in_play, pilot_of, state_of
 from rulesets.phantoms.tables import tables
 
 # --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------

@@ -23,12 +23,11 @@ from app.core.ruleset import (
     Step,
     Variant,
 )
-from rulesets.phantoms import sequence
+from rulesets.phantoms import displays, sequence
 from rulesets.phantoms.breakoff import BreakOff, Disengage
 from rulesets.phantoms.card import Card, Details, catalogue, resolve_countermeasures
 from rulesets.phantoms.control import LossOfControl, Recovery
 from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
-from rulesets.phantoms.displays import boards
 from rulesets.phantoms.geometry import PhantomsGeometry
 from rulesets.phantoms.guns import GUN_LEDGER, GunAttack, missile_ledger
 from rulesets.phantoms.initiative import Initiative, PassInitiative
@@ -282,7 +281,7 @@ class Phantoms(Ruleset):
         return sequence.STEPS
 
     def displays(self, engagement: Engagement) -> list[CardBlock]:
-        return boards(engagement)
+        return displays.displays(engagement)
 
     def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement, self.chosen)

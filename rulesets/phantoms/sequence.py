@@ -7,15 +7,9 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.events import Event
 from app.core.ruleset import Acting, Step
 from rulesets.phantoms.card import card_of
-from rulesets.phantoms.clock import (
-    IMPULSES,
-    SEGMENTS,
-    absolute_impulse,
-    clock_of,
-    engine_damaged,
-)
+from rulesets.phantoms.clock import IMPULSES, SEGMENTS, absolute_impulse, clock_of
 from rulesets.phantoms.movement import movement_segment, moves_at
-from rulesets.phantoms.state import in_flight, state_of
+from rulesets.phantoms.state import engine_damaged, in_flight, state_of
 
 _TEXT = {
     "a": "Aircraft at the speeds marked X move one hex; out-of-control ones check recovery.",

@@ -15,8 +15,8 @@ from app.core.events import AttributesSet, GameAttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import card_of
-from rulesets.phantoms.clock import in_play, now_impulse, pilot_of, subject
-from rulesets.phantoms.state import game_of, state_of
+from rulesets.phantoms.clock import now_impulse
+from rulesets.phantoms.state import game_of, in_play, pilot_of, state_of, subject
 from rulesets.phantoms.tables import tables
 
 Spots = dict[str, dict[str, list[str]]]

@@ -9,9 +9,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from app.core.engagement import AircraftState, Engagement
-from app.core.events import GameAttributesSet
+from app.core.engagement import AircraftState, Engagement, Status
+from app.core.errors import RuleViolation
+from app.core.events import Event, GameAttributesSet, StatusChanged
+from app.core.procedure import Draft
 from app.core.ruleset import game_state
+from rulesets.phantoms.clock import now_impulse
 
 __all__ = [
     "ControlCheck",
@@ -23,8 +26,16 @@ __all__ = [
     "State",
     "flying",
     "game_of",
+    "engine_damaged",
     "in_flight",
+    "in_play",
+    "is_loaded",
+    "loss_events",
+    "maneuver_now",
+    "other_sides",
+    "pilot_of",
     "state_of",
+    "subject",
 ]
 
 
@@ -148,3 +159,68 @@ def in_flight(engagement: Engagement) -> list[MissileInFlight]:
 def flying(missiles: list[MissileInFlight]) -> GameAttributesSet:
     """The event that keeps ``missiles`` as the missiles in flight."""
     return GameAttributesSet(values={"missiles_in_flight": [m.model_dump() for m in missiles]})
+
+
+# --- readings of an aircraft's state the procedures share ---------------------------------
+
+
+def pilot_of(a: AircraftState) -> str:
+    return a.pilot or "average"
+
+
+def maneuver_now(engagement: Engagement, a: AircraftState) -> str | None:
+    """The maneuver an aircraft is flying this impulse: its marker's kind, or the one it
+    completed in this impulse's movement ("just did", 7.1.3; the same reading for the firing
+    aircraft's -3/-1 of 7.2 unless ``maneuver_ends_at_marker``)."""
+    st = state_of(a)
+    kind = st.maneuver.kind if st.maneuver is not None else None
+    if kind is None and st.completed_at == now_impulse(engagement):
+        kind = st.last_maneuver
+    return kind
+
+
+def is_loaded(a: AircraftState) -> bool:
+    """11.0: carrying stores (not jettisoned) or damage beyond the maximum (8.0)."""
+    return (
+        Status.LOADED in a.status
+        or state_of(a).stores
+        or (a.max_damage is not None and a.damage > a.max_damage)
+    )
+
+
+def engine_damaged(a: AircraftState) -> bool:
+    return Status.ENGINE_DAMAGED in a.status
+
+
+def subject(draft: Draft, aircraft_id: str | None, choose: str) -> AircraftState | None:
+    """The aircraft a procedure acts on. ``None`` in a what-if (an engagement without
+    aircraft: the odds before a choice); refused in a game when none is chosen."""
+    if aircraft_id:
+        return draft.get(aircraft_id)
+    if draft.engagement.aircraft:
+        raise RuleViolation(f"choose {choose}")
+    return None
+
+
+def in_play(a: AircraftState) -> None:
+    if not a.in_play:
+        raise RuleViolation(f"{a.name} is out of the game")
+
+
+def other_sides(engagement: Engagement, side: str) -> list[str]:
+    return [s for s in engagement.sides if s != side]
+
+
+def loss_events(
+    engagement: Engagement, a: AircraftState, flags: tuple[str, ...], cause: str
+) -> list[Event]:
+    """The aircraft is lost: its status flags, and a kill credited to the other side (6.4.3)."""
+    game = game_of(engagement)
+    others = other_sides(engagement, a.side)
+    credit = others[0] if len(others) == 1 else f"enemies of {a.side}"
+    kills = {**game.kills, credit: game.kills.get(credit, 0) + 1}
+    log = [*game.losses, Loss(aircraft=a.id, cause=cause, credited=credit)]
+    return [
+        StatusChanged(aircraft=a.id, set=flags),
+        GameAttributesSet(values={"kills": kills, "losses": [x.model_dump() for x in log]}),
+    ]

@@ -13,9 +13,8 @@ from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs
 
-from .common import ANTI_GRAV, MAX_SPEED, fighter, ufo
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
-from .state import state_of
+from .state import ANTI_GRAV, MAX_SPEED, fighter, state_of, ufo
 
 #: "UFO may move *any* distance up to 6 inches per turn."
 UFO_MAX_MOVE = 6
