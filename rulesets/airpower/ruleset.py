@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from app.core.data import load_catalogue
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event
+from app.core.events import Event
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
 from rulesets.airpower import sequence, tables
 from rulesets.airpower.attacks import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
@@ -225,28 +225,7 @@ class AirPower(Ruleset):
         return sequence.acting(engagement)
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
-        """A new game turn: this turn's FPs become last turn's (recovery periods carry over) and
-        SSGT is lost ("Any SSGT modifiers and accumulated FPs are lost at the end of a game
-        turn")."""
-        if not (turn == engagement.turn + 1 and step == 0):
-            return []
-        out: list[Event] = []
-        for a in engagement.aircraft.values():
-            state = a.typed(State, "attributes")
-            out.append(
-                AttributesSet(
-                    aircraft=a.id,
-                    values={
-                        "last_turn": list(state.this_turn),
-                        "last_speed": state.speed,
-                        "this_turn": [],
-                        "ssgt_fps": 0,
-                        "tracking_since": None,
-                        "ssgt_from": 0,
-                    },
-                )
-            )
-        return out
+        return sequence.on_clock(engagement, turn, step)
 
     def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
         """Rule "Recovery Periods" and the flight record: the FPs flown this game turn and the

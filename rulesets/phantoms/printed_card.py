@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from app.core.engagement import AircraftState, Engagement
-from app.core.ruleset import CardBlock, CardSpec, KeyValues, Lines, Table, Track, critical_lines
+from app.core.ruleset import (
+    CardBlock,
+    CardSpec,
+    KeyValues,
+    Lines,
+    Ruleset,
+    Table,
+    Track,
+    critical_lines,
+)
 from rulesets.phantoms.card import MANEUVERS, MAX_SPEED, Card
 from rulesets.phantoms.state import is_loaded, state_of
 
@@ -12,11 +21,10 @@ def _v(x: object) -> str:
     return "-" if x is None else str(x)
 
 
-def card_spec(
-    aircraft: AircraftState, engagement: Engagement, ledger_titles: dict[str, str]
-) -> CardSpec:
+def card_spec(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
     """Speed and maneuver charts, guns, missiles, radar, C/M, damage track with its grey zone,
     ammunition and afterburner tracks, pilot and critical hits."""
+    ledger_titles = {s.id: s.title for s in rs.ledgers_for(aircraft.card)}
     c = Card.model_validate(aircraft.card)
     s = c.speeds
     blocks: list[CardBlock] = []

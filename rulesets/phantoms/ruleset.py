@@ -272,8 +272,7 @@ class Phantoms(Ruleset):
         }
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        titles = {s.id: s.title for s in self.ledgers_for(aircraft.card)}
-        return card_spec(aircraft, engagement, titles)
+        return card_spec(self, aircraft, engagement)
 
     # -- sequence of play ------------------------------------------------------------------
 
