@@ -18,7 +18,7 @@ from app.core.events import (
     LedgerChanged,
     StatusChanged,
 )
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import ProcedureInputs
 
 from . import advantage_state
@@ -282,30 +282,27 @@ class GunFire(Procedure):
         """The column's results in the order of the d6, no entry into fire ("miss") last."""
         return dict(sorted(odds.items(), key=lambda item: item[0] == "miss"))
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker is not None:
-            state = engagement.get(attacker)
-            a = state.typed(Card, "card")
-            out["k14_sight"] = a.k14_sight
-            out["flexible_rolls"] = a.flexible_rolls
-            fixed = [g for g in a.guns if g.kind in FIXED_GUNS and g.factors > 0]
+        if a:
+            out["k14_sight"] = a.card.k14_sight
+            out["flexible_rolls"] = a.card.flexible_rolls
+            fixed = [g for g in a.card.guns if g.kind in FIXED_GUNS and g.factors > 0]
             if fixed:
                 out["gun_type"] = max(fixed, key=lambda g: g.factors).kind
                 out["total_gun_factors"] = sum(g.factors for g in fixed)
             else:
-                loss = state_of(state).flexible_gun_loss
-                by = {h: a.flexible_factors(h) - loss.get(h, 0) for h in HEMISPHERES}
+                loss = a.state.flexible_gun_loss
+                by = {h: a.card.flexible_factors(h) - loss.get(h, 0) for h in HEMISPHERES}
                 out["gun_type"] = "F"
                 out["total_gun_factors"] = max(max(by.values()), 1)
-        if target is not None:
-            t = engagement.get(target).typed(Card, "card")
-            out["silhouette_modifier"] = t.silhouette_modifier
-            out["multi_engine_bomber_target"] = t.multi_engine_bomber
-        if attacker is not None and target is not None:
-            out["advantage"] = advantage_state.status(engagement, attacker, target)
+        if t:
+            out["silhouette_modifier"] = t.card.silhouette_modifier
+            out["multi_engine_bomber_target"] = t.card.multi_engine_bomber
+        if a and t:
+            out["advantage"] = advantage_state.status(engagement, a.id, t.id)
         return out
 
     @staticmethod

@@ -144,13 +144,9 @@ class GenieFlight(Calculator):
     rule = GENIE_RULE + ": Genie Flight"
     Inputs = FlightInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         """The launcher's FPs flown this game turn and its altitude, from its state."""
-        if attacker is None:
-            return {}
-        state = engagement.get(attacker).typed(State, "attributes")
+        state = a.typed(State, "attributes")
         out: dict[str, Any] = {"altitude": state.altitude}
         if state.this_turn:
             out["launcher_fps"] = len(state.this_turn)

@@ -11,7 +11,7 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
-from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
 from rulesets.airpower.arcs import AngleOff
 from rulesets.airpower.attacks import (
     ATTACK_CARD_FIELDS,
@@ -32,6 +32,7 @@ from rulesets.airpower.attacks import (
     record_attack,
 )
 from rulesets.airpower.card import Card, Details
+from rulesets.airpower.state import State
 from rulesets.airpower.tables import gun_pods, modifiers
 
 
@@ -204,18 +205,17 @@ class GunAttack(FormationInput, Procedure):
         "pod_attack_rating",
     }
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        out = prefill_attack(engagement, attacker, target)
-        if attacker:
-            a = engagement.get(attacker)
-            gun = a.typed(Card, "card").gun
+        out = prefill_attack(engagement, a, t)
+        if a:
+            gun = a.card.gun
             if gun:
                 out.update(hit_numbers=gun.hit_numbers, attack_rating=gun.attack_rating)
             else:
                 out["fire_internal"] = False
-            details = a.typed(Details, "details")
+            details = a.aircraft.typed(Details, "details")
             pods = details.gun_pods
             pod_type = details.gun_pod_type
             pod = gun_pods().pods.get(pod_type) if pods and pod_type else None

@@ -12,7 +12,7 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from rulesets.airpower.attacks import (
     ATTACK_CARD_FIELDS,
     ORIGINAL,
@@ -31,6 +31,7 @@ from rulesets.airpower.attacks import (
     record_attack,
 )
 from rulesets.airpower.card import Card
+from rulesets.airpower.state import State
 from rulesets.airpower.tables import ROCKETS, RocketFactors, modifiers, rocket_table
 
 
@@ -149,12 +150,12 @@ class RocketAttack(FormationInput, Procedure):
 
     card_fields = ATTACK_CARD_FIELDS | {"cc_capable"}
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        out = prefill_attack(engagement, attacker, target)
-        if attacker:
-            out["cc_capable"] = engagement.get(attacker).typed(Card, "card").cc_rockets
+        out = prefill_attack(engagement, a, t)
+        if a:
+            out["cc_capable"] = a.card.cc_rockets
         return out
 
     def decide(self, inputs: RocketInputs, dice: DiceSource, draft: Draft) -> Decision:

@@ -13,8 +13,9 @@ from app.core.dice import DiceSource, Roll, sum_of
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import ProcedureInputs
+from rulesets.nth_fleet.card import Card, card_of
 from rulesets.nth_fleet.combat import (
     EW_EACH,
     EW_EACH_HELP,
@@ -33,8 +34,7 @@ from rulesets.nth_fleet.combat import (
     roll_modifier,
 )
 from rulesets.nth_fleet.displays import tracks_of
-from rulesets.nth_fleet.missions import card_of
-from rulesets.nth_fleet.state import NO_MISSION, state_of
+from rulesets.nth_fleet.state import NO_MISSION, State, state_of
 from rulesets.nth_fleet.tables import AttackTable, attack_table
 from rulesets.nth_fleet.values import (
     STRATEGIC_ABORT_MISSIONS,
@@ -149,18 +149,17 @@ class AirAttack(EwCounts, Procedure):
             ew_modifier(own, each), ew_modifier(enemy, each), inputs.on_cap, inputs.attacking_cap
         )
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        if attacker is None:
+        if a is None:
             return {}
-        a = engagement.get(attacker)
-        state = state_of(a)
-        on_cap = state.tracks.cap > 0 and state.tracks.aloft == 0
-        points = state.tracks.cap if on_cap else state.tracks.aloft
-        mission = None if on_cap else state.mission
+        tracks = a.state.tracks
+        on_cap = tracks.cap > 0 and tracks.aloft == 0
+        points = tracks.cap if on_cap else tracks.aloft
+        mission = None if on_cap else a.state.mission
         try:
-            value = attack_value(a.type_id, card_of(a), mission)
+            value = attack_value(a.aircraft.type_id, a.card, mission)
         except MissingTableValue:
             return {"on_cap": on_cap}
         return {"attack_total": points * value, "on_cap": on_cap}

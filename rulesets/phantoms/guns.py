@@ -14,13 +14,13 @@ from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, card_of
 from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
-from rulesets.phantoms.state import in_play, maneuver_now, pilot_of, state_of
+from rulesets.phantoms.state import State, in_play, maneuver_now, pilot_of, state_of
 from rulesets.phantoms.tables import tables
 
 GUN_LEDGER = "gun_ammunition"
@@ -215,25 +215,24 @@ class GunAttack(UnspottedInput, Procedure):
         """From "miss" up to the most hits, the order an umpire reads a damage chart in."""
         return dict(sorted(odds.items(), key=lambda kv: _hits_of(kv[0])))
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker:
-            a = engagement.get(attacker)
-            card = Card.model_validate(a.card)
-            out.update(attacker_pilot=pilot_of(a), hits_by_difference=card.gun_hits or [0])
-            if card.gun_value is not None:
-                out["attacker_gun_value"] = card.gun_value
-        if target:
-            t = engagement.get(target)
-            out.update(target_defense=card_of(t).defense, target_pilot=pilot_of(t))
-        if attacker and target:
-            out["attacker_modifiers"] = gun_modifiers(
-                engagement, engagement.get(attacker), engagement.get(target), self.variants
+        if a:
+            out.update(
+                attacker_pilot=pilot_of(a.aircraft), hits_by_difference=a.card.gun_hits or [0]
             )
-            out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
-            out.update(same_hex_on_board(engagement.get(attacker), engagement.get(target)))
+            if a.card.gun_value is not None:
+                out["attacker_gun_value"] = a.card.gun_value
+        if t:
+            out.update(target_defense=t.card.defense, target_pilot=pilot_of(t.aircraft))
+        if a and t:
+            out["attacker_modifiers"] = gun_modifiers(
+                engagement, a.aircraft, t.aircraft, self.variants
+            )
+            out["attacker_unspotted"] = not is_spotted(engagement, a.id, t.id, self.variants)
+            out.update(same_hex_on_board(a.aircraft, t.aircraft))
         return out
 
     def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,11 +12,11 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet
-from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.card import card_of
+from rulesets.phantoms.card import Card, card_of
 from rulesets.phantoms.clock import now_impulse
-from rulesets.phantoms.state import game_of, in_play, pilot_of, state_of, subject
+from rulesets.phantoms.state import State, game_of, in_play, pilot_of, state_of, subject
 from rulesets.phantoms.tables import tables
 
 Spots = dict[str, dict[str, list[str]]]
@@ -113,22 +113,20 @@ class RadarSpot(Procedure):
             m += r.target_altitude_0
         return m, i.target_radar_countermeasures
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker:
-            a = engagement.get(attacker)
+        if a:
             out.update(
-                spotter_radar=card_of(a).radar or 0,
-                spotter_pilot=pilot_of(a),
-                spotter_altitude=state_of(a).altitude,
+                spotter_radar=a.card.radar or 0,
+                spotter_pilot=pilot_of(a.aircraft),
+                spotter_altitude=a.state.altitude,
             )
-        if target:
-            t = engagement.get(target)
+        if t:
             out.update(
-                target_altitude=state_of(t).altitude,
-                target_radar_countermeasures=state_of(t).radar_cm,
+                target_altitude=t.state.altitude,
+                target_radar_countermeasures=t.state.radar_cm,
             )
         return out
 
@@ -190,28 +188,22 @@ class VisualSpot(Procedure):
         m += v.target_altitude_0 if i.target_altitude == 0 else 0
         return m, i.range_hexes + (v.target_small if i.target_size == "small" else 0)
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker:
-            a = engagement.get(attacker)
+        if a:
             out.update(
-                spotter_pilot=pilot_of(a),
-                all_round_canopy=card_of(a).all_round_canopy,
-                two_crew=card_of(a).crew >= 2,
+                spotter_pilot=pilot_of(a.aircraft),
+                all_round_canopy=a.card.all_round_canopy,
+                two_crew=a.card.crew >= 2,
             )
-        if target:
-            t = engagement.get(target)
-            out.update(
-                target_size=card_of(t).size,
-                target_altitude=state_of(t).altitude,
-            )
-        if attacker and target:
-            a = engagement.get(attacker)
-            radar = target in spots_of(engagement).get(attacker, {}).get("radar", [])
+        if t:
+            out.update(target_size=t.card.size, target_altitude=t.state.altitude)
+        if a and t:
+            radar = t.id in spots_of(engagement).get(a.id, {}).get("radar", [])
             out["radar_spot_lock_or_controller"] = (
-                radar or target in state_of(a).locks or state_of(a).controller
+                radar or t.id in a.state.locks or a.state.controller
             )
         return out
 

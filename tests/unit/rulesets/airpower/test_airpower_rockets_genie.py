@@ -197,12 +197,13 @@ def test_radar_ranging() -> None:
 def test_radar_ranging_is_kept_for_a_second_attack_on_the_same_target() -> None:
     """Radar Ranging and Subsequent Attacks: kept for the same target this game turn only."""
     e = Engagement(turn=4)
-    for i, (aid, t) in enumerate([("blue", "f-4e"), ("red", "mig-17f")], start=1):
+    roster = [("blue", "f-4e"), ("red", "mig-17f"), ("other", "mig-17f")]
+    for i, (aid, t) in enumerate(roster, start=1):
         e = e.apply(RS.new_aircraft(aid, aid, aid, t, "average", {}), i)
     inputs = RANGING.Inputs(attacker="blue", target="red", radar_ranging="IG", lock_on_number=7)
     res = RANGING.resolve(inputs, TableDice([7]), e)
     assert res.outcome == "ranged"
-    for n, ev in enumerate(res.events, start=3):
+    for n, ev in enumerate(res.events, start=4):
         e = e.apply(ev, n)
     assert RANGING.prefill(e, "blue", "red")["kept"] is True
     assert RANGING.prefill(e, "blue", "other")["kept"] is False
