@@ -25,8 +25,8 @@ from . import advantage_state
 from .advantage_state import AdvantageStatus
 from .card import FIXED_GUNS, Card, GunKind
 from .entry import EntryRoll, FireMode, entry_rolls
-from .hits import HEMISPHERES, Hemisphere, c_multiplier, damage_effects, parse_hit_code
-from .state import FireRecord, State, game_of, state_of
+from .hits import HEMISPHERES, Hemisphere, Hit, c_multiplier, damage_effects, parse_hit_code
+from .state import FireRecord, Ledger, State, game_of, state_of
 from .tables import load_fire_tables
 
 FRONT_CLOCK = frozenset({10, 11, 12, 1, 2})
@@ -233,7 +233,7 @@ class GunFire(Procedure):
     title = "Gunfire"
     rule = "Advanced Air Force fire tables; rules 1-15, 22-27"
     Inputs = GunFireInputs
-    spends = ("ammunition",)
+    spends = (Ledger.AMMUNITION,)
 
     def _entries(self, inputs: GunFireInputs) -> list[EntryRoll]:
         return entry_rolls(
@@ -452,10 +452,13 @@ class GunFire(Procedure):
                 notes.append(f"+{inputs.silhouette_modifier} silhouette (rule 14)")
         if inputs.attacker:
             a = draft.get(inputs.attacker)
-            if spent and "ammunition" in a.ledgers:
+            if spent and Ledger.AMMUNITION in a.ledgers:
                 draft.emit(
                     LedgerChanged(
-                        aircraft=a.id, ledger="ammunition", delta=Fraction(-1), reason="rule 12"
+                        aircraft=a.id,
+                        ledger=Ledger.AMMUNITION,
+                        delta=Fraction(-1),
+                        reason="rule 12",
                     )
                 )
         if inputs.target and inputs.attacker:
@@ -499,12 +502,12 @@ def _mark_hits(
     for k, n in hits.items():
         boxes[k] = boxes.get(k, 0) + n
     g_by = {h: state_of(target).g_hits.get(h, 0) for h in HEMISPHERES}
-    if hits.get("G"):
-        g_by[hemisphere] += hits["G"]
+    if hits.get(Hit.G):
+        g_by[hemisphere] += hits[Hit.G]
     effects = damage_effects(
         boxes=boxes,
         engine_rule=card.e_hit_rule,
-        w_boxes=card.hit_boxes["W"],
+        w_boxes=card.hit_boxes[Hit.W],
         heavy_bomber=card.role == "heavy_bomber",
         g_hits_by_hemisphere=g_by,
         variants=variants,
@@ -513,6 +516,6 @@ def _mark_hits(
     events.append(
         AttributesSet(aircraft=target.id, values={**effects.as_attributes(), "g_hits": g_by})
     )
-    if hits.get("E") and Status.ENGINE_DAMAGED not in target.status:
+    if hits.get(Hit.E) and Status.ENGINE_DAMAGED not in target.status:
         events.append(StatusChanged(aircraft=target.id, set=(Status.ENGINE_DAMAGED,)))
     return events

@@ -23,7 +23,7 @@ from .guns import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_R
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .printed_card import card_spec
 from .speed import ClimbRate, SpeedChange, StallSpeed
-from .state import GameState, State
+from .state import GameState, Ledger, State, state_of
 from .tables import FIRE_TABLES
 from .vertical import V_DIVE_RATE_ADDED, VDiveSurvival, VerticalClimb, VerticalDive
 
@@ -49,7 +49,9 @@ class AdvancedAirForce(Ruleset):
     source = "Advanced Air Force (a variant of Avalon Hill's Air Force), seed 001"
     procedure_types = PROCEDURES
     ledgers = (
-        LedgerSpec("ammunition", "Ammunition (fire resolutions)", "ammunition", rule="rule 12"),
+        LedgerSpec(
+            Ledger.AMMUNITION, "Ammunition (fire resolutions)", "ammunition", rule="rule 12"
+        ),
     )
     variant_list = (
         Variant(
@@ -159,11 +161,11 @@ class AdvancedAirForce(Ruleset):
 
     def chain_facts(self, before: AircraftState, after: AircraftState) -> tuple[str, ...]:
         """The hit effects (rules 24-27) the chain odds of a burst of fire name (issue 34)."""
-        b, a = before.attributes, after.attributes
+        b, a = state_of(before), state_of(after)
         out: list[str] = []
-        if a.get("max_level_speed_loss", 0) > b.get("max_level_speed_loss", 0):
+        if a.max_level_speed_loss > b.max_level_speed_loss:
             out.append("speed lost (24)")
-        if a.get("w_limit_reached") and not b.get("w_limit_reached"):
+        if a.w_limit_reached and not b.w_limit_reached:
             out.append("W limit reached (27)")
         return tuple(out)
 

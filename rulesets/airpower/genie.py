@@ -19,7 +19,7 @@ from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.airpower.attacks import FormationInput, check_formation, pending_hit
 from rulesets.airpower.geometry import HexPosition
-from rulesets.airpower.state import State
+from rulesets.airpower.state import Ledger, State
 from rulesets.airpower.tables import GENIE, genie_table
 
 GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"
@@ -92,7 +92,10 @@ class GenieLaunch(FormationInput, Procedure):
             # launched or a dud, the Genie is gone
             draft.emit(
                 LedgerChanged(
-                    aircraft=inputs.attacker, ledger="genies", delta=Fraction(-1), reason=self.rule
+                    aircraft=inputs.attacker,
+                    ledger=Ledger.GENIES,
+                    delta=Fraction(-1),
+                    reason=self.rule,
                 )
             )
         roll = dice.roll("d10", "Genie launch").total

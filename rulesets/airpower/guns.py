@@ -32,7 +32,7 @@ from rulesets.airpower.attacks import (
     record_attack,
 )
 from rulesets.airpower.card import Card, Details
-from rulesets.airpower.state import State
+from rulesets.airpower.state import Ledger, State
 from rulesets.airpower.tables import gun_pods, modifiers
 
 
@@ -156,7 +156,7 @@ class GunAttack(FormationInput, Procedure):
     title = "Gun attack"
     rule = GUN_RULE
     Inputs = GunInputs
-    spends = ("gun_ammunition",)
+    spends = (Ledger.GUN_AMMUNITION,)
 
     def check(self, inputs: GunInputs) -> None:
         """The gun attack requirements (rule "Gun Attack Requirements"); return fire to a
@@ -234,7 +234,7 @@ class GunAttack(FormationInput, Procedure):
             return inputs
         card = self.prefill(engagement, inputs.attacker, None)
         names = ("hit_numbers", "attack_rating", "pod_hit_numbers", "pod_attack_rating")
-        update = {n: card[n] for n in names if getattr(inputs, n) in (None, []) and n in card}
+        update = {n: v for n, v in card.items() if n in names and getattr(inputs, n) in (None, [])}
         return inputs.model_copy(update=update)
 
     def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -269,7 +269,7 @@ def _spend_and_record(proc: GunAttack, inputs: GunInputs, draft: Draft) -> None:
         draft.emit(
             LedgerChanged(
                 aircraft=inputs.attacker,
-                ledger="gun_ammunition",
+                ledger=Ledger.GUN_AMMUNITION,
                 delta=-cost,
                 reason=f"{'snap shot' if inputs.snap_shot else 'gun attack'} ({proc.rule})",
             )
@@ -278,7 +278,7 @@ def _spend_and_record(proc: GunAttack, inputs: GunInputs, draft: Draft) -> None:
         draft.emit(
             LedgerChanged(
                 aircraft=inputs.attacker,
-                ledger="pod_ammunition",
+                ledger=Ledger.POD_AMMUNITION,
                 delta=-cost * inputs.pods_firing,
                 reason=f"{inputs.pods_firing} gun pod(s) ({proc.rule})",
             )

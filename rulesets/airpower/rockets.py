@@ -31,7 +31,7 @@ from rulesets.airpower.attacks import (
     record_attack,
 )
 from rulesets.airpower.card import Card
-from rulesets.airpower.state import State
+from rulesets.airpower.state import Ledger, State
 from rulesets.airpower.tables import ROCKETS, RocketFactors, modifiers, rocket_table
 
 
@@ -168,7 +168,7 @@ class RocketAttack(FormationInput, Procedure):
             draft.emit(
                 LedgerChanged(
                     aircraft=inputs.attacker,
-                    ledger="rocket_factors",
+                    ledger=Ledger.ROCKET_FACTORS,
                     delta=-inputs.factors,
                     reason=f"rocket attack ({self.rule})",
                 ),

@@ -31,7 +31,7 @@ from rulesets.airpower.guns import AbortGunAttack, GunAttack
 from rulesets.airpower.printed_card import card_spec
 from rulesets.airpower.radar import RadarRanging
 from rulesets.airpower.rockets import RocketAttack
-from rulesets.airpower.state import GameState, State
+from rulesets.airpower.state import GameState, Ledger, State
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
 
@@ -134,15 +134,17 @@ class AirPower(Ruleset):
         DamageRoll,
     )
     ledgers = (
-        LedgerSpec("gun_ammunition", "Gun ammunition", "gun_ammunition", Fraction(1, 2), GUN_RULE),
         LedgerSpec(
-            "pod_ammunition", "Gun pod ammunition", "pod_ammunition", Fraction(1, 2), GUN_RULE
+            Ledger.GUN_AMMUNITION, "Gun ammunition", "gun_ammunition", Fraction(1, 2), GUN_RULE
         ),
         LedgerSpec(
-            "rocket_factors", "Rocket factors", "rocket_factors", Fraction(1, 2), ROCKET_RULE
+            Ledger.POD_AMMUNITION, "Gun pod ammunition", "pod_ammunition", Fraction(1, 2), GUN_RULE
         ),
         LedgerSpec(
-            "genies", "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
+            Ledger.ROCKET_FACTORS, "Rocket factors", "rocket_factors", Fraction(1, 2), ROCKET_RULE
+        ),
+        LedgerSpec(
+            Ledger.GENIES, "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
         ),
     )
     variant_list = (
@@ -182,7 +184,7 @@ class AirPower(Ruleset):
                 )
         out: dict[str, Fraction] = {}
         if c.gun:
-            out["gun_ammunition"] = c.gun.ammunition
+            out[Ledger.GUN_AMMUNITION] = c.gun.ammunition
         if details.gun_pods and details.gun_pod_type:
             pods = tables.gun_pods().pods
             if details.gun_pod_type not in pods:
@@ -195,12 +197,12 @@ class AirPower(Ruleset):
                     f"the ammunition of the {details.gun_pod_type} gun pod is not printed in the "
                     "rules text: fill it in (Tables editor, gun_pods) first"
                 )
-            out["pod_ammunition"] = Fraction(ammo * len(details.gun_pods))
+            out[Ledger.POD_AMMUNITION] = Fraction(ammo * len(details.gun_pods))
         rockets = c.rocket_factors + air_to_air_factors(details.ag_rockets, details.ag_rocket_pods)
         if rockets:
-            out["rocket_factors"] = rockets
+            out[Ledger.ROCKET_FACTORS] = rockets
         if c.genies:
-            out["genies"] = Fraction(c.genies)
+            out[Ledger.GENIES] = Fraction(c.genies)
         return out
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from app.core.engagement import AircraftState, Engagement
 from app.core.events import AttributesSet, Event
 from app.core.ruleset import Acting, Step
 from rulesets.airpower.attacks import GUN_RULE
-from rulesets.airpower.state import State
+from rulesets.airpower.state import Ledger, State
 
 GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"
 
@@ -68,7 +68,7 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
         return [
             (a.id, "may launch a Genie (radar lock-on, wings level)", "genie_launch")
             for a in planes
-            if a.ledgers.get("genies") is not None and a.ledgers["genies"].value > 0
+            if a.ledgers.get(Ledger.GENIES) is not None and a.ledgers[Ledger.GENIES].value > 0
         ]
     if step == 2:
         launchers = [a for a in planes if _state(a).genie_launched_turn == engagement.turn]

@@ -18,7 +18,7 @@ from app.core.ruleset import (
 from rulesets.nth_fleet.card import Card, per_point
 from rulesets.nth_fleet.displays import TRACK_TITLES, base_of, tracks_of
 from rulesets.nth_fleet.missions import effectiveness_kind
-from rulesets.nth_fleet.state import PLACES, state_of
+from rulesets.nth_fleet.state import PLACES, Ledger, state_of
 from rulesets.nth_fleet.values import attack_value, defence_value, in_int_mode
 
 
@@ -53,7 +53,7 @@ def _counter_block(a: AircraftState, card: Card) -> KeyValues:
             ("Type", card.name),
             ("Role", role),
             ("Base", base_of(a)),
-            ("Air points", str(a.ledger("air_points"))),
+            ("Air points", str(a.ledger(Ledger.AIR_POINTS))),
             ("Mission", state or "none"),
         ),
     )
@@ -74,7 +74,7 @@ def _values_block(a: AircraftState, card: Card) -> KeyValues:
         ("Attack value" + (" (INT)" if in_int_mode(card, mission) else ""), attack),
         ("Defence value", defence),
     ]
-    points = a.ledger("air_points")
+    points = a.ledger(Ledger.AIR_POINTS)
     for title, printed in (("Air-surface", card.air_surface), ("ASW", card.asw)):
         value = per_point(printed, card.unit_sides)
         if value is not None:

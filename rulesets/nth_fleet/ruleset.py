@@ -41,7 +41,7 @@ from rulesets.nth_fleet.missions import (
     ReturnToBase,
 )
 from rulesets.nth_fleet.printed_card import card_spec
-from rulesets.nth_fleet.state import GameState, State
+from rulesets.nth_fleet.state import GameState, Ledger, State
 from rulesets.nth_fleet.tables import TABLE_FILES
 
 
@@ -63,7 +63,7 @@ class NthFleet(Ruleset):
         ReturnToBase,
         MoveAirPoints,
     )
-    ledgers = (LedgerSpec("air_points", "Air points", "air_points", rule="Nth Fleet 2.1"),)
+    ledgers = (LedgerSpec(Ledger.AIR_POINTS, "Air points", "air_points", rule="Nth Fleet 2.1"),)
     variant_list = (
         Variant(
             ONE_ROLL,
@@ -142,7 +142,7 @@ class NthFleet(Ruleset):
         return _details(details).points
 
     def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
-        return {"air_points": Fraction(_details(details).points)}
+        return {Ledger.AIR_POINTS: Fraction(_details(details).points)}
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         d = _details(details)

@@ -19,15 +19,10 @@ from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, card_of
 from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.damage import damage_events, hits_label
+from rulesets.phantoms.geometry import readings_of
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
-from rulesets.phantoms.state import State, in_play, maneuver_now, pilot_of, state_of
+from rulesets.phantoms.state import Ledger, State, in_play, maneuver_now, pilot_of, state_of
 from rulesets.phantoms.tables import tables
-
-GUN_LEDGER = "gun_ammunition"
-
-
-def missile_ledger(missile_id: str) -> str:
-    return f"missile_{missile_id}"
 
 
 def check_enemy(a: AircraftState, t: AircraftState, rule: str) -> None:
@@ -196,7 +191,7 @@ class GunAttack(UnspottedInput, Procedure):
     title = "Gun attack"
     rule = "7.2"
     Inputs = GunInputs
-    spends = (GUN_LEDGER,)
+    spends = (Ledger.GUN,)
 
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
         t = tables()
@@ -239,8 +234,9 @@ class GunAttack(UnspottedInput, Procedure):
         """7.2: the Gun Firing Position Diagram's number for the attacker's position on the
         board, once the umpire has filled that cell in."""
         out = super().board_inputs(readings)
-        if "gun_position_modifier" in readings:
-            out["position_modifier"] = readings["gun_position_modifier"]
+        number = readings_of(readings).gun_position_modifier
+        if number is not None:
+            out["position_modifier"] = number
         return out
 
     def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -271,7 +267,7 @@ class GunAttack(UnspottedInput, Procedure):
         outcome = hits_label(hits)
         if a is not None:
             draft.emit(
-                LedgerChanged(aircraft=a.id, ledger=GUN_LEDGER, delta=Fraction(-1), reason="7.2"),
+                LedgerChanged(aircraft=a.id, ledger=Ledger.GUN, delta=Fraction(-1), reason="7.2"),
                 fired_event(a, now, "gun"),
             )
         if t is not None:

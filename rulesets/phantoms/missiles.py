@@ -19,14 +19,8 @@ from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, Missile
 from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.damage import damage_events, hits_label
-from rulesets.phantoms.geometry import RADAR_ASPECT
-from rulesets.phantoms.guns import (
-    check_can_fire,
-    check_enemy,
-    check_vertical,
-    fired_event,
-    missile_ledger,
-)
+from rulesets.phantoms.geometry import RADAR_ASPECT, readings_of
+from rulesets.phantoms.guns import check_can_fire, check_enemy, check_vertical, fired_event
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
 from rulesets.phantoms.state import (
     MissileInFlight,
@@ -35,6 +29,7 @@ from rulesets.phantoms.state import (
     in_flight,
     in_play,
     maneuver_now,
+    missile_ledger,
     pilot_of,
     state_of,
 )
@@ -152,8 +147,9 @@ class MissileLaunch(Calculator):
         the board reads it; the launch looks its number up on the missile's own chart (a
         heat-seeker's aspect chart, or the radar aspect the sector falls in)."""
         out = super().board_inputs(readings)
-        if "sector" in readings:
-            out["position"] = readings["sector"]
+        sector = readings_of(readings).sector
+        if sector is not None:
+            out["position"] = sector
         return out
 
     def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:

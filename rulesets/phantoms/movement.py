@@ -18,6 +18,7 @@ from rulesets.phantoms.card import Card, SpeedChart
 from rulesets.phantoms.clock import clock_of, now_impulse
 from rulesets.phantoms.damage import STRUCTURAL
 from rulesets.phantoms.state import (
+    Ledger,
     Marker,
     engine_damaged,
     in_play,
@@ -27,8 +28,6 @@ from rulesets.phantoms.state import (
     subject,
 )
 from rulesets.phantoms.tables import tables
-
-AFTERBURNER_LEDGER = "afterburner"
 
 ManeuverChoice = Literal[
     "straight",
@@ -240,7 +239,7 @@ class Afterburner(Calculator):
         lost = speed + card.speeds.afterburner - new
         draft.emit(
             LedgerChanged(
-                aircraft=a.id, ledger=AFTERBURNER_LEDGER, delta=Fraction(-1), reason="6.5"
+                aircraft=a.id, ledger=Ledger.AFTERBURNER, delta=Fraction(-1), reason="6.5"
             ),
             AttributesSet(aircraft=a.id, values={"speed": new, "afterburner_at": now}),
         )

@@ -29,11 +29,10 @@ from rulesets.phantoms.card import Card, Details, catalogue, resolve_countermeas
 from rulesets.phantoms.control import LossOfControl, Recovery
 from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
 from rulesets.phantoms.geometry import PhantomsGeometry
-from rulesets.phantoms.guns import GUN_LEDGER, GunAttack, missile_ledger
+from rulesets.phantoms.guns import GunAttack
 from rulesets.phantoms.initiative import Initiative, PassInitiative
 from rulesets.phantoms.missiles import MissileAttack, MissileLaunch, MissileLost
 from rulesets.phantoms.movement import (
-    AFTERBURNER_LEDGER,
     Afterburner,
     Jettison,
     MarkManeuver,
@@ -44,7 +43,7 @@ from rulesets.phantoms.movement import (
 from rulesets.phantoms.printed_card import card_spec
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
-from rulesets.phantoms.state import GameState, State, state_of
+from rulesets.phantoms.state import GameState, Ledger, State, missile_ledger, state_of
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 
 VARIANTS = (
@@ -208,8 +207,8 @@ class Phantoms(Ruleset):
         LoseSpot,
     )
     ledgers = (
-        LedgerSpec(GUN_LEDGER, "Gun ammunition", "gun_ammunition", rule="7.2"),
-        LedgerSpec(AFTERBURNER_LEDGER, "Afterburner uses", "afterburner_uses", rule="6.5"),
+        LedgerSpec(Ledger.GUN, "Gun ammunition", "gun_ammunition", rule="7.2"),
+        LedgerSpec(Ledger.AFTERBURNER, "Afterburner uses", "afterburner_uses", rule="6.5"),
     )
     variant_list = VARIANTS
     Card = Card

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -17,12 +19,15 @@ from app.core.ruleset import game_state
 from rulesets.phantoms.clock import now_impulse
 
 __all__ = [
+    "Ledger",
+    "missile_ledger",
     "ControlCheck",
     "Fired",
     "GameState",
     "Loss",
     "Marker",
     "MissileInFlight",
+    "Spots",
     "State",
     "flying",
     "game_of",
@@ -35,8 +40,23 @@ __all__ = [
     "other_sides",
     "pilot_of",
     "state_of",
+    "spots_of",
+    "spotting",
     "subject",
 ]
+
+
+class Ledger(StrEnum):
+    """Phantoms' ledger ids (``LedgerSpec``), read and spent by these names only; each missile
+    type on a card has its own, ``missile_ledger(missile id)``."""
+
+    GUN = "gun_ammunition"
+    AFTERBURNER = "afterburner"
+
+
+def missile_ledger(missile_id: str) -> str:
+    """The ledger of a missile type's rounds (7.1)."""
+    return f"missile_{missile_id}"
 
 
 class _Value(BaseModel):
@@ -136,12 +156,20 @@ class Loss(_Value):
     credited: str
 
 
+class Spots(_Value):
+    """What one aircraft has spotted (13.1-13.2): the aircraft it holds radar spots on, and
+    those it holds visual spots on."""
+
+    radar: list[str] = []
+    visual: list[str] = []
+
+
 class GameState(_Value):
     """The game-wide records of a Phantoms game (``GameAttributesSet``): missiles in flight,
     each aircraft's radar and visual spots (13.1-13.2), kills by side and the losses log."""
 
     missiles_in_flight: list[MissileInFlight] = []
-    spots: dict[str, dict[Literal["radar", "visual"], list[str]]] = {}
+    spots: dict[str, Spots] = {}
     kills: dict[str, int] = {}
     losses: list[Loss] = []
 
@@ -154,6 +182,16 @@ def game_of(engagement: Engagement) -> GameState:
 def in_flight(engagement: Engagement) -> list[MissileInFlight]:
     """The missiles in flight, in launch order."""
     return list(game_of(engagement).missiles_in_flight)
+
+
+def spots_of(engagement: Engagement, aircraft_id: str) -> Spots:
+    """What ``aircraft_id`` has spotted (none when it holds no spot)."""
+    return game_of(engagement).spots.get(aircraft_id, Spots())
+
+
+def spotting(spots: Mapping[str, Spots]) -> GameAttributesSet:
+    """The event that keeps ``spots`` as every aircraft's spots."""
+    return GameAttributesSet(values={"spots": {k: v.model_dump() for k, v in spots.items()}})
 
 
 def flying(missiles: list[MissileInFlight]) -> GameAttributesSet:

@@ -24,12 +24,13 @@ from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .card import Card, card_of, catalogue
 from .state import (
-    ANTI_GRAV,
-    MAX_SPEED,
+    MAX_RAY_GUNS,
+    Ledger,
     fighter,
     hard_point_ledger,
     lost_hard_points,
     need,
+    ray_gun_ledger,
     state_of,
 )
 from .tables import Effect, damage_table
@@ -120,13 +121,13 @@ def apply_effect(
     before = len(effects.notes)
     effects.take(rolled(effect.dp, "damage points"), source, effect.text)
     if effect.max_speed:
-        effects.lose(MAX_SPEED, rolled(effect.max_speed, "maximum speed lost"), effect.text)
+        effects.lose(Ledger.MAX_SPEED, rolled(effect.max_speed, "maximum speed lost"), effect.text)
     if effect.anti_grav:
-        effects.lose(ANTI_GRAV, effect.anti_grav, effect.text)
+        effects.lose(Ledger.ANTI_GRAV, effect.anti_grav, effect.text)
     if effect.ray_gun:
         ledgers = effects.now.ledgers
         guns = sorted(
-            (k for k in ledgers if k.startswith("ray_gun_")),
+            (g for n in range(1, MAX_RAY_GUNS + 1) if (g := ray_gun_ledger(n)) in ledgers),
             key=lambda k: (-ledgers[k].value, k),
         )
         loss = rolled(effect.ray_gun, "ray gun charge lost")
@@ -349,11 +350,15 @@ class DamageEffects:
         if Status.DESTROYED in a.status | self.flags and self.is_fighter:
             # "If a plane is destroyed the pilot dies."
             self.flag(Status.PILOT_KILLED)
-        top = a.ledgers[MAX_SPEED].value if MAX_SPEED in a.ledgers else None
+        top = a.ledgers[Ledger.MAX_SPEED].value if Ledger.MAX_SPEED in a.ledgers else None
         if self.is_fighter and top == 0:
             # "Any aircraft reduced to 0 speed crashes." -- aircraft, not UFOs (issue 15)
             self.flag(Status.CRASHED)
-        if not self.is_fighter and ANTI_GRAV in a.ledgers and a.ledgers[ANTI_GRAV].value == 0:
+        if (
+            not self.is_fighter
+            and Ledger.ANTI_GRAV in a.ledgers
+            and a.ledgers[Ledger.ANTI_GRAV].value == 0
+        ):
             # "Any UFO reduced to 0 Anti-Grav crashes"
             self.flag(Status.CRASHED)
         speed = state_of(a).speed

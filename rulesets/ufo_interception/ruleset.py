@@ -33,11 +33,10 @@ from .sequence import (
     STEPS,
 )
 from .state import (
-    ANTI_GRAV,
     MAX_HARD_POINTS,
     MAX_RAY_GUNS,
-    MAX_SPEED,
     GameState,
+    Ledger,
     State,
     hard_point_ledger,
     ray_gun_ledger,
@@ -76,8 +75,8 @@ class UfoInterception(Ruleset):
             )
             for n in range(1, MAX_HARD_POINTS + 1)
         ),
-        LedgerSpec(ANTI_GRAV, "Anti Grav", "anti_grav", rule="UFO rules, Damage"),
-        LedgerSpec(MAX_SPEED, "Max speed", "speed", rule="UFO rules, Movement; Damage"),
+        LedgerSpec(Ledger.ANTI_GRAV, "Anti Grav", "anti_grav", rule="UFO rules, Damage"),
+        LedgerSpec(Ledger.MAX_SPEED, "Max speed", "speed", rule="UFO rules, Movement; Damage"),
     )
     variant_list = (
         Variant(
@@ -158,14 +157,14 @@ class UfoInterception(Ruleset):
 
     def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
         c = Card.model_validate(dict(card))
-        out: dict[str, Fraction] = {MAX_SPEED: Fraction(c.speed)}
+        out: dict[str, Fraction] = {Ledger.MAX_SPEED: Fraction(c.speed)}
         for hp in c.hard_points:
             if hp.store != "cannon":
                 four = FOUR_AMRAAM in self.chosen and hp.store == "amraam"
                 count = hp.printed_count if four and hp.printed_count else hp.boxes
                 out[hard_point_ledger(hp.number)] = Fraction(count)
         if isinstance(c.anti_grav, int):
-            out[ANTI_GRAV] = Fraction(c.anti_grav)
+            out[Ledger.ANTI_GRAV] = Fraction(c.anti_grav)
         if not isinstance(c.ray_guns, str):
             for i, gun in enumerate(c.ray_guns):
                 # "Ray Guns start fully charged."

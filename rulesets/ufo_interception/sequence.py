@@ -12,7 +12,7 @@ from app.core.events import Event, GameAttributesSet, InitiativeSet
 from app.core.ruleset import Acting, Step
 
 from .card import MISSILE_DATA, card_of, details_of, firing_initiative
-from .state import ANTI_GRAV, MAX_SPEED, in_flight, ray_gun_ledger, state_of
+from .state import Ledger, in_flight, ray_gun_ledger, state_of
 
 RULE = "UFO rules, Turn Order"
 
@@ -113,9 +113,9 @@ def acting(engagement: Engagement) -> list[Acting]:
     out: list[Acting] = []
     if step == UFO_MOVES:
         for u in _ufos(engagement):
-            limit = min(6, int(u.ledger(MAX_SPEED)))
+            limit = min(6, int(u.ledger(Ledger.MAX_SPEED)))
             moved = state_of(u).moved_last_turn(engagement.turn)
-            grav = u.ledgers.get(ANTI_GRAV)
+            grav = u.ledgers.get(Ledger.ANTI_GRAV)
             turn = (
                 "may not change direction"
                 if grav is not None and moved > grav.value

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.core.engagement import AircraftState, Engagement
@@ -14,11 +16,10 @@ from app.core.ruleset import game_state
 from .card import card_of
 
 __all__ = [
-    "ANTI_GRAV",
     "MAX_HARD_POINTS",
     "MAX_RAY_GUNS",
-    "MAX_SPEED",
     "GameState",
+    "Ledger",
     "Missile",
     "State",
     "fighter",
@@ -36,8 +37,16 @@ __all__ = [
 
 #: the ledgers a plane or UFO keeps (``LedgerSpec`` ids): one per ray gun and per hard point,
 #: the anti-grav rating and the top speed damage lowers
-ANTI_GRAV = "anti_grav"
-MAX_SPEED = "max_speed"
+
+
+class Ledger(StrEnum):
+    """The UFO game's fixed ledger ids (``LedgerSpec``), read and spent by these names only;
+    each ray gun and hard point has its own, ``ray_gun_ledger(n)``, ``hard_point_ledger(n)``."""
+
+    ANTI_GRAV = "anti_grav"
+    MAX_SPEED = "max_speed"
+
+
 #: how many ray guns and hard points a card may have ledgers for
 MAX_RAY_GUNS = 4
 MAX_HARD_POINTS = 6
