@@ -144,26 +144,28 @@ def test_a_typed_state_lives_in_state_py(duel) -> None:
         assert issubclass(state.State, BaseModel) and issubclass(state.GameState, BaseModel)
 
 
-def test_the_printed_card_comes_from_printed_card_py(duel) -> None:
+def _owning(duel: ModuleType, module: str, *methods: str) -> Iterator[tuple[ModuleType, Any]]:
+    """Each ruleset package that overrides one of ``methods`` with the module that holds them
+    (and, for one that does not, the check that it has no such module)."""
     for package in _packages(duel):
+        if any(_overrides(package.RULESET, m) for m in methods):
+            yield package, _sub(package, module)
+        else:
+            assert module not in _modules(package), package.__name__
+
+
+def test_the_printed_card_comes_from_printed_card_py(duel) -> None:
+    for package, printed in _owning(duel, "printed_card", "card_spec"):
         rs = package.RULESET
-        if not _overrides(rs, "card_spec"):
-            assert "printed_card" not in _modules(package)
-            continue
-        printed = _sub(package, "printed_card")
         e = _roster(rs)
         for a in e.aircraft.values():
             assert printed.card_spec(rs, a, e) == rs.card_spec(a, e), (package.__name__, a.id)
 
 
 def test_steps_and_who_acts_come_from_sequence_py(duel) -> None:
-    for package in _packages(duel):
+    for package, sequence in _owning(duel, "sequence", "steps", "acting", "on_clock"):
         rs = package.RULESET
         own = [m for m in ("steps", "acting", "on_clock") if _overrides(rs, m)]
-        if not own:
-            assert "sequence" not in _modules(package)
-            continue
-        sequence = _sub(package, "sequence")
         e = _roster(rs)
         assert tuple(rs.steps(e)) == tuple(sequence.STEPS), package.__name__
         for method in own:
@@ -184,14 +186,9 @@ def _acting(sequence: ModuleType, rs: Ruleset, e: Engagement) -> Any:
 
 
 def test_the_displays_panel_comes_from_displays_py(duel) -> None:
-    for package in _packages(duel):
-        rs = package.RULESET
-        if not _overrides(rs, "displays"):
-            assert "displays" not in _modules(package)
-            continue
-        displays = _sub(package, "displays")
-        e = _roster(rs)
-        assert displays.displays(e) == rs.displays(e), package.__name__
+    for package, displays in _owning(duel, "displays", "displays"):
+        e = _roster(package.RULESET)
+        assert displays.displays(e) == package.RULESET.displays(e), package.__name__
 
 
 def test_tables_are_loaded_in_tables_py_from_the_tables_folder(duel) -> None:
