@@ -19,7 +19,7 @@ from app.ui.demo import create_demo_game
 from app.ui.docks.after_action import AfterActionDock
 from app.ui.model import EngagementModel
 from app.ui.qt_app import application
-from rulesets.phantoms.common import step_of
+from rulesets.phantoms.clock import step_of
 
 
 def played_demo(path: Path):

@@ -17,7 +17,7 @@ from app.ui.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 from app.ui.qt_app import application
-from rulesets.phantoms.common import step_of
+from rulesets.phantoms.clock import step_of
 
 
 def main(out: Path) -> None:

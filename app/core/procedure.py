@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import gcd
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -310,6 +310,44 @@ def _sum(ways_by_den: Mapping[int, int]) -> Fraction:
     return sum((Fraction(n, d) for d, n in ways_by_den.items()), Fraction(0))
 
 
+CardT = TypeVar("CardT", bound=BaseModel)
+StateT = TypeVar("StateT", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Party(Generic[CardT, StateT]):
+    """One aircraft of a two-aircraft procedure (the attacker or the target) with its card and
+    its state read through the ruleset's models (``prefill_pair``)."""
+
+    aircraft: AircraftState
+    card: CardT
+    state: StateT
+
+    @property
+    def id(self) -> str:
+        return self.aircraft.id
+
+
+def parties(
+    engagement: Engagement,
+    attacker: str | None,
+    target: str | None,
+    card: type[CardT],
+    state: type[StateT],
+) -> tuple[Party[CardT, StateT] | None, Party[CardT, StateT] | None]:
+    """The attacker and the target of a two-aircraft procedure, each with its card and state
+    typed (validated once per value, as ``AircraftState.typed``); ``None`` for the one not
+    chosen. ``Procedure.prefill`` hands them to ``prefill_pair``."""
+
+    def party(aircraft_id: str | None) -> Party[CardT, StateT] | None:
+        if not aircraft_id:
+            return None
+        a = engagement.get(aircraft_id)
+        return Party(a, a.typed(card, "card"), a.typed(state, "attributes"))
+
+    return party(attacker), party(target)
+
+
 class Procedure(ABC):
     """A rules action. Subclasses set the class attributes and write ``decide`` once.
 
@@ -366,7 +404,16 @@ class Procedure(ABC):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         """Input values read off the aircraft's cards and state, for the desk's form. A
-        one-aircraft procedure writes ``prefill_one`` instead: it is given the aircraft."""
+        one-aircraft procedure writes ``prefill_one`` instead (it is given the aircraft), a
+        two-aircraft one ``prefill_pair`` (given the attacker and target, typed)."""
+        if type(self).prefill_pair is not Procedure.prefill_pair:
+            if self.card_model is None or self.state_model is None:
+                raise TypeError(
+                    f"procedure {self.id!r} was made without its ruleset's Card and State "
+                    "(use ruleset.procedures[...]): its prefill_pair reads them typed"
+                )
+            pair = parties(engagement, attacker, target, self.card_model, self.state_model)
+            return self.prefill_pair(engagement, *pair)
         if type(self).prefill_one is Procedure.prefill_one:
             return {}
         who = attacker or target  # the desk passes the one aircraft as the attacker
@@ -375,6 +422,19 @@ class Procedure(ABC):
     def prefill_one(self, engagement: Engagement, aircraft: AircraftState) -> dict[str, Any]:
         """The input values of a one-aircraft procedure read off this aircraft's card and
         state (the opening every such ``prefill`` had, written once)."""
+        return {}
+
+    def prefill_pair(
+        self,
+        engagement: Engagement,
+        attacker: Party[Any, Any] | None,
+        target: Party[Any, Any] | None,
+    ) -> dict[str, Any]:
+        """The input values of a two-aircraft procedure read off the attacker's and the
+        target's cards and states, given typed by the ruleset's ``Card`` and ``State``
+        (``None`` for the one not chosen): the opening every such ``prefill`` had, reading
+        both aircraft from the engagement, written once (issue 32). A ruleset's override
+        names its own models: ``attacker: Party[Card, State] | None``."""
         return {}
 
     def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:
@@ -426,10 +486,12 @@ class Procedure(ABC):
         variants: frozenset[str] = frozenset(),
         state_model: type[BaseModel] | None = None,
         game_model: type[BaseModel] | None = None,
+        card_model: type[BaseModel] | None = None,
     ) -> None:
         self.variants = variants
         self.state_model = state_model
         self.game_model = game_model
+        self.card_model = card_model
 
     def draft(self, engagement: Engagement) -> Draft:
         """A draft of ``engagement`` that checks every event against the ruleset's ``State``

@@ -301,7 +301,8 @@ class Ruleset:
             )
         self.chosen = frozenset(variants)
         self.procedures: Mapping[str, Procedure] = {
-            p.id: p(self.chosen, self.State, self.GameState) for p in self.procedure_types
+            p.id: p(self.chosen, self.State, self.GameState, getattr(self, "Card", None))
+            for p in self.procedure_types
         }
 
     def bind(self, variants: Sequence[str]) -> Ruleset:

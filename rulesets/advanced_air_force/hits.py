@@ -10,9 +10,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
 
-HIT_TYPES = ("F", "W", "L", "G", "E", "C")
+
+class Hit(StrEnum):
+    """The hit types of the fire results and the data card's hit boxes (rules 22-27): a map
+    of hits or boxes is read by these keys only."""
+
+    F = "F"
+    W = "W"
+    L = "L"
+    G = "G"
+    E = "E"
+    C = "C"
+
+
+HIT_TYPES: tuple[str, ...] = tuple(Hit)
 EngineRule = Literal["single_engine", "twin_engine", "il_2", "p_47_group"]
 Hemisphere = Literal["front", "rear"]
 HEMISPHERES: tuple[Hemisphere, ...] = ("front", "rear")
@@ -166,11 +180,11 @@ def damage_effects(
     variants: frozenset[str] = frozenset(),
 ) -> DamageEffects:
     """The effects of every hit marked so far (rules 24, 25, 26, 27)."""
-    lvl_e, pf, climb = engine_losses(engine_rule, boxes.get("E", 0), E_NAMED_ONCE in variants)
+    lvl_e, pf, climb = engine_losses(engine_rule, boxes.get(Hit.E, 0), E_NAMED_ONCE in variants)
     dive_speed, dive_rate, limit = wing_losses(
-        boxes.get("W", 0), w_boxes, heavy_bomber, W_INTACT_REMAINING in variants
+        boxes.get(Hit.W, 0), w_boxes, heavy_bomber, W_INTACT_REMAINING in variants
     )
-    c = boxes.get("C", 0)
+    c = boxes.get(Hit.C, 0)
     notes: list[str] = []
     if lvl_e:
         notes.append(

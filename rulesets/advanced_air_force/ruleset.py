@@ -13,17 +13,17 @@ from app.core.events import Event
 from app.core.procedure import Procedure
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, Ruleset, Step, Variant
 
-from . import advantage_state
-from .advantage import DeclareAdvantage, EndAdvantage, expire_advantages
+from . import sequence
+from .advantage import DeclareAdvantage, EndAdvantage
 from .altitude import AltitudeChange
 from .card import Card, catalogue
-from .card_spec import build_card
 from .geometry import AdvancedAirForceGeometry
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
-from .gunfire import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
+from .guns import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
+from .printed_card import card_spec
 from .speed import ClimbRate, SpeedChange, StallSpeed
-from .state import GameState, State
+from .state import GameState, Ledger, State, state_of
 from .tables import FIRE_TABLES
 from .vertical import V_DIVE_RATE_ADDED, VDiveSurvival, VerticalClimb, VerticalDive
 
@@ -49,7 +49,9 @@ class AdvancedAirForce(Ruleset):
     source = "Advanced Air Force (a variant of Avalon Hill's Air Force), seed 001"
     procedure_types = PROCEDURES
     ledgers = (
-        LedgerSpec("ammunition", "Ammunition (fire resolutions)", "ammunition", rule="rule 12"),
+        LedgerSpec(
+            Ledger.AMMUNITION, "Ammunition (fire resolutions)", "ammunition", rule="rule 12"
+        ),
     )
     variant_list = (
         Variant(
@@ -159,11 +161,11 @@ class AdvancedAirForce(Ruleset):
 
     def chain_facts(self, before: AircraftState, after: AircraftState) -> tuple[str, ...]:
         """The hit effects (rules 24-27) the chain odds of a burst of fire name (issue 34)."""
-        b, a = before.attributes, after.attributes
+        b, a = state_of(before), state_of(after)
         out: list[str] = []
-        if a.get("max_level_speed_loss", 0) > b.get("max_level_speed_loss", 0):
+        if a.max_level_speed_loss > b.max_level_speed_loss:
             out.append("speed lost (24)")
-        if a.get("w_limit_reached") and not b.get("w_limit_reached"):
+        if a.w_limit_reached and not b.w_limit_reached:
             out.append("W limit reached (27)")
         return tuple(out)
 
@@ -189,89 +191,13 @@ class AdvancedAirForce(Ruleset):
         return {"fire_tables": FIRE_TABLES}
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        return build_card(self, aircraft, engagement)
+        return card_spec(self, aircraft, engagement)
 
     def steps(self, engagement: Engagement) -> Sequence[Step]:
-        return (
-            Step(
-                "Movement",
-                "Plot and move",
-                "Unaffected aircraft write their movement secretly, then Disadvantaged aircraft "
-                "move, then Advantaged aircraft plot.",
-                "rule 2",
-            ),
-            Step(
-                "Advantage",
-                "Advantage determination",
-                "Pursuers within 1200 ft declare or repeat their Advantage.",
-                "rules 2, 3",
-            ),
-            Step(
-                "Fire",
-                "Fire resolution",
-                "Fixed guns once and flexible guns once per target per Game-Turn.",
-                "rules 12-15",
-            ),
-        )
+        return sequence.STEPS
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
-        """A new Game-Turn drops the Advantages not repeated on the Game-Turn before (rule 2)."""
-        return expire_advantages(engagement, turn)
+        return sequence.on_clock(engagement, turn, step)
 
     def acting(self, engagement: Engagement) -> list[Acting]:
-        """Who acts in each step (issue 14), each line opening its procedure:
-
-        - Movement (rule 2): unaffected aircraft write their movement secretly, then the
-          Disadvantaged move, then the Advantaged plot; each works out its airspeed;
-        - Advantage (rules 2, 3): an Advantaged aircraft repeats its Advantage over its target,
-          any other pursuer may declare one;
-        - Fire (rules 12-15): the Advantaged fire at their targets first, then the rest.
-        """
-        adv = advantage_state.advantages(engagement)
-        down = advantage_state.disadvantaged(engagement)
-        live = [a for a in engagement.aircraft.values() if a.in_play]
-        names = {a.id: a.name for a in engagement.aircraft.values()}
-        if engagement.step == 0:
-            first = [
-                (a.id, "writes its movement secretly (airspeed)", "speed_change")
-                for a in live
-                if a.id not in set(adv) | down
-            ]
-            second = [
-                (a.id, "moves first: Disadvantaged (airspeed)", "speed_change")
-                for a in live
-                if a.id in down and a.id not in adv
-            ]
-            third = [
-                (a.id, "plots last: Advantaged (airspeed)", "speed_change")
-                for a in live
-                if a.id in adv
-            ]
-            return [*first, *second, *third]
-        if engagement.step == 1:
-            held: list[Acting] = [
-                (
-                    a.id,
-                    f"repeats its Advantage over {names.get(adv[a.id].target, '?')}",
-                    "declare_advantage",
-                    adv[a.id].target,
-                )
-                for a in live
-                if a.id in adv
-            ]
-            return held + [
-                (a.id, "may declare an Advantage (pursuer within 1200 ft)", "declare_advantage")
-                for a in live
-                if a.id not in adv
-            ]
-        fire: list[Acting] = [
-            (
-                a.id,
-                f"fires at {names.get(adv[a.id].target, '?')}: Advantaged",
-                "gun_fire",
-                adv[a.id].target,
-            )
-            for a in live
-            if a.id in adv
-        ]
-        return fire + [(a.id, "may fire", "gun_fire") for a in live if a.id not in adv]
+        return sequence.acting(engagement)

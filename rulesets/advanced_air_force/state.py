@@ -5,6 +5,7 @@ and ``initial_attributes`` sets. The draft checks every ``AttributesSet`` of a p
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,6 +16,7 @@ from app.core.ruleset import game_state
 from .hits import Hemisphere
 
 __all__ = [
+    "Ledger",
     "Advantage",
     "FireRecord",
     "GameState",
@@ -23,6 +25,12 @@ __all__ = [
     "game_of",
     "state_of",
 ]
+
+
+class Ledger(StrEnum):
+    """Advanced Air Force's ledger ids (``LedgerSpec``), read and spent by these names only."""
+
+    AMMUNITION = "ammunition"
 
 
 def _by_hemisphere() -> dict[Hemisphere, int]:

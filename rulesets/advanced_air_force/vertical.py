@@ -19,6 +19,7 @@ from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs
 
 from .card import Card
+from .hits import Hit
 from .state import state_of
 
 MAX_V_DIVE_ENTRY_SPEED = 7
@@ -59,7 +60,7 @@ class VerticalDive(Calculator):
             "max_dive_ft": max(c.max_dive_ft - st.dive_rate_loss_ft, 0),
             "max_dive_speed": c.max_dive_speed - st.max_dive_speed_loss,
             "v_dive_requirement": c.v_dive_requirement,
-            "remaining_w_hits": max(c.hit_boxes["W"] - a.boxes.get("W", 0), 0),
+            "remaining_w_hits": max(c.hit_boxes[Hit.W] - a.boxes.get(Hit.W, 0), 0),
         }
 
     def compute(self, inputs: VDiveInputs, draft: Draft) -> Decision:

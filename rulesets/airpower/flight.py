@@ -7,11 +7,11 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from app.core.engagement import Engagement
+from app.core.engagement import AircraftState, Engagement
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs
-from rulesets.airpower.common import SSGT_RULE
+from rulesets.airpower.attacks import SSGT_RULE
 from rulesets.airpower.recovery import RECOVERY_RULE, FireStatus, FPKind, fire_status
 from rulesets.airpower.state import State
 
@@ -108,12 +108,8 @@ class RecordFlight(Calculator):
     rule = RECOVERY_RULE
     Inputs = FlightInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        if attacker is None:
-            return {}
-        state = engagement.get(attacker).typed(State, "attributes")
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
+        state = a.typed(State, "attributes")
         out: dict[str, Any] = {
             "this_turn": list(state.this_turn),
             "last_turn": list(state.last_turn),

@@ -17,9 +17,9 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
-from rulesets.airpower.common import FormationInput, check_formation, pending_hit
+from rulesets.airpower.attacks import FormationInput, check_formation, pending_hit
 from rulesets.airpower.geometry import HexPosition
-from rulesets.airpower.state import State
+from rulesets.airpower.state import Ledger, State
 from rulesets.airpower.tables import GENIE, genie_table
 
 GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"
@@ -92,7 +92,10 @@ class GenieLaunch(FormationInput, Procedure):
             # launched or a dud, the Genie is gone
             draft.emit(
                 LedgerChanged(
-                    aircraft=inputs.attacker, ledger="genies", delta=Fraction(-1), reason=self.rule
+                    aircraft=inputs.attacker,
+                    ledger=Ledger.GENIES,
+                    delta=Fraction(-1),
+                    reason=self.rule,
                 )
             )
         roll = dice.roll("d10", "Genie launch").total
@@ -144,13 +147,9 @@ class GenieFlight(Calculator):
     rule = GENIE_RULE + ": Genie Flight"
     Inputs = FlightInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         """The launcher's FPs flown this game turn and its altitude, from its state."""
-        if attacker is None:
-            return {}
-        state = engagement.get(attacker).typed(State, "attributes")
+        state = a.typed(State, "attributes")
         out: dict[str, Any] = {"altitude": state.altitude}
         if state.this_turn:
             out["launcher_fps"] = len(state.this_turn)

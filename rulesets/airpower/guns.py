@@ -11,10 +11,9 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
-from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
 from rulesets.airpower.arcs import AngleOff
-from rulesets.airpower.cards import Card, Details
-from rulesets.airpower.common import (
+from rulesets.airpower.attacks import (
     ATTACK_CARD_FIELDS,
     GUN_RULE,
     ORIGINAL,
@@ -32,6 +31,8 @@ from rulesets.airpower.common import (
     prefill_attack,
     record_attack,
 )
+from rulesets.airpower.card import Card, Details
+from rulesets.airpower.state import Ledger, State
 from rulesets.airpower.tables import gun_pods, modifiers
 
 
@@ -155,7 +156,7 @@ class GunAttack(FormationInput, Procedure):
     title = "Gun attack"
     rule = GUN_RULE
     Inputs = GunInputs
-    spends = ("gun_ammunition",)
+    spends = (Ledger.GUN_AMMUNITION,)
 
     def check(self, inputs: GunInputs) -> None:
         """The gun attack requirements (rule "Gun Attack Requirements"); return fire to a
@@ -204,18 +205,17 @@ class GunAttack(FormationInput, Procedure):
         "pod_attack_rating",
     }
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        out = prefill_attack(engagement, attacker, target)
-        if attacker:
-            a = engagement.get(attacker)
-            gun = a.typed(Card, "card").gun
+        out = prefill_attack(engagement, a, t)
+        if a:
+            gun = a.card.gun
             if gun:
                 out.update(hit_numbers=gun.hit_numbers, attack_rating=gun.attack_rating)
             else:
                 out["fire_internal"] = False
-            details = a.typed(Details, "details")
+            details = a.aircraft.typed(Details, "details")
             pods = details.gun_pods
             pod_type = details.gun_pod_type
             pod = gun_pods().pods.get(pod_type) if pods and pod_type else None
@@ -234,7 +234,7 @@ class GunAttack(FormationInput, Procedure):
             return inputs
         card = self.prefill(engagement, inputs.attacker, None)
         names = ("hit_numbers", "attack_rating", "pod_hit_numbers", "pod_attack_rating")
-        update = {n: card[n] for n in names if getattr(inputs, n) in (None, []) and n in card}
+        update = {n: v for n, v in card.items() if n in names and getattr(inputs, n) in (None, [])}
         return inputs.model_copy(update=update)
 
     def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -269,7 +269,7 @@ def _spend_and_record(proc: GunAttack, inputs: GunInputs, draft: Draft) -> None:
         draft.emit(
             LedgerChanged(
                 aircraft=inputs.attacker,
-                ledger="gun_ammunition",
+                ledger=Ledger.GUN_AMMUNITION,
                 delta=-cost,
                 reason=f"{'snap shot' if inputs.snap_shot else 'gun attack'} ({proc.rule})",
             )
@@ -278,7 +278,7 @@ def _spend_and_record(proc: GunAttack, inputs: GunInputs, draft: Draft) -> None:
         draft.emit(
             LedgerChanged(
                 aircraft=inputs.attacker,
-                ledger="pod_ammunition",
+                ledger=Ledger.POD_AMMUNITION,
                 delta=-cost * inputs.pods_firing,
                 reason=f"{inputs.pods_firing} gun pod(s) ({proc.rule})",
             )

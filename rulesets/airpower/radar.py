@@ -10,11 +10,11 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import ProcedureInputs
 from rulesets.airpower.arcs import AngleOff
-from rulesets.airpower.cards import Card
-from rulesets.airpower.common import RR_RULE, attacks_this_turn, check_radar_ranging
+from rulesets.airpower.attacks import RR_RULE, attacks_this_turn, check_radar_ranging
+from rulesets.airpower.card import Card
 from rulesets.airpower.state import RadarRanged, RangingAttempt, State
 
 
@@ -47,22 +47,19 @@ class RadarRanging(Procedure):
 
     card_fields = frozenset({"radar_ranging", "lock_on_number"})
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        if attacker is None:
+        if a is None:
             return {}
-        a = engagement.get(attacker)
-        card = a.typed(Card, "card")
-        state = a.typed(State, "attributes")
-        out: dict[str, Any] = {"ssgt_fps": state.ssgt_fps}
-        if card.radar_ranging:
-            out["radar_ranging"] = card.radar_ranging
-        if card.lock_on is not None:
-            out["lock_on_number"] = card.lock_on
-        ranged = state.radar_ranged
+        out: dict[str, Any] = {"ssgt_fps": a.state.ssgt_fps}
+        if a.card.radar_ranging:
+            out["radar_ranging"] = a.card.radar_ranging
+        if a.card.lock_on is not None:
+            out["lock_on_number"] = a.card.lock_on
+        ranged = a.state.radar_ranged
         out["kept"] = bool(
-            target and ranged and ranged.turn == engagement.turn and ranged.target == target
+            t and ranged and ranged.turn == engagement.turn and ranged.target == t.id
         )
         return out
 

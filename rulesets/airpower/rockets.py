@@ -12,9 +12,8 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
-from app.core.procedure import Decision, Draft, Procedure
-from rulesets.airpower.cards import Card
-from rulesets.airpower.common import (
+from app.core.procedure import Decision, Draft, Party, Procedure
+from rulesets.airpower.attacks import (
     ATTACK_CARD_FIELDS,
     ORIGINAL,
     ROCKET_RULE,
@@ -31,6 +30,8 @@ from rulesets.airpower.common import (
     prefill_attack,
     record_attack,
 )
+from rulesets.airpower.card import Card
+from rulesets.airpower.state import Ledger, State
 from rulesets.airpower.tables import ROCKETS, RocketFactors, modifiers, rocket_table
 
 
@@ -149,12 +150,12 @@ class RocketAttack(FormationInput, Procedure):
 
     card_fields = ATTACK_CARD_FIELDS | {"cc_capable"}
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        out = prefill_attack(engagement, attacker, target)
-        if attacker:
-            out["cc_capable"] = engagement.get(attacker).typed(Card, "card").cc_rockets
+        out = prefill_attack(engagement, a, t)
+        if a:
+            out["cc_capable"] = a.card.cc_rockets
         return out
 
     def decide(self, inputs: RocketInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -167,7 +168,7 @@ class RocketAttack(FormationInput, Procedure):
             draft.emit(
                 LedgerChanged(
                     aircraft=inputs.attacker,
-                    ledger="rocket_factors",
+                    ledger=Ledger.ROCKET_FACTORS,
                     delta=-inputs.factors,
                     reason=f"rocket attack ({self.rule})",
                 ),

@@ -12,11 +12,11 @@ from pydantic import BaseModel
 from app.core.data import load_catalogue
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, Event
+from app.core.events import Event
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
 from rulesets.airpower import sequence, tables
-from rulesets.airpower.cards import Card, Details, air_to_air_factors, card_spec
-from rulesets.airpower.common import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
+from rulesets.airpower.attacks import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
+from rulesets.airpower.card import Card, Details, air_to_air_factors
 from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
 from rulesets.airpower.genie import (
@@ -28,9 +28,10 @@ from rulesets.airpower.genie import (
 )
 from rulesets.airpower.geometry import AirPowerGeometry
 from rulesets.airpower.guns import AbortGunAttack, GunAttack
+from rulesets.airpower.printed_card import card_spec
 from rulesets.airpower.radar import RadarRanging
 from rulesets.airpower.rockets import RocketAttack
-from rulesets.airpower.state import GameState, State
+from rulesets.airpower.state import GameState, Ledger, State
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
 
@@ -133,15 +134,17 @@ class AirPower(Ruleset):
         DamageRoll,
     )
     ledgers = (
-        LedgerSpec("gun_ammunition", "Gun ammunition", "gun_ammunition", Fraction(1, 2), GUN_RULE),
         LedgerSpec(
-            "pod_ammunition", "Gun pod ammunition", "pod_ammunition", Fraction(1, 2), GUN_RULE
+            Ledger.GUN_AMMUNITION, "Gun ammunition", "gun_ammunition", Fraction(1, 2), GUN_RULE
         ),
         LedgerSpec(
-            "rocket_factors", "Rocket factors", "rocket_factors", Fraction(1, 2), ROCKET_RULE
+            Ledger.POD_AMMUNITION, "Gun pod ammunition", "pod_ammunition", Fraction(1, 2), GUN_RULE
         ),
         LedgerSpec(
-            "genies", "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
+            Ledger.ROCKET_FACTORS, "Rocket factors", "rocket_factors", Fraction(1, 2), ROCKET_RULE
+        ),
+        LedgerSpec(
+            Ledger.GENIES, "Genie rockets", "genies", rule="Air Power, Air-to-Air Nuclear Rockets"
         ),
     )
     variant_list = (
@@ -181,7 +184,7 @@ class AirPower(Ruleset):
                 )
         out: dict[str, Fraction] = {}
         if c.gun:
-            out["gun_ammunition"] = c.gun.ammunition
+            out[Ledger.GUN_AMMUNITION] = c.gun.ammunition
         if details.gun_pods and details.gun_pod_type:
             pods = tables.gun_pods().pods
             if details.gun_pod_type not in pods:
@@ -194,12 +197,12 @@ class AirPower(Ruleset):
                     f"the ammunition of the {details.gun_pod_type} gun pod is not printed in the "
                     "rules text: fill it in (Tables editor, gun_pods) first"
                 )
-            out["pod_ammunition"] = Fraction(ammo * len(details.gun_pods))
+            out[Ledger.POD_AMMUNITION] = Fraction(ammo * len(details.gun_pods))
         rockets = c.rocket_factors + air_to_air_factors(details.ag_rockets, details.ag_rocket_pods)
         if rockets:
-            out["rocket_factors"] = rockets
+            out[Ledger.ROCKET_FACTORS] = rockets
         if c.genies:
-            out["genies"] = Fraction(c.genies)
+            out[Ledger.GENIES] = Fraction(c.genies)
         return out
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
@@ -224,28 +227,7 @@ class AirPower(Ruleset):
         return sequence.acting(engagement)
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
-        """A new game turn: this turn's FPs become last turn's (recovery periods carry over) and
-        SSGT is lost ("Any SSGT modifiers and accumulated FPs are lost at the end of a game
-        turn")."""
-        if not (turn == engagement.turn + 1 and step == 0):
-            return []
-        out: list[Event] = []
-        for a in engagement.aircraft.values():
-            state = a.typed(State, "attributes")
-            out.append(
-                AttributesSet(
-                    aircraft=a.id,
-                    values={
-                        "last_turn": list(state.this_turn),
-                        "last_speed": state.speed,
-                        "this_turn": [],
-                        "ssgt_fps": 0,
-                        "tracking_since": None,
-                        "ssgt_from": 0,
-                    },
-                )
-            )
-        return out
+        return sequence.on_clock(engagement, turn, step)
 
     def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
         """Rule "Recovery Periods" and the flight record: the FPs flown this game turn and the
@@ -276,4 +258,4 @@ class AirPower(Ruleset):
         }
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        return card_spec(self, aircraft)
+        return card_spec(self, aircraft, engagement)

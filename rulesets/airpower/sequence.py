@@ -1,14 +1,16 @@
 """Air Power's game turn as the desk walks it: the phases the rules text names, and who acts
-in each ("who acts now", issue 14)."""
+in each ("who acts now", issue 14), and what a new game turn does by itself (recovery
+periods carry over, SSGT is lost)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from app.core.engagement import AircraftState, Engagement
+from app.core.events import AttributesSet, Event
 from app.core.ruleset import Acting, Step
-from rulesets.airpower.common import GUN_RULE
-from rulesets.airpower.state import State
+from rulesets.airpower.attacks import GUN_RULE
+from rulesets.airpower.state import Ledger, State
 
 GENIE_RULE = "Air Power, Air-to-Air Nuclear Rockets"
 
@@ -72,7 +74,7 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
         return [
             (a.id, "may launch a Genie (radar lock-on, wings level)", "genie_launch")
             for a in planes
-            if a.ledgers.get("genies") is not None and a.ledgers["genies"].value > 0
+            if a.ledgers.get(Ledger.GENIES) is not None and a.ledgers[Ledger.GENIES].value > 0
         ]
     if step == 2:
         launchers = [a for a in planes if _state(a).genie_launched_turn == engagement.turn]
@@ -85,6 +87,31 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
             )
         ]
     return [(a.id, "sets its speed for the next game turn") for a in planes]
+
+
+def on_clock(engagement: Engagement, turn: int, step: int) -> list[Event]:
+    """A new game turn: this turn's FPs become last turn's (recovery periods carry over) and
+    SSGT is lost ("Any SSGT modifiers and accumulated FPs are lost at the end of a game
+    turn")."""
+    if not (turn == engagement.turn + 1 and step == 0):
+        return []
+    out: list[Event] = []
+    for a in engagement.aircraft.values():
+        state = _state(a)
+        out.append(
+            AttributesSet(
+                aircraft=a.id,
+                values={
+                    "last_turn": list(state.this_turn),
+                    "last_speed": state.speed,
+                    "this_turn": [],
+                    "ssgt_fps": 0,
+                    "tracking_since": None,
+                    "ssgt_from": 0,
+                },
+            )
+        )
+    return out
 
 
 def _state(a: AircraftState) -> State:

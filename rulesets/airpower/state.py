@@ -7,6 +7,7 @@ the draft checks every ``AttributesSet`` against ``State``, so a misspelt key fa
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rulesets.airpower.recovery import FPKind
 
 __all__ = [
+    "Ledger",
     "AttackEntry",
     "AttackKind",
     "AttackRecord",
@@ -23,6 +25,16 @@ __all__ = [
     "State",
     "Weapon",
 ]
+
+
+class Ledger(StrEnum):
+    """Air Power's ledger ids (``LedgerSpec``), read and spent by these names only."""
+
+    GUN_AMMUNITION = "gun_ammunition"
+    POD_AMMUNITION = "pod_ammunition"
+    ROCKET_FACTORS = "rocket_factors"
+    GENIES = "genies"
+
 
 AttackKind = Literal["gun", "abort", "rocket"]
 Weapon = Literal["gun", "rocket", "Genie"]

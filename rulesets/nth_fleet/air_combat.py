@@ -13,8 +13,9 @@ from app.core.dice import DiceSource, Roll, sum_of
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import ProcedureInputs
+from rulesets.nth_fleet.card import Card, card_of
 from rulesets.nth_fleet.combat import (
     EW_EACH,
     EW_EACH_HELP,
@@ -32,9 +33,8 @@ from rulesets.nth_fleet.combat import (
     in_shooter_order,
     roll_modifier,
 )
-from rulesets.nth_fleet.display import tracks_of
-from rulesets.nth_fleet.missions import card_of
-from rulesets.nth_fleet.state import NO_MISSION, state_of
+from rulesets.nth_fleet.displays import tracks_of
+from rulesets.nth_fleet.state import NO_MISSION, Ledger, State, state_of
 from rulesets.nth_fleet.tables import AttackTable, attack_table
 from rulesets.nth_fleet.values import (
     STRATEGIC_ABORT_MISSIONS,
@@ -149,18 +149,17 @@ class AirAttack(EwCounts, Procedure):
             ew_modifier(own, each), ew_modifier(enemy, each), inputs.on_cap, inputs.attacking_cap
         )
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        if attacker is None:
+        if a is None:
             return {}
-        a = engagement.get(attacker)
-        state = state_of(a)
-        on_cap = state.tracks.cap > 0 and state.tracks.aloft == 0
-        points = state.tracks.cap if on_cap else state.tracks.aloft
-        mission = None if on_cap else state.mission
+        tracks = a.state.tracks
+        on_cap = tracks.cap > 0 and tracks.aloft == 0
+        points = tracks.cap if on_cap else tracks.aloft
+        mission = None if on_cap else a.state.mission
         try:
-            value = attack_value(a.type_id, card_of(a), mission)
+            value = attack_value(a.aircraft.type_id, a.card, mission)
         except MissingTableValue:
             return {"on_cap": on_cap}
         return {"attack_total": points * value, "on_cap": on_cap}
@@ -302,8 +301,11 @@ class AirCombat(EwCounts, Procedure):
                     out["cap"] = side
         if attacker is None or target is None:
             return out
-        picks = self.choices(engagement, attacker, target)
-        out.update(first=[c for c, _ in picks["first"]], second=[c for c, _ in picks["second"]])
+        mine, theirs = _forces_up(engagement, attacker, target)
+        out.update(
+            first=[c for c, _ in mine if c != attacker],
+            second=[c for c, _ in theirs if c != target],
+        )
         forces = self._read_forces(engagement, {"attacker": attacker, "target": target, **out})
         if forces is None:
             return out
@@ -327,11 +329,11 @@ class AirCombat(EwCounts, Procedure):
     ) -> tuple[_Force, _Force] | None:
         """The two forces of a combat of counters (``None`` without both lead counters, or
         with a counter that has nothing to fight with or a table value missing)."""
-        if not (values.get("attacker") and values.get("target")):
-            return None
         keys = ("attacker", "target", "first", "second", "cap", "phase")
         try:
-            inputs = self.parse({k: values[k] for k in keys if k in values})
+            inputs = self.parse({k: v for k, v in values.items() if k in keys})
+            if not (inputs.attacker and inputs.target):
+                return None
             draft = self.draft(engagement)
             return self._force(inputs, "first", draft), self._force(inputs, "second", draft)
         except (RuleViolation, ValueError):
@@ -345,20 +347,7 @@ class AirCombat(EwCounts, Procedure):
         picks among the other's (2.15)."""
         if attacker is None or target is None:
             return {}
-        a, t = engagement.get(attacker), engagement.get(target)
-
-        def up(side: str, lead: str) -> list[tuple[Any, str]]:
-            out: list[tuple[Any, str]] = []
-            for c in engagement.aircraft.values():
-                if c.side != side:
-                    continue
-                tr = tracks_of(c)
-                if c.id != lead and not (tr.aloft or tr.cap):
-                    continue
-                out.append((c.id, f"{c.name} ({tr.aloft} aloft, {tr.cap} on CAP)"))
-            return out
-
-        mine, theirs = up(a.side, attacker), up(t.side, target)
+        mine, theirs = _forces_up(engagement, attacker, target)
         return {
             "first": [x for x in mine if x[0] != attacker],
             "second": [x for x in theirs if x[0] != target],
@@ -499,13 +488,13 @@ class AirCombat(EwCounts, Procedure):
                 draft.emit(
                     LedgerChanged(
                         aircraft=c.id,
-                        ledger="air_points",
+                        ledger=Ledger.AIR_POINTS,
                         delta=Fraction(-lost),
                         reason="shot down (Nth Fleet 2.12)",
                     )
                 )
             draft.emit(AttributesSet(aircraft=c.id, values=values))
-            if lost and a.ledger("air_points") == lost:
+            if lost and a.ledger(Ledger.AIR_POINTS) == lost:
                 draft.emit(StatusChanged(aircraft=c.id, set=(Status.DESTROYED,)))
         names = {c.id: c.name for c in target.members}
         line = f"{shooter.label} shoots down " + (
@@ -516,6 +505,27 @@ class AirCombat(EwCounts, Procedure):
             line += "; aborted: " + ", ".join(f"{n} {names[i]}" for i, n in aborts.items())
             line += " (2.13)" if inputs.phase == "activation" else " (2.14)"
         return line
+
+
+def _forces_up(
+    engagement: Engagement, attacker: str, target: str
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The counters of the attacker's side and of the target's with points aloft or on CAP
+    (each lead counter always), as ``(id, label)`` for the force pickers (2.9-2.12)."""
+
+    def up(side: str, lead: str) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for c in engagement.aircraft.values():
+            if c.side != side:
+                continue
+            tr = tracks_of(c)
+            if c.id != lead and not (tr.aloft or tr.cap):
+                continue
+            out.append((c.id, f"{c.name} ({tr.aloft} aloft, {tr.cap} on CAP)"))
+        return out
+
+    a, t = engagement.get(attacker), engagement.get(target)
+    return up(a.side, attacker), up(t.side, target)
 
 
 def _combat_label(first: int, second: int) -> str:

@@ -12,8 +12,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs
-from rulesets.nth_fleet.cards import Card
-from rulesets.nth_fleet.display import base_of, moved, place_words, tracks_of
+from rulesets.nth_fleet.card import card_of
+from rulesets.nth_fleet.displays import base_of, moved, place_words, tracks_of
 from rulesets.nth_fleet.state import NO_MISSION, Place, State, Tracks, state_of
 from rulesets.nth_fleet.values import (
     INT_MISSIONS,
@@ -40,10 +40,6 @@ def counter(inputs: AircraftInputs, draft: Draft, what: str) -> AircraftState | 
     if draft.engagement.aircraft:
         raise RuleViolation(f"{what} needs the counter (aircraft) it moves on its base display")
     return None
-
-
-def card_of(a: AircraftState) -> Card:
-    return a.typed(Card, "card")
 
 
 def effectiveness_kind(mission: str | None) -> Literal["support", "strategic"] | None:
@@ -81,12 +77,8 @@ class LaunchMissionProc(Calculator):
     rule = "Nth Fleet 2.1, 2.2"
     Inputs = LaunchInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        if attacker is None:
-            return {}
-        return {"points": max(1, tracks_of(engagement.get(attacker)).unused)}
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
+        return {"points": max(1, tracks_of(a).unused)}
 
     def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:
         if inputs.mission == "cap":
@@ -151,12 +143,7 @@ class MissionEffectiveness(Procedure):
     rule = "Nth Fleet 2.2, 2.3"
     Inputs = EffectivenessInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
-    ) -> dict[str, Any]:
-        if attacker is None:
-            return {}
-        a = engagement.get(attacker)
+    def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         kind = effectiveness_kind(state_of(a).mission)
         return {"points": max(1, tracks_of(a).aloft), **({"kind": kind} if kind else {})}
 

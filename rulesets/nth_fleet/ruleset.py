@@ -10,22 +10,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.core.engagement import AircraftState, Engagement
-from app.core.errors import MissingTableValue
 from app.core.events import AircraftAdded
 from app.core.ruleset import (
     Acting,
     CardBlock,
     CardSpec,
-    KeyValues,
     LedgerSpec,
-    Lines,
     Ruleset,
     Step,
-    Table,
     Variant,
-    critical_lines,
-    ledger_tracks,
 )
+from rulesets.nth_fleet import displays, sequence
 from rulesets.nth_fleet.air_combat import (
     BELOW_TABLE_NO_DAMAGE,
     INTS_SCREEN,
@@ -33,27 +28,21 @@ from rulesets.nth_fleet.air_combat import (
     AirAttack,
     AirCombat,
 )
-from rulesets.nth_fleet.cards import Card as TypeCard
-from rulesets.nth_fleet.cards import Details, catalogue, per_point
+from rulesets.nth_fleet.card import Card as TypeCard
+from rulesets.nth_fleet.card import Details, catalogue
 from rulesets.nth_fleet.combat import EW_EACH
-from rulesets.nth_fleet.display import (
-    PLACES,
-    TRACK_TITLES,
-    base_display,
-    base_of,
+from rulesets.nth_fleet.displays import (
     start_tracks,
-    tracks_of,
 )
 from rulesets.nth_fleet.missions import (
     LaunchMissionProc,
     MissionEffectiveness,
     MoveAirPoints,
     ReturnToBase,
-    effectiveness_kind,
 )
-from rulesets.nth_fleet.state import GameState, State, state_of
+from rulesets.nth_fleet.printed_card import card_spec
+from rulesets.nth_fleet.state import GameState, Ledger, State
 from rulesets.nth_fleet.tables import TABLE_FILES
-from rulesets.nth_fleet.values import attack_value, defence_value, in_int_mode
 
 
 def _details(details: BaseModel) -> Details:
@@ -74,7 +63,7 @@ class NthFleet(Ruleset):
         ReturnToBase,
         MoveAirPoints,
     )
-    ledgers = (LedgerSpec("air_points", "Air points", "air_points", rule="Nth Fleet 2.1"),)
+    ledgers = (LedgerSpec(Ledger.AIR_POINTS, "Air points", "air_points", rule="Nth Fleet 2.1"),)
     variant_list = (
         Variant(
             ONE_ROLL,
@@ -153,171 +142,22 @@ class NthFleet(Ruleset):
         return _details(details).points
 
     def starting_ledgers(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Fraction]:
-        return {"air_points": Fraction(_details(details).points)}
+        return {Ledger.AIR_POINTS: Fraction(_details(details).points)}
 
     def initial_attributes(self, card: Mapping[str, Any], details: BaseModel) -> dict[str, Any]:
         d = _details(details)
         return State(tracks=start_tracks(d.points, d.track)).dump()
 
-    # -- the printed card ------------------------------------------------------------------
+    # -- the Displays panel, the printed card, the sequence of play ----------------------------
 
     def displays(self, engagement: Engagement) -> list[CardBlock]:
-        """Each base's Air Base Display (2.1): its counters' air points per track, with totals."""
-        out: list[CardBlock] = []
-        header = ("Counter", *(TRACK_TITLES[p] for p in PLACES))
-        for base, places in base_display(engagement).items():
-            names = list(dict.fromkeys(n for p in PLACES for n in places[p]))
-            rows = [(n, *(str(places[p].get(n, 0)) for p in PLACES)) for n in names]
-            rows.append(("Total", *(str(sum(places[p].values())) for p in PLACES)))
-            out.append(Table(f"Air Base Display: {base} (2.1)", header, tuple(rows)))
-        return out
+        return displays.displays(engagement)
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        card = aircraft.typed(TypeCard, "card")
-        blocks: list[CardBlock] = [
-            self._counter_block(aircraft, card),
-            self._values_block(aircraft, card),
-            self._display_block(aircraft, engagement),
-            *ledger_tracks(self, aircraft),
-            *critical_lines(aircraft),
-        ]
-        if card.sample:
-            blocks.append(
-                Lines("Sample data", ("Sample values, not the game's counters: edit the card.",))
-            )
-        return CardSpec(card.name, tuple(blocks))
-
-    @staticmethod
-    def _counter_block(a: AircraftState, card: TypeCard) -> KeyValues:
-        s = state_of(a)
-        mission = s.mission
-        state = "" if mission is None else str(mission)
-        if mission is not None and s.mission_name:
-            state += f" ({s.mission_name})"
-        if mission is not None and effectiveness_kind(mission):
-            state += {True: ", effective", False: ", ineffective", None: ", roll pending"}[
-                s.effective
-            ]
-        role = card.role + (f" ({card.specialty})" if card.specialty else "")
-        return KeyValues(
-            "Counter",
-            (
-                ("Type", card.name),
-                ("Role", role),
-                ("Base", base_of(a)),
-                ("Air points", str(a.ledger("air_points"))),
-                ("Mission", state or "none"),
-            ),
-        )
-
-    @staticmethod
-    def _values_block(a: AircraftState, card: TypeCard) -> KeyValues:
-        mission = state_of(a).mission
-        try:
-            attack = str(attack_value(a.type_id, card, mission))
-        except MissingTableValue:
-            attack = "half the defence value (missing)"
-        try:
-            defence = str(defence_value(a.type_id, card))
-        except MissingTableValue:
-            defence = "missing (Defence Value Table)"
-        items = [
-            ("Printed air-air", "-" if card.air_air is None else str(card.air_air)),
-            ("Attack value" + (" (INT)" if in_int_mode(card, mission) else ""), attack),
-            ("Defence value", defence),
-        ]
-        points = a.ledger("air_points")
-        for title, printed in (("Air-surface", card.air_surface), ("ASW", card.asw)):
-            value = per_point(printed, card.unit_sides)
-            if value is not None:
-                items.append((f"{title} per air point (2.4)", f"{value} ({value * points} now)"))
-        return KeyValues("Values", tuple(items))
-
-    @staticmethod
-    def _display_block(a: AircraftState, engagement: Engagement) -> Table:
-        base = base_of(a)
-        counters = [c for c in engagement.aircraft.values() if base_of(c) == base]
-        rows = [(c.name, *(str(tracks_of(c).at(p)) for p in PLACES)) for c in counters]
-        totals = [sum(tracks_of(c).at(p) for c in counters) for p in PLACES]
-        rows.append(("Total", *(str(t) for t in totals)))
-        return Table(
-            f"Air Base Display: {base} (2.1)",
-            ("Counter", *(TRACK_TITLES[p] for p in PLACES)),
-            tuple(rows),
-        )
-
-    # -- sequence of play ------------------------------------------------------------------
+        return card_spec(self, aircraft, engagement)
 
     def steps(self, engagement: Engagement) -> Sequence[Step]:
-        """The air phases the text names; the rest of the turn is the Fleet series' (1.1)."""
-        return (
-            Step(
-                "Strategic air phase",
-                "Strategic air phase",
-                "Strategic non-INT missions under 4 air points roll for effectiveness (2.3); "
-                "combat aborts RCN and tactical coordination points (2.14).",
-                "Nth Fleet 2.3, 2.14",
-            ),
-            Step(
-                "Activation phase",
-                "Activation phase",
-                "Strikes fly with their escorts; combat aborts strike points (2.13).",
-                "Nth Fleet 2.2, 2.13",
-            ),
-            Step(
-                "Return to base phase",
-                "Return to base phase",
-                "Missions aloft, ineffective ones too, land on the used track (2.1, 2.3).",
-                "Nth Fleet 2.1, 2.3",
-            ),
-        )
+        return sequence.STEPS
 
     def acting(self, engagement: Engagement) -> list[Acting]:
-        """Who acts in each air phase (issue 14), each line opening its procedure: counters
-        with unused points may launch missions (2.2: strategic ones in the strategic phase,
-        strikes, escorts and CAP at activation); aloft missions roll for effectiveness (2.3);
-        when both sides have points aloft or on CAP at activation, a side line opens the air
-        combat (2.9-2.12); at return to base every mission aloft lands (2.1)."""
-        steps = self.steps(engagement)
-        if not 0 <= engagement.step < len(steps):
-            return []
-        phase = steps[engagement.step].phase
-        counters = list(engagement.aircraft.values())
-        if phase == "Return to base phase":
-            return [
-                (a.id, "returns to base (2.1)", "return_to_base")
-                for a in counters
-                if tracks_of(a).aloft
-            ]
-        out: list[Acting] = []
-        strategic = phase == "Strategic air phase"
-        what = (
-            "may fly a strategic mission (2.2)"
-            if strategic
-            else ("may launch a strike, escort or CAP (2.2)")
-        )
-        out += [(a.id, what, "launch_mission") for a in counters if tracks_of(a).unused]
-        out += [
-            (a.id, "rolls for mission effectiveness (2.3)", "mission_effectiveness")
-            for a in counters
-            if state_of(a).tracks.aloft
-            and state_of(a).effective is None
-            and effectiveness_kind(state_of(a).mission)
-        ]
-        if not strategic:
-            up = [a for a in counters if tracks_of(a).aloft or tracks_of(a).cap]
-            sides = [s for s in engagement.sides if any(a.side == s for a in up)]
-            if len(sides) >= 2:
-                # the line names a counter of each force (issue 28): the air combat opens
-                # with its attacking force and the enemy's, their totals shown before the roll
-                lead = next(a for a in up if a.side == sides[0])
-                enemy = next(a for a in up if a.side != sides[0])
-                out.append(
-                    (
-                        lead.id,
-                        f"{lead.side}: air combat against {enemy.side}'s forces (2.9-2.12)",
-                        "air_combat",
-                        enemy.id,
-                    )
-                )
-        return out
+        return sequence.acting(engagement)

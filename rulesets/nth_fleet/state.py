@@ -7,6 +7,7 @@ against ``State``, so a misspelt key or a negative track fails loudly.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,7 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.core.engagement import AircraftState
 from rulesets.nth_fleet.values import Mission
 
-__all__ = ["PLACES", "Place", "State", "Tracks", "state_of"]
+__all__ = ["PLACES", "Ledger", "Place", "State", "Tracks", "state_of"]
+
+
+class Ledger(StrEnum):
+    """Nth Fleet's ledger ids (``LedgerSpec``), read and spent by these names only."""
+
+    AIR_POINTS = "air_points"
+
 
 Place = Literal["unused", "aloft", "cap", "used"]
 #: every place an air point can be: the display's tracks, or aloft on a mission (2.1)

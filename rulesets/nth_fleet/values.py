@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rulesets.nth_fleet.cards import Card
+from rulesets.nth_fleet.card import Card
 from rulesets.nth_fleet.tables import attack_exceptions, defence_table
 
 Mission = Literal[

@@ -13,9 +13,8 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
-from rulesets.phantoms.common import in_play, pilot_of
 from rulesets.phantoms.spotting import UnspottedInput, unspotted_modifier
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import in_play, pilot_of, state_of
 from rulesets.phantoms.tables import tables
 
 

@@ -10,12 +10,21 @@ from pydantic import Field
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, GameAttributesSet, StatusChanged
+from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality
-from rulesets.phantoms.common import D10, in_play, loss_events, now_impulse, pilot_of
-from rulesets.phantoms.state import ControlCheck, game_of, state_of
-from rulesets.phantoms.tables import tables
+from rulesets.phantoms.clock import now_impulse
+from rulesets.phantoms.state import (
+    ControlCheck,
+    Spots,
+    game_of,
+    in_play,
+    loss_events,
+    pilot_of,
+    spotting,
+    state_of,
+)
+from rulesets.phantoms.tables import D10, tables
 
 Cause = Literal["hard turn", "loop", "speed"]
 
@@ -87,8 +96,8 @@ class LossOfControl(Procedure):
                 draft.emit(StatusChanged(aircraft=a.id, set=(Status.OUT_OF_CONTROL,)))
                 spots = dict(game_of(draft.engagement).spots)
                 if a.id in spots:  # 13.1, 13.2: a spinning aircraft loses all its spots
-                    spots[a.id] = {"radar": [], "visual": []}
-                    draft.emit(GameAttributesSet(values={"spots": spots}))
+                    spots[a.id] = Spots()
+                    draft.emit(spotting(spots))
                 values["maneuver"] = None
                 values["control_checks"] = []
                 if speed <= 0:
@@ -150,14 +159,13 @@ class Recovery(Procedure):
         if outcome == "recovered":
             lost = dice.roll("d6", "speed lost (if recovered)").total
             turn = dice.roll("d6", "hexsides turned clockwise (if recovered)").total
-            speed = inputs.speed - lost
+            speed = max(inputs.speed - lost, 1)
             values = {
-                "speed": speed if speed > 0 else 1,
+                "speed": speed,
                 "last_facing": f"turned {turn} hexsides clockwise (6.4.3)",
             }
             narrative += (
-                f"; speed {inputs.speed} - {lost} -> {values['speed']}, "
-                f"turn {turn} hexsides clockwise"
+                f"; speed {inputs.speed} - {lost} -> {speed}, turn {turn} hexsides clockwise"
             )
         elif outcome == "still out of control":
             values = {"altitude": inputs.altitude - 1}

@@ -12,15 +12,9 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, DamageTaken, Event, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality
-from rulesets.phantoms.common import (
-    D10,
-    in_play,
-    loss_events,
-    now_impulse,
-    pilot_of,
-)
-from rulesets.phantoms.state import state_of
-from rulesets.phantoms.tables import tables
+from rulesets.phantoms.clock import now_impulse
+from rulesets.phantoms.state import in_play, loss_events, pilot_of, state_of
+from rulesets.phantoms.tables import D10, tables
 
 STRUCTURAL = "structural_damage"  # our own status flag: no more Hard Turns or Loops
 

@@ -15,7 +15,10 @@ radar cone's width stay missing data until the umpire fills them in (Tables edit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from app.core import hexgrid
 from app.core.errors import MissingTableValue
@@ -27,6 +30,36 @@ _EPS = 1e-6
 
 Sector = Literal["head on", "front quarter", "beam", "rear quarter", "dead astern"]
 Aspect = Literal["front", "side", "rear"]
+
+
+class Readings(BaseModel):
+    """What the board reads of a pair (``Relation.readings``), typed: the range (7.1.1b), the
+    altitudes, same hex and altitude (7.1, 7.2) and then the same facing, the firing position
+    sector (7.1.1a) and radar aspect (7.1.1b), the Gun Firing Position and its number (7.2),
+    inside the radar cone (7.1.1b). A reading the board cannot make is left out (``None``);
+    procedures read them through ``readings_of``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    range_hexes: int | None = None
+    attacker_altitude: int | None = None
+    target_altitude: int | None = None
+    same_hex_same_altitude: bool | None = None
+    same_facing: bool | None = None
+    sector: Sector | None = None
+    aspect: Aspect | None = None
+    gun_position: str | None = None
+    gun_position_modifier: int | None = None
+    in_radar_cone: bool | None = None
+
+    def dump(self) -> dict[str, Any]:
+        """The readings as the desk keeps them (``Relation.readings``): the ones made."""
+        return self.model_dump(exclude_none=True)
+
+
+def readings_of(readings: Mapping[str, Any]) -> Readings:
+    """The board's readings of a pair, typed (a procedure's ``board_inputs``)."""
+    return Readings.model_validate(readings)
 
 
 def board_range(attacker: Piece, target: Piece) -> tuple[int, int, int]:
@@ -165,7 +198,10 @@ class PhantomsGeometry:
         width = positions().radar_cone.width_degrees
         cone = (radar_cone_arc(attacker, width),) if isinstance(width, int) else ()
         return Relation(
-            lines=tuple(lines), arcs=sector_arcs(target), readings=readings, attacker_arcs=cone
+            lines=tuple(lines),
+            arcs=sector_arcs(target),
+            readings=Readings.model_validate(readings).dump(),
+            attacker_arcs=cone,
         )
 
     @staticmethod

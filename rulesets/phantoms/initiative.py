@@ -12,9 +12,8 @@ from app.core.errors import RuleViolation
 from app.core.events import InitiativeSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import ProcedureInputs
-from rulesets.phantoms.common import D10, is_loaded
-from rulesets.phantoms.state import state_of
-from rulesets.phantoms.tables import tables
+from rulesets.phantoms.state import is_loaded, state_of
+from rulesets.phantoms.tables import D10, tables
 
 
 class InitiativeInputs(ProcedureInputs):

@@ -14,26 +14,25 @@ from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
-from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import Card, Missile
-from rulesets.phantoms.combat import (
-    check_can_fire,
-    check_enemy,
-    check_vertical,
-    fired_event,
-    missile_ledger,
-)
-from rulesets.phantoms.common import (
+from rulesets.phantoms.card import Card, Missile
+from rulesets.phantoms.clock import now_impulse
+from rulesets.phantoms.damage import damage_events, hits_label
+from rulesets.phantoms.geometry import RADAR_ASPECT, readings_of
+from rulesets.phantoms.guns import check_can_fire, check_enemy, check_vertical, fired_event
+from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
+from rulesets.phantoms.state import (
+    MissileInFlight,
+    State,
+    flying,
+    in_flight,
     in_play,
     maneuver_now,
-    now_impulse,
+    missile_ledger,
     pilot_of,
+    state_of,
 )
-from rulesets.phantoms.damage import damage_events, hits_label
-from rulesets.phantoms.geometry import RADAR_ASPECT
-from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
-from rulesets.phantoms.state import MissileInFlight, flying, in_flight, state_of
 from rulesets.phantoms.tables import positions, tables
 
 
@@ -148,8 +147,9 @@ class MissileLaunch(Calculator):
         the board reads it; the launch looks its number up on the missile's own chart (a
         heat-seeker's aspect chart, or the radar aspect the sector falls in)."""
         out = super().board_inputs(readings)
-        if "sector" in readings:
-            out["position"] = readings["sector"]
+        sector = readings_of(readings).sector
+        if sector is not None:
+            out["position"] = sector
         return out
 
     def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:
@@ -292,31 +292,30 @@ class MissileAttack(UnspottedInput, Procedure):
         ]
         return min(due, key=lambda m: m.impact_at) if due else None
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if target:
-            t = engagement.get(target)
-            kind = maneuver_now(engagement, t)  # in, or just did (7.1.3)
+        if t:
+            kind = maneuver_now(engagement, t.aircraft)  # in, or just did (7.1.3)
             out.update(
-                target_pilot=pilot_of(t),
-                target_altitude=state_of(t).altitude,
+                target_pilot=pilot_of(t.aircraft),
+                target_altitude=t.state.altitude,
                 target_hard_turn_or_loop=kind in ("hard_turn", "loop"),
-                target_used_afterburner=state_of(t).afterburner_at == now_impulse(engagement),
-                target_broke_contact=Status.BROKEN_OFF in t.status,
+                target_used_afterburner=t.state.afterburner_at == now_impulse(engagement),
+                target_broke_contact=Status.BROKEN_OFF in t.aircraft.status,
             )
-        if attacker and target:
-            out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
-            m = self._flight(engagement, attacker, target)
+        if a and t:
+            out["attacker_unspotted"] = not is_spotted(engagement, a.id, t.id, self.variants)
+            m = self._flight(engagement, a.id, t.id)
             if m is not None:
-                t = engagement.get(target)
-                cm = "radar_cm" if m.guidance == "radar" else "ir_cm"
                 out.update(
                     guidance=m.guidance,
                     hit_number=m.hit,
                     position_modifier=0,
-                    target_countermeasures=getattr(state_of(t), cm),
+                    target_countermeasures=(
+                        t.state.radar_cm if m.guidance == "radar" else t.state.ir_cm
+                    ),
                 )
         return out
 

@@ -14,21 +14,20 @@ from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs, ProcedureInputs
-from rulesets.phantoms.cards import Card, SpeedChart
-from rulesets.phantoms.common import (
-    clock_of,
+from rulesets.phantoms.card import Card, SpeedChart
+from rulesets.phantoms.clock import clock_of, now_impulse
+from rulesets.phantoms.damage import STRUCTURAL
+from rulesets.phantoms.state import (
+    Ledger,
+    Marker,
     engine_damaged,
     in_play,
     is_loaded,
-    now_impulse,
     pilot_of,
+    state_of,
     subject,
 )
-from rulesets.phantoms.damage import STRUCTURAL
-from rulesets.phantoms.state import Marker, state_of
 from rulesets.phantoms.tables import tables
-
-AFTERBURNER_LEDGER = "afterburner"
 
 ManeuverChoice = Literal[
     "straight",
@@ -240,7 +239,7 @@ class Afterburner(Calculator):
         lost = speed + card.speeds.afterburner - new
         draft.emit(
             LedgerChanged(
-                aircraft=a.id, ledger=AFTERBURNER_LEDGER, delta=Fraction(-1), reason="6.5"
+                aircraft=a.id, ledger=Ledger.AFTERBURNER, delta=Fraction(-1), reason="6.5"
             ),
             AttributesSet(aircraft=a.id, values={"speed": new, "afterburner_at": now}),
         )

@@ -11,12 +11,11 @@ from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import card_of
-from rulesets.phantoms.combat import check_enemy
-from rulesets.phantoms.common import in_play, pilot_of
-from rulesets.phantoms.state import flying, in_flight, state_of
+from rulesets.phantoms.card import Card, card_of
+from rulesets.phantoms.guns import check_enemy
+from rulesets.phantoms.state import State, flying, in_flight, in_play, pilot_of, state_of
 from rulesets.phantoms.tables import tables
 
 # --- 7.1.1b Radar lock-on and 7.1.1c breaking it ---------------------------------------------
@@ -65,21 +64,16 @@ def radar_modifiers(
     return att, dfn
 
 
-def _radar_prefill(
-    engagement: Engagement, attacker: str | None, target: str | None
-) -> dict[str, Any]:
+def _radar_prefill(a: Party[Card, State] | None, t: Party[Card, State] | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if attacker:
-        a = engagement.get(attacker)
-        radar = card_of(a).radar
-        if radar is not None:
-            out["attacker_radar"] = radar
-        out.update(attacker_pilot=pilot_of(a), attacker_altitude=state_of(a).altitude)
-    if target:
-        t = engagement.get(target)
+    if a:
+        if a.card.radar is not None:
+            out["attacker_radar"] = a.card.radar
+        out.update(attacker_pilot=pilot_of(a.aircraft), attacker_altitude=a.state.altitude)
+    if t:
         out.update(
-            target_altitude=state_of(t).altitude,
-            target_radar_countermeasures=state_of(t).radar_cm,
+            target_altitude=t.state.altitude,
+            target_radar_countermeasures=t.state.radar_cm,
         )
     return out
 
@@ -93,10 +87,10 @@ class RadarLock(Procedure):
     rule = "7.1.1b"
     Inputs = LockOnInputs
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        return _radar_prefill(engagement, attacker, target)
+        return _radar_prefill(a, t)
 
     def decide(self, inputs: LockOnInputs, dice: DiceSource, draft: Draft) -> Decision:
         if not inputs.in_radar_cone:
@@ -181,10 +175,10 @@ class BreakLock(Procedure):
     def _label(self, d: int) -> str:
         return "miss" if d > 0 else "lock broken"
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
-        return _radar_prefill(engagement, attacker, target)
+        return _radar_prefill(a, t)
 
     def decide(self, inputs: BreakLockInputs, dice: DiceSource, draft: Draft) -> Decision:
         a = None

@@ -23,19 +23,16 @@ from app.core.ruleset import (
     Step,
     Variant,
 )
-from rulesets.phantoms import sequence
-from rulesets.phantoms.boards import boards
+from rulesets.phantoms import displays, sequence
 from rulesets.phantoms.breakoff import BreakOff, Disengage
-from rulesets.phantoms.card import card_spec
-from rulesets.phantoms.cards import Card, Details, catalogue, resolve_countermeasures
-from rulesets.phantoms.combat import GUN_LEDGER, GunAttack, missile_ledger
+from rulesets.phantoms.card import Card, Details, catalogue, resolve_countermeasures
 from rulesets.phantoms.control import LossOfControl, Recovery
 from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
 from rulesets.phantoms.geometry import PhantomsGeometry
+from rulesets.phantoms.guns import GunAttack
 from rulesets.phantoms.initiative import Initiative, PassInitiative
 from rulesets.phantoms.missiles import MissileAttack, MissileLaunch, MissileLost
 from rulesets.phantoms.movement import (
-    AFTERBURNER_LEDGER,
     Afterburner,
     Jettison,
     MarkManeuver,
@@ -43,9 +40,10 @@ from rulesets.phantoms.movement import (
     Tailing,
     marker_ends,
 )
+from rulesets.phantoms.printed_card import card_spec
 from rulesets.phantoms.radar import BreakLock, RadarLock
 from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
-from rulesets.phantoms.state import GameState, State, state_of
+from rulesets.phantoms.state import GameState, Ledger, State, missile_ledger, state_of
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
 
 VARIANTS = (
@@ -209,8 +207,8 @@ class Phantoms(Ruleset):
         LoseSpot,
     )
     ledgers = (
-        LedgerSpec(GUN_LEDGER, "Gun ammunition", "gun_ammunition", rule="7.2"),
-        LedgerSpec(AFTERBURNER_LEDGER, "Afterburner uses", "afterburner_uses", rule="6.5"),
+        LedgerSpec(Ledger.GUN, "Gun ammunition", "gun_ammunition", rule="7.2"),
+        LedgerSpec(Ledger.AFTERBURNER, "Afterburner uses", "afterburner_uses", rule="6.5"),
     )
     variant_list = VARIANTS
     Card = Card
@@ -273,8 +271,7 @@ class Phantoms(Ruleset):
         }
 
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
-        titles = {s.id: s.title for s in self.ledgers_for(aircraft.card)}
-        return card_spec(aircraft, engagement, titles)
+        return card_spec(self, aircraft, engagement)
 
     # -- sequence of play ------------------------------------------------------------------
 
@@ -282,7 +279,7 @@ class Phantoms(Ruleset):
         return sequence.STEPS
 
     def displays(self, engagement: Engagement) -> list[CardBlock]:
-        return boards(engagement)
+        return displays.displays(engagement)
 
     def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement, self.chosen)

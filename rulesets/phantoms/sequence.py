@@ -6,16 +6,10 @@ from __future__ import annotations
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.events import Event
 from app.core.ruleset import Acting, Step
-from rulesets.phantoms.cards import card_of
-from rulesets.phantoms.common import (
-    IMPULSES,
-    SEGMENTS,
-    absolute_impulse,
-    clock_of,
-    engine_damaged,
-)
+from rulesets.phantoms.card import card_of
+from rulesets.phantoms.clock import IMPULSES, SEGMENTS, absolute_impulse, clock_of
 from rulesets.phantoms.movement import movement_segment, moves_at
-from rulesets.phantoms.state import in_flight, state_of
+from rulesets.phantoms.state import Ledger, engine_damaged, in_flight, state_of
 
 _TEXT = {
     "a": "Aircraft at the speeds marked X move one hex; out-of-control ones check recovery.",
@@ -100,8 +94,8 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         out += [
             (a.id, "may use its afterburner (6.5)", "afterburner")
             for a in planes
-            if a.ledgers.get("afterburner")
-            and a.ledgers["afterburner"].value > 0
+            if a.ledgers.get(Ledger.AFTERBURNER)
+            and a.ledgers[Ledger.AFTERBURNER].value > 0
             and not engine_damaged(a)
             and Status.ON_FIRE not in a.status
         ]

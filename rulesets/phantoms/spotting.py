@@ -12,14 +12,22 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet
-from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import card_of
-from rulesets.phantoms.common import in_play, now_impulse, pilot_of, subject
-from rulesets.phantoms.state import game_of, state_of
+from rulesets.phantoms.card import Card, card_of
+from rulesets.phantoms.clock import now_impulse
+from rulesets.phantoms.state import (
+    Spots,
+    State,
+    game_of,
+    in_play,
+    pilot_of,
+    spots_of,
+    spotting,
+    state_of,
+    subject,
+)
 from rulesets.phantoms.tables import tables
-
-Spots = dict[str, dict[str, list[str]]]
 
 #: why an "unspotted" input does not apply when the optional rule is off
 SPOTTING_OFF = (
@@ -48,28 +56,20 @@ class UnspottedInput:
         return {} if "spotting" in self.variants else {self.unspotted_field: SPOTTING_OFF}
 
 
-def spots_of(engagement: Engagement) -> Spots:
-    return {
-        k: {"radar": list(v.get("radar", [])), "visual": list(v.get("visual", []))}
-        for k, v in game_of(engagement).spots.items()
-    }
-
-
 def is_spotted(engagement: Engagement, target: str, by: str, variants: frozenset[str]) -> bool:
     """13.0: has aircraft ``by`` (with its friends' radar spots and its wingman's visual spots
     while they are within 5 hexes) spotted ``target``? Always true with the rule off."""
     if "spotting" not in variants:
         return True
     me = engagement.get(by)
-    spots = spots_of(engagement)
-    if target in spots.get(by, {}).get("visual", []):
+    if target in spots_of(engagement, by).visual:
         return True
     for friend in engagement.on_side(me.side):  # 13.1: friendly aircraft share radar spots
-        if target in spots.get(friend.id, {}).get("radar", []):
+        if target in spots_of(engagement, friend.id).radar:
             return True
     mate = state_of(me).wingman
     if mate and state_of(me).wingman_close and mate in engagement.aircraft:
-        return target in spots.get(mate, {}).get("visual", [])
+        return target in spots_of(engagement, mate).visual
     return False
 
 
@@ -113,22 +113,20 @@ class RadarSpot(Procedure):
             m += r.target_altitude_0
         return m, i.target_radar_countermeasures
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker:
-            a = engagement.get(attacker)
+        if a:
             out.update(
-                spotter_radar=card_of(a).radar or 0,
-                spotter_pilot=pilot_of(a),
-                spotter_altitude=state_of(a).altitude,
+                spotter_radar=a.card.radar or 0,
+                spotter_pilot=pilot_of(a.aircraft),
+                spotter_altitude=a.state.altitude,
             )
-        if target:
-            t = engagement.get(target)
+        if t:
             out.update(
-                target_altitude=state_of(t).altitude,
-                target_radar_countermeasures=state_of(t).radar_cm,
+                target_altitude=t.state.altitude,
+                target_radar_countermeasures=t.state.radar_cm,
             )
         return out
 
@@ -150,12 +148,15 @@ class RadarSpot(Procedure):
         return Decision(outcome, f"radar spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.1)")
 
 
-def _add_spot(engagement: Engagement, spotter: str, target: str, kind: str) -> GameAttributesSet:
-    spots = spots_of(engagement)
-    mine = spots.setdefault(spotter, {"radar": [], "visual": []})
-    if target not in mine[kind]:
-        mine[kind].append(target)
-    return GameAttributesSet(values={"spots": spots})
+def _add_spot(
+    engagement: Engagement, spotter: str, target: str, kind: Literal["radar", "visual"]
+) -> GameAttributesSet:
+    mine = spots_of(engagement, spotter)
+    if kind == "radar" and target not in mine.radar:
+        mine = mine.model_copy(update={"radar": [*mine.radar, target]})
+    elif kind == "visual" and target not in mine.visual:
+        mine = mine.model_copy(update={"visual": [*mine.visual, target]})
+    return spotting({**game_of(engagement).spots, spotter: mine})
 
 
 class VisualSpotInputs(ProcedureInputs):
@@ -190,28 +191,22 @@ class VisualSpot(Procedure):
         m += v.target_altitude_0 if i.target_altitude == 0 else 0
         return m, i.range_hexes + (v.target_small if i.target_size == "small" else 0)
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker:
-            a = engagement.get(attacker)
+        if a:
             out.update(
-                spotter_pilot=pilot_of(a),
-                all_round_canopy=card_of(a).all_round_canopy,
-                two_crew=card_of(a).crew >= 2,
+                spotter_pilot=pilot_of(a.aircraft),
+                all_round_canopy=a.card.all_round_canopy,
+                two_crew=a.card.crew >= 2,
             )
-        if target:
-            t = engagement.get(target)
-            out.update(
-                target_size=card_of(t).size,
-                target_altitude=state_of(t).altitude,
-            )
-        if attacker and target:
-            a = engagement.get(attacker)
-            radar = target in spots_of(engagement).get(attacker, {}).get("radar", [])
+        if t:
+            out.update(target_size=t.card.size, target_altitude=t.state.altitude)
+        if a and t:
+            radar = t.id in spots_of(engagement, a.id).radar
             out["radar_spot_lock_or_controller"] = (
-                radar or target in state_of(a).locks or state_of(a).controller
+                radar or t.id in a.state.locks or a.state.controller
             )
         return out
 
@@ -263,8 +258,7 @@ class LoseSpot(Calculator):
         if a is None:
             return Decision(r, f"{r}: spots lost (13.1-13.2)")  # a what-if
         e = draft.engagement
-        spots = spots_of(e)
-        mine = spots.setdefault(a.id, {"radar": [], "visual": []})
+        mine = spots_of(e, a.id)
         if r.startswith("wingmen"):
             close = r.endswith("within 5 hexes")
             draft.emit(AttributesSet(aircraft=a.id, values={"wingman_close": close}))
@@ -273,13 +267,18 @@ class LoseSpot(Calculator):
                 draft.emit(AttributesSet(aircraft=mate, values={"wingman_close": close}))
             return Decision(r, f"{a.name}: {r} (13.2)")
         if r == "spotter in a spin":
-            mine["radar"], mine["visual"] = [], []
+            mine = Spots()
         elif r == "spotter fired guns":
-            mine["visual"] = [x for x in mine["visual"] if x == inputs.target]
+            mine = mine.model_copy(
+                update={"visual": [x for x in mine.visual if x == inputs.target]}
+            )
+        elif not inputs.target:
+            raise RuleViolation("choose the aircraft no longer spotted (target)")
+        elif r == "target left the radar cone":
+            mine = mine.model_copy(update={"radar": [x for x in mine.radar if x != inputs.target]})
         else:
-            if not inputs.target:
-                raise RuleViolation("choose the aircraft no longer spotted (target)")
-            kind = "radar" if r == "target left the radar cone" else "visual"
-            mine[kind] = [x for x in mine[kind] if x != inputs.target]
-        draft.emit(GameAttributesSet(values={"spots": spots}))
+            mine = mine.model_copy(
+                update={"visual": [x for x in mine.visual if x != inputs.target]}
+            )
+        draft.emit(spotting({**game_of(e).spots, a.id: mine}))
         return Decision(r, f"{a.name}: {r}: spots lost (13.1-13.2)")

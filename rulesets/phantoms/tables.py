@@ -13,6 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.core.data import Missing, cell, load_table
 
+#: the die every Phantoms table is read with
+D10 = "d10"
+
 HERE = Path(__file__).parent
 TABLES_FILE = HERE / "tables" / "tables.toml"
 POSITIONS_FILE = HERE / "tables" / "positions.toml"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field
@@ -9,25 +11,34 @@ from pydantic import Field
 from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, CriticalHit, StatusChanged
+from app.core.events import (
+    AttributesSet,
+    CriticalHit,
+    DamageTaken,
+    LedgerChanged,
+    LedgerLimitChanged,
+    StatusChanged,
+)
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
-from .cards import Card, catalogue
-from .common import (
-    ANTI_GRAV,
-    EXTRA_DP_ON_LOCATION_ONLY,
-    MAX_SPEED,
-    VITAL_THIS_TURN,
-    DamageEffects,
-    card_of,
+from .card import Card, card_of, catalogue
+from .state import (
+    MAX_RAY_GUNS,
+    Ledger,
     fighter,
+    hard_point_ledger,
     lost_hard_points,
     need,
+    ray_gun_ledger,
+    state_of,
 )
-from .state import state_of
 from .tables import Effect, damage_table
 
+#: variant: the vital-system check counts only the damage taken this turn
+VITAL_THIS_TURN = "vital_this_turn"
+#: variant: "+d6 DP if hit" only when the weapon hit location roll picks the hard point
+EXTRA_DP_ON_LOCATION_ONLY = "extra_dp_on_location_only"
 DAMAGE_RULE = "UFO rules, Damage"
 
 
@@ -110,13 +121,13 @@ def apply_effect(
     before = len(effects.notes)
     effects.take(rolled(effect.dp, "damage points"), source, effect.text)
     if effect.max_speed:
-        effects.lose(MAX_SPEED, rolled(effect.max_speed, "maximum speed lost"), effect.text)
+        effects.lose(Ledger.MAX_SPEED, rolled(effect.max_speed, "maximum speed lost"), effect.text)
     if effect.anti_grav:
-        effects.lose(ANTI_GRAV, effect.anti_grav, effect.text)
+        effects.lose(Ledger.ANTI_GRAV, effect.anti_grav, effect.text)
     if effect.ray_gun:
         ledgers = effects.now.ledgers
         guns = sorted(
-            (k for k in ledgers if k.startswith("ray_gun_")),
+            (g for n in range(1, MAX_RAY_GUNS + 1) if (g := ray_gun_ledger(n)) in ledgers),
             key=lambda k: (-ledgers[k].value, k),
         )
         loss = rolled(effect.ray_gun, "ray gun charge lost")
@@ -258,3 +269,102 @@ class HitLocation(Procedure):
 
 
 __all__ = ["DamageRoll", "HitLocation", "VitalSystem", "apply_effect"]
+
+
+@dataclass
+class DamageEffects:
+    """One aircraft's damage effects in one action, emitted to the draft as they happen.
+
+    The draft applies each event at once, so every effect reads the values the earlier ones
+    left (no ledger is asked to go below zero) and ``finish``'s crash and destruction checks see
+    the final numbers. What is kept here is only what the log line needs: the notes, and the
+    status flags, set together by ``finish`` after those checks.
+    """
+
+    draft: Draft
+    aircraft: str
+    notes: list[str] = field(default_factory=list)
+    flags: set[str] = field(default_factory=set)
+
+    @property
+    def now(self) -> AircraftState:
+        """The aircraft as the effects so far left it."""
+        return self.draft.get(self.aircraft)
+
+    @property
+    def is_fighter(self) -> bool:
+        return card_of(self.now).kind == "fighter"
+
+    def take(self, points: int, source: str | None, why: str) -> None:
+        if points <= 0:
+            return
+        turn = self.draft.engagement.turn
+        # the damage taken this turn restarts from 0 with the first damage of a new turn
+        so_far = state_of(self.now).damaged_in(turn)
+        self.draft.emit(
+            DamageTaken(aircraft=self.aircraft, points=points, source=source),
+            AttributesSet(
+                aircraft=self.aircraft,
+                values={"damage_this_turn": so_far + points, "damaged_turn": turn},
+            ),
+        )
+        self.notes.append(f"{points} DP ({why})")
+
+    def lose(self, ledger: str, amount: int, why: str) -> int:
+        """Take up to ``amount`` from a ledger (never below 0); the amount actually lost."""
+        have = self.now.ledgers.get(ledger)
+        if have is None or amount <= 0:
+            return 0
+        loss = min(Fraction(amount), have.value)
+        if loss:
+            self.draft.emit(
+                LedgerChanged(aircraft=self.aircraft, ledger=ledger, delta=-loss, reason=why)
+            )
+            self.notes.append(f"{ledger.replace('_', ' ')} -{loss} ({why})")
+        return int(loss)
+
+    def lose_hard_point(self, number: int, why: str) -> None:
+        a = self.now
+        lost = lost_hard_points(a)
+        if number in lost:
+            return
+        self.draft.emit(
+            AttributesSet(aircraft=self.aircraft, values={"hard_points_lost": [*lost, number]})
+        )
+        ledger = hard_point_ledger(number)
+        if ledger in a.ledgers:
+            self.draft.emit(
+                LedgerLimitChanged(aircraft=self.aircraft, ledger=ledger, maximum=Fraction(0))
+            )
+        self.notes.append(f"hard point {number} lost ({why})")
+
+    def flag(self, *flags: str) -> None:
+        self.flags.update(flags)
+
+    def finish(self) -> list[str]:
+        """The crash and destruction checks of UFO rules, Damage, then the new status flags
+        (returned, for the log line)."""
+        a = self.now
+        if a.max_damage is not None and a.damage >= a.max_damage:
+            self.flag(Status.DESTROYED)
+        if Status.DESTROYED in a.status | self.flags and self.is_fighter:
+            # "If a plane is destroyed the pilot dies."
+            self.flag(Status.PILOT_KILLED)
+        top = a.ledgers[Ledger.MAX_SPEED].value if Ledger.MAX_SPEED in a.ledgers else None
+        if self.is_fighter and top == 0:
+            # "Any aircraft reduced to 0 speed crashes." -- aircraft, not UFOs (issue 15)
+            self.flag(Status.CRASHED)
+        if (
+            not self.is_fighter
+            and Ledger.ANTI_GRAV in a.ledgers
+            and a.ledgers[Ledger.ANTI_GRAV].value == 0
+        ):
+            # "Any UFO reduced to 0 Anti-Grav crashes"
+            self.flag(Status.CRASHED)
+        speed = state_of(a).speed
+        if speed is not None and top is not None and speed > top:
+            self.draft.emit(AttributesSet(aircraft=self.aircraft, values={"speed": int(top)}))
+        new = tuple(sorted(self.flags - a.status))
+        if new:
+            self.draft.emit(StatusChanged(aircraft=self.aircraft, set=new))
+        return list(new)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from app.core.ruleset import Piece, Relation
 
-from .missiles import MISSILE_DATA
+from .card import MISSILE_DATA
 from .tables import arcs
 
 #: "Cannon. Range 6 inches"

@@ -14,19 +14,14 @@ from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
-from .common import (
-    RAY_GUN_KEEPS_CHARGE,
-    RECHARGE_DICE_ROLLED,
-    card_of,
-    fighter,
-    fired_this_step,
-    lost_hard_points,
-    need,
-    ray_gun_ledger,
-    ufo,
-)
+from .card import card_of
 from .sequence import CANNON_1, CANNON_2, MISSILES, require_step
-from .state import state_of
+from .state import fighter, fired_this_step, lost_hard_points, need, ray_gun_ledger, state_of, ufo
+
+#: variant: firing a ray gun does not spend its charge
+RAY_GUN_KEEPS_CHARGE = "ray_gun_keeps_charge"
+#: variant: "Recharge d6" is a d6 roll for the number of recharge dice
+RECHARGE_DICE_ROLLED = "recharge_dice_rolled"
 
 
 def hits_label(hits: int) -> str:

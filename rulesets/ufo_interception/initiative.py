@@ -13,10 +13,12 @@ from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
 from app.core.procedure import Decision, Draft, Procedure
 
-from .cards import details_of
-from .common import ROLL_OFF_HIGHER_FIRST, card_of, fighter
+from .card import card_of, details_of
 from .sequence import INITIATIVE, RULE, require_step
-from .state import game_of
+from .state import fighter, game_of
+
+#: variant: the higher roll-off roll moves first
+ROLL_OFF_HIGHER_FIRST = "roll_off_higher_moves_first"
 
 
 def groups(names: Sequence[str], keys: Sequence[Any]) -> list[list[str]]:

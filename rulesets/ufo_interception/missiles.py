@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
@@ -15,40 +14,22 @@ from app.core.events import AttributesSet, GameAttributesSet, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure, Resolution
 from app.core.ruleset import ProcedureInputs
 
-from .common import card_of, fighter, fired_this_step, hard_point_ledger, lost_hard_points, need
+from .card import MISSILE_DATA, card_of
 from .guns import due_rolls
 from .sequence import MISSILES, require_step
-from .state import Missile, game_of
+from .state import (
+    Missile,
+    fighter,
+    fired_this_step,
+    flying,
+    game_of,
+    hard_point_ledger,
+    in_flight,
+    lost_hard_points,
+    need,
+)
 
 MissileType = Literal["sidewinder", "amraam"]
-
-
-@dataclass(frozen=True)
-class MissileData:
-    """UFO rules, Firing: Missiles: nomination range, turns in flight and move per turn."""
-
-    name: str
-    range_inches: int
-    turns: int
-    move_inches: int
-
-
-MISSILE_DATA: dict[str, MissileData] = {
-    # "AMRAAM- Lasts 3 turns. Move 12 inches per turn." nominated "within 24in"
-    "amraam": MissileData("AMRAAM", 24, 3, 12),
-    # "Sidewinder 1 turn only. Move 12 inches." nominated within "12 inches"
-    "sidewinder": MissileData("Sidewinder", 12, 1, 12),
-}
-
-
-def in_flight(engagement: Engagement) -> list[Missile]:
-    """The missiles in flight (the game's ``missiles`` record), oldest first."""
-    return list(game_of(engagement).missiles)
-
-
-def flying(missiles: list[Missile]) -> GameAttributesSet:
-    """The event that keeps ``missiles`` as the missiles in flight."""
-    return GameAttributesSet(values={"missiles": [m.model_dump() for m in missiles]})
 
 
 class LaunchInputs(ProcedureInputs):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -13,9 +14,8 @@ from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs
 
-from .common import ANTI_GRAV, MAX_SPEED, fighter, ufo
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
-from .state import state_of
+from .state import Ledger, fighter, state_of, ufo
 
 #: "UFO may move *any* distance up to 6 inches per turn."
 UFO_MAX_MOVE = 6
@@ -53,6 +53,23 @@ def ufo_move_problems(inputs: UfoMoveInputs) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class UfoLimits:
+    """What limits a UFO's move now, read off its ledgers and state (UFO rules, Movement)."""
+
+    max_speed: int
+    anti_grav: int
+    moved_last_turn: int
+
+
+def ufo_limits(engagement: Engagement, u: AircraftState) -> UfoLimits:
+    return UfoLimits(
+        max_speed=int(u.ledger(Ledger.MAX_SPEED)),
+        anti_grav=int(u.ledger(Ledger.ANTI_GRAV)),
+        moved_last_turn=state_of(u).moved_last_turn(engagement.turn),
+    )
+
+
 class UfoMove(Calculator):
     """UFO rules, Movement: "UFO may move *any* distance up to 6 inches per turn. It may change
     direction up to 90'. This change of direction happens before movement. It may not change
@@ -68,11 +85,7 @@ class UfoMove(Calculator):
     Inputs = UfoMoveInputs
 
     def prefill_one(self, engagement: Engagement, u: AircraftState) -> dict[str, Any]:
-        return {
-            "max_speed": int(u.ledger(MAX_SPEED)),
-            "anti_grav": int(u.ledger(ANTI_GRAV)),
-            "moved_last_turn": state_of(u).moved_last_turn(engagement.turn),
-        }
+        return asdict(ufo_limits(engagement, u))
 
     def compute(self, inputs: UfoMoveInputs, draft: Draft) -> Decision:
         e = draft.engagement
@@ -82,10 +95,10 @@ class UfoMove(Calculator):
             moved = state_of(u).moved
             if moved is not None and moved[0] == e.turn:
                 raise RuleViolation(f"{u.name} has already moved this turn")
-            actual = self.prefill(e, u.id, None)
-            given = {k: getattr(inputs, k) for k in actual}
+            actual = ufo_limits(e, u)
+            given = UfoLimits(inputs.max_speed, inputs.anti_grav, inputs.moved_last_turn)
             if given != actual:
-                raise RuleViolation(f"{u.name} has {actual}, not {given}")
+                raise RuleViolation(f"{u.name} has {asdict(actual)}, not {asdict(given)}")
         problems = ufo_move_problems(inputs)
         if problems and inputs.aircraft:
             raise RuleViolation("; ".join(problems) + f" ({self.rule})")
@@ -128,6 +141,27 @@ def aircraft_move_problems(inputs: AircraftMoveInputs) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class FlightNow:
+    """An aircraft's speeds and the half of its move the game is at (UFO rules, Movement)."""
+
+    speed: int
+    previous_speed: int
+    top_speed: int
+    half: Literal[1, 2]
+
+
+def flight_now(engagement: Engagement, a: AircraftState) -> FlightNow:
+    st = state_of(a)
+    speed = st.speed or 0
+    previous = st.previous_speed if st.previous_speed is not None else speed
+    if st.speed_turn != engagement.turn:
+        previous = speed
+    # the half the game is at: the second in Move second half (issue 29)
+    second = engagement.step == SECOND_HALF or st.half_moved == (engagement.turn, 1)
+    return FlightNow(speed, previous, int(a.ledger(Ledger.MAX_SPEED)), 2 if second else 1)
+
+
 class AircraftMove(Calculator):
     """UFO rules, Movement: "Aircraft have a top speed of 8 inches (or as noted on Aircraft
     card). They may change speed by up to 3 inches at the start of the turn. They may make one
@@ -144,20 +178,7 @@ class AircraftMove(Calculator):
     Inputs = AircraftMoveInputs
 
     def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
-        st = state_of(a)
-        speed = st.speed or 0
-        previous = st.previous_speed if st.previous_speed is not None else speed
-        if st.speed_turn != engagement.turn:
-            previous = speed
-        return {
-            "speed": speed,
-            "previous_speed": previous,
-            "top_speed": int(a.ledger(MAX_SPEED)),
-            # the half the game is at: the second in Move second half (issue 29)
-            "half": 2
-            if engagement.step == SECOND_HALF or st.half_moved == (engagement.turn, 1)
-            else 1,
-        }
+        return asdict(flight_now(engagement, a))
 
     def compute(self, inputs: AircraftMoveInputs, draft: Draft) -> Decision:
         problems = aircraft_move_problems(inputs)
@@ -177,15 +198,15 @@ class AircraftMove(Calculator):
                 raise RuleViolation(f"{a.name} has already made this half of its move")
             if inputs.half == 2 and done != (e.turn, 1):
                 raise RuleViolation(f"{a.name} has not made the first half of its move")
-            actual = self.prefill(e, a.id, None)
-            if inputs.top_speed != actual["top_speed"]:
-                raise RuleViolation(f"{a.name}'s top speed is {actual['top_speed']}")
-            if inputs.previous_speed != actual["previous_speed"]:
-                raise RuleViolation(f"{a.name} flew at {actual['previous_speed']} last turn")
-            if inputs.half == 2 and inputs.speed != actual["speed"]:
+            actual = flight_now(e, a)
+            if inputs.top_speed != actual.top_speed:
+                raise RuleViolation(f"{a.name}'s top speed is {actual.top_speed}")
+            if inputs.previous_speed != actual.previous_speed:
+                raise RuleViolation(f"{a.name} flew at {actual.previous_speed} last turn")
+            if inputs.half == 2 and inputs.speed != actual.speed:
                 raise RuleViolation(
                     "speed changes only at the start of the turn "
-                    f"({a.name} is flying at {actual['speed']})"
+                    f"({a.name} is flying at {actual.speed})"
                 )
             values: dict[str, Any] = {"half_moved": [e.turn, inputs.half]}
             if inputs.half == 1:

@@ -1,10 +1,18 @@
-"""The turn order exactly as the text lists it (UFO rules, Turn Order)."""
+"""The turn order exactly as the text lists it (UFO rules, Turn Order): the steps, who acts in
+each (planes by initiative, UFOs by their ray guns' charge), and the new turn's fresh initiative."""
 
 from __future__ import annotations
 
-from app.core.engagement import Engagement
+from collections.abc import Mapping
+from fractions import Fraction
+
+from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
-from app.core.ruleset import Step
+from app.core.events import Event, GameAttributesSet, InitiativeSet
+from app.core.ruleset import Acting, Step
+
+from .card import MISSILE_DATA, card_of, details_of, firing_initiative
+from .state import Ledger, in_flight, ray_gun_ledger, state_of
 
 RULE = "UFO rules, Turn Order"
 
@@ -60,3 +68,148 @@ def require_step(engagement: Engagement, allowed: tuple[int, ...], what: str) ->
         raise RuleViolation(
             f"{what} happens in {names} ({RULE}); the game is at {STEPS[engagement.step].label}"
         )
+
+
+def _fighters(engagement: Engagement) -> list[AircraftState]:
+    return [a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "fighter"]
+
+
+def _ufos(engagement: Engagement) -> list[AircraftState]:
+    return [a for a in engagement.aircraft.values() if a.in_play and card_of(a).kind == "ufo"]
+
+
+def moving_order(engagement: Engagement) -> list[AircraftState]:
+    """Planes in play, lowest initiative first (after the tie rules); unrolled planes last."""
+    planes = {a.id: a for a in _fighters(engagement)}
+    ordered = [planes[p] for p in engagement.initiative_order if p in planes]
+    return ordered + [a for a in planes.values() if a not in ordered]
+
+
+def ufo_firing_initiative(u: AircraftState) -> int | None:
+    """UFO rules, Turn Order: "For purposes of firing, UFO initiative is 13 minus current charge
+    of ray gun" (of its highest-charge gun); ``None`` if the card gives no ray guns."""
+    guns = card_of(u).ray_guns
+    if isinstance(guns, str) or not guns:
+        return None
+    charges = [
+        (int(u.ledgers[ray_gun_ledger(i + 1)].value), g)
+        for i, g in enumerate(guns)
+        if ray_gun_ledger(i + 1) in u.ledgers
+    ]
+    if not charges:
+        return None
+    charge, gun = max(charges, key=lambda c: c[0])
+    return firing_initiative(gun, charge)
+
+
+def acting(engagement: Engagement) -> list[Acting]:
+    step = engagement.step
+    scores = engagement.initiative_scores
+    if step == INITIATIVE:
+        return [
+            (a.id, f"rolls d6 + pilot reaction {details_of(a).reaction}", "initiative")
+            for a in _fighters(engagement)
+        ]
+    out: list[Acting] = []
+    if step == UFO_MOVES:
+        for u in _ufos(engagement):
+            limit = min(6, int(u.ledger(Ledger.MAX_SPEED)))
+            moved = state_of(u).moved_last_turn(engagement.turn)
+            grav = u.ledgers.get(Ledger.ANTI_GRAV)
+            turn = (
+                "may not change direction"
+                if grav is not None and moved > grav.value
+                else "may change direction up to 90 degrees first"
+            )
+            out.append((u.id, f"moves up to {limit} inches ({turn})", "ufo_move"))
+        return out
+    planes = moving_order(engagement)
+    if step in (FIRST_HALF, SECOND_HALF):
+        which = "first" if step == FIRST_HALF else "second"
+        return [
+            (
+                a.id,
+                f"moves {which} half of its move "
+                f"({Fraction(state_of(a).speed or 0, 2)} inches)" + _score(a, scores),
+                "aircraft_move",
+            )
+            for a in planes
+        ]
+    if step in (CANNON_1, CANNON_2):
+        return [(a.id, "may fire its cannon" + _score(a, scores), "cannon") for a in planes[::-1]]
+    assert step == MISSILES
+    firing: list[tuple[int | None, str, str, str]] = [
+        (
+            scores.get(a.id),
+            a.id,
+            "fires 1 or 2 missiles of one type, or guns once",
+            "missile_launch",
+        )
+        for a in planes[::-1]
+    ]
+    for u in _ufos(engagement):
+        init = ufo_firing_initiative(u)
+        if init is None:
+            continue
+        pos = next(
+            (i for i, f in enumerate(firing) if f[0] is not None and f[0] <= init),
+            len(firing),
+        )
+        tied = [engagement.get(f[1]).name for f in firing if f[0] == init]
+        note = f" (tied with {', '.join(tied)}: the text gives no rule)" if tied else ""
+        firing.insert(pos, (init, u.id, f"fires its ray gun or recharges{note}", "ray_gun"))
+    out = [
+        (
+            aid,
+            what + (f" (initiative {s})" if s is not None else " (no initiative rolled)"),
+            proc,
+        )
+        for s, aid, what, proc in firing
+    ]
+    out += _due(engagement)
+    for m in in_flight(engagement):
+        target = engagement.aircraft.get(m.target)
+        name = MISSILE_DATA[m.type].name
+        out.append(
+            (
+                m.attacker,
+                f"its {name} {m.id} moves 12 inches at "
+                f"{target.name if target else m.target} ({m.turns_left} turn(s) left)",
+                "missile_flight",
+            )
+        )
+    return out
+
+
+def _due(engagement: Engagement) -> list[Acting]:
+    """Damage rolls waiting, and vital-system checks due this turn (UFO rules, Damage)."""
+    out: list[Acting] = []
+    for a in engagement.aircraft.values():
+        if not a.in_play:
+            continue
+        st = state_of(a)
+        due = st.damage_rolls_due
+        if due:
+            out.append((a.id, f"{due} roll(s) on the damage table due", "damage_roll"))
+        damaged = st.damaged_turn == engagement.turn
+        checked = st.vital_checked_turn == engagement.turn
+        if card_of(a).kind == "fighter" and damaged and not checked:
+            out.append(
+                (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
+            )
+    return out
+
+
+def _score(a: AircraftState, scores: Mapping[str, int]) -> str:
+    s = scores.get(a.id)
+    return f" (initiative {s})" if s is not None else " (no initiative rolled)"
+
+
+def on_clock(engagement: Engagement, turn: int, step: int) -> list[Event]:
+    """A new turn starts with a new initiative roll (UFO rules, Turn Order)."""
+    if turn > engagement.turn and engagement.initiative_order:
+        return [
+            InitiativeSet(order=(), marker=None, scores={}),
+            GameAttributesSet(values={"initiative_ties": []}),
+        ]
+    return []

@@ -4,12 +4,60 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.core.engagement import AircraftState, Engagement
+from app.core.errors import RuleViolation
+from app.core.events import GameAttributesSet
 from app.core.ruleset import game_state
 
-__all__ = ["State", "state_of"]
+from .card import card_of
+
+__all__ = [
+    "MAX_HARD_POINTS",
+    "MAX_RAY_GUNS",
+    "GameState",
+    "Ledger",
+    "Missile",
+    "State",
+    "fighter",
+    "fired_this_step",
+    "flying",
+    "game_of",
+    "hard_point_ledger",
+    "in_flight",
+    "lost_hard_points",
+    "need",
+    "ray_gun_ledger",
+    "state_of",
+    "ufo",
+]
+
+#: the ledgers a plane or UFO keeps (``LedgerSpec`` ids): one per ray gun and per hard point,
+#: the anti-grav rating and the top speed damage lowers
+
+
+class Ledger(StrEnum):
+    """The UFO game's fixed ledger ids (``LedgerSpec``), read and spent by these names only;
+    each ray gun and hard point has its own, ``ray_gun_ledger(n)``, ``hard_point_ledger(n)``."""
+
+    ANTI_GRAV = "anti_grav"
+    MAX_SPEED = "max_speed"
+
+
+#: how many ray guns and hard points a card may have ledgers for
+MAX_RAY_GUNS = 4
+MAX_HARD_POINTS = 6
+
+
+def ray_gun_ledger(n: int) -> str:
+    return f"ray_gun_{n}"
+
+
+def hard_point_ledger(n: int) -> str:
+    return f"hard_point_{n}"
 
 
 class State(BaseModel):
@@ -93,3 +141,47 @@ class GameState(BaseModel):
 def game_of(engagement: Engagement) -> GameState:
     """The game's records, typed (``GameAttributesSet`` values kept by the projection)."""
     return game_state(engagement, GameState)
+
+
+def in_flight(engagement: Engagement) -> list[Missile]:
+    """The missiles in flight (the game's ``missiles`` record), oldest first."""
+    return list(game_of(engagement).missiles)
+
+
+def flying(missiles: list[Missile]) -> GameAttributesSet:
+    """The event that keeps ``missiles`` as the missiles in flight."""
+    return GameAttributesSet(values={"missiles": [m.model_dump() for m in missiles]})
+
+
+# --- readings of a piece in play ------------------------------------------------------------
+
+
+def need(engagement: Engagement, aircraft_id: str) -> AircraftState:
+    """The aircraft, in play; ``RuleViolation`` when it is out of play."""
+    a = engagement.get(aircraft_id)
+    if not a.in_play:
+        flags = ", ".join(sorted(s.replace("_", " ") for s in a.status))
+        raise RuleViolation(f"{a.name} is out of play ({flags})")
+    return a
+
+
+def fighter(engagement: Engagement, aircraft_id: str) -> AircraftState:
+    a = need(engagement, aircraft_id)
+    if card_of(a).kind != "fighter":
+        raise RuleViolation(f"{a.name} is a UFO, not an aircraft with a pilot")
+    return a
+
+
+def ufo(engagement: Engagement, aircraft_id: str) -> AircraftState:
+    a = need(engagement, aircraft_id)
+    if card_of(a).kind != "ufo":
+        raise RuleViolation(f"{a.name} is not a UFO")
+    return a
+
+
+def lost_hard_points(a: AircraftState) -> list[int]:
+    return list(state_of(a).hard_points_lost)
+
+
+def fired_this_step(a: AircraftState, engagement: Engagement) -> bool:
+    return state_of(a).fired == (engagement.turn, engagement.step)

@@ -27,7 +27,7 @@ from app.core.data import save_override
 from app.core.dice import TableDice
 from app.core.errors import MissingTableValue, RuleViolation
 from app.session import GameSession
-from rulesets.nth_fleet.display import base_display
+from rulesets.nth_fleet.displays import base_display
 
 STRIKE = {
     "first": ["va-35", "vf-1"],

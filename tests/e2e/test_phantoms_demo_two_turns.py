@@ -44,7 +44,7 @@ from app.core.dice import TableDice
 from app.core.engagement import Status
 from app.core.errors import RuleViolation
 from app.session import GameSession
-from rulesets.phantoms.common import step_of
+from rulesets.phantoms.clock import step_of
 
 DEMO = Path(__file__).parents[2] / "app" / "resources" / "demo.toml"
 

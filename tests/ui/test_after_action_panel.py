@@ -23,7 +23,7 @@ from app.core.dice import TableDice
 from app.session import GameSession
 from app.ui.docks.after_action import AfterActionDock
 from app.ui.model import EngagementModel
-from rulesets.phantoms.common import step_of
+from rulesets.phantoms.clock import step_of
 
 ROOT = Path(__file__).parents[2]
 DEMO = ROOT / "app" / "resources" / "demo.toml"

@@ -19,7 +19,7 @@ from app.core.dice import TableDice
 from app.ui.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
-from rulesets.phantoms.common import step_of
+from rulesets.phantoms.clock import step_of
 
 
 class Umpire:

@@ -18,7 +18,7 @@ from app.session import GameSession
 from app.ui.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
-from rulesets.phantoms.common import step_of
+from rulesets.phantoms.clock import step_of
 
 
 def open_desk(qtbot: Any, tmp_path: Path, session: GameSession, ask: bool = True) -> MainWindow:

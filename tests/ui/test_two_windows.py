@@ -53,7 +53,7 @@ def test_a_conflict_says_what_happened_keeps_the_dice_and_resolves_again(tmp_pat
     the typed dice stay in their fields, and Enter resolves again on the updated state."""
     from PySide6.QtCore import Qt
 
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     where = tmp_path / "race.airboss"
     other = create_demo_game(where)

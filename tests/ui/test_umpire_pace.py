@@ -160,7 +160,7 @@ def test_a_line_that_cannot_act_says_so(tmp_path, qtbot) -> None:
     after the dice are typed; opening it explains in the odds."""
     from app.core.dice import TableDice
     from app.ui.demo import create_demo_game
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
     from tests.ui.test_dice_entry import open_line
 
     s = create_demo_game(tmp_path / "d.airboss")
@@ -387,7 +387,7 @@ def test_tab_goes_through_what_the_umpire_judges_only(tmp_path, qtbot) -> None:
     cards, nor on its override button ("Read from the card")."""
     from app.core.dice import TableDice
     from app.ui.demo import create_demo_game
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
     from tests.ui.test_dice_entry import open_line
 
     s = create_demo_game(tmp_path / "d.airboss")

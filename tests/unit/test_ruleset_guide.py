@@ -68,6 +68,9 @@ def test_the_guides_walkthrough_shows_the_example_files_exactly() -> None:
     assert set(shown) == {
         "pyproject.toml",
         "airboss_duel/__init__.py",
+        "airboss_duel/card.py",
+        "airboss_duel/tables.py",
+        "airboss_duel/guns.py",
         "airboss_duel/ruleset.py",
         "airboss_duel/tables/ranges.toml",
         "airboss_duel/aircraft/jet.toml",

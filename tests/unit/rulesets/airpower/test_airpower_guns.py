@@ -299,7 +299,7 @@ def test_original_wording_return_fire_needs_only_three_requirements(filled: obje
 def test_return_fire_refused_after_a_roll_on_the_last_fp(filled: object) -> None:
     """Head-On Gun Attacks: an aircraft that has not flown yet may not respond if it executed a
     rolling maneuver on the last FP of the previous game turn (read from its flight record)."""
-    from rulesets.airpower.common import flight_prefill
+    from rulesets.airpower.attacks import flight_prefill
     from rulesets.airpower.state import State
 
     pre = flight_prefill(State(speed=6.0, this_turn=(), last_turn=("none", "roll")))

@@ -18,7 +18,7 @@ from app.core.engagement import Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.plugins import load_ruleset
-from rulesets.airpower.cards import air_to_air_factors, pod_size
+from rulesets.airpower.card import air_to_air_factors, pod_size
 from rulesets.airpower.genie import blast_range, blast_rating, scatter_distance
 
 RS = load_ruleset("airpower")
@@ -166,7 +166,7 @@ def test_half_a_rocket_factor_is_fired_from_its_own_row(_user_data: Path, filled
 def test_air_to_air_rockets_in_the_ground_role() -> None:
     """Air-to-Air Rockets in the Air-to-Ground Role: "each factor of air-to-air rockets has a
     soft attack strength of two and a hard attack strength of one"; shown on the card."""
-    from rulesets.airpower.cards import ground_role_strength
+    from rulesets.airpower.card import ground_role_strength
 
     assert ground_role_strength(Fraction(2)) == (4, 2)
     assert ground_role_strength(Fraction(1, 2)) == (1, Fraction(1, 2))
@@ -197,12 +197,13 @@ def test_radar_ranging() -> None:
 def test_radar_ranging_is_kept_for_a_second_attack_on_the_same_target() -> None:
     """Radar Ranging and Subsequent Attacks: kept for the same target this game turn only."""
     e = Engagement(turn=4)
-    for i, (aid, t) in enumerate([("blue", "f-4e"), ("red", "mig-17f")], start=1):
+    roster = [("blue", "f-4e"), ("red", "mig-17f"), ("other", "mig-17f")]
+    for i, (aid, t) in enumerate(roster, start=1):
         e = e.apply(RS.new_aircraft(aid, aid, aid, t, "average", {}), i)
     inputs = RANGING.Inputs(attacker="blue", target="red", radar_ranging="IG", lock_on_number=7)
     res = RANGING.resolve(inputs, TableDice([7]), e)
     assert res.outcome == "ranged"
-    for n, ev in enumerate(res.events, start=3):
+    for n, ev in enumerate(res.events, start=4):
         e = e.apply(ev, n)
     assert RANGING.prefill(e, "blue", "red")["kept"] is True
     assert RANGING.prefill(e, "blue", "other")["kept"] is False

@@ -15,7 +15,7 @@ from app.core.engagement import Engagement
 from app.core.errors import DataFileError, MissingTableValue, RuleViolation
 from app.core.ruleset import Piece
 from app.plugins import load_ruleset
-from rulesets.airpower.cards import Card, Details
+from rulesets.airpower.card import Card, Details
 
 RS = load_ruleset("airpower")
 

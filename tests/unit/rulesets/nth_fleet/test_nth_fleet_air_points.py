@@ -10,8 +10,8 @@ from pydantic import ValidationError
 
 from app.core.errors import RuleViolation
 from app.core.ruleset import KeyValues, Table, Track
-from rulesets.nth_fleet.cards import Details, per_point
-from rulesets.nth_fleet.display import base_display, base_totals
+from rulesets.nth_fleet.card import Details, per_point
+from rulesets.nth_fleet.displays import base_display, base_totals
 
 
 def test_2_1_two_sided_unit_is_four_air_points(rs, game: Callable) -> None:

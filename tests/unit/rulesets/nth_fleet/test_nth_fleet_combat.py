@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from app.core.dice import TableDice, distribution
 from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, RuleViolation
-from rulesets.nth_fleet.cards import catalogue
+from rulesets.nth_fleet.card import catalogue
 from rulesets.nth_fleet.combat import (
     INT,
     NON_INT,

@@ -10,7 +10,7 @@ import pytest
 from app.core.data import catalogue_problems, save_override, user_data_dir
 from app.core.errors import DataFileError, MissingTableValue
 from rulesets.nth_fleet import RULESET
-from rulesets.nth_fleet.cards import catalogue
+from rulesets.nth_fleet.card import catalogue
 from rulesets.nth_fleet.tables import attack_exceptions, attack_table, defence_table
 
 

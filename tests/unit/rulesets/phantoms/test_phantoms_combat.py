@@ -134,7 +134,7 @@ def test_7_2_gun_odds_sum_to_one(gun: int, pos: int, dfn: int, hits: list[int]) 
 
 
 def _in_impulse(g: Any, impulse: int = 1, seg: str = "f") -> None:
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g.clock(1, step_of(impulse, "a"))
     g.clock(1, step_of(impulse, seg))
@@ -317,7 +317,7 @@ def test_7_1_3_missile_odds_exact() -> None:
 
 
 def test_7_1_missile_launch_and_impact(game: Any) -> None:
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g = game()
     g.add("f15", "Blue", "f15c", "average", altitude=4)
@@ -378,7 +378,7 @@ def test_7_1_missile_launch_and_impact(game: Any) -> None:
 
 
 def test_7_1_launch_restrictions(game: Any) -> None:
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g = game()
     g.add("f15", "Blue", "f15c", altitude=4)
@@ -440,7 +440,7 @@ def test_7_1_launch_restrictions(game: Any) -> None:
 def _sparrow_at_12_hexes(g: Any) -> dict[str, Any]:
     """An F-15C locked on a MiG-21 12 hexes away (both at altitude 4) fires an AIM-7M in
     impulse 1; the radar-lock inputs are returned."""
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g.add("f15", "Blue", "f15c", altitude=4)
     g.add("mig", "Red", "mig21", altitude=4)
@@ -455,7 +455,7 @@ def _sparrow_at_12_hexes(g: Any) -> dict[str, Any]:
 
 
 def test_7_1_1b_missile_misses_when_the_lock_is_broken(game: Any) -> None:
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g = game()
     inp = _sparrow_at_12_hexes(g)
@@ -491,7 +491,7 @@ def test_7_2_gun_range_and_climb_dive_restrictions(game: Any) -> None:
 def test_7_1_launch_position_from_the_charts(game: Any) -> None:
     from app.core.data import save_override
     from app.core.errors import MissingTableValue
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
     from rulesets.phantoms.missiles import launch_position_modifier
 
     # Radar Missile Hit # Modifiers: front aspect -3, side aspect -2
@@ -581,7 +581,7 @@ def test_7_1_4_a_radar_missile_misses_when_its_launcher_breaks_contact(game: Any
     """7.1.4: "If an aircraft fired a radar guided missile, but breaks contact before the
     missile impacts, the missile automatically misses": its impact is refused (no roll) and
     the missile is removed as lost."""
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g = game()
     _sparrow_at_12_hexes(g)
@@ -606,7 +606,7 @@ def test_7_1_4_active_homer_and_broken_contact_reading(game: Any, variants: Any)
     missile_lost refuses that reason); the active_homers_miss_on_break_contact variant applies
     7.1.4 to it too (impact refused, removed as lost)."""
     from app.core.events import GameAttributesSet
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g = game(variants)
     _sparrow_at_12_hexes(g)
@@ -639,7 +639,7 @@ def test_7_1_1b_range_bounds_reading(game: Any, variants: Any, at_minimum: str, 
     """7.1.1b (open reading): 'outside the minimum range' -- at exactly the minimum the
     default refuses, the missile_range_inclusive variant launches; beyond the maximum both
     refuse."""
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g = game(variants)
     g.add("f15", "Blue", "f15c", altitude=4)
@@ -667,7 +667,7 @@ def test_7_1_1b_range_bounds_reading(game: Any, variants: Any, at_minimum: str, 
 def test_7_1_1b_out_of_range_launch_automatically_misses_with_the_variant(game: Any) -> None:
     """7.1.1b: 'If a radar-guided missile is fired outside of these ranges, it will
     automatically miss' (the out_of_range_launch_misses reading): spent, then lost."""
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     g = game(["out_of_range_launch_misses"])
     g.add("f15", "Blue", "f15c", altitude=4)

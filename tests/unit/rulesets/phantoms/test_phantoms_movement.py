@@ -12,7 +12,7 @@ from app.core.engagement import Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from rulesets.phantoms import RULESET
-from rulesets.phantoms.common import clock_of, step_of
+from rulesets.phantoms.clock import clock_of, step_of
 from rulesets.phantoms.movement import moves_at
 
 SEQUENCE_FILE = "/work/shared/seeds/004_34de3871fa69b92a.txt"

@@ -305,7 +305,7 @@ def test_13_1_13_2_spotting_odds_and_sharing(game: Any) -> None:
 
 
 def test_14_0_countermeasure_defaults(game: Any) -> None:
-    from rulesets.phantoms.cards import countermeasures
+    from rulesets.phantoms.card import countermeasures
 
     assert countermeasures("1960-1969", "US") == (2, 1)
     assert countermeasures("1990 on", "NATO") == (5, 5)
@@ -414,7 +414,7 @@ def test_malformed_table_names_file_and_field(tmp_path: Path) -> None:
 
 def test_malformed_aircraft_names_file_and_field(tmp_path: Path) -> None:
     from app.core.data import load_catalogue
-    from rulesets.phantoms.cards import Card
+    from rulesets.phantoms.card import Card
 
     (tmp_path / "bad.toml").write_text('name = "X"\ndefense = "high"\n')
     with pytest.raises(DataFileError, match=r"bad.toml.*defense"):

@@ -12,7 +12,7 @@ from app.core.data import load_catalogue
 from app.core.errors import DataFileError, MissingTableValue, RuleViolation
 from app.core.ruleset import KeyValues, Table
 from rulesets.ufo_interception import RULESET
-from rulesets.ufo_interception.cards import Card, anti_grav, firing_initiative, ray_guns
+from rulesets.ufo_interception.card import Card, anti_grav, firing_initiative, ray_guns
 from rulesets.ufo_interception.tables import DAMAGE_TABLE, DamageTable
 
 

@@ -3,14 +3,16 @@
 Each roster entry is one counter on one base's display; its typed state's ``tracks`` say how many
 of its air points are on each of the display's three tracks (unused, CAP, used) and how many
 are aloft on a mission (on the strategic display, off the base display). The ``air_points``
-ledger counts the points still in service; the four numbers always add up to it.
+ledger counts the points still in service; the four numbers always add up to it. ``displays``
+is what the desk's Displays panel shows: each base's display with its totals.
 """
 
 from __future__ import annotations
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
-from rulesets.nth_fleet.cards import Details, Track
+from app.core.ruleset import CardBlock, Table
+from rulesets.nth_fleet.card import Details, Track
 from rulesets.nth_fleet.state import PLACES, Place, Tracks, state_of
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "base_display",
     "base_of",
     "base_totals",
+    "displays",
     "moved",
     "place_words",
     "start_tracks",
@@ -88,3 +91,15 @@ def base_totals(engagement: Engagement, base: str) -> dict[str, int]:
     if display is None:
         raise RuleViolation(f"there is no air base {base!r} in this game")
     return {p: sum(display[p].values()) for p in PLACES}
+
+
+def displays(engagement: Engagement) -> list[CardBlock]:
+    """Each base's Air Base Display (2.1): its counters' air points per track, with totals."""
+    out: list[CardBlock] = []
+    header = ("Counter", *(TRACK_TITLES[p] for p in PLACES))
+    for base, places in base_display(engagement).items():
+        names = list(dict.fromkeys(n for p in PLACES for n in places[p]))
+        rows = [(n, *(str(places[p].get(n, 0)) for p in PLACES)) for n in names]
+        rows.append(("Total", *(str(sum(places[p].values())) for p in PLACES)))
+        out.append(Table(f"Air Base Display: {base} (2.1)", header, tuple(rows)))
+    return out

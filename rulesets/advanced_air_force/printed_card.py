@@ -41,7 +41,7 @@ def _loaded_lines(c: Card) -> tuple[tuple[str, str], ...]:
     return (("Loaded stall speed", stall), ("Loaded max. level speed", level))
 
 
-def build_card(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
+def card_spec(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
     """The card as data: the printed values with the losses the hits have caused."""
     c = aircraft.typed(Card, "card")
     st = state_of(aircraft)

@@ -7,6 +7,7 @@ Values the text does not print hold ``"missing"``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -14,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.core.data import Missing, load_catalogue
 from app.core.engagement import AircraftState
-from app.core.errors import MissingTableValue
+from app.core.errors import MissingTableValue, RuleViolation
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
 RULESET_ID = "ufo_interception"
@@ -132,3 +133,33 @@ class Details(BaseModel):
 def details_of(a: AircraftState) -> Details:
     """The aircraft's roster settings, typed (validated once per value)."""
     return a.typed(Details, "details")
+
+
+def card_of(a: AircraftState) -> Card:
+    return a.typed(Card, "card")
+
+
+def hard_point(a: AircraftState, number: int) -> HardPoint:
+    card = card_of(a)
+    hp = next((h for h in card.hard_points if h.number == number), None)
+    if hp is None:
+        raise RuleViolation(f"{a.name} has no hard point {number}")
+    return hp
+
+
+@dataclass(frozen=True)
+class MissileData:
+    """UFO rules, Firing: Missiles: nomination range, turns in flight and move per turn."""
+
+    name: str
+    range_inches: int
+    turns: int
+    move_inches: int
+
+
+MISSILE_DATA: dict[str, MissileData] = {
+    # "AMRAAM- Lasts 3 turns. Move 12 inches per turn." nominated "within 24in"
+    "amraam": MissileData("AMRAAM", 24, 3, 12),
+    # "Sidewinder 1 turn only. Move 12 inches." nominated within "12 inches"
+    "sidewinder": MissileData("Sidewinder", 12, 1, 12),
+}

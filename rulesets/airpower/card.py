@@ -1,5 +1,5 @@
-"""Air Power aircraft data cards (ADC), the per-aircraft settings ``add_aircraft`` accepts, and
-the control card the desk prints.
+"""Air Power aircraft data cards (ADC) and the per-aircraft settings ``add_aircraft`` accepts
+(the control card the desk prints is ``printed_card``).
 
 Only the parts of the ADC the air-to-air gun, rocket and Genie rules read are modelled: size,
 speeds, the internal gun data (hit die rolls at ranges 0, 1 and 2, attack rating, ammunition,
@@ -14,10 +14,6 @@ from fractions import Fraction
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
-
-from app.core.engagement import AircraftState
-from app.core.ruleset import CardSpec, KeyValues, Ruleset, critical_lines, ledger_tracks
-from rulesets.airpower.state import State
 
 RadarRanging = Literal["RE", "CA", "IG"]
 
@@ -172,45 +168,3 @@ class Details(BaseModel):
         for n in self.ag_rocket_pods:
             pod_size(n)
         return self
-
-
-def card_spec(rs: Ruleset, aircraft: AircraftState) -> CardSpec:
-    """The printed control card: the combat characteristics, the ledgers, the critical hits."""
-    c = aircraft.typed(Card, "card")
-    state = aircraft.typed(State, "attributes")
-    gs = c.gunsight
-    items = [
-        ("Size", f"{c.size:+d}"),
-        ("Speed", str(state.speed if state.speed is not None else c.speed)),
-        ("Altitude", str(state.altitude)),
-    ]
-    if c.gun:
-        items += [
-            ("Gun", c.gun.name),
-            ("Hit (range 0/1/2)", "/".join(str(h) for h in c.gun.hit_numbers)),
-            ("Attack rating", str(c.gun.attack_rating)),
-        ]
-    if c.radar_ranging:
-        items.append(("Radar ranging", f"{c.radar_ranging}, lock-on {c.lock_on}"))
-    items.append(("Gunsight TT/HT/BT", f"{gs.TT}/{gs.HT}/{gs.BT}"))
-    if c.rocket_factors:
-        soft, hard = ground_role_strength(c.rocket_factors)
-        items.append(
-            (
-                "Rockets",
-                f"{c.rocket_factors} air-to-air factor(s); air-to-ground role: soft {soft}, "
-                f"hard {hard}",
-            )
-        )
-    if c.cc_rockets:
-        items.append(("Technology", "CC rocket attacks"))
-    if c.sample:
-        items.append(("Data", "SAMPLE values, not a published ADC"))
-    return CardSpec(
-        c.name,
-        (
-            KeyValues("Combat characteristics", tuple(items)),
-            *ledger_tracks(rs, aircraft),
-            *critical_lines(aircraft),
-        ),
-    )

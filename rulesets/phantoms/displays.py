@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.core.engagement import Engagement
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table
-from rulesets.phantoms.common import IMPULSES
+from rulesets.phantoms.clock import IMPULSES
 from rulesets.phantoms.state import game_of, state_of
 
 
@@ -20,7 +20,7 @@ def _when(absolute: int) -> str:
     return f"turn {turn + 1}, impulse {impulse + 1}"
 
 
-def boards(engagement: Engagement) -> list[CardBlock]:
+def displays(engagement: Engagement) -> list[CardBlock]:
     out: list[CardBlock] = []
     game = game_of(engagement)
     flying = game.missiles_in_flight

@@ -9,6 +9,7 @@ from typing import Literal, Self
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from app.core.data import load_catalogue
+from app.core.engagement import AircraftState
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
 
@@ -96,3 +97,8 @@ def per_point(printed: int | None, unit_sides: int) -> Fraction | None:
     if printed is None:
         return None
     return Fraction(printed, POINTS_PER_UNIT[unit_sides])
+
+
+def card_of(a: AircraftState) -> Card:
+    """The counter's type card, typed (validated once per card value)."""
+    return a.typed(Card, "card")

@@ -18,15 +18,15 @@ from app.core.events import (
     LedgerChanged,
     StatusChanged,
 )
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import ProcedureInputs
 
 from . import advantage_state
 from .advantage_state import AdvantageStatus
 from .card import FIXED_GUNS, Card, GunKind
 from .entry import EntryRoll, FireMode, entry_rolls
-from .hits import HEMISPHERES, Hemisphere, c_multiplier, damage_effects, parse_hit_code
-from .state import FireRecord, State, game_of, state_of
+from .hits import HEMISPHERES, Hemisphere, Hit, c_multiplier, damage_effects, parse_hit_code
+from .state import FireRecord, Ledger, State, game_of, state_of
 from .tables import load_fire_tables
 
 FRONT_CLOCK = frozenset({10, 11, 12, 1, 2})
@@ -233,7 +233,7 @@ class GunFire(Procedure):
     title = "Gunfire"
     rule = "Advanced Air Force fire tables; rules 1-15, 22-27"
     Inputs = GunFireInputs
-    spends = ("ammunition",)
+    spends = (Ledger.AMMUNITION,)
 
     def _entries(self, inputs: GunFireInputs) -> list[EntryRoll]:
         return entry_rolls(
@@ -282,30 +282,27 @@ class GunFire(Procedure):
         """The column's results in the order of the d6, no entry into fire ("miss") last."""
         return dict(sorted(odds.items(), key=lambda item: item[0] == "miss"))
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker is not None:
-            state = engagement.get(attacker)
-            a = state.typed(Card, "card")
-            out["k14_sight"] = a.k14_sight
-            out["flexible_rolls"] = a.flexible_rolls
-            fixed = [g for g in a.guns if g.kind in FIXED_GUNS and g.factors > 0]
+        if a:
+            out["k14_sight"] = a.card.k14_sight
+            out["flexible_rolls"] = a.card.flexible_rolls
+            fixed = [g for g in a.card.guns if g.kind in FIXED_GUNS and g.factors > 0]
             if fixed:
                 out["gun_type"] = max(fixed, key=lambda g: g.factors).kind
                 out["total_gun_factors"] = sum(g.factors for g in fixed)
             else:
-                loss = state_of(state).flexible_gun_loss
-                by = {h: a.flexible_factors(h) - loss.get(h, 0) for h in HEMISPHERES}
+                loss = a.state.flexible_gun_loss
+                by = {h: a.card.flexible_factors(h) - loss.get(h, 0) for h in HEMISPHERES}
                 out["gun_type"] = "F"
                 out["total_gun_factors"] = max(max(by.values()), 1)
-        if target is not None:
-            t = engagement.get(target).typed(Card, "card")
-            out["silhouette_modifier"] = t.silhouette_modifier
-            out["multi_engine_bomber_target"] = t.multi_engine_bomber
-        if attacker is not None and target is not None:
-            out["advantage"] = advantage_state.status(engagement, attacker, target)
+        if t:
+            out["silhouette_modifier"] = t.card.silhouette_modifier
+            out["multi_engine_bomber_target"] = t.card.multi_engine_bomber
+        if a and t:
+            out["advantage"] = advantage_state.status(engagement, a.id, t.id)
         return out
 
     @staticmethod
@@ -455,10 +452,13 @@ class GunFire(Procedure):
                 notes.append(f"+{inputs.silhouette_modifier} silhouette (rule 14)")
         if inputs.attacker:
             a = draft.get(inputs.attacker)
-            if spent and "ammunition" in a.ledgers:
+            if spent and Ledger.AMMUNITION in a.ledgers:
                 draft.emit(
                     LedgerChanged(
-                        aircraft=a.id, ledger="ammunition", delta=Fraction(-1), reason="rule 12"
+                        aircraft=a.id,
+                        ledger=Ledger.AMMUNITION,
+                        delta=Fraction(-1),
+                        reason="rule 12",
                     )
                 )
         if inputs.target and inputs.attacker:
@@ -502,12 +502,12 @@ def _mark_hits(
     for k, n in hits.items():
         boxes[k] = boxes.get(k, 0) + n
     g_by = {h: state_of(target).g_hits.get(h, 0) for h in HEMISPHERES}
-    if hits.get("G"):
-        g_by[hemisphere] += hits["G"]
+    if hits.get(Hit.G):
+        g_by[hemisphere] += hits[Hit.G]
     effects = damage_effects(
         boxes=boxes,
         engine_rule=card.e_hit_rule,
-        w_boxes=card.hit_boxes["W"],
+        w_boxes=card.hit_boxes[Hit.W],
         heavy_bomber=card.role == "heavy_bomber",
         g_hits_by_hemisphere=g_by,
         variants=variants,
@@ -516,6 +516,6 @@ def _mark_hits(
     events.append(
         AttributesSet(aircraft=target.id, values={**effects.as_attributes(), "g_hits": g_by})
     )
-    if hits.get("E") and Status.ENGINE_DAMAGED not in target.status:
+    if hits.get(Hit.E) and Status.ENGINE_DAMAGED not in target.status:
         events.append(StatusChanged(aircraft=target.id, set=(Status.ENGINE_DAMAGED,)))
     return events

@@ -11,10 +11,10 @@ from pydantic import Field
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
-from app.core.procedure import Draft
+from app.core.procedure import Draft, Party
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.airpower.arcs import AngleOff, ArcRange
-from rulesets.airpower.cards import Card
+from rulesets.airpower.card import Card
 from rulesets.airpower.recovery import FPKind, fire_status, status_before_move
 from rulesets.airpower.state import (
     AttackEntry,
@@ -348,32 +348,29 @@ ATTACK_CARD_FIELDS = frozenset(
 
 
 def prefill_attack(
-    engagement: Engagement, attacker: str | None, target: str | None
+    engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
 ) -> dict[str, Any]:
-    """Numbers read off the two aircraft's cards and state."""
+    """Numbers read off the two aircraft's cards and state (gun and rocket ``prefill_pair``)."""
     out: dict[str, Any] = {}
-    if attacker:
-        a = engagement.get(attacker)
-        card = a.typed(Card, "card")
-        state = a.typed(State, "attributes")
+    if a:
+        gunsight = a.card.gunsight
         out.update(
-            gunsight_tt=card.gunsight.TT,
-            gunsight_ht=card.gunsight.HT,
-            gunsight_bt=card.gunsight.BT,
-            radar_ranging=card.radar_ranging or "none",
-            pilot=a.pilot or "average",
-            attacker_altitude=state.altitude,
+            gunsight_tt=gunsight.TT,
+            gunsight_ht=gunsight.HT,
+            gunsight_bt=gunsight.BT,
+            radar_ranging=a.card.radar_ranging or "none",
+            pilot=a.aircraft.pilot or "average",
+            attacker_altitude=a.state.altitude,
         )
-        if state.speed is not None:
-            out["speed"] = state.speed
-        out.update(flight_prefill(state))
-        ranged = state.radar_ranged
-        if target and ranged and ranged.turn == engagement.turn and ranged.target == target:
+        if a.state.speed is not None:
+            out["speed"] = a.state.speed
+        out.update(flight_prefill(a.state))
+        ranged = a.state.radar_ranged
+        if t and ranged and ranged.turn == engagement.turn and ranged.target == t.id:
             out["radar_ranged"] = True
-    if target:
-        t = engagement.get(target)
-        out["target_size"] = t.typed(Card, "card").size
-        out["target_altitude"] = t.typed(State, "attributes").altitude
+    if t:
+        out["target_size"] = t.card.size
+        out["target_altitude"] = t.state.altitude
     return out
 
 

@@ -14,25 +14,15 @@ from app.core.dice import DiceSource
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged
-from app.core.procedure import Decision, Draft, Procedure
+from app.core.procedure import Decision, Draft, Party, Procedure
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.cards import Card, card_of
-from rulesets.phantoms.common import (
-    in_play,
-    maneuver_now,
-    now_impulse,
-    pilot_of,
-)
+from rulesets.phantoms.card import Card, card_of
+from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.damage import damage_events, hits_label
+from rulesets.phantoms.geometry import readings_of
 from rulesets.phantoms.spotting import UnspottedInput, is_spotted, unspotted_modifier
-from rulesets.phantoms.state import state_of
+from rulesets.phantoms.state import Ledger, State, in_play, maneuver_now, pilot_of, state_of
 from rulesets.phantoms.tables import tables
-
-GUN_LEDGER = "gun_ammunition"
-
-
-def missile_ledger(missile_id: str) -> str:
-    return f"missile_{missile_id}"
 
 
 def check_enemy(a: AircraftState, t: AircraftState, rule: str) -> None:
@@ -201,7 +191,7 @@ class GunAttack(UnspottedInput, Procedure):
     title = "Gun attack"
     rule = "7.2"
     Inputs = GunInputs
-    spends = (GUN_LEDGER,)
+    spends = (Ledger.GUN,)
 
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
         t = tables()
@@ -220,33 +210,33 @@ class GunAttack(UnspottedInput, Procedure):
         """From "miss" up to the most hits, the order an umpire reads a damage chart in."""
         return dict(sorted(odds.items(), key=lambda kv: _hits_of(kv[0])))
 
-    def prefill(
-        self, engagement: Engagement, attacker: str | None, target: str | None
+    def prefill_pair(
+        self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        if attacker:
-            a = engagement.get(attacker)
-            card = Card.model_validate(a.card)
-            out.update(attacker_pilot=pilot_of(a), hits_by_difference=card.gun_hits or [0])
-            if card.gun_value is not None:
-                out["attacker_gun_value"] = card.gun_value
-        if target:
-            t = engagement.get(target)
-            out.update(target_defense=card_of(t).defense, target_pilot=pilot_of(t))
-        if attacker and target:
-            out["attacker_modifiers"] = gun_modifiers(
-                engagement, engagement.get(attacker), engagement.get(target), self.variants
+        if a:
+            out.update(
+                attacker_pilot=pilot_of(a.aircraft), hits_by_difference=a.card.gun_hits or [0]
             )
-            out["attacker_unspotted"] = not is_spotted(engagement, attacker, target, self.variants)
-            out.update(same_hex_on_board(engagement.get(attacker), engagement.get(target)))
+            if a.card.gun_value is not None:
+                out["attacker_gun_value"] = a.card.gun_value
+        if t:
+            out.update(target_defense=t.card.defense, target_pilot=pilot_of(t.aircraft))
+        if a and t:
+            out["attacker_modifiers"] = gun_modifiers(
+                engagement, a.aircraft, t.aircraft, self.variants
+            )
+            out["attacker_unspotted"] = not is_spotted(engagement, a.id, t.id, self.variants)
+            out.update(same_hex_on_board(a.aircraft, t.aircraft))
         return out
 
     def board_inputs(self, readings: Mapping[str, Any]) -> dict[str, Any]:
         """7.2: the Gun Firing Position Diagram's number for the attacker's position on the
         board, once the umpire has filled that cell in."""
         out = super().board_inputs(readings)
-        if "gun_position_modifier" in readings:
-            out["position_modifier"] = readings["gun_position_modifier"]
+        number = readings_of(readings).gun_position_modifier
+        if number is not None:
+            out["position_modifier"] = number
         return out
 
     def decide(self, inputs: GunInputs, dice: DiceSource, draft: Draft) -> Decision:
@@ -277,7 +267,7 @@ class GunAttack(UnspottedInput, Procedure):
         outcome = hits_label(hits)
         if a is not None:
             draft.emit(
-                LedgerChanged(aircraft=a.id, ledger=GUN_LEDGER, delta=Fraction(-1), reason="7.2"),
+                LedgerChanged(aircraft=a.id, ledger=Ledger.GUN, delta=Fraction(-1), reason="7.2"),
                 fired_event(a, now, "gun"),
             )
         if t is not None:

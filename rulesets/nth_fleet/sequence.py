@@ -1,0 +1,83 @@
+"""Nth Fleet's air phases as the desk walks them (1.1, 2.1-2.14) and who acts in each."""
+
+from __future__ import annotations
+
+from app.core.engagement import Engagement
+from app.core.ruleset import Acting, Step
+from rulesets.nth_fleet.displays import tracks_of
+from rulesets.nth_fleet.missions import effectiveness_kind
+from rulesets.nth_fleet.state import state_of
+
+#: the air phases the text names; the rest of the turn is the Fleet series' (1.1)
+STEPS: tuple[Step, ...] = (
+    Step(
+        "Strategic air phase",
+        "Strategic air phase",
+        "Strategic non-INT missions under 4 air points roll for effectiveness (2.3); "
+        "combat aborts RCN and tactical coordination points (2.14).",
+        "Nth Fleet 2.3, 2.14",
+    ),
+    Step(
+        "Activation phase",
+        "Activation phase",
+        "Strikes fly with their escorts; combat aborts strike points (2.13).",
+        "Nth Fleet 2.2, 2.13",
+    ),
+    Step(
+        "Return to base phase",
+        "Return to base phase",
+        "Missions aloft, ineffective ones too, land on the used track (2.1, 2.3).",
+        "Nth Fleet 2.1, 2.3",
+    ),
+)
+
+
+def acting(engagement: Engagement) -> list[Acting]:
+    """Who acts in each air phase (issue 14), each line opening its procedure: counters
+    with unused points may launch missions (2.2: strategic ones in the strategic phase,
+    strikes, escorts and CAP at activation); aloft missions roll for effectiveness (2.3);
+    when both sides have points aloft or on CAP at activation, a side line opens the air
+    combat (2.9-2.12); at return to base every mission aloft lands (2.1)."""
+    steps = STEPS
+    if not 0 <= engagement.step < len(steps):
+        return []
+    phase = steps[engagement.step].phase
+    counters = list(engagement.aircraft.values())
+    if phase == "Return to base phase":
+        return [
+            (a.id, "returns to base (2.1)", "return_to_base")
+            for a in counters
+            if tracks_of(a).aloft
+        ]
+    out: list[Acting] = []
+    strategic = phase == "Strategic air phase"
+    what = (
+        "may fly a strategic mission (2.2)"
+        if strategic
+        else ("may launch a strike, escort or CAP (2.2)")
+    )
+    out += [(a.id, what, "launch_mission") for a in counters if tracks_of(a).unused]
+    out += [
+        (a.id, "rolls for mission effectiveness (2.3)", "mission_effectiveness")
+        for a in counters
+        if state_of(a).tracks.aloft
+        and state_of(a).effective is None
+        and effectiveness_kind(state_of(a).mission)
+    ]
+    if not strategic:
+        up = [a for a in counters if tracks_of(a).aloft or tracks_of(a).cap]
+        sides = [s for s in engagement.sides if any(a.side == s for a in up)]
+        if len(sides) >= 2:
+            # the line names a counter of each force (issue 28): the air combat opens
+            # with its attacking force and the enemy's, their totals shown before the roll
+            lead = next(a for a in up if a.side == sides[0])
+            enemy = next(a for a in up if a.side != sides[0])
+            out.append(
+                (
+                    lead.id,
+                    f"{lead.side}: air combat against {enemy.side}'s forces (2.9-2.12)",
+                    "air_combat",
+                    enemy.id,
+                )
+            )
+    return out
