@@ -413,7 +413,7 @@ def locked_on(path: Path) -> GameSession:
     """Phantoms: Blue 1 (F-15C) locked on Red 2 (7.1.1b, 9+6 against 1+3), not on Red 1; at
     the missile launch segment of the next impulse (7.1.2)."""
     from app.core.dice import TableDice
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     s = GameSession.create(path, "phantoms", "Lock-on")
     s.add_aircraft("Blue", "f15c", "Blue 1")

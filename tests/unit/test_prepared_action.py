@@ -348,7 +348,7 @@ def test_a_refusal_before_the_dice_is_prepared_once_its_values_are_in(tmp_path: 
     launcher has no lock-on on is refused before the range is typed; at the locked target a
     range the Sparrow cannot reach is refused once typed, and waits while it is only shown
     (``pending``); a heat-seeker's refusal that reads the range waits for it."""
-    from rulesets.phantoms.common import step_of
+    from rulesets.phantoms.clock import step_of
 
     with GameSession.create(tmp_path / "l.airboss", "phantoms", "Lock-on") as s:
         s.add_aircraft("Blue", "f15c", "Blue 1")
