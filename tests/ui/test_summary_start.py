@@ -255,6 +255,7 @@ ALLOWED_OWN = {
     "app.ui.message_bar",
     "app.ui.model",
     "app.ui.qt_app",
+    "app.ui.qt_import",
     "app.ui.summary",
     "app.ui.wheel_guard",
     "app.ui.when_shown",
