@@ -248,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # has painted (``app.ui.application.run``; issue 20)
         gc.disable()
         try:
-            from app.ui.summary import UNREAD, kept_rows
+            from app.summary import UNREAD, kept_rows
 
             game = ns.db or ns.game
             stored: object = UNREAD
