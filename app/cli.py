@@ -248,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # has painted (``app.ui.application.run``; issue 20)
         gc.disable()
         try:
-            from app.ui.summary import UNREAD, kept_rows
+            from app.summary import UNREAD, kept_rows
 
             game = ns.db or ns.game
             stored: object = UNREAD
@@ -259,6 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     # imported before PySide6, whose import hook would read the source of
                     # each (issue 20)
                     import app.session  # noqa: F401
+            from app.ui.qt_import import install
+
+            install()  # PySide6's import hook made cheap before PySide6 is imported
             from app.ui.application import run
 
             return run(

@@ -53,6 +53,7 @@ from app.core.guest import (
     odds_table,
     ruleset_name,
     steps_list,
+    still_busy,
 )
 from app.core.history import Timeline
 from app.core.log_index import undone_in
@@ -127,6 +128,11 @@ class GameSession:
         #: the "who acts now" lines' refusals, worked out for the game as it was then
         self._refusals: tuple[Engagement, dict[tuple[str, str, str | None], str]] | None = None
         self._closed = False
+        #: this session appended to the log: closing it keeps the desk's rows (issue 36)
+        self._wrote = False
+        #: the log's last sequence number whose rows (``app.summary``) are kept in the file:
+        #: the desk keeps them after every change and says so here, so closing does not again
+        self.rows_kept: int | None = None
         #: the odds last worked out, and for which prepared action (resolve stores them)
         self._last_odds: tuple[Prepared, dict[str, Fraction]] | None = None
         #: an action sent whose saving the server has not confirmed (``settle``; issue 30)
@@ -275,8 +281,31 @@ class GameSession:
 
     def close(self) -> None:
         if not self._closed:
+            self._keep_rows()
             self._closed = True
             self.store.close()
+
+    def _keep_rows(self) -> None:
+        """A game file this session wrote to keeps, as of its last event, the rows the desk
+        paints it from at its next start (``app.summary``, ``app.store.summary``; issue 36):
+        whatever program of Airboss played on, a desk or a script, the next start paints from
+        them. Nothing for a server game, a read-only one, or rows the desk has kept already;
+        rows that cannot be worked out or written cost the next start its head start only."""
+        store, seq = self.store, self.engagement.seq
+        if not self._wrote or store.path is None or store.read_only or self.rows_kept == seq:
+            return
+        if still_busy(self.ruleset):  # a ruleset that did not answer is not waited for again
+            return
+        from app import __version__
+        from app.store.summary import keep_summary
+        from app.summary import session_rows
+
+        try:
+            keep_summary(store, self.game_id, seq, __version__, dict(session_rows(self)))
+        except Exception as e:  # noqa: BLE001 - never a reason the game did not close
+            log.debug("%s: the desk's rows were not kept: %s", store.where, e)
+        else:
+            self.rows_kept = seq
 
     def __enter__(self) -> GameSession:
         return self
@@ -367,6 +396,7 @@ class GameSession:
         written, or a listener that fails, is logged and the action stands."""
         first = envs[0].seq
         self._timeline.append(envs, checked)
+        self._wrote = True
         self._said[first] = envs[0].narrative
         if (first - 1) // SNAPSHOT_EVERY != envs[-1].seq // SNAPSHOT_EVERY:  # crossed a mark
             try:

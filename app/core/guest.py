@@ -171,6 +171,15 @@ def ruleset_name(ruleset: Any) -> str:
     return title or rid or type(ruleset).__name__
 
 
+def still_busy(ruleset: Any) -> bool:
+    """A call of this ruleset was given up after its time limit and has not returned yet:
+    what is only worth a ruleset's quick answer (the desk's rows kept as a game closes, issue
+    36) is not asked of it meanwhile."""
+    name = ruleset_name(ruleset)
+    with _hanging_lock:
+        return any(r == name and not job.done.is_set() for (r, _), (job, _) in _hanging.items())
+
+
 def _brief(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0][:200] if text else ''}".rstrip(": ")

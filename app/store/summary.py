@@ -1,6 +1,6 @@
 """The desk's summary of a game, kept in the game file beside its log (issue 36).
 
-The rows the desk draws its Roster, Turn panel, title and status bar from (``app.ui.summary``)
+The rows the desk draws its Roster, Turn panel, title and status bar from (``app.summary``)
 are kept as one JSON record in the file's ``airboss_info`` table, under ``summary:<game id>``,
 with the sequence number of the last event they reflect. No schema change: the key is a row of
 a table every Airboss file has. Only game files keep one (a server game opens before it
@@ -11,8 +11,10 @@ that sequence number, so a summary is never newer or older than the log it says 
 Read (``read_summary``) at start-up with plain ``sqlite3`` and ``json``, before pydantic, the
 game's models or its ruleset are imported, and used only when it is current: the same game,
 the same version of Airboss, and the log's last sequence number is the summary's. Anything else
-(an older file, a file another program wrote to, a damaged record) and the desk opens the game
-before it paints, as it did before there were summaries.
+(a file an older Airboss or another program wrote to last, a damaged record, a desk or script
+killed before it kept them) and the desk opens the game before it paints, as it did before
+there were summaries. Every Airboss program that writes to a game file keeps them: the desk
+after every change, a ``GameSession`` as it closes.
 """
 
 from __future__ import annotations

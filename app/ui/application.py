@@ -7,11 +7,13 @@ engagement. With ``--screenshot`` it renders the window with every panel and exi
 
 Start-up is ordered for the first paint (issues 20 and 36). A game file keeps, beside its log,
 the rows the desk draws its roster, turn, title and status bar from (``app.store.summary``,
-written by the desk after every change and checked against the log's last sequence number).
+written by the desk after every change and by a game session as it closes, and checked
+against the log's last sequence number).
 When they are current, the window paints from them first, before pydantic, the game's models
 and its ruleset are even imported; then the game is opened and the same roster and turn
 panels draw the same rows from the live game. Otherwise (a file last written by an older
-Airboss or another program, a server game, the first start's demo) the game is opened first.
+Airboss or another program, or by one killed before it kept them, a server game, the first
+start's demo) the game is opened first.
 Either way only the roster and the turn are built for the first paint, and the other panels
 once it has painted (``MainWindow.build_panels``). The garbage collector,
 turned off by the command line for start-up, runs again once the desk has painted, with what
@@ -33,14 +35,14 @@ from PySide6.QtGui import QImage
 from app.core.paths import user_data_dir
 from app.resources import DEMO
 from app.store.where import is_url
+from app.summary import UNREAD, kept_rows
 from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel, describe_error
 from app.ui.qt_app import application
-from app.ui.summary import UNREAD, kept_rows
 
 if TYPE_CHECKING:
     from app.session import GameSession
-    from app.ui.summary import Summary
+    from app.summary import Summary
 
 #: the window size of a ``--screenshot``; taller where every panel of the game, untabbed, needs
 #: more (Phantoms' nine panels: 1272 pixels)

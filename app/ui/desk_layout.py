@@ -4,7 +4,8 @@ A ruleset may list its panels (``Ruleset.panels``); otherwise they follow from w
 declares: Initiative with an initiative procedure, Angle-off with a board geometry, Displays
 when it draws boards of its own, Critical hits unless it has none. Roster, Turn, Combat,
 Ledgers, the Game log and After-action (tabbed behind the log: its plots load when it is
-first brought forward, issue 35) are always there.
+first brought forward, issue 35) are always there. (``used_panels`` lives with the rows the
+desk is drawn from, ``app.summary``: a game's rows name the panels it uses.)
 
 Two layouts:
 - the desk: the roster and "who acts now" share the left column (the roster on top, with the
@@ -16,34 +17,7 @@ Two layouts:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    # (the rulesets' base loads with the first game: the desk paints before it, issue 20)
-    from app.core.ruleset import Ruleset
-
-ALWAYS = ("roster", "turn", "combat", "ledgers", "game_log", "after_action")
-
-
-def used_panels(ruleset: Ruleset | None) -> frozenset[str]:
-    """The panels a game of this ruleset uses (every panel when no game is open)."""
-    if ruleset is None:
-        return frozenset((*ALWAYS, "initiative", "angle_off", "displays", "critical_log"))
-    if ruleset.panels is not None:
-        return frozenset((*ALWAYS, *ruleset.panels))
-    from app.core.ruleset import Ruleset
-
-    out = set(ALWAYS)
-    if ruleset.initiative:
-        out.add("initiative")
-    if ruleset.geometry is not None:
-        out.add("angle_off")
-    if type(ruleset).displays is not Ruleset.displays:
-        out.add("displays")
-    if ruleset.uses_critical_hits:
-        out.add("critical_log")
-    return frozenset(out)
-
+from app.summary import ALWAYS, used_panels  # noqa: F401 - the desk lays out what a game uses
 
 #: the desk: (column, panels from top to bottom, each a tab group: its first panel in front)
 DESK = (

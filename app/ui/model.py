@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
+from app import summary as rows_of
 from app.core.errors import RuleViolation
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
-from app.ui import summary as rows_of
+from app.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 from app.ui.dice_mode import DiceMode
-from app.ui.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 
 if TYPE_CHECKING:
     # the game's models, its log and pydantic load with the first game, not with the desk's
@@ -236,7 +236,7 @@ class EngagementModel(QObject):
         """A game is shown: open, or drawn from its kept rows while it opens."""
         return self._session is not None or self._stored is not None
 
-    # -- the rows the desk draws (``app.ui.summary``) -------------------------------------------
+    # -- the rows the desk draws (``app.summary``) -------------------------------------------
 
     def roster_rows(self) -> RosterRows:
         """The sides and aircraft as the Roster shows them."""
@@ -319,9 +319,9 @@ class EngagementModel(QObject):
         try:  # (a game closed under the model by its owner: nothing to keep)
             rows = self.summary()
             if rows is not None:
-                keep_summary(
-                    session.store, session.game_id, self.engagement.seq, __version__, dict(rows)
-                )
+                seq = self.engagement.seq
+                keep_summary(session.store, session.game_id, seq, __version__, dict(rows))
+                session.rows_kept = seq  # closing the game need not keep them again
         except (StoreError, RuleViolation):
             pass
 

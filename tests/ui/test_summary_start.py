@@ -8,9 +8,11 @@ path imports nothing before the first paint but what it needs to paint.
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -19,11 +21,11 @@ from PySide6.QtGui import QImage
 
 from app.cli import main
 from app.session import GameSession
+from app.summary import kept_rows
 from app.ui import application
 from app.ui.application import close_desk, start_game, stored_rows
 from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel
-from app.ui.summary import kept_rows
 
 SITE = Path(__file__).parents[1] / "fixtures" / "site"
 
@@ -165,17 +167,27 @@ def test_a_read_only_game_painted_from_its_rows_is_read_only_once_open(
     window.model.set_session(None)
 
 
-def test_airboss_paints_from_the_rows_whenever_a_desk_wrote_the_file_last(
+def forget_rows(game: Path) -> None:
+    """The file as an Airboss before issue 36, or another program, leaves it: no rows kept."""
+    with closing(sqlite3.connect(game)) as db, db:
+        db.execute("DELETE FROM airboss_info WHERE key LIKE 'summary:%'")
+
+
+def test_airboss_paints_from_the_rows_whenever_airboss_wrote_the_file_last(
     qapp, game, tmp_path, capsys
 ) -> None:
-    """Through the command line: a file no desk has written opens before it paints; from
-    then on every start paints first, also after another desk (a station) played on."""
+    """Through the command line: a game a script played on (``GameSession``, no desk) paints
+    from the rows the session kept as it closed; so after a desk, a station or a script; a file
+    no Airboss of issue 36 wrote last opens before it paints, and keeps rows from then on."""
+    assert kept_rows(str(game)) is not None  # the fixture's script kept them as it closed
     assert main(["--startup-profile", str(game)]) == 0
     first = capsys.readouterr().out
-    assert first.index("game opened") < first.index("first paint")
+    assert first.index("first paint") < first.index("game opened")
+    forget_rows(game)
     assert main(["--startup-profile", str(game)]) == 0
-    again = capsys.readouterr().out
-    assert again.index("first paint") < again.index("game opened")
+    out = capsys.readouterr().out
+    assert out.index("game opened") < out.index("first paint")
+    assert kept_rows(str(game)) is not None  # kept again by the desk that opened it
     assert main(["--startup-profile"]) == 0  # no GAME: the last game, from its rows too
     last = capsys.readouterr().out
     assert last.index("first paint") < last.index("game opened")
@@ -185,20 +197,43 @@ def test_airboss_paints_from_the_rows_whenever_a_desk_wrote_the_file_last(
     assert main(["--startup-profile", str(game)]) == 0
     after = capsys.readouterr().out
     assert after.index("first paint") < after.index("game opened")
-    with GameSession.open(game) as s:  # a program that is no desk writes to it
+    with GameSession.open(game) as s:  # a script plays on: its session keeps the rows
         s.next_step()
-    assert kept_rows(str(game)) is None
+        seq = s.engagement.seq
+    rows = kept_rows(str(game))
+    assert rows is not None and dict(rows)["seq"] == seq
     assert main(["--startup-profile", str(game)]) == 0
     out = capsys.readouterr().out
-    assert out.index("game opened") < out.index("first paint")
-    assert kept_rows(str(game)) is not None  # kept again by the desk that opened it
+    assert out.index("first paint") < out.index("game opened")
+
+
+def test_the_rows_a_session_keeps_are_the_rows_the_desk_draws(qtbot, settings, game) -> None:
+    """What a script's session keeps as it closes is what the live desk would keep."""
+    with GameSession.open(game) as s:
+        s.next_step()
+    by_script = kept_rows(str(game))
+    forget_rows(game)
+    played_on(qtbot, settings, game)  # a desk opens it and keeps its own
+    by_desk = kept_rows(str(game))
+    assert by_script is not None and by_desk is not None
+    assert dict(by_script) == dict(by_desk)
+
+
+def test_a_session_that_changed_nothing_or_only_reads_keeps_nothing(game) -> None:
+    forget_rows(game)
+    GameSession.open(game).close()
+    assert kept_rows(str(game)) is None
+    with GameSession.open(game, read_only=True) as s:
+        assert s.read_only
+    assert kept_rows(str(game)) is None
 
 
 def test_rows_of_a_last_game_other_than_the_settings_say_are_not_read(settings, game, tmp_path):
     settings.setValue("last_game", str(tmp_path / "elsewhere.airboss"))
     assert stored_rows(None, None, settings) is None
+    forget_rows(game)
     settings.setValue("last_game", str(game))
-    assert stored_rows(None, None, settings) is None  # no desk has kept rows in it yet
+    assert stored_rows(None, None, settings) is None  # no rows kept in it
     assert stored_rows(str(game), "some-id", settings) is None  # a game chosen by id
 
 
@@ -243,6 +278,7 @@ ALLOWED_OWN = {
     "app.store.errors",
     "app.store.summary",
     "app.store.where",
+    "app.summary",
     "app.ui",
     "app.ui.application",
     "app.ui.desk_layout",
@@ -255,7 +291,7 @@ ALLOWED_OWN = {
     "app.ui.message_bar",
     "app.ui.model",
     "app.ui.qt_app",
-    "app.ui.summary",
+    "app.ui.qt_import",
     "app.ui.wheel_guard",
     "app.ui.when_shown",
 }

@@ -26,6 +26,7 @@ from app.core.guest import (
     mapping_of,
     odds_table,
     sequence_of,
+    still_busy,
 )
 from app.core.procedure import Decision, Draft
 from app.core.ruleset import CardSpec, Step
@@ -112,6 +113,22 @@ def test_a_hang_ends_within_the_limit(
         f"the ruleset {NAME} did not answer in 0.3 s ({method}); nothing was recorded"
     )
     assert e.value.seconds == 0.3
+
+
+def test_a_game_closes_at_once_while_its_ruleset_is_still_busy(
+    game: GameSession, hostile_site: ModuleType
+) -> None:
+    """Closing a game it wrote to keeps the desk's rows (issue 36), which asks the ruleset;
+    a ruleset still busy with a call it did not answer is not asked, nor waited for."""
+    call, check = calls(game)["acting"]
+    hostile_site.MISBEHAVE["acting"] = "hang"
+    assert not still_busy(game.ruleset)
+    with pytest.raises(GuestTimeout):
+        call_guest(game.ruleset, "acting", call, returns=check, time_limit=0.3)
+    assert still_busy(game.ruleset)
+    start = time.monotonic()
+    game.close()
+    assert time.monotonic() - start < 2
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -18,8 +18,8 @@ import pytest
 from app import __version__
 from app.session import GameSession
 from app.store.summary import PREFIX, keep_summary, read_summary
+from app.summary import kept_rows, well_formed
 from app.ui.model import EngagementModel
-from app.ui.summary import kept_rows, well_formed
 
 
 @pytest.fixture
@@ -28,7 +28,13 @@ def game(tmp_path: Path) -> Path:
     with GameSession.create(path, "skirmish", "Kept") as s:
         s.add_aircraft("Blue", "jet", "Blue 1", "ace")
         s.add_aircraft("Red", "prop", "Red 1")
+    forget_rows(path)  # as an Airboss before issue 36 left it: the session kept them as it closed
     return path
+
+
+def forget_rows(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM airboss_info WHERE key LIKE 'summary:%'")
 
 
 def desk_on(path: Path, qapp, act=None) -> None:
@@ -49,7 +55,7 @@ def stored(path: Path) -> dict:
 
 
 def test_a_desk_keeps_the_rows_of_its_game_and_they_are_read_back(game, qapp) -> None:
-    assert read_summary(str(game), __version__) is None  # written without a desk: none yet
+    assert read_summary(str(game), __version__) is None  # none kept yet
     desk_on(game, qapp, lambda s: s.next_step())
     rows = kept_rows(str(game))
     assert rows is not None and well_formed(rows)
@@ -73,11 +79,13 @@ def test_rows_are_kept_for_every_change_undo_included(game, qapp) -> None:
 
 
 def test_rows_of_a_log_that_went_on_are_not_used(game, qapp) -> None:
-    """Another program (no desk) appended since: the rows are older than the log."""
+    """A program that keeps no rows (an Airboss before issue 36) appended since: the rows are
+    older than the log."""
     desk_on(game, qapp)
     assert kept_rows(str(game)) is not None
     with GameSession.open(game) as s:
         s.next_step()
+        s.rows_kept = s.engagement.seq  # (this session keeps none as it closes)
     assert read_summary(str(game), __version__) is None
 
 
@@ -88,11 +96,13 @@ def test_rows_are_never_kept_for_a_log_that_went_on_meanwhile(game, qapp) -> Non
         seq = s.engagement.seq
         other.next_step()
         keep_summary(s.store, s.game_id, seq, __version__, {"desk": {}})
-    assert read_summary(str(game), __version__) is None
-    with sqlite3.connect(game) as db:
-        assert db.execute(
-            "SELECT count(*) FROM airboss_info WHERE key LIKE 'summary:%'"
-        ).fetchone() == (0,)
+        assert read_summary(str(game), __version__) is None
+        with sqlite3.connect(game) as db:
+            assert db.execute(
+                "SELECT count(*) FROM airboss_info WHERE key LIKE 'summary:%'"
+            ).fetchone() == (0,)
+    # the window that played on kept its own as it closed; the other's closing kept nothing
+    assert stored(game)["seq"] == seq + 1 and kept_rows(str(game)) is not None
 
 
 def test_rows_of_another_version_or_format_or_game_are_not_used(game, qapp) -> None:

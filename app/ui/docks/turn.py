@@ -2,7 +2,7 @@
 
 Next (Space) and Previous (Shift+Space) move the clock through the session; each is an event.
 
-The panel draws the model's rows (``EngagementModel.turn_rows``, ``app.ui.summary``): the steps,
+The panel draws the model's rows (``EngagementModel.turn_rows``, ``app.summary``): the steps,
 which is current and who acts now, as plain data, from the live game or at start-up from the
 summary kept in the game file, before the game's models and its ruleset are imported (issue
 36).
@@ -29,9 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.message_bar import MessageBar, attempt_here, muted
-from app.ui.model import EngagementModel
-from app.ui.summary import (
+from app.summary import (
     ActingRow,
     phase_name,
     step_heading,
@@ -39,6 +37,8 @@ from app.ui.summary import (
     step_where,
     who_name,
 )
+from app.ui.message_bar import MessageBar, attempt_here, muted
+from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
 
 #: the names other panels have always taken from here

@@ -14,10 +14,13 @@ A small summary of the projection as plain data (JSON-able dicts and lists, no w
 
 The model (``EngagementModel``) makes them from the live game (``desk_rows``, ``roster_rows``,
 ``turn_rows`` here) and keeps them in the game file after every change (``app.store.summary``);
-at start-up the desk reads them from the file, with plain ``sqlite3`` and ``json``, and paints
-the Roster and the Turn panel from them before pydantic, the game's models or its ruleset are
-imported; when the game is open the same panels draw the same rows from the live game. One
-way of drawing each panel.
+a game session that wrote to a game file keeps them as it closes (``session_rows``), so a
+script with no desk leaves them current too. They sit below the desk (not in ``app.ui``) for
+that reason: the session keeps what the desk draws, and ``used_panels`` (which panels a game
+uses) is part of it. At start-up the desk reads them from the file, with plain ``sqlite3``
+and ``json``, and paints the Roster and the Turn panel from them before pydantic, the game's
+models or its ruleset are imported; when the game is open the same panels draw the same rows
+from the live game. One way of drawing each panel.
 
 Pure Python: nothing here imports Qt, pydantic or the game's core at import time.
 """
@@ -25,12 +28,31 @@ Pure Python: nothing here imports Qt, pydantic or the game's core at import time
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from app.core.engagement import AircraftState, Engagement
-    from app.core.ruleset import Step
-    from app.session import GameSession
+    from app.core.log_index import Logged
+    from app.core.ruleset import Ruleset, Step
+
+
+class GameSession(Protocol):
+    """What the rows are made from: an open game (``app.session.GameSession``, which keeps
+    them as it closes: named here by what it offers, not imported)."""
+
+    @property
+    def engagement(self) -> Engagement: ...
+    @property
+    def read_only(self) -> bool: ...
+
+    ruleset: Ruleset
+
+    def steps(self) -> list[Step]: ...
+    def acting(self) -> list[tuple[str, ...]]: ...
+    def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str: ...
+    def iter_stored(self, after: int = 0, page: int = 2000) -> Iterator[Logged]: ...
 
 
 class AircraftRow(TypedDict):
@@ -193,6 +215,32 @@ def ordered_status(status: Iterable[str]) -> list[str]:
     return sorted(status, key=lambda s: (rank.get(s, 99), s))
 
 
+# -- the panels a game uses (``app.ui.desk_layout`` lays them out) -------------------------
+
+#: the panels every game uses
+ALWAYS = ("roster", "turn", "combat", "ledgers", "game_log", "after_action")
+
+
+def used_panels(ruleset: Ruleset | None) -> frozenset[str]:
+    """The panels a game of this ruleset uses (every panel when no game is open)."""
+    if ruleset is None:
+        return frozenset((*ALWAYS, "initiative", "angle_off", "displays", "critical_log"))
+    if ruleset.panels is not None:
+        return frozenset((*ALWAYS, *ruleset.panels))
+    from app.core.ruleset import Ruleset
+
+    out = set(ALWAYS)
+    if ruleset.initiative:
+        out.add("initiative")
+    if ruleset.geometry is not None:
+        out.add("angle_off")
+    if type(ruleset).displays is not Ruleset.displays:
+        out.add("displays")
+    if ruleset.uses_critical_hits:
+        out.add("critical_log")
+    return frozenset(out)
+
+
 # -- rows of the live game -------------------------------------------------------------------------
 
 
@@ -248,8 +296,6 @@ def safe_steps(session: GameSession) -> tuple[list[Step], str]:
 
 def desk_rows(session: GameSession, steps: list[Step]) -> DeskRows:
     """The title, ruleset and status bar of the game as it is, with its steps."""
-    from app.ui.desk_layout import used_panels
-
     e = session.engagement
     step = steps[e.step] if 0 <= e.step < len(steps) else None
     phase, segment = "", ""
@@ -334,6 +380,23 @@ def roster_rows(engagement: Engagement) -> RosterRows:
     return {
         "sides": side_rows(engagement),
         "aircraft": [aircraft_row(a) for a in engagement.aircraft.values()],
+    }
+
+
+def session_rows(session: GameSession) -> Summary:
+    """Every row the desk draws of the game as ``session`` has it, as the desk's model makes
+    them (``EngagementModel.summary``): who acted in the current step read from the log from
+    that step on (``LogReader.acted_now``). What a game session keeps when it closes."""
+    from app.core.log_index import LogReader
+
+    steps, error = safe_steps(session)
+    since = session.engagement.clock_seq
+    acted = LogReader()
+    acted.feed(session.iter_stored(after=max(since - 1, 0)))
+    return {
+        "desk": desk_rows(session, steps),
+        "roster": roster_rows(session.engagement),
+        "turn": turn_rows(session, steps, error, acted.acted_now()),
     }
 
 
