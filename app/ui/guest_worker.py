@@ -13,7 +13,7 @@ Two ways, one for each kind of call:
   who acts now, preparing a form, a line's dry run, resolve, on_clock: the desk needs their
   answer before it can go on): the ruleset runs in its worker thread (``call_guest``) while the
   event loop keeps turning, so the window repaints, timers fire and odds arrive. For the first
-  ``WAITING_AFTER_MS`` the umpire's clicks and keys wait (almost every call answers by then,
+  ``DIALOG_AFTER_MS`` the umpire's clicks and keys wait (almost every call answers by then,
   and what he did then lands on the desk as the answer left it); after that a small
   application-modal ``WaitingDialog`` says "Waiting for the ruleset X (call)… N s" with
   **Stop waiting** (Esc), and his input goes through again: to that dialog only (Qt's
@@ -49,9 +49,12 @@ from shiboken6 import isValid
 QUIET_WAIT = 0.05
 #: how often the worker looks for its answer (ms)
 POLL_MS = 15
-#: after this long without an answer the worker says it is waiting, and a guarded call in the
-#: GUI thread shows the ``WaitingDialog`` (ms)
+#: after this long without an answer the worker says it is waiting (ms)
 WAITING_AFTER_MS = 300
+#: after this long without an answer a guarded call in the GUI thread shows the
+#: ``WaitingDialog`` (ms): longer than a slow but honest call (the UFO damage table's odds
+#: stamped at resolve take 0.3 s here), short enough to give up a hang within a second
+DIALOG_AFTER_MS = 600
 #: True while the GUI thread waits for a ruleset with the event loop turning: the game must
 #: not change under the call meanwhile (the model takes in other stations' actions after it)
 waiting = False
@@ -130,7 +133,7 @@ def wait_turning(
 ) -> float | None:
     """Wait for a guest call to be done, at most ``time_limit`` s; in the GUI thread, with the
     event loop turning and the busy cursor up. User input is held back for the first
-    ``WAITING_AFTER_MS``; then the ``WaitingDialog`` takes it (application-modal). Returns the
+    ``DIALOG_AFTER_MS``; then the ``WaitingDialog`` takes it (application-modal). Returns the
     seconds waited when the umpire stopped waiting, ``None`` otherwise (``guest.Waiter``)."""
     app = QCoreApplication.instance()
     if app is None or threading.current_thread() is not threading.main_thread():
@@ -147,7 +150,7 @@ def wait_turning(
     outer, waiting = waiting, True
     outer_dialog = shown
     dialog: WaitingDialog | None = None
-    show_at = start + WAITING_AFTER_MS / 1000
+    show_at = start + DIALOG_AFTER_MS / 1000
     key = (ruleset, call)
     _waits.append(key)
     try:
@@ -272,5 +275,12 @@ def _close(dialog: WaitingDialog) -> None:
     dialog.deleteLater()
     if window is not None and isValid(window) and window.isVisible():
         window.activateWindow()
-        if focus is not None and isValid(focus) and focus.isVisible():
+        # the window system activates it in an event of its own: taken in now (the umpire's
+        # keys and clicks still held), so that the result's next form gets the keyboard
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        if focus is None or not isValid(focus) or not focus.isVisible():
+            # the widget it came from is gone (a form the call closed): the one the window
+            # gave the focus to meanwhile (the next form's first field), else the window
+            focus = window.focusWidget() or window
+        if isValid(focus) and focus.isVisible():
             focus.setFocus(Qt.FocusReason.ActiveWindowFocusReason)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 import app.session
 import app.ui.cards_render
@@ -556,7 +557,7 @@ def test_stop_waiting_for_on_clock(
 def test_a_call_answered_within_the_delay_shows_no_dialog(
     hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, monkeypatch
 ) -> None:
-    """A gun attack that takes a tenth of a second (under ``WAITING_AFTER_MS``) resolves
+    """A gun attack that takes a tenth of a second (under ``DIALOG_AFTER_MS``) resolves
     with no waiting dialog; one that takes longer shows it until it answers, and resolves."""
     from app.ui import guest_worker
 
@@ -570,8 +571,8 @@ def test_a_call_answered_within_the_delay_shows_no_dialog(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(gun, "resolve", slow)
-    assert pause[0] * 1000 < guest_worker.WAITING_AFTER_MS
-    for wait, dialog in ((0.1, False), (guest_worker.WAITING_AFTER_MS / 1000 + 0.5, True)):
+    assert pause[0] * 1000 < guest_worker.DIALOG_AFTER_MS
+    for wait, dialog in ((0.1, False), (guest_worker.DIALOG_AFTER_MS / 1000 + 0.5, True)):
         pause[0] = wait
         before = len(log(game))
         combat = open_gun_line(qtbot, window)
@@ -582,3 +583,6 @@ def test_a_call_answered_within_the_delay_shows_no_dialog(
         assert bool(watch.seen) is dialog, watch.seen
         assert guest_worker.shown is None
         assert any("gun roll" in narrative for _, narrative in log(game)[before:])
+        # the desk has the keyboard back at once: the next key goes to its window
+        focus = QApplication.focusWidget()
+        assert focus is not None and focus.window() is window, focus
