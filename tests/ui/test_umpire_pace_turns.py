@@ -61,6 +61,7 @@ MUST_RESOLVE = {
         "missile_launch",
         "ray_gun",
         "damage_roll",
+        "vital_system",  # owed by the damage roll as the walk types it: opens ready for keys
     },
 }
 
