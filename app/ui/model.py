@@ -10,6 +10,7 @@ narrowest signals.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,9 @@ from app.core.errors import RuleViolation
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
 from app.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 from app.ui.dice_mode import DiceMode
+
+#: how long closing a game waits for the background check of its whole log to end (s)
+HISTORY_JOIN = 1.0
 
 if TYPE_CHECKING:
     # the game's models, its log and pydantic load with the first game, not with the desk's
@@ -164,6 +168,8 @@ class EngagementModel(QObject):
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._settle_tick)
         self._history_broken.connect(self._on_history_broken)
+        #: the background check of the open game's whole log (``_check_history``)
+        self._history: threading.Thread | None = None
         if session is not None:
             self.set_session(session)
 
@@ -202,6 +208,11 @@ class EngagementModel(QObject):
         self._drop_notifier()  # before its socket closes with the old game
         self._settle.stop()
         if self._session is not None and self._session is not session:
+            if self._history is not None:
+                # a short log's check ends at once: let it, before its file is closed (and
+                # perhaps removed); a long one reads on alone and says nothing of a game gone
+                self._history.join(HISTORY_JOIN)
+                self._history = None
             self._session.close()
         stored, self._stored = self._stored, None
         self._aircraft_rows, self._steps, self._turn = {}, None, None
@@ -347,7 +358,6 @@ class EngagementModel(QObject):
         said to the umpire."""
         if session.store.path is None:
             return
-        import threading
 
         def check() -> None:
             from app.store.errors import Tampered
@@ -359,7 +369,8 @@ class EngagementModel(QObject):
             except Exception:  # noqa: BLE001 - a file closed or gone meanwhile: not a change
                 logger.debug("the whole-log check did not run", exc_info=True)
 
-        threading.Thread(target=check, name="airboss-history", daemon=True).start()
+        self._history = threading.Thread(target=check, name="airboss-history", daemon=True)
+        self._history.start()
 
     def _on_history_broken(self, session: GameSession, message: str) -> None:
         if session is not self._session:
