@@ -15,7 +15,7 @@ from dataclasses import replace
 from fractions import Fraction
 from itertools import islice
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
@@ -95,7 +95,6 @@ ELSEWHERE = "another window's or station's action"
 SNAPSHOT_EVERY = 500
 
 Listener = Callable[[Sequence[Envelope]], None]
-T = TypeVar("T", Envelope, StoredEvent)
 
 
 class GameSession:
@@ -231,30 +230,45 @@ class GameSession:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
             bounds.check_log(store, store.where, row.id)
-            store.check_log(row.id)  # a log changed outside Airboss is not replayed (issue 30)
-            variants = json.loads(row.variants)
-            if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-                raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
+            # a log changed outside Airboss is not replayed (issue 30); with no snapshot the
+            # chain is checked as the log is read for its replay, once (issue 31)
+            unchecked = store.check_log(row.id, whole=False)
             try:
-                rs = load_ruleset(row.ruleset).bind(variants)
-            except KeyError as e:
-                raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None
-            gid = row.id
-            loaders = {
-                "load_action": lambda a: store.action(gid, a),
-                "load_all": lambda: store.events(gid),
-            }
-            snap = store.latest_snapshot(gid)
-            if snap is None:  # read twice a page at a time, never held whole (issue 31)
-                checked = _checked_log(target, row.ruleset, rs, store.iter_stored(gid))
-                timeline = Timeline.replay_log(outline(store, gid), checked, **loaders)
-            else:
-                seq, data = snap
-                tail = store.events(gid, after=seq)
-                _check_log(target, row.ruleset, rs, tail)
-                timeline = Timeline.from_snapshot(data, tail, **loaders)
-                if timeline.state.clock_seq == 0:
-                    timeline.state = replace(timeline.state, clock_seq=_clock_seq(store, gid))
+                variants = json.loads(row.variants)
+                if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+                    raise StoreError(
+                        f"{target}: the game's variants are garbled ({row.variants!r})"
+                    )
+                try:
+                    rs = load_ruleset(row.ruleset).bind(variants)
+                except KeyError as e:
+                    raise StoreError(
+                        f"{target}: needs a ruleset that is not installed: {e}"
+                    ) from None
+                gid = row.id
+                loaders = {
+                    "load_action": lambda a: store.action(gid, a),
+                    "load_all": lambda: store.events(gid),
+                }
+                snap = store.latest_snapshot(gid)
+                if snap is not None and unchecked:  # a snapshot without its event's hash
+                    store.check_chain(gid)
+                    unchecked = False
+                if snap is None:  # read twice a page at a time, never held whole (issue 31)
+                    checked = _checked_rows(target, row.ruleset, rs, store.read_checked(gid))
+                    timeline = Timeline.replay_log(outline(store, gid), checked, **loaders)
+                    unchecked = False
+                else:
+                    seq, data = snap
+                    tail = store.events(gid, after=seq)
+                    _check_log(target, row.ruleset, rs, tail)
+                    timeline = Timeline.from_snapshot(data, tail, **loaders)
+                    if timeline.state.clock_seq == 0:
+                        timeline.state = replace(timeline.state, clock_seq=_clock_seq(store, gid))
+            except Exception:
+                if unchecked:  # a log changed outside Airboss is said so, whatever broke
+                    store.check_chain(row.id)
+                raise
             store.writable()
             if snap is None and timeline.state.seq >= SNAPSHOT_EVERY:
                 _snapshot_on_open(store, gid, timeline)
@@ -1265,13 +1279,15 @@ def _snapshot_on_open(store: Store, game_id: str, timeline: Timeline) -> None:
         pass
 
 
-def _checked_log(
-    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Iterable[T]
-) -> Iterator[T]:
-    """``log``, each event checked by ``_check_log`` as it passes."""
-    for env in log:
-        _check_log(target, ruleset_id, ruleset, (env,))
-        yield env
+def _checked_rows(
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, rows: Iterable[tuple[int, int, Event]]
+) -> Iterator[tuple[int, int, Event]]:
+    """``rows`` (``Store.read_checked``), each event checked as ``_check_log`` checks it."""
+    for row in rows:
+        kind = type(row[2])
+        if kind is GameCreated or kind is ProcedureResolved:
+            _check_event(target, ruleset_id, ruleset, row[0], row[2])
+        yield row
 
 
 def _check_log(
@@ -1280,17 +1296,23 @@ def _check_log(
     """Refuse a log that belongs to another ruleset: its game_created names another one, or
     it records a procedure this ruleset does not have."""
     for env in log:
-        ev = env.event
-        if isinstance(ev, GameCreated) and ev.ruleset != ruleset_id:
-            raise StoreError(
-                f"{target}: the log was created for ruleset {ev.ruleset!r} but the game says "
-                f"{ruleset_id!r}; refused, the file was not changed"
-            )
-        if isinstance(ev, ProcedureResolved) and ev.procedure not in ruleset.procedures:
-            raise StoreError(
-                f"{target}: event {env.seq} records procedure {ev.procedure!r}, which "
-                f"{ruleset.title} does not have; refused, the file was not changed"
-            )
+        _check_event(target, ruleset_id, ruleset, env.seq, env.event)
+
+
+def _check_event(
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, seq: int, ev: Event
+) -> None:
+    """``_check_log`` of one event (``seq``)."""
+    if isinstance(ev, GameCreated) and ev.ruleset != ruleset_id:
+        raise StoreError(
+            f"{target}: the log was created for ruleset {ev.ruleset!r} but the game says "
+            f"{ruleset_id!r}; refused, the file was not changed"
+        )
+    if isinstance(ev, ProcedureResolved) and ev.procedure not in ruleset.procedures:
+        raise StoreError(
+            f"{target}: event {seq} records procedure {ev.procedure!r}, which "
+            f"{ruleset.title} does not have; refused, the file was not changed"
+        )
 
 
 def _named(engagement: Engagement, inputs: Any, title: str, narrative: str) -> str:

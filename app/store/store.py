@@ -294,6 +294,30 @@ class Store(ABC):
                 return expected - 1, prev
             start = expected - 1
 
+    def read_checked(self, game_id: str, page: int = 2000) -> Iterator[tuple[int, int, Event]]:
+        """The whole log, oldest first, as ``(seq, action, event)``, each page's chain of
+        hashes checked as ``check_chain`` checks it before its events are decoded (and so
+        checked by their types): opening a long log with no snapshot reads it once for both
+        (issue 31). ``Tampered`` where the chain breaks, before any event from there on is
+        given; read to its end, the newest event is the chain's head (``heads``)."""
+        prev, expected, start = "", 1, 0
+        while True:
+            rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
+            for r in rows:
+                seq = int(r[1])
+                if seq != expected:
+                    raise Tampered(self.where, expected)
+                if r[10] != event_hash(prev, r[:10]):
+                    raise Tampered(self.where, seq)
+                prev, expected = str(r[10]), seq + 1
+            for r in rows:
+                yield r[1], r[2], event_from_json(r[8])
+            if len(rows) < page:
+                if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
+                    self.heads[game_id] = (expected - 1, prev)
+                return
+            start = expected - 1
+
     def check_recent(self, game_id: str, head: tuple[int, str], window: int = 50) -> None:
         """A cheap check for a desk that follows the game (issue 30): nothing removed anywhere
         (as many events as the newest's number), the event the desk saw last unchanged, and
@@ -409,10 +433,13 @@ class Store(ABC):
             )
         )
 
-    def check_log(self, game_id: str) -> None:
+    def check_log(self, game_id: str, whole: bool = True) -> bool:
         """The check of a game's log at open (issue 30): nothing removed anywhere, and the
         chain of hashes whole, from the newest snapshot (whose event's hash it recorded when
-        Airboss wrote it) or, with none, from the first event. ``Tampered`` where it breaks."""
+        Airboss wrote it) or, with none, from the first event. ``Tampered`` where it breaks.
+
+        With ``whole=False`` a log with no such snapshot is left for the caller to check as
+        it reads it (``read_checked``): the answer is then ``True``, the chain not checked."""
         count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
         if int(count or 0) != int(newest or 0):
             raise Tampered(self.where, self._first_gap(game_id))
@@ -422,12 +449,15 @@ class Store(ABC):
             {"game": game_id},
         )
         if not anchor:
+            if not whole:
+                return True
             self.check_chain(game_id)
-            return
+            return False
         seq, head = int(anchor[0][0]), str(anchor[0][1])
         if self.hash_at(game_id, seq) != head:
             raise Tampered(self.where, seq)
         self.check_chain(game_id, after=seq, prev=head)
+        return False
 
     def latest_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
         rows = self._rows(
