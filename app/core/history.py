@@ -116,7 +116,12 @@ class Timeline:
         for env in envs:
             last = env.seq
             ev = env.event
-            if isinstance(ev, Reverted):
+            if ev is None:  # an outline's event of none of the kinds below (most of a log)
+                if env.action not in seen:
+                    seen.add(env.action)
+                    self.undo_stack.append(env.action)
+                    self.redo_stack.clear()
+            elif isinstance(ev, Reverted):
                 _take(self.undo_stack, ev.action)
                 self.redo_stack.append(ev.action)
             elif isinstance(ev, Restored):

@@ -92,3 +92,46 @@ def _hash_cells(prev: str, values: Sequence[Any]) -> str:
     cells[3] = canonical_time(cells[3])
     text = _cell(prev) + "".join(map(_cell, cells))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_rows(prev: str, expected: int, rows: Sequence[Sequence[Any]]) -> tuple[int | None, str]:
+    """Check stored rows (the ``HASHED`` columns, then the hash), oldest first, that follow
+    the event numbered ``expected - 1`` whose hash is ``prev``: each in its place and hashed
+    as ``event_hash`` hashes it (written out here, row after row: opening a long log with no
+    snapshot checks every event, issue 31). ``(seq, prev)``: the first event that breaks the
+    chain (``None`` if none does) and the hash of the last event found good."""
+    sha = hashlib.sha256
+    for r in rows:
+        game, seq, action, when, actor, rule, narrative, kind, payload, uid, digest = r
+        if type(seq) is not int:
+            seq = int(seq)
+        if seq != expected:
+            return expected, prev
+        if (
+            type(action) is int
+            and type(when) is str
+            and len(when) == 26
+            and when[10] == " "
+            and when[19] == "."
+            and type(game) is str
+            and type(actor) is str
+            and type(rule) is str
+            and type(narrative) is str
+            and type(kind) is str
+            and type(payload) is str
+            and (uid is None or type(uid) is str)
+            and type(r[1]) is int
+        ):
+            s, a = str(seq), str(action)
+            text = (
+                f"{len(prev)}:{prev}|{len(game)}:{game}|{len(s)}:{s}|{len(a)}:{a}|26:{when}|"
+                f"{len(actor)}:{actor}|{len(rule)}:{rule}|{len(narrative)}:{narrative}|"
+                f"{len(kind)}:{kind}|{len(payload)}:{payload}|"
+            ) + ("-|" if uid is None else f"{len(uid)}:{uid}|")
+            good = digest == sha(text.encode("utf-8", "surrogatepass")).hexdigest()
+        else:
+            good = digest == event_hash(prev, r[:10])
+        if not good:
+            return seq, prev
+        prev, expected = str(digest), seq + 1
+    return None, prev

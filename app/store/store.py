@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from app.core.events import Envelope, Event, event_from_json, event_to_json
-from app.store.chain import HASHED, event_hash
+from app.store.chain import HASHED, check_rows, event_hash
 from app.store.errors import StoreError, Tampered
 from app.store.where import is_url
 
@@ -281,13 +281,10 @@ class Store(ABC):
         expected, start = after + 1, after
         while True:
             rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
-            for r in rows:
-                seq = int(r[1])
-                if seq != expected:
-                    raise Tampered(self.where, expected)
-                if r[10] != event_hash(prev, r[:10]):
-                    raise Tampered(self.where, seq)
-                prev, expected = str(r[10]), seq + 1
+            broken, prev = check_rows(prev, expected, rows)
+            if broken is not None:
+                raise Tampered(self.where, broken)
+            expected = int(rows[-1][1]) + 1 if rows else expected
             if len(rows) < page:
                 if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
                     self.heads[game_id] = (expected - 1, prev)
@@ -303,13 +300,10 @@ class Store(ABC):
         prev, expected, start = "", 1, 0
         while True:
             rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
-            for r in rows:
-                seq = int(r[1])
-                if seq != expected:
-                    raise Tampered(self.where, expected)
-                if r[10] != event_hash(prev, r[:10]):
-                    raise Tampered(self.where, seq)
-                prev, expected = str(r[10]), seq + 1
+            broken, prev = check_rows(prev, expected, rows)
+            if broken is not None:
+                raise Tampered(self.where, broken)
+            expected = int(rows[-1][1]) + 1 if rows else expected
             for r in rows:
                 yield r[1], r[2], event_from_json(r[8])
             if len(rows) < page:

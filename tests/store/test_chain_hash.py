@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.store.chain import _hash_cells, event_hash
+from app.store.chain import _hash_cells, check_rows, event_hash
 
 texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 cells = st.one_of(st.none(), texts, st.integers(), st.booleans(), st.floats(allow_nan=False))
@@ -60,3 +60,43 @@ def test_the_hash_of_a_known_row_is_unchanged() -> None:
         '9:clock_set|38:{"kind":"clock_set","turn":2,"step":0}|-|'
     )
     assert event_hash("", row) == hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _reference(prev: str, expected: int, rows: list) -> tuple[int | None, str]:
+    """The chain checked row by row as ``Store.check_chain`` checked it before issue 31."""
+    for r in rows:
+        seq = int(r[1])
+        if seq != expected:
+            return expected, prev
+        if r[10] != _hash_cells(prev, r[:10]):
+            return seq, prev
+        prev, expected = str(r[10]), seq + 1
+    return None, prev
+
+
+@given(
+    cells=st.lists(st.tuples(texts, texts, st.one_of(st.none(), texts)), min_size=1, max_size=6),
+    change=st.one_of(
+        st.none(),
+        st.tuples(
+            st.integers(0, 5),
+            st.integers(0, 10),
+            st.one_of(texts, st.integers(0, 9), st.none(), st.binary(max_size=3)),
+        ),
+    ),
+    when=st.sampled_from(["2026-11-26 22:52:01.123456", "2026-11-26T22:52:01"]),
+)
+def test_check_rows_finds_the_first_break_as_row_by_row(cells, change, when) -> None:
+    rows, prev = [], ""
+    for n, (narrative, payload, uid) in enumerate(cells, start=1):
+        row = ["g", n, n, when, "umpire", "", narrative, "clock_set", payload, uid]
+        prev = _hash_cells(prev, row)
+        rows.append([*row, prev])
+    if change is not None:
+        at, column, value = change
+        rows[at % len(rows)][column] = value
+    try:
+        expected = _reference("", 1, rows)
+    except (TypeError, ValueError):
+        return  # a seq no number reads (nor did it before)
+    assert check_rows("", 1, rows) == expected
