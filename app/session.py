@@ -129,6 +129,9 @@ class GameSession:
         self._last_odds: tuple[Prepared, dict[str, Fraction]] | None = None
         #: an action sent whose saving the server has not confirmed (``settle``; issue 30)
         self._unsettled: tuple[list[Envelope], Any, str] | None = None
+        #: opening checked the whole chain of hashes, from the first event (a log with no
+        #: snapshot, read once for its replay): ``check_history`` has nothing left to check
+        self._history_checked = False
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -278,7 +281,9 @@ class GameSession:
         except Exception as e:  # a garbled log, payload or snapshot: refused, never a traceback
             store.close()
             raise StoreError(f"{target}: not a usable Airboss game ({_one_line(e)})") from None
-        return cls(store, row.id, rs, timeline, actor)
+        session = cls(store, row.id, rs, timeline, actor)
+        session._history_checked = snap is None
+        return session
 
     @property
     def read_only(self) -> bool:
@@ -454,7 +459,7 @@ class GameSession:
         written. A server game's desk checks its whole log whenever the server counts a
         change no station announced (``refresh``)."""
         path = self.store.path
-        if path is None:
+        if path is None or self._history_checked:  # checked at open from the first event
             return
         from app.store.file_store import FileStore
 

@@ -279,3 +279,31 @@ def test_a_long_log_with_no_snapshot_changed_near_its_end_is_said_and_not_snapsh
     db = sqlite3.connect(path)
     assert db.execute("SELECT count(*) FROM snapshot").fetchone() == (0,)
     db.close()
+
+
+def test_a_log_checked_whole_at_open_is_not_checked_again_by_the_desk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31: a log with no snapshot has its whole chain checked as it is read at open, so
+    the desk's background check of the whole log (``check_history``) has nothing left to do;
+    opened from a snapshot, it still checks what lies before it."""
+    from app.store.file_store import FileStore
+
+    path = tmp_path / "g.airboss"
+    _game(path).close()
+    _sql(path, "DELETE FROM snapshot")
+    opened = GameSession.open(path)
+    reopened: list[object] = []
+    real_open = FileStore.open
+    monkeypatch.setattr(FileStore, "open", lambda *a, **k: reopened.append(a) or real_open(*a, **k))
+    opened.check_history()
+    assert reopened == []
+    opened.close()
+    import app.session
+
+    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 3)
+    GameSession.open(path).close()  # stores a snapshot (a log of 7 events)
+    with GameSession.open(path) as again:
+        reopened.clear()
+        again.check_history()
+    assert len(reopened) == 1
