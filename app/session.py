@@ -258,7 +258,7 @@ class GameSession:
                     store.check_chain(gid)
                     unchecked = False
                 if snap is None:  # read twice a page at a time, never held whole (issue 31)
-                    checked = _checked_rows(target, row.ruleset, rs, store.read_checked(gid))
+                    checked = _checked_pages(target, row.ruleset, rs, store.read_checked(gid))
                     timeline = Timeline.replay_log(outline(store, gid), checked, **loaders)
                     unchecked = False
                 else:
@@ -1284,15 +1284,22 @@ def _snapshot_on_open(store: Store, game_id: str, timeline: Timeline) -> None:
         pass
 
 
-def _checked_rows(
-    target: str | Path, ruleset_id: str, ruleset: Ruleset, rows: Iterable[tuple[int, int, Event]]
-) -> Iterator[tuple[int, int, Event]]:
-    """``rows`` (``Store.read_checked``), each event checked as ``_check_log`` checks it."""
-    for row in rows:
-        kind = type(row[2])
-        if kind is GameCreated or kind is ProcedureResolved:
-            _check_event(target, ruleset_id, ruleset, row[0], row[2])
-        yield row
+def _checked_pages(
+    target: str | Path,
+    ruleset_id: str,
+    ruleset: Ruleset,
+    pages: Iterable[list[tuple[int, int, Event]]],
+) -> Iterator[list[tuple[int, int, Event]]]:
+    """``pages`` (``Store.read_checked``), each event checked as ``_check_log`` checks it."""
+    for page in pages:
+        for seq, _, event in page:
+            if type(event) in _RULESET_CHECKED:
+                _check_event(target, ruleset_id, ruleset, seq, event)
+        yield page
+
+
+#: the kinds of event ``_check_event`` can refuse
+_RULESET_CHECKED = frozenset({GameCreated, ProcedureResolved})
 
 
 def _check_log(

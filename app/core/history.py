@@ -93,7 +93,7 @@ class Timeline:
     def replay_log(
         cls,
         first_pass: Iterable[Outlined],
-        second_pass: Iterable[tuple[int, int, Event]],
+        second_pass: Iterable[Sequence[tuple[int, int, Event]]],
         load_action: Callable[[int], Sequence[Envelope]] | None = None,
         load_all: Callable[[], Iterable[Envelope]] | None = None,
     ) -> Timeline:
@@ -101,7 +101,8 @@ class Timeline:
         no snapshot): the undo and redo stacks from the first reading, then the state folded
         from the second. Each pass is the whole log, oldest first, read as the caller pages
         it; the first needs only the undo, redo and print records decoded (``Outlined``), the
-        second gives each event as ``(seq, action, event)`` and is read to its end."""
+        second gives each event as ``(seq, action, event)``, a page of them at a time, and
+        is read to its end."""
         t = cls(load_action=load_action, load_all=load_all)
         last = t._stacks_from(first_pass)
         t.state = apply_all(Engagement(), _counting(second_pass, set(t.undo_stack)))
@@ -275,16 +276,17 @@ _META_TYPES: frozenset[type] = frozenset(NOT_UNDOABLE)
 
 
 def _counting(
-    rows: Iterable[tuple[int, int, Event]], active: set[int]
+    pages: Iterable[Sequence[tuple[int, int, Event]]], active: set[int]
 ) -> Iterator[tuple[Event, int]]:
     """``(event, seq)`` of each row whose domain event is part of the current state
-    (``_counts``), every row read."""
-    for seq, action, event in rows:
-        kind = type(event)
-        if kind in _META_TYPES:
-            continue
-        if action in active or kind is GameCreated:
-            yield event, seq
+    (``_counts``), every page read."""
+    for page in pages:
+        for seq, action, event in page:
+            kind = type(event)
+            if kind in _META_TYPES:
+                continue
+            if action in active or kind is GameCreated:
+                yield event, seq
 
 
 def _with_seq(state: Engagement, seq: int) -> Engagement:

@@ -30,14 +30,21 @@ class Outlined(NamedTuple):
     event: Event | None
 
 
+#: an ``Outlined`` made of a row as it is (no Python-level ``__new__`` per row)
+_outlined = tuple.__new__
+
+
 def outline(store: Store, game_id: str, page: int = 20_000) -> Iterator[Outlined]:
     """The log oldest first, ``page`` rows at a time."""
     kinds = {f"k{i}": k for i, k in enumerate(STACK_KINDS)}
     start = 0
     while True:
         rows = store._rows(_OUTLINE, {"game": game_id, "start": start, "page": page, **kinds})
-        for seq, action, payload in rows:
-            yield Outlined(seq, action, None if payload is None else event_from_json(payload))
+        for row in rows:
+            if row[2] is None:  # (seq, action, None): most of a log, taken as it is
+                yield _outlined(Outlined, row)
+            else:
+                yield Outlined(row[0], row[1], event_from_json(row[2]))
         if len(rows) < page:
             return
         start = rows[-1][0]

@@ -291,12 +291,15 @@ class Store(ABC):
                 return expected - 1, prev
             start = expected - 1
 
-    def read_checked(self, game_id: str, page: int = 2000) -> Iterator[tuple[int, int, Event]]:
-        """The whole log, oldest first, as ``(seq, action, event)``, each page's chain of
-        hashes checked as ``check_chain`` checks it before its events are decoded (and so
-        checked by their types): opening a long log with no snapshot reads it once for both
-        (issue 31). ``Tampered`` where the chain breaks, before any event from there on is
-        given; read to its end, the newest event is the chain's head (``heads``)."""
+    def read_checked(
+        self, game_id: str, page: int = 2000
+    ) -> Iterator[list[tuple[int, int, Event]]]:
+        """The whole log, oldest first, a page at a time, each event as ``(seq, action,
+        event)``; each page's chain of hashes checked as ``check_chain`` checks it before its
+        events are decoded (and so checked by their types): opening a long log with no
+        snapshot reads it once for both (issue 31). ``Tampered`` where the chain breaks,
+        before any event from there on is given; read to its end, the newest event is the
+        chain's head (``heads``)."""
         prev, expected, start = "", 1, 0
         while True:
             rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
@@ -304,8 +307,7 @@ class Store(ABC):
             if broken is not None:
                 raise Tampered(self.where, broken)
             expected = int(rows[-1][1]) + 1 if rows else expected
-            for r in rows:
-                yield r[1], r[2], event_from_json(r[8])
+            yield [(r[1], r[2], event_from_json(r[8])) for r in rows]
             if len(rows) < page:
                 if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
                     self.heads[game_id] = (expected - 1, prev)
