@@ -91,7 +91,9 @@ def lines(store: Store, game_id: str, page: int = 20_000) -> Iterator[Line]:
     while True:
         rows = store._rows(_LINES, {"game": game_id, "start": start, "page": page})
         for seq, action, when, narrative, kind in rows:
-            yield Line(seq, action, canonical_time(when)[11:19], narrative, kind in _META_KINDS)
+            if not (type(when) is str and len(when) == 26 and when[10] == " " and when[19] == "."):
+                when = canonical_time(when)  # a server's time, or one written otherwise
+            yield Line(seq, action, when[11:19], narrative, kind in _META_KINDS)
         if len(rows) < page:
             return
         start = rows[-1][0]
