@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from app.core.events import Event, event_from_json
+from app.core.events import Event, events_from_json
 from app.store import chain_worker, revisions
 from app.store.errors import ConcurrentAppend, StoreError, Tampered
 from app.store.store import Batch, Game, Params, Store
@@ -420,7 +420,8 @@ class FileStore(Store):
                         self.check_chain(game_id)
                         raise Tampered(self.where, expected)
                     expected += 1
-                yield [(r[0], r[1], event_from_json(r[2])) for r in rows]
+                events = events_from_json([r[2] for r in rows])
+                yield [(r[0], r[1], e) for r, e in zip(rows, events, strict=True)]
                 if len(rows) < page:
                     break
                 start = expected - 1

@@ -40,11 +40,13 @@ def outline(store: Store, game_id: str, page: int = 20_000) -> Iterator[Outlined
     start = 0
     while True:
         rows = store._rows(_OUTLINE, {"game": game_id, "start": start, "page": page, **kinds})
-        for row in rows:
-            if row[2] is None:  # (seq, action, None): most of a log, taken as it is
-                yield _outlined(Outlined, row)
-            else:
-                yield Outlined(row[0], row[1], event_from_json(row[2]))
+        # (seq, action, None): most of a log, taken as it is
+        yield from [
+            _outlined(Outlined, row)
+            if row[2] is None
+            else Outlined(row[0], row[1], event_from_json(row[2]))
+            for row in rows
+        ]
         if len(rows) < page:
             return
         start = rows[-1][0]

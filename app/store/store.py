@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from app.core.events import Envelope, Event, event_from_json, event_to_json
+from app.core.events import Envelope, Event, event_from_json, event_to_json, events_from_json
 from app.store.chain import HASHED, check_rows, event_hash
 from app.store.errors import StoreError, Tampered
 from app.store.where import is_url
@@ -307,7 +307,8 @@ class Store(ABC):
             if broken is not None:
                 raise Tampered(self.where, broken)
             expected = int(rows[-1][1]) + 1 if rows else expected
-            yield [(r[1], r[2], event_from_json(r[8])) for r in rows]
+            events = events_from_json([r[8] for r in rows])
+            yield [(r[1], r[2], e) for r, e in zip(rows, events, strict=True)]
             if len(rows) < page:
                 if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
                     self.heads[game_id] = (expected - 1, prev)
