@@ -165,17 +165,22 @@ def cmd_list(target: str | None) -> int:
 
 
 def cmd_log(game: str, game_id: str | None) -> int:
-    from app.core.log_index import LogReader
     from app.session import GameSession
+    from app.store.outline import lines, undone
 
     with GameSession.open(game, game=game_id) as s:
-        # read a page at a time and kept as summaries: a long log is never in memory as events
-        log = LogReader()
-        log.feed(s.iter_stored())
-    for e in log.entries:
-        if e.narrative:
-            mark = "[undone] " if e.action in log.undone and not e.meta else ""
-            print(f"{e.seq:>6}  {e.when:%H:%M:%S}  {mark}{e.narrative}")
+        # read a page at a time and printed as read: a long log is never in memory (issue 20),
+        # nor decoded again once opened (issue 31); the undone actions from the undo records
+        struck = undone(s.store, s.game_id)
+        out: list[str] = []
+        for e in lines(s.store, s.game_id):
+            if e.narrative:
+                mark = "[undone] " if e.action in struck and not e.meta else ""
+                out.append(f"{e.seq:>6}  {e.clock}  {mark}{e.narrative}\n")
+                if len(out) >= 10_000:
+                    sys.stdout.write("".join(out))
+                    out.clear()
+        sys.stdout.write("".join(out))
     return 0
 
 

@@ -7,15 +7,17 @@ then fold them into the projection and tell the listeners which aircraft changed
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import uuid
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from fractions import Fraction
 from itertools import islice
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
@@ -97,7 +99,6 @@ ELSEWHERE = "another window's or station's action"
 SNAPSHOT_EVERY = 500
 
 Listener = Callable[[Sequence[Envelope]], None]
-T = TypeVar("T", Envelope, StoredEvent)
 
 
 class GameSession:
@@ -137,6 +138,9 @@ class GameSession:
         self._last_odds: tuple[Prepared, dict[str, Fraction]] | None = None
         #: an action sent whose saving the server has not confirmed (``settle``; issue 30)
         self._unsettled: tuple[list[Envelope], Any, str] | None = None
+        #: opening checked the whole chain of hashes, from the first event (a log with no
+        #: snapshot, read once for its replay): ``check_history`` has nothing left to check
+        self._history_checked = False
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -238,30 +242,46 @@ class GameSession:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
             bounds.check_log(store, store.where, row.id)
-            store.check_log(row.id)  # a log changed outside Airboss is not replayed (issue 30)
-            variants = json.loads(row.variants)
-            if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-                raise StoreError(f"{target}: the game's variants are garbled ({row.variants!r})")
+            # a log changed outside Airboss is not replayed (issue 30); with no snapshot the
+            # chain is checked as the log is read for its replay, once (issue 31)
+            unchecked = store.check_log(row.id, whole=False)
             try:
-                rs = load_ruleset(row.ruleset).bind(variants)
-            except KeyError as e:
-                raise StoreError(f"{target}: needs a ruleset that is not installed: {e}") from None
-            gid = row.id
-            loaders = {
-                "load_action": lambda a: store.action(gid, a),
-                "load_all": lambda: store.events(gid),
-            }
-            snap = store.latest_snapshot(gid)
-            if snap is None:  # read twice a page at a time, never held whole (issue 31)
-                checked = _checked_log(target, row.ruleset, rs, store.iter_stored(gid))
-                timeline = Timeline.replay_log(outline(store, gid), checked, **loaders)
-            else:
-                seq, data = snap
-                tail = store.events(gid, after=seq)
-                _check_log(target, row.ruleset, rs, tail)
-                timeline = Timeline.from_snapshot(data, tail, **loaders)
-                if timeline.state.clock_seq == 0:
-                    timeline.state = replace(timeline.state, clock_seq=_clock_seq(store, gid))
+                variants = json.loads(row.variants)
+                if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+                    raise StoreError(
+                        f"{target}: the game's variants are garbled ({row.variants!r})"
+                    )
+                try:
+                    rs = load_ruleset(row.ruleset).bind(variants)
+                except KeyError as e:
+                    raise StoreError(
+                        f"{target}: needs a ruleset that is not installed: {e}"
+                    ) from None
+                gid = row.id
+                loaders = {
+                    "load_action": lambda a: store.action(gid, a),
+                    "load_all": lambda: store.events(gid),
+                }
+                snap = store.latest_snapshot(gid)
+                if snap is not None and unchecked:  # a snapshot without its event's hash
+                    store.check_chain(gid)
+                    unchecked = False
+                if snap is None:  # read twice a page at a time, never held whole (issue 31)
+                    checked = _checked_pages(target, row.ruleset, rs, store.read_checked(gid))
+                    with _no_cycle_collection():
+                        timeline = Timeline.replay_log(outline(store, gid), checked, **loaders)
+                    unchecked = False
+                else:
+                    seq, data = snap
+                    tail = store.events(gid, after=seq)
+                    _check_log(target, row.ruleset, rs, tail)
+                    timeline = Timeline.from_snapshot(data, tail, **loaders)
+                    if timeline.state.clock_seq == 0:
+                        timeline.state = replace(timeline.state, clock_seq=_clock_seq(store, gid))
+            except Exception:
+                if unchecked:  # a log changed outside Airboss is said so, whatever broke
+                    store.check_chain(row.id)
+                raise
             store.writable()
             if snap is None and timeline.state.seq >= SNAPSHOT_EVERY:
                 _snapshot_on_open(store, gid, timeline)
@@ -271,7 +291,9 @@ class GameSession:
         except Exception as e:  # a garbled log, payload or snapshot: refused, never a traceback
             store.close()
             raise StoreError(f"{target}: not a usable Airboss game ({_one_line(e)})") from None
-        return cls(store, row.id, rs, timeline, actor)
+        session = cls(store, row.id, rs, timeline, actor)
+        session._history_checked = snap is None
+        return session
 
     @property
     def read_only(self) -> bool:
@@ -471,7 +493,7 @@ class GameSession:
         written. A server game's desk checks its whole log whenever the server counts a
         change no station announced (``refresh``)."""
         path = self.store.path
-        if path is None:
+        if path is None or self._history_checked:  # checked at open from the first event
             return
         from app.store.file_store import FileStore
 
@@ -1293,13 +1315,37 @@ def _snapshot_on_open(store: Store, game_id: str, timeline: Timeline) -> None:
         pass
 
 
-def _checked_log(
-    target: str | Path, ruleset_id: str, ruleset: Ruleset, log: Iterable[T]
-) -> Iterator[T]:
-    """``log``, each event checked by ``_check_log`` as it passes."""
-    for env in log:
-        _check_log(target, ruleset_id, ruleset, (env,))
-        yield env
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's collector of reference cycles paused while a long log is replayed (issue 31):
+    the replay makes no cycles (what it drops is freed as it goes), but each of its millions
+    of short-lived objects counted towards a collection, whose passes over everything alive
+    made a million-event replay a fifth slower than its events alone."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _checked_pages(
+    target: str | Path,
+    ruleset_id: str,
+    ruleset: Ruleset,
+    pages: Iterable[list[tuple[int, int, Event]]],
+) -> Iterator[list[tuple[int, int, Event]]]:
+    """``pages`` (``Store.read_checked``), each event checked as ``_check_log`` checks it."""
+    for page in pages:
+        for seq, _, event in page:
+            if type(event) in _RULESET_CHECKED:
+                _check_event(target, ruleset_id, ruleset, seq, event)
+        yield page
+
+
+#: the kinds of event ``_check_event`` can refuse
+_RULESET_CHECKED = frozenset({GameCreated, ProcedureResolved})
 
 
 def _check_log(
@@ -1308,17 +1354,23 @@ def _check_log(
     """Refuse a log that belongs to another ruleset: its game_created names another one, or
     it records a procedure this ruleset does not have."""
     for env in log:
-        ev = env.event
-        if isinstance(ev, GameCreated) and ev.ruleset != ruleset_id:
-            raise StoreError(
-                f"{target}: the log was created for ruleset {ev.ruleset!r} but the game says "
-                f"{ruleset_id!r}; refused, the file was not changed"
-            )
-        if isinstance(ev, ProcedureResolved) and ev.procedure not in ruleset.procedures:
-            raise StoreError(
-                f"{target}: event {env.seq} records procedure {ev.procedure!r}, which "
-                f"{ruleset.title} does not have; refused, the file was not changed"
-            )
+        _check_event(target, ruleset_id, ruleset, env.seq, env.event)
+
+
+def _check_event(
+    target: str | Path, ruleset_id: str, ruleset: Ruleset, seq: int, ev: Event
+) -> None:
+    """``_check_log`` of one event (``seq``)."""
+    if isinstance(ev, GameCreated) and ev.ruleset != ruleset_id:
+        raise StoreError(
+            f"{target}: the log was created for ruleset {ev.ruleset!r} but the game says "
+            f"{ruleset_id!r}; refused, the file was not changed"
+        )
+    if isinstance(ev, ProcedureResolved) and ev.procedure not in ruleset.procedures:
+        raise StoreError(
+            f"{target}: event {seq} records procedure {ev.procedure!r}, which "
+            f"{ruleset.title} does not have; refused, the file was not changed"
+        )
 
 
 def _named(engagement: Engagement, inputs: Any, title: str, narrative: str) -> str:

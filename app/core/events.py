@@ -9,6 +9,7 @@ so that every ruleset shares them; a ruleset's own per-aircraft quantities trave
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Annotated, Any, Literal
@@ -275,5 +276,17 @@ def event_to_json(event: Event) -> str:
     return EVENT_ADAPTER.dump_json(event).decode()
 
 
+#: the adapter's own validator: ``TypeAdapter.validate_json`` only passes its defaults on to
+#: it, and calling it directly saves a fifth of decoding a long log (issue 31)
+_FROM_JSON = EVENT_ADAPTER.validator.validate_json
+
+
 def event_from_json(text: str | bytes) -> Event:
-    return EVENT_ADAPTER.validate_json(text)
+    """An event decoded from its JSON and checked by its type (``ValidationError`` if not)."""
+    event: Event = _FROM_JSON(text)
+    return event
+
+
+def events_from_json(texts: Iterable[str | bytes]) -> list[Event]:
+    """``event_from_json`` of each text, in order (a page of a long log, issue 31)."""
+    return list(map(_FROM_JSON, texts))

@@ -11,14 +11,14 @@ nothing; an undo deeper than that replays the log.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Protocol
 
 from pydantic import TypeAdapter
 
-from app.core.engagement import Engagement, apply
+from app.core.engagement import Engagement, apply, apply_all
 from app.core.errors import RuleViolation
 from app.core.events import CardsPrinted, Envelope, Event, GameCreated, Restored, Reverted
 
@@ -52,10 +52,9 @@ class Outlined(Protocol):
 
 
 def fold(state: Engagement, envelopes: Iterable[Logged]) -> Engagement:
-    """Apply the domain events of ``envelopes`` in order."""
-    for env in envelopes:
-        state = apply(state, env.event, env.seq)
-    return state
+    """Apply the domain events of ``envelopes`` in order (``apply_all``: no state built
+    between them)."""
+    return apply_all(state, ((env.event, env.seq) for env in envelopes))
 
 
 @dataclass
@@ -94,19 +93,19 @@ class Timeline:
     def replay_log(
         cls,
         first_pass: Iterable[Outlined],
-        second_pass: Iterable[Logged],
+        second_pass: Iterable[Sequence[tuple[int, int, Event]]],
         load_action: Callable[[int], Sequence[Envelope]] | None = None,
         load_all: Callable[[], Iterable[Envelope]] | None = None,
     ) -> Timeline:
         """``replay``, reading the log twice instead of holding it (issue 31: a long log with
         no snapshot): the undo and redo stacks from the first reading, then the state folded
         from the second. Each pass is the whole log, oldest first, read as the caller pages
-        it (``StoredEvent`` rows serve as well as envelopes); the first needs only the undo,
-        redo and print records decoded (``Outlined``)."""
+        it; the first needs only the undo, redo and print records decoded (``Outlined``), the
+        second gives each event as ``(seq, action, event)``, a page of them at a time, and
+        is read to its end."""
         t = cls(load_action=load_action, load_all=load_all)
         last = t._stacks_from(first_pass)
-        active = set(t.undo_stack)
-        t.state = fold(Engagement(), (e for e in second_pass if _counts(e, active)))
+        t.state = apply_all(Engagement(), _counting(second_pass, set(t.undo_stack)))
         t.state = _with_seq(t.state, last)
         return t
 
@@ -118,7 +117,12 @@ class Timeline:
         for env in envs:
             last = env.seq
             ev = env.event
-            if isinstance(ev, Reverted):
+            if ev is None:  # an outline's event of none of the kinds below (most of a log)
+                if env.action not in seen:
+                    seen.add(env.action)
+                    self.undo_stack.append(env.action)
+                    self.redo_stack.clear()
+            elif isinstance(ev, Reverted):
                 _take(self.undo_stack, ev.action)
                 self.redo_stack.append(ev.action)
             elif isinstance(ev, Restored):
@@ -265,6 +269,24 @@ def _meta(env: Logged) -> bool:
 def _counts(env: Logged, active: set[int]) -> bool:
     """Whether an envelope's domain event is part of the current state."""
     return not _meta(env) and (env.action in active or isinstance(env.event, GameCreated))
+
+
+#: the exact types of the records that steer the log (a validated event is of its own class)
+_META_TYPES: frozenset[type] = frozenset(NOT_UNDOABLE)
+
+
+def _counting(
+    pages: Iterable[Sequence[tuple[int, int, Event]]], active: set[int]
+) -> Iterator[tuple[Event, int]]:
+    """``(event, seq)`` of each row whose domain event is part of the current state
+    (``_counts``), every page read."""
+    for page in pages:
+        for seq, action, event in page:
+            kind = type(event)
+            if kind in _META_TYPES:
+                continue
+            if action in active or kind is GameCreated:
+                yield event, seq
 
 
 def _with_seq(state: Engagement, seq: int) -> Engagement:

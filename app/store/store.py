@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from app.core.events import Envelope, Event, event_from_json, event_to_json
-from app.store.chain import HASHED, event_hash
+from app.core.events import Envelope, Event, event_from_json, event_to_json, events_from_json
+from app.store.chain import HASHED, check_rows, event_hash
 from app.store.errors import StoreError, Tampered
 from app.store.where import is_url
 
@@ -294,17 +294,38 @@ class Store(ABC):
         expected, start = after + 1, after
         while True:
             rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
-            for r in rows:
-                seq = int(r[1])
-                if seq != expected:
-                    raise Tampered(self.where, expected)
-                if r[10] != event_hash(prev, r[:10]):
-                    raise Tampered(self.where, seq)
-                prev, expected = str(r[10]), seq + 1
+            broken, prev = check_rows(prev, expected, rows)
+            if broken is not None:
+                raise Tampered(self.where, broken)
+            expected = int(rows[-1][1]) + 1 if rows else expected
             if len(rows) < page:
                 if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
                     self.heads[game_id] = (expected - 1, prev)
                 return expected - 1, prev
+            start = expected - 1
+
+    def read_checked(
+        self, game_id: str, page: int = 2000
+    ) -> Iterator[list[tuple[int, int, Event]]]:
+        """The whole log, oldest first, a page at a time, each event as ``(seq, action,
+        event)``; each page's chain of hashes checked as ``check_chain`` checks it before its
+        events are decoded (and so checked by their types): opening a long log with no
+        snapshot reads it once for both (issue 31). ``Tampered`` where the chain breaks,
+        before any event from there on is given; read to its end, the newest event is the
+        chain's head (``heads``)."""
+        prev, expected, start = "", 1, 0
+        while True:
+            rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
+            broken, prev = check_rows(prev, expected, rows)
+            if broken is not None:
+                raise Tampered(self.where, broken)
+            expected = int(rows[-1][1]) + 1 if rows else expected
+            events = events_from_json([r[8] for r in rows])
+            yield [(r[1], r[2], e) for r, e in zip(rows, events, strict=True)]
+            if len(rows) < page:
+                if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
+                    self.heads[game_id] = (expected - 1, prev)
+                return
             start = expected - 1
 
     def check_recent(self, game_id: str, head: tuple[int, str], window: int = 50) -> None:
@@ -411,21 +432,27 @@ class Store(ABC):
         row = {"game": game_id, "seq": seq, "data": data, "head": digest}
         self._write((INSERT_SNAPSHOT, [row]))
 
-    def check_log(self, game_id: str) -> None:
+    def check_log(self, game_id: str, whole: bool = True) -> bool:
         """The check of a game's log at open (issue 30): nothing removed anywhere, and the
         chain of hashes whole, from the newest snapshot (whose event's hash it recorded when
-        Airboss wrote it) or, with none, from the first event. ``Tampered`` where it breaks."""
+        Airboss wrote it) or, with none, from the first event. ``Tampered`` where it breaks.
+
+        With ``whole=False`` a log with no such snapshot is left for the caller to check as
+        it reads it (``read_checked``): the answer is then ``True``, the chain not checked."""
         count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
         if int(count or 0) != int(newest or 0):
             raise Tampered(self.where, self._first_gap(game_id))
         anchor = self._rows(_SELECT_ANCHOR, {"game": game_id})
         if not anchor:
+            if not whole:
+                return True
             self.check_chain(game_id)
-            return
+            return False
         seq, head = int(anchor[0][0]), str(anchor[0][1])
         if self.hash_at(game_id, seq) != head:
             raise Tampered(self.where, seq)
         self.check_chain(game_id, after=seq, prev=head)
+        return False
 
     def latest_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
         rows = self._rows(_SELECT_SNAPSHOT, {"game": game_id})

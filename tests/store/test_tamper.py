@@ -232,3 +232,78 @@ def test_an_event_before_the_snapshot_edited_in_a_file_is_found_by_the_desk(
     before = _sha(path)
     model.set_session(None)
     assert _sha(path) == before
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # an undo record made to undo another action: the stacks are built from it before
+        # its place in the chain is read
+        "UPDATE event SET payload = replace(payload, ':7', ':2') WHERE kind = 'reverted'",
+        "UPDATE event SET payload = '{not json' WHERE kind = 'reverted'",
+        "UPDATE event SET kind = 'x', payload = '{\"kind\": \"x\"}' WHERE kind = 'reverted'",
+    ],
+)
+def test_a_log_with_no_snapshot_changed_where_its_replay_breaks_first_is_said_changed(
+    tmp_path: Path, change: str
+) -> None:
+    """Issue 31: with no snapshot the chain is checked as the log is read for its replay,
+    once; whatever breaks the replay first, a changed log is said changed, at its seq."""
+    path = tmp_path / "g.airboss"
+    s = _game(path)
+    s.undo()  # reverts action 7 (a clock step) at seq 8
+    s.next_step()
+    s.close()
+    _sql(path, "DELETE FROM snapshot")
+    _sql(path, change)
+    before = _sha(path)
+    with pytest.raises(Tampered, match="changed outside Airboss at seq 8;"):
+        GameSession.open(path)
+    with pytest.raises(Tampered, match="changed outside Airboss at seq 8;"):
+        GameSession.open(path, read_only=True)
+    assert _sha(path) == before
+
+
+def test_a_long_log_with_no_snapshot_changed_near_its_end_is_said_and_not_snapshotted(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.airboss"
+    s = _game(path)
+    for _ in range(2100):  # more than a page of the read (2,000 rows)
+        s.next_step()
+    s.close()
+    _sql(path, "DELETE FROM snapshot")
+    _sql(path, "UPDATE event SET narrative = 'x' WHERE seq = 2104")
+    with pytest.raises(Tampered, match="at seq 2104;"):
+        GameSession.open(path)
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM snapshot").fetchone() == (0,)
+    db.close()
+
+
+def test_a_log_checked_whole_at_open_is_not_checked_again_by_the_desk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31: a log with no snapshot has its whole chain checked as it is read at open, so
+    the desk's background check of the whole log (``check_history``) has nothing left to do;
+    opened from a snapshot, it still checks what lies before it."""
+    from app.store.file_store import FileStore
+
+    path = tmp_path / "g.airboss"
+    _game(path).close()
+    _sql(path, "DELETE FROM snapshot")
+    opened = GameSession.open(path)
+    reopened: list[object] = []
+    real_open = FileStore.open
+    monkeypatch.setattr(FileStore, "open", lambda *a, **k: reopened.append(a) or real_open(*a, **k))
+    opened.check_history()
+    assert reopened == []
+    opened.close()
+    import app.session
+
+    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 3)
+    GameSession.open(path).close()  # stores a snapshot (a log of 7 events)
+    with GameSession.open(path) as again:
+        reopened.clear()
+        again.check_history()
+    assert len(reopened) == 1
