@@ -6,9 +6,13 @@ are imported only to create a file or to migrate an older one (``app.store.migra
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
+import weakref
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import datetime
@@ -16,9 +20,21 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from app.store import revisions
-from app.store.errors import ConcurrentAppend, StoreError
+from app.core.events import Event, events_from_json
+from app.store import chain_worker, revisions
+from app.store.errors import ConcurrentAppend, StoreError, Tampered
 from app.store.store import Batch, Game, Params, Store
+
+#: a log of at least this many events has its chain of hashes checked by a process of its
+#: own while it is replayed (``FileStore.read_checked``; issue 31)
+PARALLEL_CHAIN = 20_000
+#: how long that process may take before the chain is checked here instead
+CHAIN_TIME_LIMIT = 600.0
+#: a page of the log as a replay reads it when another process checks the chain
+_PAGE_EVENTS = (
+    "SELECT seq, action, payload FROM event "
+    "WHERE game_id = :game AND seq > :start ORDER BY seq LIMIT :page"
+)
 
 #: how a time is stored in a file: as SQLAlchemy's SQLite ``DateTime`` wrote it, so files
 #: written before and after the store left SQLAlchemy read alike
@@ -236,6 +252,13 @@ def _migrate_file(path: Path, create: bool = False) -> None:
         engine.dispose()
 
 
+def _stop(worker: subprocess.Popen[bytes]) -> None:
+    """End the chain checker if it still runs (its verdict no longer wanted)."""
+    if worker.poll() is None:
+        worker.kill()
+        worker.wait()
+
+
 class FileStore(Store):
     """One game in one SQLite file. It is opened read-only for checking; ``writable()``
     reopens it for writing once the game has been read and found good."""
@@ -365,6 +388,93 @@ class FileStore(Store):
             raise ConcurrentAppend from None
         except sqlite3.Error as e:
             raise StoreError(f"{self.where}: could not write ({e}); nothing was written") from None
+
+    # -- the log read for a replay (issue 31) ---------------------------------------------------
+
+    def read_checked(
+        self, game_id: str, page: int = 2000
+    ) -> Iterator[list[tuple[int, int, Event]]]:
+        """``Store.read_checked``; on a computer of more than one core, a long log's chain of
+        hashes is checked by a process of its own (``chain_worker``), started now, while its
+        events are decoded here, so opening it takes about the time of the replay alone. Its
+        verdict is taken once the log has been read to its end: the replay, whose result is
+        not used before, may fail first (``GameSession.open`` then checks the chain here); a
+        process that fails or takes too long, a break it found, and the events appended
+        after it read the log are checked here."""
+        worker = self._chain_worker(game_id)
+        if worker is None:
+            return super().read_checked(game_id, page)
+        pages = self._read_apart(game_id, page, worker)
+        weakref.finalize(pages, _stop, worker)  # a read given up before it began
+        return pages
+
+    def _read_apart(
+        self, game_id: str, page: int, worker: subprocess.Popen[bytes]
+    ) -> Iterator[list[tuple[int, int, Event]]]:
+        try:
+            expected, start = 1, 0
+            while True:
+                rows = self._rows(_PAGE_EVENTS, {"game": game_id, "start": start, "page": page})
+                for r in rows:
+                    if int(r[0]) != expected:  # a gap: where the chain breaks first, said
+                        self.check_chain(game_id)
+                        raise Tampered(self.where, expected)
+                    expected += 1
+                events = events_from_json([r[2] for r in rows])
+                yield [(r[0], r[1], e) for r, e in zip(rows, events, strict=True)]
+                if len(rows) < page:
+                    break
+                start = expected - 1
+            self._take_verdict(game_id, worker, expected - 1)
+        finally:
+            _stop(worker)
+
+    def _chain_worker(self, game_id: str) -> subprocess.Popen[bytes] | None:
+        """The process checking a long log's chain (``None``: check it here: a short log, a
+        single core, a frozen bundle, or no process could be started)."""
+        if getattr(sys, "frozen", False) or (os.cpu_count() or 1) < 2:
+            return None
+        if self.last_seq(game_id) < PARALLEL_CHAIN:
+            return None
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path if p)
+        try:
+            return subprocess.Popen(
+                [sys.executable, "-c", chain_worker.RUN, sqlite_uri(self.file, True), game_id],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            return None
+
+    def _take_verdict(self, game_id: str, worker: subprocess.Popen[bytes], last: int) -> None:
+        """The chain checker's verdict on the log read to event ``last``: the chain's head;
+        where it found a break or gave no verdict, the chain is checked here (``Tampered``
+        naming the first event that breaks it, in the log's order)."""
+        try:
+            out, _ = worker.communicate(timeout=CHAIN_TIME_LIMIT)
+            verdict = json.loads(out) if worker.returncode == 0 else None
+        except (subprocess.TimeoutExpired, ValueError, OSError):
+            verdict = None
+        if not isinstance(verdict, dict) or not (
+            isinstance(verdict.get("broken"), int)
+            or (isinstance(verdict.get("seq"), int) and isinstance(verdict.get("hash"), str))
+        ):
+            self.check_chain(game_id)
+            return
+        if isinstance(verdict.get("broken"), int):  # said where, in order, by this process
+            self.check_chain(game_id)
+            return
+        seq, digest = verdict["seq"], verdict["hash"]
+        if seq < last:  # appended after the process read the log: the rest checked here
+            self.check_chain(game_id, after=seq, prev=digest)
+            return
+        if seq > last:
+            digest = self.hash_at(game_id, last) or ""
+        if last >= self.heads.get(game_id, (0, ""))[0]:
+            self.heads[game_id] = (last, digest)
 
     def _time(self, value: Any) -> datetime:
         return datetime.fromisoformat(value) if isinstance(value, str) else value  # type: ignore[no-any-return]
