@@ -104,9 +104,12 @@ def close_desk(window: MainWindow) -> None:
 
 
 def started() -> None:
-    """The desk has painted: the garbage collector runs again, and what start-up built (modules,
-    classes, the window) is frozen out of its passes."""
-    gc.enable()
+    """The desk has painted: the garbage collector runs again, from the GUI thread only
+    (``app.ui.collector``), and what start-up built (modules, classes, the window) is frozen
+    out of its passes."""
+    from app.ui import collector
+
+    collector.install()
     gc.freeze()
 
 
