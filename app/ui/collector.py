@@ -26,7 +26,6 @@ class GuiThreadCollector(QObject):
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
-        self.threshold = gc.get_threshold()
         gc.disable()
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
@@ -35,11 +34,12 @@ class GuiThreadCollector(QObject):
 
     def collect_due(self) -> None:
         young, middle, old = gc.get_count()
-        if young <= self.threshold[0]:
+        first, second, third = gc.get_threshold()  # Python's own, as set now
+        if young <= first:
             return
         generation = 0
-        if middle > self.threshold[1]:
-            generation = 2 if old > self.threshold[2] else 1
+        if middle > second:
+            generation = 2 if old > third else 1
         gc.collect(generation)
 
 

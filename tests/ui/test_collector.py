@@ -30,6 +30,7 @@ def test_cycles_are_collected_by_the_gui_thread_timer_and_no_other(qtbot, qapp) 
         if phase == "stop":
             collected_in.append(threading.current_thread().name)
 
+    threshold = gc.get_threshold()
     gc.callbacks.append(note)
     try:
         dead = Cycle()
@@ -40,10 +41,10 @@ def test_cycles_are_collected_by_the_gui_thread_timer_and_no_other(qtbot, qapp) 
         worker.start()
         worker.join()
         assert gone() is not None and "worker" not in collected_in
-        # objects alive past the threshold: a collection is due, and the timer makes it
-        alive = [[] for _ in range(gc.get_threshold()[0] * 2)]
+        # a collection due by Python's thresholds: the GUI thread's timer makes it
+        gc.set_threshold(1, 1, 1)
         qtbot.waitUntil(lambda: gone() is None, timeout=5 * collector.INTERVAL_MS)
-        del alive
         assert set(collected_in) == {threading.main_thread().name}
     finally:
+        gc.set_threshold(*threshold)
         gc.callbacks.remove(note)
