@@ -12,13 +12,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QRectF, Qt
-from PySide6.QtGui import QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QFont, QImage, QPainter, QPdfWriter
 from PySide6.QtWidgets import QApplication
 
 from app.core.errors import RuleViolation
 from app.store import StoreError
 from app.ui.after_action_data import GameReading
+from app.ui.pdf_page import a4_writer
 
 __all__ = ["report_command", "write_report"]
 
@@ -70,18 +71,7 @@ def write_report(reading: GameReading, path: Path) -> Path:
     )
 
     session, series = reading.session, reading.series
-    writer = QPdfWriter(str(path))
-    writer.setTitle(f"{session.title} - after-action report")
-    writer.setCreator("Airboss")
-    writer.setResolution(300)
-    writer.setPageLayout(
-        QPageLayout(
-            QPageSize(QPageSize.PageSizeId.A4),
-            QPageLayout.Orientation.Portrait,
-            QMarginsF(15, 15, 15, 15),
-            QPageLayout.Unit.Millimeter,
-        )
-    )
+    writer = a4_writer(path, f"{session.title} - after-action report")
     painter = QPainter(writer)
     if not painter.isActive():
         raise OSError(f"{path}: cannot be written")

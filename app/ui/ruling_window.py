@@ -12,16 +12,14 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QMarginsF, QObject, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import (
     QFont,
     QKeyEvent,
     QKeySequence,
     QPagedPaintDevice,
     QPageLayout,
-    QPageSize,
     QPainter,
-    QPdfWriter,
     QShortcut,
     QTextDocument,
 )
@@ -37,6 +35,7 @@ from PySide6.QtWidgets import (
 from app.core.ruling import Ruling
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
+from app.ui.pdf_page import a4_writer
 
 
 def ruling_html(ruling: Ruling, size: float = 0) -> str:
@@ -88,18 +87,7 @@ def render_page(ruling: Ruling, device: QPagedPaintDevice) -> None:
 
 
 def write_pdf(ruling: Ruling, path: str | Path) -> None:
-    writer = QPdfWriter(str(path))
-    writer.setTitle(f"Airboss ruling: {ruling.title}, log entry {ruling.seq}")
-    writer.setCreator("Airboss")
-    writer.setResolution(300)
-    writer.setPageLayout(
-        QPageLayout(
-            QPageSize(QPageSize.PageSizeId.A4),
-            QPageLayout.Orientation.Portrait,
-            QMarginsF(15, 15, 15, 15),
-            QPageLayout.Unit.Millimeter,
-        )
-    )
+    writer = a4_writer(path, f"Airboss ruling: {ruling.title}, log entry {ruling.seq}")
     render_page(ruling, writer)
 
 
