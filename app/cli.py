@@ -216,6 +216,33 @@ def _ask_passwords_here() -> None:
     passwords.ask = ask
 
 
+def _rows_before_qt(game: str | None) -> object:
+    """What the desk paints GAME (or, with none, the last game) from, found before Qt is
+    imported (issue 36): the rows kept in its file (plain sqlite3 and json), or else a child
+    process working them out beside Qt's start (``app.summary_child``); ``UNREAD`` when neither
+    (the desk then opens the game before it paints)."""
+    from app.core.paths import user_data_dir
+    from app.summary import UNREAD, kept_rows
+    from app.summary_child import last_game, start
+
+    if game:
+        rows = kept_rows(game)
+        if rows is not None:
+            return rows
+        pending = start(game)
+        if pending is None:
+            # the game opens before the window paints: its Python-only layers are imported
+            # before PySide6, whose import hook would look at each (issue 20)
+            import app.session  # noqa: F401
+
+            return None
+        return pending
+    last = last_game(str(user_data_dir() / "settings.ini"))  # checked by the desk
+    if last and kept_rows(last) is None:
+        return start(last) or UNREAD
+    return UNREAD  # the desk reads the last game's rows from its settings
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -253,17 +280,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # has painted (``app.ui.application.run``; issue 20)
         gc.disable()
         try:
-            from app.summary import UNREAD, kept_rows
+            from app.summary import UNREAD
 
             game = ns.db or ns.game
             stored: object = UNREAD
-            if game and not ns.screenshot and not ns.game_id:
-                stored = kept_rows(game)  # before Qt: plain sqlite3 and json
-                if stored is None:
-                    # the game opens before the window paints: its Python-only layers are
-                    # imported before PySide6, whose import hook would read the source of
-                    # each (issue 20)
-                    import app.session  # noqa: F401
+            if not ns.screenshot and not ns.game_id:
+                stored = _rows_before_qt(game)
             from app.ui.qt_import import install
 
             install()  # PySide6's import hook made cheap before PySide6 is imported

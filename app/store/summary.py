@@ -60,31 +60,63 @@ def keep_summary(store: Store, game_id: str, seq: int, version: str, rows: dict[
     store._write((KEEP, [params]))
 
 
+def _open_read(where: str) -> sqlite3.Connection | None:
+    """The game file ``where`` opened for reading only (None for a server, a missing file or
+    one that is not a regular file: a FIFO would block the read; a folder is no game, issue 31)."""
+    if "://" in where:
+        return None
+    path = Path(where).resolve()
+    if not stat.S_ISREG(path.stat().st_mode):
+        return None
+    uri = "file:" + quote(str(path), safe="/") + "?mode=ro"
+    if not Path(f"{path}-wal").exists():
+        uri += "&immutable=1"  # nothing else has it open: no -shm made by looking
+    return sqlite3.connect(uri, uri=True)
+
+
+def _only_game(db: sqlite3.Connection) -> tuple[str, int] | None:
+    """The file's one game and the last sequence number of its log (None: not one game)."""
+    games = db.execute("SELECT id FROM game").fetchall()
+    if len(games) != 1:
+        return None
+    game_id = str(games[0][0])
+    (last,) = db.execute(
+        "SELECT coalesce(max(seq), 0) FROM event WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    return game_id, int(last)
+
+
+def last_seq(where: str) -> int | None:
+    """The last sequence number of the log of the game file ``where``'s one game; None if it
+    is not a readable game file of one game. Reads the file without writing to it."""
+    try:
+        db = _open_read(where)
+        if db is None:
+            return None
+        with closing(db):
+            found = _only_game(db)
+    except (OSError, RuntimeError, sqlite3.Error, ValueError, TypeError):
+        return None
+    return None if found is None else found[1]
+
+
 def read_summary(where: str, version: str) -> dict[str, Any] | None:
     """The summary kept in the game file ``where``, if it is current (see the module's
     docstring); otherwise None. Reads the file without writing to it."""
-    if "://" in where:
-        return None
     try:
-        path = Path(where).resolve()
-        if not stat.S_ISREG(path.stat().st_mode):
-            return None  # a FIFO would block the read; a folder is no game (issue 31)
-        uri = "file:" + quote(str(path), safe="/") + "?mode=ro"
-        if not Path(f"{path}-wal").exists():
-            uri += "&immutable=1"  # nothing else has it open: no -shm made by looking
-        with closing(sqlite3.connect(uri, uri=True)) as db:
-            games = db.execute("SELECT id FROM game").fetchall()
-            if len(games) != 1:
+        db = _open_read(where)
+        if db is None:
+            return None
+        with closing(db):
+            found_game = _only_game(db)
+            if found_game is None:
                 return None
-            game_id = str(games[0][0])
+            game_id, last = found_game
             row = db.execute(
                 "SELECT value FROM airboss_info WHERE key = ?", (PREFIX + game_id,)
             ).fetchone()
             if row is None:
                 return None
-            (last,) = db.execute(
-                "SELECT coalesce(max(seq), 0) FROM event WHERE game_id = ?", (game_id,)
-            ).fetchone()
         found = json.loads(row[0])
     except (OSError, RuntimeError, sqlite3.Error, ValueError, TypeError):
         return None

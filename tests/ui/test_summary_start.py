@@ -279,6 +279,7 @@ ALLOWED_OWN = {
     "app.store.summary",
     "app.store.where",
     "app.summary",
+    "app.summary_child",
     "app.ui",
     "app.ui.application",
     "app.ui.desk_layout",
@@ -299,9 +300,12 @@ ALLOWED_OWN = {
 NOT_BEFORE_THE_PAINT = {"importlib.metadata", "uuid", "zoneinfo", "decimal", "fractions", "tomllib"}
 
 
-def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_path) -> None:
-    """``airboss GAME`` on a game with kept rows, up to its first paint: no pydantic, no
-    models, no session, no ruleset, no SQLAlchemy or odds engine, no other panel."""
+@pytest.mark.parametrize("kept", [True, False], ids=["rows kept", "no rows kept"])
+def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_path, kept) -> None:
+    """``airboss GAME`` up to its first paint: no pydantic, no models, no session, no ruleset,
+    no SQLAlchemy or odds engine, no other panel; on a game with kept rows, and on one with none
+    (a child process works them out, ``app.summary_child``: the desk's own process imports
+    the same)."""
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -312,6 +316,8 @@ def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_pat
     }
     run = [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
     subprocess.run([*run, "--startup-profile", str(game)], env=env, check=True, capture_output=True)
+    if not kept:
+        forget_rows(game)
     code = (
         f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
         "import app.ui.application as a\n"
@@ -330,6 +336,7 @@ def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_pat
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert out.index("first paint") < out.index("game opened"), out  # painted from the rows
+    assert ("rows from the child" in out) is not kept, out
     modules = set(out.split("MODULES ", 1)[1].split())
     std = set(sys.stdlib_module_names)
     outside = {m.split(".")[0] for m in modules} - std - {"app", "__main__", "__feature__"}
@@ -348,3 +355,55 @@ def _no_windows_left(qapp) -> Iterator[None]:
     for w in qapp.topLevelWidgets():
         if isinstance(w, MainWindow) and w.model.has_session:
             w.model.set_session(None)
+
+
+def test_with_no_game_named_the_last_game_is_worked_out_beside_qt(game, tmp_path) -> None:
+    """``airboss`` with no GAME on a last game that keeps no rows: the command line reads the
+    last game from the settings file without Qt, a child works out its rows while the window
+    is built, and the desk paints from them before it opens the game."""
+    data = tmp_path / "data"
+    settings = QSettings(str(data / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("last_game", str(game))
+    settings.setValue("dice/players_roll", False)
+    settings.sync()
+    forget_rows(game)
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "AIRBOSS_DATA_DIR": str(data),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "PYTHONPATH": os.pathsep.join([str(SITE), os.environ.get("PYTHONPATH", "")]),
+    }
+    run = [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
+    out = subprocess.run(
+        [*run, "--startup-profile"], env=env, check=True, capture_output=True, text=True
+    ).stdout
+    assert out.index("rows from the child") < out.index("first paint") < out.index("game opened")
+    assert kept_rows(str(game)) is not None  # the desk kept them once it had the game open
+
+
+def test_rows_worked_out_for_another_game_than_the_settings_name_are_not_used(
+    qtbot, settings, game, tmp_path, monkeypatch
+) -> None:
+    """The command line's reading of the last game is checked against Qt's: rows worked out
+    for another file are dropped (their child stopped) and the settings' game is opened."""
+    from app.summary_child import Pending
+
+    forget_rows(game)
+    settings.setValue("last_game", str(game))
+    child = subprocess.Popen(["sleep", "60"])
+    read, write = os.pipe()
+    os.close(write)
+    pending = Pending(str(tmp_path / "other.airboss"), child.pid, read)
+    opened: list[str | None] = []
+    real = application.start_game
+
+    def spy(game, *args):
+        opened.append(game or settings.value("last_game"))
+        return real(game, *args)
+
+    monkeypatch.setattr(application, "start_game", spy)
+    assert application.run(None, settings=settings, startup_profile=True, stored=pending) == 0
+    assert child.wait(5) is not None  # stopped
+    assert opened == [str(game)]
