@@ -22,6 +22,10 @@ from app.summary import kept_rows, session_rows
 from app.summary_child import last_game, start
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the child works on a second core (``start`` makes none on one)
+needs_two_cores = pytest.mark.skipif(
+    len(os.sched_getaffinity(0)) < 2, reason="the child works on a second core"
+)
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
@@ -67,6 +71,7 @@ def in_fresh_process(game: Path, before: str = "", wait: float = 5.0) -> dict[st
     return json.loads(done.stdout.splitlines()[-1])
 
 
+@needs_two_cores
 def test_the_childs_rows_are_the_rows_of_the_game_and_it_writes_nothing(game: Path) -> None:
     before = game.read_bytes()
     got = in_fresh_process(game)
@@ -78,6 +83,7 @@ def test_the_childs_rows_are_the_rows_of_the_game_and_it_writes_nothing(game: Pa
     assert kept_rows(str(game)) is None  # the desk keeps rows, the child does not
 
 
+@needs_two_cores
 def test_a_child_that_fails_is_no_answer(game: Path) -> None:
     """A game the child cannot open (here: opening it raises) gives no rows: the desk opens it
     itself and says why, as without the child."""
@@ -86,6 +92,7 @@ def test_a_child_that_fails_is_no_answer(game: Path) -> None:
     assert got["rows"] is None and not got["alive"]
 
 
+@needs_two_cores
 def test_a_child_that_hangs_is_stopped_and_no_answer(game: Path) -> None:
     hang = "child._child = lambda where, out: (time.sleep(60), os._exit(0))"
     got = in_fresh_process(game, before=hang, wait=0.5)
@@ -94,12 +101,14 @@ def test_a_child_that_hangs_is_stopped_and_no_answer(game: Path) -> None:
     assert not got["alive"]
 
 
+@needs_two_cores
 def test_a_child_that_is_killed_is_no_answer(game: Path) -> None:
     killed = "import signal\nchild._child = lambda where, out: os.kill(os.getpid(), signal.SIGKILL)"
     got = in_fresh_process(game, before=killed)
     assert got["rows"] is None and not got["alive"]
 
 
+@needs_two_cores
 def test_a_file_an_older_airboss_made_is_left_to_the_desk(game: Path) -> None:
     """Opening it would migrate it (with a backup copy): that is the desk's to do, with its
     messages; the child does not touch it."""
