@@ -11,9 +11,11 @@ written by the desk after every change and by a game session as it closes, and c
 against the log's last sequence number).
 When they are current, the window paints from them first, before pydantic, the game's models
 and its ruleset are even imported; then the game is opened and the same roster and turn
-panels draw the same rows from the live game. Otherwise (a file last written by an older
-Airboss or another program, or by one killed before it kept them, a server game, the first
-start's demo) the game is opened first.
+panels draw the same rows from the live game. When a game file keeps none (last written by
+an older Airboss or another program, or by one killed before it kept them) a child process
+works them out while the window is built (``app.summary_child``), and the window paints from
+them the same way. Otherwise (a server game, the first start's demo, a child that could not
+be made or gave no rows) the game is opened first.
 Either way only the roster and the turn are built for the first paint, and the other panels
 once it has painted (``MainWindow.build_panels``). The garbage collector,
 turned off by the command line for start-up, runs again once the desk has painted, with what
