@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -291,18 +291,13 @@ class Store(ABC):
             prev = self.hash_at(game_id, after) or ""
             if after and not prev:
                 raise Tampered(self.where, after)
-        expected, start = after + 1, after
+        pages = self._checked_pages(game_id, after, prev, page)
         while True:
-            rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
-            broken, prev = check_rows(prev, expected, rows)
-            if broken is not None:
-                raise Tampered(self.where, broken)
-            expected = int(rows[-1][1]) + 1 if rows else expected
-            if len(rows) < page:
-                if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
-                    self.heads[game_id] = (expected - 1, prev)
-                return expected - 1, prev
-            start = expected - 1
+            try:
+                next(pages)
+            except StopIteration as end:
+                newest: tuple[int, str] = end.value
+                return newest
 
     def read_checked(
         self, game_id: str, page: int = 2000
@@ -313,19 +308,28 @@ class Store(ABC):
         snapshot reads it once for both (issue 31). ``Tampered`` where the chain breaks,
         before any event from there on is given; read to its end, the newest event is the
         chain's head (``heads``)."""
-        prev, expected, start = "", 1, 0
+        for rows in self._checked_pages(game_id, 0, "", page):
+            events = events_from_json([r[8] for r in rows])
+            yield [(r[1], r[2], e) for r, e in zip(rows, events, strict=True)]
+
+    def _checked_pages(
+        self, game_id: str, after: int, prev: str, page: int
+    ) -> Generator[list[tuple[Any, ...]], None, tuple[int, str]]:
+        """The log's rows after event ``after`` (whose hash is ``prev``), a page at a time,
+        each page's chain checked before it is given (``Tampered`` where it breaks); at the
+        end the newest event's (seq, hash), which becomes the chain's head (``heads``)."""
+        expected, start = after + 1, after
         while True:
             rows = self._rows(_PAGE_FORWARD, {"game": game_id, "start": start, "page": page})
             broken, prev = check_rows(prev, expected, rows)
             if broken is not None:
                 raise Tampered(self.where, broken)
             expected = int(rows[-1][1]) + 1 if rows else expected
-            events = events_from_json([r[8] for r in rows])
-            yield [(r[1], r[2], e) for r, e in zip(rows, events, strict=True)]
+            yield rows
             if len(rows) < page:
                 if expected - 1 >= self.heads.get(game_id, (0, ""))[0]:
                     self.heads[game_id] = (expected - 1, prev)
-                return
+                return expected - 1, prev
             start = expected - 1
 
     def check_recent(self, game_id: str, head: tuple[int, str], window: int = 50) -> None:
