@@ -117,7 +117,11 @@ def start(where: str) -> Pending | None:
     help or is not safe (see the module's docstring)."""
     if not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2:
         return None
-    if len(os.listdir("/proc/self/task")) > 1:
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:  # no /proc (a sandbox): the threads cannot be counted
+        return None
+    if threads > 1:
         return None  # a thread (Qt's, a worker's) could hold a lock the child would wait on
     last = last_seq(where)
     if last is None or last > LONGEST:

@@ -136,6 +136,8 @@ def test_no_child_where_it_would_not_help_or_not_be_safe(game: Path, tmp_path: P
         worker.join()
     one_core = "os.sched_getaffinity = lambda pid: {0}"
     assert in_fresh_process(game, before=one_core)["rows"] == "not started"
+    no_proc = "def listdir(path):\n    raise FileNotFoundError(path)\nos.listdir = listdir"
+    assert in_fresh_process(game, before=no_proc)["rows"] == "not started"
 
 
 @pytest.mark.parametrize(
