@@ -16,7 +16,9 @@ started:
   - a script played on (before each run, ``GameSession`` with no desk played an action and
     closed the game: the session kept the rows as it closed);
   - no rows kept: the file as an Airboss before issue 36, or another program, leaves it (an
-    action played and the kept rows removed before each run): the game is opened first;
+    action played and the kept rows removed before each run): a child process works the rows
+    out while the window is built (``app.summary_child``; its processor time is counted in
+    the desk's "cpu time at first paint"), or, where it cannot, the game is opened first;
 - screenshot: ``airboss --screenshot`` of every panel on the same game, the whole process
   (goal: <= 4x the bare window's whole process);
 and the phases ``--startup-profile`` reports, and the heaviest imports (``-X importtime``).
