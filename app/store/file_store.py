@@ -1,7 +1,8 @@
 """A game file (``*.airboss``): one SQLite database in WAL mode, on Python's own ``sqlite3``.
 
-Opening a file whose schema is current reads it without SQLAlchemy or Alembic (issue 20): both
-are imported only to create a file or to migrate an older one (``app.store.migrate``).
+Opening a file whose schema is current reads it without SQLAlchemy or Alembic (issue 20), and a
+new file is made from ``schema.sql`` (issue 36): both are imported only to migrate an older
+file (``app.store.migrate``).
 """
 
 from __future__ import annotations
@@ -221,17 +222,50 @@ def backup(db: sqlite3.Connection, target: Path) -> Path:
     return target
 
 
-def _migrate_file(path: Path, create: bool = False) -> None:
-    """Create the schema of a new file, or bring an older one to the head revision after a
-    backup copy beside it (``name.before-migration.bak``, numbered if one is there)."""
+#: the schema of a new game file: the SQLModel tables compiled for SQLite
+#: (``app.store.schema_sql``, checked against the tables and the migrations by a test)
+SCHEMA = Path(__file__).with_name("schema.sql")
+
+
+def _new_file(path: Path) -> None:
+    """Make the schema of a new game file from ``schema.sql`` in one transaction, stamped with
+    the head revision and the format row, as the migrations leave a file they created
+    (issue 36: creating a game imports neither SQLAlchemy nor Alembic)."""
+    statements, pending = [], ""
+    for line in SCHEMA.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("--"):
+            continue
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    with closing(connect(path, create=True)) as db:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in statements:
+                db.execute(statement)
+            db.execute(
+                "INSERT INTO alembic_version (version_num) VALUES (?)",
+                (revisions.head_revision(),),
+            )
+            db.execute(
+                "INSERT INTO airboss_info (key, value) VALUES ('format', ?)", (revisions.FORMAT,)
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+
+def _migrate_file(path: Path) -> None:
+    """Bring an older file to the head revision after a backup copy beside it
+    (``name.before-migration.bak``, numbered if one is there)."""
     from sqlalchemy import create_engine
     from sqlalchemy.pool import NullPool
 
     from app.store.migrate import migrate
 
     def before_upgrade() -> None:
-        if create:
-            return
         copy = path.with_name(f"{path.name}.before-migration.bak")
         n = 1
         while copy.exists():
@@ -241,7 +275,7 @@ def _migrate_file(path: Path, create: bool = False) -> None:
             backup(db, copy)
 
     def for_sqlalchemy() -> sqlite3.Connection:
-        db = connect(path, create=create)
+        db = connect(path)
         db.isolation_level = ""  # sqlite3's own transactions, which SQLAlchemy drives
         return db
 
@@ -275,7 +309,8 @@ class FileStore(Store):
 
     @classmethod
     def create(cls, target: str | Path) -> FileStore:
-        """A new game file (refused if the file exists), its schema made by the migrations."""
+        """A new game file (refused if the file exists), its schema made from ``schema.sql``
+        (the migrations' result, without them)."""
         given = Path(target).absolute()  # recent games work from any folder (issue 14)
         if given.is_symlink() and not given.exists():  # never write through a link to nothing
             raise StoreError(
@@ -287,7 +322,7 @@ class FileStore(Store):
         path = real_path(given, "no game was written")
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            _migrate_file(path, create=True)
+            _new_file(path)
         except BaseException:
             for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
                 leftover.unlink(missing_ok=True)
