@@ -12,7 +12,8 @@ works out its rows (``app.summary.session_rows``) and writes them to a pipe, whi
 imports Qt and builds the window; the parent then paints from them (``Pending.rows``) as from
 rows kept in the file, and opens the game itself after the paint. The child writes nothing to
 the game file: it opens it, reads it and exits (a file an older Airboss made, which opening
-would migrate, it leaves to the desk).
+would migrate, it leaves to the desk). At the desk's very first start (no settings yet) the
+child creates the demo game instead, as the desk would have (``app.ui.demo``), and says where.
 
 Only where it helps and is safe: Linux, a process with one thread (``fork`` before any thread
 or Qt library exists: the command line's, not a program that has started threads), two cores
@@ -48,9 +49,11 @@ WAIT = 5.0
 
 
 class Pending:
-    """A child process working out the rows of the game file ``where``."""
+    """A child process working out the rows of the game file ``where`` (None: of the demo game
+    it creates at the desk's very first start; ``where`` is then the new file once the child
+    has answered)."""
 
-    def __init__(self, where: str, pid: int, fd: int) -> None:
+    def __init__(self, where: str | None, pid: int, fd: int) -> None:
         self.where = where
         self._pid = pid
         self._fd = fd
@@ -71,9 +74,12 @@ class Pending:
 
         try:
             found = json.loads(data)
-        except ValueError:
+            where, rows = found["where"], found["rows"]
+        except (ValueError, TypeError, KeyError):
             return None
-        self._rows = cast("Summary", found) if well_formed(found) else None
+        if not isinstance(where, str) or not well_formed(rows):
+            return None
+        self.where, self._rows = where, cast("Summary", rows)
         return self._rows
 
     def cancel(self) -> None:
@@ -112,9 +118,10 @@ class Pending:
         return os.waitstatus_to_exitcode(status)
 
 
-def start(where: str) -> Pending | None:
-    """A child working out the rows of the game file ``where``, or None where one does not
-    help or is not safe (see the module's docstring)."""
+def start(where: str | None) -> Pending | None:
+    """A child working out the rows of the game file ``where`` (None: creating the demo game
+    of the desk's very first start, and working out its rows), or None where one does not help
+    or is not safe (see the module's docstring)."""
     if not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2:
         return None
     try:
@@ -123,9 +130,10 @@ def start(where: str) -> Pending | None:
         return None
     if threads > 1:
         return None  # a thread (Qt's, a worker's) could hold a lock the child would wait on
-    last = last_seq(where)
-    if last is None or last > LONGEST:
-        return None
+    if where is not None:
+        last = last_seq(where)
+        if last is None or last > LONGEST:
+            return None
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -137,9 +145,10 @@ def start(where: str) -> Pending | None:
     return Pending(where, pid, read)
 
 
-def _child(where: str, out: int) -> None:
-    """Open the game as the desk would, write its rows to ``out``, and exit: 0 with the rows
-    written, 1 otherwise (never a message: the parent opens the game and says what is wrong)."""
+def _child(where: str | None, out: int) -> None:
+    """Open the game as the desk would (or create the demo game, as the desk's first start
+    would), write its file's name and its rows to ``out``, and exit: 0 with them written, 1
+    otherwise (never a message: the parent opens or creates the game and says what is wrong)."""
     code = 1
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -150,10 +159,17 @@ def _child(where: str, out: int) -> None:
         from app.store.revisions import head_revision
         from app.summary import session_rows
 
-        if inspect_sqlite(real_path(where)) != head_revision():
+        if where is None:
+            from app.ui.demo import create_demo_game  # Python only, as the desk makes it
+
+            session = create_demo_game()
+        elif inspect_sqlite(real_path(where)) != head_revision():
             return  # an older file is migrated by the desk, with its backup and its messages
-        with GameSession.open(where) as session:
-            data = json.dumps(session_rows(session), separators=(",", ":")).encode()
+        else:
+            session = GameSession.open(where)
+        with session:
+            made = {"where": str(session.store.path), "rows": session_rows(session)}
+        data = json.dumps(made, separators=(",", ":")).encode()
         view = memoryview(data)
         while view:
             view = view[os.write(out, view) :]

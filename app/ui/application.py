@@ -172,6 +172,7 @@ def run(
         rows = pending.rows()
         phases.append(("rows from the child", time.perf_counter()))
         if rows is not None:
+            game = pending.where  # at the first start, the demo game the child created
             model.show_stored(rows)
         else:  # none: the game is opened before the paint, as without the child
             session, problem = start_game(game, game_id, settings)

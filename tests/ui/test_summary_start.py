@@ -410,3 +410,27 @@ def test_rows_worked_out_for_another_game_than_the_settings_name_are_not_used(
     assert application.run(None, settings=settings, startup_profile=True, stored=pending) == 0
     assert child.wait(5) is not None  # stopped
     assert opened == [str(game)]
+
+
+@pytest.mark.skipif(not TWO_CORES, reason="the child works on a second core")
+def test_the_first_start_paints_the_demo_a_child_created(tmp_path) -> None:
+    """The very first start (no settings, no game): a child creates the demo game while the
+    window is built, the desk paints from its rows, then opens that game: one demo game, and
+    the settings name it as the last game."""
+    data = tmp_path / "data"
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "AIRBOSS_DATA_DIR": str(data),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    run = [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
+    out = subprocess.run(
+        [*run, "--startup-profile"], env=env, check=True, capture_output=True, text=True
+    ).stdout
+    assert out.index("rows from the child") < out.index("first paint") < out.index("game opened")
+    (demo,) = (data / "games").glob("*.airboss")
+    settings = QSettings(str(data / "settings.ini"), QSettings.Format.IniFormat)
+    assert settings.value("last_game") == str(demo)
+    assert kept_rows(str(demo)) is not None
