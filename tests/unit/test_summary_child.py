@@ -81,6 +81,8 @@ def test_the_childs_rows_are_the_rows_of_the_game_and_it_writes_nothing(game: Pa
     before = game.read_bytes()
     got = in_fresh_process(game)
     assert game.read_bytes() == before
+    # nothing left beside it: a -wal would tell the desk the game is open elsewhere
+    assert [p.name for p in game.parent.iterdir()] == [game.name]
     with GameSession.open(game) as s:  # as the desk opens it (it changes nothing)
         expected = json.loads(json.dumps(session_rows(s)))
     assert got["rows"] == expected
