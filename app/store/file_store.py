@@ -390,7 +390,10 @@ class FileStore(Store):
         self._db = connect(self.file)
 
     def close(self) -> None:
-        for db in (self._db, self._watch):
+        # the watcher (read-only) first: the last connection to close checkpoints the log and
+        # removes the -wal and -shm files, which a read-only one cannot; one left behind would
+        # tell the next desk that the game is open elsewhere
+        for db in (self._watch, self._db):
             if db is not None:
                 db.close()
         self._db = self._watch = None

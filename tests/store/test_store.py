@@ -286,3 +286,19 @@ def test_the_log_read_from_its_newest_event_back(tmp_path: Path) -> None:
     whole = [e.seq for e in s.events()]
     assert [e.seq for e in s.store.iter_events_newest_first(s.game_id, page=2)] == whole[::-1]
     s.close()
+
+
+def test_a_game_closed_after_being_followed_leaves_no_log_beside_it(tmp_path: Path) -> None:
+    """A desk follows its game's changes on a read-only connection of its own; closing the game
+    closes that one first, so the last connection checkpoints and removes the -wal and -shm
+    files (left behind, they told the next desk the game was open elsewhere)."""
+    path = tmp_path / "g.airboss"
+    make_game(path).close()
+    s = GameSession.open(path)
+    s.next_step()
+    assert s.store.data_version(s.game_id) is not None  # the watching connection is open
+    s.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.airboss"]
+    again = open_store(path)
+    assert not again.open_elsewhere
+    again.close()
