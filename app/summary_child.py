@@ -10,9 +10,10 @@ start 3x to 4x a bare window's. Here it is done beside it, on the second core: b
 is imported the command line forks (``start``); the child opens the game as the desk would,
 works out its rows (``app.summary.session_rows``) and writes them to a pipe, while the parent
 imports Qt and builds the window; the parent then paints from them (``Pending.rows``) as from
-rows kept in the file, and opens the game itself after the paint. The child writes nothing to
-the game file: it opens it, reads it and exits (a file an older Airboss made, which opening
-would migrate, it leaves to the desk). At the desk's very first start (no settings yet) the
+rows kept in the file, and opens the game itself after the paint. The child writes to the
+game file only what opening it writes (the snapshot of a log of 500 events or more that has
+none, which the desk would write itself); a file an older Airboss made, which opening would
+migrate, it leaves to the desk. At the desk's very first start (no settings yet) the
 child creates the demo game instead, as the desk would have (``app.ui.demo``), and says where.
 
 Only where it helps and is safe: Linux, a process with one thread (``fork`` before any thread
