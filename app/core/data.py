@@ -13,6 +13,7 @@ import os
 import stat
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -110,12 +111,20 @@ def table_problems(
     return []
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def _stamp(path: str) -> tuple[int, int] | None:
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return None
     return (st.st_mtime_ns, st.st_size)
+
+
+@cache
+def _names(ruleset: str, path: Path, data_dir: Path) -> tuple[str, str]:
+    """The shipped table's file name and its override's, made once for each data folder
+    (``data_dir``, the key: a table is asked for at every branch of a dry run for the dice,
+    issue 36)."""
+    return str(path), str(override_path(ruleset, path.stem))
 
 
 def load_table(ruleset: str, path: Path, model: type[M]) -> M:
@@ -124,12 +133,13 @@ def load_table(ruleset: str, path: Path, model: type[M]) -> M:
     The one cached table loader (issue 19): the result is kept until either file changes or
     ``save_override`` writes, so a value saved in the tables editor is used by the very next
     procedure, and odds never re-read TOML."""
-    _MODELS[str(path)] = model
-    over = override_path(ruleset, path.stem)
-    key = (ruleset, str(path), model, str(over), _stamp(path), _stamp(over))
+    shipped, over_name = _names(ruleset, path, user_data_dir())
+    _MODELS[shipped] = model
+    key = (ruleset, shipped, model, over_name, _stamp(shipped), _stamp(over_name))
     hit = _TABLES.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
+    over = Path(over_name)
     data = read_toml(path)
     where = str(path)
     if over.exists() or over.is_symlink():  # a link to nothing is named, not skipped

@@ -14,7 +14,7 @@ from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
 from rulesets.phantoms.spotting import UnspottedInput, unspotted_modifier
-from rulesets.phantoms.state import in_play, pilot_of, state_of
+from rulesets.phantoms.state import in_play, pilot_of, state_of, tailed
 from rulesets.phantoms.tables import tables
 
 
@@ -55,10 +55,7 @@ class BreakOff(UnspottedInput, Procedure):
         a = prefill_subject(engagement, attacker, target)
         if a is None:
             return {"turn": engagement.turn}
-        tailed = any(
-            state_of(e).tailing == a.id and e.in_play for e in engagement.aircraft.values()
-        )
-        return {"turn": engagement.turn, "pilot": pilot_of(a), "tailed": tailed}
+        return {"turn": engagement.turn, "pilot": pilot_of(a), "tailed": a.id in tailed(engagement)}
 
     def decide(self, inputs: BreakOffInputs, dice: DiceSource, draft: Draft) -> Decision:
         e = draft.engagement

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from app.core.engagement import AircraftState, Engagement, Status
+from app.core.engagement import AircraftState, Engagement, Status, derived
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, StatusChanged
 from app.core.procedure import Draft
@@ -129,6 +129,17 @@ class State(_Value):
 def state_of(a: AircraftState) -> State:
     """The aircraft's attributes as the typed ``State`` (validated once per value)."""
     return a.typed(State, "attributes")
+
+
+def tailed(engagement: Engagement) -> frozenset[str]:
+    """The aircraft an aircraft in play holds in tailing position (6.1.1), read once per game
+    state (every break-off check's dry run asks it)."""
+    return derived(engagement, _tailed)
+
+
+def _tailed(engagement: Engagement) -> frozenset[str]:
+    held = (state_of(a).tailing for a in engagement.aircraft.values() if a.in_play)
+    return frozenset(t for t in held if t)
 
 
 class MissileInFlight(_Value):

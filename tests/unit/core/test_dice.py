@@ -21,6 +21,16 @@ def test_single_dice_are_uniform(spec: str, faces: int) -> None:
     assert dist == {f: Fraction(1, faces) for f in range(1, faces + 1)}
 
 
+@pytest.mark.parametrize("spec", ["d4", "d5", "d6", "d10", "d20"])
+def test_one_die_without_icepool_is_icepools_distribution(spec: str) -> None:
+    """One die's odds are worked out without icepool (issue 36: the dry run for a single
+    die's roll no longer imports it); they are exactly icepool's, in the same order."""
+    die = DiceSpec.parse(spec).die()
+    pairs = zip(die.outcomes(), die.probabilities(), strict=True)
+    expected = {int(o): Fraction(p) for o, p in pairs}
+    assert list(distribution(spec).items()) == list(expected.items())
+
+
 def test_2d6_weights() -> None:
     dist = distribution("2d6")
     assert dist == {t: Fraction(6 - abs(t - 7), 36) for t in range(2, 13)}

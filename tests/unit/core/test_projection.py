@@ -234,3 +234,25 @@ def test_engagement_sides_in_join_order() -> None:
     e = e.apply(add("a"), 1)
     e = e.apply(AircraftAdded(aircraft="r", name="r", side="Red", type_id="x"), 2)
     assert e.sides == ("Blue", "Red")
+
+
+def test_a_reading_derived_from_a_state_is_worked_out_once_per_state() -> None:
+    """``derived``: a ruleset's reading of the whole roster is worked out once per game state
+    (a dry run for the dice asks it at every branch, issue 36) and anew for the next state."""
+    from app.core.engagement import derived
+
+    log = Log()
+    log.do(add("a"))
+    asked: list[Engagement] = []
+
+    def in_play(e: Engagement) -> frozenset[str]:
+        asked.append(e)
+        return frozenset(k for k, a in e.aircraft.items() if a.in_play)
+
+    first = log.t.state
+    assert derived(first, in_play) == derived(first, in_play) == {"a"}
+    assert asked == [first]
+    log.do(StatusChanged(aircraft="a", set=(Status.DESTROYED,)))
+    assert derived(log.t.state, in_play) == frozenset()
+    assert asked == [first, log.t.state]
+    assert derived(first, in_play) == {"a"}  # the earlier state's reading is its own
