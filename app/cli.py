@@ -219,9 +219,9 @@ def _ask_passwords_here() -> None:
 def _rows_before_qt(game: str | None) -> object:
     """What the desk paints GAME (or, with none, the last game, or at the very first start
     the demo game) from, found before Qt is imported (issue 36): the rows kept in its file
-    (plain sqlite3 and json), or else a child process working them out beside Qt's start
-    (``app.summary_child``); ``UNREAD`` when neither (the desk then opens the game before it
-    paints)."""
+    (plain sqlite3 and json), the demo's rows shipped with Airboss (``app.demo_rows``), or
+    else a child process working them out beside Qt's start (``app.summary_child``);
+    ``UNREAD`` when none (the desk then opens or makes the game before it paints)."""
     from app.core.paths import user_data_dir
     from app.summary import UNREAD, kept_rows
     from app.summary_child import last_game, start
@@ -239,8 +239,10 @@ def _rows_before_qt(game: str | None) -> object:
             return None
         return pending
     settings = user_data_dir() / "settings.ini"
-    if not settings.exists():  # the very first start: the child creates the demo game
-        return start(None) or UNREAD
+    if not settings.exists():  # the very first start: the demo game is made after the paint
+        from app.demo_rows import shipped_rows
+
+        return shipped_rows(user_data_dir()) or UNREAD
     last = last_game(str(settings))  # checked by the desk
     if last and kept_rows(last) is None:
         return start(last) or UNREAD

@@ -13,8 +13,8 @@ imports Qt and builds the window; the parent then paints from them (``Pending.ro
 rows kept in the file, and opens the game itself after the paint. The child writes to the
 game file only what opening it writes (the snapshot of a log of 500 events or more that has
 none, which the desk would write itself); a file an older Airboss made, which opening would
-migrate, it leaves to the desk. At the desk's very first start (no settings yet) the
-child creates the demo game instead, as the desk would have (``app.ui.demo``), and says where.
+migrate, it leaves to the desk. (The desk's very first start needs no child: the demo game's
+rows are shipped, ``app.demo_rows``.)
 
 Only where it helps and is safe: Linux, a process with one thread (``fork`` before any thread
 or Qt library exists: the command line's, not a program that has started threads), two cores
@@ -50,11 +50,9 @@ WAIT = 5.0
 
 
 class Pending:
-    """A child process working out the rows of the game file ``where`` (None: of the demo game
-    it creates at the desk's very first start; ``where`` is then the new file once the child
-    has answered)."""
+    """A child process working out the rows of the game file ``where``."""
 
-    def __init__(self, where: str | None, pid: int, fd: int) -> None:
+    def __init__(self, where: str, pid: int, fd: int) -> None:
         self.where = where
         self._pid = pid
         self._fd = fd
@@ -74,13 +72,12 @@ class Pending:
         from app.summary import well_formed
 
         try:
-            found = json.loads(data)
-            where, rows = found["where"], found["rows"]
-        except (ValueError, TypeError, KeyError):
+            rows = json.loads(data)
+        except ValueError:
             return None
-        if not isinstance(where, str) or not well_formed(rows):
+        if not well_formed(rows):
             return None
-        self.where, self._rows = where, cast("Summary", rows)
+        self._rows = cast("Summary", rows)
         return self._rows
 
     def cancel(self) -> None:
@@ -119,10 +116,9 @@ class Pending:
         return os.waitstatus_to_exitcode(status)
 
 
-def start(where: str | None) -> Pending | None:
-    """A child working out the rows of the game file ``where`` (None: creating the demo game
-    of the desk's very first start, and working out its rows), or None where one does not help
-    or is not safe (see the module's docstring)."""
+def start(where: str) -> Pending | None:
+    """A child working out the rows of the game file ``where``, or None where one does not
+    help or is not safe (see the module's docstring)."""
     if not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2:
         return None
     try:
@@ -131,10 +127,9 @@ def start(where: str | None) -> Pending | None:
         return None
     if threads > 1:
         return None  # a thread (Qt's, a worker's) could hold a lock the child would wait on
-    if where is not None:
-        last = last_seq(where)
-        if last is None or last > LONGEST:
-            return None
+    last = last_seq(where)
+    if last is None or last > LONGEST:
+        return None
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -146,10 +141,9 @@ def start(where: str | None) -> Pending | None:
     return Pending(where, pid, read)
 
 
-def _child(where: str | None, out: int) -> None:
-    """Open the game as the desk would (or create the demo game, as the desk's first start
-    would), write its file's name and its rows to ``out``, and exit: 0 with them written, 1
-    otherwise (never a message: the parent opens or creates the game and says what is wrong)."""
+def _child(where: str, out: int) -> None:
+    """Open the game as the desk would, write its rows to ``out`` and exit: 0 with them
+    written, 1 otherwise (never a message: the parent opens the game and says what is wrong)."""
     code = 1
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -160,17 +154,11 @@ def _child(where: str | None, out: int) -> None:
         from app.store.revisions import head_revision
         from app.summary import session_rows
 
-        if where is None:
-            from app.ui.demo import create_demo_game  # Python only, as the desk makes it
-
-            session = create_demo_game()
-        elif inspect_sqlite(real_path(where)) != head_revision():
+        if inspect_sqlite(real_path(where)) != head_revision():
             return  # an older file is migrated by the desk, with its backup and its messages
-        else:
-            session = GameSession.open(where)
-        with session:
-            made = {"where": str(session.store.path), "rows": session_rows(session)}
-        data = json.dumps(made, separators=(",", ":")).encode()
+        with GameSession.open(where) as session:
+            rows = session_rows(session)
+        data = json.dumps(rows, separators=(",", ":")).encode()
         view = memoryview(data)
         while view:
             view = view[os.write(out, view) :]

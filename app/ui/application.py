@@ -14,8 +14,10 @@ and its ruleset are even imported; then the game is opened and the same roster a
 panels draw the same rows from the live game. When a game file keeps none (last written by
 an older Airboss or another program, or by one killed before it kept them) a child process
 works them out while the window is built (``app.summary_child``), and the window paints from
-them the same way. Otherwise (a server game, the first start's demo, a child that could not
-be made or gave no rows) the game is opened first.
+them the same way. At the very first start the demo game's rows are shipped with Airboss
+(``app.demo_rows``): the window paints them, then the demo game is made and opened. Otherwise
+(a server game, a child that could not be made or gave no rows, a first start whose data
+folder holds the umpire's tables or aircraft) the game is opened, or made, first.
 Either way only the roster and the turn are built for the first paint, and the other panels
 once it has painted (``MainWindow.build_panels``). The garbage collector,
 turned off by the command line for start-up, runs again once the desk has painted, with what
@@ -77,7 +79,7 @@ def start_game(
     last = settings.value("last_game")
     if last is None:
         try:
-            from app.ui.demo import create_demo_game  # the very first start only
+            from app.demo import create_demo_game  # the very first start only
 
             return create_demo_game(demo=demo), ""
         except Exception as e:  # noqa: BLE001 - no demo is a message, not a crash
@@ -172,7 +174,6 @@ def run(
         rows = pending.rows()
         phases.append(("rows from the child", time.perf_counter()))
         if rows is not None:
-            game = pending.where  # at the first start, the demo game the child created
             model.show_stored(rows)
         else:  # none: the game is opened before the paint, as without the child
             session, problem = start_game(game, game_id, settings)

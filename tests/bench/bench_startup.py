@@ -20,7 +20,8 @@ started:
     out while the window is built (``app.summary_child``; its processor time is counted in
     the desk's "cpu time at first paint"), or, where it cannot, the game is opened first;
   - the very first start: no settings and no game (a data folder of its own, removed before
-    each run); the demo engagement is created before the paint;
+    each run): the demo game's rows shipped with Airboss are painted (``app.demo_rows``),
+    then the demo game is made and opened;
 - screenshot: ``airboss --screenshot`` of every panel on the same game, the whole process
   (goal: <= 4x the bare window's whole process);
 and the phases ``--startup-profile`` reports, and the heaviest imports (``-X importtime``).
@@ -53,7 +54,7 @@ NOTHING = "  nothing cached, a station played on"
 SCRIPT = "  a script played on (GameSession)"
 NO_ROWS = "  no rows kept (an older Airboss wrote)"
 FIRST_START = "  the very first start (the demo made)"
-#: the desk's very first start: no settings, no game; the demo engagement is created
+#: the desk's very first start: no settings, no game; the demo game is made after the paint
 FRESH = "import os, sys; os.environ['AIRBOSS_DATA_DIR'] = sys.argv.pop(1); " + AIRBOSS
 
 BARE = """

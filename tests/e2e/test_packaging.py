@@ -123,3 +123,10 @@ def test_frozen_bundle_runs(tmp_path: Path) -> None:
         assert phases.index("first paint") < phases.index("game opened")
         two_cores = len(os.sched_getaffinity(0)) >= 2  # one core: no child (app.summary_child)
         assert ("rows from the child" in phases) is (from_child and two_cores)
+    # the very first start paints the demo game's rows shipped in the bundle, then makes the
+    # demo game and opens it (app.demo_rows)
+    fresh = {**home, "AIRBOSS_DATA_DIR": str(tmp_path / "fresh")}
+    phases = run([str(frozen), "--startup-profile"], cwd=tmp_path, env=fresh).stdout
+    assert "rows from the child" not in phases
+    assert phases.index("first paint") < phases.index("game opened")
+    assert len(list((tmp_path / "fresh" / "games").glob("*.airboss"))) == 1

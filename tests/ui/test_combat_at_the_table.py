@@ -16,7 +16,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QSpinBox, QToolButton
 
 from app.core.dice import TableDice
-from app.ui.demo import create_demo_game
+from app.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 from rulesets.phantoms.clock import step_of

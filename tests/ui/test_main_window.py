@@ -9,10 +9,10 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QImage
 
 from app.core.dice import TableDice
+from app.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
 from app.session import GameSession
 from app.ui import cards
 from app.ui.application import run, start_game
-from app.ui.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
 from app.ui.desk_layout import used_panels
 from app.ui.dock_registry import PANELS
 from app.ui.main_window import LICENCE, MainWindow, version

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit, QSp
 
 from app.core.data import save_override
 from app.core.events import ProcedureResolved
+from app.demo import create_demo_game
 from app.session import GameSession
-from app.ui.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 from tests.umpire_values import AIRPOWER_MODIFIERS

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from app.cli import main
-from app.ui.demo import create_demo_game
+from app.demo import create_demo_game
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 

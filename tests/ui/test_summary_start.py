@@ -7,6 +7,7 @@ path imports nothing before the first paint but what it needs to paint.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -20,6 +21,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 
 from app.cli import main
+from app.resources import DEMO_ROWS
 from app.session import GameSession
 from app.summary import kept_rows
 from app.ui import application
@@ -275,6 +277,7 @@ ALLOWED_OWN = {
     "app.core.errors",
     "app.core.paths",
     "app.core.status",
+    "app.demo_rows",
     "app.resources",
     "app.store",
     "app.store.errors",
@@ -302,12 +305,13 @@ ALLOWED_OWN = {
 NOT_BEFORE_THE_PAINT = {"importlib.metadata", "uuid", "zoneinfo", "decimal", "fractions", "tomllib"}
 
 
-@pytest.mark.parametrize("kept", [True, False], ids=["rows kept", "no rows kept"])
-def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_path, kept) -> None:
+@pytest.mark.parametrize("start", ["rows kept", "no rows kept", "first start"])
+def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_path, start) -> None:
     """``airboss GAME`` up to its first paint: no pydantic, no models, no session, no ruleset,
-    no SQLAlchemy or odds engine, no other panel; on a game with kept rows, and on one with none
+    no SQLAlchemy or odds engine, no other panel; on a game with kept rows, on one with none
     (a child process works them out, ``app.summary_child``: the desk's own process imports
-    the same)."""
+    the same), and at the very first start (``airboss`` with no settings: the demo's shipped
+    rows, ``app.demo_rows``)."""
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -318,8 +322,11 @@ def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_pat
     }
     run = [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
     subprocess.run([*run, "--startup-profile", str(game)], env=env, check=True, capture_output=True)
-    if not kept:
+    if start == "no rows kept":
         forget_rows(game)
+    if start == "first start":
+        (tmp_path / "data" / "settings.ini").unlink()
+    named = [] if start == "first start" else [str(game)]
     code = (
         f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
         "import app.ui.application as a\n"
@@ -331,14 +338,14 @@ def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_pat
         "    return real(self, *args)\n"
         "a.MainWindow.grab = grab\n"
         "from app.cli import main\n"
-        f"assert main(['--startup-profile', {str(game)!r}]) == 0\n"
+        f"assert main(['--startup-profile', *{named!r}]) == 0\n"
         "print('MODULES', ' '.join(seen[0]))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert out.index("first paint") < out.index("game opened"), out  # painted from the rows
-    assert ("rows from the child" in out) is (not kept and TWO_CORES), out
+    assert ("rows from the child" in out) is (start == "no rows kept" and TWO_CORES), out
     modules = set(out.split("MODULES ", 1)[1].split())
     std = set(sys.stdlib_module_names)
     outside = {m.split(".")[0] for m in modules} - std - {"app", "__main__", "__feature__"}
@@ -412,12 +419,16 @@ def test_rows_worked_out_for_another_game_than_the_settings_name_are_not_used(
     assert opened == [str(game)]
 
 
-@pytest.mark.skipif(not TWO_CORES, reason="the child works on a second core")
-def test_the_first_start_paints_the_demo_a_child_created(tmp_path) -> None:
-    """The very first start (no settings, no game): a child creates the demo game while the
-    window is built, the desk paints from its rows, then opens that game: one demo game, and
-    the settings name it as the last game."""
+@pytest.mark.parametrize("umpires", [None, "tables", "aircraft"])
+def test_the_first_start_paints_the_demos_shipped_rows_then_makes_it(tmp_path, umpires) -> None:
+    """The very first start (no settings, no game): the desk paints the demo game's rows
+    shipped with Airboss (``app.demo_rows``), then makes the demo game and opens it: one demo
+    game, named in the settings as the last game, keeping the rows that were painted. With the
+    umpire's table values or aircraft of the demo's ruleset in the data folder (they could
+    change the rows) the demo game is made before the paint, as before."""
     data = tmp_path / "data"
+    if umpires:
+        (data / umpires / "phantoms").mkdir(parents=True)
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -429,8 +440,15 @@ def test_the_first_start_paints_the_demo_a_child_created(tmp_path) -> None:
     out = subprocess.run(
         [*run, "--startup-profile"], env=env, check=True, capture_output=True, text=True
     ).stdout
-    assert out.index("rows from the child") < out.index("first paint") < out.index("game opened")
+    assert "rows from the child" not in out
+    if umpires is None:
+        assert out.index("first paint") < out.index("game opened"), out
+    else:
+        assert out.index("game opened") < out.index("first paint"), out
     (demo,) = (data / "games").glob("*.airboss")
     settings = QSettings(str(data / "settings.ini"), QSettings.Format.IniFormat)
     assert settings.value("last_game") == str(demo)
-    assert kept_rows(str(demo)) is not None
+    kept = kept_rows(str(demo))
+    assert kept is not None
+    shipped = json.loads(DEMO_ROWS.read_text(encoding="utf-8"))
+    assert {k: kept[k] for k in ("desk", "roster", "turn")} == shipped

@@ -47,17 +47,14 @@ def game(tmp_path: Path) -> Path:
     return path
 
 
-def in_fresh_process(
-    game: Path | None, before: str = "", wait: float = 5.0, data: Path | None = None
-) -> dict[str, object]:
-    """``start(game).rows(wait)`` in a fresh process (``before``: code run first; ``data``: its
-    user data folder); what it returned, where the game is, and whether the child was still
-    there afterwards."""
+def in_fresh_process(game: Path, before: str = "", wait: float = 5.0) -> dict[str, object]:
+    """``start(game).rows(wait)`` in a fresh process (``before``: code run first); what it
+    returned and whether the child was still there afterwards."""
     code = (
         "import json, os, sys, time\n"
         "import app.summary_child as child\n"
         f"{before}\n"
-        f"pending = child.start({None if game is None else str(game)!r})\n"
+        f"pending = child.start({str(game)!r})\n"
         "began = time.monotonic()\n"
         f"rows = pending.rows({wait!r}) if pending else 'not started'\n"
         "took = time.monotonic() - began\n"
@@ -65,12 +62,10 @@ def in_fresh_process(
         "    os.kill(pending._pid, 0); alive = True\n"
         "except (ProcessLookupError, AttributeError):\n"
         "    alive = False\n"
-        "where = pending.where if pending else None\n"
-        "print(json.dumps({'rows': rows, 'took': took, 'alive': alive, 'where': where}))\n"
+        "print(json.dumps({'rows': rows, 'took': took, 'alive': alive}))\n"
     )
-    env = ENV if data is None else {**ENV, "AIRBOSS_DATA_DIR": str(data)}
     done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
@@ -88,25 +83,6 @@ def test_the_childs_rows_are_the_rows_of_the_game_and_it_writes_nothing(game: Pa
     assert got["rows"] == expected
     assert not got["alive"]  # exited and reaped
     assert kept_rows(str(game)) is None  # the desk keeps rows, the child does not
-
-
-@needs_two_cores
-def test_at_the_first_start_the_child_creates_the_demo_game(tmp_path: Path) -> None:
-    """No settings yet: the child creates the demo game as the desk's first start would (in
-    the games folder), says where, and its rows are that game's; the game keeps them, as
-    every game a session wrote to does."""
-    got = in_fresh_process(None, data=tmp_path / "data")
-    (made,) = (tmp_path / "data" / "games").glob("*.airboss")
-    assert got["where"] == str(made)
-    with GameSession.open(made) as s:
-        assert s.title.startswith("Demo") and len(s.engagement.aircraft) >= 2
-        expected = json.loads(json.dumps(session_rows(s)))
-    assert got["rows"] == expected
-    kept = kept_rows(str(made))
-    assert kept is not None and {k: kept[k] for k in ("desk", "roster", "turn")} == expected
-    fails = "import app.ui.demo\napp.ui.demo.create_demo_game = lambda *a, **k: 1 / 0"
-    again = in_fresh_process(None, before=fails, data=tmp_path / "other")
-    assert again["rows"] is None and again["where"] is None
 
 
 @needs_two_cores

@@ -142,7 +142,7 @@ if __name__ == "__main__":  # the panel alone on the demo engagement
     import tempfile
     from pathlib import Path
 
-    from app.ui.demo import create_demo_game
+    from app.demo import create_demo_game
     from app.ui.qt_app import application
 
     app = application()
