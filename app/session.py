@@ -590,6 +590,7 @@ class GameSession:
         notes: Sequence[str] = (),
         check: bool = True,
         pending: Collection[str] = (),
+        dice: bool = True,
     ) -> Prepared:
         """The procedure with these aircraft (``roles``), the values typed and the locked ones
         overridden, made ready as the form shows it and resolve uses it
@@ -598,7 +599,8 @@ class GameSession:
         ``check`` the rules run up to their first die, so a refusal that needs no more typing
         is said now (``Prepared.refused``, issue 29), unless it reads a ``pending`` value (one
         the form shows but the umpire has not typed); a script's ``perform`` skips it (resolve
-        says it)."""
+        says it). ``dice=False`` leaves the dice unworked (``Prepared.dice`` empty): for "can
+        this line act?", never for a form or a resolve."""
         proc = self._procedure(procedure)
         e = self.engagement
         roles = dict(roles or {})
@@ -634,6 +636,7 @@ class GameSession:
             notes=said,
             check=check,
             pending=pending,
+            dice=dice,
             time_limit=TIME_LIMIT,  # the ruleset's prefill and choices run in it (issue 31)
         )
         read = [v for v in prepared.values if v.source == "board"]
@@ -642,13 +645,15 @@ class GameSession:
             prepared = replace(prepared, notes=(*prepared.notes, f"From the board: {told}"))
         return prepared
 
-    def prepare_line(self, procedure: str, who: str, other: str | None = None) -> Prepared:
+    def prepare_line(
+        self, procedure: str, who: str, other: str | None = None, *, dice: bool = True
+    ) -> Prepared:
         """A "who acts now" line (``Ruleset.acting``: who, what, procedure, other aircraft)
         made ready: the line's aircraft in the procedure's ``line_role`` (the aircraft that
         owes a damage, critical, fire or ejection roll is the one it applies to), the other
         aircraft opposite; an attack that names no target opens on the first enemy in play."""
         proc = self._procedure(procedure)
-        return self.prepare(procedure, line_roles(proc, self.engagement, who, other))
+        return self.prepare(procedure, line_roles(proc, self.engagement, who, other), dice=dice)
 
     def first_roles(self, procedure: str) -> dict[str, str | None]:
         """Aircraft for a procedure picked with none: the first in play whose cards it reads
@@ -703,7 +708,7 @@ class GameSession:
     def _line_refusal(self, procedure: str, who: str, other: str | None) -> str:
         """``line_refusal`` for one line (in a guest call: the ruleset's code runs here)."""
         try:
-            p = self.prepare_line(procedure, who, other)
+            p = self.prepare_line(procedure, who, other, dice=False)  # asked before the dice
         except RuleViolation as e:
             return str(e)
         if p.cannot:
@@ -717,7 +722,7 @@ class GameSession:
                 if v.source == "unset" and p.choices.get(v.name)
             }
             if pick:
-                p = self.prepare(procedure, p.roles, pick)
+                p = self.prepare(procedure, p.roles, pick, dice=False)
         # the rules run up to their first die as the line stands (``Prepared.refused``): a
         # refusal that needs nothing typed is said on the line (a missing cell is offered in
         # the form, a guest's bug said when the line is opened)

@@ -28,7 +28,7 @@ from pydantic.fields import FieldInfo
 from app.core.dice import DiceSpec
 from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, RuleViolation
-from app.core.procedure import Procedure
+from app.core.procedure import DRY_RUN_LIMIT, Procedure
 
 __all__ = [
     "ROLES",
@@ -253,6 +253,7 @@ def prepare(
     notes: Sequence[str] = (),
     check: bool = False,
     pending: Iterable[str] = (),
+    dice: bool = True,
 ) -> Prepared:
     """The procedure with these aircraft, what was typed and what was overridden, made ready.
 
@@ -265,6 +266,11 @@ def prepare(
     aircraft named. ``check``: the rules run up to their first die, so a refusal is said now
     (``refused``, ``refused_before_the_dice``); ``pending`` names values the form shows but
     the umpire has not typed (a spin box's 0): a refusal that reads them waits for them.
+    ``dice=False``: the dice are not worked out (``dice`` is empty), for a question answered
+    before them: can this line act at all (issue 36: the dry run for the dice, a run of the
+    rules for every branch of every roll, was most of the time of asking it for every line).
+    The rules still run once up to their first roll, so a ruleset's error there says the line
+    cannot act, as with the dice (issue 32).
     """
     typed = dict(typed or {})
     over = set(overridden)
@@ -360,6 +366,7 @@ def prepare(
         notes=tuple(notes),
         cannot=cannot,
         disagrees=disagrees,
+        dice=dice,
     )
     if check:
         refused = refused_before_the_dice(proc, engagement, prepared, pending)
@@ -379,8 +386,9 @@ def _validated(
     notes: tuple[str, ...],
     cannot: str,
     disagrees: Sequence[tuple[str, Any, Any, bool]],
+    dice: bool,
 ) -> Prepared:
-    """Validate the values as one ``Inputs`` and work out the dice they need."""
+    """Validate the values as one ``Inputs`` and work out the dice they need (if ``dice``)."""
     inputs: BaseModel | None = None
     invalid: ValidationError | None = None
     general: list[str] = []
@@ -429,16 +437,17 @@ def _validated(
         for r, a in roles.items()
         if a is not None and a in engagement.aircraft
     }
-    dice: tuple[DieToType, ...] = ()
+    to_type: tuple[DieToType, ...] = ()
     missing: MissingTableValue | None = None
     if inputs is not None:
         try:
             game = engagement if any(roles.values()) else None  # as the odds are worked out
-            dice = dice_of(proc.dice_needed(inputs, game), names)
+            needed = proc.dice_needed(inputs, game, limit=DRY_RUN_LIMIT if dice else 1)
+            to_type = dice_of(needed, names) if dice else ()
         except MissingTableValue as e:
             missing = e
         except (RuleViolation, ValueError, KeyError):
-            dice = ()
+            to_type = ()
     return Prepared(
         procedure=proc.id,
         title=proc.title,
@@ -449,7 +458,7 @@ def _validated(
         inputs=inputs,
         error=error,
         invalid=invalid,
-        dice=dice,
+        dice=to_type,
         choices=choices,
         notes=notes,
         cannot=cannot,

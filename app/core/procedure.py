@@ -382,7 +382,7 @@ class Procedure(ABC):
         return {}
 
     def dice_needed(
-        self, inputs: Any, engagement: Engagement | None = None
+        self, inputs: Any, engagement: Engagement | None = None, limit: int = DRY_RUN_LIMIT
     ) -> list[tuple[str, str]]:
         """``(spec, purpose)`` of each roll the procedure makes for these inputs whatever the
         dice show, in order: derived from ``decide`` by a dry run (``sure_rolls``), never
@@ -390,15 +390,16 @@ class Procedure(ABC):
         for a hit) is not among them: the desk asks for it when it is reached. Without an
         engagement the inputs are a what-if, as for ``odds``; one whose rules refuse the action
         now (not in this step, say) gets the what-if's dice, and the refusal comes when it is
-        resolved."""
+        resolved. ``limit``: the most runs of ``decide`` (``sure_rolls``); 1 runs the rules
+        once, up to their first roll."""
         if engagement is not None:
             game = engagement
             try:
-                return sure_rolls(lambda d: self.decide(inputs, d, self.draft(game)))
+                return sure_rolls(lambda d: self.decide(inputs, d, self.draft(game)), limit)
             except RuleViolation:
                 pass
         empty, bare = Engagement(), what_if(inputs)
-        return sure_rolls(lambda d: self.decide(bare, d, self.draft(empty)))
+        return sure_rolls(lambda d: self.decide(bare, d, self.draft(empty)), limit)
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None

@@ -168,6 +168,46 @@ def test_every_line_of_a_turn_becomes_one_prepared_action(tmp_path: Path, rulese
     s.close()
 
 
+def full_refusal(s: GameSession, line: tuple[str, ...]) -> str:
+    """What a line's refusal was before issue 36 asked it without the dice: the line prepared
+    whole (its dice worked out), a pick stood in for, the rules run up to their first die."""
+    p = s.prepare_line(line[2], line[0], line[3] if len(line) > 3 else None)
+    if p.cannot:
+        return p.cannot
+    if p.inputs is None and not p.refused:
+        pick = {
+            v.name: p.choices[v.name][0][0]
+            for v in p.values
+            if v.source == "unset" and p.choices.get(v.name)
+        }
+        if pick:
+            p = s.prepare(line[2], p.roles, pick)
+    return p.refused
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_line_asked_before_its_dice_is_the_same_line(tmp_path: Path, ruleset_id: str) -> None:
+    """Issue 36: "can this line act?" is asked without working out the dice (a dry run of the
+    rules for each line of the step, most of the time of drawing the Turn panel). For every
+    line of one full turn the action prepared without its dice is the one prepared with them,
+    dice aside, and the line's refusal is what the whole prepared action says."""
+    s = build(tmp_path / "g.airboss", ruleset_id)
+    asked = 0
+    for line in one_turn(s):
+        if len(line) < 3 or line[2] not in s.ruleset.procedures:
+            continue
+        other = line[3] if len(line) > 3 else None
+        whole = s.prepare_line(line[2], line[0], other)
+        quick = s.prepare_line(line[2], line[0], other, dice=False)
+        assert quick.dice == ()
+        for field in ("roles", "values", "inputs", "choices", "cannot", "refused", "error"):
+            assert getattr(quick, field) == getattr(whole, field), (line, field)
+        assert s.line_refusal(line[2], line[0], other) == full_refusal(s, line), line
+        asked += 1
+    assert asked >= 6
+    s.close()
+
+
 # -- owed rolls: the aircraft that owes a roll is the one it applies to ------------------------
 
 
