@@ -43,3 +43,13 @@ def test_a_missing_or_damaged_file_is_not_used(tmp_path: Path, text: str) -> Non
     damaged = tmp_path / "rows.json"
     damaged.write_text(text)
     assert shipped_rows(tmp_path, damaged) is None
+
+
+def test_not_used_where_the_data_folder_cannot_be_looked_into(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(self: Path, *args: object, **kwargs: object) -> bool:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "exists", refused)
+    assert shipped_rows(tmp_path) is None
