@@ -24,6 +24,7 @@ from urllib.parse import quote
 from app.core.events import Event, events_from_json
 from app.store import chain_worker, revisions
 from app.store.errors import ConcurrentAppend, StoreError, Tampered
+from app.store.file_locks import held_open
 from app.store.store import Batch, Game, Params, Store
 
 #: a log of at least this many events has its chain of hashes checked by a process of its
@@ -302,6 +303,9 @@ class FileStore(Store):
         self.file = self.path = path
         self._db: sqlite3.Connection | None = connect(path, read_only=True)
         self._watch: sqlite3.Connection | None = None
+        #: a write-ahead log lay beside the file when it was opened (left by a desk that has it
+        #: open, or by one that was killed: ``open_elsewhere`` tells which)
+        self.log_beside = False
         #: the connections were made ``immutable`` (no write-ahead log beside the file then)
         self._immutable = not Path(f"{path}-wal").exists()
         #: how many times they were reopened without ``immutable`` (see ``data_version``)
@@ -341,7 +345,9 @@ class FileStore(Store):
         """
         path = real_path(target)  # links followed first: the real file is the game
         regular_file(path)  # a FIFO, a device, a folder: refused before anything reads it
-        elsewhere = Path(f"{path}-wal").exists()  # removed when the last connection closes
+        log_beside = Path(f"{path}-wal").exists()  # removed when the last connection closes
+        held = held_open(path)  # a killed desk leaves its log beside the game, but no lock
+        elsewhere = log_beside if held is None else held
         no_index = _missing_shm(path)
         if no_index is not None:
             raise no_index
@@ -363,12 +369,13 @@ class FileStore(Store):
             _migrate_file(path)
         store = cls(path, read_only=ro)
         store.open_elsewhere = elsewhere
+        store.log_beside = log_beside
         return store
 
     def game(self, game_id: str | None) -> Game:
         """``Store.game``; a file with no game at all and no write-ahead log beside it is
         named for what it most likely is (issue 31), not asked to name one of none."""
-        if not self.open_elsewhere and not self._rows("SELECT 1 FROM game LIMIT 1", {}):
+        if not self.log_beside and not self._rows("SELECT 1 FROM game LIMIT 1", {}):
             path = self.file
             raise StoreError(
                 f"{path}: holds no game, and no write-ahead log ({path.name}-wal) lies beside "

@@ -133,7 +133,8 @@ class Store(ABC):
         self.read_only = read_only
         #: the game file (``None`` for a server)
         self.path: Path | None = None
-        #: the file was open elsewhere when this store opened it (its write-ahead log was there)
+        #: the game was open elsewhere (another window or program) when this store opened it:
+        #: a game file's lock held (``app.store.file_locks``)
         self.open_elsewhere = False
         #: game -> (seq, hash) of the newest event checked or written here (issue 30)
         self.heads: dict[str, tuple[int, str]] = {}
