@@ -8,7 +8,11 @@ what a desk killed with its game open leaves behind: the next desk then said the
 "also open elsewhere" when nothing had it open.
 
 The locks are read from Linux's ``/proc/locks``, which names every process's locks by device
-and inode: reading it opens nothing of the game's. Asking with ``fcntl`` instead would mean
+and inode: reading it opens nothing of the game's. A lock is matched on the inode alone: on
+btrfs the device a file's ``stat`` gives (its subvolume's) is not the one the lock table names
+(lsof's own lock test fails there, lsof-org/lsof issue 152); a lock on a file of the same
+inode number on another file system at the same moment would say "open elsewhere" wrongly,
+which is no worse than the write-ahead log's guess. Asking with ``fcntl`` instead would mean
 opening the game file and closing that descriptor again, and closing any descriptor of a file
 drops every POSIX lock this process holds on it, those of its own open games included (POSIX's
 rule, which SQLite's own code works around and ours must not break).
@@ -16,7 +20,6 @@ rule, which SQLite's own code works around and ours must not break).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 #: the kernel's table of every file lock held now (Linux)
@@ -33,7 +36,6 @@ def held_open(path: Path, locks: Path = PROC_LOCKS) -> bool | None:
         table = locks.read_text(encoding="ascii", errors="replace")
     except OSError:
         return None
-    wanted = (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
     for line in table.splitlines():
         # "1: POSIX  ADVISORY  READ 10973 fe:00:2367500 1073741826 1073742335"; a process
         # waiting for a lock has its line with "->" after the number
@@ -42,15 +44,14 @@ def held_open(path: Path, locks: Path = PROC_LOCKS) -> bool | None:
             del fields[1]
         if len(fields) < 6:
             continue
-        if _file_id(fields[5]) == wanted:
+        if _inode(fields[5]) == st.st_ino:
             return True
     return False
 
 
-def _file_id(field: str) -> tuple[int, int, int] | None:
-    """``major:minor:inode`` as /proc/locks writes it (the device in hexadecimal)."""
+def _inode(field: str) -> int | None:
+    """The inode of ``major:minor:inode`` as /proc/locks writes it."""
     try:
-        major, minor, inode = field.split(":")
-        return int(major, 16), int(minor, 16), int(inode)
-    except ValueError:
+        return int(field.rsplit(":", 1)[1])
+    except (ValueError, IndexError):
         return None

@@ -110,9 +110,10 @@ def test_where_the_locks_cannot_be_read_the_log_beside_the_game_tells(
     other.close()
 
 
-def test_the_lock_table_is_read_by_device_and_inode(tmp_path: Path) -> None:
-    """/proc/locks' lines, a waiter's ("->") among them, matched on the file's device (in
-    hexadecimal) and inode; another file's lock does not count, and no table is None."""
+def test_the_lock_table_is_read_by_inode(tmp_path: Path) -> None:
+    """/proc/locks' lines, a waiter's ("->") among them, matched on the file's inode, whatever
+    device they name (btrfs names another than ``stat`` gives); another file's lock does not
+    count, and no table is None."""
     game = tmp_path / "g.airboss"
     game.write_bytes(b"")
     st = game.stat()
@@ -128,5 +129,9 @@ def test_the_lock_table_is_read_by_device_and_inode(tmp_path: Path) -> None:
     assert held_open(game, table) is True
     table.write_text(f"7: OFDLCK ADVISORY  READ -1 {here} 0 EOF\n")
     assert held_open(game, table) is True
+    table.write_text(f"3: POSIX  ADVISORY  READ 4242 00:2f:{st.st_ino} 128 128\n")  # btrfs
+    assert held_open(game, table) is True
+    table.write_text("3: POSIX  ADVISORY  READ 4242 garbled\n4: FLOCK\n")
+    assert held_open(game, table) is False
     assert held_open(game, tmp_path / "no such table") is None
     assert held_open(tmp_path / "no such game", table) is None
