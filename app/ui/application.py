@@ -65,17 +65,31 @@ def app_settings() -> QSettings:
 
 
 def start_game(
-    game: str | None, game_id: str | None, settings: QSettings, demo: Path = DEMO
+    game: str | None,
+    game_id: str | None,
+    settings: QSettings,
+    demo: Path = DEMO,
+    strict: bool = True,
 ) -> tuple[GameSession | None, str]:
     """The game to show at start and a message for the umpire if something was not opened.
 
-    An explicit GAME that cannot be opened raises (the command line reports it); a last game
-    that has gone missing is a message, and the desk starts empty.
+    An explicit GAME that cannot be opened raises when ``strict`` (a screenshot, a start-up
+    profile: the command line reports it and fails); for the desk it is a message, also on
+    stderr, and the desk starts empty: a game file double-clicked in a file manager
+    (``packaging/airboss.desktop``) has no terminal to say it in. A last game that has gone
+    missing is a message too.
     """
     from app.session import GameSession
 
     if game:
-        return GameSession.open(game, game=game_id), ""
+        try:
+            return GameSession.open(game, game=game_id), ""
+        except Exception as e:
+            if strict:
+                raise
+            problem = f"Could not open {game}: {_why(game, e)}"
+            print(f"airboss: {problem}", file=sys.stderr)
+            return None, problem
     last = settings.value("last_game")
     if last is None:
         try:
@@ -90,8 +104,22 @@ def start_game(
         try:
             return GameSession.open(str(last)), ""
         except Exception as e:  # noqa: BLE001 - a damaged last game must not stop the desk
-            return None, f"Could not reopen the last game {last}: {describe_error(e)}"
+            return None, f"Could not reopen the last game {last}: {_why(str(last), e)}"
     return None, ""
+
+
+def _why(target: str, e: Exception) -> str:
+    """Why ``target`` was not opened, its name said once: the store's messages begin with the
+    game file's name, which the desk's own message has just said."""
+    why = describe_error(e)
+    head, sep, rest = why.partition(": ")
+    if sep and not is_url(target):
+        try:
+            if Path(head).resolve() == Path(target).resolve():
+                return rest
+        except (OSError, ValueError):
+            pass
+    return why
 
 
 def stored_rows(game: str | None, game_id: str | None, settings: QSettings) -> Summary | None:
@@ -143,6 +171,7 @@ def run(
     ``stored``: the rows kept in GAME's file, if the command line has read them already
     (``stored_rows``), or a child process working them out (``app.summary_child.Pending``)."""
     phases = [("imports", time.perf_counter())]
+    strict = bool(screenshot or startup_profile)  # a GAME not opened fails the command
     cpu_at_paint = 0.0
     app = application()
     ask_for_passwords(game)
@@ -163,7 +192,7 @@ def run(
     session: GameSession | None = None
     problem = ""
     if rows is None and pending is None:
-        session, problem = start_game(game, game_id, settings)
+        session, problem = start_game(game, game_id, settings, strict=strict)
         phases.append(("game opened", time.perf_counter()))
     elif rows is not None:
         model.show_stored(rows)  # the game drawn from its kept rows until it is open
@@ -176,7 +205,7 @@ def run(
         if rows is not None:
             model.show_stored(rows)
         else:  # none: the game is opened before the paint, as without the child
-            session, problem = start_game(game, game_id, settings)
+            session, problem = start_game(game, game_id, settings, strict=strict)
             phases.append(("game opened", time.perf_counter()))
     if screenshot:
         if session is not None:
@@ -198,7 +227,7 @@ def run(
         phases.append(("first paint", time.perf_counter()))
         cpu_at_paint = time.process_time() + children_cpu()
     if rows is not None:  # now the game itself: the same panels draw it live
-        session, problem = start_game(game, game_id, settings)
+        session, problem = start_game(game, game_id, settings, strict=strict)
         if session is not None:
             window.show_session(session)
         else:

@@ -48,7 +48,39 @@ def test_startup_profile_prints_each_phase_up_to_the_first_paint(game, qapp, cap
 
 
 def test_a_start_that_fails_leaves_the_collector_on(tmp_path, qapp):
-    assert main([str(tmp_path / "missing.airboss")]) == 2
+    assert main(["--startup-profile", str(tmp_path / "missing.airboss")]) == 2
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("kind", ["missing", "not a game"])
+def test_a_game_the_desk_cannot_open_is_said_in_the_desk(tmp_path, qapp, monkeypatch, capsys, kind):
+    """``airboss GAME`` with a GAME that cannot be opened (a game file double-clicked in a file
+    manager: no terminal) starts the desk empty, its message bar saying which file and why;
+    stderr says it too. A screenshot or a start-up profile still fails (above)."""
+    from PySide6.QtWidgets import QApplication
+
+    target = tmp_path / "broken.airboss"
+    if kind == "not a game":
+        target.write_text("these are not the dice you are looking for")
+    seen: list[tuple[bool, str, bool]] = []
+    before = set(qapp.topLevelWidgets())  # other tests' windows
+
+    def the_umpire_looks(app: QApplication) -> int:
+        [window] = [
+            w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w not in before
+        ]
+        seen.append((window.isVisible(), window.refusal.message, window.model.has_session))
+        window.persist_layout = False
+        window.close()
+        return 0
+
+    monkeypatch.setattr(QApplication, "exec", the_umpire_looks)
+    assert main([str(target)]) == 0
+    [(visible, message, has_session)] = seen
+    assert visible and not has_session
+    assert message.startswith(f"Could not open {target}: ")
+    assert message.count("broken.airboss") == 1  # the store's message named it too
+    assert f"airboss: Could not open {target}" in capsys.readouterr().err
     assert gc.isenabled()
 
 

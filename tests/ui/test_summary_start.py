@@ -246,7 +246,7 @@ def test_a_last_game_that_cannot_be_opened_after_the_paint_says_so(
 ) -> None:
     played_on(qtbot, settings, game)
     monkeypatch.setattr(
-        application, "start_game", lambda *a: (None, "Could not reopen the last game: gone")
+        application, "start_game", lambda *a, **k: (None, "Could not reopen the last game: gone")
     )
     windows: list[MainWindow] = []
     real = MainWindow.__init__
@@ -409,9 +409,9 @@ def test_rows_worked_out_for_another_game_than_the_settings_name_are_not_used(
     opened: list[str | None] = []
     real = application.start_game
 
-    def spy(game, *args):
+    def spy(game, *args, **kwargs):
         opened.append(game or settings.value("last_game"))
-        return real(game, *args)
+        return real(game, *args, **kwargs)
 
     monkeypatch.setattr(application, "start_game", spy)
     assert application.run(None, settings=settings, startup_profile=True, stored=pending) == 0
