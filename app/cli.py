@@ -91,9 +91,34 @@ def _sub_parser() -> argparse.ArgumentParser:
     r.add_argument("--game", dest="game_id", metavar="ID")
     k = sub.add_parser(
         "club-server",
-        help="a PostgreSQL server for a club laptop in your data folder: start, stop, status",
+        help="a PostgreSQL server for a club laptop in your data folder: start, stop, status; "
+        "on a station, trust HOST:PORT pins the club's server's certificate",
     )
-    k.add_argument("action", choices=("start", "stop", "status"))
+    k.add_argument("action", choices=("start", "stop", "status", "trust"))
+    k.add_argument(
+        "server",
+        nargs="?",
+        metavar="HOST:PORT",
+        help="trust: the club's server as its start printed it",
+    )
+    k.add_argument(
+        "--fingerprint",
+        help="trust: the fingerprint the club's server printed (SHA256:AB:CD:...)",
+    )
+    k.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="trust: the server's certificate file copied from the club's laptop",
+    )
+    k.add_argument(
+        "--stations", type=int, default=4, help="start: station machines (this laptop is one)"
+    )
+    k.add_argument(
+        "--viewers",
+        type=int,
+        default=2,
+        help="start: HQ and Player display machines (this laptop is one)",
+    )
     k.add_argument("--port", type=int, default=5433)
     k.add_argument(
         "--listen",
@@ -127,13 +152,26 @@ def cmd_rulesets() -> int:
 
 
 def cmd_club_server(
-    action: str, port: int, listen: str = "localhost", tls: bool = False, new: bool = False
+    action: str,
+    port: int,
+    listen: str = "localhost",
+    tls: bool = False,
+    new: bool = False,
+    stations: int = 4,
+    viewers: int = 2,
 ) -> int:
     from app import club_server
 
     try:
         if action == "start":
-            started = club_server.start(port=port, listen=listen, tls=tls, new_passwords=new)
+            started = club_server.start(
+                port=port,
+                listen=listen,
+                tls=tls,
+                new_passwords=new,
+                stations=stations,
+                viewers=viewers,
+            )
             print("\n".join(club_server.describe(started)))
         elif action == "stop":
             club_server.stop()
@@ -143,6 +181,29 @@ def cmd_club_server(
     except club_server.ClubServerError as e:
         print(f"airboss: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+def cmd_trust(server: str | None, fingerprint: str | None, certificate: str | None) -> int:
+    """Pin the club's server's certificate on this station (issue 46): the one it shows now
+    if its fingerprint is the one given, or the file copied from the club's laptop."""
+    from pathlib import Path
+
+    from app.store import server_trust
+
+    host, _, port = (server or "").rpartition(":")
+    if not host or not port.isdigit() or bool(fingerprint) == bool(certificate):
+        print(
+            "airboss: club-server trust HOST:PORT needs --fingerprint (as the club's server "
+            "printed it) or --certificate FILE (copied from the club's laptop)",
+            file=sys.stderr,
+        )
+        return 2
+    if certificate:
+        seen = server_trust.pin_file(host, int(port), Path(certificate))
+    else:
+        seen = server_trust.trust(host, int(port), str(fingerprint))
+    print(f"This computer trusts {host}:{port} (certificate {seen}).")
     return 0
 
 
@@ -200,10 +261,12 @@ def cmd_ruling(game: str, seq: int, game_id: str | None, public: bool) -> int:
 
 def _ask_passwords_here() -> None:
     """A server's password the keyring does not hold is asked for at the terminal (never
-    echoed, never printed); with no terminal the server's refusal is the message."""
+    echoed, never printed), and so is whether to trust a club's server seen for the first
+    time (its fingerprint shown, issue 46); with no terminal the server's refusal is the
+    message."""
     if sys.stdin is None or not sys.stdin.isatty():
         return
-    from app.store import passwords
+    from app.store import passwords, server_trust
 
     def ask(url: str) -> str | None:
         import getpass
@@ -213,7 +276,23 @@ def _ask_passwords_here() -> None:
         except (EOFError, KeyboardInterrupt):
             return None
 
+    def confirm(host: str, port: int, fingerprint: str) -> bool:
+        print(
+            f"{host}:{port} is not known to this computer. Its certificate's fingerprint is\n"
+            f"    {fingerprint}\nCompare it with what the club's server printed when it "
+            "started.",
+            file=sys.stderr,
+        )
+        try:
+            return input("Is it the same? Trust this server [yes/no]: ").strip().lower() in (
+                "y",
+                "yes",
+            )
+        except (EOFError, KeyboardInterrupt):
+            return False
+
     passwords.ask = ask
+    server_trust.confirm = confirm
 
 
 def _rows_before_qt(game: str | None) -> object:
@@ -256,7 +335,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             _ask_passwords_here()
             ns = _sub_parser().parse_args(args)
             if ns.command == "club-server":
-                return cmd_club_server(ns.action, ns.port, ns.listen, ns.tls, ns.new_passwords)
+                if ns.action == "trust":
+                    return cmd_trust(ns.server, ns.fingerprint, ns.certificate)
+                return cmd_club_server(
+                    ns.action,
+                    ns.port,
+                    ns.listen,
+                    ns.tls,
+                    ns.new_passwords,
+                    ns.stations,
+                    ns.viewers,
+                )
             if ns.command == "rulesets":
                 return cmd_rulesets()
             if ns.command == "log":

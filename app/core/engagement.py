@@ -394,7 +394,11 @@ def apply(state: Engagement, event: Event, seq: int) -> Engagement:
     return handler(state, event, seq)
 
 
-def apply_all(state: Engagement, events: Iterable[tuple[Event, int]]) -> Engagement:
+def apply_all(
+    state: Engagement,
+    events: Iterable[tuple[Event, int]],
+    skipped: dict[int, str] | None = None,
+) -> Engagement:
     """``apply`` of each ``(event, seq)`` in turn: the same state as applying them one by one
     (a test compares both on a log of every ruleset), but without a new state and a new
     roster per event, which was most of replaying a long log with no snapshot (issue 31).
@@ -404,6 +408,11 @@ def apply_all(state: Engagement, events: Iterable[tuple[Event, int]]) -> Engagem
     dictionaries of their own, an aircraft copied once and then changed in place. Every other
     kind is applied by ``apply`` on the draft made a state. ``state`` itself and everything it
     holds are never changed; each mapping the result holds is a new one, never changed after.
+
+    With ``skipped``, an event that cannot happen is left out and said there (seq -> why)
+    and the rest applied (issue 46: a row written outside Airboss, a station's that did not
+    play by the rules, never makes the game unopenable); without it, it raises. Every kind is
+    refused before it changes the draft, so what is left out changed nothing.
     """
     fields = dict(state.__dict__)
     aircraft = dict(state.aircraft)
@@ -427,36 +436,49 @@ def apply_all(state: Engagement, events: Iterable[tuple[Event, int]]) -> Engagem
         return a
 
     for event, seq in events:
-        if type(event) is AttributesSet:
-            a = plane(event.aircraft)
-            a.__dict__["attributes"] = {**a.attributes, **event.values}
-            a.__dict__["revision"] = seq
-        elif type(event) is PositionSet:
-            a = plane(event.aircraft)
-            if event.x is None or event.y is None:
-                a.__dict__["position"] = None
-            elif not (math.isfinite(event.x) and math.isfinite(event.y)):
-                raise RuleViolation(f"{a.name}: a position must be a finite point")
+        try:
+            if type(event) is AttributesSet:
+                a = plane(event.aircraft)
+                a.__dict__["attributes"] = {**a.attributes, **event.values}
+                a.__dict__["revision"] = seq
+            elif type(event) is PositionSet:
+                a = plane(event.aircraft)
+                if event.x is None or event.y is None:
+                    a.__dict__["position"] = None
+                elif not (math.isfinite(event.x) and math.isfinite(event.y)):
+                    raise RuleViolation(f"{a.name}: a position must be a finite point")
+                else:
+                    a.__dict__["position"] = Position(
+                        event.x, event.y, event.facing, event.altitude
+                    )
+                a.__dict__["revision"] = seq
+            elif type(event) is ClockSet:
+                if event.turn < 1 or event.step < 0:
+                    raise RuleViolation("the game cannot go back before turn 1")
+                fields["turn"], fields["step"], fields["clock_seq"] = event.turn, event.step, seq
+            elif type(event) is DiceSet:
+                pass
+            elif type(event) is ProcedureResolved:
+                fields["last_outcome"] = event.outcome
+            elif type(event) is GameAttributesSet:
+                fields["attributes"] = {**fields["attributes"], **event.values}
             else:
-                a.__dict__["position"] = Position(event.x, event.y, event.facing, event.altitude)
-            a.__dict__["revision"] = seq
-        elif type(event) is ClockSet:
-            if event.turn < 1 or event.step < 0:
-                raise RuleViolation("the game cannot go back before turn 1")
-            fields["turn"], fields["step"], fields["clock_seq"] = event.turn, event.step, seq
-        elif type(event) is DiceSet:
-            pass
-        elif type(event) is ProcedureResolved:
-            fields["last_outcome"] = event.outcome
-        elif type(event) is GameAttributesSet:
-            fields["attributes"] = {**fields["attributes"], **event.values}
-        else:
-            after = apply(made(), event, seq)
-            fields = dict(after.__dict__)
-            aircraft = dict(after.aircraft)
-            mine.clear()
-            continue
-        fields["seq"] = seq
+                after = apply(made(), event, seq)
+                fields = dict(after.__dict__)
+                aircraft = dict(after.aircraft)
+                mine.clear()
+                continue
+            fields["seq"] = seq
+        except (RuleViolation, TypeError, ValueError, KeyError, ArithmeticError) as e:
+            if skipped is None:
+                raise
+            skipped[seq] = _why(e)
     result = object.__new__(Engagement)
     result.__dict__.update(fields, aircraft=aircraft)
     return result
+
+
+def _why(e: BaseException) -> str:
+    """One line of why an event could not happen."""
+    text = str(e).strip().splitlines()
+    return (text[0] if text else type(e).__name__)[:300]

@@ -51,10 +51,12 @@ class Outlined(Protocol):
     def event(self) -> Event | None: ...
 
 
-def fold(state: Engagement, envelopes: Iterable[Logged]) -> Engagement:
+def fold(
+    state: Engagement, envelopes: Iterable[Logged], skipped: dict[int, str] | None = None
+) -> Engagement:
     """Apply the domain events of ``envelopes`` in order (``apply_all``: no state built
-    between them)."""
-    return apply_all(state, ((env.event, env.seq) for env in envelopes))
+    between them); with ``skipped``, one that cannot happen is left out and said there."""
+    return apply_all(state, ((env.event, env.seq) for env in envelopes), skipped)
 
 
 @dataclass
@@ -71,6 +73,9 @@ class Timeline:
     printed: dict[str, int] = field(default_factory=dict)
     load_action: Callable[[int], Sequence[Envelope]] | None = None
     load_all: Callable[[], Iterable[Envelope]] | None = None
+    #: the stored events left out because they cannot happen (seq -> why): written outside
+    #: Airboss, or by a station that did not play by the rules (issue 46)
+    skipped: dict[int, str] = field(default_factory=dict)
     _before: OrderedDict[int, Engagement] = field(default_factory=OrderedDict)
 
     @classmethod
@@ -85,7 +90,7 @@ class Timeline:
         t = cls(load_action=load_action, load_all=load_all)
         t._stacks_from(envs)
         active = set(t.undo_stack)
-        t.state = fold(Engagement(), (e for e in envs if _counts(e, active)))
+        t.state = fold(Engagement(), (e for e in envs if _counts(e, active)), t.skipped)
         t.state = _with_seq(t.state, envs[-1].seq if envs else 0)
         return t
 
@@ -105,7 +110,7 @@ class Timeline:
         is read to its end."""
         t = cls(load_action=load_action, load_all=load_all)
         last = t._stacks_from(first_pass)
-        t.state = apply_all(Engagement(), _counting(second_pass, set(t.undo_stack)))
+        t.state = apply_all(Engagement(), _counting(second_pass, set(t.undo_stack)), t.skipped)
         t.state = _with_seq(t.state, last)
         return t
 
@@ -123,11 +128,11 @@ class Timeline:
                     self.undo_stack.append(env.action)
                     self.redo_stack.clear()
             elif isinstance(ev, Reverted):
-                _take(self.undo_stack, ev.action)
-                self.redo_stack.append(ev.action)
+                if self._took(self.undo_stack, ev.action, env.seq, "undoes"):
+                    self.redo_stack.append(ev.action)
             elif isinstance(ev, Restored):
-                _take(self.redo_stack, ev.action)
-                self.undo_stack.append(ev.action)
+                if self._took(self.redo_stack, ev.action, env.seq, "redoes"):
+                    self.undo_stack.append(ev.action)
             elif isinstance(ev, CardsPrinted):
                 self.printed.update(ev.revisions)
             elif isinstance(ev, GameCreated):
@@ -137,6 +142,29 @@ class Timeline:
                 self.undo_stack.append(env.action)
                 self.redo_stack.clear()
         return last
+
+    def _took(self, stack: list[int], action: int, seq: int, does: str) -> bool:
+        """``_take`` of a stored undo or redo record; one naming an action that is not there
+        to undo or redo is left out, and said (``skipped``)."""
+        try:
+            _take(stack, action)
+        except ValueError:
+            self.skipped[seq] = f"it {does} action {action}, which is not there to {does[:4]}"
+            return False
+        return True
+
+    def take_in(self, envelopes: Sequence[Envelope]) -> None:
+        """``append`` of an action stored by another station or program: one that cannot
+        happen is left out and said (``skipped``), never a game that cannot be followed
+        (issue 46)."""
+        try:
+            self.append(envelopes)
+        except (RuleViolation, TypeError, ValueError, KeyError, ArithmeticError) as e:
+            text = str(e).strip().splitlines()
+            why = (text[0] if text else type(e).__name__)[:300]
+            for env in envelopes:
+                self.skipped[env.seq] = why
+            self.state = _with_seq(self.state, envelopes[-1].seq)
 
     def check(self, envelopes: Sequence[Envelope]) -> Engagement:
         """The state these envelopes of one new action would give; raises if they cannot apply."""
@@ -172,7 +200,7 @@ class Timeline:
 
     def _revert(self, action: int) -> None:
         if not self.undo_stack or self.undo_stack[-1] != action:
-            raise RuleViolation("only the newest action can be undone")
+            raise RuleViolation(f"only the newest action can be undone, not action {action}")
         self.undo_stack.pop()
         self.redo_stack.append(action)
         before = self._before.pop(action, None)
@@ -180,12 +208,13 @@ class Timeline:
 
     def _restore(self, action: int) -> None:
         if not self.redo_stack or self.redo_stack[-1] != action:
-            raise RuleViolation("only the newest undone action can be redone")
+            raise RuleViolation(f"only the newest undone action can be redone, not action {action}")
         if self.load_action is None:
             raise RuntimeError("this timeline cannot load stored actions for a redo")
         self.redo_stack.pop()
         before = self.state
-        self.state = fold(before, (e for e in self.load_action(action) if not _meta(e)))
+        events = (e for e in self.load_action(action) if not _meta(e))
+        self.state = fold(before, events, self.skipped)
         self.undo_stack.append(action)
         self._before[action] = before
 
@@ -193,7 +222,7 @@ class Timeline:
         if self.load_all is None:
             raise RuntimeError("this timeline cannot load the stored log for a deep undo")
         active = set(self.undo_stack)
-        return fold(Engagement(), (e for e in self.load_all() if _counts(e, active)))
+        return fold(Engagement(), (e for e in self.load_all() if _counts(e, active)), self.skipped)
 
     def snapshot(self) -> bytes:
         """The state and stacks as JSON, for the store to keep every so many events."""
@@ -223,7 +252,7 @@ class Timeline:
         for env in tail:
             actions.setdefault(env.seq if _meta(env) else env.action, []).append(env)
         for envs in actions.values():
-            t.append(envs)
+            t.take_in(envs)
         return t
 
     @property

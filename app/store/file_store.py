@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from app.core.events import Event, events_from_json
+from app.core.events import Event
 from app.store import chain_worker, revisions
 from app.store.errors import ConcurrentAppend, StoreError, Tampered
 from app.store.file_locks import held_open
@@ -465,8 +465,7 @@ class FileStore(Store):
                         self.check_chain(game_id)
                         raise Tampered(self.where, expected)
                     expected += 1
-                events = events_from_json([r[2] for r in rows])
-                yield [(r[0], r[1], e) for r, e in zip(rows, events, strict=True)]
+                yield self.decoded(rows, 0, 1, 2)
                 if len(rows) < page:
                     break
                 start = expected - 1

@@ -16,7 +16,8 @@ from urllib.parse import quote, unquote
 
 #: the keyring's service name for every Airboss server password
 SERVICE = "airboss"
-#: the club server's roles (``app.club_server``): one that acts, one that only reads
+#: the club server's group roles (``app.club_server``): one that acts, one that only reads;
+#: each machine logs in as a member of one (``airboss_station_2``)
 STATION = "airboss_station"
 VIEWER = "airboss_viewer"
 #: what stands for a password in every URL that is shown or remembered
@@ -157,7 +158,12 @@ def for_connecting(url: str) -> tuple[str, str | None]:
 def for_reading(url: str) -> str:
     """The URL a read-only desk uses (issue 30): a station's address becomes the viewer's when
     this computer holds the viewer's password, so read-only holds on the server too."""
-    if user_of(url) != STATION:
+    user = user_of(url) or ""
+    if user != STATION and not user.startswith(STATION + "_"):
         return url
-    viewer = with_user(url, VIEWER)
-    return viewer if lookup(viewer) is not None else url
+    number = user.removeprefix(STATION).strip("_")
+    for viewer in dict.fromkeys((VIEWER + "_" + number, VIEWER + "_1", VIEWER)):
+        candidate = with_user(url, viewer)
+        if lookup(candidate) is not None:
+            return candidate
+    return url

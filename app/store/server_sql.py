@@ -23,10 +23,13 @@ from typing import Any
 from sqlalchemy import (
     Executable,
     Integer,
+    LargeBinary,
     Table,
+    Text,
     and_,
     bindparam,
     case,
+    cast,
     column,
     func,
     insert,
@@ -34,6 +37,7 @@ from sqlalchemy import (
     select,
     table,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 
 from app.store import bounds, outline
 from app.store import store as s
@@ -143,16 +147,21 @@ _TABLE_STATS = table(
     "pg_stat_user_tables", column("relname"), column("n_tup_upd"), column("n_tup_del")
 )
 
-#: the announcement of an append, sent at its commit to every station LISTENing on the game
-NOTIFY = select(func.pg_notify(_p("channel"), _p("seq")))
+#: the server's own functions (``app.store.server_functions``), the only way a station writes
+APPEND = select(func.airboss_append(_p("game"), cast(_p("events", Text), JSONB)))
+ADD_GAME = select(
+    func.airboss_add_game(_p("id"), _p("ruleset"), _p("title"), _p("variants"), _p("created"))
+)
+SAVE_SNAPSHOT = select(
+    func.airboss_save_snapshot(_p("game"), _p("seq", Integer), _p("data", LargeBinary))
+)
 #: ends the server's process of a lost connection (its open transaction rolled back)
 TERMINATE = select(func.pg_terminate_backend(_ACTIVITY.c.pid, 3000)).where(
     and_(_ACTIVITY.c.pid == _p("pid"), _ACTIVITY.c.usename == func.current_user())
 )
-#: how many connections have ``listen`` (a game's LISTEN) as their last statement
-WATCHING = select(func.count()).where(
-    and_(_ACTIVITY.c.datname == func.current_database(), _ACTIVITY.c.query == _p("listen"))
-)
+#: how many connections have ``listen`` (a game's LISTEN) as their last statement, counted
+#: by the server's own function (a station reads no other connection's statements)
+WATCHING = select(func.airboss_watching(_p("listen")))
 #: the events changed or removed on the server since it started, by anyone
 EDITS = select(
     func.coalesce(func.sum(_TABLE_STATS.c.n_tup_upd + _TABLE_STATS.c.n_tup_del), 0)

@@ -11,6 +11,7 @@ psycopg with the channel quoted as an identifier.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -21,7 +22,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Executable, create_engine, insert, make_url, text
+from sqlalchemy import Executable, create_engine, make_url, text
 from sqlalchemy.exc import (
     ArgumentError,
     DBAPIError,
@@ -30,10 +31,11 @@ from sqlalchemy.exc import (
     OperationalError,
 )
 
-from app.store import passwords, server_sql
+from app.core.events import event_to_json
+from app.store import passwords, server_sql, server_trust
+from app.store.chain import canonical_time
 from app.store.errors import ConcurrentAppend, StoreError, Unsettled
 from app.store.migrate import check_schema, migrate
-from app.store.server_sql import EVENT
 from app.store.store import Batch, Params, Store, channel
 
 log = logging.getLogger(__name__)
@@ -76,9 +78,11 @@ def connect_args() -> dict[str, Any]:
     }
 
 
-def _engine(url: str) -> Any:
-    """A server database; a plain ``postgresql://`` URL uses psycopg (version 3). The password
-    comes from the URL, this run or the keyring (``app.store.passwords``)."""
+def _engine(url: str) -> tuple[Any, dict[str, str]]:
+    """A server database and the libpq parameters that prove the server before a password
+    is sent (``app.store.server_trust``, issue 46); a plain ``postgresql://`` URL uses psycopg
+    (version 3). The password comes from the URL, this run or the keyring
+    (``app.store.passwords``)."""
     bare, password = passwords.for_connecting(url)
     if bare.startswith("postgresql://") or bare.startswith("postgres://"):
         bare = "postgresql+psycopg://" + bare.split("://", 1)[1]
@@ -86,22 +90,30 @@ def _engine(url: str) -> Any:
         target = make_url(bare)
         if password is not None:
             target = target.set(password=password)
-        # a connection the server dropped (restarted, a network blip) is replaced before use
+    except ArgumentError:
+        raise StoreError(
+            f"{passwords.shown(url)}: not a server address; it looks like "
+            "postgresql://airboss_station_2@club-laptop:5433/club"
+        ) from None
+    security = server_trust.connection_security(
+        target.host, target.port, dict(target.query), password is not None
+    )
+    try:
         # pooled, but never checked by a round trip before use (that check would wait on a
         # silent network before any time limit started): a connection the server dropped
         # fails at once in use, and is replaced (``_use``, ``_rows``, ``append``)
-        return create_engine(
-            target, pool_size=2, max_overflow=8, pool_pre_ping=False, connect_args=connect_args()
+        engine = create_engine(
+            target,
+            pool_size=2,
+            max_overflow=8,
+            pool_pre_ping=False,
+            connect_args={**connect_args(), **security},
         )
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the database driver {e.name!r} is not installed: pip install 'airboss[postgres]'"
         ) from None
-    except ArgumentError:
-        raise StoreError(
-            f"{passwords.shown(url)}: not a server address; it looks like "
-            "postgresql://airboss_station@club-laptop:5433/club"
-        ) from None
+    return engine, security
 
 
 class _Deadline:
@@ -150,6 +162,12 @@ def _problem(where: str, e: DBAPIError, written: str = "nothing was changed") ->
             f"{where}: the server refused the user name or password ({user}); {written}; type "
             "the password the club's umpire gave for it (this computer's keyring keeps it)."
         )
+    if getattr(e.orig, "sqlstate", None) == "22023":  # the server's functions' own refusal
+        return StoreError(f"{where}: the server refused it ({first}); {written}.")
+    unproven = _unproven(low)
+    if unproven is not None:
+        log.warning("%s: the server did not prove itself: %s", where, first)
+        return server_trust.ServerUnproven(f"{where}: {unproven}; {written}.")
     if "does not exist" in low and "database" in low:
         why = "the server has no such database"
         todo = "check the address the club's server printed"
@@ -169,6 +187,34 @@ def _problem(where: str, e: DBAPIError, written: str = "nothing was changed") ->
         why = "the server refused"
         todo = "the log file holds the server's own words"
     return StoreError(f"{where}: {why}; {written}; {todo}.")
+
+
+def _unproven(low: str) -> str | None:
+    """What libpq's refusal of a server that did not prove itself means, for the umpire
+    (``app.store.server_trust``); ``None`` for any other error."""
+    if "certificate verify failed" in low or "certificate" in low and "verif" in low:
+        return (
+            "the server's certificate is not the one this computer trusts for it (an "
+            "impostor, or the club's laptop made a new one), so no password was sent; ask the "
+            "club's umpire for the fingerprint its server printed"
+        )
+    if "does not support ssl" in low or "ssl was required" in low:
+        return (
+            "the server offers no TLS, so it cannot prove it is the club's server and no "
+            "password was sent; a club server started without --tls is reached with "
+            "?sslmode=disable (and the club's network can read the games)"
+        )
+    if "cleartext password" in low or "requirement" in low and "scram" in low:
+        return (
+            "the server asked for the password by a method that would show it (not SCRAM), so "
+            "it was not sent: this is not the club's server"
+        )
+    if "channel binding" in low:
+        return (
+            "the server would not bind its proof of the password to its TLS certificate, so "
+            "the password was not sent"
+        )
+    return None
 
 
 def _listen_sql(game_id: str) -> Any:
@@ -198,8 +244,10 @@ class ServerStore(Store):
         clear line for a server that cannot be reached, a refused password or a database
         that is not Airboss's. The URL in messages never shows a password. Read-only, the
         schema is only checked: nothing is created, locked or migrated (issue 30)."""
-        self.engine = _engine(url)
+        self.engine, self._security = _engine(url)
         super().__init__(passwords.shown(url), read_only)
+        #: what this store sends and reads crosses the network as clear text (issue 46)
+        self.plain_text = server_trust.plain_text(self.engine.url.host, self.engine.url.query)
         #: the connection that LISTENs for other stations' appends
         self._listen: Any = None
         self._notices = 0
@@ -221,7 +269,7 @@ class ServerStore(Store):
                 migrate(self.engine, self.where)
         except DBAPIError as e:
             self.close()
-            if "password" in str(e.orig).lower():
+            if "password authentication failed" in str(e.orig).lower():
                 passwords.forget(url)
             raise _problem(self.where, e) from None
         except BaseException:
@@ -286,9 +334,10 @@ class ServerStore(Store):
             raise _problem(self.where, e, "nothing was written") from None
 
     def append(self, envelopes: Any, uid: str | None = None) -> None:
-        """One multi-row INSERT (not executemany: psycopg's pipeline would print "pipeline
-        aborted" on every lost race) and, at its commit, the announcement every station
-        LISTENing on this game hears.
+        """One call of the server's ``airboss_append`` (``app.store.server_functions``, issue
+        46): the server checks the action's shape and its place in the log, makes each
+        event's hash and, at the commit, announces the append to every station LISTENing on
+        this game. A station holds no right to write the tables itself.
 
         Exactly once (issue 30): when the connection is lost after the action was sent (the
         answer to COMMIT lost, a reset, a network gone silent), the server is asked whether
@@ -300,22 +349,19 @@ class ServerStore(Store):
         if not envelopes:
             return
         start = time.monotonic()
-        rows = self._rows_of(envelopes, uid)
+        game, last = envelopes[0].game, envelopes[-1].seq
+        action = {"game": game, "events": self._action_json(envelopes, uid)}
         for attempt in (1, 2):
             began = time.monotonic()
             connected = inserted = False
             try:
                 with self._use(write=True) as conn:
                     connected = True
-                    conn.execute(insert(EVENT).values(rows))
+                    digest = conn.execute(server_sql.APPEND, action).scalar_one()
                     inserted = True
-                    conn.execute(
-                        server_sql.NOTIFY,
-                        {"channel": channel(envelopes[0].game), "seq": str(envelopes[-1].seq)},
-                    )
             except IntegrityError:
                 if uid is not None and self._settle(uid, start) is True:
-                    self._sent()
+                    self._head(game, last, None)
                     return  # this very action was saved before (a repeat): once is enough
                 raise ConcurrentAppend from None
             except (OperationalError, InterfaceError) as e:
@@ -326,7 +372,7 @@ class ServerStore(Store):
                 state = self._settle(uid, start)
                 if state is True:
                     log.warning("%s: ... and the action was saved", self.where)
-                    self._sent()
+                    self._head(game, last, None)
                     return
                 stale = not inserted and time.monotonic() - began < STALE_S
                 if state is False and stale and attempt == 1:
@@ -345,8 +391,104 @@ class ServerStore(Store):
                 ) from None
             except DBAPIError as e:
                 raise _problem(self.where, e, "nothing of this action was written") from None
-            self._sent()
+            self._head(game, last, str(digest))
             return
+
+    def _action_json(self, envelopes: Any, uid: str | None) -> str:
+        """One action's events as ``airboss_append`` takes them: a JSON list of their
+        columns, the time as the chain reads it (UTC, to the microsecond)."""
+        return json.dumps(
+            [
+                {
+                    "seq": e.seq,
+                    "action": e.action,
+                    "time": canonical_time(e.time),
+                    "actor": e.actor,
+                    "rule": e.rule,
+                    "narrative": e.narrative,
+                    "kind": e.event.kind,
+                    "payload": event_to_json(e.event),
+                    "uid": None if uid is None else f"{uid}/{n}",
+                }
+                for n, e in enumerate(envelopes)
+            ],
+            ensure_ascii=False,
+        )
+
+    def _head(self, game: str, seq: int, digest: str | None) -> None:
+        """The action just saved is the chain's head: its newest event's hash, as the server
+        made it (read back when the answer that carried it was lost)."""
+        if digest is None:
+            digest = self.hash_at(game, seq)
+        if digest is not None and seq >= self.heads.get(game, (0, ""))[0]:
+            self.heads[game] = (seq, digest)
+
+    def add_game(self, game_id: str, ruleset: str, title: str, variants: Any) -> None:
+        """A new game's row, through the server's ``airboss_add_game`` (issue 46)."""
+        self._refuse_read_only()
+        self._call(
+            server_sql.ADD_GAME,
+            {
+                "id": game_id,
+                "ruleset": ruleset,
+                "title": title,
+                "variants": json.dumps(list(variants)),
+                "created": None,
+            },
+        )
+
+    def _store_snapshot(self, game_id: str, seq: int, data: bytes) -> bool:
+        """Through the server's ``airboss_save_snapshot``, which takes the event's hash from
+        the log itself (issue 46); whether it was stored (another station's came first)."""
+        rows = self._call(server_sql.SAVE_SNAPSHOT, {"game": game_id, "seq": seq, "data": data})
+        return bool(rows and rows[0][0])
+
+    def _take_copy(self, game: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+        """A game copied here (from a file) in one transaction through the server's own
+        functions: its row, then its log, whose every hash the server makes again (a file's
+        log whose chain is broken is refused, as at its open)."""
+        events = [
+            {
+                **{c: r[c] for c in ("seq", "action", "actor", "rule", "narrative", "kind")},
+                "time": canonical_time(r["time"]),
+                "payload": r["payload"],
+                "uid": r["uid"],
+            }
+            for r in rows
+        ]
+        created = game["created"]
+        try:
+            with self._use(write=True) as conn:
+                conn.execute(
+                    server_sql.ADD_GAME,
+                    {
+                        "id": game["id"],
+                        "ruleset": game["ruleset"],
+                        "title": game["title"],
+                        "variants": game["variants"],
+                        "created": canonical_time(created) if created is not None else None,
+                    },
+                )
+                # an action at a time would cost a round trip each: the log in pages
+                for start in range(0, len(events), 5000):
+                    conn.execute(
+                        server_sql.APPEND,
+                        {"game": game["id"], "events": json.dumps(events[start : start + 5000])},
+                    )
+        except IntegrityError:
+            raise ConcurrentAppend from None
+        except DBAPIError as e:
+            raise _problem(self.where, e, "nothing was copied") from None
+
+    def _call(self, statement: Executable, params: Params) -> list[tuple[Any, ...]]:
+        """One of the server's functions, in a transaction of its own."""
+        try:
+            with self._use(write=True) as conn:
+                return [tuple(r) for r in conn.execute(statement, dict(params))]
+        except IntegrityError:
+            raise ConcurrentAppend from None
+        except DBAPIError as e:
+            raise _problem(self.where, e, "nothing was written") from None
 
     def saved(self, uid: str) -> bool:
         """``Store.saved``; after a lost connection, the server's process that served it is
@@ -390,7 +532,7 @@ class ServerStore(Store):
                 self._listen = psycopg.connect(
                     url.render_as_string(hide_password=False),
                     autocommit=True,
-                    **{**connect_args(), "connect_timeout": 2},
+                    **{**connect_args(), **self._security, "connect_timeout": 2},
                 )
                 self._listen.execute(_listen_sql(game_id))
                 self._notices += 1  # (re)connected: what was said meanwhile was not heard
@@ -439,5 +581,7 @@ class ServerStore(Store):
             return None
 
     def watching(self, game_id: str) -> int | None:
+        """How many connections follow this game, counted by the server's own function (a
+        station reads no other connection's statements, issue 46)."""
         rows = self._rows(server_sql.WATCHING, {"listen": _listen_sql(game_id).as_string(None)})
         return int(rows[0][0] or 0)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from app.core.events import Envelope, Event, event_from_json, event_to_json, events_from_json
+from app.store import trusted_snapshots
 from app.store.chain import HASHED, check_rows, event_hash
 from app.store.errors import StoreError, Tampered
 from app.store.where import is_url
@@ -81,6 +82,25 @@ _SELECT_ANCHOR = (
     "ORDER BY seq DESC LIMIT 1"
 )
 _SELECT_SNAPSHOT = "SELECT seq, data FROM snapshot WHERE game_id = :game ORDER BY seq DESC LIMIT 1"
+
+
+def _unreadable(e: BaseException) -> str:
+    """Why a stored payload is no event, in one line: the kind this Airboss does not know,
+    or the first field that does not fit (a pydantic error's), never the error's dump."""
+    errors = getattr(e, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+        except Exception:  # noqa: BLE001 - not pydantic's after all
+            first = None
+        if isinstance(first, dict):
+            if first.get("type") == "union_tag_invalid":
+                tag = first.get("ctx", {}).get("tag", "")
+                return f"its kind {tag!r} is no event this Airboss knows"[:300]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            return f"its {where or 'payload'}: {first.get('msg', 'not readable')}"[:300]
+    lines = [line for line in str(e).strip().splitlines() if line.strip()]
+    return f"its payload cannot be read ({lines[0] if lines else type(e).__name__})"[:300]
 
 
 def channel(game_id: str) -> str:
@@ -142,6 +162,11 @@ class Store(ABC):
         #: changed or removed events moved): a following desk checks the whole log again
         self.suspect = False
         self._sending: tuple[str, int, str] | None = None
+        #: stored events whose payload is not an event this Airboss can read (seq -> why):
+        #: left out of every reading, and said (issue 46)
+        self.undecodable: dict[int, str] = {}
+        #: the seq of a snapshot found not to agree with a replay of its log (issue 46)
+        self.disagreeing_snapshot: int | None = None
 
     # -- what each kind supplies --------------------------------------------------------------
 
@@ -308,10 +333,34 @@ class Store(ABC):
         events are decoded (and so checked by their types): opening a long log with no
         snapshot reads it once for both (issue 31). ``Tampered`` where the chain breaks,
         before any event from there on is given; read to its end, the newest event is the
-        chain's head (``heads``)."""
+        chain's head (``heads``). A payload that is no event is left out (``undecodable``)."""
         for rows in self._checked_pages(game_id, 0, "", page):
-            events = events_from_json([r[8] for r in rows])
-            yield [(r[1], r[2], e) for r, e in zip(rows, events, strict=True)]
+            yield self.decoded(rows, 1, 2, 8)
+
+    def decoded(
+        self, rows: Sequence[Sequence[Any]], seq: int, action: int, payload: int
+    ) -> list[tuple[int, int, Event]]:
+        """``(seq, action, event)`` of stored rows (their columns at these places), decoded
+        in one go; a payload that is no event this Airboss reads is left out and said in
+        ``undecodable`` (issue 46: never a game that cannot be opened)."""
+        try:
+            events = events_from_json([r[payload] for r in rows])
+        except Exception:  # noqa: BLE001 - found row by row below
+            return [
+                (r[seq], r[action], e)
+                for r in rows
+                if (e := self._event_of(r[seq], r[payload])) is not None
+            ]
+        return [(r[seq], r[action], e) for r, e in zip(rows, events, strict=True)]
+
+    def _event_of(self, seq: int, payload: Any) -> Event | None:
+        """One stored payload decoded; ``None`` (and said in ``undecodable``) if it is no
+        event this Airboss reads."""
+        try:
+            return event_from_json(payload)
+        except Exception as e:  # noqa: BLE001 - any garbled payload: left out, said
+            self.undecodable[int(seq)] = _unreadable(e)
+            return None
 
     def _checked_pages(
         self, game_id: str, after: int, prev: str, page: int
@@ -366,7 +415,9 @@ class Store(ABC):
         rows = self._rows(_SELECT_LAST_SEQ, {"game": game_id})
         return int(rows[0][0] or 0) if rows else 0
 
-    def _envelopes(self, sql: str, params: Params) -> list[Envelope]:
+    def _envelopes(self, rows: Sequence[Sequence[Any]]) -> list[Envelope]:
+        """Envelopes of stored rows; a row whose payload is no event is left out (said in
+        ``undecodable``)."""
         return [
             Envelope(
                 game=r[0],
@@ -376,15 +427,18 @@ class Store(ABC):
                 actor=r[4],
                 rule=r[5],
                 narrative=r[6],
-                event=event_from_json(r[8]),
+                event=event,
             )
-            for r in self._rows(sql, params)
+            for r in rows
+            if (event := self._event_of(r[1], r[8])) is not None
         ]
 
-    def _stored(self, sql: str, params: Params) -> list[StoredEvent]:
+    def _stored(self, rows: Sequence[Sequence[Any]]) -> list[StoredEvent]:
+        """``StoredEvent``s of stored rows, as ``_envelopes`` makes envelopes."""
         return [
-            StoredEvent(r[0], r[1], r[2], self._time(r[3]), r[4], r[5], r[6], event_from_json(r[8]))
-            for r in self._rows(sql, params)
+            StoredEvent(r[0], r[1], r[2], self._time(r[3]), r[4], r[5], r[6], event)
+            for r in rows
+            if (event := self._event_of(r[1], r[8])) is not None
         ]
 
     def events(self, game_id: str, after: int = 0) -> list[Envelope]:
@@ -412,30 +466,42 @@ class Store(ABC):
         start: int,
         page: int,
         newest_first: bool,
-        made: Callable[[str, Params], list[Read]],
+        made: Callable[[Sequence[Sequence[Any]]], list[Read]],
     ) -> Iterator[Read]:
         """The log beyond sequence number ``start`` (after it, or before it going back), each
         page of rows ``made`` into envelopes or lighter rows."""
         sql = _PAGE_BACKWARD if newest_first else _PAGE_FORWARD
         while True:
-            envs = made(sql, {"game": game_id, "start": start, "page": page})
-            yield from envs
-            if len(envs) < page:
+            rows = self._rows(sql, {"game": game_id, "start": start, "page": page})
+            yield from made(rows)
+            if len(rows) < page:
                 return
-            start = envs[-1].seq
+            start = int(rows[-1][1])
 
     def action(self, game_id: str, action: int) -> list[Envelope]:
-        return self._envelopes(_SELECT_ACTION, {"game": game_id, "action": action})
+        return self._envelopes(self._rows(_SELECT_ACTION, {"game": game_id, "action": action}))
 
     # -- snapshots ----------------------------------------------------------------------------
 
     def save_snapshot(self, game_id: str, seq: int, data: bytes) -> None:
+        """Keep a snapshot of the game at event ``seq`` (written by this Airboss from its own
+        replay of the log, so this computer trusts it: ``app.store.trusted_snapshots``)."""
         if self.read_only:
             return
+        if self._store_snapshot(game_id, seq, data):
+            head = self._head_at(game_id, seq)
+            if head is not None:
+                trusted_snapshots.remember(game_id, seq, head, data)
+
+    def _head_at(self, game_id: str, seq: int) -> str | None:
         head = self.heads.get(game_id)
-        digest = head[1] if head is not None and head[0] == seq else self.hash_at(game_id, seq)
-        row = {"game": game_id, "seq": seq, "data": data, "head": digest}
+        return head[1] if head is not None and head[0] == seq else self.hash_at(game_id, seq)
+
+    def _store_snapshot(self, game_id: str, seq: int, data: bytes) -> bool:
+        """Store the snapshot row, with the hash of its event (``head``); whether it was."""
+        row = {"game": game_id, "seq": seq, "data": data, "head": self._head_at(game_id, seq)}
         self._write((INSERT_SNAPSHOT, [row]))
+        return True
 
     def check_log(self, game_id: str, whole: bool = True) -> bool:
         """The check of a game's log at open (issue 30): nothing removed anywhere, and the
@@ -483,4 +549,8 @@ class Store(ABC):
         ]
         for r in rows:
             r["time"] = target._stored_time(self._time(r["time"]))
-        target._write((INSERT_GAME, [game]), (INSERT_EVENT, rows))
+        target._take_copy(game, rows)
+
+    def _take_copy(self, game: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+        """Store a copied game's row and its log as they were stored, in one transaction."""
+        self._write((INSERT_GAME, [game]), (INSERT_EVENT, rows))

@@ -152,10 +152,9 @@ def ask_for_passwords(game: str | None) -> None:
     from app.store.where import is_url
 
     if game and is_url(game):
-        from app.store import passwords
-        from app.ui.server_dialog import ask_password
+        from app.ui.server_dialog import ask_here
 
-        passwords.ask = ask_password
+        ask_here()
 
 
 def run(

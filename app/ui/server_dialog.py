@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.session import OVERVIEW_HEAD, GameSession
-from app.store import passwords
+from app.store import passwords, server_trust
 from app.ui.model import describe_error
 
 #: how a game from a server is opened
@@ -57,6 +57,33 @@ def ask_password(shown_url: str) -> str | None:
         QLineEdit.EchoMode.Password,
     )
     return text if ok and text else None
+
+
+def ask_trust(host: str, port: int, fingerprint: str) -> bool:
+    """Whether to trust a club's server this computer meets for the first time (issue 46):
+    its certificate's fingerprint shown to compare with what the club's laptop printed; No
+    (the default) sends nothing to it."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        "A server this computer does not know",
+        f"{host}:{port} is not known to this computer yet. Its certificate's fingerprint is\n\n"
+        f"{fingerprint}\n\nIs it the fingerprint the club's server printed when it started? "
+        "Only then trust it: this computer will send its password to no other server at "
+        "this address.",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+    )
+    box.setObjectName("trust-server")
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    return box.exec() == QMessageBox.StandardButton.Yes
+
+
+def ask_here() -> None:
+    """The desk asks, in dialogs, for a password the keyring lacks and whether to trust a
+    club's server met for the first time."""
+    passwords.ask = ask_password
+    server_trust.confirm = ask_trust
 
 
 class OpenFromServerDialog(QDialog):
@@ -148,6 +175,7 @@ class OpenFromServerDialog(QDialog):
         if not url:
             self.message.setText("Type the server's address, as the club's server printed it.")
             return False
+        server_trust.confirm = ask_trust  # the password has its own box here
         try:
             rows = GameSession.overview(url)
         except Exception as e:  # noqa: BLE001 - an unreachable server is a message

@@ -41,16 +41,26 @@ def started(club, fake_keyring) -> club_server.Started:
     from app.store import passwords
 
     _root, s = club
-    for url in (s.station_url, s.local_station_url):
-        passwords.remember(url, PASSWORDS[club_server.STATION])
-    for url in (s.viewer_url, s.local_viewer_url):
-        passwords.remember(url, PASSWORDS[club_server.VIEWER])
+    for m in s.machines:
+        passwords.remember(m.url, PASSWORDS[m.role])
     return s
+
+
+def _with_password(url: str) -> str:
+    """The URL with its role's password in it (as a script might be given it)."""
+    from app.store import passwords
+
+    return url.replace("@", f":{PASSWORDS[passwords.user_of(url) or '']}@", 1)
 
 
 def test_start_makes_passwords_once_and_listens_on_localhost(club) -> None:
     root, s = club
-    assert set(s.passwords) == {club_server.STATION, club_server.VIEWER}
+    stations = range(1, club_server.STATIONS + 1)
+    viewers = range(1, club_server.VIEWERS + 1)
+    assert set(s.passwords) == {
+        *(club_server.login(club_server.STATION, n) for n in stations),
+        *(club_server.login(club_server.VIEWER, n) for n in viewers),
+    }
     assert s.host == "localhost" and s.listen == "localhost"
     shown = "\n".join(club_server.describe(s))
     assert "localhost" in shown and s.station_url in shown and s.viewer_url in shown
@@ -69,10 +79,8 @@ def test_start_makes_passwords_once_and_listens_on_localhost(club) -> None:
             "SELECT rolname, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles "
             "WHERE rolname LIKE 'airboss_%' ORDER BY rolname"
         ).fetchall()
-    assert supers == [
-        (club_server.STATION, False, False, False),
-        (club_server.VIEWER, False, False, False),
-    ]
+    assert supers and not any(any(flags) for _role, *flags in supers)
+    assert {r for r, *_ in supers} == {club_server.STATION, club_server.VIEWER, *s.passwords}
     again = club_server.start(root=root, port=PORT)
     assert again.passwords == {}  # shown once: a second start makes none
 
@@ -99,7 +107,7 @@ def test_the_station_reads_and_appends_and_nothing_more(started) -> None:
         s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
         s.next_step()
         gid = s.game_id
-    station = started.station_url.replace("@", f":{PASSWORDS[club_server.STATION]}@")
+    station = _with_password(started.station_url)
     for statement in (
         "UPDATE event SET narrative = 'forged'",
         "DELETE FROM event",
@@ -126,7 +134,7 @@ def test_the_viewer_only_reads_even_through_plain_sql(started) -> None:
     with GameSession.create(started.station_url, ruleset="skirmish", title="Watched") as s:
         s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
         gid = s.game_id
-    viewer = started.viewer_url.replace("@", f":{PASSWORDS[club_server.VIEWER]}@")
+    viewer = _with_password(started.viewer_url)
     with psycopg.connect(viewer, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM event WHERE game_id = %s", (gid,)).fetchone()[0]
         for statement in (
@@ -140,11 +148,11 @@ def test_the_viewer_only_reads_even_through_plain_sql(started) -> None:
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute(statement)
     with GameSession.open(started.viewer_url, game=gid) as desk:  # even asked to act
-        with pytest.raises(StoreError, match="does not let airboss_viewer"):
+        with pytest.raises(StoreError, match="does not let airboss_viewer_2"):
             desk.next_step()
     # a read-only desk given the station's address connects as the viewer
     with GameSession.open(started.station_url, game=gid, read_only=True) as hq:
-        assert hq.store.where.startswith(f"postgresql://{club_server.VIEWER}@")
+        assert hq.store.where.startswith(f"postgresql://{club_server.VIEWER}_2@")
 
 
 def test_no_output_and_no_file_holds_a_password(
@@ -161,7 +169,7 @@ def test_no_output_and_no_file_holds_a_password(
     with GameSession.create(started.station_url, ruleset="skirmish", title="Secret") as s:
         s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
         gid = s.game_id
-    full = started.station_url.replace("@", f":{PASSWORDS[club_server.STATION]}@")
+    full = _with_password(started.station_url)
     said: list[str] = []
     assert main(["--db", full, "--list"]) == 0
     assert main(["log", full, "--game", gid]) == 0
@@ -233,13 +241,13 @@ def test_tls_on_request_with_a_certificate_the_server_makes() -> None:
     root = Path(tempfile.mkdtemp(prefix="airboss-club-"))
     try:
         s = club_server.start(root=root, port=PORT + 1, listen="127.0.0.2", tls=True)
-        assert s.station_url.endswith("?sslmode=require") and s.tls
+        assert "sslmode" not in s.station_url and s.tls
         assert (root / "data" / "server.crt").exists()
         assert (root / "data" / "server.key").stat().st_mode & 0o077 == 0
         hba = (root / "data" / "pg_hba.conf").read_text()
         assert "hostssl club" in hba and "samenet" in hba
-        url = s.station_url.replace("@", f":{s.passwords[club_server.STATION]}@")
-        with psycopg.connect(url) as conn:
+        url = s.station_url.replace("@", f":{s.password(club_server.STATION, 2)}@")
+        with psycopg.connect(url, sslmode="require") as conn:
             assert conn.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
             assert conn.pgconn.ssl_in_use
         assert "TLS" in "\n".join(club_server.describe(s))
@@ -261,7 +269,7 @@ def test_the_dialog_asks_the_password_once_and_the_keyring_keeps_it(
     passwords._typed.clear()
     fake_keyring.kept.clear()
     with GameSession.create(
-        started.station_url.replace("@", f":{PASSWORDS[club_server.STATION]}@"),
+        _with_password(started.station_url),
         ruleset="skirmish",
         title="Typed once",
     ):
@@ -275,10 +283,13 @@ def test_the_dialog_asks_the_password_once_and_the_keyring_keeps_it(
     qtbot.keyClicks(dialog.url, started.station_url)
     qtbot.keyClick(dialog.url, Qt.Key.Key_Return)
     assert "refused the user name or password" in dialog.message.text()
-    qtbot.keyClicks(dialog.password, PASSWORDS[club_server.STATION])
+    qtbot.keyClicks(dialog.password, PASSWORDS[club_server.login(club_server.STATION, 2)])
     qtbot.keyClick(dialog.password, Qt.Key.Key_Return)
     assert "Typed once" in [dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())]
     assert dialog.password.text() == ""
     assert ("airboss", passwords.key(started.station_url)) in fake_keyring.kept
     settings.sync()
-    assert PASSWORDS[club_server.STATION] not in (tmp_path / "settings.ini").read_text()
+    assert (
+        PASSWORDS[club_server.login(club_server.STATION, 2)]
+        not in (tmp_path / "settings.ini").read_text()
+    )

@@ -166,7 +166,6 @@ BAD_FILES: dict[str, Callable[[Path], None]] = {
     "unknown event type": unknown_event_type,
     "garbage payload": garbage_payload,
     "invalid UTF-8": invalid_utf8,
-    "bad snapshot": bad_snapshot,
     "undo of an action not in the log": undo_of_missing_action,
     "garbage variants": garbage_variants,
 }
@@ -199,6 +198,18 @@ def test_bad_file_refused_unchanged_nothing_beside(
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err and str(good_file) in err
+    assert sha(good_file) == before
+    assert sorted(p.name for p in good_file.parent.iterdir()) == ["game.airboss"]
+
+
+def test_a_bad_snapshot_is_said_and_left_out_the_game_opens_unchanged(good_file: Path) -> None:
+    """Issue 46: a snapshot row that does not agree with its log (here: garbage) no longer
+    makes the game unopenable; it is said, naming its event, and never used."""
+    bad_snapshot(good_file)
+    before = sha(good_file)
+    with GameSession.open(good_file) as s:
+        assert len(s.problems) == 1 and "snapshot of this game at event seq 1" in s.problems[0]
+        assert s.engagement.aircraft
     assert sha(good_file) == before
     assert sorted(p.name for p in good_file.parent.iterdir()) == ["game.airboss"]
 

@@ -36,13 +36,22 @@ def test_injection_through_game_id_title_aircraft_and_ruleset_changes_nothing(
     typed."""
     import app.session
 
-    game_id, title, name, ruleset = PAYLOADS
+    bad_id, title, name, ruleset = PAYLOADS
+    monkeypatch.setattr(app.session.uuid, "uuid4", lambda: SimpleNamespace(hex=bad_id))
+    worst = GameSession.create(tmp_path / "worst.airboss", ruleset="skirmish", title=title)
+    monkeypatch.undo()
+    GameSession.create(pg_url, ruleset="skirmish", title="Good").close()  # the schema is there
+    before = _public_tables(pg_url)
+    # issue 46: the server's own function takes only a game id of the shape Airboss makes
+    with pytest.raises(StoreError, match="the server refused it .the game's id") as e:
+        worst.save_copy(pg_url)
+    assert "nothing was copied" in str(e.value)
+    worst.close()
+    game_id = "0123456789abcdef0123456789abcdef"
     monkeypatch.setattr(app.session.uuid, "uuid4", lambda: SimpleNamespace(hex=game_id))
     home = GameSession.create(tmp_path / "bad.airboss", ruleset="skirmish", title=title)
     monkeypatch.undo()
     home.add_aircraft(side="Blue", type_id="jet", name=name)
-    GameSession.create(pg_url, ruleset="skirmish", title="Good").close()  # the schema is there
-    before = _public_tables(pg_url)
     home.save_copy(pg_url)
     with GameSession.open(pg_url, game=game_id, read_only=True) as desk:
         assert desk.follow() is not None  # LISTEN on the game's channel: quoted, not run
