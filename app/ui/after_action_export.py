@@ -1,11 +1,11 @@
 """Exports of the After-action plots: a plot as PNG (pyqtgraph's image exporter) or SVG (Qt's
 SVG generator: pyqtgraph 0.14's SVG exporter cannot read the path data Qt 6.8+ writes), and
-the data behind the plots as CSV, exact values kept ("9/2") beside their decimals.
+the data behind the plots as CSV, exact values kept ("9/2") beside their decimals, no cell a
+spreadsheet would run as a formula (``app.core.csv_cells``, issue 46).
 """
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -16,6 +16,7 @@ from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 
+from app.core import csv_cells
 from app.core.after_action import AfterAction
 from app.core.dice_check import DieCheck
 from app.core.luck import RollOdds, band
@@ -60,7 +61,7 @@ def export_csv(
     """Every series point, every roll with its odds, the luck band of each side and the
     typed dice's counts, as rows of one CSV (a ``table`` column says which)."""
     with path.open("w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
+        out = csv_cells.writer(f)  # no cell a spreadsheet would run (issue 46)
         out.writerow(
             ["table", "quantity", "who", "name", "side", "turn", "value", "exact", "seq",
              "action", "log line"]

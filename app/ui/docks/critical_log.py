@@ -8,7 +8,6 @@ through, as DESIGN.md asks.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import csv_cells
 from app.core.log_index import Hit
 from app.ui.log_progress import LogProgress
 from app.ui.message_bar import MessageBar
@@ -280,7 +280,7 @@ class CriticalLogDock(QWidget):
         rows = self.visible_rows()
         try:
             with path.open("w", newline="", encoding="utf-8") as f:
-                w = csv.writer(f)
+                w = csv_cells.writer(f)  # no cell a spreadsheet would run (issue 46)
                 w.writerow([*COLUMNS, "Undone", "Log entry"])
                 for e, undone in rows:
                     w.writerow([*cells(e), "yes" if undone else "", e.seq])
