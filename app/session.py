@@ -71,6 +71,7 @@ from app.core.prepared import (
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
+from app.core.text import refuse_control, shown
 from app.plugins import load_ruleset
 from app.store import (
     ConcurrentAppend,
@@ -156,6 +157,7 @@ class GameSession:
     ) -> GameSession:
         """A new game in a new ``.airboss`` file (or on a server URL)."""
         shapes.create_args(target, ruleset, title, variants, actor)  # issue 31: wrong shapes
+        refuse_control("the game's title", title)  # issue 46: before the file is made
         rs = load_ruleset(ruleset).bind(variants)
         store = create_store(target)
         game_id = uuid.uuid4().hex
@@ -211,11 +213,11 @@ class GameSession:
         """The overview as text cells, one tuple per game in ``OVERVIEW_HEAD``'s order: the one
         form ``airboss --list`` prints and File > Open from server shows."""
         return [
-            (
-                str(r["id"]),
-                str(r["ruleset"]),
-                str(r["title"]),
-                str(r["turn"]),
+            (  # every cell as text: an older file's control characters shown (issue 46)
+                shown(str(r["id"])),
+                shown(str(r["ruleset"])),
+                shown(str(r["title"])),
+                shown(str(r["turn"])),
                 "" if r["in_play"] is None else str(r["in_play"]),
                 f"{r['last_action']:%Y-%m-%d %H:%M}" if r["last_action"] else "",
                 "" if r["watching"] is None else str(r["watching"]),
@@ -868,6 +870,7 @@ class GameSession:
             raise self._acted_first(prepared.seq)
         if prepared.disagrees:
             raise RuleViolation(prepared.disagrees)
+        refuse_control("the override's reason", prepared.reason)  # issue 46: names are text
         if prepared.inputs is None:
             if prepared.invalid is not None:
                 raise prepared.invalid
@@ -983,6 +986,8 @@ class GameSession:
     ) -> str:
         """Put an aircraft (or counted group) on the roster; returns its id."""
         shapes.aircraft_args(side, type_id, name, pilot, details)  # issue 31: wrong shapes
+        refuse_control("the aircraft's name", name)  # issue 46: names are text
+        refuse_control("the side", side)
         aircraft_id = self._new_id(name)
         ev = call_guest(
             self.ruleset,
@@ -1020,6 +1025,9 @@ class GameSession:
     ) -> None:
         """Rename, change pilot or side, or replace the card data of an aircraft."""
         a = self.engagement.get(aircraft_id)
+        refuse_control("the aircraft's name", name)  # issue 46: names are text
+        refuse_control("the side", side)
+        name = name.strip() if name is not None else None
         if name is not None and not name.strip():
             raise RuleViolation(f"{a.name}: an aircraft needs a name")
         if side is not None and not side.strip():
@@ -1061,6 +1069,7 @@ class GameSession:
             raise RuleViolation(f"{delta!r} is not an amount (whole number or fraction)") from None
         if amount == 0:
             raise RuleViolation("a ledger correction needs a non-zero amount")
+        refuse_control("the reason", reason)  # issue 46
         if not reason.strip():
             raise RuleViolation("say why the ledger changes; the reason goes into the log")
         spec = self.ruleset.ledger_spec(ledger, a.card)
@@ -1194,6 +1203,8 @@ class GameSession:
         shapes.text("side", side)
         shapes.text("dice", dice)
         shapes.text("aircraft", aircraft, optional=True)
+        refuse_control("the side", side)  # issue 46: a tab is refused, not dropped
+        refuse_control("the dice's name", dice)
         dice = " ".join(dice.split())
         if len(dice) > MAX_DICE_NAME:
             raise RuleViolation(

@@ -14,9 +14,14 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+
+from app.core.text import shown
 
 JSON = Any
+#: text that is printed (a name, a side, a title, a reason): any control character an older
+#: file holds is shown as a visible escape, never acted on by what prints it (issue 46)
+Shown = Annotated[str, AfterValidator(shown)]
 
 
 class _Event(BaseModel):
@@ -33,7 +38,7 @@ class _Event(BaseModel):
 class GameCreated(_Event):
     kind: Literal["game_created"] = "game_created"
     ruleset: str
-    title: str
+    title: Shown
     variants: tuple[str, ...] = ()
 
 
@@ -42,8 +47,8 @@ class AircraftAdded(_Event):
 
     kind: Literal["aircraft_added"] = "aircraft_added"
     aircraft: str
-    name: str
-    side: str
+    name: Shown
+    side: Shown
     type_id: str
     pilot: str | None = None
     count: int = 1
@@ -59,8 +64,8 @@ class AircraftChanged(_Event):
 
     kind: Literal["aircraft_changed"] = "aircraft_changed"
     aircraft: str
-    name: str | None = None
-    side: str | None = None
+    name: Shown | None = None
+    side: Shown | None = None
     pilot: str | None = None
     card: dict[str, JSON] | None = None
 
@@ -77,7 +82,7 @@ class LedgerChanged(_Event):
     aircraft: str
     ledger: str
     delta: Fraction
-    reason: str = ""
+    reason: Shown = ""
 
 
 class LedgerLimitChanged(_Event):
@@ -218,9 +223,9 @@ class DiceSet(_Event):
     nothing in the game: the After-action panel's dice check groups typed dice by it."""
 
     kind: Literal["dice_set"] = "dice_set"
-    side: str
+    side: Shown
     aircraft: str | None = None
-    dice: str = ""
+    dice: Shown = ""
 
     def touches(self) -> frozenset[str]:
         return frozenset()  # no aircraft's state or card changes

@@ -39,6 +39,7 @@ from app.core.events import (
     Restored,
     Reverted,
 )
+from app.core.text import shown
 
 if TYPE_CHECKING:
     from app.core.prepared import Prepared
@@ -468,7 +469,7 @@ def _input(
         modifier=modifier,
         read=ev.read.get(name),
         who=actor if source == "override" else "",
-        why=ev.reason if source == "override" else "",
+        why=shown(ev.reason) if source == "override" else "",  # issue 46: an older file's
         secret=name in secret,
     )
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from app.core.events import Event, Restored, Reverted
+from app.core.text import shown
 from app.store.chain import canonical_time
 from app.store.store import Store
 
@@ -97,7 +98,8 @@ def lines(store: Store, game_id: str, page: int = 20_000) -> Iterator[Line]:
         for seq, action, when, narrative, kind in rows:
             if not (type(when) is str and len(when) == 26 and when[10] == " " and when[19] == "."):
                 when = canonical_time(when)  # a server's time, or one written otherwise
-            yield Line(seq, action, when[11:19], narrative, kind in _META_KINDS)
+            # an older file's control characters shown, never sent to the terminal (issue 46)
+            yield Line(seq, action, when[11:19], shown(narrative), kind in _META_KINDS)
         if len(rows) < page:
             return
         start = rows[-1][0]

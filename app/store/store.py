@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from app.core.events import Envelope, Event, event_from_json, event_to_json, events_from_json
+from app.core.text import shown
 from app.store import trusted_snapshots
 from app.store.chain import HASHED, check_rows, event_hash
 from app.store.errors import StoreError, Tampered
@@ -426,7 +427,7 @@ class Store(ABC):
                 time=self._time(r[3]),
                 actor=r[4],
                 rule=r[5],
-                narrative=r[6],
+                narrative=shown(r[6]),  # an older file's control characters: escaped
                 event=event,
             )
             for r in rows
@@ -436,7 +437,7 @@ class Store(ABC):
     def _stored(self, rows: Sequence[Sequence[Any]]) -> list[StoredEvent]:
         """``StoredEvent``s of stored rows, as ``_envelopes`` makes envelopes."""
         return [
-            StoredEvent(r[0], r[1], r[2], self._time(r[3]), r[4], r[5], r[6], event)
+            StoredEvent(r[0], r[1], r[2], self._time(r[3]), r[4], r[5], shown(r[6]), event)
             for r in rows
             if (event := self._event_of(r[1], r[8])) is not None
         ]

@@ -443,10 +443,10 @@ class RosterDock(QWidget):
         a = self.model.aircraft_row(aircraft_id)
         if a is None:
             return
-        new = item.text(NAME).strip()
-        if new == a["name"]:
+        new = item.text(NAME)  # as typed: a tab is refused by the session, not stripped
+        if new.strip() == a["name"]:
             return
-        if not new:
+        if not new.strip():
             self.message.show_refusal(f"{a['name']}: an aircraft needs a name; not renamed")
             self._fill_quietly(item, a)
             return
