@@ -139,6 +139,11 @@ def _sub_parser() -> argparse.ArgumentParser:
 
 
 def cmd_rulesets() -> int:
+    """The installed rulesets and their procedures, the broken ones with their error, and
+    the umpire's own files each ruleset refused (issue 46: too deep, too big, malformed),
+    each naming the file and the field."""
+    from app.core.data import catalogue_problems, override_problems
+    from app.core.text import shown
     from app.plugins import available_rulesets, broken_rulesets, load_ruleset
 
     for rid, title in available_rulesets().items():
@@ -146,6 +151,14 @@ def cmd_rulesets() -> int:
         print(f"{rid}: {title}")
         for proc in rs.procedures.values():
             print(f"    {proc.id:<24} {proc.title} ({proc.rule})")
+        try:
+            rs.aircraft  # noqa: B018 - reads the umpire's aircraft files, each checked
+            tables = rs.table_files()
+        except Exception as e:  # noqa: BLE001 - a ruleset's own failure: said, not raised
+            print(f"    refused: {shown(str(e))}")
+            continue
+        for problem in [*catalogue_problems(rid), *override_problems(rid, tables)]:
+            print(f"    refused: {shown(problem)}")
     for rid, err in broken_rulesets().items():
         print(f"{rid}: BROKEN - {err}")
     return 0

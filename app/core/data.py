@@ -32,6 +32,26 @@ Missing = Literal["missing"]
 
 #: the largest table or aircraft file read, in bytes (issue 31: a file of 64 MB is no table)
 MAX_DATA_FILE = 1_000_000
+#: the deepest a table or aircraft file nests its tables and lists (issue 46: the deepest file
+#: shipped nests 4; one nested 200,000 deep made every aircraft of its ruleset fail)
+MAX_DEPTH = 16
+
+
+def _too_deep(data: Any) -> str | None:
+    """The first field nested deeper than ``MAX_DEPTH`` (its dotted place), walked without
+    recursion; ``None`` when none is."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return where or "(top level)"
+        if isinstance(value, Mapping):
+            stack.extend(
+                (v, f"{where}.{k}" if where else str(k), depth + 1) for k, v in value.items()
+            )
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}.{i}", depth + 1) for i, v in enumerate(value))
+    return None
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -50,7 +70,12 @@ def read_toml(path: Path) -> dict[str, Any]:
                 f"{MAX_DATA_FILE:,}"
             )
         with path.open("rb") as f:
-            return tomllib.load(f)
+            data = tomllib.load(f)
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise DataFileError(
+            f"{path}: nested far deeper than a table or an aircraft nests (at most "
+            f"{MAX_DEPTH}); refused"
+        ) from None
     except tomllib.TOMLDecodeError as e:
         raise DataFileError(f"{path}: not valid TOML: {e}") from None
     except UnicodeDecodeError as e:
@@ -63,6 +88,13 @@ def read_toml(path: Path) -> dict[str, Any]:
                 f"{path}: a link to {os.readlink(path)}, a file that does not exist"
             ) from None
         raise DataFileError(f"{path}: cannot be read: {e.strerror}") from None
+    deep = _too_deep(data)
+    if deep is not None:
+        raise DataFileError(
+            f"{path}: {deep}: nested deeper than a table or an aircraft nests (at most "
+            f"{MAX_DEPTH}); refused"
+        )
+    return data
 
 
 def validate(model: type[M], data: Mapping[str, Any], where: str) -> M:
@@ -190,6 +222,11 @@ def _check_override(shipped: Any, over: Any, path: Path, where: str = "") -> Non
             f"{path}: {where or '(top level)'}: the table holds {_kind(shipped)} here, "
             f"not {_kind(over)}"
         )
+    if isinstance(shipped, list) and shipped and isinstance(over, list) and not over:
+        raise DataFileError(  # issue 46: an emptied list leaves its rule nothing to read
+            f"{path}: {where or '(top level)'}: the table prints {len(shipped)} values here; "
+            "an empty list leaves the rule nothing to read"
+        )
     if isinstance(over, Mapping):
         for k, v in over.items():
             _check_override(shipped.get(k), v, path, f"{where}.{k}" if where else str(k))
@@ -277,6 +314,26 @@ def load_catalogue(directory: Path, model: type[M], ruleset: str | None = None) 
                 except DataFileError as e:
                     problems.append(str(e))
         _PROBLEMS[ruleset] = problems
+    return out
+
+
+def override_problems(ruleset: str, tables: Mapping[str, Path]) -> list[str]:
+    """The umpire's table overrides of ``ruleset`` that would be refused, one line each
+    naming the file, the field and the reason (``airboss rulesets``, issue 46): each read,
+    checked against its shipped table, and by the table's model once the ruleset has read it."""
+    out = []
+    for path in tables.values():
+        over = override_path(ruleset, path.stem)
+        if not (over.exists() or over.is_symlink()):
+            continue
+        try:
+            shipped, values = read_toml(path), read_toml(over)
+            _check_override(shipped, values, over)
+            model = table_model(path)
+            if model is not None:
+                validate(model, _merge(shipped, values), f"{path} with overrides from {over}")
+        except DataFileError as e:
+            out.append(str(e))
     return out
 
 

@@ -65,7 +65,9 @@ class Card(BaseModel):
     sample: bool = Field(
         False, description="true for the shipped sample values, not a published card"
     )
-    size: StrictInt = Field(description="the size number, used as a hit-roll modifier")
+    #: Target Size: "the Size number on the ADC is used directly as a die roll modifier" (a d10
+    #: hit roll): beyond 9 either way it would decide every roll (issue 46: -999999 was taken)
+    size: StrictInt = Field(ge=-9, le=9, description="the size number, a hit-roll modifier")
     speed: float = Field(gt=0, description="the speed the sample starts at")
     max_speed: float = Field(gt=0)
     gun: InternalGun | None = None
