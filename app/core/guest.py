@@ -47,15 +47,37 @@ TIME_LIMIT = 5.0
 REFUSALS: tuple[type[BaseException], ...] = (RuleViolation, ValidationError)
 
 
+#: told of every ruleset failure, from whatever thread met it (issue 46: the desk says each
+#: in its message bar, naming the ruleset, the call and what happened): ``watcher(error)``
+watchers: list[Callable[[GuestError], None]] = []
+
+
+def _tell(error: GuestError) -> None:
+    for watcher in list(watchers):
+        try:
+            watcher(error)
+        except Exception:  # noqa: BLE001, S110 - a watcher never turns a refusal into a crash
+            pass
+
+
 class GuestError(RuleViolation):
     """A ruleset's own code failed: ``ruleset``, ``call`` and ``error`` (the exception, when
-    one was raised) say where and what; the message says it for the umpire."""
+    one was raised) say where and what; the message says it for the umpire. Every one made is
+    told to the ``watchers``."""
 
     def __init__(
-        self, ruleset: str, call: str, problem: str, error: BaseException | None = None
+        self,
+        ruleset: str,
+        call: str,
+        problem: str,
+        error: BaseException | None = None,
+        *,
+        tell: bool = True,
     ) -> None:
         self.ruleset, self.call, self.error = ruleset, call, error
         super().__init__(f"the ruleset {ruleset} failed in {call}: {problem}; nothing was recorded")
+        if tell:
+            _tell(self)
 
 
 class GuestTimeout(GuestError):
@@ -66,7 +88,7 @@ class GuestTimeout(GuestError):
     def __init__(
         self, ruleset: str, call: str, seconds: float, still: bool = False, stopped: bool = False
     ) -> None:
-        super().__init__(ruleset, call, f"no answer in {seconds:g} s")
+        super().__init__(ruleset, call, f"no answer in {seconds:g} s", tell=False)
         self.seconds, self.still, self.stopped = seconds, still, stopped
         busy = ", and is still busy with it" if still else ""
         busy += ": the umpire stopped waiting" if stopped else ""
@@ -74,6 +96,7 @@ class GuestTimeout(GuestError):
             f"the ruleset {ruleset} did not answer in {seconds:g} s ({call}){busy}; "
             "nothing was recorded",
         )
+        _tell(self)
 
 
 def _wait(done: threading.Event, time_limit: float, ruleset: str, call: str) -> None:
@@ -383,6 +406,17 @@ def card_spec(result: Any) -> Any:
         else:
             _texts(block.lines, f"{where}'s lines")
     return result
+
+
+def blocks_list(result: Any) -> Any:
+    """A checker for a list of card blocks (``Ruleset.displays``), each checked as a control
+    card's blocks are (``card_spec``)."""
+    from app.core.ruleset import CardSpec
+
+    if isinstance(result, str | bytes) or not isinstance(result, Sequence):
+        raise TypeError(f"{_shown(result)}, not a list of blocks")
+    card_spec(CardSpec("displays", tuple(result)))
+    return list(result)
 
 
 def steps_list(result: Any) -> Any:

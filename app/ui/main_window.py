@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     # look at the rulesets, not with the window: it paints before them (issue 20)
     from app.core.events import Envelope
     from app.session import GameSession
+    from app.ui.ruleset_watch import RulesetWatch
 
 #: a layout: columns of tab groups (``app.ui.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
@@ -116,6 +117,10 @@ class MainWindow(QMainWindow):
         model.reset.connect(self._game_changed)
         model.appended.connect(self._appended)
         model.refused.connect(self.show_refusal)
+        #: every failure of a ruleset's own code, said in the message bar (issue 46); made
+        #: with the first game (it imports the guard of ruleset calls: after the first paint)
+        self.ruleset_watch: RulesetWatch | None = None
+        self._problems_said = 0
         model.clock_changed.connect(self._update_status)
         model.initiative_changed.connect(self._update_status)
         # after the panels' own refresh, which enables their actions for any open game
@@ -446,6 +451,12 @@ class MainWindow(QMainWindow):
 
     def _appended(self, envelopes: Sequence[Envelope]) -> None:
         self.refusal.clear_refusal()
+        problems = self.model.session.problems if self.model.has_session else []
+        if len(problems) > self._problems_said:  # left out while following (issue 46)
+            from app.ui.ruleset_watch import problems_notice
+
+            self.refusal.show_notice(problems_notice(problems[self._problems_said :]))
+            self._problems_said = len(problems)
         said = [env.narrative for env in envelopes if env.narrative]
         if said:
             self.statusBar().showMessage(said[-1], 10_000)
@@ -560,6 +571,11 @@ class MainWindow(QMainWindow):
 
     def show_session(self, session: GameSession | None) -> None:
         """Show this game (the previous one is closed) and remember it as the last game."""
+        if session is not None and self.ruleset_watch is None:
+            from app.ui.ruleset_watch import RulesetWatch
+
+            self.ruleset_watch = RulesetWatch(self)
+            self.ruleset_watch.failed.connect(self.show_refusal)
         self.model.set_session(session)
         where = session.store.where if session is not None else ""
         self.settings.setValue("last_game", where)
@@ -573,6 +589,12 @@ class MainWindow(QMainWindow):
             )
         if session is not None and session.read_only:
             self.refusal.show_notice(read_only_reason(session))
+        self._problems_said = 0
+        if session is not None and session.problems:  # issue 46: what opening left out
+            from app.ui.ruleset_watch import problems_notice
+
+            self._problems_said = len(session.problems)
+            self.refusal.show_notice(problems_notice(session.problems))
 
     def _remember(self, where: str) -> None:
         recent = [r for r in self.recent_games() if r != where]

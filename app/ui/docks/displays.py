@@ -7,6 +7,8 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from app.core.errors import RuleViolation
+from app.core.guest import TIME_LIMIT, blocks_list, call_guest
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table, Track
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -63,12 +65,19 @@ class DisplaysDock(QWidget):
             self.view.setHtml("<p>No game is open.</p>")
             return
         rs = self.model.session.ruleset
-        try:
-            blocks = rs.displays(self.model.engagement)
-        except Exception as e:  # noqa: BLE001 - a ruleset's error is shown, not fatal
+        try:  # a guest's call (issue 46): time-limited, checked, and said in the message bar
+            blocks = call_guest(
+                rs,
+                "displays (the ruleset's own boards)",
+                rs.displays,
+                self.model.engagement,
+                time_limit=TIME_LIMIT,
+                returns=blocks_list,
+            )
+        except RuleViolation as e:  # a ruleset's error is shown, not fatal
             self.view.setHtml(
                 f"<p style='color:#c62828'>{escape(rs.title)} could not build its "
-                f"displays: {escape(type(e).__name__)}: {escape(str(e))}</p>"
+                f"displays: {escape(str(e))}</p>"
             )
             return
         if not blocks:
