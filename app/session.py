@@ -26,6 +26,7 @@ from app.core import limits, shapes
 from app.core.board import reading as board_reading
 from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.dice import DiceSource, SeededDice, TableDice
+from app.core.emitted import check_emitted
 from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import (
@@ -161,13 +162,20 @@ class GameSession:
         rs = load_ruleset(ruleset).bind(variants)
         store = create_store(target)
         game_id = uuid.uuid4().hex
-        store.add_game(game_id, ruleset, title, list(variants))
-        s = cls(store, game_id, rs, Timeline(), actor)
-        s._commit(
-            [GameCreated(ruleset=ruleset, title=title, variants=tuple(variants))],
-            narrative=f"New {rs.title} game {title!r}"
-            + (f" with {', '.join(variants)}" if variants else ""),
-        )
+        try:
+            store.add_game(game_id, ruleset, title, list(variants))
+            s = cls(store, game_id, rs, Timeline(), actor)
+            s._commit(
+                [GameCreated(ruleset=ruleset, title=title, variants=tuple(variants))],
+                narrative=f"New {rs.title} game {title!r}"
+                + (f" with {', '.join(variants)}" if variants else ""),
+            )
+        except BaseException:  # a full disk after the file was made: no half-made game left
+            store.close()
+            if store.path is not None:
+                for leftover in ("", "-wal", "-shm"):
+                    Path(f"{store.path}{leftover}").unlink(missing_ok=True)
+            raise
         return s
 
     @staticmethod
@@ -899,6 +907,7 @@ class GameSession:
             raise
         if self.engagement.seq != prepared.seq:  # taken in while the ruleset worked it out
             raise self._acted_first(prepared.seq)
+        check_emitted(self.ruleset, proc, prepared.inputs, res, self.engagement)  # issue 46
         extra = getattr(dice, "unused", None)
         if isinstance(dice, TableDice) and extra:
             used = len(dice.values) - len(extra)
@@ -1391,12 +1400,12 @@ def _check_event(
     """``_check_log`` of one event (``seq``)."""
     if isinstance(ev, GameCreated) and ev.ruleset != ruleset_id:
         raise StoreError(
-            f"{target}: the log was created for ruleset {ev.ruleset!r} but the game says "
-            f"{ruleset_id!r}; refused, the file was not changed"
+            f"{target}: event seq {seq} says the log was created for ruleset {ev.ruleset!r} "
+            f"but the game says {ruleset_id!r}; refused, the file was not changed"
         )
     if isinstance(ev, ProcedureResolved) and ev.procedure not in ruleset.procedures:
         raise StoreError(
-            f"{target}: event {seq} records procedure {ev.procedure!r}, which "
+            f"{target}: event seq {seq} records procedure {ev.procedure!r}, which "
             f"{ruleset.title} does not have; refused, the file was not changed"
         )
 

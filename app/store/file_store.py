@@ -81,6 +81,24 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+#: SQLite's words for what befell a write, as the umpire reads them (issue 46)
+_SAID = {
+    "database or disk is full": "the disk is full",
+    "disk i/o error": "the disk could not be written or read (an I/O error)",
+    "database is locked": "another program holds the game locked",
+    "attempt to write a readonly database": "the file cannot be written",
+    "unable to open database file": "the file cannot be made or opened there",
+}
+
+
+def said_of(e: BaseException) -> str:
+    """An SQLite or file system error in the umpire's words, not the library's."""
+    if isinstance(e, OSError) and not isinstance(e, sqlite3.Error):
+        return e.strerror or str(e)
+    text = str(e).strip()
+    return _SAID.get(text.lower(), text)
+
+
 def regular_file(path: Path) -> None:
     """Refuse at once a path that is not a regular file (issue 31): a FIFO would block the
     open until something wrote to it, a device or a folder is never a game."""
@@ -253,7 +271,8 @@ def _new_file(path: Path) -> None:
                 "INSERT INTO airboss_info (key, value) VALUES ('format', ?)", (revisions.FORMAT,)
             )
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite ends it itself on some errors (a full disk)
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
 
@@ -324,15 +343,19 @@ class FileStore(Store):
         if given.exists():
             raise StoreError(f"{given}: a file of that name exists already; choose another")
         path = real_path(given, "no game was written")
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             _new_file(path)
-        except BaseException:
+            store = cls(path)
+            store.writable()
+        except BaseException as e:
             for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
                 leftover.unlink(missing_ok=True)
+            if isinstance(e, sqlite3.Error | OSError):  # a full disk, a folder not writable
+                raise StoreError(
+                    f"{path}: the game could not be made ({said_of(e)}); no file was left"
+                ) from None
             raise
-        store = cls(path)
-        store.writable()
         return store
 
     @classmethod
@@ -394,7 +417,12 @@ class FileStore(Store):
         if self.read_only:
             return
         self.close()
-        self._db = connect(self.file)
+        try:
+            self._db = connect(self.file)
+        except sqlite3.Error as e:
+            raise StoreError(
+                f"{self.where}: cannot be opened for writing ({said_of(e)}); nothing was written"
+            ) from None
 
     def close(self) -> None:
         # the watcher (read-only) first: the last connection to close checkpoints the log and
@@ -420,7 +448,8 @@ class FileStore(Store):
         try:
             yield db
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite ends it itself on some errors (a full disk)
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
 
@@ -432,7 +461,9 @@ class FileStore(Store):
         except sqlite3.IntegrityError:
             raise ConcurrentAppend from None
         except sqlite3.Error as e:
-            raise StoreError(f"{self.where}: could not write ({e}); nothing was written") from None
+            raise StoreError(
+                f"{self.where}: could not write ({said_of(e)}); nothing was written"
+            ) from None
 
     # -- the log read for a replay (issue 31) ---------------------------------------------------
 
