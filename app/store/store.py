@@ -535,11 +535,15 @@ class Store(ABC):
     def copy_game(self, game_id: str, target: Store) -> None:
         """Copy one game, its row and its whole log as stored (payloads, narratives and times
         byte for byte), into another store: a server game taken home to a file, or a file
-        brought to the club's server (issue 17). Refused if the target already holds it."""
+        brought to the club's server (issue 17). Refused if the target already holds it, or
+        if the log's chain of hashes breaks."""
         target._refuse_read_only()
         games = {g.id: g for g in self.games()}
         if game_id not in games:
             raise StoreError(f"{self.where}: no game {game_id!r}")
+        # a log changed outside Airboss is never copied (issue 46: a server makes every hash
+        # again, which would hide where it was changed): ``Tampered`` naming the seq
+        self.check_chain(game_id)
         if any(g.id == game_id for g in target.games()):
             raise StoreError(f"{target.where}: holds this game already; nothing was copied")
         game = asdict(games[game_id])

@@ -488,3 +488,29 @@ def test_the_functions_enforce_the_documented_limits() -> None:
     assert f"length(v_payload) > {f.LIMITS['MAX_PAYLOAD']}" in f.APPEND
     assert f"length(p_data) > {f.LIMITS['MAX_SNAPSHOT']}" in f.SAVE_SNAPSHOT
     assert StoreError  # the module's errors are the store's
+
+
+def test_a_file_changed_outside_airboss_is_never_copied_to_the_server(
+    started, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server makes every hash again as it takes a copied log: a file whose log was
+    changed before its newest snapshot (which opening it does not check) would arrive clean.
+    It is refused, naming the seq, and nothing is copied."""
+    import sqlite3
+
+    import app.session
+
+    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 5)
+    path = tmp_path / "home.airboss"
+    with GameSession.create(path, ruleset="skirmish", title="Home") as s:
+        s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
+        for _ in range(8):
+            s.next_step()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE event SET narrative = 'renamed SLIPPED IN' WHERE seq = 2")
+    db.close()
+    with GameSession.open(path) as home:  # from its snapshot: the change is before it
+        with pytest.raises(Tampered, match="at seq 2;"):
+            home.save_copy(started.local_station_url)
+    assert not any(r["title"] == "Home" for r in GameSession.overview(started.local_station_url))
