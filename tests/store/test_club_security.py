@@ -17,6 +17,8 @@ import pytest
 from app import club_server
 from app.session import GameSession
 from app.store import StoreError
+from tests.store.clubs import club as running_club
+from tests.store.clubs import remember_all
 
 PORT = 54351
 #: the passwords the server made at its start
@@ -25,25 +27,14 @@ PASSWORDS: dict[str, str] = {}
 
 @pytest.fixture(scope="module")
 def club() -> Iterator[tuple[Path, club_server.Started]]:
-    root = Path(tempfile.mkdtemp(prefix="airboss-club-"))
-    try:
-        started = club_server.start(root=root, port=PORT)
-        PASSWORDS.update(started.passwords)
-        yield root, started
-    finally:
-        club_server.stop(root)
-        shutil.rmtree(root, ignore_errors=True)
+    with running_club(PASSWORDS, port=PORT) as made:
+        yield made
 
 
 @pytest.fixture
 def started(club, fake_keyring) -> club_server.Started:
     """The server, this test's keyring holding its passwords (as the laptop's keyring does)."""
-    from app.store import passwords
-
-    _root, s = club
-    for m in s.machines:
-        passwords.remember(m.url, PASSWORDS[m.role])
-    return s
+    return remember_all(club[1], PASSWORDS)
 
 
 def _with_password(url: str) -> str:

@@ -26,6 +26,8 @@ from app.session import GameSession
 from app.store import StoreError, passwords, server_trust
 from app.store.chain import canonical_time, event_hash
 from app.store.errors import Tampered
+from tests.store.clubs import club as running_club
+from tests.store.clubs import remember_all
 from tests.store.impostor import Impostor, make_certificate
 
 PORT = 54361
@@ -38,23 +40,14 @@ VIEWER_2 = club_server.login(club_server.VIEWER, 2)
 
 @pytest.fixture(scope="module")
 def club() -> Iterator[tuple[Path, club_server.Started]]:
-    root = Path(tempfile.mkdtemp(prefix="airboss-cheat-"))
-    try:
-        started = club_server.start(root=root, port=PORT, listen=HOST, tls=True)
-        PASSWORDS.update(started.passwords)
-        yield root, started
-    finally:
-        club_server.stop(root)
-        shutil.rmtree(root, ignore_errors=True)
+    with running_club(PASSWORDS, port=PORT, listen=HOST, tls=True) as made:
+        yield made
 
 
 @pytest.fixture
 def started(club, fake_keyring) -> club_server.Started:
     """The server, this test's keyring holding every machine's password."""
-    _root, s = club
-    for m in s.machines:
-        passwords.remember(m.url, PASSWORDS[m.role])
-    return s
+    return remember_all(club[1], PASSWORDS)
 
 
 @pytest.fixture

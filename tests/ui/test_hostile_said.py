@@ -8,40 +8,27 @@ message bar saying so, and nothing is recorded."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 
-import app.session
-import app.ui.cards_render
 import app.ui.docks.displays
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.session import GameSession
 from app.ui.main_window import MainWindow
+from tests.ui import test_hostile_desk as desk
 from tests.ui.test_hostile_desk import HOWS, LIMIT, NAME, detail, open_desk, open_gun_line, said
 
+#: the guest game in its Combat step (the hostile desk's fixture)
+game = desk.game
 
-@pytest.fixture
-def game(
-    hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[GameSession]:
-    """A guest game in its Combat step, three aircraft."""
-    monkeypatch.setattr(app.session, "TIME_LIMIT", LIMIT)
-    monkeypatch.setattr(app.ui.cards_render, "TIME_LIMIT", LIMIT)
+
+@pytest.fixture(autouse=True)
+def _displays_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app.ui.docks.displays, "TIME_LIMIT", LIMIT)
-    s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
-    s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
-    s.add_aircraft(side="Red", type_id="prop", name="Red 1")
-    s.add_aircraft(side="Red", type_id="prop", name="Red 2")
-    s.next_step()
-    s.next_step()
-    yield s
-    s.close()
 
 
 def log(s: GameSession) -> list[tuple[int, str]]:
@@ -139,6 +126,7 @@ def test_an_event_the_rules_did_not_make_is_refused_and_said(
     hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, extra: str
 ) -> None:
     """The audit's plugin added a damage event to its gun attack, recorded as real."""
+    game.add_aircraft(side="Red", type_id="prop", name="Red 2")
     before = log(game)
     damage = {a: game.engagement.aircraft[a].damage for a in game.engagement.aircraft}
     hostile_site.MISBEHAVE["resolve"] = extra
