@@ -1,7 +1,10 @@
 """Games on a club's PostgreSQL server, through SQLAlchemy and psycopg (issue 17).
 
-Every station appends in one transaction that also announces the append (``NOTIFY`` on the
-game's channel), and follows the others by ``LISTEN``ing on a connection of its own.
+Every station appends in one call of the server's own function, which checks the action,
+makes its hashes and announces the append (``NOTIFY`` on the game's channel) in one transaction
+(``app.store.server_functions``, issue 46), and follows the others by ``LISTEN``ing on a
+connection of its own. Every connection proves the server before it sends a password
+(``app.store.server_trust``).
 
 Every statement is an SQLAlchemy Core construct built from the SQLModel tables
 (``app.store.server_sql``, issue 36): the SQL text ``Store`` hands to ``_rows`` and ``_write``

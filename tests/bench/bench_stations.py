@@ -27,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from app import club_server  # noqa: E402
 from app.session import GameSession  # noqa: E402
 from app.store import ConcurrentAppend  # noqa: E402
 
-PORT = 54361
+PORT = 54381
 BUSY_STATIONS, BUSY_ACTIONS = 8, 500
 GAMES, PER_GAME, GAME_ACTIONS = 20, 2, 100
 #: after the last station's last action, how long the desks may take to show it
@@ -105,13 +106,15 @@ def new_game(url: str, title: str, stations: int) -> str:
         return s.game_id
 
 
-def run(url: str, games: list[str], per_game: int, actions: int, label: str) -> None:
+def run(urls: Iterator[str], games: list[str], per_game: int, actions: int, label: str) -> None:
+    """Each desk and station a process of its own, as a machine of its own: its own login
+    role (issue 46: a role per machine, each with its own connection limit)."""
     ctx = mp.get_context("spawn")
     ready, out = ctx.Queue(), ctx.Queue()
     go, stop = ctx.Event(), ctx.Event()
-    desks = [ctx.Process(target=desk, args=(url, gid, ready, stop, out)) for gid in games]
+    desks = [ctx.Process(target=desk, args=(next(urls), gid, ready, stop, out)) for gid in games]
     stations = [
-        ctx.Process(target=station, args=(url, gid, actions, n, ready, go, out))
+        ctx.Process(target=station, args=(next(urls), gid, actions, n, ready, go, out))
         for gid in games
         for n in range(per_game)
     ]
@@ -158,15 +161,22 @@ def run(url: str, games: list[str], per_game: int, actions: int, label: str) -> 
 def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="airboss-bench-"))
     try:
-        started = club_server.start(root=root, port=PORT, listen="")
+        machines = GAMES * (PER_GAME + 1)
+        started = club_server.start(root=root, port=PORT, listen="", stations=machines)
         # every station and desk is a process of its own, with no keyring here: each is
-        # given the station's password in its URL (never printed)
-        secret = started.passwords[club_server.STATION]
-        url = club_server.local_url(root=root, port=PORT).replace("@", f":{secret}@", 1)
-        busy = new_game(url, "Busy table", BUSY_STATIONS)
-        run(url, [busy], BUSY_STATIONS, BUSY_ACTIONS, f"{BUSY_STATIONS} stations x 1 game")
-        games = [new_game(url, f"Table {i + 1}", PER_GAME) for i in range(GAMES)]
-        run(url, games, PER_GAME, GAME_ACTIONS, f"{PER_GAME} stations x {GAMES} games")
+        # given its own role's password in its URL (never printed)
+
+        def url(n: int) -> str:
+            role = club_server.login(club_server.STATION, n)
+            local = club_server.local_url(root=root, port=PORT, role=role)
+            return local.replace("@", f":{started.passwords[role]}@", 1)
+
+        busy = new_game(url(1), "Busy table", BUSY_STATIONS)
+        busy_urls = (url(n) for n in range(1, machines + 1))
+        run(busy_urls, [busy], BUSY_STATIONS, BUSY_ACTIONS, f"{BUSY_STATIONS} stations x 1 game")
+        games = [new_game(url(1), f"Table {i + 1}", PER_GAME) for i in range(GAMES)]
+        game_urls = (url(n) for n in range(1, machines + 1))
+        run(game_urls, games, PER_GAME, GAME_ACTIONS, f"{PER_GAME} stations x {GAMES} games")
     finally:
         club_server.stop(root)
         shutil.rmtree(root, ignore_errors=True)

@@ -507,3 +507,46 @@ def test_a_file_changed_outside_airboss_is_never_copied_to_the_server(
         with pytest.raises(Tampered, match="at seq 2;"):
             home.save_copy(started.local_station_url)
     assert not any(r["title"] == "Home" for r in GameSession.overview(started.local_station_url))
+
+
+def test_the_desk_says_why_a_server_gets_no_password(
+    started, as_network, tmp_path: Path, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """File > Open from server: an impostor asking for the password in clear, and a server
+    met for the first time whose fingerprint the umpire does not confirm (the desk's own
+    question, answered No): each said in the dialog, nothing sent."""
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from app.ui.server_dialog import OpenFromServerDialog
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = OpenFromServerDialog(settings)
+    qtbot.addWidget(dialog)
+    impostor = Impostor("127.0.0.1")
+    try:
+        monkeypatch.setattr(server_trust, "is_loopback", lambda host: host == "127.0.0.1")
+        passwords.remember(impostor.url(STATION_2), PASSWORDS[STATION_2])
+        dialog.url.setText(impostor.url(STATION_2))
+        assert not dialog.list_games()
+        assert "not SCRAM" in dialog.message.text() and "was not sent" in dialog.message.text()
+        assert impostor.heard() == b""
+    finally:
+        impostor.close()
+    asked: list[str] = []
+
+    def answer_no() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox) and box.objectName() == "trust-server":
+            asked.append(box.text())
+            box.button(QMessageBox.StandardButton.No).click()
+        else:
+            QTimer.singleShot(50, answer_no)
+
+    monkeypatch.setattr(server_trust, "is_loopback", lambda host: host == "localhost")
+    QTimer.singleShot(50, answer_no)
+    dialog.url.setText(started.station_url)
+    assert not dialog.list_games()
+    assert asked and started.fingerprint in asked[0]
+    assert "does not know this server yet, so no password was sent" in dialog.message.text()
+    assert not server_trust.pinned(HOST, PORT).exists()
