@@ -1,17 +1,17 @@
 """What a procedure emits, checked against what it declares before anything is stored (issue 46).
 
-A procedure declares the aircraft it acts on in its inputs (``attacker``, ``target``,
-``aircraft``: API.md) and its rules in ``decide``; ``Procedure.resolve`` is the log record of the
-roll, then the events ``decide`` made. A plugin's procedure that emits more (an extra damage
-event, on its target or on an aircraft the action does not name) had it recorded as real. Now:
+A procedure declares its rules in ``decide`` (its one function: API.md); ``Procedure.resolve`` is
+the log record of the roll, then the events ``decide`` made. A plugin's procedure with a
+``resolve`` of its own that emits more (an extra damage event) had it recorded as real. Now such
+a procedure must emit exactly what the contract's ``resolve`` makes of the same inputs and dice:
+the record of its roll first, then ``decide``'s events; anything else is the ruleset's failure
+(``GuestError``, naming the ruleset, the procedure and what it emitted), and nothing is
+recorded. The built-in procedures use the contract's ``resolve``: for them the check costs
+nothing.
 
-- every event after the record changes only aircraft the action names;
-- a procedure whose ``resolve`` is its own (not the contract's) must emit exactly what the
-  contract's ``resolve`` makes of the same inputs and dice: the record and ``decide``'s events.
-
-Anything else is the ruleset's failure (``GuestError``, naming the ruleset, the procedure and
-what it emitted); nothing is recorded. The built-in procedures use the contract's ``resolve``:
-for them the second check costs nothing.
+(Which aircraft an action may change is not something a procedure declares: a missile's flight
+changes the saucer it flies at, a Genie every aircraft in its blast, an air combat the
+counters of both bases; ``decide`` says it, and the draft checks each event it makes.)
 """
 
 from __future__ import annotations
@@ -25,30 +25,17 @@ from app.core.guest import GuestError, ruleset_name
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution
 
-#: the input fields that name the aircraft of an action (API.md)
-ROLES = ("attacker", "target", "aircraft")
-
 
 def check_emitted(
     ruleset: Any, proc: Procedure, inputs: Any, res: Resolution, engagement: Engagement
 ) -> None:
     """``GuestError`` if ``res`` emits what ``proc`` does not declare (module docstring)."""
     call = f"resolve {proc.title}"
-    named = {ref for f in ROLES if isinstance(ref := getattr(inputs, f, None), str)}
     events = list(res.events)
     if not events or not isinstance(events[0], ProcedureResolved):
         raise GuestError(
             ruleset_name(ruleset), call, "its first event is not the record of its roll"
         )
-    for ev in events[1:]:
-        stray = sorted(ev.touches() - named)
-        if stray:
-            raise GuestError(
-                ruleset_name(ruleset),
-                call,
-                f"it emitted {ev.kind.replace('_', ' ')} on {', '.join(stray)}, an aircraft "
-                "this action does not name",
-            )
     if type(proc).resolve is Procedure.resolve:
         return  # the contract's own: the record and decide's events, by construction
     faces = [face for roll in res.rolls for face in roll.dice]

@@ -26,6 +26,7 @@ from app.core.events import (
     PositionSet,
     StatusChanged,
 )
+from app.core.text import shown
 
 __all__ = ["PRIVATE_EVENTS", "event_text", "kind_title", "said"]
 
@@ -53,7 +54,7 @@ def event_text(ev: Event, names: Mapping[str, str]) -> str:
     who = names.get(aircraft, aircraft) if isinstance(aircraft, str) else ""
     text: str
     if isinstance(ev, LedgerChanged):
-        why = f" ({ev.reason})" if ev.reason else ""
+        why = f" ({shown(ev.reason)})" if ev.reason else ""  # an older file's: escaped
         text = f"{who}: {ev.ledger} {_signed(ev.delta)}{why}"
     elif isinstance(ev, LedgerLimitChanged):
         text = f"{who}: {ev.ledger} at most {ev.maximum}"

@@ -82,7 +82,8 @@ class LedgerChanged(_Event):
     aircraft: str
     ledger: str
     delta: Fraction
-    reason: Shown = ""
+    #: (frequent: escaped where it is shown, ``app.core.event_text``, ``log_index``)
+    reason: str = ""
 
 
 class LedgerLimitChanged(_Event):

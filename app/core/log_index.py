@@ -33,6 +33,7 @@ from app.core.events import (
     Restored,
     Reverted,
 )
+from app.core.text import shown
 
 __all__ = [
     "Hit",
@@ -273,7 +274,9 @@ class LogReader:
                 ]
         elif isinstance(ev, LedgerChanged):
             self.ledgers.setdefault((ev.aircraft, ev.ledger), []).append(
-                LedgerChange(env.seq, action, turn, "delta", Fraction(ev.delta), ev.reason or said)
+                LedgerChange(
+                    env.seq, action, turn, "delta", Fraction(ev.delta), shown(ev.reason) or said
+                )
             )
         elif isinstance(ev, LedgerLimitChanged):
             self.ledgers.setdefault((ev.aircraft, ev.ledger), []).append(
