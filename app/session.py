@@ -1219,11 +1219,21 @@ class GameSession:
     def _whose(self, action: int) -> str:
         return f" ({ELSEWHERE})" if action in self._theirs else ""
 
+    def elsewhere(self, envelopes: Sequence[Envelope]) -> bool:
+        """Whether these envelopes are of an action another window or station appended."""
+        return any(env.action in self._theirs for env in envelopes)
+
     @property
     def undo_elsewhere(self) -> bool:
         """Undo would undo an action another window or station made while this one was open."""
         t = self._timeline
         return t.can_undo and t.undo_stack[-1] in self._theirs
+
+    @property
+    def redo_elsewhere(self) -> bool:
+        """Redo would redo an action another window or station made while this one was open."""
+        t = self._timeline
+        return t.can_redo and t.redo_stack[-1] in self._theirs
 
     @property
     def undo_text(self) -> str | None:
