@@ -11,7 +11,7 @@ from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, InitiativeSet
 from app.core.ruleset import Acting, Step
 
-from .card import MISSILE_DATA, card_of, details_of, firing_initiative
+from .card import MISSILE_DATA, card_of, details_of, firing_initiative, printed_anti_grav
 from .state import Ledger, in_flight, ray_gun_ledger, state_of
 
 RULE = "UFO rules, Turn Order"
@@ -121,6 +121,9 @@ def acting(engagement: Engagement) -> list[Acting]:
                 if grav is not None and moved > grav.value
                 else "may change direction up to 90 degrees first"
             )
+            if grav is None and printed_anti_grav(u) is None:
+                # asked for in the form, as a table cell the text does not print (issue 43)
+                turn += f"; the {card_of(u).name} card prints no anti-grav rating: give it"
             out.append((u.id, f"moves up to {limit} inches ({turn})", "ufo_move"))
         return out
     planes = moving_order(engagement)
