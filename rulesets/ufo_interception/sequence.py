@@ -150,9 +150,12 @@ def acting(engagement: Engagement) -> list[Acting]:
         )
         for a in planes[::-1]
     ]
+    unarmed: list[tuple[int | None, str, str, str]] = []
     for u in _ufos(engagement):
         init = ufo_firing_initiative(u)
         if init is None:
+            if isinstance(card_of(u).ray_guns, str):  # its line says why it cannot (issue 43)
+                unarmed.append((None, u.id, "fires its ray gun or recharges", "ray_gun"))
             continue
         pos = next(
             (i for i, f in enumerate(firing) if f[0] is not None and f[0] <= init),
@@ -169,6 +172,7 @@ def acting(engagement: Engagement) -> list[Acting]:
         )
         for s, aid, what, proc in firing
     ]
+    out += [(aid, f"{what} (no initiative: no ray guns known)", proc) for _, aid, what, proc in unarmed]
     out += _due(engagement)
     for m in in_flight(engagement):
         target = engagement.aircraft.get(m.target)

@@ -22,8 +22,9 @@ from app.core.dice import TableDice
 from app.core.engagement import Ledger
 from app.core.events import LedgerAdded
 from app.session import GameSession
+from app.summary import session_rows
 from rulesets.ufo_interception.card import catalogue
-from rulesets.ufo_interception.sequence import UFO_MOVES
+from rulesets.ufo_interception.sequence import MISSILES, UFO_MOVES
 from rulesets.ufo_interception.state import Ledger as UfoLedger
 
 GRAV = UfoLedger.ANTI_GRAV
@@ -136,3 +137,16 @@ def test_the_printed_card_says_where_the_rating_comes_from(game: GameSession) ->
     p = s.prepare_line(proc, who)
     s.resolve(s.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
     assert shown() == "5 (not printed: given by the umpire)"
+
+
+def test_a_ufo_with_no_ray_guns_printed_says_so_on_its_firing_line(game: GameSession) -> None:
+    """UFO rules, Turn Order and Damage: the Medium UFO's card prints no ray guns, so it has
+    no firing initiative; its Missile Firing line is there and says why it cannot fire (it was
+    left out, unsaid)."""
+    s = game
+    to_step(s, MISSILES)
+    rows = {r["who"]: r for r in session_rows(s)["turn"]["acting"]}
+    line = rows["mothership"]
+    assert line["procedure"] == "ray_gun"
+    assert line["what"] == "fires its ray gun or recharges (no initiative: no ray guns known)"
+    assert line["cannot"].startswith("the Medium UFO card prints no ray guns")
