@@ -172,7 +172,9 @@ def acting(engagement: Engagement) -> list[Acting]:
         )
         for s, aid, what, proc in firing
     ]
-    out += [(aid, f"{what} (no initiative: no ray guns known)", proc) for _, aid, what, proc in unarmed]
+    out += [
+        (aid, f"{what} (no initiative: no ray guns known)", proc) for _, aid, what, proc in unarmed
+    ]
     out += _due(engagement)
     for m in in_flight(engagement):
         target = engagement.aircraft.get(m.target)

@@ -420,7 +420,9 @@ class CardTable(QWidget):
         kept until a row is typed); says whether it is marked."""
         missing = missing and not self.rows
         self.missing.setVisible(missing)
-        self.table.setStyleSheet(f"QTableWidget {{ background: {MISSING_CSS}; }}" if missing else "")
+        self.table.setStyleSheet(
+            f"QTableWidget {{ background: {MISSING_CSS}; }}" if missing else ""
+        )
         return missing
 
     # -- errors ----------------------------------------------------------------------------
