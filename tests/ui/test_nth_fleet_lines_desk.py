@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QListWidget
 
 from app.core.events import ProcedureResolved
 from app.session import GameSession
+from tests.games import nth_fleet_strike
 from tests.ui.test_dice_entry import open_desk, open_line
 from tests.unit.rulesets.nth_fleet.conftest import fill_tables
 
@@ -42,15 +43,7 @@ def test_2_9_the_force_lists_show_every_counter_counted(tmp_path: Path, qtbot: A
     ticked in its list as painted (VF-1, the Attacker, was counted but not listed), and the
     CAP's list ticks 1 GIAP, never 4 ODRAP out on recon."""
     fill_tables()
-    s = GameSession.create(tmp_path / "n.airboss", "nth_fleet", "Strike")
-    s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
-    s.add_aircraft("Blue", "a6e", "VA-35", base="Nimitz", unit_sides=2, units=2)
-    s.add_aircraft("Red", "mig29", "1 GIAP", base="Olenya", unit_sides=2, units=2, track="cap")
-    s.add_aircraft("Red", "tu95rt", "4 ODRAP", base="Olenya", unit_sides=1, units=2)
-    s.perform("launch_mission", {"aircraft": "4-odrap", "points": 4, "mission": "rcn"})
-    s.next_step()
-    s.perform("launch_mission", {"aircraft": "vf-1", "points": 8, "mission": "escort"})
-    s.perform("launch_mission", {"aircraft": "va-35", "points": 8, "mission": "strike"})
+    s = nth_fleet_strike(tmp_path / "n.airboss")
     window = open_desk(qtbot, tmp_path, s)
     open_line(qtbot, window, "air combat")
     combat = window.panels["combat"]

@@ -36,7 +36,7 @@ from app.core.prepared import Prepared
 from app.demo import create_demo_game
 from app.session import GameSession
 from app.summary import ActingRow, session_rows
-from tests.ui.test_who_acts_full_turn import build
+from tests.games import build, nth_fleet_strike
 from tests.umpire_values import AIRPOWER_MODIFIERS
 from tests.unit.rulesets.nth_fleet.conftest import fill_tables
 
@@ -48,18 +48,6 @@ JUDGED: dict[str, dict[str, Any]] = {
     "nth_fleet": {},
     "ufo_interception": {"range_inches": 2, "distance": 3, "inches": 3, "anti_grav": 5},
 }
-
-
-def nth_fleet_strike(path: Path) -> GameSession:
-    """Nth Fleet: Blue's fighters, strike and EW aircraft against Red's CAP and its recon
-    aircraft (issue 43's game)."""
-    s = GameSession.create(path, "nth_fleet", "Strike")
-    s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
-    s.add_aircraft("Blue", "a6e", "VA-35", base="Nimitz", unit_sides=2, units=2)
-    s.add_aircraft("Blue", "ea6b", "VAQ-136", base="Nimitz", unit_sides=1)
-    s.add_aircraft("Red", "mig29", "1 GIAP", base="Olenya", unit_sides=2, units=2, track="cap")
-    s.add_aircraft("Red", "tu95rt", "4 ODRAP", base="Olenya", unit_sides=1, units=2)
-    return s
 
 
 def ufo_two_sizes(path: Path) -> GameSession:
@@ -121,7 +109,7 @@ GAMES: dict[str, Callable[[Path], GameSession]] = {
     "phantoms": lambda path: create_demo_game(path),
     "airpower": lambda path: GameSession.open(build(path, "airpower")),
     "advanced_air_force": aaf_placed,
-    "nth_fleet": nth_fleet_strike,
+    "nth_fleet": lambda path: nth_fleet_strike(path, launched=False),
     "ufo_interception": ufo_two_sizes,
 }
 

@@ -8,28 +8,21 @@ Enter on its line and Enter on Resolve launch it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from app.core.dice import SeededDice, TableDice
 from app.session import GameSession
+from tests.games import nth_fleet_strike
 
 
 @pytest.fixture
-def strike(tmp_path: Path, filled: None) -> GameSession:
-    """Blue's VF-1 (F-14A, 8 points) escorts VA-35's strike (A-6E, 8 points); Red's 1 GIAP
-    (MiG-29, 8 points) is on CAP and its 4 ODRAP (Tu-95RT, 4 points) flies a strategic recon
-    mission (4 points: effective without a roll, 2.3). The activation phase."""
-    s = GameSession.create(tmp_path / "n.airboss", "nth_fleet", "Strike")
-    s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
-    s.add_aircraft("Blue", "a6e", "VA-35", base="Nimitz", unit_sides=2, units=2)
-    s.add_aircraft("Red", "mig29", "1 GIAP", base="Olenya", unit_sides=2, units=2, track="cap")
-    s.add_aircraft("Red", "tu95rt", "4 ODRAP", base="Olenya", unit_sides=1, units=2)
-    s.perform("launch_mission", {"aircraft": "4-odrap", "points": 4, "mission": "rcn"})
-    s.next_step()
-    s.perform("launch_mission", {"aircraft": "vf-1", "points": 8, "mission": "escort"})
-    s.perform("launch_mission", {"aircraft": "va-35", "points": 8, "mission": "strike"})
+def strike(tmp_path: Path, filled: None) -> Iterator[GameSession]:
+    """Issue 43's strike (``tests.games.nth_fleet_strike``), in the activation phase: VF-1
+    escorts VA-35's strike, 1 GIAP is on CAP, 4 ODRAP flies strategic recon."""
+    s = nth_fleet_strike(tmp_path / "n.airboss")
     yield s
     s.close()
 
