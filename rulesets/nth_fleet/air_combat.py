@@ -246,15 +246,6 @@ class CombatInputs(ProcedureInputs):
         for side in ("first", "second"):
             if not self.counters(side) and getattr(self, f"{side}_attack") is None:
                 raise ValueError(f"the {side} force needs its counters or an attack total")
-            lead = self.attacker if side == "first" else self.target
-            if lead and side in self.model_fields_set and lead not in getattr(self, side):
-                # issue 43: a force's list shows every counter it counts, its lead too; a
-                # lead left out of the list would be counted unseen
-                role = "Attacker" if side == "first" else "Target"
-                raise ValueError(
-                    f"{lead} leads the {side} force (the {role}) but is not in its list: "
-                    f"tick it in the {side} force, or pick another {role}"
-                )
         overlap = set(self.counters("first")) & set(self.counters("second"))
         if overlap:
             raise ValueError(f"{', '.join(sorted(overlap))} cannot fight on both sides")
@@ -309,16 +300,18 @@ class AirCombat(EwCounts, Procedure):
         it). The lists name the leads too: every counter counted is listed (the umpire
         unticks a counter not in the fight)."""
         out: dict[str, Any] = {"phase": _PHASES.get(engagement.step, "other")}
+        on_cap: Cap = "neither"
         for side, cid in (("first", attacker), ("second", target)):
             if cid is not None:
                 t = tracks_of(engagement.get(cid))
                 if t.cap and not t.aloft:
-                    out["cap"] = side
+                    on_cap = "first" if side == "first" else "second"
+                    out["cap"] = on_cap
         if attacker is None or target is None:
             return out
         out.update(
-            first=_fighting(engagement, attacker, "cap" if out.get("cap") == "first" else "aloft"),
-            second=_fighting(engagement, target, "cap" if out.get("cap") == "second" else "aloft"),
+            first=_fighting(engagement, attacker, "cap" if on_cap == "first" else "aloft"),
+            second=_fighting(engagement, target, "cap" if on_cap == "second" else "aloft"),
         )
         forces = self._read_forces(engagement, {"attacker": attacker, "target": target, **out})
         if forces is None:
@@ -392,6 +385,15 @@ class AirCombat(EwCounts, Procedure):
             raise RuleViolation(
                 "counters are named but there is no game to read them from: give the two "
                 "attack totals alone for a what-if"
+            )
+        lead = inputs.attacker if side == "first" else inputs.target
+        if lead and side in inputs.model_fields_set and lead not in getattr(inputs, side):
+            # issue 43: a force's list shows every counter it counts, its lead too; a lead
+            # left out of the list would be counted unseen
+            role = "Attacker" if side == "first" else "Target"
+            raise RuleViolation(
+                f"{draft.get(lead).name} leads the {side} force (the {role}) but is not ticked "
+                f"in it: tick it, or pick another {role} (2.9)"
             )
         members, states = [], {}
         for cid in ids:

@@ -98,6 +98,7 @@ class UfoMove(Calculator):
     Inputs = UfoMoveInputs
 
     def prefill_one(self, engagement: Engagement, u: AircraftState) -> dict[str, Any]:
+        ufo(engagement, u.id)  # a fighter's card has no anti-grav to ask for: not its move
         limits = ufo_limits(engagement, u)
         out = asdict(limits)
         if limits.anti_grav is None:

@@ -60,8 +60,10 @@ def test_2_9_the_force_lists_name_every_counter_counted(strike: GameSession) -> 
     assert [c for c, _label in p.choices["first"]] == ["vf-1", "va-35"]
     assert [c for c, _label in p.choices["second"]] == ["1-giap", "4-odrap"]
     alone = s.prepare("air_combat", p.roles, {"first": ["va-35"]})
-    assert alone.inputs is None
-    assert "vf-1 leads the first force (the Attacker) but is not in its list" in alone.error
+    assert alone.refused.startswith(
+        "VF-1 leads the first force (the Attacker) but is not ticked in it: tick it, or pick "
+        "another Attacker"
+    )
 
 
 def test_2_9_a_force_unticked_follows_its_list(strike: GameSession) -> None:

@@ -150,3 +150,12 @@ def test_a_ufo_with_no_ray_guns_printed_says_so_on_its_firing_line(game: GameSes
     assert line["procedure"] == "ray_gun"
     assert line["what"] == "fires its ray gun or recharges (no initiative: no ray guns known)"
     assert line["cannot"].startswith("the Medium UFO card prints no ray guns")
+
+
+def test_a_fighter_is_never_asked_for_an_anti_grav_rating(game: GameSession) -> None:
+    """UFO rules, Movement: a fighter has no anti-grav to give; the UFO's move is the UFO's
+    (the Combat panel picking a procedure's first aircraft skips a fighter for it)."""
+    s = game
+    to_step(s, UFO_MOVES)
+    assert "Blue 1 is not a UFO" in s.prepare_line("ufo_move", "blue-1").cannot
+    assert s.first_roles("ufo_move") == {"aircraft": "mothership"}
