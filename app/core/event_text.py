@@ -58,7 +58,7 @@ def event_text(ev: Event, names: Mapping[str, str]) -> str:
         why = f" ({shown(ev.reason)})" if ev.reason else ""  # an older file's: escaped
         text = f"{who}: {ev.ledger} {_signed(ev.delta)}{why}"
     elif isinstance(ev, LedgerAdded):
-        why = f" ({ev.reason})" if ev.reason else ""
+        why = f" ({shown(ev.reason)})" if ev.reason else ""
         text = f"{who}: {ev.ledger} starts at {ev.value}{why}"
     elif isinstance(ev, LedgerLimitChanged):
         text = f"{who}: {ev.ledger} at most {ev.maximum}"

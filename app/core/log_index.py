@@ -275,7 +275,9 @@ class LogReader:
                 ]
         elif isinstance(ev, LedgerAdded):
             self.ledgers[(ev.aircraft, ev.ledger)] = [
-                LedgerChange(env.seq, action, turn, "start", Fraction(ev.value), ev.reason or said)
+                LedgerChange(
+                    env.seq, action, turn, "start", Fraction(ev.value), shown(ev.reason) or said
+                )
             ]
         elif isinstance(ev, LedgerChanged):
             self.ledgers.setdefault((ev.aircraft, ev.ledger), []).append(
