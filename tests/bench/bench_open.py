@@ -62,40 +62,29 @@ def main() -> None:
         # that trusts the snapshots the build wrote (issue 46, app.store.trusted_snapshots)
         os.environ["AIRBOSS_DATA_DIR"] = d
         build_file(path, EVENTS)
-        opens = []
-        for _ in range(5):
-            out = subprocess.run(
-                [sys.executable, "-c", OPEN, str(path), site],
+
+        def child(script: str, env: dict[str, str]) -> list[str]:
+            """What a fresh process running ``script`` on the game printed."""
+            return subprocess.run(
+                [sys.executable, "-c", script, str(path), site],
                 env=env,
                 capture_output=True,
                 text=True,
                 check=True,
             ).stdout.split()
-            opens.append(float(out[1]))
+
+        opens = [float(child(OPEN, env)[1]) for _ in range(5)]
         print(
             f"GameSession.open (fresh process, imports excluded): median "
             f"{statistics.median(opens) * 1000:.0f} ms, worst {max(opens) * 1000:.0f} ms"
         )
         # another computer's first open: its snapshot is checked against a replay (issue 46)
-        elsewhere = {**env, "AIRBOSS_DATA_DIR": str(Path(d) / "elsewhere")}
-        first = subprocess.run(
-            [sys.executable, "-c", OPEN, str(path), site],
-            env=elsewhere,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
+        first = child(OPEN, {**env, "AIRBOSS_DATA_DIR": str(Path(d) / "elsewhere")})
         print(
             "GameSession.open on another computer, the first time (the snapshot checked "
             f"against a replay): {float(first[1]) * 1000:.0f} ms"
         )
-        rss = subprocess.run(
-            [sys.executable, "-c", DESK, str(path), site],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()[-1]
+        rss = child(DESK, env)[-1]
         print(f"desk showing that game at 1366x768: peak RSS {int(rss) / 1024:.0f} MB")
 
 
