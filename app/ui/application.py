@@ -174,6 +174,9 @@ def run(
     strict = bool(screenshot or startup_profile)  # a GAME not opened fails the command
     cpu_at_paint = 0.0
     app = application()
+    from app.ui import uncaught
+
+    uncaught.install()  # the airboss command's: an uncaught exception is said in a dialog
     ask_for_passwords(game)
     settings = settings if settings is not None else app_settings()
     rows: Summary | None = None

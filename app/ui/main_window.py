@@ -11,12 +11,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QFont, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -36,7 +37,7 @@ from app.ui.wheel_guard import guard_wheel_under
 from app.ui.when_shown import in_view
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent
+    from PySide6.QtGui import QCloseEvent, QShowEvent
 
     # the game's models, the session and the rulesets load with the first game or the first
     # look at the rulesets, not with the window: it paints before them (issue 20)
@@ -48,6 +49,11 @@ Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
 
 LICENCE = "GPL-3.0-or-later"
 RECENT_MAX = 8
+#: the first window's size where the screen has room; a smaller screen's available area else
+FIRST_SIZE = (1400, 900)
+#: room kept above a window as tall as the screen for a window manager's title bar
+TITLE_BAR = 32
+StandardKey = QKeySequence.StandardKey
 #: how much larger type is in table mode
 TABLE_SCALE = 1.4
 
@@ -76,6 +82,7 @@ class MainWindow(QMainWindow):
         if not model.dice_mode.asked:
             self._ask_dice()
         self.persist_layout = True
+        self._shown_once = False
         self._hidden_for_game: set[str] = set()
         self.docks: dict[str, QDockWidget] = {}
         self.panels: dict[str, QWidget] = {}
@@ -105,12 +112,13 @@ class MainWindow(QMainWindow):
             if not panels_later or entry.name in FIRST:
                 self._build_panel(entry)
         self._build_on_view = not panels_later
-        self.resize(1400, 900)
+        self.setGeometry(first_geometry(available_geometry(self)))
         self._laid_out_for: str | None = None
         self._desk_state: QByteArray | None = None
         self.arrange(DESK, used_panels(None))
         self._default_state = self.saveState()
         self._restore_layout()
+        self.fit_to_screen()
         self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
 
         model.reset.connect(self._game_changed)
@@ -219,6 +227,30 @@ class MainWindow(QMainWindow):
         once(
             "roll", initiative is not None, lambda: self.game_menu.addAction(initiative.roll_action)
         )
+        # Ctrl+I brings the Initiative panel forward before it rolls: the dice it asks for are
+        # typed there (issue 47; a shortcut reaches its action as a QEvent.Shortcut first)
+        once(
+            "roll_forward",
+            initiative is not None,
+            lambda: initiative.roll_action.installEventFilter(self),
+        )
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        initiative = self.panels.get("initiative")
+        if (
+            event.type() == QEvent.Type.Shortcut
+            and initiative is not None
+            and watched is initiative.roll_action
+        ):
+            self.bring_forward("initiative")
+        return super().eventFilter(watched, event)
+
+    def bring_forward(self, name: str) -> None:
+        """Panel ``name``'s dock shown and in front of its tab group."""
+        dock = self.docks.get(name)
+        if dock is not None:
+            dock.show()
+            dock.raise_()
 
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
         """Bring the combat panel forward on this procedure for this line's aircraft and the
@@ -328,10 +360,16 @@ class MainWindow(QMainWindow):
     # -- menus --------------------------------------------------------------------------------
 
     def _act(
-        self, menu: QMenu, text: str, slot: Callable[[], Any], key: str | QKeySequence | None = None
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[[], Any],
+        key: str | QKeySequence | QKeySequence.StandardKey | None = None,
     ) -> QAction:
         act = menu.addAction(text)
-        if key is not None:
+        if isinstance(key, QKeySequence.StandardKey):
+            act.setShortcuts(key)  # every binding of the platform (Redo: Ctrl+Y and Ctrl+Shift+Z)
+        elif key is not None:
             act.setShortcut(QKeySequence(key))
         act.triggered.connect(lambda _=False: slot())
         return act
@@ -348,18 +386,22 @@ class MainWindow(QMainWindow):
         )
         self.recent_menu = f.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self.copy_action = self._act(f, "Save a &copy as…", self.save_copy_dialog, "Ctrl+Shift+S")
+        self.save_action = self._act(f, "&Save", self.save, StandardKey.Save)
+        self.copy_action = self._act(
+            f, "Save a &copy as…", self.save_copy_dialog, StandardKey.SaveAs
+        )
         self.close_action = self._act(f, "&Close", self.close_game, QKeySequence.StandardKey.Close)
         f.addSeparator()
-        self.print_action = self._act(f, "&Print cards…", self.print_cards, "Ctrl+P")
+        self.print_action = self._act(f, "&Print cards…", self.print_cards, StandardKey.Print)
         self.print_board_action = self._act(f, "Print &board…", self.print_board)
         f.addSeparator()
         self.quit_action = self._act(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         e = bar.addMenu("&Edit")
-        self.undo_action = self._act(e, "&Undo", self.undo, "Ctrl+Z")
-        self.redo_action = self._act(e, "&Redo", self.redo, "Ctrl+Shift+Z")
+        self.undo_action = self._act(e, "&Undo", self.undo, StandardKey.Undo)
+        self.redo_action = self._act(e, "&Redo", self.redo, StandardKey.Redo)
         e.addSeparator()
+        self.find_action = self._act(e, "&Find an aircraft…", self.find_aircraft, StandardKey.Find)
         self.cards_action = self._act(e, "Aircraft &cards…", self.edit_cards, "Ctrl+Shift+C")
         self.tables_action = self._act(e, "&Tables…", self.edit_tables, "Ctrl+Shift+B")
 
@@ -387,6 +429,9 @@ class MainWindow(QMainWindow):
         )
 
         h = bar.addMenu("&Help")
+        self.guide_action = self._act(
+            h, "&User guide", self.show_user_guide, StandardKey.HelpContents
+        )
         self.about_action = self._act(h, f"&About {APP_NAME}", self.show_about)
         self.rulesets_action = self._act(h, "&Rulesets", self.show_rulesets)
         self.readings_action = self._act(
@@ -518,6 +563,40 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     # -- edit ---------------------------------------------------------------------------------
+
+    def find_aircraft(self, text: str | None = None) -> list[str]:
+        """Edit > Find (Ctrl+F): the aircraft whose name holds ``text`` (asked for when not
+        given) selected in the Roster, which comes forward; their ids."""
+        roster = self.panel("roster")
+        if not self.model.has_session or roster is None:
+            return []
+        if text is None:
+            text, ok = QInputDialog.getText(self, "Find an aircraft", "Name (or part of it):")
+            if not ok:
+                return []
+        wanted = text.strip().casefold()
+        found = [
+            a.id
+            for a in self.model.engagement.aircraft.values()
+            if wanted and wanted in a.name.casefold()
+        ]
+        if not found:
+            self.show_refusal(f"No aircraft's name holds {text.strip()!r}.")
+            return []
+        self.bring_forward("roster")
+        roster.select(found)
+        roster.tree.setFocus()
+        return found
+
+    def save(self) -> None:
+        """File > Save (Ctrl+S): there is nothing to save, and the umpire is told so."""
+        where = self.game_path
+        self.statusBar().showMessage(
+            f"Every action is saved the moment it is made: {where} is up to date."
+            if where
+            else "No game is open.",
+            10_000,
+        )
 
     def undo(self) -> None:
         if self.model.has_session:
@@ -734,6 +813,15 @@ class MainWindow(QMainWindow):
 
     # -- view ---------------------------------------------------------------------------------
 
+    def fit_to_screen(self) -> None:
+        """A window larger than its screen's free area, or partly off it (a layout saved on a
+        larger screen, another monitor unplugged), is put back as the first window is."""
+        available = available_geometry(self)
+        if self.isMaximized() or self.isFullScreen():
+            return
+        if not available.contains(self.geometry()):
+            self.setGeometry(first_geometry(available))
+
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
@@ -833,13 +921,27 @@ class MainWindow(QMainWindow):
 
     # -- help ---------------------------------------------------------------------------------
 
+    def show_user_guide(self) -> QWidget:
+        """Help > User guide (F1): the README's guide to the desk, in a window of its own."""
+        from app.ui.user_guide import UserGuide
+
+        guide = getattr(self, "user_guide", None)
+        if guide is None:
+            guide = self.user_guide = UserGuide(self)
+        guide.show()
+        guide.raise_()
+        guide.activateWindow()
+        return guide
+
     def about_text(self) -> str:
+        from app.log_file import log_path
         from app.plugins import available_rulesets, load_ruleset
 
         lines = [
             f"<h3>{APP_NAME} {version()}</h3>",
             "<p>The umpire's desk for face-to-face air-combat wargames.</p>",
             f"<p>Licence: {LICENCE}</p>",
+            f"<p>Log file (what went wrong, for whoever helps): <br>{_esc(str(log_path()))}</p>",
             "<p><b>Rulesets</b></p><ul>",
         ]
         for rid in available_rulesets():
@@ -894,6 +996,16 @@ class MainWindow(QMainWindow):
 
     # -- closing ------------------------------------------------------------------------------
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        """The first time the desk shows, the keyboard is in the Turn panel's "who acts now"
+        (Space: Next step; Enter: the line's roll)."""
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            turn = self.panels.get("turn")
+            if turn is not None:
+                turn.acting.setFocus()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.persist_layout:
             self.save_layout()
@@ -902,6 +1014,25 @@ class MainWindow(QMainWindow):
         for view in list(self.player_displays):
             view.close()
         super().closeEvent(event)
+
+
+def available_geometry(widget: QWidget) -> QRect:
+    """The free area (less panels and docks) of the screen ``widget`` is on, or the primary
+    screen's; a large area where Qt knows of no screen."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, *FIRST_SIZE)
+
+
+def first_geometry(available: QRect) -> QRect:
+    """The first window: ``FIRST_SIZE`` where it fits, else as large as the free area allows
+    (a title bar's height kept above it), centred in it; never larger (issue 47: a 1400x900
+    window on a 1366x768 screen hid the Combat panel's right side and the status bar)."""
+    width = min(FIRST_SIZE[0], available.width())
+    room = available.height() - TITLE_BAR
+    height = min(FIRST_SIZE[1], room)
+    x = available.x() + (available.width() - width) // 2
+    y = available.y() + TITLE_BAR + (room - height) // 2
+    return QRect(x, y, width, height)
 
 
 def read_only_reason(session: GameSession) -> str:

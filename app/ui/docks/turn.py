@@ -277,13 +277,15 @@ class TurnDock(QWidget):
             new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Space on a focused button, check box or combo box presses it, not Next step."""
+        """Space on a focused button, check box or combo box of another panel presses it, not
+        Next step; in this panel Space is always Next step (issue 47: Previous focused)."""
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Space
             and isinstance(watched, QAbstractButton | QComboBox)
             and watched.window() is self.window()
+            and not self.isAncestorOf(watched)
         ):
             event.accept()
             return True
