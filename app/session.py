@@ -985,7 +985,13 @@ class GameSession:
             time_limit=TIME_LIMIT,
             returns=AircraftAdded,
         )
-        who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"
+        # the card's printed name, as the Roster shows it, never the catalogue id (issue 47)
+        printed = ev.card.get("name") if isinstance(ev.card.get("name"), str) else None
+        who = (
+            f"{ev.name} ({printed or ev.type_id}"
+            + (f", {ev.pilot} pilot" if ev.pilot else "")
+            + ")"
+        )
         self._commit([ev], f"{who} joins {ev.side}")
         return aircraft_id
 

@@ -278,6 +278,7 @@ ALLOWED_OWN = {
     "app.core.paths",
     "app.core.status",
     "app.demo_rows",
+    "app.log_file",  # the log file and crash log, set up first (issue 47)
     "app.resources",
     "app.store",
     "app.store.errors",
@@ -298,6 +299,7 @@ ALLOWED_OWN = {
     "app.ui.model",
     "app.ui.qt_app",
     "app.ui.qt_import",
+    "app.ui.uncaught",  # the dialog for an uncaught exception (issue 47)
     "app.ui.wheel_guard",
     "app.ui.when_shown",
 }
