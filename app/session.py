@@ -1174,10 +1174,14 @@ class GameSession:
         )
         self._commit([ev], where)
 
-    def mark_printed(self, aircraft_ids: Sequence[str]) -> None:
-        """Record that these aircraft's current cards went on paper (not undoable)."""
+    def mark_printed(self, aircraft_ids: Sequence[str], where: str = "") -> None:
+        """Record that these aircraft's current cards went on paper (not undoable); ``where``:
+        the file or printer and from what, said in the log and by the desk's Print cards."""
         revs = {a: self.engagement.get(a).revision for a in aircraft_ids}
-        self._commit([CardsPrinted(revisions=revs)], f"Cards printed: {len(revs)} aircraft")
+        to = f", {where}" if where else ""
+        self._commit(
+            [CardsPrinted(revisions=revs, where=where)], f"Cards printed: {len(revs)} aircraft{to}"
+        )
 
     def set_dice(self, side: str, dice: str, aircraft: str | None = None) -> None:
         """Dice at the table (issue 35): from now on the dice typed for ``side``'s rolls (with

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.resources import ICON_SVG
 from app.store import StoreError, is_url  # (light: the stores load when first asked for)
-from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
+from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, TABLE_HEIGHTS, used_panels
 from app.ui.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
@@ -189,6 +189,8 @@ class MainWindow(QMainWindow):
             self.show_refusal(f"The {entry.title} panel could not be built: {why}")
             return False
         self.missing_panels.pop(entry.name, None)
+        if entry.name == "turn":  # built in table mode: without its list of steps
+            widget.set_compact(getattr(self, "_desk_state", None) is not None)
         before = dock.widget()  # the note of a try that failed
         dock.setWidget(widget)
         self.panels[entry.name] = widget
@@ -325,7 +327,8 @@ class MainWindow(QMainWindow):
             self.resizeDocks([left[0], right[0]], [share, width - share], Qt.Orientation.Horizontal)
         for column in (left, right):
             if len(column) > 1:
-                shares = [HEIGHTS.get(d.objectName(), 0.5) for d in column]
+                heights = TABLE_HEIGHTS if self._desk_state is not None else HEIGHTS
+                shares = [heights.get(d.objectName(), 0.5) for d in column]
                 self.resizeDocks(column, [int(height * s) for s in shares], Qt.Orientation.Vertical)
 
     def _fit_game(self) -> None:
@@ -885,6 +888,9 @@ class MainWindow(QMainWindow):
         self.setFont(font)
         for dock in self.docks.values():
             dock.setFont(font)  # floating docks are windows of their own
+        turn = self.panels.get("turn")
+        if turn is not None:
+            turn.set_compact(on)
         self.table_mode_action.setChecked(on)
         self.settings.setValue("view/table_mode", on)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -194,8 +194,7 @@ class RosterDock(QWidget):
         # a fixed width for three badges: sizing this column to its contents would measure every
         # row's badges on every change (200 aircraft); the full list is in the tooltip
         header.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Interactive)
-        three = sum(self.fontMetrics().horizontalAdvance(t) + 11 for t in ("FIRE", "OOC", "WND"))
-        header.resizeSection(STATUS, three + 6)
+        self._size_status()
 
         self.add_action = self._action("Add…", "Insert")
         self.add_action.setToolTip("Add an aircraft from the ruleset's catalogue (Insert)")
@@ -359,6 +358,18 @@ class RosterDock(QWidget):
             self._widen([self._items[i] for i in ids])
         finally:
             self.tree.blockSignals(False)
+
+    def _size_status(self) -> None:
+        three = sum(self.fontMetrics().horizontalAdvance(t) + 11 for t in ("FIRE", "OOC", "WND"))
+        self.tree.header().resizeSection(STATUS, three + 6)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """Larger type (table mode) refits the columns: a type's printed name is never cut
+        short with "…" (issue 47)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and hasattr(self, "_items"):
+            self._size_status()
+            self._fit_all()
 
     def _fit_all(self) -> None:
         """Size the fitted columns to every row, and remember each column's padding (its width

@@ -153,6 +153,12 @@ class TurnDock(QWidget):
         layout.addWidget(self.acting_title)
         layout.addWidget(self.acting, 2)
 
+    def set_compact(self, on: bool) -> None:
+        """Table mode (issue 47): the sequence of play's list is left out, the heading and the
+        current step's words say where the game is, so every line of "who acts now" of an
+        eight-aircraft game shows at 1366x768."""
+        self.step_list.setVisible(not on)
+
     # -- rendering ----------------------------------------------------------------------------
 
     def _enable(self) -> None:
