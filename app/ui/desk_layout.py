@@ -49,3 +49,6 @@ HEIGHTS = {"roster": 0.42, "turn": 0.58, "combat": 0.66, "game_log": 0.34}
 TABLE_HEIGHTS = {**HEIGHTS, "roster": 0.46, "turn": 0.54}
 #: the share of the window's width of the left column
 LEFT_WIDTH = 0.46
+#: ... in table mode: the roster's columns in larger type (Air Power's "F-100D Super Sabre
+#: (sample)" beside three status badges) leave its aircraft's names room (issue 47)
+TABLE_LEFT_WIDTH = 0.52

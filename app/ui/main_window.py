@@ -28,7 +28,15 @@ from PySide6.QtWidgets import (
 
 from app.resources import ICON_SVG
 from app.store import StoreError, is_url  # (light: the stores load when first asked for)
-from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, TABLE_HEIGHTS, used_panels
+from app.ui.desk_layout import (
+    DESK,
+    HEIGHTS,
+    LEFT_WIDTH,
+    TABLE,
+    TABLE_HEIGHTS,
+    TABLE_LEFT_WIDTH,
+    used_panels,
+)
 from app.ui.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
@@ -54,6 +62,8 @@ FIRST_SIZE = (1400, 900)
 #: room kept above a window as tall as the screen for a window manager's title bar
 TITLE_BAR = 32
 StandardKey = QKeySequence.StandardKey
+#: a standard key's binding where the platform gives none
+FALLBACK = {StandardKey.Quit: "Ctrl+Q", StandardKey.Print: "Ctrl+P", StandardKey.Find: "Ctrl+F"}
 #: how much larger type is in table mode
 TABLE_SCALE = 1.4
 
@@ -323,7 +333,7 @@ class MainWindow(QMainWindow):
         width, height = max(self.width(), 800), max(self.height(), 500)
         left, right = firsts.get("left", []), firsts.get("right", [])
         if left and right:
-            share = int(width * LEFT_WIDTH)
+            share = int(width * (TABLE_LEFT_WIDTH if self._desk_state is not None else LEFT_WIDTH))
             self.resizeDocks([left[0], right[0]], [share, width - share], Qt.Orientation.Horizontal)
         for column in (left, right):
             if len(column) > 1:
@@ -371,7 +381,9 @@ class MainWindow(QMainWindow):
     ) -> QAction:
         act = menu.addAction(text)
         if isinstance(key, QKeySequence.StandardKey):
-            act.setShortcuts(key)  # every binding of the platform (Redo: Ctrl+Y and Ctrl+Shift+Z)
+            # every binding of the platform (Redo: Ctrl+Y and Ctrl+Shift+Z); where it has none
+            # (Quit outside KDE and GNOME), the usual one
+            act.setShortcuts(QKeySequence.keyBindings(key) or [QKeySequence(FALLBACK[key])])
         elif key is not None:
             act.setShortcut(QKeySequence(key))
         act.triggered.connect(lambda _=False: slot())
