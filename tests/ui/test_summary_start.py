@@ -287,6 +287,7 @@ ALLOWED_OWN = {
     "app.summary",
     "app.summary_child",
     "app.ui",
+    "app.ui.accessible",  # accessible names of the roster's and turn's lists (issue 47)
     "app.ui.application",
     "app.ui.desk_layout",
     "app.ui.dice_mode",

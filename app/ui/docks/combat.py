@@ -170,6 +170,7 @@ class CombatDock(QWidget):
         odds_layout = QVBoxLayout(odds_box)
         self.odds_table = QTableWidget(0, 3)
         self.odds_table.setObjectName("odds_table")
+        self.odds_table.setAccessibleDescription("Each outcome and its exact chance (issue 47)")
         self.odds_table.setHorizontalHeaderLabels(["Outcome", "Exact", "Percent"])
         self.odds_table.verticalHeader().hide()
         self.odds_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

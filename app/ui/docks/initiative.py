@@ -53,6 +53,8 @@ class InitiativeDock(QWidget):
         self.title = QLabel()
         self.title.setWordWrap(True)
         self.order = QListWidget()
+        self.order.setAccessibleName("Initiative order")
+        self.order.setAccessibleDescription("Who holds the marker and who acts first, in order")
         self.order.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.core.status import PILOT_QUALITIES, Status
 from app.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
+from app.ui.accessible import named
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
 from app.ui.wheel_guard import guard_wheel
@@ -184,6 +185,12 @@ class RosterDock(QWidget):
         self.tree.setItemDelegateForColumn(STATUS, StatusBadges(self.tree))
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        named(
+            self.tree,
+            "Roster: sides and aircraft",
+            "Each side with how many of its aircraft are in play, then each aircraft: name, "
+            "printed type, pilot, status and damage. Insert adds, F2 renames, Delete removes.",
+        )
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)

@@ -37,6 +37,7 @@ from app.summary import (
     step_where,
     who_name,
 )
+from app.ui.accessible import named
 from app.ui.message_bar import MessageBar, attempt_here, muted
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -123,6 +124,11 @@ class TurnDock(QWidget):
         self.step_list = QListWidget()
         self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        named(
+            self.step_list,
+            "Sequence of play",
+            "The steps of a turn, the current one marked; Space: next step, Shift+Space: back.",
+        )
 
         self.what = QLabel()
         self.what.setWordWrap(True)
@@ -130,6 +136,12 @@ class TurnDock(QWidget):
         self.acting_title = QLabel("<b>Who acts now, in order</b>")
         self.acting = QListWidget()
         self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        named(
+            self.acting,
+            "Who acts now, in order",
+            "One line per aircraft or side that acts in this step; Enter or a double-click "
+            "opens the line's roll; Space: next step.",
+        )
         for view in (self.step_list, self.acting):
             view.setMinimumHeight(60)
 
