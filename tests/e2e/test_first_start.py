@@ -114,7 +114,8 @@ def test_an_uncaught_exception_is_logged_and_said_and_nothing_saved_is_lost(tmp_
 
 
 def test_a_crash_of_python_itself_leaves_its_traceback_in_the_log(tmp_path):
-    code = "from app import log_file\nlog_file.start()\nimport faulthandler\nfaulthandler._sigsegv()"
+    code = "from app import log_file\nlog_file.start()\nimport faulthandler\n"
+    code += "faulthandler._sigsegv()"
     env = {**os.environ, "AIRBOSS_DATA_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=60)
     assert done.returncode != 0

@@ -31,7 +31,8 @@ shot = app.primaryScreen().grabWindow(0)
 print(shot.width(), shot.height())
 shot.save(sys.argv[1])
 image = shot.toImage()
-colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
+xs, ys = range(0, image.width(), 7), range(0, image.height(), 7)
+colours = {image.pixel(x, y) for x in xs for y in ys}
 print(len(colours))
 """
 
