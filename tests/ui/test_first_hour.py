@@ -289,15 +289,10 @@ def test_cards_printed_from_the_command_line_are_said_by_print_cards(tmp_path, q
         assert said == [f"Cards printed: 8 aircraft, to {out} (airboss cards)"]
 
 
-def test_the_after_action_panel_says_it_is_loading(tmp_path, settings, qtbot):
+def test_the_after_action_panel_says_it_is_loading(demo_desk, qtbot):
     from app.ui.docks.after_action import LOADING
 
-    session = create_demo_game(tmp_path / "demo.airboss")
-    w = MainWindow(EngagementModel(), settings)
-    qtbot.addWidget(w)
-    w.persist_layout = False
-    w.show_session(session)
-    w.show()
+    w = demo_desk
     w.build_panels()
     panel = w.panel("after_action")
     assert panel.view is None
@@ -305,4 +300,3 @@ def test_the_after_action_panel_says_it_is_loading(tmp_path, settings, qtbot):
     w.docks["after_action"].raise_()  # the dock comes into view: the words, then the plots
     assert panel.waiting.text() == LOADING
     qtbot.waitUntil(lambda: panel.view is not None)
-    w.model.set_session(None)
