@@ -127,8 +127,7 @@ class MainWindow(QMainWindow):
         self._desk_state: QByteArray | None = None
         self.arrange(DESK, used_panels(None))
         self._default_state = self.saveState()
-        self._restore_layout()
-        self.fit_to_screen()
+        self._restore_layout()  # Qt puts a saved window that does not fit back on the screen
         self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
 
         model.reset.connect(self._game_changed)
@@ -827,15 +826,6 @@ class MainWindow(QMainWindow):
             board.board_pdf(path)  # type: ignore[union-attr]
 
     # -- view ---------------------------------------------------------------------------------
-
-    def fit_to_screen(self) -> None:
-        """A window larger than its screen's free area, or partly off it (a layout saved on a
-        larger screen, another monitor unplugged), is put back as the first window is."""
-        available = available_geometry(self)
-        if self.isMaximized() or self.isFullScreen():
-            return
-        if not available.contains(self.geometry()):
-            self.setGeometry(first_geometry(available))
 
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
