@@ -192,3 +192,42 @@ def test_the_installed_command_starts_the_log(tmp_path):
     assert done.returncode == 0
     assert "airboss rulesets started" in (tmp_path / "log" / "airboss.log").read_text()
     assert "phantoms: Phantoms" in done.stdout.splitlines()
+
+
+IDLE_IMPORT = """
+import sys
+from PySide6.QtCore import QTimer
+import app.ui.application as desk
+
+seen = []
+
+def look(when):
+    seen.append(f"{when}: {'pyqtgraph' in sys.modules}")
+
+up = desk.started
+
+def started():  # the desk has painted and its event loop runs
+    up()
+    look("the desk is up")
+    QTimer.singleShot(3000, lambda: (look("3 s later"), desk.application().quit()))
+
+desk.started = started
+desk.run()
+print("; ".join(seen))
+"""
+
+
+def test_the_plots_libraries_are_imported_in_the_idle_time_after_the_first_paint(tmp_path):
+    """Issue 47: pyqtgraph is imported once the desk is up, so the After-action tab draws at
+    once when first shown; never before the first paint."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "AIRBOSS_DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", IDLE_IMPORT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "the desk is up: False; 3 s later: True"
