@@ -109,6 +109,18 @@ def anti_grav(card: Card) -> int:
     return card.anti_grav
 
 
+def printed_anti_grav(a: AircraftState) -> int | None:
+    """A UFO's anti-grav rating as a card prints it (UFO rules, Damage: only the Small UFO's
+    card does): the game's copy of its card, else its type's card in the umpire's catalogue
+    (filled in the Card editor since the UFO joined); ``None`` while neither gives it."""
+    own = card_of(a).anti_grav
+    if isinstance(own, int):
+        return own
+    typed = catalogue().get(a.type_id)
+    given = typed.anti_grav if isinstance(typed, Card) else None
+    return given if isinstance(given, int) else None
+
+
 def firing_initiative(gun: RayGun, charge: int) -> int:
     """UFO rules, Turn Order: "UFO initiative is 13 minus current charge of ray gun".
 
