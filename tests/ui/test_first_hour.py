@@ -187,7 +187,7 @@ def test_ctrl_s_says_the_game_is_saved_and_ctrl_f_finds_an_aircraft(demo_desk, q
     assert "saved the moment it is made" in w.statusBar().currentMessage()
     found = w.find_aircraft("red 2")
     assert [w.model.engagement.aircraft[i].name for i in found] == ["Red 2"]
-    assert w.selected_aircraft == found
+    assert w.model.selection == found
     assert w.panels["roster"].tree.hasFocus()
 
 

@@ -170,6 +170,11 @@ class TurnDock(QWidget):
         current step's words say where the game is, so every line of "who acts now" of an
         eight-aircraft game shows at 1366x768."""
         self.step_list.setVisible(not on)
+        # a line wider than the panel is cut at its edge (its tooltip has it whole): no
+        # horizontal scroll bar takes a line's height
+        self.acting.setHorizontalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        )
 
     # -- rendering ----------------------------------------------------------------------------
 
