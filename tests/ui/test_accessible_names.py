@@ -6,9 +6,8 @@ Qt takes a button's own text, and a field's from the label it is the buddy of), 
 widget of Airboss's own that paints itself (the odds chart, the board: name and description).
 Containers, scroll bars and headers are not asked.
 
-The Combat and Initiative panels' generated form fields (object names ``field_...``) get their
-names with the forms' rewrite of issue 43: until that lands they are listed apart, and the
-lead drops ``ISSUE_43_FORM_FIELDS`` from this test when it does.
+The Combat and Initiative panels' form fields are named by their forms (issue 43); the walk
+checks them as every other panel's.
 """
 
 from __future__ import annotations
@@ -31,9 +30,6 @@ from PySide6.QtWidgets import (
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
 from tests.ui.test_desk_layout import RULESETS, eight_aircraft_game
-
-#: the generated fields of the Combat and Initiative forms: named by issue 43's forms
-ISSUE_43_FORM_FIELDS = "field_"
 
 
 def _painted_by_us(w: QWidget) -> bool:
@@ -91,8 +87,6 @@ def test_every_panels_main_widgets_have_accessible_names(ruleset_id, tmp_path, q
                 if t is not None:
                     t.setCurrentIndex(i)
                 for line in unnamed(panel):
-                    if ISSUE_43_FORM_FIELDS in line and name in ("combat", "initiative"):
-                        continue  # the generated form fields: named by issue 43's forms
                     if line not in missing.setdefault(name, []):
                         missing[name].append(line)
     assert not {k: v for k, v in missing.items() if v}, missing
