@@ -986,7 +986,13 @@ class GameSession:
             time_limit=TIME_LIMIT,
             returns=AircraftAdded,
         )
-        who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"
+        # the card's printed name, as the Roster shows it, never the catalogue id (issue 47)
+        printed = ev.card.get("name") if isinstance(ev.card.get("name"), str) else None
+        who = (
+            f"{ev.name} ({printed or ev.type_id}"
+            + (f", {ev.pilot} pilot" if ev.pilot else "")
+            + ")"
+        )
         self._commit([ev], f"{who} joins {ev.side}")
         return aircraft_id
 
@@ -1187,10 +1193,14 @@ class GameSession:
         )
         self._commit([ev], where)
 
-    def mark_printed(self, aircraft_ids: Sequence[str]) -> None:
-        """Record that these aircraft's current cards went on paper (not undoable)."""
+    def mark_printed(self, aircraft_ids: Sequence[str], where: str = "") -> None:
+        """Record that these aircraft's current cards went on paper (not undoable); ``where``:
+        the file or printer and from what, said in the log and by the desk's Print cards."""
         revs = {a: self.engagement.get(a).revision for a in aircraft_ids}
-        self._commit([CardsPrinted(revisions=revs)], f"Cards printed: {len(revs)} aircraft")
+        to = f", {where}" if where else ""
+        self._commit(
+            [CardsPrinted(revisions=revs, where=where)], f"Cards printed: {len(revs)} aircraft{to}"
+        )
 
     def set_dice(self, side: str, dice: str, aircraft: str | None = None) -> None:
         """Dice at the table (issue 35): from now on the dice typed for ``side``'s rolls (with

@@ -206,6 +206,8 @@ class CardsPrinted(_Event):
 
     kind: Literal["cards_printed"] = "cards_printed"
     revisions: dict[str, int]
+    #: where they went and from what: "cards.pdf (airboss cards)", "the printer HP (the desk)"
+    where: str = ""
 
 
 class Reverted(_Event):

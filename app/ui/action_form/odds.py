@@ -78,6 +78,7 @@ class OddsView(QGroupBox):
         layout = QVBoxLayout(self)
         self.table = QTableWidget(0, 3)
         self.table.setObjectName("odds_table")
+        self.table.setAccessibleDescription("Each outcome and its exact chance")
         self.table.setAccessibleName("Odds before the roll")
         self.table.setHorizontalHeaderLabels(["Outcome", "Exact", "Percent"])
         self.table.verticalHeader().hide()
