@@ -271,7 +271,11 @@ class GunAttack(UnspottedInput, Procedure):
                 fired_event(a, now, "gun"),
             )
         if t is not None:
-            draft.emit(*damage_events(t, hits, missile=False, source=inputs.attacker))
+            draft.emit(
+                *damage_events(
+                    t, hits, missile=False, source=inputs.attacker, variants=self.variants
+                )
+            )
         return Decision(
             outcome,
             f"gun attack: attacker {r1}{att:+d} = {r1 + att} vs target "

@@ -358,7 +358,11 @@ class MissileAttack(UnspottedInput, Procedure):
             rest = in_flight(engagement)
             rest.remove(flight)
             draft.emit(flying(rest))
-            draft.emit(*damage_events(t, hits, missile=True, source=inputs.attacker))
+            draft.emit(
+                *damage_events(
+                    t, hits, missile=True, source=inputs.attacker, variants=self.variants
+                )
+            )
         return Decision(
             outcome,
             f"missile impact: attacker {r1}{att:+d} = {r1 + att} vs target "
