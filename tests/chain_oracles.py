@@ -174,11 +174,17 @@ def critical(j: Jet, row: str, readings: frozenset[str]) -> Jet:
     return lose("major")  # Major Damage, aircraft is lost
 
 
-def criticals_for(points: int, damage_before: int, max_damage: int, missile: bool) -> int:
-    """8.1: one for a missile hit, one per full 3 points, one per point above the maximum."""
+def criticals_for(
+    points: int, damage_before: int, max_damage: int, missile: bool, heading: bool = False
+) -> int:
+    """8.1: one for a missile hit, one per full 3 points, one per point above the maximum; by
+    the table's heading ("Roll anytime hit by a missile or 3 or more points damage are scored
+    or aircraft damage level is exceeded"), one roll when any of them holds."""
     if points <= 0:
         return 0
     beyond = max(0, damage_before + points - max_damage) - max(0, damage_before - max_damage)
+    if heading:
+        return 1 if missile or points >= 3 or beyond > 0 else 0
     return (1 if missile else 0) + points // 3 + beyond
 
 
@@ -203,7 +209,8 @@ def phantoms_attack(
             hits = diff
         else:
             hits = chart[min(diff, len(chart)) - 1]
-        owed = criticals_for(hits, damage, max_damage, chart is None)
+        heading = "criticals_by_heading" in readings
+        owed = criticals_for(hits, damage, max_damage, chart is None, heading)
         _add(out, jet_end(replace(target, due=target.due + owed), readings), Fraction(1, 100))
     return new_facts(out, jet_facts(target))
 
