@@ -41,7 +41,7 @@ from app.core.markov import CUT, MOST_STATES, Unknown, Weighted, absorb
 if TYPE_CHECKING:
     from app.core.ruleset import Ruleset
 
-__all__ = ["ChainOdds", "chain_odds", "chance_text"]
+__all__ = ["ChainOdds", "chain_odds", "chance_text", "fight_odds"]
 
 #: the longest a chain is worked out before it is cut (said as a bound)
 MOST_SECONDS = 3.0
@@ -191,6 +191,41 @@ def chain_odds(
         cut=absorbed.cut,
         states=absorbed.states,
     )
+
+
+def fight_odds(
+    ruleset: Ruleset,
+    before: Engagement,
+    aircraft: str,
+    branches: Sequence[tuple[Fraction, Engagement]],
+) -> tuple[Fraction, Fraction] | None:
+    """For the after-action luck: the chance ``aircraft`` is out of the fight at the end of
+    the chain from ``branches`` (the game after an action, each with its chance), and the
+    chance from the rolls it already owed before it -- their difference is what the action
+    and the rolls it owes did. ``None`` for a ruleset without a chain model of its own."""
+    model: ChainModel[Any] | None = ruleset.chain_model()
+    if model is None or aircraft not in before.aircraft:
+        return None
+    base = model.state(before, aircraft)
+    if "out of the fight" in model.unlisted(base):
+        return Fraction(0), Fraction(0)
+
+    def out(start: Mapping[Any, Fraction]) -> Fraction:
+        absorbed = absorb(
+            start,
+            lambda s: None if model.owed(s) is None else model.roll(s),
+            model.facts,
+            split=model.split,
+            memo=model.memo,
+            seconds=MOST_SECONDS,
+        )
+        return absorbed.chances.get("out of the fight", Fraction(0))
+
+    start: dict[Any, Fraction] = {}
+    for p, state in branches:
+        s = model.state(state, aircraft, before)
+        start[s] = start.get(s, Fraction(0)) + p
+    return out(start), out({base: Fraction(1)})
 
 
 def _as_read(proc: Any, inputs: Any, engagement: Engagement) -> bool:
