@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
-from app.core.errors import RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import (
     AircraftAdded,
     AttributesSet,
@@ -43,6 +43,7 @@ __all__ = [
     "Decision",
     "Draft",
     "OddsTooLarge",
+    "UnknownOdds",
     "Procedure",
     "Resolution",
     "exact_outcomes",
@@ -57,6 +58,18 @@ ODDS_LIMIT = 20_000
 
 class OddsTooLarge(RuleViolation):
     """The inputs ask for more dice sequences than the odds may walk."""
+
+
+class UnknownOdds(dict[str, Fraction]):
+    """No odds, because a table cell the rules text does not print is needed: empty, with
+    ``missing`` naming the table and the cell (``GameSession.odds`` gives it, never raises)."""
+
+    def __init__(self, missing: MissingTableValue) -> None:
+        super().__init__()
+        self.missing = missing
+
+    def __repr__(self) -> str:
+        return f"UnknownOdds({self.missing})"
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 from app.core.dice import SeededDice, TableDice
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.prepared import Prepared, dice_of
-from app.core.procedure import Procedure
+from app.core.procedure import Procedure, UnknownOdds
 from app.ui.chain_odds_view import ChainOddsLine
 from app.ui.compare_odds import CompareOdds
 from app.ui.die_field import DieField
@@ -672,7 +672,9 @@ class CombatDock(QWidget):
             self._odds_answered(p, odds)
 
     def _odds_answered(self, p: Prepared, odds: dict[str, Fraction]) -> None:
-        if p is self.prepared:  # else the action changed meanwhile: its odds are asked for
+        if isinstance(odds, UnknownOdds):  # a table the text does not print: named
+            self._odds_failed(p, odds.missing)
+        elif p is self.prepared:  # else the action changed meanwhile: its odds are asked for
             self._show_odds(odds)
 
     def _odds_failed(self, p: Prepared, e: BaseException) -> None:
