@@ -37,6 +37,7 @@ from app.core.events import (
     GameAttributesSet,
     ProcedureResolved,
 )
+from app.core.reckoning import Term
 
 __all__ = [
     "Calculator",
@@ -101,6 +102,9 @@ class Decision:
     follow_ups: tuple[tuple[str, str], ...] = ()
     #: the headline when the outcome label does not say what happened (see ``Resolution``)
     headline: str = ""
+    #: every modifier that entered the roll's number (``app.core.reckoning.Term``), kept with
+    #: the log record for the ruling (issue 45)
+    modifiers: tuple[Term, ...] = ()
 
 
 class InvalidState(RuleViolation, TypeError):
@@ -474,10 +478,17 @@ class Procedure(ABC):
         """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
         return parse_inputs(self.Inputs, inputs)
 
-    def record(self, inputs: BaseModel, rolls: Sequence[Roll], outcome: str) -> ProcedureResolved:
+    def record(
+        self,
+        inputs: BaseModel,
+        rolls: Sequence[Roll],
+        outcome: str,
+        modifiers: Sequence[Term] = (),
+    ) -> ProcedureResolved:
         """The log record of this procedure's roll."""
         data = inputs.model_dump(mode="json")
         return ProcedureResolved(
+            modifiers=tuple(t.as_record() for t in modifiers),
             procedure=self.id,
             inputs=data,
             rolls=tuple(
@@ -528,7 +539,7 @@ class Procedure(ABC):
         start = len(dice.rolls)
         decision = self.decide(inputs, dice, draft)
         rolls = tuple(dice.rolls[start:])
-        events = (self.record(inputs, rolls, decision.outcome), *draft.events)
+        events = (self.record(inputs, rolls, decision.outcome, decision.modifiers), *draft.events)
         return Resolution(
             events,
             decision.narrative,

@@ -11,6 +11,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, CriticalHit, DamageTaken, Event, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
+from app.core.reckoning import Term
 from app.core.ruleset import AircraftInputs, PilotQuality
 from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.state import in_play, loss_events, pilot_of, state_of
@@ -294,6 +295,21 @@ def ejection_state(a: AircraftState) -> dict[str, Any]:
     }
 
 
+def ejection_terms(i: EjectionInputs) -> list[Term]:
+    """8.2's modifiers of the ejection die, each that applies with its sign."""
+    t = tables().ejection
+    out = []
+    if i.wounded:
+        out.append(Term("pilot wounded", t.wounded, "8.2", "ejection"))
+    if i.on_fire:
+        out.append(Term("on fire", t.on_fire, "8.2, Critical Hit Table #8", "ejection"))
+    if i.destroyed_by == "major damage":
+        out.append(Term("destroyed by Major Damage", t.major_damage, "8.2", "ejection"))
+    elif i.destroyed_by == "structural breakup":
+        out.append(Term("broke up in a Hard Turn or Loop", t.structural_breakup, "8.2", "ejection"))
+    return out
+
+
 class Ejection(Procedure):
     """8.2 Ejecting: d10 plus modifiers; 3 or more is a safe ejection."""
 
@@ -335,7 +351,11 @@ class Ejection(Procedure):
                 AttributesSet(aircraft=a.id, values={"ejection_rolled": True}),
             )
         m = self.modifier(inputs)
-        return Decision(outcome, f"ejection roll {roll}{m:+d} = {roll + m}: {outcome} (8.2)")
+        return Decision(
+            outcome,
+            f"ejection roll {roll}{m:+d} = {roll + m}: {outcome} (8.2)",
+            modifiers=tuple(ejection_terms(inputs)),
+        )
 
 
 # --- 9.0 Fire-Check Segment -------------------------------------------------------------------
@@ -375,6 +395,21 @@ def fire_result(
     if total <= t.critical_at_most:
         return "critical hit"
     return "still burning"
+
+
+def fire_terms(i: FireInputs) -> list[Term]:
+    """9.0's modifiers of the fire die, each that applies with its sign."""
+    t = tables().fire
+    out = []
+    speed = fire_modifier(i.speed, False, "inexperienced")
+    if speed:
+        out.append(Term(f"speed {i.speed}", speed, "9.0", "fire check"))
+    if i.dove:
+        out.append(Term("dove during the impulse", t.dove, "9.0", "fire check"))
+    pilot = tables().pilot.fire[i.pilot]
+    if pilot:
+        out.append(Term(f"{i.pilot.capitalize()} pilot", pilot, "9.0", "fire check"))
+    return out
 
 
 class FireCheck(Procedure):
@@ -422,4 +457,8 @@ class FireCheck(Procedure):
                 values["criticals_due"] = state_of(a).criticals_due + 1
             draft.emit(AttributesSet(aircraft=a.id, values=values))
         m = self.modifier(inputs)
-        return Decision(outcome, f"fire check {roll}{m:+d} = {roll + m}: {outcome} (9.0)")
+        return Decision(
+            outcome,
+            f"fire check {roll}{m:+d} = {roll + m}: {outcome} (9.0)",
+            modifiers=tuple(fire_terms(inputs)),
+        )
