@@ -271,9 +271,9 @@ class Ruling:
         if self.terms:
             lines = []
             for die, terms in by_die(self.terms).items():
-                head = f"{die}: " if die else ""
+                of = f"{die}: " if die else ""
                 summed = total(terms)
-                lines.append(head + "; ".join(t.text for t in terms) + f" (in all {summed:+d})")
+                lines.append(of + "; ".join(t.text for t in terms) + f" (in all {summed:+d})")
             out.append(("Modifiers", lines))
         elif self.modifiers:
             lines = []
