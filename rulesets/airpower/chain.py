@@ -5,7 +5,7 @@ Each hit of a gun, rocket or Genie attack waits on its target for its damage rol
 missile hits"), rolled oldest first as ``DamageRoll`` does. The state that matters (``Hits``)
 is the hits still waiting and the results come so far. The damage table is not printed in
 this text: its results are the umpire's codes, and which of them take an aircraft out of the
-fight is the table's ``out_of_the_fight`` line, which the umpire fills in too.
+fight is the table's ``outcomes.out_of_the_fight`` line, which the umpire fills in too.
 
 Facts (``ChainOdds.chances``): "damage result X" for each result code that comes; "destroyed"
 and "out of the fight" once one of the results the umpire named out of the fight comes (not
@@ -87,7 +87,7 @@ class AirPowerChain(ChainModel[Hits]):
             return {}
         why = (
             f"needs {DAMAGE}: which results take an aircraft out of the fight (not printed in "
-            "the rules text; the Tables editor's out_of_the_fight line)"
+            "the rules text; its 'outcomes' section in the Tables editor)"
         )
         return {"destroyed": why, "out of the fight": why}
 
