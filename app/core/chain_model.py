@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "STANDARD_FACTS",
+    "standard_facts",
     "ChainModel",
     "GenericModel",
     "walk_events",
@@ -63,6 +64,17 @@ QUIET = frozenset({Status.LOADED})
 REFUSED = "refused"
 
 S = TypeVar("S", bound=Hashable)
+
+
+def standard_facts(*, destroyed: bool, pilot_killed: bool, ejected: bool, out: bool) -> set[str]:
+    """The standard facts (``STANDARD_FACTS``, "fire" aside) that hold of an aircraft."""
+    named = (
+        ("destroyed", destroyed),
+        ("pilot killed", pilot_killed),
+        ("ejected", ejected),
+        ("out of the fight", out),
+    )
+    return {fact for fact, holds in named if holds}
 
 
 class ChainModel(ABC, Generic[S]):

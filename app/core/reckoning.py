@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Term", "by_die", "terms_of_record", "total"]
+__all__ = ["Term", "by_die", "sides_total", "terms_of_record", "total"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,16 @@ def _rule(rule: str) -> str:
 
 def total(terms: Iterable[Term]) -> int:
     return sum(t.value for t in terms)
+
+
+def sides_total(terms: Iterable[Term]) -> tuple[int, int]:
+    """An opposed roll's two totals: the terms of the attacker's die (its purpose ends
+    ": attacker") and those of the target's (": target")."""
+    items = list(terms)
+    return (
+        total(t for t in items if t.die.endswith(": attacker")),
+        total(t for t in items if t.die.endswith(": target")),
+    )
 
 
 def by_die(terms: Sequence[Term]) -> dict[str, list[Term]]:

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Literal, NamedTuple, cast
 
-from app.core.chain_model import STANDARD_FACTS, ChainModel
+from app.core.chain_model import STANDARD_FACTS, ChainModel, standard_facts
 from app.core.engagement import Engagement, Status
 from app.core.ruleset import PilotQuality
 from rulesets.phantoms.clock import IMPULSES, clock_of, now_impulse
@@ -287,24 +287,19 @@ class PhantomsChain(ChainModel[Plane]):
     # -- what came of it -------------------------------------------------------------------
 
     def facts(self, s: Plane) -> frozenset[str]:
-        facts: set[str] = set()
-        if s.lost is not None or s.crashed:
-            facts.add("destroyed")
-        if s.pilot == "killed":
-            facts.add("pilot killed")
-        if s.pilot == "ejected":
-            facts.add("ejected")
-        if s.out:
-            facts.add("out of the fight")
-        if s.fire_new:
-            facts.add("fire")
-        if s.pilot_wounded:
-            facts.add("pilot wounded")
-        if s.structural_damage:
-            facts.add("structural damage")
-        if s.engine_hit:
-            facts.add("engine damaged")
-        return frozenset(facts)
+        facts = standard_facts(
+            destroyed=s.lost is not None or s.crashed,
+            pilot_killed=s.pilot == "killed",
+            ejected=s.pilot == "ejected",
+            out=s.out,
+        )
+        own = (
+            ("fire", s.fire_new),
+            ("pilot wounded", s.pilot_wounded),
+            ("structural damage", s.structural_damage),
+            ("engine damaged", s.engine_hit),
+        )
+        return frozenset(facts | {fact for fact, holds in own if holds})
 
     def notes(self, start: Plane, owed: frozenset[str]) -> tuple[str, ...]:
         if not owed & {"fire_check", "recovery"}:

@@ -15,7 +15,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged
 from app.core.procedure import Decision, Draft, Party, Procedure
-from app.core.reckoning import Term, by_die, total
+from app.core.reckoning import Term, sides_total
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, card_of
 from rulesets.phantoms.clock import now_impulse
@@ -220,8 +220,7 @@ class GunAttack(UnspottedInput, Procedure):
         return out
 
     def modifiers(self, i: GunInputs) -> tuple[int, int]:
-        terms = by_die(self.terms(i))
-        return total(terms["gun attack: attacker"]), total(terms["gun attack: target"])
+        return sides_total(self.terms(i))
 
     @staticmethod
     def hits(i: GunInputs, difference: int) -> int:

@@ -15,7 +15,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
-from app.core.reckoning import Term, by_die, total
+from app.core.reckoning import Term, sides_total
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, Missile
 from rulesets.phantoms.clock import now_impulse
@@ -299,8 +299,7 @@ class MissileAttack(UnspottedInput, Procedure):
         return out
 
     def modifiers(self, i: MissileInputs) -> tuple[int, int]:
-        terms = by_die(self.terms(i))
-        return total(terms["missile impact: attacker"]), total(terms["missile impact: target"])
+        return sides_total(self.terms(i))
 
     def _flight(self, engagement: Engagement, attacker: str, target: str) -> MissileInFlight | None:
         now = now_impulse(engagement)

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, Literal, NamedTuple
 
-from app.core.chain_model import STANDARD_FACTS, ChainModel
+from app.core.chain_model import STANDARD_FACTS, ChainModel, standard_facts
 from app.core.dice import DiceSpec, distribution
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.markov import Weighted
@@ -339,24 +339,24 @@ class UfoChain(ChainModel[Craft]):
         return core, frozenset(facts)
 
     def facts(self, s: Craft) -> frozenset[str]:
-        facts = set(self.split(s)[1])
-        if s.destroyed or s.crashed:
-            facts.add("destroyed")
-        if s.pilot_killed:
-            facts.add("pilot killed")
-        if s.ejected:
-            facts.add("ejected")
-        if s.out:
-            facts.add("out of the fight")
-        return frozenset(facts)
+        return frozenset(self.split(s)[1] | self._standard(s))
+
+    @staticmethod
+    def _standard(s: Craft) -> set[str]:
+        return standard_facts(
+            destroyed=s.destroyed or s.crashed,
+            pilot_killed=s.pilot_killed,
+            ejected=s.ejected,
+            out=s.out,
+        )
 
     def unlisted(self, s: Craft) -> frozenset[str]:
-        facts = set(self.facts(s))
-        if not s.fighter:
-            facts |= {"pilot killed", "ejected", "hard point lost"}
-        else:
-            facts.add("anti-grav lost")
-        return frozenset(facts)
+        """Besides the facts already true: a UFO has no pilot or hard points, a plane no
+        Anti-Grav."""
+        other = (
+            {"pilot killed", "ejected", "hard point lost"} if not s.fighter else {"anti-grav lost"}
+        )
+        return frozenset(self.facts(s) | other)
 
 
 def _ledger(a: AircraftState, ledger: str) -> int | None:

@@ -54,6 +54,23 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
         {"total_gun_factors": 10, "range_hexes": 2, "gun_type": "FH", "silhouette_modifier": 2},
     ),
     ("ufo_interception", "cannon", {"range_inches": 2}),
+    (
+        "phantoms",
+        "radar_lock",
+        {
+            "attacker_radar": 3, "attacker_pilot": "green", "attacker_altitude": 4,
+            "target_altitude": 0, "target_radar_countermeasures": 2, "range_hexes": 6,
+        },
+    ),
+    (
+        "phantoms",
+        "break_lock",
+        {
+            "attacker_radar": 2, "attacker_pilot": "ace", "attacker_altitude": 1,
+            "target_altitude": 3, "target_radar_countermeasures": 3, "range_hexes": 2,
+        },
+    ),
+    ("phantoms", "break_off", {"turn": 7, "pilot": "ace"}),
 ]  # fmt: skip
 
 
