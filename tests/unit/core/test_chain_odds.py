@@ -62,3 +62,21 @@ def test_chains_equal_the_enumeration_from_the_texts(cases: dict[str, Case], gam
             }
             wrong.append((c.id, diff))
     assert not wrong, wrong
+
+
+def test_the_close_range_cannon_against_an_undamaged_tornado(cases: dict[str, Case]) -> None:
+    """The heaviest chains of the sweep, which the test above leaves to this one: the cannon at
+    0 and 1 inch (up to 7 and 6 damage rolls, each with its hard points and "+d6 DP") and twice
+    at 0 inches in one turn (up to 14), against the enumeration from the text."""
+    from tests import chain_oracles as o
+
+    expected = {
+        "ufo cannon at 0 inches, Tornado": (o.cannon_hits(0), None),
+        "ufo cannon at 1 inches, Tornado": (o.cannon_hits(1), None),
+        "ufo cannon twice (0 then 0 inches), Tornado": (o.cannon_hits(0), o.cannon_hits(0)),
+    }
+    for cid, (first, second) in expected.items():
+        got = _chain(cases[cid])
+        want = {k: v for k, v in o.ufo_chain(first, o.Plane(0), second).items() if v}
+        assert {k: v for k, v in got.chances.items() if v} == want, cid
+        assert got.exact and got.chances["out of the fight"] > 0
