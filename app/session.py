@@ -27,7 +27,7 @@ from app.core.board import reading as board_reading
 from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.engagement import PILOT_QUALITIES, Engagement
-from app.core.errors import RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import (
     AircraftAdded,
     AircraftChanged,
@@ -69,7 +69,7 @@ from app.core.prepared import (
     line_roles,
     prepare,
 )
-from app.core.procedure import Procedure
+from app.core.procedure import Procedure, UnknownOdds
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
 from app.plugins import load_ruleset
@@ -780,7 +780,8 @@ class GameSession:
 
     def odds(self, prepared: Prepared) -> dict[str, Fraction]:
         """The exact odds of the prepared action, in the game as it is (a what-if without
-        aircraft): the same ``decide`` resolve runs, over every value of its dice."""
+        aircraft): the same ``decide`` resolve runs, over every value of its dice. When they
+        need a table cell the rules text does not print: ``UnknownOdds``, empty, naming it."""
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
         cached = self._last_odds
@@ -788,14 +789,17 @@ class GameSession:
             return dict(cached[1])
         proc = self._procedure(prepared.procedure)
         args = (prepared.inputs,) if prepared.is_what_if else (prepared.inputs, self.engagement)
-        odds = call_guest(
-            self.ruleset,
-            f"odds of {proc.title}",
-            proc.odds,
-            *args,
-            time_limit=TIME_LIMIT,
-            returns=odds_table,
-        )
+        try:
+            odds = call_guest(
+                self.ruleset,
+                f"odds of {proc.title}",
+                proc.odds,
+                *args,
+                time_limit=TIME_LIMIT,
+                returns=odds_table,
+            )
+        except MissingTableValue as e:  # named, not raised (issue 45): the desk offers it
+            return UnknownOdds(e)
         self._last_odds = (prepared, dict(odds))  # resolve stores them with the event
         return odds
 
@@ -845,9 +849,10 @@ class GameSession:
         if self._procedure(prepared.procedure).is_calculator:
             return None
         try:
-            return self.odds(prepared)
+            odds = self.odds(prepared)
         except Exception:  # noqa: BLE001 - odds that cannot be worked out are not stored
             return None
+        return None if isinstance(odds, UnknownOdds) else odds
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
         """Resolve exactly the prepared action: its inputs, its roles, its overrides. One

@@ -179,6 +179,9 @@ class ProcedureResolved(_Event):
     odds: dict[str, Fraction] | None = None
     #: the umpire's reason for the inputs he overrode (issue 34; empty: none given)
     reason: str = ""
+    #: every modifier that entered the roll's number, with its rule and sign, as ``decide``
+    #: summed them (issue 45, ``app.core.reckoning.Term``; empty in older logs)
+    modifiers: tuple[dict[str, JSON], ...] = ()
 
     def touches(self) -> frozenset[str]:
         return frozenset(a for a in (self.attacker, self.target) if a)

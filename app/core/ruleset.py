@@ -416,6 +416,12 @@ class Ruleset:
         """Events that happen by themselves when the game reaches ``turn``/``step``."""
         return []
 
+    def chain_model(self) -> Any:
+        """The rolls an aircraft owes as a Markov chain (``app.core.chain_model.ChainModel``)
+        for the odds to the end of the chain, or ``None``: the chain is then followed through
+        the "who acts now" lines and the procedures themselves (``GenericModel``)."""
+        return None
+
     def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
         """Where the rules let this aircraft move now, for the board to show (``None``: the
         ruleset gives no help). Read from its card and state and its position on the board."""
