@@ -71,7 +71,7 @@ from app.core.prepared import (
 from app.core.procedure import Procedure
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
-from app.plugins import load_ruleset
+from app.plugins import Loading, load_ruleset
 from app.store import (
     ConcurrentAppend,
     Store,
@@ -99,6 +99,8 @@ ELSEWHERE = "another window's or station's action"
 SNAPSHOT_EVERY = 500
 
 Listener = Callable[[Sequence[Envelope]], None]
+#: one action's envelopes checked on a game state: (that state, envelopes, the state after)
+_Made = tuple[Engagement, list[Envelope], Engagement]
 
 
 class GameSession:
@@ -128,6 +130,9 @@ class GameSession:
         self._theirs: set[int] = set()
         #: the "who acts now" lines' refusals, worked out for the game as it was then
         self._refusals: tuple[Engagement, dict[tuple[str, str, str | None], str]] | None = None
+        #: the "who acts now" lines ``_owed`` last read, and for which game state: a resolve
+        #: reads them after it and the next one before it, the game unchanged between
+        self._owed_lines: tuple[Engagement, list[tuple[str, ...]]] | None = None
         self._closed = False
         #: this session appended to the log: closing it keeps the desk's rows (issue 36)
         self._wrote = False
@@ -238,9 +243,12 @@ class GameSession:
         store = open_store(target, read_only=read_only)
         if is_url(target):
             target = store.where  # its password never in a message (issue 30)
+        loading: Loading | None = None
         try:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
+            # a third-party ruleset's first import tried in a child meanwhile (issue 44)
+            loading = Loading(row.ruleset)
             bounds.check_log(store, store.where, row.id)
             # a log changed outside Airboss is not replayed (issue 30); with no snapshot the
             # chain is checked as the log is read for its replay, once (issue 31)
@@ -252,7 +260,7 @@ class GameSession:
                         f"{target}: the game's variants are garbled ({row.variants!r})"
                     )
                 try:
-                    rs = load_ruleset(row.ruleset).bind(variants)
+                    rs = loading.ruleset().bind(variants)
                 except KeyError as e:
                     raise StoreError(
                         f"{target}: needs a ruleset that is not installed: {e}"
@@ -291,6 +299,9 @@ class GameSession:
         except Exception as e:  # a garbled log, payload or snapshot: refused, never a traceback
             store.close()
             raise StoreError(f"{target}: not a usable Airboss game ({_one_line(e)})") from None
+        finally:
+            if loading is not None:
+                loading.stop()  # a first import not waited for (the game refused before)
         session = cls(store, row.id, rs, timeline, actor)
         session._history_checked = snap is None
         return session
@@ -376,13 +387,38 @@ class GameSession:
 
     # -- the one way in -----------------------------------------------------------------------
 
-    def _commit(self, events: Sequence[Event], narrative: str, rule: str = "") -> list[Envelope]:
+    def _commit(
+        self, events: Sequence[Event], narrative: str, rule: str = "", made: _Made | None = None
+    ) -> list[Envelope]:
+        """Append one action and take it in. ``made``: its envelopes and the state they give,
+        worked out already on the game as it is (``_checked``; a resolve's worker thread does,
+        with the lines that follow it, issue 44)."""
         if self._closed:
             raise RuleViolation("this game is closed")
         if self.read_only:
             raise RuleViolation(f"{self.store.where} is open read-only; nothing was changed")
         self._settle_first()  # the last action's fate first: this one follows it
-        first = self.engagement.seq + 1
+        if made is None or made[0] is not self.engagement:
+            made = self._checked(events, narrative, rule)
+        _, envs, checked = made
+        uid = uuid.uuid4().hex  # the action's id, made before it is sent (issue 30)
+        try:
+            self.store.append(envs, uid=uid)
+        except ConcurrentAppend:
+            seq = self.engagement.seq
+            self.refresh()
+            raise self._acted_first(seq) from None
+        except Unsettled:
+            self._unsettled = (envs, checked, uid)
+            raise
+        self._applied(envs, checked)
+        return envs
+
+    def _checked(self, events: Sequence[Event], narrative: str, rule: str) -> _Made:
+        """The envelopes of one action on the game as it is, checked (a refusal appends
+        nothing), and the state they give: ``(the game as it is, envelopes, state)``."""
+        base = self.engagement
+        first = base.seq + 1
         envs = [
             Envelope(
                 game=self.game_id,
@@ -396,21 +432,9 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
-        self.ruleset.check_events(self.engagement, events)  # issue 32: State and GameState
+        self.ruleset.check_events(base, events)  # issue 32: State and GameState
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
-        checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
-        uid = uuid.uuid4().hex  # the action's id, made before it is sent (issue 30)
-        try:
-            self.store.append(envs, uid=uid)
-        except ConcurrentAppend:
-            seq = self.engagement.seq
-            self.refresh()
-            raise self._acted_first(seq) from None
-        except Unsettled:
-            self._unsettled = (envs, checked, uid)
-            raise
-        self._applied(envs, checked)
-        return envs
+        return base, envs, self._timeline.check(envs)  # raises RuleViolation: nothing appended
 
     def _applied(self, envs: list[Envelope], checked: Any) -> None:
         """A saved action taken into the projection and told to the listeners. Nothing here
@@ -563,10 +587,13 @@ class GameSession:
                 given[field] = ref  # not a field of this procedure: refused by its Inputs
         titles = {info.title or name: name for name, info in proc.Inputs.model_fields.items()}
         overridden = frozenset(titles.get(t, t) for t in (overrides or {}))
-        prepared = self.prepare(
-            procedure, roles, given, overridden, choose_target=False, check=False
-        )
-        return self.resolve(prepared, dice)
+
+        def prepared() -> Prepared:  # resolve uses neither its dice nor the dry run's refusal
+            return self.prepare(
+                procedure, roles, given, overridden, choose_target=False, check=False, dice=False
+            )
+
+        return self._resolve(proc, prepared, dice)
 
     def _procedure(self, procedure: str) -> Procedure:
         try:
@@ -767,11 +794,14 @@ class GameSession:
 
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""
+        return self._acting(self.engagement)
+
+    def _acting(self, engagement: Engagement) -> list[tuple[str, ...]]:
         lines = call_guest(
             self.ruleset,
             "acting (who acts now)",
             self.ruleset.acting,
-            self.engagement,
+            engagement,
             time_limit=TIME_LIMIT,
             returns=acting_lines,
         )
@@ -854,33 +884,48 @@ class GameSession:
         refused, naming what happened, and nothing is written."""
         if prepared.seq != self.engagement.seq:
             raise self._acted_first(prepared.seq)
-        if prepared.disagrees:
-            raise RuleViolation(prepared.disagrees)
-        if prepared.inputs is None:
-            if prepared.invalid is not None:
-                raise prepared.invalid
-            if prepared.missing is not None:
-                raise prepared.missing
-            raise RuleViolation(prepared.error or "the inputs are not complete")
-        proc = self._procedure(prepared.procedure)
-        before = self._owed(proc.id)
+        _ready(prepared)
+        return self._resolve(self._procedure(prepared.procedure), lambda: prepared, dice)
+
+    def _resolve(
+        self, proc: Procedure, make: Callable[[], Prepared], dice: DiceSource | None
+    ) -> Resolution:
+        """``resolve`` of the action ``make`` prepares. The ruleset's part, from the action
+        made ready to the odds stored with it, is one guarded call (issue 44: one hand-over to
+        a worker thread, not one for each of its parts)."""
+        engagement = self.engagement
+
+        def worked_out() -> tuple[Prepared, list[tuple[str, ...]], Resolution, Any, Any]:
+            prepared = make()
+            _ready(prepared)
+            before = self._owed(proc.id)
+            chosen = dice if dice is not None else SeededDice()
+            res = proc.resolve(prepared.inputs, chosen, engagement)
+            if not isinstance(res, Resolution):
+                return prepared, before, res, None, None  # refused by the guest check
+            odds = self._odds_to_store(prepared)
+            res = _logged(res, engagement, proc, prepared, odds)
+            try:  # what the commit appends, and the lines after it (issue 44)
+                made = self._checked(res.events, res.narrative, proc.rule)
+            except Exception:  # noqa: BLE001 - said by the commit, in its order
+                return prepared, before, res, odds, None
+            self._owed(proc.id, made[2])
+            return prepared, before, res, odds, made
+
         try:
-            res = call_guest(
+            prepared, before, res, odds, made = call_guest(
                 self.ruleset,
                 f"resolve {proc.title}",
-                proc.resolve,
-                prepared.inputs,
-                dice if dice is not None else SeededDice(),
-                self.engagement,
+                worked_out,
                 time_limit=TIME_LIMIT,
-                returns=Resolution,
+                returns=_resolution,
             )
         except Exception:
             # a game that another window or station changed meanwhile (an aircraft it
             # removed, say) is said as such, never as the ruleset's failure
-            if self.store.events(self.game_id, after=self.engagement.seq):
+            if self.store.events(self.game_id, after=engagement.seq):
                 self.refresh()
-                raise self._acted_first(prepared.seq) from None
+                raise self._acted_first(engagement.seq) from None
             raise
         if self.engagement.seq != prepared.seq:  # taken in while the ruleset worked it out
             raise self._acted_first(prepared.seq)
@@ -892,21 +937,7 @@ class GameSession:
                 f"(unused: {', '.join(str(v) for v in extra)}); nothing was recorded: "
                 "clear the extra values or check the order"
             )
-        narrative = _named(self.engagement, prepared.inputs, proc.title, res.narrative)
-        if prepared.overrides:
-            narrative += (
-                "; umpire's override: "
-                + ", ".join(
-                    f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
-                )
-                + (f" (why: {prepared.reason})" if prepared.reason else "")
-            )
-        res = replace(
-            res,
-            narrative=narrative,
-            events=stamped(res.events, prepared, self._odds_to_store(prepared)),
-        )
-        self._commit(res.events, res.narrative, proc.rule)
+        self._commit(res.events, res.narrative, proc.rule, made)
         return replace(res, follows=self._follows(res, proc.id, before))
 
     def _acted_first(self, seq: int) -> ConcurrentAppend:
@@ -922,12 +953,20 @@ class GameSession:
             "(the form and its odds too): check, then do it again."
         )
 
-    def _owed(self, procedure: str) -> list[tuple[str, ...]]:
-        """The lines of this step that open a roll (to see what a result makes owed)."""
-        try:
-            lines = self.acting()
-        except RuleViolation:
-            return []
+    def _owed(self, procedure: str, state: Engagement | None = None) -> list[tuple[str, ...]]:
+        """The lines of this step (of ``state``, the game as it is if None) that open a roll
+        (to see what a result makes owed); the step's lines are asked once per game state (a
+        resolve asks for those after it as it works out what it appends, and the next one's
+        lines before it are those, issue 44)."""
+        kept, e = self._owed_lines, self.engagement if state is None else state
+        if kept is not None and kept[0] is e:
+            lines = kept[1]
+        else:
+            try:
+                lines = self._acting(e)
+            except RuleViolation:
+                return []
+            self._owed_lines = (e, lines)
         return [
             line
             for line in lines
@@ -949,6 +988,8 @@ class GameSession:
         the board (issue 18); empty otherwise."""
         get = (lambda f: getattr(inputs, f, None)) if isinstance(inputs, BaseModel) else inputs.get
         first, target = get("attacker") or get("aircraft"), get("target")
+        if self.ruleset.geometry is None or not first or not target:
+            return {}  # nothing for a geometry to read: no call into the ruleset (issue 44)
         relation = call_guest(
             self.ruleset,
             "geometry (board readings)",
@@ -1281,6 +1322,46 @@ def _clock_seq(store: Store, game_id: str) -> int:
         elif isinstance(ev, ClockSet) and counts.get(env.action, True):
             return env.seq
     return 0
+
+
+def _logged(
+    res: Resolution,
+    engagement: Engagement,
+    proc: Procedure,
+    prepared: Prepared,
+    odds: Mapping[str, Fraction] | None,
+) -> Resolution:
+    """The resolution as the log records it: its line naming who did what to whom and the
+    umpire's overrides, its record stamped with the inputs' sources and the odds."""
+    narrative = _named(engagement, prepared.inputs, proc.title, res.narrative)
+    if prepared.overrides:
+        narrative += (
+            "; umpire's override: "
+            + ", ".join(
+                f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
+            )
+            + (f" (why: {prepared.reason})" if prepared.reason else "")
+        )
+    return replace(res, narrative=narrative, events=stamped(res.events, prepared, odds))
+
+
+def _ready(prepared: Prepared) -> None:
+    """Refuse a prepared action that cannot be resolved as it stands, saying why."""
+    if prepared.disagrees:
+        raise RuleViolation(prepared.disagrees)
+    if prepared.inputs is None:
+        if prepared.invalid is not None:
+            raise prepared.invalid
+        if prepared.missing is not None:
+            raise prepared.missing
+        raise RuleViolation(prepared.error or "the inputs are not complete")
+
+
+def _resolution(result: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A guest check (``call_guest``'s ``returns``) of ``_resolve``'s answer: its resolution."""
+    if not isinstance(result[2], Resolution):
+        raise TypeError(f"{type(result[2]).__name__}, not Resolution")
+    return result
 
 
 def _storable(envs: Sequence[Envelope]) -> None:
