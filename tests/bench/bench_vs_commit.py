@@ -1,7 +1,7 @@
 """Benchmark: this checkout against an older commit, side by side in one run (issue 44).
 
-Run: ``.venv/bin/python tests/bench/bench_vs_commit.py [--commit 392080a] [--rounds 3]``
-(``--new COMMIT`` measures that commit, taken out too, instead of this checkout as it is)
+Run: ``.venv/bin/python tests/bench/bench_vs_commit.py [--commit 392080a] [--rounds 3]
+[--new COMMIT ...]``
 (about ten minutes on two cores: each round builds two 20,000-event games, synced to disk).
 
 The older commit is taken out of git (``git archive``) into a temporary folder and run from
@@ -15,9 +15,11 @@ runs its *own* benchmark code, so both measure what their commit's benchmark mea
   once (with ``bench_session.build_file``), then ``GameSession.open`` is timed in a fresh
   process (imports excluded) by the side's own ``OPEN`` program, 5 times a round (its desk
   memory figure is not taken here).
-The sides take turns, A B A B (the older commit first in each pair), so the machine's drift
+The sides take turns, A B A B (the older commit first in each round), so the machine's drift
 hits both; a ratio is this checkout's figure over the older commit's in the same round, and
-the line printed for each figure is both sides' median and every round's ratio.
+the line printed for each figure is both sides' median and every round's ratio. ``--new``
+(once or more) measures those commits, each taken out too, instead of this checkout, in
+the same turns: A B C A B C.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ WHERE = "import app, sys; print(app.__file__)"
 
 PERFORM = re.compile(r"perform: p50 ([\d.]+) ms, p95 ([\d.]+) ms")
 OPEN20K = re.compile(r"open: median ([\d.]+) ms")
+OPEN100K = "open, 100,000 events, fresh process"
 
 
 class Side:
@@ -155,7 +158,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commit", default="392080a", help="the older commit (392080a)")
     parser.add_argument(
-        "--new", default=None, help="compare this commit instead of the checkout as it is"
+        "--new",
+        action="append",
+        default=None,
+        help="measure this commit (again for more) instead of the checkout as it is",
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each figure (3)")
     parser.add_argument("--opens", type=int, default=5, help="fresh opens a round (5)")
@@ -163,9 +169,11 @@ def main() -> None:
     commit = short(args.commit)
     with tempfile.TemporaryDirectory(prefix="airboss-vs-") as d:
         old = Side(commit, take_out(commit, Path(d) / "old"), Path(d) / "old-data")
-        tree = ROOT if args.new is None else take_out(short(args.new), Path(d) / "new")
-        new = Side("now", tree, Path(d) / "new-data")
-        sides = (old, new)
+        sides = [old]
+        if args.new is None:
+            sides.append(Side("now", ROOT, Path(d) / "now-data"))
+        for name in map(short, args.new or ()):
+            sides.append(Side(name, take_out(name, Path(d) / name), Path(d) / f"{name}-data"))
         for side in sides:
             side.check_code()
         figures: dict[str, dict[str, list[float]]] = {s.name: {} for s in sides}
@@ -181,7 +189,8 @@ def main() -> None:
                 keep(side, "open, 20,000 events", opened)
                 print(
                     f"round {r + 1} {side.name}: perform p50 {p50} ms, p95 {p95} ms, "
-                    f"open {opened} ms"
+                    f"open {opened} ms",
+                    flush=True,
                 )
         programs = {}
         for side in sides:
@@ -194,22 +203,24 @@ def main() -> None:
                 for side in sides:
                     opens[side.name].append(open_once(side, programs[side.name]))
             for side in sides:
-                keep(
-                    side, "open, 100,000 events, fresh process", statistics.median(opens[side.name])
-                )
+                keep(side, OPEN100K, statistics.median(opens[side.name]))
             print(
                 f"round {r + 1} open 100,000 events: "
-                + ", ".join(f"{s.name} {statistics.median(opens[s.name]):.0f} ms" for s in sides)
+                + ", ".join(f"{s.name} {statistics.median(opens[s.name]):.0f} ms" for s in sides),
+                flush=True,
             )
     print()
-    print(f"{'figure':38} {old.name:>9} {'now':>9}  ratio now/{old.name}, each round")
-    for figure, before in figures[old.name].items():
-        after = figures["now"][figure]
-        each = ", ".join(f"{x:.2f}x" for x in ratios(before, after))
+    for side in sides[1:]:
         print(
-            f"{figure:38} {statistics.median(before):7.2f}ms {statistics.median(after):7.2f}ms  "
-            f"{each}"
+            f"{'figure':38} {old.name:>9} {side.name:>9}  ratio {side.name}/{old.name}, each round"
         )
+        for figure, before in figures[old.name].items():
+            after = figures[side.name][figure]
+            each = ", ".join(f"{x:.2f}x" for x in ratios(before, after))
+            print(
+                f"{figure:38} {statistics.median(before):7.2f}ms "
+                f"{statistics.median(after):7.2f}ms  {each}"
+            )
 
 
 if __name__ == "__main__":
