@@ -432,8 +432,10 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
-        self.ruleset.check_events(base, events)  # issue 32: State and GameState
+        after = self.ruleset.check_events(base, events)  # issue 32: State and GameState
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
+        if isinstance(after, Engagement):  # each event applied once (issue 44); an undo,
+            return base, envs, after  # redo or print record is not applied: checked below
         return base, envs, self._timeline.check(envs)  # raises RuleViolation: nothing appended
 
     def _applied(self, envs: list[Envelope], checked: Any) -> None:
