@@ -50,10 +50,30 @@ _VETTED: dict[tuple[str, str, str], str | None] = {}
 
 
 def _dist(ep: EntryPoint) -> str:
+    named = _name_version(ep)
+    return "an unknown distribution" if named is None else f"{named[0]} {named[1]}"
+
+
+def _name_version(ep: EntryPoint) -> tuple[str, str] | None:
+    """The name and version of the distribution that registers ``ep`` (``None``: unknown).
+    Read once per distribution folder (issue 44: each ``name`` and ``version`` read and parsed
+    its METADATA file again, several times in every load of a third-party ruleset)."""
     dist = getattr(ep, "dist", None)
     if dist is None:
-        return "an unknown distribution"
-    return f"{dist.name} {dist.version}"
+        return None
+    folder = getattr(dist, "_path", None)
+    if folder is None:
+        return (dist.name, dist.version)
+    key = str(folder)
+    known = _NAMED.get(key)
+    if known is None:
+        meta = dist.metadata
+        known = _NAMED[key] = (meta["Name"], meta["Version"])
+    return known
+
+
+#: a distribution's folder -> its (name, version), as ``_name_version`` read them
+_NAMED: dict[str, tuple[str, str]] = {}
 
 
 def _registrations() -> tuple[dict[str, EntryPoint], dict[str, str]]:
@@ -69,7 +89,7 @@ def _registrations() -> tuple[dict[str, EntryPoint], dict[str, str]]:
         if len(eps) == 1:
             usable[name] = eps[0]
             continue
-        own = [e for e in eps if getattr(getattr(e, "dist", None), "name", None) == BUILT_IN]
+        own = [e for e in eps if (_name_version(e) or ("",))[0] == BUILT_IN]
         others = ", ".join(_dist(e) for e in eps if e not in own[:1])
         if own:
             usable[name] = own[0]
@@ -132,8 +152,7 @@ def _key(name: str, ep: EntryPoint) -> tuple[str, str, str]:
 
 def _trusted(ep: EntryPoint) -> bool:
     """Airboss's own rulesets, and any ruleset of a frozen bundle, are imported directly."""
-    dist = getattr(getattr(ep, "dist", None), "name", None)
-    return dist == BUILT_IN or bool(getattr(sys, "frozen", False))
+    return (_name_version(ep) or ("",))[0] == BUILT_IN or bool(getattr(sys, "frozen", False))
 
 
 _PROBE = "import sys; from app.plugins import _probe; _probe(sys.argv[1:])"
@@ -396,4 +415,5 @@ def forget() -> None:
         trial.stop()
     _TRYING.clear()
     _VETTED.clear()
+    _NAMED.clear()
     _load.cache_clear()
