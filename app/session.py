@@ -99,8 +99,6 @@ ELSEWHERE = "another window's or station's action"
 SNAPSHOT_EVERY = 500
 
 Listener = Callable[[Sequence[Envelope]], None]
-#: one action's envelopes checked on a game state: (that state, envelopes, the state after)
-_Made = tuple[Engagement, list[Envelope], Engagement]
 
 
 class GameSession:
@@ -387,38 +385,13 @@ class GameSession:
 
     # -- the one way in -----------------------------------------------------------------------
 
-    def _commit(
-        self, events: Sequence[Event], narrative: str, rule: str = "", made: _Made | None = None
-    ) -> list[Envelope]:
-        """Append one action and take it in. ``made``: its envelopes and the state they give,
-        worked out already on the game as it is (``_checked``; a resolve's worker thread does,
-        with the lines that follow it, issue 44)."""
+    def _commit(self, events: Sequence[Event], narrative: str, rule: str = "") -> list[Envelope]:
         if self._closed:
             raise RuleViolation("this game is closed")
         if self.read_only:
             raise RuleViolation(f"{self.store.where} is open read-only; nothing was changed")
         self._settle_first()  # the last action's fate first: this one follows it
-        if made is None or made[0] is not self.engagement:
-            made = self._checked(events, narrative, rule)
-        _, envs, checked = made
-        uid = uuid.uuid4().hex  # the action's id, made before it is sent (issue 30)
-        try:
-            self.store.append(envs, uid=uid)
-        except ConcurrentAppend:
-            seq = self.engagement.seq
-            self.refresh()
-            raise self._acted_first(seq) from None
-        except Unsettled:
-            self._unsettled = (envs, checked, uid)
-            raise
-        self._applied(envs, checked)
-        return envs
-
-    def _checked(self, events: Sequence[Event], narrative: str, rule: str) -> _Made:
-        """The envelopes of one action on the game as it is, checked (a refusal appends
-        nothing), and the state they give: ``(the game as it is, envelopes, state)``."""
-        base = self.engagement
-        first = base.seq + 1
+        first = self.engagement.seq + 1
         envs = [
             Envelope(
                 game=self.game_id,
@@ -432,11 +405,23 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
-        after = self.ruleset.check_events(base, events)  # issue 32: State and GameState
+        after = self.ruleset.check_events(self.engagement, events)  # issue 32: State, GameState
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
-        if isinstance(after, Engagement):  # each event applied once (issue 44); an undo,
-            return base, envs, after  # redo or print record is not applied: checked below
-        return base, envs, self._timeline.check(envs)  # raises RuleViolation: nothing appended
+        # each event applied once (issue 44): the state the ruleset's check reached, else (an
+        # undo, redo or print record, which it does not apply) the projection's own check
+        checked = after if isinstance(after, Engagement) else self._timeline.check(envs)
+        uid = uuid.uuid4().hex  # the action's id, made before it is sent (issue 30)
+        try:
+            self.store.append(envs, uid=uid)
+        except ConcurrentAppend:
+            seq = self.engagement.seq
+            self.refresh()
+            raise self._acted_first(seq) from None
+        except Unsettled:
+            self._unsettled = (envs, checked, uid)
+            raise
+        self._applied(envs, checked)
+        return envs
 
     def _applied(self, envs: list[Envelope], checked: Any) -> None:
         """A saved action taken into the projection and told to the listeners. Nothing here
@@ -796,14 +781,11 @@ class GameSession:
 
     def acting(self) -> list[tuple[str, ...]]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""
-        return self._acting(self.engagement)
-
-    def _acting(self, engagement: Engagement) -> list[tuple[str, ...]]:
         lines = call_guest(
             self.ruleset,
             "acting (who acts now)",
             self.ruleset.acting,
-            engagement,
+            self.engagement,
             time_limit=TIME_LIMIT,
             returns=acting_lines,
         )
@@ -892,30 +874,20 @@ class GameSession:
     def _resolve(
         self, proc: Procedure, make: Callable[[], Prepared], dice: DiceSource | None
     ) -> Resolution:
-        """``resolve`` of the action ``make`` prepares. The ruleset's part, from the action
-        made ready to the odds stored with it, is one guarded call (issue 44: one hand-over to
-        a worker thread, not one for each of its parts)."""
+        """``resolve`` of the action ``make`` prepares: the action made ready (a script's) and
+        resolved in one guarded call (issue 44: one hand-over to a worker thread for both; the
+        odds, whose failure or time-out records the action without them, keep their own)."""
         engagement = self.engagement
+        before = self._owed(proc.id)
 
-        def worked_out() -> tuple[Prepared, list[tuple[str, ...]], Resolution, Any, Any]:
+        def worked_out() -> tuple[Prepared, Resolution]:
             prepared = make()
             _ready(prepared)
-            before = self._owed(proc.id)
             chosen = dice if dice is not None else SeededDice()
-            res = proc.resolve(prepared.inputs, chosen, engagement)
-            if not isinstance(res, Resolution):
-                return prepared, before, res, None, None  # refused by the guest check
-            odds = self._odds_to_store(prepared)
-            res = _logged(res, engagement, proc, prepared, odds)
-            try:  # what the commit appends, and the lines after it (issue 44)
-                made = self._checked(res.events, res.narrative, proc.rule)
-            except Exception:  # noqa: BLE001 - said by the commit, in its order
-                return prepared, before, res, odds, None
-            self._owed(proc.id, made[2])
-            return prepared, before, res, odds, made
+            return prepared, proc.resolve(prepared.inputs, chosen, engagement)
 
         try:
-            prepared, before, res, odds, made = call_guest(
+            prepared, res = call_guest(
                 self.ruleset,
                 f"resolve {proc.title}",
                 worked_out,
@@ -939,7 +911,21 @@ class GameSession:
                 f"(unused: {', '.join(str(v) for v in extra)}); nothing was recorded: "
                 "clear the extra values or check the order"
             )
-        self._commit(res.events, res.narrative, proc.rule, made)
+        narrative = _named(self.engagement, prepared.inputs, proc.title, res.narrative)
+        if prepared.overrides:
+            narrative += (
+                "; umpire's override: "
+                + ", ".join(
+                    f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
+                )
+                + (f" (why: {prepared.reason})" if prepared.reason else "")
+            )
+        res = replace(
+            res,
+            narrative=narrative,
+            events=stamped(res.events, prepared, self._odds_to_store(prepared)),
+        )
+        self._commit(res.events, res.narrative, proc.rule)
         return replace(res, follows=self._follows(res, proc.id, before))
 
     def _acted_first(self, seq: int) -> ConcurrentAppend:
@@ -955,17 +941,16 @@ class GameSession:
             "(the form and its odds too): check, then do it again."
         )
 
-    def _owed(self, procedure: str, state: Engagement | None = None) -> list[tuple[str, ...]]:
-        """The lines of this step (of ``state``, the game as it is if None) that open a roll
-        (to see what a result makes owed); the step's lines are asked once per game state (a
-        resolve asks for those after it as it works out what it appends, and the next one's
-        lines before it are those, issue 44)."""
-        kept, e = self._owed_lines, self.engagement if state is None else state
+    def _owed(self, procedure: str) -> list[tuple[str, ...]]:
+        """The lines of this step that open a roll (to see what a result makes owed); the
+        step's lines are asked once per game state (the lines after one resolve are the next
+        one's lines before it, issue 44)."""
+        kept, e = self._owed_lines, self.engagement
         if kept is not None and kept[0] is e:
             lines = kept[1]
         else:
             try:
-                lines = self._acting(e)
+                lines = self.acting()
             except RuleViolation:
                 return []
             self._owed_lines = (e, lines)
@@ -1326,27 +1311,6 @@ def _clock_seq(store: Store, game_id: str) -> int:
     return 0
 
 
-def _logged(
-    res: Resolution,
-    engagement: Engagement,
-    proc: Procedure,
-    prepared: Prepared,
-    odds: Mapping[str, Fraction] | None,
-) -> Resolution:
-    """The resolution as the log records it: its line naming who did what to whom and the
-    umpire's overrides, its record stamped with the inputs' sources and the odds."""
-    narrative = _named(engagement, prepared.inputs, proc.title, res.narrative)
-    if prepared.overrides:
-        narrative += (
-            "; umpire's override: "
-            + ", ".join(
-                f"{what} {card} -> {used}" for what, (card, used) in prepared.overrides.items()
-            )
-            + (f" (why: {prepared.reason})" if prepared.reason else "")
-        )
-    return replace(res, narrative=narrative, events=stamped(res.events, prepared, odds))
-
-
 def _ready(prepared: Prepared) -> None:
     """Refuse a prepared action that cannot be resolved as it stands, saying why."""
     if prepared.disagrees:
@@ -1359,10 +1323,10 @@ def _ready(prepared: Prepared) -> None:
         raise RuleViolation(prepared.error or "the inputs are not complete")
 
 
-def _resolution(result: tuple[Any, ...]) -> tuple[Any, ...]:
+def _resolution(result: tuple[Prepared, Any]) -> tuple[Prepared, Resolution]:
     """A guest check (``call_guest``'s ``returns``) of ``_resolve``'s answer: its resolution."""
-    if not isinstance(result[2], Resolution):
-        raise TypeError(f"{type(result[2]).__name__}, not Resolution")
+    if not isinstance(result[1], Resolution):
+        raise TypeError(f"{type(result[1]).__name__}, not Resolution")
     return result
 
 
