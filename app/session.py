@@ -38,6 +38,7 @@ from app.core.events import (
     Envelope,
     Event,
     GameCreated,
+    LedgerAdded,
     LedgerChanged,
     PositionSet,
     ProcedureResolved,
@@ -1034,7 +1035,9 @@ class GameSession:
         side: str | None = None,
         card: Mapping[str, Any] | None = None,
     ) -> None:
-        """Rename, change pilot or side, or replace the card data of an aircraft."""
+        """Rename, change pilot or side, or replace the card data of an aircraft. A counter the
+        new card starts that the aircraft does not have yet (a UFO's anti-grav rating its
+        card did not print, issue 43) starts with it, at the card's value."""
         a = self.engagement.get(aircraft_id)
         if name is not None and not name.strip():
             raise RuleViolation(f"{a.name}: an aircraft needs a name")
@@ -1045,8 +1048,19 @@ class GameSession:
                 raise RuleViolation(
                     f"pilot quality {pilot!r} is not one of " + ", ".join(PILOT_QUALITIES)
                 )
+        started: dict[str, Fraction] = {}
         if card is not None:
             self.ruleset.Card.model_validate(dict(card))
+            details = self.ruleset.Details.model_validate(dict(a.details))
+            starts = call_guest(
+                self.ruleset,
+                "starting_ledgers (a card edited)",
+                self.ruleset.starting_ledgers,
+                dict(card),
+                details,
+                time_limit=TIME_LIMIT,
+            )
+            started = {k: Fraction(v) for k, v in starts.items() if k not in a.ledgers}
         ev = AircraftChanged(
             aircraft=aircraft_id,
             name=name,
@@ -1059,8 +1073,13 @@ class GameSession:
             f"pilot {pilot}" if pilot else "",
             f"to {side}" if side else "",
             "card edited" if card is not None else "",
+            *(f"{k.replace('_', ' ')} {v} starts" for k, v in started.items()),
         ]
-        self._commit([ev], f"{a.name}: " + ", ".join(w for w in what if w))
+        starts_now = [
+            LedgerAdded(aircraft=aircraft_id, ledger=k, value=v, reason="its edited card prints it")
+            for k, v in started.items()
+        ]
+        self._commit([ev, *starts_now], f"{a.name}: " + ", ".join(w for w in what if w))
 
     def adjust_ledger(
         self, aircraft_id: str, ledger: str, delta: Fraction | int | str, reason: str
@@ -1247,11 +1266,21 @@ class GameSession:
     def _whose(self, action: int) -> str:
         return f" ({ELSEWHERE})" if action in self._theirs else ""
 
+    def elsewhere(self, envelopes: Sequence[Envelope]) -> bool:
+        """Whether these envelopes are of an action another window or station appended."""
+        return any(env.action in self._theirs for env in envelopes)
+
     @property
     def undo_elsewhere(self) -> bool:
         """Undo would undo an action another window or station made while this one was open."""
         t = self._timeline
         return t.can_undo and t.undo_stack[-1] in self._theirs
+
+    @property
+    def redo_elsewhere(self) -> bool:
+        """Redo would redo an action another window or station made while this one was open."""
+        t = self._timeline
+        return t.can_redo and t.redo_stack[-1] in self._theirs
 
     @property
     def undo_text(self) -> str | None:

@@ -39,12 +39,12 @@ def main(out: Path) -> None:
         combat.players_roll.setChecked(True)
         ids = {a.name: a.id for a in session.engagement.aircraft.values()}
         window.open_procedure("gun_attack", ids["Olds 1"], ids["Red 1"])
-        combat.form.editor("position_modifier").setValue(2)
+        combat.form.editor("position_modifier").setText("2")
         for field, value in zip(combat.dice_fields, ("6", "5"), strict=True):
             field.edit.setText(value)
         combat.resolve()
-        window.open_procedure("gun_attack", ids["Olds 1"], ids["Red 1"])
-        combat.form.editor("position_modifier").setValue(2)
+        window.open_procedure("gun_attack", ids["Olds 2"], ids["Red 1"])
+        combat.form.editor("position_modifier").setText("2")
         assert combat.odds  # the odds of the next shot, worked out now
         app.processEvents()
         window.grab().save(str(out))

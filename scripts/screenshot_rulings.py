@@ -47,7 +47,7 @@ def main(folder: Path) -> None:
         combat.show()
         combat.open_for("gun_attack", olds, red)
         assert combat.form is not None
-        combat.form.set_values({"position_modifier": 0})
+        combat.form.editor("position_modifier").setText("0")
         app.processEvents()
         _ = combat.odds
         combat.chain.wait()

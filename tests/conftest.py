@@ -11,6 +11,19 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+#: the suite's hypothesis profile: "ci" (what ``.ci/run`` runs) or "long"
+#: (``HYPOTHESIS_PROFILE=long ./scripts/test``, run before a change lands: the desk's property
+#: tests take 250 examples a ruleset instead of 40, ``tests/ui/shown_is_used.py``). Tests that
+#: set their own ``max_examples`` keep it.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.register_profile("ci", deadline=None)
+settings.register_profile("long", deadline=None)
+settings.load_profile(PROFILE)
+#: examples of the desk's property tests, by profile
+DESK_EXAMPLES = {"ci": 40, "long": 250}[PROFILE]
+SLOW_IS_FINE = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
 SITE = Path(__file__).parent / "fixtures" / "site"
 if str(SITE) not in sys.path:

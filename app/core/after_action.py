@@ -21,6 +21,7 @@ from app.core.events import (
     AttributesSet,
     ClockSet,
     DamageTaken,
+    LedgerAdded,
     LedgerChanged,
     LedgerLimitChanged,
     PositionSet,
@@ -179,6 +180,11 @@ class AfterAction:
             p = self.planes.get(ev.aircraft)
             if p is not None and ev.ledger in p.ledgers:
                 p.ledgers[ev.ledger] += ev.delta
+                self._set(seq, action, ev.aircraft, f"ledger:{ev.ledger}", p.ledgers[ev.ledger])
+        elif isinstance(ev, LedgerAdded):
+            p = self.planes.get(ev.aircraft)
+            if p is not None:
+                p.ledgers[ev.ledger] = Fraction(ev.value)
                 self._set(seq, action, ev.aircraft, f"ledger:{ev.ledger}", p.ledgers[ev.ledger])
         elif isinstance(ev, LedgerLimitChanged):
             p = self.planes.get(ev.aircraft)

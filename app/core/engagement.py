@@ -31,6 +31,7 @@ from app.core.events import (
     GameAttributesSet,
     GameCreated,
     InitiativeSet,
+    LedgerAdded,
     LedgerChanged,
     LedgerLimitChanged,
     PositionSet,
@@ -302,6 +303,17 @@ def _ledger_changed(s: Engagement, e: LedgerChanged, seq: int) -> Engagement:
     return _with_aircraft(s, _evolve(a, ledgers=ledgers), seq)
 
 
+def _ledger_added(s: Engagement, e: LedgerAdded, seq: int) -> Engagement:
+    a = s.get(e.aircraft)
+    what = e.ledger.replace("_", " ")
+    if e.ledger in a.ledgers:
+        raise RuleViolation(f"{a.name} already has its {what}")
+    if e.value < 0:
+        raise RuleViolation(f"{a.name}: a {what} cannot start below zero")
+    ledgers = {**a.ledgers, e.ledger: Ledger(e.value, e.value)}
+    return _with_aircraft(s, _evolve(a, ledgers=ledgers), seq)
+
+
 def _ledger_limit(s: Engagement, e: LedgerLimitChanged, seq: int) -> Engagement:
     a = s.get(e.aircraft)
     old = a.ledgers.get(e.ledger)
@@ -387,6 +399,7 @@ _HANDLERS: dict[type, Callable[[Engagement, Any, int], Engagement]] = {
     AircraftChanged: _aircraft_changed,
     AircraftRemoved: _aircraft_removed,
     LedgerChanged: _ledger_changed,
+    LedgerAdded: _ledger_added,
     LedgerLimitChanged: _ledger_limit,
     DamageTaken: _damage_taken,
     CriticalHit: _critical_hit,

@@ -5,6 +5,11 @@ class RuleViolation(Exception):
     """An action the rules refuse: the message says why, for the umpire; nothing is appended."""
 
 
+class Raced(Exception):
+    """Another window or station acted on the game first; nothing of this action was written
+    (the store's ``ConcurrentAppend``): the desk shows the game as it is, the dice kept."""
+
+
 class DataFileError(ValueError):
     """A table, aircraft or variant file that is malformed: the message names file and field."""
 

@@ -21,6 +21,7 @@ from app.core.events import (
     GameAttributesSet,
     GameCreated,
     InitiativeSet,
+    LedgerAdded,
     LedgerChanged,
     LedgerLimitChanged,
     PositionSet,
@@ -55,6 +56,9 @@ def event_text(ev: Event, names: Mapping[str, str]) -> str:
     if isinstance(ev, LedgerChanged):
         why = f" ({ev.reason})" if ev.reason else ""
         text = f"{who}: {ev.ledger} {_signed(ev.delta)}{why}"
+    elif isinstance(ev, LedgerAdded):
+        why = f" ({ev.reason})" if ev.reason else ""
+        text = f"{who}: {ev.ledger} starts at {ev.value}{why}"
     elif isinstance(ev, LedgerLimitChanged):
         text = f"{who}: {ev.ledger} at most {ev.maximum}"
     elif isinstance(ev, DamageTaken):

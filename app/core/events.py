@@ -80,6 +80,17 @@ class LedgerChanged(_Event):
     reason: str = ""
 
 
+class LedgerAdded(_Event):
+    """A counter an aircraft did not start with, full at ``value``: a value its card does not
+    print, given by the umpire where it is first needed (a Medium UFO's anti-grav rating)."""
+
+    kind: Literal["ledger_added"] = "ledger_added"
+    aircraft: str
+    ledger: str
+    value: Fraction
+    reason: str = ""
+
+
 class LedgerLimitChanged(_Event):
     """A ledger's maximum changes (a ray gun losing charge capacity, a hard point lost)."""
 
@@ -232,6 +243,7 @@ Event = Annotated[
     | AircraftChanged
     | AircraftRemoved
     | LedgerChanged
+    | LedgerAdded
     | LedgerLimitChanged
     | DamageTaken
     | CriticalHit

@@ -27,6 +27,7 @@ from app.core.events import (
     CriticalHit,
     DamageTaken,
     Event,
+    LedgerAdded,
     LedgerChanged,
     LedgerLimitChanged,
     ProcedureResolved,
@@ -271,6 +272,10 @@ class LogReader:
                 self.ledgers[(ev.aircraft, lid)] = [
                     LedgerChange(env.seq, action, turn, "start", amount, "card")
                 ]
+        elif isinstance(ev, LedgerAdded):
+            self.ledgers[(ev.aircraft, ev.ledger)] = [
+                LedgerChange(env.seq, action, turn, "start", Fraction(ev.value), ev.reason or said)
+            ]
         elif isinstance(ev, LedgerChanged):
             self.ledgers.setdefault((ev.aircraft, ev.ledger), []).append(
                 LedgerChange(env.seq, action, turn, "delta", Fraction(ev.delta), ev.reason or said)

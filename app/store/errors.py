@@ -1,11 +1,13 @@
 """What a store refuses with: one message naming the file or database and the reason."""
 
+from app.core.errors import Raced
+
 
 class StoreError(Exception):
     """A store that cannot be used: the message names the file or database and the reason."""
 
 
-class ConcurrentAppend(StoreError):
+class ConcurrentAppend(StoreError, Raced):
     """Another station appended to this game first; nothing of ours was written."""
 
     def __init__(

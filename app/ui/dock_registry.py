@@ -2,8 +2,8 @@
 place in the layouts of ``app.ui.desk_layout``).
 
 Each entry names the panel — ``name`` (the key its place is saved under) and ``title`` —,
-says whether it follows the roster's selection (``show_selection(ids)``) and whether it gives
-the desk's menus an action, and which class builds it, by module and name: so the window lays
+says whether it gives the desk's menus an action (its own ``QWidget.actions()``, put in the
+Game menu), and which class builds it, by module and name: so the window lays
 out every dock at once and imports and builds a panel only when it is first seen (issue 20:
 the desk paints the roster and the turn before the other panels are loaded). A panel whose
 module or class is missing is an error of the installation, found by the tests (every entry
@@ -37,8 +37,6 @@ class PanelEntry:
     title: str
     #: ``module:Class`` of the panel's widget
     builder: str
-    #: it follows the roster's selection through ``show_selection(ids)``
-    follows_selection: bool = False
     #: it gives the desk's menus an action: built once the desk has painted, in view or not,
     #: so the menu and its shortcut are there
     menu_actions: bool = False
@@ -52,13 +50,13 @@ class PanelEntry:
 
 PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("roster", "Roster", "app.ui.docks.roster:RosterDock"),
-    PanelEntry("turn", "Turn", "app.ui.docks.turn:TurnDock"),
+    PanelEntry("turn", "Turn", "app.ui.docks.turn:TurnDock", menu_actions=True),
     PanelEntry(
         "initiative", "Initiative", "app.ui.docks.initiative:InitiativeDock", menu_actions=True
     ),
-    PanelEntry("combat", "Combat", "app.ui.docks.combat:CombatDock", follows_selection=True),
-    PanelEntry("angle_off", "Board", "app.ui.docks.angle_off:AngleOffDock", follows_selection=True),
-    PanelEntry("ledgers", "Ledgers", "app.ui.docks.ledgers:LedgersDock", follows_selection=True),
+    PanelEntry("combat", "Combat", "app.ui.docks.combat:CombatDock"),
+    PanelEntry("angle_off", "Board", "app.ui.docks.angle_off:AngleOffDock"),
+    PanelEntry("ledgers", "Ledgers", "app.ui.docks.ledgers:LedgersDock"),
     PanelEntry("critical_log", "Critical hits", "app.ui.docks.critical_log:CriticalLogDock"),
     PanelEntry("game_log", "Game log", "app.ui.docks.game_log:GameLogDock"),
     PanelEntry("displays", "Displays", "app.ui.docks.displays:DisplaysDock"),

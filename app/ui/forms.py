@@ -1,4 +1,6 @@
-"""An input form generated from a pydantic model: a procedure's ``Inputs`` or a ruleset's ``Card``.
+"""An input form generated from a pydantic model: a ruleset's ``Card`` (the card editor) or its
+aircraft ``Details`` (the Add aircraft dialog). The Combat and Initiative forms are views of an
+action draft instead (``app.ui.action_form``).
 
 Each field gets the editor its type calls for (int -> spin box within its ``ge``/``le``,
 bool -> check box, ``Literal``/``Enum`` -> combo box, str -> line edit, ``list[int]`` -> a line
@@ -11,18 +13,15 @@ model (or ``None`` while something is wrong).
 from __future__ import annotations
 
 import json
-import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-import annotated_types
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,83 +32,20 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from app.core.field_text import bounds as _bounds
+from app.core.field_text import choices_of as _literal_choices
+from app.core.field_text import render as _text
+from app.core.field_text import unwrap_optional as _unwrap_optional
 from app.ui.wheel_guard import guard_wheel
-
-if typing.TYPE_CHECKING:
-    from app.core.prepared import Prepared
 
 #: the aircraft reference fields every procedure may have; the combat dock picks them itself
 AIRCRAFT_FIELDS = ("attacker", "target", "aircraft")
 
-_SPIN_LIMIT = 999_999
 _NONE = "\x00none"
-_UNSHOWN = object()
-
-
-def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
-    """``(X, True)`` for ``X | None``; ``(annotation, False)`` otherwise."""
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        if len(args) == 1 and len(args) < len(typing.get_args(annotation)):
-            return args[0], True
-        if len(args) < len(typing.get_args(annotation)):  # ``int | Literal["missing"] | None``
-            return typing.Union[tuple(args)], True  # noqa: UP007 (built from a list)
-    return annotation, False
-
-
-def _literal_choices(annotation: Any) -> list[Any] | None:
-    """The values of a ``Literal``, or of a union of ``Literal``s (``Literal["cap"] | Mission``)."""
-    origin = typing.get_origin(annotation)
-    if origin is typing.Literal:
-        return list(typing.get_args(annotation))
-    if origin in (typing.Union, types.UnionType):
-        parts = [_literal_choices(a) for a in typing.get_args(annotation)]
-        if all(p is not None for p in parts):
-            return list(dict.fromkeys(v for p in parts for v in p or ()))
-    return None
-
-
-def _bounds(info: FieldInfo) -> tuple[int, int]:
-    low, high = -_SPIN_LIMIT, _SPIN_LIMIT
-    for m in info.metadata:
-        if isinstance(m, annotated_types.Ge):
-            low = max(low, int(m.ge))
-        elif isinstance(m, annotated_types.Gt):
-            low = max(low, int(m.gt) + 1)
-        elif isinstance(m, annotated_types.Le):
-            high = min(high, int(m.le))
-        elif isinstance(m, annotated_types.Lt):
-            high = min(high, int(m.lt) - 1)
-    return low, high
-
-
-def is_complete(text: str, low: int, high: int) -> bool:
-    """Whether ``text`` is a whole number in ``low..high`` that no further digit could turn
-    into another one (so the desk may move on after a single keystroke)."""
-    if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
-        return False
-    longer = [int(text + d) for d in "0123456789" if text.lstrip("-") != "0"]
-    return not any(low <= v <= high for v in longer)
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list | tuple):
-        return ", ".join(_text(v) for v in value)
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, Enum):
-        return str(value.value)
-    if isinstance(value, dict):
-        return json.dumps(value)
-    return str(value)
 
 
 class _Field:
@@ -143,15 +79,8 @@ class _Field:
             spin.setRange(low, high)
             spin.setKeyboardTracking(True)
             spin.valueChanged.connect(form._on_edit)
-            line = spin.findChild(QLineEdit)
-            if line is not None:  # typed (never set by the desk) and complete: move on
-                line.textEdited.connect(
-                    lambda text: form._typed(self.name) if is_complete(text, low, high) else None
-                )
             return "int", spin
         choices = _literal_choices(annotation)
-        if choices is None and isinstance(annotation, type) and issubclass(annotation, Enum):
-            choices = [m.value for m in annotation]
         if choices is not None:
             combo = QComboBox()
             if self.optional:
@@ -294,16 +223,6 @@ class InputForm(QWidget):
     """A form for a pydantic model class; ``changed`` carries the valid model or ``None``."""
 
     changed = Signal(object)
-    #: prepared mode: the umpire changed these fields (name -> the editor's value)
-    edited = Signal(dict)
-    #: prepared mode: the umpire asked to override this locked field
-    override_asked = Signal(str)
-    #: Enter was pressed in a field
-    submitted = Signal()
-    #: the last field the umpire must type was typed in full (the desk moves to the dice)
-    typed_all = Signal()
-    #: a key was typed in this field (the umpire judged it, even where the value is unchanged)
-    keyed = Signal(str)
 
     def __init__(
         self,
@@ -312,29 +231,16 @@ class InputForm(QWidget):
         *,
         exclude: Iterable[str] = (),
         fixed: Mapping[str, Any] | None = None,
-        prepared: bool = False,
     ) -> None:
         super().__init__(parent)
         self.model = model
-        #: prepared mode (issue 28): the form validates nothing itself; it shows a prepared
-        #: action (``show``) and reports what the umpire changes (``edited``)
-        self.prepared_mode = prepared
-        self._shown: dict[str, Any] = {}
-        self._choices: dict[str, list[Any]] = {}
-        self._locked_shown: dict[str, Any] = {}
-        #: prepared mode: where each shown value came from (card, board, typed ...)
-        self.locked_source: dict[str, str] = {}
         self.fixed: dict[str, Any] = dict(fixed or {})
         self._fields: dict[str, _Field] = {}
         self._loading = False
         self._valid: BaseModel | None = None
         self._message = ""
-        #: values read from the cards and state: shown read-only until overridden
-        self.locked: dict[str, Any] = {}
-        self._override: dict[str, QToolButton] = {}
         self._rows: dict[str, QHBoxLayout] = {}
         self._labels: dict[str, QLabel] = {}
-        self._notes: dict[str, QLabel] = {}
         skip = set(exclude)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -353,6 +259,7 @@ class InputForm(QWidget):
                     f.set(default)
             label = QLabel(info.title or name.replace("_", " ").capitalize())
             label.setBuddy(f.widget)
+            f.widget.setAccessibleName(label.text())
             self._labels[name] = label
             if info.description:
                 label.setToolTip(info.description)
@@ -364,27 +271,9 @@ class InputForm(QWidget):
             row.setContentsMargins(0, 0, 0, 0)
             row.addWidget(f.widget, 1)
             self._rows[name] = row
-            override = QToolButton()
-            override.setObjectName(f"override_{name}")
-            override.setText("✎")
-            override.setAccessibleName("Override")
-            override.setToolTip("Read from the card: click to override it (the log records it)")
-            # Tab goes through the fields the umpire judges, never to the override buttons
-            override.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            override.hide()
-            override.clicked.connect(lambda _c=False, n=name: self._override_clicked(n))
-            self._override[name] = override
-            row.addWidget(override)
             col.addLayout(row)
             col.addWidget(f.error)
-            note = QLabel()
-            note.setObjectName(f"note_{name}")
-            note.setWordWrap(True)
-            note.hide()
-            self._notes[name] = note
-            col.addWidget(note)
             layout.addRow(label, box)
-            f.widget.installEventFilter(self)
             guard_wheel(f.widget)
         self._loading = False
         self.general_error = QLabel()
@@ -393,8 +282,7 @@ class InputForm(QWidget):
         self.general_error.setStyleSheet("color: #c62828;")
         self.general_error.hide()
         outer.addWidget(self.general_error)
-        if not prepared:
-            self._validate()
+        self._validate()
 
     # -- public ------------------------------------------------------------------------------
 
@@ -451,9 +339,7 @@ class InputForm(QWidget):
             self._rows[name].replaceWidget(old, f.widget)
             self._labels[name].setBuddy(f.widget)
             f.widget.setVisible(old.isVisibleTo(self))
-            old.removeEventFilter(self)
             old.deleteLater()
-            f.widget.installEventFilter(self)
             guard_wheel(f.widget)
             self._loading = True
             try:
@@ -463,107 +349,7 @@ class InputForm(QWidget):
         widgets = [f.widget for f in self._fields.values()]
         for before, after in zip(widgets, widgets[1:], strict=False):
             QWidget.setTabOrder(before, after)  # a new picker keeps its place in the Tab order
-        if not self.prepared_mode:
-            self._on_edit()
-
-    def lock(self, values: Mapping[str, Any], card_fields: Iterable[str] = ()) -> None:
-        """Fill these fields from the cards and state; the card values among them (fields the
-        model requires, and choices such as a pilot quality) are shown read-only, each with an
-        Override button (issue 13: a card value never changes unless the umpire means it).
-        Modifiers and flags with a default stay the umpire's to judge, unless the procedure
-        names them among its ``card_fields``."""
-        self.set_values(values)
-        for name in list(self.locked):
-            self._set_locked(name, False)
-        cards = set(card_fields)
-        self.locked = {
-            n: self._fields[n].raw()
-            for n in values
-            if n in self._fields
-            and (
-                self._fields[n].info.is_required() or self._fields[n].kind == "choice" or n in cards
-            )
-        }
-        for name in self.locked:
-            self._set_locked(name, True)
-
-    def unlock(self, name: str) -> None:
-        """Let the umpire change a card value; ``overrides`` then reports the change."""
-        self._set_locked(name, False)
-        self._fields[name].widget.setFocus()
-
-    def _set_locked(self, name: str, on: bool) -> None:
-        w = self._fields[name].widget
-        if isinstance(w, QSpinBox | QLineEdit):
-            w.setReadOnly(on)
-            if isinstance(w, QSpinBox):
-                w.setButtonSymbols(
-                    QSpinBox.ButtonSymbols.NoButtons if on else QSpinBox.ButtonSymbols.UpDownArrows
-                )
-        else:
-            w.setEnabled(not on)
-        w.setFocusPolicy(Qt.FocusPolicy.NoFocus if on else Qt.FocusPolicy.StrongFocus)
-        self._override[name].setVisible(on)
-
-    def is_locked(self, name: str) -> bool:
-        return not self._override[name].isHidden()
-
-    def overrides(self) -> dict[str, tuple[Any, Any]]:
-        """Card values the umpire changed: field title -> (card value, value used)."""
-        out: dict[str, tuple[Any, Any]] = {}
-        for name, card in self.locked.items():
-            now = self._fields[name].raw()
-            if now != card:
-                out[self._fields[name].info.title or name] = (card, now)
-        return out
-
-    def must_type(self) -> list[str]:
-        """The fields the umpire has to type for this shot: required, not read from a card."""
-        return [
-            n
-            for n, f in self._fields.items()
-            if f.info.is_required() and n not in self.locked and f.widget.isEnabled()
-        ]
-
-    def focus_first(self) -> bool:
-        """Put the cursor in the first field to type (all selected); False if there is none."""
-        names = self.must_type()
-        if not names:
-            return False
-        self._focus(names[0])
-        return True
-
-    def focus_field(self, name: str) -> None:
-        """The cursor in field ``name``, its value selected (what is typed replaces it)."""
-        self._focus(name)
-
-    def _focus(self, name: str) -> None:
-        w = self._fields[name].widget
-        w.setFocus(Qt.FocusReason.TabFocusReason)
-        if isinstance(w, QSpinBox | QLineEdit):
-            w.selectAll()
-
-    def _typed(self, name: str) -> None:
-        names = self.must_type()
-        later = names[names.index(name) + 1 :] if name in names else []
-        if later:
-            self._focus(later[0])
-        else:
-            self.typed_all.emit()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
-            if event.key() in (
-                Qt.Key.Key_Return,
-                Qt.Key.Key_Enter,
-            ) and not (event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
-                self.submitted.emit()
-                return True
-            if event.text().strip():
-                name = next((n for n, f in self._fields.items() if f.widget is watched), None)
-                if name is not None:
-                    self.keyed.emit(name)
-        return super().eventFilter(watched, event)
+        self._on_edit()
 
     def set_fixed(self, values: Mapping[str, Any]) -> None:
         """Values the form does not show but includes (the aircraft ids)."""
@@ -575,96 +361,8 @@ class InputForm(QWidget):
     def _on_edit(self, *_: object) -> None:
         if self._loading:
             return
-        if self.prepared_mode:
-            changed = {
-                n: f.raw()
-                for n, f in self._fields.items()
-                if f.raw() != self._shown.get(n, _UNSHOWN)
-            }
-            if changed:
-                self._shown.update(changed)
-                self.edited.emit(changed)
-            return
         self._validate()
         self.changed.emit(self._valid)
-
-    def _override_clicked(self, name: str) -> None:
-        if self.prepared_mode:
-            self.override_asked.emit(name)
-            self._focus(name)  # all selected: the value typed replaces the one read
-        else:
-            self.unlock(name)
-
-    # -- prepared mode (issue 28) ----------------------------------------------------------------
-
-    def show_prepared(self, prepared: Prepared) -> None:
-        """Show exactly the values the prepared action will resolve with: each value, locked
-        or not, its error in place; a locked value that changed since it was last shown says
-        so (a piece moved on the board, a card edited, another station's action)."""
-        self._loading = True
-        try:
-            if prepared.choices:
-                offered = {
-                    n: list(opts)
-                    for n, opts in prepared.choices.items()
-                    if n in self._fields and list(opts) != self._choices.get(n)
-                }
-                if offered:
-                    self.set_choices(offered)
-                    self._choices.update(offered)
-            before = dict(self._locked_shown)
-            self._locked_shown = {}
-            for v in prepared.values:
-                f = self._fields.get(v.name)
-                if f is None:
-                    continue
-                if v.source != "unset" and f.raw() != v.value:
-                    f.set(v.value)
-                self._shown[v.name] = f.raw()
-                self.locked_source[v.name] = v.source
-                if v.locked:
-                    self._locked_shown[v.name] = v.value
-                if v.locked != self.is_locked(v.name):
-                    self._set_locked(v.name, v.locked)
-                f.show_error(v.error if v.source != "unset" else "")
-                note = self._notes[v.name]
-                was = before.get(v.name, v.value)
-                if v.locked and was != v.value:
-                    note.setText(f"Changed: now {_text(v.value)} (was {_text(was)})")
-                    note.setVisible(True)
-                elif v.source == "override":
-                    note.setText(f"Overridden: the card and state say {_text(v.read)}")
-                    note.setVisible(True)
-                elif not v.locked or before.get(v.name) is None:
-                    note.setVisible(False)
-            # read off the cards or the board (overridden or not): not the umpire's to type
-            self.locked = {
-                v.name: v.value for v in prepared.values if v.locked or v.source == "override"
-            }
-            general = "" if any(v.error for v in prepared.values) else prepared.error
-            self._message = prepared.error
-            self.general_error.setText(general)
-            self.general_error.setVisible(bool(general))
-        finally:
-            self._loading = False
-
-    def unset_shown(self, prepared: Prepared) -> dict[str, Any]:
-        """What the editors show for values the prepared action has not got (a spin box
-        always shows a number): the dock takes them as typed, so the form never shows one
-        value while another is used."""
-        out: dict[str, Any] = {}
-        for v in prepared.values:
-            f = self._fields.get(v.name)
-            if f is not None and v.source == "unset" and f.kind in ("int", "bool", "choice"):
-                raw = f.raw()
-                if raw is not None:
-                    out[v.name] = raw
-        return out
-
-    def note_text(self, name: str) -> str:
-        """The note under a field (a locked value that changed, an override)."""
-        note = self._notes[name]
-        return note.text() if not note.isHidden() else ""
 
     def _validate(self) -> None:
         for f in self._fields.values():
@@ -701,4 +399,4 @@ class InputForm(QWidget):
         self.general_error.setVisible(bool(general))
 
 
-__all__ = ["AIRCRAFT_FIELDS", "InputForm", "is_complete"]
+__all__ = ["AIRCRAFT_FIELDS", "InputForm"]

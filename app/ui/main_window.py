@@ -80,8 +80,9 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self.panels: dict[str, QWidget] = {}
         self.missing_panels: dict[str, str] = {}
-        self.selected_aircraft: list[str] = []
         self.player_view: QWidget | None = None
+        #: the question asked before undoing another window's or station's action (issue 43)
+        self.undo_question: QMessageBox | None = None
         #: Player displays of server games opened read-only (File > Open from server)
         self.player_displays: list[QWidget] = []
         self._base_font = QFont(self.font())
@@ -91,10 +92,11 @@ class MainWindow(QMainWindow):
             | QMainWindow.DockOption.AllowNestedDocks
             | QMainWindow.DockOption.AnimatedDocks
         )
-        self._connected: set[str] = set()
-        # the umpire's selection and "open this procedure" are the model's events
-        model.selection_changed.connect(self._selection)
-        model.procedure_requested.connect(self.open_procedure)
+        #: the panels whose actions are in the Game menu (each added once its panel is built)
+        self._in_menu: set[str] = set()
+        self.game_actions: list[QAction] = []
+        # "bring this panel forward" is the model's event (the panel then hears its draft)
+        model.panel_wanted.connect(self._bring_forward)
         model.log_line_requested.connect(self._show_log_line)
         #: a dock coming into view builds its panel if it has none yet (after the first paint)
         self._build_on_view = False
@@ -188,13 +190,6 @@ class MainWindow(QMainWindow):
         hook = getattr(widget, "when_shown", None)
         if hook is not None:  # out of view, the panel does no work (issue 20)
             hook.attach(dock, shown)
-        if entry.follows_selection:
-            if self.selected_aircraft:
-                widget.show_selection(list(self.selected_aircraft))
-            if hook is not None:  # a panel that rebuilt takes the selection again
-                hook.rebuilt.connect(
-                    lambda w=widget: w.show_selection(list(self.selected_aircraft))
-                )
         self._connect_panels()
         self._apply_read_only()
         if before is not None:
@@ -202,31 +197,24 @@ class MainWindow(QMainWindow):
         return True
 
     def _connect_panels(self) -> None:
-        """The panels' actions in the Game menu, each added once its panel is built (panels
-        talk through the model, never to each other: issue 28)."""
-        turn, initiative = self.panels.get("turn"), self.panels.get("initiative")
-
-        def once(key: str, ready: bool, connect: Callable[[], object]) -> None:
-            if ready and key not in self._connected:
-                connect()
-                self._connected.add(key)
-
-        once(
-            "steps",
-            turn is not None,
-            lambda: self.game_menu.addActions([turn.next_action, turn.previous_action]),
-        )
-        once(
-            "roll", initiative is not None, lambda: self.game_menu.addAction(initiative.roll_action)
-        )
+        """The actions of the panels that give the menus one (the Turn panel's steps, the
+        Initiative panel's roll: each panel's own ``QWidget.actions()``) in the Game menu, each
+        added once its panel is built (panels talk through the model, never to each other)."""
+        for entry in PANELS:
+            widget = self.panels.get(entry.name)
+            if entry.menu_actions and widget is not None and entry.name not in self._in_menu:
+                self.game_menu.addActions(widget.actions())
+                self.game_actions += widget.actions()
+                self._in_menu.add(entry.name)
 
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
-        """Bring the combat panel forward on this procedure for this line's aircraft and the
-        other (the model's ``procedure_requested``: the Turn panel's "who acts now"), on a
-        clean form with the cursor in it. The ruleset's
-        initiative roll is the Initiative panel's (the Combat panel has no second form of it)."""
-        rs = self.model.session.ruleset if self.model.has_session else None
-        name = "initiative" if rs is not None and procedure_id == rs.initiative else "combat"
+        """Open this procedure for a "who acts now" line's aircraft (the model's
+        ``request_procedure``: its panel comes forward, its draft opens on the line)."""
+        self.model.request_procedure(procedure_id, aircraft_id, target_id)
+
+    def _bring_forward(self, name: str) -> None:
+        """The model wants this panel in front (its draft was opened on a line): built now if
+        it was not, its dock shown and raised."""
         panel = self.panel(name)
         if panel is None:
             self.show_refusal(f"There is no {name} panel: {self.missing_panels.get(name, '')}")
@@ -234,10 +222,9 @@ class MainWindow(QMainWindow):
         dock = self.docks[name]
         dock.show()
         dock.raise_()
-        if name == "initiative":
-            panel.focus_form()
-        else:
-            panel.open_for(procedure_id, aircraft_id, target_id or None)
+        hook = getattr(panel, "when_shown", None)
+        if hook is not None:
+            hook.fresh()
 
     def _show_log_line(self, action: int) -> None:
         """The Game log in front on this action's line (an After-action point clicked); a log
@@ -314,16 +301,6 @@ class MainWindow(QMainWindow):
             elif name in self._hidden_for_game:
                 dock.show()
         self._hidden_for_game = {n for n in self.docks if n not in used}
-
-    def _selection(self, ids: list[str]) -> None:
-        """The roster's selection, kept for the menus and passed to the panels that follow it
-        (one waiting to rebuild takes it when it has)."""
-        self.selected_aircraft = list(ids)
-        for entry in PANELS:
-            widget = self.panels.get(entry.name) if entry.follows_selection else None
-            hook = getattr(widget, "when_shown", None)
-            if widget is not None and (hook is None or not hook.stale):
-                widget.show_selection(list(ids))
 
     # -- menus --------------------------------------------------------------------------------
 
@@ -454,13 +431,7 @@ class MainWindow(QMainWindow):
 
     def _acting_actions(self) -> list[QAction]:
         """The menu actions that change the game (refused on a read-only game)."""
-        acts = [self.undo_action, self.redo_action]
-        turn, initiative = self.panels.get("turn"), self.panels.get("initiative")
-        if turn is not None:
-            acts += [turn.next_action, turn.previous_action]
-        if initiative is not None:
-            acts.append(initiative.roll_action)
-        return acts
+        return [self.undo_action, self.redo_action, *self.game_actions]
 
     def _apply_read_only(self) -> None:
         """A game opened read-only (an HQ desk on a server, a file that cannot be written)
@@ -520,12 +491,55 @@ class MainWindow(QMainWindow):
     # -- edit ---------------------------------------------------------------------------------
 
     def undo(self) -> None:
-        if self.model.has_session:
-            self.model.attempt(self.model.session.undo)
+        """Edit > Undo (Ctrl+Z wherever the cursor is, a die field included): this window's
+        last action at once; another window's or station's is undone only once the umpire
+        says so, the question naming it (issue 43)."""
+        self._undo_or_redo("undo")
 
     def redo(self) -> None:
-        if self.model.has_session:
-            self.model.attempt(self.model.session.redo)
+        self._undo_or_redo("redo")
+
+    def _undo_or_redo(self, which: str) -> None:
+        if not self.model.has_session:
+            return
+        session = self.model.session
+        self.model.follow()  # the others' actions first: the newest is the one in question
+        verb, done = ("Undo", "undone") if which == "undo" else ("Redo", "redone")
+        theirs = session.undo_elsewhere if which == "undo" else session.redo_elsewhere
+        act = session.undo if which == "undo" else session.redo
+
+        def text() -> str | None:
+            return session.undo_text if which == "undo" else session.redo_text
+
+        if not theirs:
+            self.model.attempt(act)
+            return
+        what = text()
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            f"{verb} another window's action?",
+            f"The last action to {which} was made in another window or station:\n\n{what}"
+            f"\n\n{verb} it here?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setObjectName(f"{which}_question")
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+
+        def answered(button: int) -> None:
+            if button != QMessageBox.StandardButton.Yes:
+                self.show_refusal(f"Not {done}: {what}")
+            elif self.model.session_or_none is not session or text() != what:
+                self.show_refusal(
+                    f"Nothing was {done}: the game changed while you were asked; look, then "
+                    "ask again."
+                )
+            else:
+                self.model.attempt(act)
+
+        box.finished.connect(answered)
+        self.undo_question = box
+        box.open()
 
     def edit_cards(self) -> None:
         """Edit > Aircraft cards: the game's ruleset's catalogue, starting from the selected
@@ -535,7 +549,7 @@ class MainWindow(QMainWindow):
         from app.ui.editors.card_editor import CardEditor
 
         e = self.model.engagement
-        chosen = [e.aircraft[i] for i in self.selected_aircraft if i in e.aircraft]
+        chosen = [e.aircraft[i] for i in self.model.selection if i in e.aircraft]
         type_id = chosen[0].type_id if chosen else None
         self.card_editor = CardEditor(self.model.session.ruleset, self, type_id=type_id)
         self.card_editor.show()
@@ -547,9 +561,7 @@ class MainWindow(QMainWindow):
         from app.ui.editors.tables_editor import TablesEditor
 
         self.tables_editor = TablesEditor(self.model.session.ruleset, self)
-        combat = self.panels.get("combat")
-        if combat is not None:
-            self.tables_editor.saved.connect(lambda _name: combat.recompute())
+        self.tables_editor.saved.connect(lambda _name: self.model.tables_saved())
         self.tables_editor.show()
 
     # -- games --------------------------------------------------------------------------------
@@ -720,7 +732,7 @@ class MainWindow(QMainWindow):
         if dialog_cls is None:
             self.show_refusal("Printing cards is not available yet (no PrintCardsDialog).")
             return
-        dialog_cls(self.model, list(self.selected_aircraft), self).exec()
+        dialog_cls(self.model, list(self.model.selection), self).exec()
 
     def print_board(self) -> None:
         """The board as a PDF page: positions, arcs and readings (issue 18)."""

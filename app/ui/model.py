@@ -29,6 +29,7 @@ HISTORY_JOIN = 1.0
 if TYPE_CHECKING:
     # the game's models, its log and pydantic load with the first game, not with the desk's
     # window: it paints before them (issue 20)
+    from app.core.draft import ActionDraft
     from app.core.engagement import AircraftState, Engagement
     from app.core.events import Envelope
     from app.core.log_index import LogReader, SlicedRead
@@ -104,6 +105,10 @@ class EngagementModel(QObject):
     selection_changed = Signal(list)
     #: "open this procedure": procedure id, the line's aircraft, the other aircraft or ""
     procedure_requested = Signal(str, str, str)
+    #: the desk should bring this panel forward (its draft was just opened on a line)
+    panel_wanted = Signal(str)
+    #: a table value was saved (the Tables editor): every draft is prepared again
+    tables_changed = Signal()
     #: a procedure was resolved and nothing is owed at once: the desk moves on
     procedure_done = Signal()
     #: "show this action's log line" (an After-action plot point clicked): the action's seq
@@ -134,6 +139,11 @@ class EngagementModel(QObject):
         self.selection: list[str] = []
         #: the ruling on the Player display (public parts only), if any
         self.shown_ruling: Any = None
+        #: the actions being typed (issue 43): the Combat form's and the initiative roll's,
+        #: made with the first panel that asks (the game's models load with the first game)
+        self._draft: ActionDraft | None = None
+        self._roll_draft: ActionDraft | None = None
+        self.dice_mode.changed.connect(self._dice_mode)
         #: another window or program on the same file: its actions shown within a second
         self._follow = QTimer(self)
         self._follow.setInterval(FOLLOW_MS)
@@ -179,6 +189,10 @@ class EngagementModel(QObject):
     def session(self) -> GameSession:
         if self._session is None:
             raise RuleViolation("no game is open")
+        return self._session
+
+    @property
+    def session_or_none(self) -> GameSession | None:
         return self._session
 
     @property
@@ -232,6 +246,8 @@ class EngagementModel(QObject):
             self._follow.start()
         else:
             self._follow.stop()
+        for draft in self.drafts:
+            draft.attach(session)
         self.reset.emit()
         if session is not None and not self._kept(stored):
             self._keep.start()  # none kept, an older one, or drawn by an older Airboss
@@ -530,6 +546,13 @@ class EngagementModel(QObject):
             else:  # another step: read from it when next asked
                 self._step_log = None
         self._keep.start()
+        if self.drafts and self._session is not None:
+            from app.core.events import Reverted
+
+            undone = any(isinstance(env.event, Reverted) for env in envelopes)
+            elsewhere = self._session.elsewhere(envelopes)
+            for draft in self.drafts:
+                draft.game_changed(undone=undone, elsewhere=elsewhere)
         self.appended.emit(list(envelopes))
         if old is None:
             self.reset.emit()
@@ -549,13 +572,67 @@ class EngagementModel(QObject):
     # -- what the umpire points at (panels listen here, never to each other) --------------------
 
     def select(self, ids: Sequence[str]) -> None:
-        """The umpire selected these aircraft."""
+        """The umpire selected these aircraft: the panels that follow the selection hear it,
+        and the action being typed takes them (the first acts, a second is the target)."""
         self.selection = list(ids)
+        if self._draft is not None and self._session is not None:
+            self._draft.choose(list(ids))
         self.selection_changed.emit(list(ids))
 
     def request_procedure(self, procedure_id: str, who: str, other: str = "") -> None:
-        """Open this procedure for a "who acts now" line's aircraft (and the other one)."""
+        """Open this procedure for a "who acts now" line's aircraft (and the other one): the
+        initiative roll in the Initiative panel's draft, any other in the Combat form's. The
+        panel is brought forward first (built if it was not), then its draft opened."""
+        if self._session is None:
+            return
+        rs = self._session.ruleset
+        name = "initiative" if procedure_id == rs.initiative else "combat"
+        self.panel_wanted.emit(name)
+        draft = self.roll_draft if name == "initiative" else self.draft
+        draft.open_line(procedure_id, who, other or None)
         self.procedure_requested.emit(procedure_id, who, other or "")
+
+    # -- the actions being typed (issue 43) -----------------------------------------------------
+
+    @property
+    def draft(self) -> ActionDraft:
+        """The Combat form's draft: the action being typed, whatever panel shows it."""
+        if self._draft is None:
+            self._draft = self._new_draft(whole_game=False)
+        return self._draft
+
+    @property
+    def roll_draft(self) -> ActionDraft:
+        """The initiative roll's draft (the Initiative panel's form)."""
+        if self._roll_draft is None:
+            self._roll_draft = self._new_draft(whole_game=True)
+        return self._roll_draft
+
+    @property
+    def drafts(self) -> list[ActionDraft]:
+        return [d for d in (self._draft, self._roll_draft) if d is not None]
+
+    def _new_draft(self, whole_game: bool) -> ActionDraft:
+        from app.core.draft import ActionDraft
+
+        draft = ActionDraft(whole_game=whole_game)
+        draft.players_roll = self.dice_mode.players_roll
+        draft.done.connect(self.procedure_done.emit)
+        draft.refused.connect(self.refused.emit)
+        draft.before_resolve = self.follow
+        draft.attach(self._session)
+        return draft
+
+    def _dice_mode(self, players_roll: bool) -> None:
+        for draft in self.drafts:
+            draft.set_players_roll(players_roll)
+
+    def tables_saved(self) -> None:
+        """A table value was saved: the actions being typed are prepared again (a resolve that
+        stopped at the missing cell goes on)."""
+        for draft in self.drafts:
+            draft.tables_changed()
+        self.tables_changed.emit()
 
     def show_ruling(self, ruling: Any) -> None:
         """Put a ruling on the Player display, public parts only (``None``: take it off)."""

@@ -185,14 +185,16 @@ _PHASES = {0: "strategic air", 1: "activation"}
 
 
 class CombatInputs(ProcedureInputs):
-    """``attacker`` and ``target`` (optional) are one counter of each force, added to the
-    ``first`` and ``second`` lists, so the desk's attacker/target selection starts a combat."""
+    """``attacker`` and ``target`` (optional) are one counter of each force, its lead, so the
+    desk's attacker/target selection starts a combat. A force is its lead and the counters of
+    its list; a list that is given holds its lead too (issue 43: every counter a force counts
+    is listed where the umpire sees the force), and a lead left out of it is refused."""
 
     first: list[str] = Field(
-        default_factory=list, title="First force", description="its (other) counters"
+        default_factory=list, title="First force", description="its counters, the Attacker's too"
     )
     second: list[str] = Field(
-        default_factory=list, title="Second force", description="its (other) counters"
+        default_factory=list, title="Second force", description="its counters, the Target's too"
     )
     first_attack: int | None = Field(
         None,
@@ -290,21 +292,26 @@ class AirCombat(EwCounts, Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, Any]:
         """The phase, the force on CAP (a counter with points on CAP and none aloft), the two
-        forces (every counter of each side with points up: the line's combat is the side's
-        against the enemy's, issue 29; the umpire unticks a counter not in it) and their
-        attack totals, so that the odds can be shown before the roll."""
+        forces and their attack totals, so that the odds can be shown before the roll.
+
+        Each force is its lead and every other counter of its side that can fight where the
+        lead fights: on CAP for the force on CAP, aloft otherwise (issue 43: a counter out on
+        a mission is not in a CAP's force, which would refuse the line as the desk offers
+        it). The lists name the leads too: every counter counted is listed (the umpire
+        unticks a counter not in the fight)."""
         out: dict[str, Any] = {"phase": _PHASES.get(engagement.step, "other")}
+        on_cap: Cap = "neither"
         for side, cid in (("first", attacker), ("second", target)):
             if cid is not None:
                 t = tracks_of(engagement.get(cid))
                 if t.cap and not t.aloft:
-                    out["cap"] = side
+                    on_cap = "first" if side == "first" else "second"
+                    out["cap"] = on_cap
         if attacker is None or target is None:
             return out
-        mine, theirs = _forces_up(engagement, attacker, target)
         out.update(
-            first=[c for c, _ in mine if c != attacker],
-            second=[c for c, _ in theirs if c != target],
+            first=_fighting(engagement, attacker, "cap" if on_cap == "first" else "aloft"),
+            second=_fighting(engagement, target, "cap" if on_cap == "second" else "aloft"),
         )
         forces = self._read_forces(engagement, {"attacker": attacker, "target": target, **out})
         if forces is None:
@@ -343,17 +350,13 @@ class AirCombat(EwCounts, Procedure):
         self, engagement: Engagement, attacker: str | None, target: str | None
     ) -> dict[str, list[tuple[Any, str]]]:
         """Forces from the base displays, never typed ids (issue 14): the counters with points
-        aloft or on CAP of the attacker's side (first) and the target's (second); each force
-        picks among the other's (2.15)."""
+        aloft or on CAP of the attacker's side (first) and the target's (second), each lead
+        among them (issue 43: every counter a force counts is listed); each force picks among
+        the other's (2.15)."""
         if attacker is None or target is None:
             return {}
         mine, theirs = _forces_up(engagement, attacker, target)
-        return {
-            "first": [x for x in mine if x[0] != attacker],
-            "second": [x for x in theirs if x[0] != target],
-            "first_picks": theirs,
-            "second_picks": mine,
-        }
+        return {"first": mine, "second": theirs, "first_picks": theirs, "second_picks": mine}
 
     def _mods(self, inputs: CombatInputs, first_ew: int, second_ew: int) -> tuple[int, int]:
         each = EW_EACH in self.variants
@@ -382,6 +385,15 @@ class AirCombat(EwCounts, Procedure):
             raise RuleViolation(
                 "counters are named but there is no game to read them from: give the two "
                 "attack totals alone for a what-if"
+            )
+        lead = inputs.attacker if side == "first" else inputs.target
+        if lead and side in inputs.model_fields_set and lead not in getattr(inputs, side):
+            # issue 43: a force's list shows every counter it counts, its lead too; a lead
+            # left out of the list would be counted unseen
+            role = "Attacker" if side == "first" else "Target"
+            raise RuleViolation(
+                f"{draft.get(lead).name} leads the {side} force (the {role}) but is not ticked "
+                f"in it: tick it, or pick another {role} (2.9)"
             )
         members, states = [], {}
         for cid in ids:
@@ -505,6 +517,18 @@ class AirCombat(EwCounts, Procedure):
             line += "; aborted: " + ", ".join(f"{n} {names[i]}" for i, n in aborts.items())
             line += " (2.13)" if inputs.phase == "activation" else " (2.14)"
         return line
+
+
+def _fighting(engagement: Engagement, lead: str, track: Literal["aloft", "cap"]) -> list[str]:
+    """A force as the desk opens it: its lead, then every other counter of the lead's side
+    with air points on ``track`` (2.9-2.12: a CAP fights with the points on CAP, a force aloft
+    with the points aloft)."""
+    side = engagement.get(lead).side
+    return [lead] + [
+        c.id
+        for c in engagement.aircraft.values()
+        if c.side == side and c.id != lead and tracks_of(c).at(track)
+    ]
 
 
 def _forces_up(

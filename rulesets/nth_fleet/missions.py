@@ -18,6 +18,7 @@ from rulesets.nth_fleet.state import NO_MISSION, Place, State, Tracks, state_of
 from rulesets.nth_fleet.values import (
     INT_MISSIONS,
     STRATEGIC_MISSIONS,
+    STRIKE_MISSIONS,
     SUPPORT_MISSIONS,
     Mission,
 )
@@ -26,6 +27,16 @@ LaunchMission = Literal["cap"] | Mission
 
 #: a mission of this many air points or more needs no effectiveness roll (2.2, 2.3)
 SURE_POINTS = 4
+
+#: the phases of the sequence of play a launch line is offered in (``sequence.STEPS``)
+STRATEGIC_STEP, ACTIVATION_STEP = 0, 1
+#: the mission a specialist counter flies (2.2, 2.3): its specialty names it
+SPECIALTY_MISSIONS: dict[str, LaunchMission] = {
+    "RCN": "rcn",
+    "AEW": "aew",
+    "EW": "ew",
+    "ASW": "asw",
+}
 
 
 def counter(inputs: AircraftInputs, draft: Draft, what: str) -> AircraftState | None:
@@ -77,8 +88,18 @@ class LaunchMissionProc(Calculator):
     rule = "Nth Fleet 2.1, 2.2"
     Inputs = LaunchInputs
 
+    #: the mission read off the counter is what it usually flies: the umpire picks another
+    suggested = frozenset({"mission"})
+
     def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
-        return {"points": max(1, tracks_of(a).unused)}
+        """All its unused points, on the mission this counter flies in this phase (issue 43:
+        a launch is two keys, Enter on its line and Enter on Resolve, when it flies what its
+        card says it is for)."""
+        out: dict[str, Any] = {"points": max(1, tracks_of(a).unused)}
+        mission = usual_mission(engagement, a)
+        if mission is not None:
+            out["mission"] = mission
+        return out
 
     def compute(self, inputs: LaunchInputs, draft: Draft) -> Decision:
         if inputs.mission == "cap":
@@ -114,6 +135,32 @@ class LaunchMissionProc(Calculator):
         draft.emit(AttributesSet(aircraft=a.id, values=values))
         narrative = f"{a.name}: {inputs.points} air point(s) from {base_of(a)} {where} (2.1)"
         return Decision("launched", narrative)
+
+
+def usual_mission(engagement: Engagement, a: AircraftState) -> LaunchMission | None:
+    """The mission a counter flies in this phase unless the umpire says otherwise (2.2, 2.6,
+    2.7): a specialist its specialty (RCN, AEW, EW, ASW); in the strategic air phase a fighter
+    intercepts and an attack aircraft flies a strike; at activation an attack aircraft flies a
+    tactical strike and a fighter escorts its side's strike aloft, else flies CAP. ``None``
+    outside those phases, or for a support aircraft with no specialty."""
+    card = card_of(a)
+    if card.specialty in SPECIALTY_MISSIONS:
+        return SPECIALTY_MISSIONS[card.specialty]
+    step = engagement.step
+    if step not in (STRATEGIC_STEP, ACTIVATION_STEP):
+        return None
+    strategic = step == STRATEGIC_STEP
+    if card.role == "attack":
+        return "strike" if strategic else "tactical strike"
+    if card.role != "fighter":
+        return None
+    if strategic:
+        return "intercept"
+    strike_up = any(
+        c.side == a.side and tracks_of(c).aloft and state_of(c).mission in STRIKE_MISSIONS
+        for c in engagement.aircraft.values()
+    )
+    return "escort" if strike_up else "cap"
 
 
 class EffectivenessInputs(AircraftInputs):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.engagement import Engagement
+from app.core.engagement import AircraftState, Engagement
 from app.core.ruleset import Acting, Step
 from rulesets.nth_fleet.displays import tracks_of
 from rulesets.nth_fleet.missions import effectiveness_kind
@@ -65,19 +65,38 @@ def acting(engagement: Engagement) -> list[Acting]:
         and effectiveness_kind(state_of(a).mission)
     ]
     if not strategic:
-        up = [a for a in counters if tracks_of(a).aloft or tracks_of(a).cap]
-        sides = [s for s in engagement.sides if any(a.side == s for a in up)]
-        if len(sides) >= 2:
-            # the line names a counter of each force (issue 28): the air combat opens
-            # with its attacking force and the enemy's, their totals shown before the roll
-            lead = next(a for a in up if a.side == sides[0])
-            enemy = next(a for a in up if a.side != sides[0])
-            out.append(
-                (
-                    lead.id,
-                    f"{lead.side}: air combat against {enemy.side}'s forces (2.9-2.12)",
-                    "air_combat",
-                    enemy.id,
-                )
-            )
+        combat = air_combat_line(engagement)
+        if combat is not None:
+            out.append(combat)
     return out
+
+
+def _on_cap(a: AircraftState) -> bool:
+    """The counter fights as a CAP: points on CAP, none aloft (2.11; ``air_combat``'s reading)."""
+    t = tracks_of(a)
+    return bool(t.cap) and not t.aloft
+
+
+def air_combat_line(engagement: Engagement) -> Acting | None:
+    """The activation phase's air combat (2.9-2.12), as one line naming a counter of each
+    force (issue 28): the first side with points aloft attacks the enemy's CAP (2.11), or,
+    with no enemy CAP, the enemy's points aloft. Each force opens with the counters that can
+    fight where its lead fights (issue 43: the line resolves as offered). Forces that are
+    only on CAP, each over its own base, do not meet: no line."""
+    counters = [a for a in engagement.aircraft.values() if a.in_play]
+    for side in engagement.sides:
+        lead = next((a for a in counters if a.side == side and tracks_of(a).aloft), None)
+        if lead is None:
+            continue
+        enemies = [a for a in counters if a.side != side]
+        enemy = next((a for a in enemies if _on_cap(a)), None) or next(
+            (a for a in enemies if tracks_of(a).aloft), None
+        )
+        if enemy is not None:
+            return (
+                lead.id,
+                f"{lead.side}: air combat against {enemy.side}'s forces (2.9-2.12)",
+                "air_combat",
+                enemy.id,
+            )
+    return None

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.core.data import Missing, load_catalogue
 from app.core.engagement import AircraftState
-from app.core.errors import MissingTableValue, RuleViolation
+from app.core.errors import RuleViolation
 
 AIRCRAFT_DIR = Path(__file__).parent / "aircraft"
 RULESET_ID = "ufo_interception"
@@ -95,18 +95,16 @@ def catalogue() -> dict[str, Card]:
     return load_catalogue(AIRCRAFT_DIR, Card, RULESET_ID)
 
 
-def ray_guns(card: Card) -> list[RayGun]:
-    """The card's ray guns; ``MissingTableValue`` when the text does not give them."""
-    if isinstance(card.ray_guns, str):
-        raise MissingTableValue(f"{card.name} card", "ray guns", "UFO rules, Damage")
-    return card.ray_guns
-
-
-def anti_grav(card: Card) -> int:
-    """The card's anti-grav rating; ``MissingTableValue`` when the text does not give it."""
-    if not isinstance(card.anti_grav, int):
-        raise MissingTableValue(f"{card.name} card", "anti-grav rating", "UFO rules, Damage")
-    return card.anti_grav
+def printed_anti_grav(a: AircraftState) -> int | None:
+    """A UFO's anti-grav rating as a card prints it (UFO rules, Damage: only the Small UFO's
+    card does): the game's copy of its card, else its type's card in the umpire's catalogue
+    (filled in the Card editor since the UFO joined); ``None`` while neither gives it."""
+    own = card_of(a).anti_grav
+    if isinstance(own, int):
+        return own
+    typed = catalogue().get(a.type_id)
+    given = typed.anti_grav if isinstance(typed, Card) else None
+    return given if isinstance(given, int) else None
 
 
 def firing_initiative(gun: RayGun, charge: int) -> int:

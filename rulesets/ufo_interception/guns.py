@@ -136,6 +136,13 @@ class RayGun(Procedure):
         e = draft.engagement
         if inputs.attacker:
             u = ufo(e, inputs.attacker)
+            card = card_of(u)
+            if isinstance(card.ray_guns, str):
+                # said on its line before anything is typed (issue 43)
+                raise RuleViolation(
+                    f"the {card.name} card prints no ray guns (UFO rules, Damage gives it its "
+                    "damage points only): give them in the Card editor before it joins a game"
+                )
             require_step(e, (MISSILES,), "ray gun fire")
             ledger = ray_gun_ledger(inputs.gun)
             charge = u.ledger(ledger)

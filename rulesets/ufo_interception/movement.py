@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -10,10 +10,11 @@ from pydantic import Field
 
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
-from app.core.events import AttributesSet, StatusChanged
+from app.core.events import AttributesSet, LedgerAdded, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs
 
+from .card import card_of, printed_anti_grav
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
 from .state import Ledger, fighter, state_of, ufo
 
@@ -33,7 +34,11 @@ class UfoMoveInputs(AircraftInputs):
         0, ge=0, le=180, title="Direction change (degrees)", description="made before moving"
     )
     max_speed: int = Field(UFO_MAX_MOVE, ge=0, title="Current maximum speed")
-    anti_grav: int = Field(ge=0, title="Current anti-grav rating")
+    anti_grav: int = Field(
+        ge=0,
+        title="Current anti-grav rating",
+        description="a card that prints none: the rating from your copy of the game",
+    )
     moved_last_turn: int = Field(0, ge=0, title="Distance moved last turn (inches)")
 
 
@@ -55,17 +60,20 @@ def ufo_move_problems(inputs: UfoMoveInputs) -> list[str]:
 
 @dataclass(frozen=True)
 class UfoLimits:
-    """What limits a UFO's move now, read off its ledgers and state (UFO rules, Movement)."""
+    """What limits a UFO's move now, read off its ledgers and state (UFO rules, Movement).
+    ``anti_grav`` is ``None`` while the UFO has no anti-grav counter: its card prints no
+    rating (UFO rules, Damage: only the Small UFO's card does) and none was given yet."""
 
     max_speed: int
-    anti_grav: int
+    anti_grav: int | None
     moved_last_turn: int
 
 
 def ufo_limits(engagement: Engagement, u: AircraftState) -> UfoLimits:
+    grav = u.ledgers.get(Ledger.ANTI_GRAV)
     return UfoLimits(
         max_speed=int(u.ledger(Ledger.MAX_SPEED)),
-        anti_grav=int(u.ledger(Ledger.ANTI_GRAV)),
+        anti_grav=int(grav.value) if grav is not None else None,
         moved_last_turn=state_of(u).moved_last_turn(engagement.turn),
     )
 
@@ -77,6 +85,11 @@ class UfoMove(Calculator):
 
     A move that breaks these limits is refused for a UFO on the table; as a what-if (no
     aircraft named) the check's result is "illegal", with the reasons.
+
+    A UFO whose card prints no anti-grav rating (the Medium and Large UFOs: UFO rules,
+    Damage gives only their damage points) has no anti-grav counter: its first move asks for
+    the rating (read off its type's card when the umpire has filled it in the Card editor),
+    and the move starts the counter at the value given (issue 43).
     """
 
     id = "ufo_move"
@@ -85,7 +98,15 @@ class UfoMove(Calculator):
     Inputs = UfoMoveInputs
 
     def prefill_one(self, engagement: Engagement, u: AircraftState) -> dict[str, Any]:
-        return asdict(ufo_limits(engagement, u))
+        ufo(engagement, u.id)  # a fighter's card has no anti-grav to ask for: not its move
+        limits = ufo_limits(engagement, u)
+        out = asdict(limits)
+        if limits.anti_grav is None:
+            out.pop("anti_grav")  # asked for, unless the type's card has it now
+            given = printed_anti_grav(u)
+            if given is not None:
+                out["anti_grav"] = given
+        return out
 
     def compute(self, inputs: UfoMoveInputs, draft: Draft) -> Decision:
         e = draft.engagement
@@ -96,9 +117,22 @@ class UfoMove(Calculator):
             if moved is not None and moved[0] == e.turn:
                 raise RuleViolation(f"{u.name} has already moved this turn")
             actual = ufo_limits(e, u)
+            start = actual.anti_grav is None  # the rating given here starts its counter
+            if start:
+                actual = replace(actual, anti_grav=inputs.anti_grav)
             given = UfoLimits(inputs.max_speed, inputs.anti_grav, inputs.moved_last_turn)
             if given != actual:
                 raise RuleViolation(f"{u.name} has {asdict(actual)}, not {asdict(given)}")
+            if start:
+                draft.emit(
+                    LedgerAdded(
+                        aircraft=u.id,
+                        ledger=Ledger.ANTI_GRAV,
+                        value=Fraction(inputs.anti_grav),
+                        reason=f"the {card_of(u).name} card prints no anti-grav rating: given "
+                        "by the umpire (UFO rules, Damage)",
+                    )
+                )
         problems = ufo_move_problems(inputs)
         if problems and inputs.aircraft:
             raise RuleViolation("; ".join(problems) + f" ({self.rule})")

@@ -17,7 +17,20 @@ from app.core.ruleset import (
 )
 
 from .card import MISSILE_DATA, card_of, details_of, firing_initiative
-from .state import lost_hard_points, state_of
+from .state import Ledger, lost_hard_points, state_of
+
+
+def _anti_grav(u: AircraftState) -> str:
+    """The UFO's anti-grav rating as its card prints it, or as the umpire gave it where the
+    card prints none (UFO rules, Damage: only the Small UFO's card prints one), or that it is
+    still to be given (never the word "missing", nor a number made up)."""
+    printed = card_of(u).anti_grav
+    if isinstance(printed, int):
+        return str(printed)
+    counter = u.ledgers.get(Ledger.ANTI_GRAV)
+    if counter is not None:
+        return f"{counter.maximum} (not printed: given by the umpire)"
+    return "not printed: asked for at its first move"
 
 
 def card_spec(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
@@ -32,7 +45,7 @@ def card_spec(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> C
             ("Pilot reaction", str(details_of(aircraft).reaction)),
         ]
     else:
-        items.append(("Anti Grav", str(c.anti_grav)))
+        items.append(("Anti Grav", _anti_grav(aircraft)))
     items.append(("DP", str(c.damage_points)))
     due = state_of(aircraft).damage_rolls_due
     if due:

@@ -11,7 +11,7 @@ from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, InitiativeSet
 from app.core.ruleset import Acting, Step
 
-from .card import MISSILE_DATA, card_of, details_of, firing_initiative
+from .card import MISSILE_DATA, card_of, details_of, firing_initiative, printed_anti_grav
 from .state import Ledger, in_flight, ray_gun_ledger, state_of
 
 RULE = "UFO rules, Turn Order"
@@ -121,6 +121,9 @@ def acting(engagement: Engagement) -> list[Acting]:
                 if grav is not None and moved > grav.value
                 else "may change direction up to 90 degrees first"
             )
+            if grav is None and printed_anti_grav(u) is None:
+                # asked for in the form, as a table cell the text does not print (issue 43)
+                turn += f"; the {card_of(u).name} card prints no anti-grav rating: give it"
             out.append((u.id, f"moves up to {limit} inches ({turn})", "ufo_move"))
         return out
     planes = moving_order(engagement)
@@ -147,9 +150,12 @@ def acting(engagement: Engagement) -> list[Acting]:
         )
         for a in planes[::-1]
     ]
+    unarmed: list[tuple[int | None, str, str, str]] = []
     for u in _ufos(engagement):
         init = ufo_firing_initiative(u)
         if init is None:
+            if isinstance(card_of(u).ray_guns, str):  # its line says why it cannot (issue 43)
+                unarmed.append((None, u.id, "fires its ray gun or recharges", "ray_gun"))
             continue
         pos = next(
             (i for i, f in enumerate(firing) if f[0] is not None and f[0] <= init),
@@ -165,6 +171,9 @@ def acting(engagement: Engagement) -> list[Acting]:
             proc,
         )
         for s, aid, what, proc in firing
+    ]
+    out += [
+        (aid, f"{what} (no initiative: no ray guns known)", proc) for _, aid, what, proc in unarmed
     ]
     out += _due(engagement)
     for m in in_flight(engagement):

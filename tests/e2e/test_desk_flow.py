@@ -119,7 +119,7 @@ def test_a_whole_evening_at_the_desk(tmp_path, qtbot):
     qtbot.wait(1)
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.die_field import DieField
+    from app.ui.action_form.dice import DieField
 
     # no die field of the desk left as a window of its own (it took the keyboard focus)
     assert not [

@@ -56,10 +56,10 @@ def test_lists_procedures_and_prefills_from_the_attacker(dock):
         "Afterburner (Skirmish 3)",
     ]  # the initiative roll is the Initiative panel's: no second form here (issue 14)
     choose(dock.attacker, "Red 1 (Red)")
-    assert dock.form.editor("hit_number").value() == 5  # the prop's card
+    assert dock.form.editor("hit_number").text() == "5"  # the prop's card
     assert odds_rows(dock) == [("hit", "1/2", "50%"), ("miss", "1/2", "50%")]
     choose(dock.attacker, "Blue 1 (Blue)")
-    assert dock.form.editor("hit_number").value() == 6
+    assert dock.form.editor("hit_number").text() == "6"
     assert odds_rows(dock) == [("hit", "3/5", "60%"), ("miss", "2/5", "40%")]
     assert dock.chart.labels == ["hit", "miss"]
     assert dock.chart.heights == [60.0, 40.0]
@@ -140,7 +140,7 @@ def test_airboss_rolls_with_ctrl_return(qtbot, dock, game):
 def test_a_fresh_dock_pits_the_first_aircraft_against_another_side(dock):
     assert dock.attacker.currentText() == "Blue 1 (Blue)"
     assert dock.target.currentText() == "Red 1 (Red)"
-    assert dock.form.editor("hit_number").value() == 6  # prefilled from Blue 1's card
+    assert dock.form.editor("hit_number").text() == "6"  # prefilled from Blue 1's card
 
 
 def test_a_ledger_that_cannot_pay_is_refused_in_the_dock(qtbot, dock, game):
@@ -277,10 +277,10 @@ def test_a_missing_table_value_offers_the_tables_editor(qtbot, game, tmp_path):
 
 def test_the_roster_selection_picks_attacker_and_target(dock, game):
     game.add_aircraft("Red", "jet", "Red 2")
-    dock.show_selection(["red-2", "blue-1"])
+    dock.model.select(["red-2", "blue-1"])  # the Roster's selection, through the model
     assert dock.attacker.currentText() == "Red 2 (Red)"
     assert dock.target.currentText() == "Blue 1 (Blue)"
-    assert dock.form.editor("hit_number").value() == 6
+    assert dock.form.editor("hit_number").text() == "6"
     choose(dock.procedure, "Critical hit (Skirmish 2)")
     assert dock.aircraft.currentText() == "Red 2 (Red)"
 
@@ -293,8 +293,8 @@ def test_odds_wait_for_a_pause_in_the_typing(dock, qtbot):
     spin = dock.form.editor("modifier")
     spin.setFocus()
     qtbot.keyClick(spin, Qt.Key.Key_Up)
-    assert dock._odds_timer.isActive()  # the keystroke returned before the calculation
-    qtbot.waitUntil(lambda: not dock._odds_timer.isActive(), timeout=2000)
+    assert dock.odds_view._timer.isActive()  # the keystroke returned before the calculation
+    qtbot.waitUntil(lambda: not dock.odds_view._timer.isActive(), timeout=2000)
     assert odds_rows(dock) and dock.odds != before
 
 
@@ -307,14 +307,21 @@ def test_a_refusal_of_earlier_inputs_goes_as_soon_as_they_are_good(qtbot, tmp_pa
     s = create_demo_game(tmp_path / "phantoms.airboss")  # Phantoms: the gun attack first
     dock = CombatDock(EngagementModel(s))
     qtbot.addWidget(dock)
-    qtbot.waitUntil(lambda: not dock._odds_timer.isActive(), timeout=2000)
+    # the firing position is the umpire's to type (never a 0 shown and used, issue 43): until
+    # it is, the panel says what to fix, not odds
+    assert "Gun Firing Position Diagram" in dock.odds_message.text()
+    qtbot.keyClicks(dock.form.editor("position_modifier"), "1")
+    qtbot.waitUntil(lambda: not dock.odds_view._timer.isActive(), timeout=2000)
     assert odds_rows(dock)
     dock.procedure.setFocus()
     qtbot.keyClick(dock.procedure, Qt.Key.Key_Down)
     qtbot.keyClick(dock.procedure, Qt.Key.Key_Up)  # the gun attack's form again, refilled
     assert dock.procedure.currentIndex() == 0
-    assert dock._odds_timer.isActive()  # the odds are still to come
-    assert dock.odds_message.isHidden(), dock.odds_message.text()
-    qtbot.waitUntil(lambda: not dock._odds_timer.isActive(), timeout=2000)
+    qtbot.keyClicks(dock.form.editor("position_modifier"), "1")
+    assert dock.odds_view._timer.isActive()  # the odds are still to come
+    # no refusal of the inputs of a moment ago meanwhile, and no odds of another action:
+    # only that they are being worked out (issue 43)
+    assert dock.odds_message.text() == "Working out the odds…"
+    qtbot.waitUntil(lambda: not dock.odds_view._timer.isActive(), timeout=2000)
     assert odds_rows(dock)
     s.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication, QSpinBox, QToolButton
+from PySide6.QtWidgets import QApplication, QToolButton
 
 from app.core.dice import TableDice
 from app.demo import create_demo_game
@@ -98,8 +98,9 @@ def test_a_typed_dice_gun_attack_from_the_turn_line_in_five_actions(desk, qtbot)
     assert "Olds 1 — Gun attack on Red 1:" in combat.result.text()
     assert "2 hits" in combat.result.text()
     assert combat.footer.isVisible()
-    # the next shot starts clean, the cursor is back on "who acts now" at the next line
-    assert combat.form.editor("position_modifier").value() == 0
+    # the next shot starts clean (its firing position still to type, shown empty), the cursor
+    # is back on "who acts now" at the next line
+    assert combat.form.editor("position_modifier").text() == ""
     turn = window.panels["turn"]
     assert QApplication.focusWidget() is turn.acting
     assert any(line.startswith("✓") and "Olds 1" in line for line in turn.acting_lines())
@@ -138,8 +139,8 @@ def test_the_wheel_never_changes_a_field_without_focus(desk, qtbot):
     combat = window.panels["combat"]
     Umpire(qtbot, window).open_line("Olds 1 — may fire guns")
     spin = combat.form.editor("attacker_modifiers")
-    assert isinstance(spin, QSpinBox) and not spin.hasFocus()
-    before = (spin.value(), combat.attacker.currentIndex(), combat.procedure.currentIndex())
+    assert not spin.hasFocus()
+    before = (spin.text(), combat.attacker.currentIndex(), combat.procedure.currentIndex())
     for widget in (spin, combat.attacker, combat.procedure):
         centre = widget.rect().center()
         event = QWheelEvent(
@@ -153,7 +154,7 @@ def test_the_wheel_never_changes_a_field_without_focus(desk, qtbot):
             False,
         )
         QApplication.sendEvent(widget, event)
-    assert (spin.value(), combat.attacker.currentIndex(), combat.procedure.currentIndex()) == (
+    assert (spin.text(), combat.attacker.currentIndex(), combat.procedure.currentIndex()) == (
         before
     )
 
@@ -163,7 +164,7 @@ def test_card_values_are_read_only_until_overridden_and_the_override_is_logged(d
     combat = window.panels["combat"]
     Umpire(qtbot, window).open_line("Olds 1 — may fire guns")
     gun = combat.form.editor("attacker_gun_value")
-    card_value = gun.value()
+    card_value = int(gun.text())
     assert gun.isReadOnly()
     override = combat.form.findChild(QToolButton, "override_attacker_gun_value")
     qtbot.mouseClick(override, Qt.MouseButton.LeftButton)
@@ -187,7 +188,7 @@ def test_the_reason_for_an_override_is_typed_logged_and_shown_in_the_ruling(desk
     Umpire(qtbot, window).open_line("Olds 1 — may fire guns")
     assert combat.override_why.isHidden()
     gun = combat.form.editor("attacker_gun_value")
-    card_value = gun.value()
+    card_value = int(gun.text())
     override = combat.form.findChild(QToolButton, "override_attacker_gun_value")
     qtbot.mouseClick(override, Qt.MouseButton.LeftButton)
     qtbot.keyClicks(gun, str(card_value + 1))

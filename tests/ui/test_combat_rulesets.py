@@ -74,7 +74,7 @@ def test_air_power_gun_card_values_are_read_only_until_overridden(qtbot, tmp_pat
     for name in ("hit_numbers", "attack_rating", "gunsight_tt", "target_size", "pilot"):
         assert d.form.is_locked(name), name
         assert d.form.findChild(QToolButton, f"override_{name}").isVisibleTo(d.form), name
-    assert d.form.raw_values()["attack_rating"] == 6
+    assert d.form.shown_text("attack_rating") == "6"
     assert not d.form.is_locked("horizontal_range")
     s.close()
 
@@ -91,13 +91,13 @@ def test_air_power_board_readings_fill_the_gun_attack_and_the_outcome_uses_them(
     d = CombatDock(EngagementModel(s))
     qtbot.addWidget(d)
     d.open_for("gun_attack", mig, sabre)
-    assert d.form.raw_values()["horizontal_range"] == 3
-    assert d.form.raw_values()["angle_off"] == "0 line"
+    assert d.form.shown_text("horizontal_range") == "3"
+    assert d.form.shown_text("angle_off") == "0 line"
     assert d.form.is_locked("horizontal_range") and d.form.is_locked("angle_off")
     assert "From the board: " in d.notice.message and "0 line" in d.notice.message
     s.place(mig, 0, -1, 90, 2)  # closes to one hex
     d.open_for("gun_attack", mig, sabre)
-    assert d.form.raw_values()["horizontal_range"] == 1
+    assert d.form.shown_text("horizontal_range") == "1"
     # the umpire's values for the unprinted angle-off modifiers (a test table, not the game's)
     save_override(
         "airpower",
@@ -123,8 +123,8 @@ def test_air_power_board_readings_fill_the_gun_attack_and_the_outcome_uses_them(
             },
         },
     )
-    d.recompute()
-    d.form.set_values({"fp": 1})
+    d.model.tables_saved()  # the Tables editor's save: the form is prepared again
+    d.form.editor("fp").setText("1")
     d.players_roll.setChecked(True)
     qtbot.keyClicks(d.dice_fields[0].edit, "1")
     d.resolve()
@@ -134,5 +134,5 @@ def test_air_power_board_readings_fill_the_gun_attack_and_the_outcome_uses_them(
     s.undo()  # the attack
     s.undo()  # and the move: the reading goes back
     d.open_for("gun_attack", mig, sabre)
-    assert d.form.raw_values()["horizontal_range"] == 3
+    assert d.form.shown_text("horizontal_range") == "3"
     s.close()

@@ -97,8 +97,8 @@ def test_eleven_on_a_d10_is_refused_in_place_never_split(desk, qtbot) -> None:
     assert first.edit.text() == "11" and first.edit.hasFocus()
     assert "11 is not a face of a d10" in first.error.text()
     assert second.edit.text() == ""
-    qtbot.keyClicks(first.edit, "1")  # a third digit does not fit in a d10 field
-    assert first.edit.text() == "11"
+    qtbot.keyClicks(first.edit, "1")  # a third digit: shown as typed, refused in place
+    assert first.edit.text() == "111" and "111 is not a face of a d10" in first.error.text()
     before = len(session.events())
     qtbot.keyClick(first.edit, Qt.Key.Key_Return)
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
@@ -114,6 +114,7 @@ def test_seven_on_a_d6_is_refused_in_place(tmp_path, qtbot) -> None:
     combat = window.panels["combat"]
     combat.select_procedure("cannon")
     combat.set_aircraft("tornado-1", "saucer")
+    qtbot.keyClicks(combat.form.editor("range_inches"), "2")  # the range: the umpire's to type
     assert [f.spec.die_name for f in combat.dice_fields] == ["d6"]
     die = combat.dice_fields[0]
     qtbot.keyClicks(die.edit, "7")

@@ -316,7 +316,7 @@ def test_odds_are_worked_out_off_the_gui_thread(
     spin.setFocus()
     spin.selectAll()
     qtbot.keyClicks(spin, "2")  # the desk takes the umpire's typing while the odds hang
-    assert spin.value() == 2
+    assert spin.text() == "2" and combat.prepared.value("modifier").value == 2
     expected = f"the ruleset {NAME} did not answer in {limit:g} s (odds of Gun attack)"
     qtbot.waitUntil(lambda: expected in combat.odds_message.text(), timeout=10_000)
     assert time.monotonic() - start < limit + 5

@@ -31,7 +31,7 @@ def type_dice(dock, qtbot, *values):
 def test_before_any_roll(dock):
     assert "Initiative" in dock.title.text() and "by side" in dock.title.text()
     assert dock.order_lines() == ["Not rolled yet"]
-    assert dock.form.raw_values()["sides"] == ["Blue", "Red"]
+    assert dock.form.shown_text("sides") == "Blue, Red"
 
 
 def test_one_field_per_die_from_dice_needed(dock, qtbot):
@@ -111,12 +111,13 @@ def test_pass_the_marker_by_the_rulesets_own_rule(qtbot, tmp_path):
 
 def test_the_sides_follow_the_roster(dock, session):
     session.add_aircraft("Green", "prop", "Green 1")
-    assert dock.form.raw_values()["sides"] == ["Blue", "Red", "Green"]
+    assert dock.form.shown_text("sides") == "Blue, Red, Green"
     dock.players_roll.setChecked(True)
     assert len(dock.dice_fields) == 3
 
 
 def test_the_umpires_own_edits_survive_other_actions(dock, session):
-    dock.form.set_values({"sides": ["Red", "Blue"]})
+    dock.form.editor("sides").setText("Red, Blue")  # what the umpire typed goes to the draft
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([9]))
-    assert dock.form.raw_values()["sides"] == ["Red", "Blue"]
+    assert dock.form.shown_text("sides") == "Red, Blue"
+    assert list(dock.prepared.inputs.sides) == ["Red", "Blue"]

@@ -393,7 +393,7 @@ def test_panels_that_follow_the_roster_get_its_selection(window):
     combat = window.panels["combat"]
     window.panels["roster"].select(["red-1"])
     assert combat.attacker.currentData() == "red-1"
-    assert window.selected_aircraft == ["red-1"]
+    assert window.model.selection == ["red-1"]
 
 
 def test_application_icon_is_set(window):

@@ -128,9 +128,7 @@ def test_the_combat_panels_last_result_opens_its_ruling(desk, qtbot):
     combat.open_for("radar_lock", blue, red)
     form = combat.form
     assert form is not None
-    field = form.findChild(type(combat.dice_fields[0].edit), "range_hexes")
-    if field is not None:
-        qtbot.keyClicks(field, "3")
+    qtbot.keyClicks(form.editor("range_hexes"), "3")  # the range: the umpire's to type
     for die, value in zip(combat.dice_fields, ("8", "1"), strict=True):
         qtbot.keyClicks(die.edit, value)
     qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)

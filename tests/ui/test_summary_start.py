@@ -150,7 +150,7 @@ def test_the_selection_and_scrolling_carry_over_to_the_live_game(qtbot, settings
     settle()
     assert roster.tree.verticalScrollBar().value() == 12
     assert sorted(roster.selected_ids()) == chosen
-    assert sorted(window.selected_aircraft) == chosen  # the panels that follow it have it
+    assert sorted(window.model.selection) == chosen  # the panels that follow it have it
     assert same(first, drawn(window)["roster"])
     assert roster.rename_action.isEnabled()  # a selection, and now a game to change
     window.model.set_session(None)

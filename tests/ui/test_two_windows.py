@@ -72,7 +72,7 @@ def test_a_conflict_says_what_happened_keeps_the_dice_and_resolves_again(tmp_pat
     combat = window.panels["combat"]
     combat.players_roll.setChecked(True)
     window.open_procedure("gun_attack", ids["Olds 1"], ids["Red 1"])
-    combat.form.editor("position_modifier").setValue(2)
+    qtbot.keyClicks(combat.form.editor("position_modifier"), "2")
     for field, value in zip(combat.dice_fields, ("6", "5"), strict=True):
         qtbot.keyClicks(field.edit, value)
     other.perform(

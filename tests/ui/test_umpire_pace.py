@@ -97,17 +97,17 @@ def test_a_damage_result_that_rolls_more_asks_for_it_in_the_same_form(tmp_path, 
     combat.select_procedure("damage_roll")
     combat.set_aircraft(None, "saucer")
     assert [f.count for f in combat.dice_fields] == [2]
-    qtbot.keyClicks(combat.dice_fields[0].edit, "11")  # 2d6 = 2
     before = len(s.events())
-    qtbot.keyClick(combat.dice_fields[0].edit, Qt.Key.Key_Return)
-    if len(s.events()) == before:  # the result rolls more: asked for here
-        assert len(combat.dice_fields) == 2
-        assert "rolls more" in combat.refusal.message
-        assert combat.dice_fields[0].edit.text() == "11"
-        extra = combat.dice_fields[1]
-        assert extra.edit.hasFocus()
-        qtbot.keyClicks(extra.edit, "4")
-        qtbot.keyClick(extra.edit, Qt.Key.Key_Return)
+    qtbot.keyClicks(combat.dice_fields[0].edit, "11")  # 2d6 = 2: the table rolls more
+    # asked for at once, in the same form, the dice typed kept; each die the result rolls
+    # next is asked for as the one before is typed (damage points, then speed lost)
+    assert len(combat.dice_fields) == 2
+    assert "rolls more: damage points" in combat.notice.message
+    assert combat.dice_fields[0].edit.text() == "11"
+    while (focus := QApplication.focusWidget()) is combat.dice_fields[-1].edit and not focus.text():
+        qtbot.keyClicks(focus, "4")
+    assert len(combat.dice_fields) == 3 and len(s.events()) == before  # nothing yet written
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     rec = records(s, before)
     assert rec and all(r["typed"] for r in rec[0].rolls)
     window.model.set_session(None)
@@ -144,6 +144,7 @@ def test_a_number_picks_the_target_and_enter_in_target_goes_on(tmp_path, qtbot) 
     combat = window.panels["combat"]
     combat.select_procedure("gun_attack")
     combat.set_aircraft("olds-1")
+    qtbot.keyClicks(combat.form.editor("position_modifier"), "1")  # the umpire's to judge
     combat.target.setFocus()
     qtbot.keyClick(combat.target, Qt.Key.Key_2)
     assert combat.target.currentText() == combat.target.itemText(2)
@@ -235,6 +236,7 @@ def test_the_roster_shows_the_cards_printed_names(tmp_path, qtbot) -> None:
     combat = window.panels["combat"]
     combat.select_procedure("gun_attack")
     combat.set_aircraft("olds-1", "red-1")
+    qtbot.keyClicks(combat.form.editor("position_modifier"), "1")  # the dice, once it is typed
     assert [f.purpose for f in combat.dice_fields] == ["gun attack: Olds 1", "gun attack: Red 1"]
     window.model.set_session(None)
 
@@ -449,7 +451,7 @@ def test_a_refusal_is_said_in_the_form_as_soon_as_its_values_are_in(tmp_path, qt
     assert not combat.refusal.message  # a heat-seeker needs no lock-on: nothing refused yet
     qtbot.keyClick(missile, Qt.Key.Key_Down)  # the AIM-7M Sparrow, radar-guided
     assert combat.prepared.value("missile").value == "aim7m"
-    assert form.editor("range_hexes").value() == 0  # the range not typed yet
+    assert form.editor("range_hexes").text() == ""  # the range not typed yet
     said = combat.refusal.message
     assert "Blue 1 has no radar lock-on on Red 1 (7.1.1b)" in said, said
     assert combat.refusal.isVisible() and not combat.resolve_button.isEnabled()

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QLineE
 from app.core.data import save_override
 from app.core.events import ProcedureResolved
 from app.session import GameSession
-from app.ui.die_field import DieField
+from app.ui.action_form.dice import DieField
 from app.ui.editors.tables_editor import ROLE_PATH
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel

@@ -6,36 +6,15 @@ Initiative panel, never a second form in Combat)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.core.dice import TableDice
-from app.session import GameSession
 from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from tests.games import build
 
 Line = tuple[str, str | None]  # the line as shown, the procedure it opens (or None)
-
-
-def build(path: Path, ruleset_id: str) -> Path:
-    """Two aircraft a side (UFO: two Tornados and a Small UFO, initiative rolled)."""
-    with GameSession.create(path, ruleset_id, "One turn") as s:
-        if ruleset_id == "ufo_interception":
-            s.add_aircraft("NATO", "tornado", "Blue 1", reaction=2)
-            s.add_aircraft("NATO", "tornado", "Blue 2", reaction=1)
-            s.add_aircraft("Visitors", "small_ufo", "Saucer")
-            # Blue 1 3+2 = 5, Blue 2 6+1 = 7
-            planes = {"planes": ["blue-1", "blue-2"], "reactions": [2, 1]}
-            s.perform("initiative", planes, TableDice([3, 6]))
-        else:
-            types = list(s.ruleset.aircraft)
-            for side, t in (("Blue", types[0]), ("Red", types[1 % len(types)])):
-                extra = {"base": f"{side} base"} if ruleset_id == "nth_fleet" else {}
-                s.add_aircraft(side, t, f"{side} 1", **extra)
-    return path
 
 
 def both(what: str, proc: str | None) -> list[Line]:

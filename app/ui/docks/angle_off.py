@@ -209,8 +209,13 @@ class AngleOffDock(QWidget):
         #: out of view a new game waits until the panel is shown
         self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
+        # the roster's selection is the model's (issue 43): heard here, taken again on a rebuild
+        model.selection_changed.connect(self.when_shown.unless_stale(self.show_selection))
+        self.when_shown.rebuilt.connect(lambda: self.show_selection(list(model.selection)))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self._aircraft_changed))
         self._reset()
+        if model.selection:
+            self.show_selection(list(model.selection))
 
     # -- the ruleset's geometry --------------------------------------------------------------
 

@@ -1,13 +1,11 @@
 """Initiative: runs the ruleset's initiative procedure with Airboss's dice or the dice typed
 from the table, shows the order for this turn and who holds the marker, and passes it.
 
-Like the Combat panel it renders one prepared action (``GameSession.prepare``, issue 28): the
-sides, aircraft and modifiers the game gives are read by the session, never worked out here,
-and the roll resolves exactly what the form shows."""
+Like the Combat panel it is a view of one draft (``model.roll_draft``, issue 43): the sides,
+aircraft and modifiers the game gives are read by the session, what the umpire types goes to
+the draft, and the roll resolves exactly what the form shows."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
@@ -25,16 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.dice import TableDice
-from app.core.errors import RuleViolation
+from app.core.draft import ActionDraft, Entry
 from app.core.prepared import Prepared
 from app.core.procedure import Procedure
-from app.ui.die_field import DieField
+from app.ui.action_form.binding import listen
+from app.ui.action_form.dice import DiceView, DieField
+from app.ui.action_form.fields import DraftForm
+from app.ui.dice_mode import dice_mode_box
 from app.ui.docks.turn import who_name
-from app.ui.forms import AIRCRAFT_FIELDS, InputForm
-from app.ui.message_bar import attempt_here
+from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
-from app.ui.procedure_runner import ProcedureRunner
 from app.ui.when_shown import WhenShown
 
 
@@ -44,36 +42,41 @@ class InitiativeDock(QWidget):
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.form: InputForm | None = None
-        #: the roll as the form shows it and the roll resolves it
-        self.prepared: Prepared | None = None
-        self._typed: dict[str, Any] = {}
-        self._roster_key: tuple[tuple[str, str, str | None, bool], ...] = ()
+        self.draft: ActionDraft = model.roll_draft
 
         self.title = QLabel()
         self.title.setWordWrap(True)
         self.order = QListWidget()
+        self.order.setObjectName("initiative_order")
+        self.order.setAccessibleName("Initiative order")
         self.order.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
         self.inputs_box = QGroupBox("Modifiers")
-        self.inputs_layout = QVBoxLayout(self.inputs_box)
-        self.inputs_layout.setContentsMargins(4, 4, 4, 4)
+        inputs_layout = QVBoxLayout(self.inputs_box)
+        inputs_layout.setContentsMargins(4, 4, 4, 4)
+        self.form = DraftForm(self.draft)
+        inputs_layout.addWidget(self.form)
 
         self.roll_action = QAction("Roll initiative", self)
         self.roll_action.setShortcut(QKeySequence("Ctrl+I"))
         self.roll_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.roll_action.triggered.connect(self.roll)
         self.addAction(self.roll_action)
-        self.runner = ProcedureRunner(model, "Roll initiative (Ctrl+I)")
-        self.runner.triggered.connect(self.roll_action.trigger)
-        self.runner.submitted.connect(self._submitted)
-        self.roll_button = self.runner.button
+        self.dice = DiceView(self.draft)
+        self.players_roll = dice_mode_box(model.dice_mode)
+        self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
+        self.roll_button.setObjectName("roll")
+        self.roll_button.clicked.connect(self.roll_action.trigger)
         self.roll_button.installEventFilter(self)  # Enter on it rolls (issue 29)
-        self.players_roll = self.runner.players_roll
-        self.message = self.runner.refusal
+        self.message = MessageBar()
+        run = QHBoxLayout()
+        run.addWidget(self.players_roll)
+        run.addStretch(1)
+        run.addWidget(self.roll_button)
 
         self.pass_to = QComboBox()
+        self.pass_to.setAccessibleName("Pass the marker to")
         self.pass_button = QPushButton("Pass marker")
         self.pass_button.setToolTip("Pass the initiative marker to the chosen side or aircraft")
         self.pass_button.clicked.connect(self.pass_marker)
@@ -89,16 +92,17 @@ class InitiativeDock(QWidget):
         c = QVBoxLayout(self.controls)
         c.setContentsMargins(0, 0, 0, 0)
         c.addWidget(self.inputs_box)
-        c.addWidget(self.runner)
+        c.addWidget(self.dice)
+        c.addLayout(run)
+        c.addWidget(self.message)
         c.addWidget(self.pass_box)
-
         c.addStretch(1)
         # the modifiers can be many (Phantoms has ten): they scroll rather than crowd the window
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(self.controls)
-        self.scroll = scroll
+        self.scroll_area = scroll
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -106,14 +110,16 @@ class InitiativeDock(QWidget):
         layout.addWidget(self.order)
         layout.addWidget(scroll, 1)
 
-        #: out of view a new game waits until the panel is shown
+        #: out of view the panel paints nothing until it is shown
         self.when_shown = WhenShown(self, self.rebuild)
+        listen(self.draft.changed, self.when_shown.wrap(lambda _p: self.paint()), self)
+        listen(self.draft.focus, self._focus, self)
+        model.dice_mode.changed.connect(lambda _on: self.paint())
         model.reset.connect(self.when_shown.wrap(self.rebuild))
         # Ctrl+I follows the game even out of view: enabled only where this desk may roll
         model.reset.connect(self._enable_roll)
         model.initiative_changed.connect(self.when_shown.unless_stale(self.show_order))
-        model.aircraft_changed.connect(self.when_shown.unless_stale(self._roster_changed))
-        model.appended.connect(self.when_shown.unless_stale(self._game_changed))
+        model.aircraft_changed.connect(self.when_shown.unless_stale(self.show_order))
         self.rebuild()
         self._enable_roll()
 
@@ -124,24 +130,30 @@ class InitiativeDock(QWidget):
         self.roll_action.setEnabled(can)
         self.roll_button.setEnabled(can)
 
-    # -- the procedure ------------------------------------------------------------------------
+    # -- what tests and the desk read --------------------------------------------------------
 
     @property
     def procedure(self) -> Procedure | None:
-        if not self.model.has_session:
-            return None
-        rs = self.model.session.ruleset
-        return rs.procedures.get(rs.initiative) if rs.initiative else None
+        return self.draft.proc
+
+    @property
+    def prepared(self) -> Prepared | None:
+        return self.draft.prepared
+
+    @property
+    def dice_fields(self) -> list[DieField]:
+        return self.dice.fields
+
+    def inputs(self) -> object | None:
+        p = self.draft.prepared
+        return p.inputs if p is not None else None
+
+    # -- painting ----------------------------------------------------------------------------
 
     def rebuild(self) -> None:
-        """A new game (or none): the form for its initiative procedure."""
-        if self.form is not None:
-            # unparented, the old form belongs to Python again and goes with its last reference
-            self.inputs_layout.removeWidget(self.form)
-            self.form.setParent(None)
-            self.form = None
+        """A new game (or none): its initiative roll, and the order so far."""
         proc = self.procedure
-        self.scroll.setVisible(proc is not None)
+        self.scroll_area.setVisible(proc is not None)
         if not self.model.has_session:
             self.title.setText("No game open")
         elif proc is None:
@@ -149,123 +161,45 @@ class InitiativeDock(QWidget):
         else:
             by = self.model.session.ruleset.initiative_by or "side"
             self.title.setText(f"<b>{proc.title}</b> ({proc.rule}), by {by}")
-            self.form = InputForm(
-                proc.Inputs, exclude=(*AIRCRAFT_FIELDS, *proc.inputs_off()), prepared=True
-            )
-            self.form.edited.connect(self._edited)
-            self.form.submitted.connect(self._submitted)
-            self.inputs_layout.insertWidget(0, self.form)
-            self.inputs_box.setVisible(bool(self.form.names))
-            self.prefill()
-        self.message.clear_refusal()
+        self.paint()
         self.show_order()
 
-    def prefill(self) -> None:
-        """Read the game afresh: what was typed gives way to what the game now says."""
-        self._roster_key = self._roster()
-        self._typed = {}
-        self._prepare()
-
-    def _prepare(self, extra_rounds: int = 0) -> None:
-        proc = self.procedure
-        if proc is None or self.form is None:
-            self.prepared = None
-            return
-        session = self.model.session
-        try:
-            p = session.prepare(proc.id, {}, self._typed)
-            shown = self.form.unset_shown(p)
-            if shown:  # a spin box shows a number: that number is the one used
-                self._typed.update(shown)
-                p = session.prepare(proc.id, {}, self._typed)
-        except RuleViolation as e:
-            self.prepared = None
-            self.message.show_refusal(f"Cannot prepare {proc.title}: {e}")
-            return
-        except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
-            self.prepared = None
-            self.message.show_refusal(
-                f"{proc.title}: the ruleset could not prepare the roll ({type(e).__name__}: {e})"
-            )
-            return
-        self.prepared = p
-        self.form.show_prepared(p)
-        self.runner.set_dice(p.dice, extra_rounds)
-
-    def _edited(self, changed: dict[str, Any]) -> None:
-        self._typed.update(changed)
-        self._prepare(self.runner.extra_rounds)
-
-    def _roster(self) -> tuple[tuple[str, str, str | None, bool], ...]:
-        """What the prefilled inputs depend on: who is on which side, pilots, who is in play."""
-        return tuple(
-            (a.id, a.side, a.pilot, a.in_play) for a in self.model.engagement.aircraft.values()
-        )
-
-    def _roster_changed(self, _ids: list[str]) -> None:
-        # read afresh only when the roster itself changed: the umpire's own edits survive a shot
-        if self._roster() != self._roster_key:
-            self.prefill()
-        self.show_order()
-
-    def _game_changed(self, _envelopes: list[Any]) -> None:
-        """Any action: the roll is prepared again on the game as it is now."""
-        if self._roster() != self._roster_key:
-            self.prefill()
+    def paint(self) -> None:
+        """The roll's form, dice and refusal, from the draft."""
+        d = self.draft
+        self.form.paint()
+        self.dice.paint()
+        self.inputs_box.setVisible(bool(self.form.names))
+        if d.refusal:
+            self.message.show_refusal(d.refusal)
+        elif d.notice:
+            self.message.show_notice(d.notice)
         else:
-            self._prepare(self.runner.extra_rounds)
+            self.message.clear_refusal()
 
-    def inputs(self) -> Any | None:
-        return self.prepared.inputs if self.prepared is not None else None
-
-    # -- dice ---------------------------------------------------------------------------------
-
-    @property
-    def dice_fields(self) -> list[DieField]:
-        return self.runner.dice_fields
-
-    def _submitted(self) -> None:
-        """Enter in a field or a die: the first untyped die if the players roll, else roll."""
-        empty = self.runner.first_empty_die()
-        if empty is not None:
-            empty.edit.setFocus()
-            return
-        self.roll_action.trigger()
+    def _focus(self, entry: Entry) -> None:
+        if entry.kind == "field":
+            self.form.focus_field(entry.name)
+        elif entry.kind == "die":
+            self.dice.focus_die(entry.index)
+        elif self.roll_button.isEnabled():
+            self.roll_button.setFocus()
+        elif self.form.names:
+            self.form.setFocus()
 
     # -- actions ------------------------------------------------------------------------------
 
     def focus_form(self) -> None:
-        """The cursor in the roll's first field to type (Turn panel's "who acts now")."""
+        """The cursor in the roll's first field to type."""
         self.when_shown.fresh()
-        if self.form is not None and self.form.focus_first():
-            return
-        empty = self.runner.first_empty_die()
-        if empty is not None:  # nothing to type but the dice: the cursor on the first die
-            empty.edit.setFocus()
-        elif self.roll_button.isEnabled():
-            self.roll_button.setFocus()
-        elif self.form is not None:
-            self.form.setFocus()
+        self._focus(self.draft.first_entry())
 
     def roll(self) -> None:
+        """Ctrl+I or the button: the roll the form shows, with the dice typed or Airboss's."""
         self.when_shown.fresh()  # Ctrl+I works with the panel tabbed away
-        p = self.prepared
-        if self.procedure is None or p is None:
+        if self.procedure is None or not self.model.can_act:
             return
-        if p.inputs is None:
-            self.message.show_refusal(f"Not rolled: {p.error}")
-            return
-        done, _res, dice = self.runner.run(p)
-        if done:
-            self.runner.clear_dice()
-            self._prepare()
-        elif isinstance(dice, TableDice) and dice.ran_out:
-            # a tie the rules re-roll: ask for the next round of dice, keeping what was typed
-            self.runner.set_dice(p.dice, self.runner.extra_rounds + 1)
-            self.message.show_refusal(
-                "A tie: the rules re-roll it. Type the re-rolled dice in the new fields."
-            )
-            self.dice_fields[-1].edit.setFocus()
+        self.draft.resolve()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Enter on the focused roll button rolls (a roll with nothing to type is one key)."""

@@ -131,11 +131,16 @@ class LedgersDock(QWidget):
         #: hidden or tabbed away: no work until shown (issue 20)
         self.when_shown = WhenShown(self, self._reset)
         model.reset.connect(self.when_shown.wrap(self._reset))
+        # the roster's selection is the model's (issue 43): heard here, taken again on a rebuild
+        model.selection_changed.connect(self.when_shown.unless_stale(self.show_selection))
+        self.when_shown.rebuilt.connect(lambda: self.show_selection(list(model.selection)))
         model.appended.connect(self.when_shown.wrap(self._appended))
         model.log_read.connect(self.when_shown.wrap(self._log_read))
         model.aircraft_changed.connect(self.when_shown.wrap(self._aircraft_changed))
         model.refused.connect(self._refused)
         self._reset()
+        if model.selection:
+            self.show_selection(list(model.selection))
 
     # -- the specs ---------------------------------------------------------------------------
 

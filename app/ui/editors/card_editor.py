@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.data import DataFileError, own_aircraft_path, save_aircraft
+from app.core.data import MISSING, DataFileError, own_aircraft_path, save_aircraft
 from app.core.ruleset import Ruleset
-from app.ui.editors.card_tables import CardTable, shape_of
+from app.ui.editors.card_tables import MISSING_CSS, NOT_PRINTED, CardTable, shape_of
 from app.ui.forms import InputForm
 from app.ui.message_bar import MessageBar
 
@@ -69,6 +69,15 @@ class CardEditor(QWidget):
         self.type_error.hide()
         top.addRow(self.type_error)
         layout.addLayout(top)
+        #: the values the rules text does not print, named (issue 43: marked as the Tables
+        #: editor marks an unprinted cell)
+        self.missing_note = QLabel()
+        self.missing_note.setObjectName("missing_note")
+        self.missing_note.setWordWrap(True)
+        self.missing_note.setStyleSheet(f"background: {MISSING_CSS}; padding: 4px;")
+        self.missing_note.hide()
+        layout.addWidget(self.missing_note)
+        self._tips: dict[str, str] = {}
         fields = ruleset.Card.model_fields
         self.tables: dict[str, CardTable] = {
             n: CardTable(n, info) for n, info in fields.items() if shape_of(info.annotation)
@@ -152,6 +161,38 @@ class CardEditor(QWidget):
                 self.errors.append(table.error.text())
         self.card_error.setText("; ".join(self.errors))
         self.card_error.setVisible(bool(self.errors))
+        self._mark_missing()
+
+    def _mark_missing(self) -> None:
+        """Mark every value the rules text does not print (``"missing"``: a Medium UFO's
+        anti-grav rating, its ray guns) as the Tables editor marks an unprinted cell, and name
+        them above the card (issue 43); a value typed over it is unmarked at once."""
+        raw = self.form.raw_values()
+        said: list[str] = []
+        for name in self.form.names:
+            w = self.form.editor(name)
+            missing = raw.get(name) == MISSING
+            if missing:
+                said.append(self.form.title(name))
+                self._tips.setdefault(name, w.toolTip())
+                w.setToolTip(f"{NOT_PRINTED}. {self._tips[name]}".strip())
+                if not self.form.error_text(name):
+                    w.setStyleSheet(f"background: {MISSING_CSS};")
+            elif name in self._tips:
+                w.setToolTip(self._tips.pop(name))
+                if not self.form.error_text(name):
+                    w.setStyleSheet("")
+        for name, table in self.tables.items():
+            if table.mark_missing(table.placeholder == MISSING):
+                said.append(self.form_title(name))
+        self.missing_note.setText(
+            "Not printed in the rules text (marked): "
+            + ", ".join(said)
+            + ". Type the values from your copy of the game."
+            if said
+            else ""
+        )
+        self.missing_note.setVisible(bool(said))
 
     def _load(self, *_: object) -> None:
         tid = self.types.currentData()

@@ -41,6 +41,9 @@ from PySide6.QtWidgets import (
 
 Path = tuple[str | int, ...]
 ERROR_BRUSH = QBrush(QColor(229, 57, 53, 120))
+#: a value the rules text does not print, as the Tables editor marks its cell (issue 43)
+MISSING_CSS = "rgba(255, 213, 79, 150)"
+NOT_PRINTED = "Not printed in the rules text: type the value from your copy of the game"
 BLANK_BRUSH = QBrush(QColor(120, 120, 120, 40))
 ROLE_PATH = Qt.ItemDataRole.UserRole
 #: a fixed-length list of at most this many numbers gets a column per number (a chart row)
@@ -247,6 +250,12 @@ class CardTable(QWidget):
         self.error.setStyleSheet("color: #c62828;")
         self.error.hide()
         layout.addWidget(self.error)
+        self.missing = QLabel(f"{NOT_PRINTED} (add its rows).")
+        self.missing.setObjectName(f"missing_{name}")
+        self.missing.setWordWrap(True)
+        self.missing.setStyleSheet(f"background: {MISSING_CSS}; padding: 2px;")
+        self.missing.hide()
+        layout.addWidget(self.missing)
         self.rows: list[Row] = []
         self.table.itemChanged.connect(self._edited)
         self.set_value(None)
@@ -405,6 +414,16 @@ class CardTable(QWidget):
     def _edited(self, _item: QTableWidgetItem) -> None:
         if not self._filling:
             self.changed.emit()
+
+    def mark_missing(self, missing: bool) -> bool:
+        """Mark the table as a value the rules text does not print (a card's ``"missing"``,
+        kept until a row is typed); says whether it is marked."""
+        missing = missing and not self.rows
+        self.missing.setVisible(missing)
+        self.table.setStyleSheet(
+            f"QTableWidget {{ background: {MISSING_CSS}; }}" if missing else ""
+        )
+        return missing
 
     # -- errors ----------------------------------------------------------------------------
 

@@ -148,6 +148,29 @@ def printed_name(name: str, path: Path) -> str:
     return heading(name)
 
 
+def _tokens(text: str) -> list[str]:
+    """Words and signed numbers, as a heading or a cell's name says them ("roll -1")."""
+    return re.findall(r"-?\d+(?:\.\d+)?|[a-z]+", text.lower())
+
+
+def _ends_with(part: list[str], heading: list[str]) -> bool:
+    return bool(heading) and part[len(part) - len(heading) :] == heading
+
+
+def _headings_said(parts: list[list[str]], row: str, column: str) -> int:
+    """How many of a cell's two headings the parts of a missing cell's name end with, each
+    heading in a part of its own: 2 names the cell exactly ("attack rating 5" and "roll 1")."""
+    r, c = _tokens(row), _tokens(column)
+    pairs = [
+        int(_ends_with(parts[i], r)) + int(_ends_with(parts[j], c))
+        for i in range(len(parts))
+        for j in range(len(parts))
+        if i != j
+    ]
+    single = [int(_ends_with(p, r) or _ends_with(p, c)) for p in parts]
+    return max([*pairs, *single, 0])
+
+
 class TablesEditor(QWidget):
     """A window listing the ruleset's tables; edit cells, then Save (Ctrl+S)."""
 
@@ -512,16 +535,22 @@ class TablesEditor(QWidget):
 
     def select_missing(self, near: str = "") -> None:
         """Put the cursor on the missing cell that best matches ``near`` (the words of a
-        ``MissingTableValue``'s cell), or on the first missing cell."""
+        ``MissingTableValue``'s cell), or on the first missing cell.
+
+        A cell whose row and column headings are each said, whole, in a part of ``near`` of
+        their own wins ("attack rating 5, roll 1": row 5, column "roll 1"; never "roll -1",
+        nor row 1 of the "roll 1" column, issue 43); the words in common only break ties."""
         words = re.findall(r"\w+", near.lower())
+        parts = [_tokens(part) for part in near.split(",")]
         best: tuple[int, tuple[int, int]] | None = None
-        best_score = -1
+        best_score = (-1, -1)
         for i, chart in enumerate(self.charts):
             for (r, c), p in chart.cells.items():
                 if get(self.data, p) != MISSING:
                     continue
                 name = f"{path_text(p)} {chart.rows[r]} {chart.columns[c]}".lower()
-                score = sum(1 for w in words if w in name)
+                said = _headings_said(parts, chart.rows[r], chart.columns[c])
+                score = (said, sum(1 for w in words if w in name))
                 if score > best_score:
                     best, best_score = (i, (r, c)), score
         if best is not None:

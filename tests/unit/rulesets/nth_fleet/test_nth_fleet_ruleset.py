@@ -112,14 +112,16 @@ def test_air_combat_takes_attacker_and_target_and_prefills(game: Callable, fille
     assert pre == {
         "phase": "activation",
         "cap": "second",
-        "first": [],  # each force: every other counter of its side up (none here)
-        "second": [],
+        # each force: its lead and every other counter of its side fighting where it does
+        # (none here); the leads are listed too (issue 43)
+        "first": [f14],
+        "second": [mig],
         "first_attack": 44,
         "second_attack": 36,
         "first_ew": False,
         "second_ew": False,
     }
-    odds = p.odds(p.parse({"attacker": f14, "target": mig, **pre}))
+    odds = p.odds(p.parse({"attacker": f14, "target": mig, **pre}), replace(g.state, step=1))
     assert sum(odds.values()) == 1
     # 4 x 11 = 44 -> 40 column, 2d5 = 5 -2 -> row 3: 6 damage; 4 x 9 = 36 -> 30 column,
     # 2d5 = 1 +2 -> row 3: 4 damage. 6 damage: 1 MiG (defence 4); 4 damage: no F-14A (5).
@@ -138,7 +140,7 @@ def test_air_combat_prefill_without_the_tables(game: Callable) -> None:
     mig = g.add("Red", "mig29", "Fulcrums", base="Olenya", unit_sides=2, track="cap")
     g.perform("launch_mission", {"aircraft": a6, "points": 4, "mission": "strike"})
     pre = RULESET.procedures["air_combat"].prefill(g.state, a6, mig)
-    assert pre == {"phase": "strategic air", "cap": "second", "first": [], "second": []}
+    assert pre == {"phase": "strategic air", "cap": "second", "first": [a6], "second": [mig]}
 
 
 def test_air_combat_opens_with_both_forces_and_totals_that_follow_them(
@@ -156,7 +158,7 @@ def test_air_combat_opens_with_both_forces_and_totals_that_follow_them(
     p = RULESET.procedures["air_combat"]
     e = replace(g.state, step=1)
     pre = p.prefill(e, f14, mig)
-    assert pre["first"] == [f14b] and pre["second"] == []
+    assert pre["first"] == [f14, f14b] and pre["second"] == [mig]
     assert pre["first_attack"] == 88  # 2 x 4 points x 11
-    alone = p.complete(e, {"attacker": f14, "target": mig, **{**pre, "first": []}})
+    alone = p.complete(e, {"attacker": f14, "target": mig, **{**pre, "first": [f14]}})
     assert alone["first_attack"] == 44
