@@ -611,6 +611,8 @@ def parse_inputs(model: type[BaseModel], inputs: BaseModel | Mapping[str, Any]) 
 
 
 def _storable(value: Any) -> bool:
+    if value is None or type(value) in _PLAIN:
+        return True  # before the slower checks for a mapping and a collection (issue 44)
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -622,3 +624,7 @@ def _storable(value: Any) -> bool:
     if isinstance(value, list | tuple | set | frozenset):
         return all(_storable(v) for v in value)
     return True
+
+
+#: values that always hold storable text (none)
+_PLAIN = frozenset({bool, int, float})

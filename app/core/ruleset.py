@@ -442,19 +442,22 @@ class Ruleset:
         otherwise."""
         return {}
 
-    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> None:
+    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> Engagement | None:
         """The one door every event of this ruleset's game passes before it is stored (issue
         32), whatever made it (a procedure, ``on_clock``, an aircraft put on the roster with its
         initial attributes, a correction): each event in turn, on the game as the events
         before it leave it, against ``State`` and ``GameState`` (``InvalidState``, naming what
-        is wrong; nothing is stored)."""
+        is wrong; nothing is stored). The game as the events leave it, numbered on from
+        ``engagement`` (the session takes it, issue 44: not worked out twice), or ``None`` when
+        one cannot apply (the session's own check then refuses it)."""
         state = engagement
         for event in events:
             check_event(event, state, self.State, self.GameState)
             try:
                 state = apply(state, event, state.seq + 1)
             except Exception:  # noqa: BLE001 - what cannot apply is refused by the store's check
-                return
+                return None
+        return state
 
     def ledger_spec(
         self, ledger_id: str, card: Mapping[str, Any] | None = None
