@@ -109,6 +109,9 @@ class TurnDock(QWidget):
         model.clock_changed.connect(self.when_shown.wrap(self.refresh))
         # every change of who acts (aircraft, initiative, a procedure resolved) is an append
         model.appended.connect(self.when_shown.wrap(self._refresh_acting))
+        # what the players' pages sent, on its line (issue 48)
+        model.pending_changed.connect(self.when_shown.wrap(self._refresh_acting))
+        self.acting.installEventFilter(self)
         model.appended.connect(self._back_after_roll)
         self.refresh()
 
@@ -218,6 +221,11 @@ class TurnDock(QWidget):
                 item.setToolTip(
                     f"Double-click or Enter: open {line['procedure_title']} for {line['name']}{on}"
                 )
+                sent = self.model.pending.on_line((line["procedure"], line["who"], target))
+                if sent is not None:  # a player's page sent it: Enter takes it (issue 48)
+                    shown = sent.desk_text(not self.model.sealed(sent))
+                    item.setText(f"{item.text()}  \u2709 {shown}")
+                    item.setToolTip(f"{shown}\nEnter: take it into the form; Delete: reject it")
                 if line["cannot"]:  # not offered as if it could act (issue 29): opening says why
                     why = f"{line['cannot']}\n(Double-click or Enter opens it, to see why)"
                     item.setToolTip(why)
@@ -268,7 +276,20 @@ class TurnDock(QWidget):
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
         if target and self.model.has_session:
+            sent = self.model.pending.on_line(tuple(target))
+            if sent is not None:  # the umpire's key takes what the player's page sent
+                self.model.accept_pending(sent)
+                return
             self.open_procedure.emit(*target)
+
+    def _reject_current(self) -> bool:
+        item = self.acting.currentItem()
+        target = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        sent = self.model.pending.on_line(tuple(target)) if target else None
+        if sent is None:
+            return False
+        self.model.reject_pending(sent)
+        return True
 
     def _focus_moved(self, old: QWidget | None, new: QWidget | None) -> None:
         if old is not None:
@@ -277,7 +298,15 @@ class TurnDock(QWidget):
             new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Space on a focused button, check box or combo box presses it, not Next step."""
+        """Space on a focused button, check box or combo box presses it, not Next step; Delete
+        on a line with what a player's page sent rejects it (issue 48)."""
+        if (
+            watched is self.acting
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)
+        ):
+            return self._reject_current()
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
