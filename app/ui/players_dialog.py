@@ -173,8 +173,9 @@ class PlayersDialog(QDialog):
             self.status.setText("Off: no page is served.")
         while self.sides.count():
             item = self.sides.takeAt(0)
-            if item is not None and item.widget() is not None:
-                item.widget().deleteLater()
+            gone = item.widget() if item is not None else None
+            if gone is not None:
+                gone.deleteLater()
         if not on:
             return
         for row, (side, link) in enumerate(self.bridge.links().items()):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -111,7 +111,10 @@ class TurnDock(QWidget):
         model.appended.connect(self.when_shown.wrap(self._refresh_acting))
         # what the players' pages sent, on its line (issue 48)
         model.pending_changed.connect(self.when_shown.wrap(self._refresh_acting))
-        self.acting.installEventFilter(self)
+        for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):  # rejects it
+            reject = QShortcut(QKeySequence(key), self.acting)
+            reject.setContext(Qt.ShortcutContext.WidgetShortcut)
+            reject.activated.connect(self._reject_current)
         model.appended.connect(self._back_after_roll)
         self.refresh()
 
@@ -298,15 +301,7 @@ class TurnDock(QWidget):
             new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Space on a focused button, check box or combo box presses it, not Next step; Delete
-        on a line with what a player's page sent rejects it (issue 48)."""
-        if (
-            watched is self.acting
-            and event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
-            and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)
-        ):
-            return self._reject_current()
+        """Space on a focused button, check box or combo box presses it, not Next step."""
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
