@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.core.dice import TableDice
@@ -19,35 +19,9 @@ from app.core.events import ProcedureResolved
 from app.demo import create_demo_game
 from app.session import GameSession
 from app.ui.main_window import MainWindow
-from app.ui.model import EngagementModel
 from rulesets.phantoms.clock import step_of
 from tests.games import build
-
-
-def open_desk(tmp_path: Path, qtbot: Any, session: GameSession) -> MainWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(EngagementModel(), settings, panels_later=True)
-    qtbot.addWidget(window)
-    window.show_session(session)
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
-    window.build_panels()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    if window.dice_question is not None:
-        window.dice_question.players.click()  # the players roll
-    return window
-
-
-def start_pages(window: MainWindow, qtbot: Any) -> None:
-    """View > Players' screens, Start (on localhost), and back to the desk."""
-    dialog = window.open_players_screens()
-    dialog.start_button.click()
-    assert window.players_bridge.running, dialog.message.text()
-    dialog.hide()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+from tests.players_desk import open_desk, start_pages
 
 
 @pytest.fixture
