@@ -326,6 +326,14 @@ class EngagementModel(QObject):
         self._turn = (self.engagement, rows)
         return rows
 
+    def turn_rows_now(self) -> TurnRows | None:
+        """``turn_rows`` as last made for the game as it is now (the Turn panel's), or made
+        now: for the players' pages, made after the panels (issue 48)."""
+        if self._session is not None and self._turn is not None:
+            if self._turn[0] is self.engagement:
+                return self._turn[1]
+        return self.turn_rows()
+
     def summary(self) -> Summary | None:
         """Every row the desk draws of the game shown (what ``keep_summary`` keeps)."""
         desk = self.desk_rows()
@@ -641,7 +649,7 @@ class EngagementModel(QObject):
             return False
         e = self.engagement
         rs = self._session.ruleset
-        rows = self.turn_rows()
+        rows = self.turn_rows_now()
         acting = rows["acting"] if rows is not None else []
         written = [
             (r["procedure"], r["who"], r["target"])

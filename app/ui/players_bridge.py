@@ -58,6 +58,8 @@ class PlayersBridge(QObject):
         #: the slot labels each side's open lines asked for, unscrubbed (the desk's own)
         self._labels: Mapping[tuple[str, str], tuple[tuple[str, str], ...]] = {}
         self._draft_seen: tuple[Any, ...] = ()
+        #: a publish under way (a ruleset call in it turns the event loop: no second one inside)
+        self._publishing = False
         self._soon = QTimer(self)
         self._soon.setSingleShot(True)
         self._soon.setInterval(PUBLISH_MS)
@@ -156,15 +158,25 @@ class PlayersBridge(QObject):
         closed, their pages told)."""
         if self.server is None:
             return
+        if self._publishing:
+            self.soon()
+            return
+        self._publishing = True
+        try:
+            self._publish(self.server)
+        finally:
+            self._publishing = False
+
+    def _publish(self, server: PlayersServer) -> None:
         self.version += 1
         session = self.model.session_or_none
         if session is None:
-            self.server.publish(Published(self.version))
+            server.publish(Published(self.version))
             self.published.emit(self.version)
             return
         e = session.engagement
         rs = session.ruleset
-        rows = self.model.turn_rows()
+        rows = self.model.turn_rows_now()
         if rows is None:
             return
         new = [s for s in e.sides if s not in self.tokens.by_side]
@@ -209,9 +221,7 @@ class PlayersBridge(QObject):
             views[side] = encode(view, self.version)
             asks[side] = MappingProxyType({key_text(k): v for k, v in side_asks.items()})
         self._labels = MappingProxyType(labels)
-        self.server.publish(
-            Published(self.version, MappingProxyType(views), MappingProxyType(asks))
-        )
+        server.publish(Published(self.version, MappingProxyType(views), MappingProxyType(asks)))
         self.published.emit(self.version)
 
     def _ask(self, key: LineKey, row: Any) -> dict[str, Any] | None:
@@ -246,7 +256,7 @@ class PlayersBridge(QObject):
             slots = d.slots
         else:
             try:
-                p = session.prepare(pid, line_roles(proc, e, who, other or None))
+                p = session.prepare(pid, line_roles(proc, e, who, other or None), check=False)
             except (RuleViolation, ValueError) as err:
                 return {"kind": "wait", "note": f"Not now: {err}"}
             slots = pools(p.dice)
@@ -281,7 +291,7 @@ class PlayersBridge(QObject):
         if session is None or self.tokens.by_side.get(sent.side) is None:
             return
         e = session.engagement
-        rows = self.model.turn_rows()
+        rows = self.model.turn_rows_now()
         row = next(
             (
                 r
