@@ -83,6 +83,9 @@ class Published:
 
     version: int = 0
     views: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}))
+    #: each side's cards: card key (new for every change of a card) -> its HTML as a JSON
+    #: string; a page is sent a card once per key, not with every view
+    cards: Mapping[str, Mapping[str, bytes]] = field(default_factory=lambda: MappingProxyType({}))
     asks: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(
         default_factory=lambda: MappingProxyType({})
     )
@@ -387,10 +390,14 @@ class PlayersServer:
             return _refuse(404, _REVOKED)
         if not self._reads.allow(side):
             return _refuse(429, "too many requests: wait a moment")
-        view = self._published.views.get(side)
+        pub = self._published
+        view = pub.views.get(side)
         if view is None:
             return _refuse(503, "the desk has nothing to show yet")
-        return Response(view, media_type="application/json", headers=HEADERS)
+        cards = pub.cards.get(side, {})
+        html = b",".join(json.dumps(k).encode() + b":" + v for k, v in cards.items())
+        body = b'{"card_html":{' + html + b"}," + view[1:]
+        return Response(body, media_type="application/json", headers=HEADERS)
 
     async def _events(self, request: Request) -> Response:
         """The side's view now, then again on every change: a page that lost the network and
@@ -409,6 +416,7 @@ class PlayersServer:
 
         async def stream() -> Any:
             last: bytes | None = None
+            sent: set[str] = set()
             try:
                 yield f"retry: {RETRY_MS}\n\n".encode()
                 while not self._closing:
@@ -418,6 +426,12 @@ class PlayersServer:
                     pub = self._published
                     view = pub.views.get(side)
                     if view is not None and view != last:
+                        cards = pub.cards.get(side, {})
+                        for key, html in cards.items():  # the cards changed, before the view
+                            if key not in sent:
+                                head = b'event: card\ndata: {"key":' + json.dumps(key).encode()
+                                yield head + b',"html":' + html + b"}\n\n"
+                        sent = set(cards)
                         last = view
                         yield b"id: %d\nevent: view\ndata: " % pub.version + view + b"\n\n"
                     changed = self._changed

@@ -122,7 +122,8 @@ def side_view(
     book: PendingBook,
 ) -> dict[str, Any]:
     """Everything ``side``'s page shows now (``asks``: what each of the side's open lines
-    asks of the page; ``cards``: its aircraft's cards as HTML)."""
+    asks of the page; ``cards``: the keys of its aircraft's cards, in roster order: each
+    card's HTML goes to the page once per change of it, apart from the view)."""
     e = engagement
     scrub = Scrub(e, side, known)
 

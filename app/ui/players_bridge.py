@@ -9,6 +9,7 @@ never touches a Qt object or the game.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -52,7 +53,9 @@ class PlayersBridge(QObject):
         self.server: PlayersServer | None = None
         self.version = 0
         self._game: object = None
-        self._cards: dict[str, tuple[Any, tuple[Any, ...], str]] = {}
+        #: each aircraft's card: (its state, the game's stamp, its key, its HTML as JSON)
+        self._cards: dict[str, tuple[Any, tuple[Any, ...], str, bytes]] = {}
+        self._card_count = 0
         self._asks: dict[tuple[int, LineKey], dict[str, Any] | None] = {}
         self._asks_of: int = 0
         #: the slot labels each side's open lines asked for, unscrubbed (the desk's own)
@@ -189,6 +192,7 @@ class PlayersBridge(QObject):
         if self._asks_of != id(e):
             self._asks, self._asks_of = {}, id(e)
         views: dict[str, bytes] = {}
+        cards: dict[str, Mapping[str, bytes]] = {}
         asks: dict[str, Mapping[str, Mapping[str, Any]]] = {}
         labels: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
         for side in e.sides:
@@ -215,13 +219,21 @@ class PlayersBridge(QObject):
                 rows=rows,
                 known=known,
                 asks=side_asks,
-                cards=[self._card(a) for a in e.on_side(side)],
+                cards=[self._card(a)[0] for a in e.on_side(side)],
                 book=self.model.pending,
             )
             views[side] = encode(view, self.version)
+            cards[side] = MappingProxyType(dict(self._card(a) for a in e.on_side(side)))
             asks[side] = MappingProxyType({key_text(k): v for k, v in side_asks.items()})
         self._labels = MappingProxyType(labels)
-        server.publish(Published(self.version, MappingProxyType(views), MappingProxyType(asks)))
+        server.publish(
+            Published(
+                self.version,
+                MappingProxyType(views),
+                MappingProxyType(cards),
+                MappingProxyType(asks),
+            )
+        )
         self.published.emit(self.version)
 
     def _ask(self, key: LineKey, row: Any) -> dict[str, Any] | None:
@@ -267,9 +279,9 @@ class PlayersBridge(QObject):
             }
         return {"kind": "dice", "slots": slots}
 
-    def _card(self, a: Any) -> str:
-        """An aircraft's card as HTML, made again only when the aircraft or the game's turn,
-        title or variants changed."""
+    def _card(self, a: Any) -> tuple[str, bytes]:
+        """An aircraft's card: its key and its HTML (as a JSON string), made again only when
+        the aircraft or the game's turn, title or variants changed (then with a new key)."""
         from app.core.card_face import card_face
         from app.players.card_html import card_html
 
@@ -278,9 +290,14 @@ class PlayersBridge(QObject):
         stamp = (e.turn, e.title, e.variants)
         made = self._cards.get(a.id)
         if made is None or made[0] is not a or made[1] != stamp:
-            made = (a, stamp, card_html(card_face(session.ruleset, e, a)))
+            html = card_html(card_face(session.ruleset, e, a))
+            if made is not None and json.dumps(html).encode() == made[3]:
+                made = (a, stamp, made[2], made[3])  # the same card: the pages have it
+            else:
+                self._card_count += 1
+                made = (a, stamp, f"{a.id}:{self._card_count}", json.dumps(html).encode())
             self._cards[a.id] = made
-        return made[2]
+        return made[2], made[3]
 
     # -- what a page sent ------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from app.core.ruleset import KeyValues, Lines, Table, Track
 from app.players.card_html import block_html, card_html
 from app.players.pending import PendingBook
 from app.players.server import MAX_BODY, SENDS_PER_WINDOW, PlayersServer, Published, Sent
-from app.players.side_view import UNSEEN, encode, side_view
+from app.players.side_view import UNSEEN, Scrub, encode, side_view
 from app.players.tokens import SideTokens
 from app.session import GameSession
 from app.summary import safe_steps, turn_rows
@@ -53,7 +53,7 @@ def view_of(s: GameSession, side: str, book: PendingBook | None = None) -> dict[
         rows=rows,
         known=s.ruleset.known_enemies(e, side),
         asks={},
-        cards=[card_html(card_face(s.ruleset, e, a)) for a in e.on_side(side)],
+        cards=[a.id for a in e.on_side(side)],
         book=book or PendingBook(),
     )
 
@@ -87,10 +87,21 @@ def test_the_view_hides_an_unspotted_enemy_everywhere(spotting: GameSession) -> 
     assert [a["name"] for a in view_of(spotting, "VPAF")["own"]] == ["MiG 1", "MiG 2"]
 
 
+def test_a_text_never_names_an_unspotted_enemy(spotting: GameSession) -> None:
+    e = spotting.engagement
+    scrub = Scrub(e, "USAF", spotting.ruleset.known_enemies(e, "USAF"))
+    assert scrub("gun attack: MiG 2 defends; MiG 1 watches") == (
+        f"gun attack: {UNSEEN} defends; MiG 1 watches"
+    )
+    assert Scrub(e, "USAF", None)("MiG 2") == "MiG 2"  # no spotting rule: all seen
+
+
 def test_the_view_shows_own_cards_only(spotting: GameSession) -> None:
-    view = view_of(spotting, "USAF")
-    assert len(view["cards"]) == 1
-    assert "Olds 1" in view["cards"][0] and "MiG 1" not in view["cards"][0]
+    assert view_of(spotting, "USAF")["cards"] == ["olds-1"]
+    assert view_of(spotting, "VPAF")["cards"] == ["mig-1", "mig-2"]
+    e = spotting.engagement
+    html = card_html(card_face(spotting.ruleset, e, e.get("olds-1")))
+    assert "<h2>Olds 1</h2>" in html and "MiG" not in html
 
 
 def test_a_side_never_sees_the_other_sides_entries(spotting: GameSession) -> None:
@@ -202,7 +213,8 @@ def served() -> Iterator[tuple[PlayersServer, TestClient, list[Sent]]]:
     got: list[Sent] = []
     server = PlayersServer(tokens, got.append)
     views = {s: encode({"side": s, "secret": f"{s} only"}, 1) for s in ("Blue", "Red")}
-    server.publish(Published(1, views, ASKS))
+    cards = {s: {f"{s}-1:1": json.dumps(f"<h2>{s} 1</h2>").encode()} for s in ("Blue", "Red")}
+    server.publish(Published(1, views, cards, ASKS))
     with TestClient(server.app, base_url="http://127.0.0.1") as client:
         yield server, client, got
 
@@ -213,7 +225,8 @@ def path(server: PlayersServer, side: str, what: str = "") -> str:
 
 def test_a_token_sees_its_own_side_only(served: Any) -> None:
     server, client, _ = served
-    assert client.get(path(server, "Blue", "state")).json()["secret"] == "Blue only"
+    blue = client.get(path(server, "Blue", "state")).json()
+    assert blue["secret"] == "Blue only" and blue["card_html"] == {"Blue-1:1": "<h2>Blue 1</h2>"}
     assert client.get(path(server, "Red", "state")).json()["secret"] == "Red only"
     assert client.get("/s/" + "A" * 43 + "/state").status_code == 404
     page = client.get(path(server, "Blue"))
@@ -306,3 +319,51 @@ def test_sending_is_rate_limited(served: Any) -> None:
     assert len(got) == SENDS_PER_WINDOW
     # the other side is not held back by it
     assert client.get(path(server, "Red", "state")).status_code == 200
+
+
+def test_the_live_stream_sends_each_card_once_per_change_and_says_revoked() -> None:
+    """A page's live connection (what a browser's EventSource reads): the cards, then the
+    view; on a new view only the cards that changed; a revoked token ends it, said."""
+    import httpx2
+
+    tokens = SideTokens()
+    tokens.new_game(["Blue", "Red"])
+    server = PlayersServer(tokens, lambda sent: None)
+    card = {"Blue": {"b1:1": b'"<h2>B1</h2>"', "b2:1": b'"<h2>B2</h2>"'}}
+    server.publish(Published(1, {"Blue": encode({"n": 1}, 1)}, card, {}))
+    server.start()
+    events: list[tuple[str, str]] = []
+    try:
+        with httpx2.stream("GET", server.link("Blue") + "/events", timeout=10) as r:
+            lines = r.iter_lines()
+            event = ""
+
+            def read_until_view() -> None:
+                nonlocal event
+                for line in lines:
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: "):
+                        events.append((event, line[6:]))
+                        if event in ("view", "revoked"):
+                            return
+
+            read_until_view()
+            assert [e for e, _ in events] == ["card", "card", "view"]
+            assert json.loads(events[0][1]) == {"key": "b1:1", "html": "<h2>B1</h2>"}
+            events.clear()
+            changed = {"Blue": {"b1:1": card["Blue"]["b1:1"], "b2:2": b'"<h2>B2 hit</h2>"'}}
+            server.publish(Published(2, {"Blue": encode({"n": 2}, 2)}, changed, {}))
+            read_until_view()
+            assert events == [
+                ("card", '{"key":"b2:2","html":"<h2>B2 hit</h2>"}'),
+                ("view", '{"n":2,"version":2}'),
+            ]
+            events.clear()
+            tokens.revoke("Blue")
+            server.revoked()
+            read_until_view()
+            assert events == [("revoked", "{}")]
+    finally:
+        server.stop()
+    assert not server.running

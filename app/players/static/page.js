@@ -12,6 +12,7 @@
   let poll = null;
   const forms = new Map(); // line key -> {sig, el}
   const said = new Map(); // line key -> what the last send said (until the view says more)
+  const cards = new Map(); // card key -> its HTML (sent once per change of the card)
 
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
@@ -38,7 +39,12 @@
     renderActing(v);
     renderMine(v);
     renderSent(v);
-    $("cards").innerHTML = v.cards.join("") || '<p class="none">no aircraft</p>';
+    for (const k of [...cards.keys()]) if (!v.cards.includes(k)) cards.delete(k);
+    const html = v.cards.map((k) => cards.get(k) || "").join("");
+    if ($("cards").dataset.keys !== v.cards.join(" ")) {  // redrawn only when a card changed
+      $("cards").innerHTML = html || '<p class="none">no aircraft</p>';
+      $("cards").dataset.keys = v.cards.join(" ");
+    }
     const enemy = $("enemy");
     enemy.replaceChildren();
     $("enemy-title").textContent = v.spotting ? "The enemy you have spotted" : "The enemy";
@@ -205,7 +211,12 @@
     try {
       const r = await fetch(base + "/state", {cache: "no-store", credentials: "omit"});
       if (r.status === 404) { revoked(); return; }
-      if (r.ok) { render(await r.json()); link("live", "Up to date (reloading every few seconds)"); }
+      if (r.ok) {
+        const v = await r.json();
+        for (const [k, html] of Object.entries(v.card_html)) cards.set(k, html);
+        render(v);
+        link("live", "Up to date (reloading every few seconds)");
+      }
     } catch (e) {
       link("lost", "No connection to the desk: trying again…");
     }
@@ -217,6 +228,10 @@
     source.addEventListener("view", (ev) => {
       render(JSON.parse(ev.data));
       link("live", "Live: up to date with the desk");
+    });
+    source.addEventListener("card", (ev) => {
+      const c = JSON.parse(ev.data);
+      cards.set(c.key, c.html);
     });
     source.addEventListener("revoked", revoked);
     source.onerror = () => {
