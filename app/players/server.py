@@ -205,6 +205,7 @@ class PlayersServer:
         self.certfile = str(certfile) if certfile else None
         self.keyfile = str(keyfile) if keyfile else None
         self._published = Published()
+        self.bound: tuple[str, int] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self._server: Any = None
@@ -291,7 +292,9 @@ class PlayersServer:
                 f"cannot listen on {self.host} port {self.port}: {e.strerror or e}"
             ) from None
         sock.listen(64)
-        self.port = sock.getsockname()[1]
+        #: the address the socket is bound to: where the pages are served, and nowhere else
+        self.bound = sock.getsockname()[:2]
+        self.port = self.bound[1]
         config = uvicorn.Config(
             self.app,
             log_config=None,

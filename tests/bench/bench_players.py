@@ -83,17 +83,17 @@ async def send_dice(client, link: str, view: dict, sent: set, counts: dict) -> N
         return
 
 
-async def pages_main(links: list[str], seconds: float) -> None:
+async def pages_main(links: list[str], seconds: float, count: int = PAGES) -> None:
     import httpx2
 
     until = time.monotonic() + seconds
-    seen: list[list] = [[] for _ in range(PAGES)]
+    seen: list[list] = [[] for _ in range(count)]
     counts = {"sent": 0, "refused": 0, "reconnects": 0}
-    limits = httpx2.Limits(max_connections=PAGES * 2 + 10)
+    limits = httpx2.Limits(max_connections=count * 2 + 10)
     async with httpx2.AsyncClient(limits=limits) as client:
         tasks = [
             page(client, links[i % len(links)], i < len(links), until, seen[i], counts)
-            for i in range(PAGES)
+            for i in range(count)
         ]
         await asyncio.gather(*tasks)
     print(json.dumps({"seen": seen, **counts}))
@@ -242,9 +242,10 @@ def main() -> None:
     )
     parser.add_argument("--pages", help=argparse.SUPPRESS)  # the pages' own process
     parser.add_argument("--seconds", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, default=PAGES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.pages:
-        asyncio.run(pages_main(args.pages.split(","), args.seconds))
+        asyncio.run(pages_main(args.pages.split(","), args.seconds, args.count))
     else:
         desk_main(args)
 

@@ -9,6 +9,9 @@ recorded only after the umpire's Enter; the other side's token is refused. With
 from __future__ import annotations
 
 import os
+import socket
+import struct
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -190,3 +193,90 @@ def test_the_other_sides_token_is_refused(desk, phone, qtbot):
     response = second.goto(old)
     assert response is not None and response.status == 404
     expect(second.locator("h1")).to_have_text("This link is not valid")
+
+
+class Cable:
+    """The page's network: a TCP relay on 127.0.0.1 to the desk's server, that can be cut
+    (every connection reset, new ones refused) and mended."""
+
+    def __init__(self, port: int) -> None:
+        self.upstream = ("127.0.0.1", port)
+        self.up = True
+        self.closed = False
+        self.links: list[socket.socket] = []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.1)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                continue
+            if not self.up:
+                _reset(client)
+                continue
+            server = socket.create_connection(self.upstream)
+            self.links += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            _reset(s)
+
+    def cut(self) -> None:
+        self.up = False
+        for s in self.links:
+            _reset(s)
+        self.links = []
+
+    def mend(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.closed = True
+        self.cut()
+        self.listener.close()
+
+
+def _reset(s: socket.socket) -> None:
+    """Drop a connection as a lost network does (a thread blocked reading it wakes)."""
+    for drop in (
+        lambda: s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)),
+        lambda: s.shutdown(socket.SHUT_RDWR),
+        s.close,
+    ):
+        try:
+            drop()
+        except OSError:
+            pass
+
+
+def test_a_page_that_lost_the_network_catches_up_when_it_comes_back(desk, phone, qtbot):
+    window, session = desk
+    bridge = window.players_bridge
+    cable = Cable(bridge.server.port)
+    try:
+        page = phone.new_page()
+        page.goto(bridge.link("USAF").replace(f":{bridge.server.port}/", f":{cable.port}/"))
+        expect(page.locator("#link")).to_contain_text("Live", timeout=SHOWN)
+        step = page.locator("#step").inner_text()
+        cable.cut()
+        expect(page.locator("#link")).to_contain_text("lost", timeout=SHOWN)
+        session.next_step()  # the desk goes on meanwhile
+        published(window, qtbot)
+        page.wait_for_timeout(1500)
+        assert page.locator("#step").inner_text() == step  # it could not know
+        cable.mend()
+        expect(page.locator("#step")).not_to_have_text(step, timeout=SHOWN)
+        expect(page.locator("#link")).to_contain_text("Live", timeout=SHOWN)
+    finally:
+        cable.close()
