@@ -31,6 +31,7 @@ def open_desk(tmp_path: Path, qtbot: Any, session: GameSession) -> MainWindow:
 def start_pages(window: MainWindow, qtbot: Any) -> None:
     """View > Players' screens, Start (on localhost), and back to the desk."""
     dialog = window.open_players_screens()
+    dialog.port.setText("0")  # any free port: tests run side by side
     dialog.start_button.click()
     assert window.players_bridge.running, dialog.message.text()
     dialog.hide()

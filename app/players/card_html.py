@@ -11,15 +11,16 @@ from app.core.ruleset import CardBlock, KeyValues, Lines, Table, Track
 
 
 def card_html(face: CardFace) -> str:
-    """One card: the title block (name, side, type, pilot, status, turn, variants), then the
-    ruleset's blocks in order, then its revision."""
+    """One card: the title block (name, side, type, pilot, status, variants), then the
+    ruleset's blocks in order, then its revision. The page's heading says the turn (a card
+    is sent again only when the aircraft changes, not every turn)."""
     who = [face.heading]
     if face.count != 1:
         who.append(f"\u00d7{face.count}")
     if face.pilot:
         who.append(f"{face.pilot} pilot")
     badges = "".join(f'<span class="badge">{escape(s.upper())}</span>' for s in face.status)
-    meta = f"{face.ruleset} \u00b7 {face.game} \u00b7 Turn {face.turn}"
+    meta = f"{face.ruleset} \u00b7 {face.game}"
     variants = (
         f'<div class="meta">Variants: {escape("; ".join(face.variants))}</div>'
         if face.variants

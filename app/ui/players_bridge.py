@@ -10,6 +10,7 @@ never touches a Qt object or the game.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -31,6 +32,9 @@ from app.players.side_view import (
 from app.players.tokens import SideTokens
 from app.ui.model import EngagementModel
 
+#: seconds of card making one publish may spend (a game of many aircraft first shown, or a
+#: new title: the rest go in the next publishes, so the desk never stalls on them)
+CARD_BUDGET = 0.006
 #: milliseconds from a change to its publication: the desk redraws first, and a burst of
 #: appends (a resolve and what it owes) is published once
 PUBLISH_MS = 15
@@ -56,6 +60,8 @@ class PlayersBridge(QObject):
         #: each aircraft's card: (its state, the game's stamp, its key, its HTML as JSON)
         self._cards: dict[str, tuple[Any, tuple[Any, ...], str, bytes]] = {}
         self._card_count = 0
+        self._card_until = 0.0
+        self._cards_owed = False
         self._asks: dict[tuple[int, LineKey], dict[str, Any] | None] = {}
         self._asks_of: int = 0
         #: the slot labels each side's open lines asked for, unscrubbed (the desk's own)
@@ -187,14 +193,16 @@ class PlayersBridge(QObject):
             self.tokens.add_sides(new)
             self.changed.emit()
         open_lines = [line_of(r) for r in rows["acting"] if r["procedure"] and not r["done"]]
-        if self.model.pending.close_gone(open_lines, "the line was resolved or left behind"):
-            pass  # their pages read it in the views below
+        # what was sent for a line resolved or left behind: closed, its page told (below)
+        self.model.pending.close_gone(open_lines, "the line was resolved or left behind")
         if self._asks_of != id(e):
             self._asks, self._asks_of = {}, id(e)
         views: dict[str, bytes] = {}
         cards: dict[str, Mapping[str, bytes]] = {}
         asks: dict[str, Mapping[str, Mapping[str, Any]]] = {}
         labels: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+        self._card_until = time.perf_counter() + CARD_BUDGET
+        self._cards_owed = False
         for side in e.sides:
             known = rs.known_enemies(e, side)
             scrub = Scrub(e, side, known)
@@ -211,6 +219,8 @@ class PlayersBridge(QObject):
                     page["slots"] = [slot_json(s, scrub) for s in raw["slots"]]
                     labels[(side, key_text(key))] = tuple((s.label, s.name) for s in raw["slots"])
                 side_asks[key] = page
+            made = (self._card(a) for a in e.on_side(side))
+            side_cards = dict(c for c in made if c is not None)
             view = side_view(
                 side,
                 engagement=e,
@@ -219,11 +229,11 @@ class PlayersBridge(QObject):
                 rows=rows,
                 known=known,
                 asks=side_asks,
-                cards=[self._card(a)[0] for a in e.on_side(side)],
+                cards=list(side_cards),
                 book=self.model.pending,
             )
             views[side] = encode(view, self.version)
-            cards[side] = MappingProxyType(dict(self._card(a) for a in e.on_side(side)))
+            cards[side] = MappingProxyType(side_cards)
             asks[side] = MappingProxyType({key_text(k): v for k, v in side_asks.items()})
         self._labels = MappingProxyType(labels)
         server.publish(
@@ -235,6 +245,8 @@ class PlayersBridge(QObject):
             )
         )
         self.published.emit(self.version)
+        if self._cards_owed:
+            self.soon()  # the cards not made in this one's time
 
     def _ask(self, key: LineKey, row: Any) -> dict[str, Any] | None:
         """What this open line asks of its side's page (cached per state of the game)."""
@@ -279,24 +291,30 @@ class PlayersBridge(QObject):
             }
         return {"kind": "dice", "slots": slots}
 
-    def _card(self, a: Any) -> tuple[str, bytes]:
+    def _card(self, a: Any) -> tuple[str, bytes] | None:
         """An aircraft's card: its key and its HTML (as a JSON string), made again only when
-        the aircraft or the game's turn, title or variants changed (then with a new key)."""
+        the aircraft or the game's title or variants changed (then with a new key). Past this
+        publish's time for cards, the card as last made (or none yet) and another publish
+        owed."""
         from app.core.card_face import card_face
         from app.players.card_html import card_html
 
         session = self.model.session
         e = session.engagement
-        stamp = (e.turn, e.title, e.variants)
+        stamp = (e.title, e.variants)
         made = self._cards.get(a.id)
-        if made is None or made[0] is not a or made[1] != stamp:
-            html = card_html(card_face(session.ruleset, e, a))
-            if made is not None and json.dumps(html).encode() == made[3]:
-                made = (a, stamp, made[2], made[3])  # the same card: the pages have it
-            else:
-                self._card_count += 1
-                made = (a, stamp, f"{a.id}:{self._card_count}", json.dumps(html).encode())
-            self._cards[a.id] = made
+        if made is not None and made[0] is a and made[1] == stamp:
+            return made[2], made[3]
+        if time.perf_counter() > self._card_until:
+            self._cards_owed = True
+            return (made[2], made[3]) if made is not None else None
+        html = json.dumps(card_html(card_face(session.ruleset, e, a))).encode()
+        if made is not None and html == made[3]:
+            made = (a, stamp, made[2], html)  # the same card: the pages have it
+        else:
+            self._card_count += 1
+            made = (a, stamp, f"{a.id}:{self._card_count}", html)
+        self._cards[a.id] = made
         return made[2], made[3]
 
     # -- what a page sent ------------------------------------------------------------------------
