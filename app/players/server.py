@@ -366,6 +366,14 @@ class PlayersServer:
             return None
         return self.tokens.side_of(token)
 
+    def _admit(self, request: Request) -> str | Response:
+        """The side whose token the request names, or its refusal (too many requests from
+        its address, or a token unknown or revoked)."""
+        if not self._address_ok(request):
+            return _refuse(429, "too many requests: wait a moment")
+        side = self._side(request)
+        return _refuse(404, _REVOKED) if side is None else side
+
     def _address_ok(self, request: Request) -> bool:
         client = request.client.host if request.client else "?"
         return self._addresses.allow(client)
@@ -386,11 +394,9 @@ class PlayersServer:
         return Response(found[0], media_type=found[1], headers=HEADERS)
 
     async def _state(self, request: Request) -> Response:
-        if not self._address_ok(request):
-            return _refuse(429, "too many requests: wait a moment")
-        side = self._side(request)
-        if side is None:
-            return _refuse(404, _REVOKED)
+        side = self._admit(request)
+        if isinstance(side, Response):
+            return side
         if not self._reads.allow(side):
             return _refuse(429, "too many requests: wait a moment")
         pub = self._published
@@ -405,11 +411,9 @@ class PlayersServer:
     async def _events(self, request: Request) -> Response:
         """The side's view now, then again on every change: a page that lost the network and
         comes back (its browser reconnects by itself) catches up at once."""
-        if not self._address_ok(request):
-            return _refuse(429, "too many requests: wait a moment")
-        side = self._side(request)
-        if side is None:
-            return _refuse(404, _REVOKED)
+        side = self._admit(request)
+        if isinstance(side, Response):
+            return side
         if self._streams.get(side, 0) >= STREAMS_PER_SIDE or sum(self._streams.values()) >= (
             STREAMS
         ):
@@ -451,11 +455,9 @@ class PlayersServer:
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     async def _send(self, request: Request) -> Response:
-        if not self._address_ok(request):
-            return _refuse(429, "too many requests: wait a moment")
-        side = self._side(request)
-        if side is None:
-            return _refuse(404, _REVOKED)
+        side = self._admit(request)
+        if isinstance(side, Response):
+            return side
         origin = request.headers.get("origin")
         if origin is not None and origin != self._origin(request):
             return _refuse(403, "refused: sent from another site's page")
