@@ -430,6 +430,12 @@ class Ruleset:
         """Events that happen by themselves when the game reaches ``turn``/``step``."""
         return []
 
+    def chain_model(self) -> Any:
+        """The rolls an aircraft owes as a Markov chain (``app.core.chain_model.ChainModel``)
+        for the odds to the end of the chain, or ``None``: the chain is then followed through
+        the "who acts now" lines and the procedures themselves (``GenericModel``)."""
+        return None
+
     def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
         """Where the rules let this aircraft move now, for the board to show (``None``: the
         ruleset gives no help). Read from its card and state and its position on the board."""
@@ -450,19 +456,22 @@ class Ruleset:
         otherwise."""
         return {}
 
-    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> None:
+    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> Engagement | None:
         """The one door every event of this ruleset's game passes before it is stored (issue
         32), whatever made it (a procedure, ``on_clock``, an aircraft put on the roster with its
         initial attributes, a correction): each event in turn, on the game as the events
         before it leave it, against ``State`` and ``GameState`` (``InvalidState``, naming what
-        is wrong; nothing is stored)."""
+        is wrong; nothing is stored). The game as the events leave it, numbered on from
+        ``engagement`` (the session takes it, issue 44: not worked out twice), or ``None`` when
+        one cannot apply (the session's own check then refuses it)."""
         state = engagement
         for event in events:
             check_event(event, state, self.State, self.GameState)
             try:
                 state = apply(state, event, state.seq + 1)
             except Exception:  # noqa: BLE001 - what cannot apply is refused by the store's check
-                return
+                return None
+        return state
 
     def ledger_spec(
         self, ledger_id: str, card: Mapping[str, Any] | None = None

@@ -37,6 +37,7 @@ from app.summary import (
     step_where,
     who_name,
 )
+from app.ui.accessible import named
 from app.ui.message_bar import MessageBar, attempt_here, muted
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -129,6 +130,11 @@ class TurnDock(QWidget):
         self.step_list = QListWidget()
         self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        named(
+            self.step_list,
+            "Sequence of play",
+            "The steps of a turn, the current one marked; Space: next step, Shift+Space: back.",
+        )
 
         self.what = QLabel()
         self.what.setWordWrap(True)
@@ -136,6 +142,12 @@ class TurnDock(QWidget):
         self.acting_title = QLabel("<b>Who acts now, in order</b>")
         self.acting = QListWidget()
         self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        named(
+            self.acting,
+            "Who acts now, in order",
+            "One line per aircraft or side that acts in this step; Enter or a double-click "
+            "opens the line's roll; Space: next step.",
+        )
         for view in (self.step_list, self.acting):
             view.setMinimumHeight(60)
 
@@ -158,6 +170,17 @@ class TurnDock(QWidget):
         layout.addWidget(self.what)
         layout.addWidget(self.acting_title)
         layout.addWidget(self.acting, 2)
+
+    def set_compact(self, on: bool) -> None:
+        """Table mode (issue 47): the sequence of play's list is left out, the heading and the
+        current step's words say where the game is, so every line of "who acts now" of an
+        eight-aircraft game shows at 1366x768."""
+        self.step_list.setVisible(not on)
+        # a line wider than the panel is cut at its edge (its tooltip has it whole): no
+        # horizontal scroll bar takes a line's height
+        self.acting.setHorizontalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        )
 
     # -- rendering ----------------------------------------------------------------------------
 
@@ -301,13 +324,15 @@ class TurnDock(QWidget):
             new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Space on a focused button, check box or combo box presses it, not Next step."""
+        """Space on a focused button, check box or combo box of another panel presses it, not
+        Next step; in this panel Space is always Next step (issue 47: Previous focused)."""
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Space
             and isinstance(watched, QAbstractButton | QComboBox)
             and watched.window() is self.window()
+            and not self.isAncestorOf(watched)
         ):
             event.accept()
             return True
