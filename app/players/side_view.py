@@ -92,9 +92,24 @@ def plot_fields(proc: Any, names: frozenset[str] | set[str]) -> list[dict[str, A
     return out
 
 
+#: each aircraft's line, made once per state of it (the projection shares unchanged states)
+_LINES: dict[str, tuple[AircraftState, dict[str, Any]]] = {}
+
+
 def aircraft_line(a: AircraftState) -> dict[str, Any]:
     """An aircraft as the Player display shows it (the printed name of its type, damage,
     status): what a side may see of an enemy it knows of."""
+    made = _LINES.get(a.id)
+    if made is not None and made[0] is a:
+        return made[1]
+    if len(_LINES) > 4096:
+        _LINES.clear()
+    line = _aircraft_line(a)
+    _LINES[a.id] = (a, line)
+    return line
+
+
+def _aircraft_line(a: AircraftState) -> dict[str, Any]:
     return {
         "name": a.name,
         "kind": str(a.card.get("name") or a.type_id),

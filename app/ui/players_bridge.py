@@ -18,6 +18,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from app.core.card_face import card_face
+from app.core.draft import pools
+from app.core.errors import RuleViolation
+from app.core.prepared import line_roles
+from app.core.procedure import Calculator
+from app.players.card_html import card_html
 from app.players.pending import LineKey, key_text
 from app.players.server import PlayersServer, Published, Sent
 from app.players.side_view import (
@@ -258,11 +264,6 @@ class PlayersBridge(QObject):
         return ask
 
     def _make_ask(self, key: LineKey, row: Any) -> dict[str, Any] | None:
-        from app.core.draft import pools
-        from app.core.errors import RuleViolation
-        from app.core.prepared import line_roles
-        from app.core.procedure import Calculator
-
         session = self.model.session
         rs, e = session.ruleset, session.engagement
         pid, who, other = key
@@ -296,9 +297,6 @@ class PlayersBridge(QObject):
         the aircraft or the game's title or variants changed (then with a new key). Past this
         publish's time for cards, the card as last made (or none yet) and another publish
         owed."""
-        from app.core.card_face import card_face
-        from app.players.card_html import card_html
-
         session = self.model.session
         e = session.engagement
         stamp = (e.title, e.variants)
