@@ -393,6 +393,20 @@ class Ruleset:
         Displays), built from the projection; none by default."""
         return []
 
+    # -- what each side may know (the players' own screens, issue 48) ----------------------------
+
+    def known_enemies(self, engagement: Engagement, side: str) -> frozenset[str] | None:
+        """The enemy aircraft ``side`` may know of now (its spotting rule), or ``None`` for a
+        ruleset (or a game) without one: then a side sees the enemy as the Player display
+        shows it."""
+        return None
+
+    def written_plot(self, engagement: Engagement, line: Acting) -> bool:
+        """This "who acts now" line's ``secret_inputs`` are written secretly (a plot): what a
+        player enters for it stays sealed at the desk until every written plot of the step is
+        in (the reveal). None by default."""
+        return False
+
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
         """This aircraft's printed control card; rulesets override to add their data blocks."""
         return CardSpec(

@@ -100,6 +100,9 @@ class MainWindow(QMainWindow):
         self.panels: dict[str, QWidget] = {}
         self.missing_panels: dict[str, str] = {}
         self.player_view: QWidget | None = None
+        #: the players' screens (issue 48): made when View > Players' screens is first opened
+        self.players_bridge: Any = None
+        self.players_dialog: QWidget | None = None
         #: the question asked before undoing another window's or station's action (issue 43)
         self.undo_question: QMessageBox | None = None
         #: Player displays of server games opened read-only (File > Open from server)
@@ -418,6 +421,7 @@ class MainWindow(QMainWindow):
         self.player_full_action = self._act(
             v, "Player display &full screen", self.player_full_screen, "F11"
         )
+        self.players_action = self._act(v, "Pla&yers' screens…", self.open_players_screens)
 
         h = bar.addMenu("&Help")
         self.guide_action = self._act(
@@ -1015,6 +1019,18 @@ class MainWindow(QMainWindow):
         self.readings_dialog = ReadingsDialog(current, chosen, self)
         self.readings_dialog.show()
 
+    def open_players_screens(self) -> QWidget:
+        """View > Players' screens (issue 48): each side's page, off until started there."""
+        from app.ui.players_bridge import PlayersBridge
+        from app.ui.players_dialog import PlayersDialog
+
+        if self.players_dialog is None:
+            self.players_bridge = PlayersBridge(self.model, self)
+            self.players_dialog = PlayersDialog(self.players_bridge, self)
+        self.players_dialog.show()
+        self.players_dialog.raise_()
+        return self.players_dialog
+
     # -- closing ------------------------------------------------------------------------------
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
@@ -1030,6 +1046,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.persist_layout:
             self.save_layout()
+        if self.players_bridge is not None:
+            self.players_bridge.stop()
         if self.player_view is not None:
             self.player_view.close()
         for view in list(self.player_displays):

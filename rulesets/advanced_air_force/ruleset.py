@@ -13,7 +13,7 @@ from app.core.events import Event
 from app.core.procedure import Procedure
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, Ruleset, Step, Variant
 
-from . import sequence
+from . import advantage_state, sequence
 from .advantage import DeclareAdvantage, EndAdvantage
 from .altitude import AltitudeChange
 from .card import Card, catalogue
@@ -196,3 +196,13 @@ class AdvancedAirForce(Ruleset):
 
     def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement)
+
+    def written_plot(self, engagement: Engagement, line: Acting) -> bool:
+        """Rule 2: the unaffected aircraft's movements are "secretly written", and the
+        Advantaged plot theirs after the Disadvantaged have moved; the Disadvantaged move in
+        the open. So an Airspeed line is a written plot unless its aircraft is Disadvantaged."""
+        return (
+            len(line) >= 3
+            and line[2] == "speed_change"
+            and line[0] not in advantage_state.disadvantaged(engagement)
+        )

@@ -43,7 +43,7 @@ from rulesets.phantoms.movement import (
 )
 from rulesets.phantoms.printed_card import card_spec
 from rulesets.phantoms.radar import BreakLock, RadarLock
-from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
+from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot, is_spotted
 from rulesets.phantoms.state import GameState, Ledger, State, missile_ledger, state_of
 from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE, tables
 
@@ -331,6 +331,19 @@ class Phantoms(Ruleset):
 
     def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement, self.chosen)
+
+    def known_enemies(self, engagement: Engagement, side: str) -> frozenset[str] | None:
+        """13.0: with the optional spotting rule, the enemies some aircraft of ``side`` in play
+        has spotted (13.1 radar spots shared by the side, 13.2 visual spots, a wingman's within
+        5 hexes); without it everyone is spotted (``None``: the side sees them all)."""
+        if "spotting" not in self.chosen:
+            return None
+        mine = [a.id for a in engagement.on_side(side) if a.in_play]
+        return frozenset(
+            t.id
+            for t in engagement.aircraft.values()
+            if t.side != side and any(is_spotted(engagement, t.id, m, self.chosen) for m in mine)
+        )
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         return sequence.on_clock(engagement, turn, step)

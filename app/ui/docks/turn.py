@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -110,6 +110,12 @@ class TurnDock(QWidget):
         model.clock_changed.connect(self.when_shown.wrap(self.refresh))
         # every change of who acts (aircraft, initiative, a procedure resolved) is an append
         model.appended.connect(self.when_shown.wrap(self._refresh_acting))
+        # what the players' pages sent, on its line (issue 48)
+        model.pending_changed.connect(self.when_shown.wrap(self._refresh_acting))
+        for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):  # rejects it
+            reject = QShortcut(QKeySequence(key), self.acting)
+            reject.setContext(Qt.ShortcutContext.WidgetShortcut)
+            reject.activated.connect(self._reject_current)
         model.appended.connect(self._back_after_roll)
         self.refresh()
 
@@ -241,6 +247,11 @@ class TurnDock(QWidget):
                 item.setToolTip(
                     f"Double-click or Enter: open {line['procedure_title']} for {line['name']}{on}"
                 )
+                sent = self.model.pending.on_line((line["procedure"], line["who"], target))
+                if sent is not None:  # a player's page sent it: Enter takes it (issue 48)
+                    shown = sent.desk_text(not self.model.sealed(sent))
+                    item.setText(f"{item.text()}  \u2709 {shown}")
+                    item.setToolTip(f"{shown}\nEnter: take it into the form; Delete: reject it")
                 if line["cannot"]:  # not offered as if it could act (issue 29): opening says why
                     why = f"{line['cannot']}\n(Double-click or Enter opens it, to see why)"
                     item.setToolTip(why)
@@ -291,7 +302,20 @@ class TurnDock(QWidget):
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
         if target and self.model.has_session:
+            sent = self.model.pending.on_line(tuple(target))
+            if sent is not None:  # the umpire's key takes what the player's page sent
+                self.model.accept_pending(sent)
+                return
             self.open_procedure.emit(*target)
+
+    def _reject_current(self) -> bool:
+        item = self.acting.currentItem()
+        target = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        sent = self.model.pending.on_line(tuple(target)) if target else None
+        if sent is None:
+            return False
+        self.model.reject_pending(sent)
+        return True
 
     def _focus_moved(self, old: QWidget | None, new: QWidget | None) -> None:
         if old is not None:
