@@ -341,6 +341,71 @@ def _rows_before_qt(game: str | None) -> object:
     return UNREAD  # the desk reads the last game's rows from its settings
 
 
+def qt_platform_problem(offscreen_will_do: bool) -> str | None:
+    """Before Qt is imported: can Qt open a window here? (Linux only; Qt itself aborts the
+    process, dumping core, when its platform plugin cannot load.) With no display at all a
+    command that only renders (``offscreen_will_do``: ``--screenshot``, ``--startup-profile``)
+    is given Qt's offscreen platform; for the desk the answer is one line saying what to do.
+    With an X display, Qt's xcb plugin is loaded here first, so a missing library (issue 47:
+    a fresh Debian without libxcb-cursor0 ...) is named rather than fatal to Qt."""
+    if not sys.platform.startswith("linux"):
+        return None
+    env = os.environ
+    chosen = env.get("QT_QPA_PLATFORM", "")
+    if chosen and not chosen.startswith("xcb"):
+        return None  # offscreen, wayland, vnc ...: the umpire's or the test's own choice
+    if not chosen and env.get("WAYLAND_DISPLAY"):
+        return None  # a Wayland session: Qt picks its Wayland plugin
+    if not env.get("DISPLAY"):
+        if offscreen_will_do:
+            env["QT_QPA_PLATFORM"] = "offscreen"
+            return None
+        return (
+            "no display to open the desk on (DISPLAY is not set): start it in a desktop "
+            "session (or ssh -X); `airboss --screenshot out.png` works without one"
+        )
+    missing = _xcb_cannot_load()
+    if missing is None:
+        return None
+    if offscreen_will_do:
+        env["QT_QPA_PLATFORM"] = "offscreen"
+        return None
+    return (
+        f"Qt's X11 platform cannot load ({missing}): run ./scripts/setup, which installs "
+        "the Debian packages it needs, or install your system's package for that library"
+    )
+
+
+def _xcb_cannot_load() -> str | None:
+    """Why Qt's xcb platform plugin would not load (the dynamic linker's words), or None."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("PySide6")  # found, not imported
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    from pathlib import Path
+
+    plugin = Path(next(iter(spec.submodule_search_locations))) / "Qt/plugins/platforms/libqxcb.so"
+    if not plugin.exists():
+        return None  # a frozen bundle or a system Qt: its own layout, its own checks
+    import ctypes
+
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError as e:
+        return str(e).split(": ", 1)[-1] if str(plugin) in str(e) else str(e)
+    return None
+
+
+def entry() -> int:
+    """The ``airboss`` command as installed: the log file and crash log first (``app.log_file``),
+    then ``main``. (Tests call ``main`` in their own process, whose hooks are pytest's.)"""
+    from app import log_file
+
+    log_file.start(" ".join(["airboss", *sys.argv[1:2]]))
+    return main()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -394,6 +459,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             stored: object = UNREAD
             if not ns.screenshot and not ns.game_id:
                 stored = _rows_before_qt(game)
+            problem = qt_platform_problem(bool(ns.screenshot or ns.startup_profile))
+            if problem:
+                print(f"airboss: {problem}", file=sys.stderr)
+                return 2
             from app.ui.qt_import import install
 
             install()  # PySide6's import hook made cheap before PySide6 is imported
@@ -411,17 +480,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (StoreError, RuleViolation, KeyError) as e:
         print(f"airboss: {e}", file=sys.stderr)
         return 2
-    except Exception as e:  # never a traceback for the umpire; AIRBOSS_DEBUG=1 shows it
+    except Exception as e:  # never a traceback for the umpire: it goes to the log file
         if os.environ.get("AIRBOSS_DEBUG"):
             raise
+        import logging
+
+        from app import log_file
+
+        logging.getLogger("airboss").error("the command failed", exc_info=e)
         lines = str(e).strip().splitlines()
         print(
             f"airboss: {type(e).__name__}: {lines[0] if lines else ''} "
-            "(AIRBOSS_DEBUG=1 shows the details)",
+            f"(the details are in {log_file.log_path()}; AIRBOSS_DEBUG=1 shows them here)",
             file=sys.stderr,
         )
         return 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(entry())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -49,10 +50,30 @@ _VETTED: dict[tuple[str, str, str], str | None] = {}
 
 
 def _dist(ep: EntryPoint) -> str:
+    named = _name_version(ep)
+    return "an unknown distribution" if named is None else f"{named[0]} {named[1]}"
+
+
+def _name_version(ep: EntryPoint) -> tuple[str, str] | None:
+    """The name and version of the distribution that registers ``ep`` (``None``: unknown).
+    Read once per distribution folder (issue 44: each ``name`` and ``version`` read and parsed
+    its METADATA file again, several times in every load of a third-party ruleset)."""
     dist = getattr(ep, "dist", None)
     if dist is None:
-        return "an unknown distribution"
-    return f"{dist.name} {dist.version}"
+        return None
+    folder = getattr(dist, "_path", None)
+    if folder is None:
+        return (dist.name, dist.version)
+    key = str(folder)
+    known = _NAMED.get(key)
+    if known is None:
+        meta = dist.metadata
+        known = _NAMED[key] = (meta["Name"], meta["Version"])
+    return known
+
+
+#: a distribution's folder -> its (name, version), as ``_name_version`` read them
+_NAMED: dict[str, tuple[str, str]] = {}
 
 
 def _registrations() -> tuple[dict[str, EntryPoint], dict[str, str]]:
@@ -68,7 +89,7 @@ def _registrations() -> tuple[dict[str, EntryPoint], dict[str, str]]:
         if len(eps) == 1:
             usable[name] = eps[0]
             continue
-        own = [e for e in eps if getattr(getattr(e, "dist", None), "name", None) == BUILT_IN]
+        own = [e for e in eps if (_name_version(e) or ("",))[0] == BUILT_IN]
         others = ", ".join(_dist(e) for e in eps if e not in own[:1])
         if own:
             usable[name] = own[0]
@@ -131,8 +152,7 @@ def _key(name: str, ep: EntryPoint) -> tuple[str, str, str]:
 
 def _trusted(ep: EntryPoint) -> bool:
     """Airboss's own rulesets, and any ruleset of a frozen bundle, are imported directly."""
-    dist = getattr(getattr(ep, "dist", None), "name", None)
-    return dist == BUILT_IN or bool(getattr(sys, "frozen", False))
+    return (_name_version(ep) or ("",))[0] == BUILT_IN or bool(getattr(sys, "frozen", False))
 
 
 _PROBE = "import sys; from app.plugins import _probe; _probe(sys.argv[1:])"
@@ -159,37 +179,130 @@ def _vet(eps: Mapping[str, EntryPoint]) -> None:
     todo = {n: ep for n, ep in eps.items() if not _trusted(ep) and _key(n, ep) not in _VETTED}
     if not todo:
         return
-    env = dict(os.environ)
-    # the child sees what this process sees (a test's fake distribution included)
-    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path if p)
-    limit = IMPORT_TIME_LIMIT
-    with tempfile.TemporaryDirectory(prefix="airboss-rulesets-") as tmp:
-        running: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
-        for i, (name, ep) in enumerate(todo.items()):
-            out = Path(tmp) / f"{i}.json"
-            running[name] = (
-                subprocess.Popen(
-                    [sys.executable, "-c", _PROBE, name, ep.value, str(out)],
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    start_new_session=True,  # a hung plugin's own children are stopped too
-                ),
-                out,
-            )
-        deadline = time.monotonic() + limit
-        for name, (proc, out) in running.items():
-            key = _key(name, todo[name])
+    forked = _forkable()
+    for name, ep in todo.items():
+        if _key(name, ep) not in _TRYING:
+            _TRYING[_key(name, ep)] = _Trial(name, ep, forked)
+    for name, ep in todo.items():
+        _take(_key(name, ep))
+
+
+def _take(key: tuple[str, str, str]) -> None:
+    """The verdict of a first import being tried, waited for (``_VETTED``)."""
+    trial = _TRYING.pop(key)
+    try:
+        _VETTED[key] = trial.verdict()
+    finally:
+        trial.folder.cleanup()
+
+
+class _Trial:
+    """One first import tried in a child process: the child, the file it writes what happened
+    to, and when it is given up (``IMPORT_TIME_LIMIT`` after it started)."""
+
+    def __init__(self, name: str, ep: EntryPoint, forked: bool) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="airboss-rulesets-")
+        self.out = Path(self.folder.name) / "import.json"
+        self.limit = IMPORT_TIME_LIMIT
+        self.deadline = time.monotonic() + self.limit
+        self.proc: subprocess.Popen[bytes] | _Forked
+        if forked:
+            self.proc = _Forked.start(name, ep.value, self.out)
+            return
+        env = dict(os.environ)
+        # the child sees what this process sees (a test's fake distribution included)
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path if p)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _PROBE, name, ep.value, str(self.out)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a hung plugin's own children are stopped too
+        )
+
+    def verdict(self) -> str | None:
+        try:
+            code = self.proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            _stop(self.proc)
+            return f"did not finish importing in {self.limit:g} s (a hang at import?); not loaded"
+        return _verdict(self.out, code)
+
+    def stop(self) -> None:
+        _stop(self.proc)
+        self.folder.cleanup()
+
+
+#: first imports being tried and not yet waited for (``Loading``), by ``_key``
+_TRYING: dict[tuple[str, str, str], _Trial] = {}
+
+
+def _forkable() -> bool:
+    """A first import may be tried in a child forked from this process (issue 44: Python,
+    pydantic and Airboss's modules are there already, where a new interpreter took most of a
+    second to import them again): on Linux, in a process of one thread (a thread, Qt's or a
+    worker's, could hold a lock the child would wait on), never in a frozen bundle."""
+    if not sys.platform.startswith("linux") or getattr(sys, "frozen", False):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no /proc (a sandbox): the threads cannot be counted
+        return False
+
+
+class _Forked:
+    """A child forked to try one first import (``_probe``), waited for as ``Popen`` is."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    @classmethod
+    def start(cls, name: str, value: str, out: Path) -> _Forked:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
             try:
-                code = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                _stop(proc)
-                _VETTED[key] = (
-                    f"did not finish importing in {limit:g} s (a hang at import?); not loaded"
-                )
-                continue
-            _VETTED[key] = _verdict(out, code)
+                os.setsid()  # a hung plugin's own children are stopped with it
+                quiet = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(quiet, fd)
+                _probe([name, value, str(out)])
+            finally:
+                os._exit(70)
+        return cls(pid)
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            if timeout is not None and not self._ends_within(timeout):
+                raise subprocess.TimeoutExpired(str(self.pid), timeout)
+            _, status = os.waitpid(self.pid, 0)
+            self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def _ends_within(self, timeout: float) -> bool:
+        """Whether the child ends within ``timeout`` seconds (it is not reaped here)."""
+        try:
+            fd = os.pidfd_open(self.pid)  # readable once the child has ended (Linux 5.3)
+        except OSError:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:  # an older kernel: asked every 5 ms
+                if os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT):
+                    return True
+                time.sleep(0.005)
+            return False
+        try:
+            return bool(select.select([fd], [], [], timeout)[0])
+        finally:
+            os.close(fd)
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _verdict(out: Path, code: int) -> str | None:
@@ -206,7 +319,7 @@ def _verdict(out: Path, code: int) -> str | None:
     return str(result.get("error", "its import failed"))
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
+def _stop(proc: subprocess.Popen[bytes] | _Forked) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, AttributeError):
@@ -257,15 +370,50 @@ def broken_rulesets() -> dict[str, str]:
 
 def load_ruleset(ruleset_id: str) -> Ruleset:
     """The ruleset registered as ``ruleset_id``; ``KeyError`` listing the known ids if unknown."""
-    eps, refused = _registrations()
-    if ruleset_id not in eps:
-        if ruleset_id in refused:
-            raise KeyError(f"ruleset {ruleset_id!r} {refused[ruleset_id]}")
-        raise KeyError(f"no ruleset {ruleset_id!r}; installed: {', '.join(sorted(eps)) or 'none'}")
-    return _isolated(ruleset_id, eps[ruleset_id])
+    return Loading(ruleset_id).ruleset()
+
+
+class Loading:
+    """``load_ruleset`` begun: the ruleset looked up and, a third-party one not tried yet, its
+    first import started in a child process; ``ruleset()`` waits for its verdict and loads it.
+    Opening a game starts it once it knows the ruleset and reads the game's log meanwhile, the
+    child on the other core (issue 44); ``stop()`` stops a child not waited for."""
+
+    def __init__(self, ruleset_id: str) -> None:
+        self.id = ruleset_id
+        eps, refused = _registrations()
+        self.ep = eps.get(ruleset_id)
+        self.error = ""
+        if self.ep is None:
+            known = ", ".join(sorted(eps)) or "none"
+            self.error = (
+                f"ruleset {ruleset_id!r} {refused[ruleset_id]}"
+                if ruleset_id in refused
+                else f"no ruleset {ruleset_id!r}; installed: {known}"
+            )
+            return
+        key = _key(ruleset_id, self.ep)
+        if not _trusted(self.ep) and key not in _VETTED and key not in _TRYING:
+            _TRYING[key] = _Trial(ruleset_id, self.ep, _forkable())
+
+    def ruleset(self) -> Ruleset:
+        """The ruleset (``KeyError`` listing the known ids if unknown, ``PluginError``)."""
+        if self.ep is None:
+            raise KeyError(self.error)
+        return _isolated(self.id, self.ep)
+
+    def stop(self) -> None:
+        """Stop the first import started for this ruleset, if nothing waited for it."""
+        trial = None if self.ep is None else _TRYING.pop(_key(self.id, self.ep), None)
+        if trial is not None:
+            trial.stop()
 
 
 def forget() -> None:
     """Forget every ruleset tried so far (tests that install and remove fake plugins)."""
+    for trial in _TRYING.values():
+        trial.stop()
+    _TRYING.clear()
     _VETTED.clear()
+    _NAMED.clear()
     _load.cache_clear()

@@ -28,7 +28,7 @@ from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.emitted import check_emitted
 from app.core.engagement import PILOT_QUALITIES, Engagement
-from app.core.errors import RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import (
     AircraftAdded,
     AircraftChanged,
@@ -70,11 +70,11 @@ from app.core.prepared import (
     line_roles,
     prepare,
 )
-from app.core.procedure import Procedure
+from app.core.procedure import Procedure, UnknownOdds
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.core.ruling import Ruling, needs_the_log, ruling_of, ruling_of_action, stamped
 from app.core.text import refuse_control, shown
-from app.plugins import load_ruleset
+from app.plugins import Loading, load_ruleset
 from app.store import (
     ConcurrentAppend,
     Store,
@@ -132,6 +132,9 @@ class GameSession:
         self._theirs: set[int] = set()
         #: the "who acts now" lines' refusals, worked out for the game as it was then
         self._refusals: tuple[Engagement, dict[tuple[str, str, str | None], str]] | None = None
+        #: the "who acts now" lines ``_owed`` last read, and for which game state: a resolve
+        #: reads them after it and the next one before it, the game unchanged between
+        self._owed_lines: tuple[Engagement, list[tuple[str, ...]]] | None = None
         self._closed = False
         #: this session appended to the log: closing it keeps the desk's rows (issue 36)
         self._wrote = False
@@ -250,9 +253,12 @@ class GameSession:
         store = open_store(target, read_only=read_only)
         if is_url(target):
             target = store.where  # its password never in a message (issue 30)
+        loading: Loading | None = None
         try:
             bounds.check_games(store, store.where)  # documented limits, before reading a row
             row = store.game(game)
+            # a third-party ruleset's first import tried in a child meanwhile (issue 44)
+            loading = Loading(row.ruleset)
             bounds.check_log(store, store.where, row.id)
             # a log changed outside Airboss is not replayed (issue 30); with no snapshot the
             # chain is checked as the log is read for its replay, once (issue 31)
@@ -264,7 +270,7 @@ class GameSession:
                         f"{target}: the game's variants are garbled ({row.variants!r})"
                     )
                 try:
-                    rs = load_ruleset(row.ruleset).bind(variants)
+                    rs = loading.ruleset().bind(variants)
                 except KeyError as e:
                     raise StoreError(
                         f"{target}: needs a ruleset that is not installed: {e}"
@@ -307,6 +313,9 @@ class GameSession:
         except Exception as e:  # a garbled log, payload or snapshot: refused, never a traceback
             store.close()
             raise StoreError(f"{target}: not a usable Airboss game ({_one_line(e)})") from None
+        finally:
+            if loading is not None:
+                loading.stop()  # a first import not waited for (the game refused before)
         session = cls(store, row.id, rs, timeline, actor)
         session._history_checked = snap is None
         return session
@@ -419,9 +428,11 @@ class GameSession:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
-        self.ruleset.check_events(self.engagement, events)  # issue 32: State and GameState
+        after = self.ruleset.check_events(self.engagement, events)  # issue 32: State, GameState
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
-        checked = self._timeline.check(envs)  # raises RuleViolation: nothing appended
+        # each event applied once (issue 44): the state the ruleset's check reached, else (an
+        # undo, redo or print record, which it does not apply) the projection's own check
+        checked = after if isinstance(after, Engagement) else self._timeline.check(envs)
         uid = uuid.uuid4().hex  # the action's id, made before it is sent (issue 30)
         try:
             self.store.append(envs, uid=uid)
@@ -586,10 +597,13 @@ class GameSession:
                 given[field] = ref  # not a field of this procedure: refused by its Inputs
         titles = {info.title or name: name for name, info in proc.Inputs.model_fields.items()}
         overridden = frozenset(titles.get(t, t) for t in (overrides or {}))
-        prepared = self.prepare(
-            procedure, roles, given, overridden, choose_target=False, check=False
-        )
-        return self.resolve(prepared, dice)
+
+        def prepared() -> Prepared:  # resolve uses neither its dice nor the dry run's refusal
+            return self.prepare(
+                procedure, roles, given, overridden, choose_target=False, check=False, dice=False
+            )
+
+        return self._resolve(proc, prepared, dice)
 
     def _procedure(self, procedure: str) -> Procedure:
         try:
@@ -802,7 +816,8 @@ class GameSession:
 
     def odds(self, prepared: Prepared) -> dict[str, Fraction]:
         """The exact odds of the prepared action, in the game as it is (a what-if without
-        aircraft): the same ``decide`` resolve runs, over every value of its dice."""
+        aircraft): the same ``decide`` resolve runs, over every value of its dice. When they
+        need a table cell the rules text does not print: ``UnknownOdds``, empty, naming it."""
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
         cached = self._last_odds
@@ -810,14 +825,17 @@ class GameSession:
             return dict(cached[1])
         proc = self._procedure(prepared.procedure)
         args = (prepared.inputs,) if prepared.is_what_if else (prepared.inputs, self.engagement)
-        odds = call_guest(
-            self.ruleset,
-            f"odds of {proc.title}",
-            proc.odds,
-            *args,
-            time_limit=TIME_LIMIT,
-            returns=odds_table,
-        )
+        try:
+            odds = call_guest(
+                self.ruleset,
+                f"odds of {proc.title}",
+                proc.odds,
+                *args,
+                time_limit=TIME_LIMIT,
+                returns=odds_table,
+            )
+        except MissingTableValue as e:  # named, not raised (issue 45): the desk offers it
+            return UnknownOdds(e)
         self._last_odds = (prepared, dict(odds))  # resolve stores them with the event
         return odds
 
@@ -867,9 +885,10 @@ class GameSession:
         if self._procedure(prepared.procedure).is_calculator:
             return None
         try:
-            return self.odds(prepared)
+            odds = self.odds(prepared)
         except Exception:  # noqa: BLE001 - odds that cannot be worked out are not stored
             return None
+        return None if isinstance(odds, UnknownOdds) else odds
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
         """Resolve exactly the prepared action: its inputs, its roles, its overrides. One
@@ -877,34 +896,38 @@ class GameSession:
         refused, naming what happened, and nothing is written."""
         if prepared.seq != self.engagement.seq:
             raise self._acted_first(prepared.seq)
-        if prepared.disagrees:
-            raise RuleViolation(prepared.disagrees)
-        refuse_control("the override's reason", prepared.reason)  # issue 46: names are text
-        if prepared.inputs is None:
-            if prepared.invalid is not None:
-                raise prepared.invalid
-            if prepared.missing is not None:
-                raise prepared.missing
-            raise RuleViolation(prepared.error or "the inputs are not complete")
-        proc = self._procedure(prepared.procedure)
+        _ready(prepared)
+        return self._resolve(self._procedure(prepared.procedure), lambda: prepared, dice)
+
+    def _resolve(
+        self, proc: Procedure, make: Callable[[], Prepared], dice: DiceSource | None
+    ) -> Resolution:
+        """``resolve`` of the action ``make`` prepares: the action made ready (a script's) and
+        resolved in one guarded call (issue 44: one hand-over to a worker thread for both; the
+        odds, whose failure or time-out records the action without them, keep their own)."""
+        engagement = self.engagement
         before = self._owed(proc.id)
+
+        def worked_out() -> tuple[Prepared, Resolution]:
+            prepared = make()
+            _ready(prepared)
+            chosen = dice if dice is not None else SeededDice()
+            return prepared, proc.resolve(prepared.inputs, chosen, engagement)
+
         try:
-            res = call_guest(
+            prepared, res = call_guest(
                 self.ruleset,
                 f"resolve {proc.title}",
-                proc.resolve,
-                prepared.inputs,
-                dice if dice is not None else SeededDice(),
-                self.engagement,
+                worked_out,
                 time_limit=TIME_LIMIT,
-                returns=Resolution,
+                returns=_resolution,
             )
         except Exception:
             # a game that another window or station changed meanwhile (an aircraft it
             # removed, say) is said as such, never as the ruleset's failure
-            if self.store.events(self.game_id, after=self.engagement.seq):
+            if self.store.events(self.game_id, after=engagement.seq):
                 self.refresh()
-                raise self._acted_first(prepared.seq) from None
+                raise self._acted_first(engagement.seq) from None
             raise
         if self.engagement.seq != prepared.seq:  # taken in while the ruleset worked it out
             raise self._acted_first(prepared.seq)
@@ -948,11 +971,18 @@ class GameSession:
         )
 
     def _owed(self, procedure: str) -> list[tuple[str, ...]]:
-        """The lines of this step that open a roll (to see what a result makes owed)."""
-        try:
-            lines = self.acting()
-        except RuleViolation:
-            return []
+        """The lines of this step that open a roll (to see what a result makes owed); the
+        step's lines are asked once per game state (the lines after one resolve are the next
+        one's lines before it, issue 44)."""
+        kept, e = self._owed_lines, self.engagement
+        if kept is not None and kept[0] is e:
+            lines = kept[1]
+        else:
+            try:
+                lines = self.acting()
+            except RuleViolation:
+                return []
+            self._owed_lines = (e, lines)
         return [
             line
             for line in lines
@@ -974,6 +1004,8 @@ class GameSession:
         the board (issue 18); empty otherwise."""
         get = (lambda f: getattr(inputs, f, None)) if isinstance(inputs, BaseModel) else inputs.get
         first, target = get("attacker") or get("aircraft"), get("target")
+        if self.ruleset.geometry is None or not first or not target:
+            return {}  # nothing for a geometry to read: no call into the ruleset (issue 44)
         relation = call_guest(
             self.ruleset,
             "geometry (board readings)",
@@ -1012,7 +1044,13 @@ class GameSession:
             time_limit=TIME_LIMIT,
             returns=AircraftAdded,
         )
-        who = f"{ev.name} ({ev.type_id}" + (f", {ev.pilot} pilot" if ev.pilot else "") + ")"
+        # the card's printed name, as the Roster shows it, never the catalogue id (issue 47)
+        printed = ev.card.get("name") if isinstance(ev.card.get("name"), str) else None
+        who = (
+            f"{ev.name} ({printed or ev.type_id}"
+            + (f", {ev.pilot} pilot" if ev.pilot else "")
+            + ")"
+        )
         self._commit([ev], f"{who} joins {ev.side}")
         return aircraft_id
 
@@ -1217,10 +1255,14 @@ class GameSession:
         )
         self._commit([ev], where)
 
-    def mark_printed(self, aircraft_ids: Sequence[str]) -> None:
-        """Record that these aircraft's current cards went on paper (not undoable)."""
+    def mark_printed(self, aircraft_ids: Sequence[str], where: str = "") -> None:
+        """Record that these aircraft's current cards went on paper (not undoable); ``where``:
+        the file or printer and from what, said in the log and by the desk's Print cards."""
         revs = {a: self.engagement.get(a).revision for a in aircraft_ids}
-        self._commit([CardsPrinted(revisions=revs)], f"Cards printed: {len(revs)} aircraft")
+        to = f", {where}" if where else ""
+        self._commit(
+            [CardsPrinted(revisions=revs, where=where)], f"Cards printed: {len(revs)} aircraft{to}"
+        )
 
     def set_dice(self, side: str, dice: str, aircraft: str | None = None) -> None:
         """Dice at the table (issue 35): from now on the dice typed for ``side``'s rolls (with
@@ -1342,6 +1384,26 @@ def _clock_seq(store: Store, game_id: str) -> int:
         elif isinstance(ev, ClockSet) and counts.get(env.action, True):
             return env.seq
     return 0
+
+
+def _ready(prepared: Prepared) -> None:
+    """Refuse a prepared action that cannot be resolved as it stands, saying why."""
+    if prepared.disagrees:
+        raise RuleViolation(prepared.disagrees)
+    refuse_control("the override's reason", prepared.reason)  # issue 46: names are text
+    if prepared.inputs is None:
+        if prepared.invalid is not None:
+            raise prepared.invalid
+        if prepared.missing is not None:
+            raise prepared.missing
+        raise RuleViolation(prepared.error or "the inputs are not complete")
+
+
+def _resolution(result: tuple[Prepared, Any]) -> tuple[Prepared, Resolution]:
+    """A guest check (``call_guest``'s ``returns``) of ``_resolve``'s answer: its resolution."""
+    if not isinstance(result[1], Resolution):
+        raise TypeError(f"{type(result[1]).__name__}, not Resolution")
+    return result
 
 
 def _storable(envs: Sequence[Envelope]) -> None:

@@ -198,8 +198,12 @@ class AfterAction:
             if p is not None and not p.altitude_attribute and ev.x is not None:
                 self._track(seq, action, ev.aircraft, "altitude", Fraction(ev.altitude))
         elif isinstance(ev, ProcedureResolved):
+            # the attack whose chain puts its target out of the fight: the last one on it that
+            # did something (a loss in a roll it owed -- a critical hit, an ejection, a damage
+            # roll -- is its kill too, issue 45)
             a, t = self.planes.get(ev.attacker or ""), self.planes.get(ev.target or "")
-            if a is not None and t is not None and a.side != t.side and ev.target:
+            hostile = a is not None and t is not None and a.side != t.side
+            if hostile and ev.target and ev.outcome != "miss":
                 self._last_attack[ev.target] = ev.attacker or ""
         elif isinstance(ev, StatusChanged):
             self._status(seq, action, ev)

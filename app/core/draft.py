@@ -796,6 +796,39 @@ class ActionDraft:
         if nxt.kind == "die":
             self.focus.emit(nxt)
 
+    def fill_sent(self, dice: Sequence[tuple[str, str]], plot: Mapping[str, Any], said: str) -> str:
+        """What a player's page sent for the line this draft is open on, accepted by the
+        umpire's key (issue 48): a plot's values go into their fields and the dice into their
+        slots (matched by printed label, in order), each as if typed here, so the form shows
+        them and what it shows is what resolves. ``said`` is the notice. Returns "" or why
+        nothing was filled (the dice the line asks for changed since the page showed them)."""
+        p = self.prepared
+        if p is None:
+            return "no action is open to fill"
+        labels = [s.label for s in self.slots]
+        sent = [label for label, _ in dice]
+        if sent and sent != labels[: len(sent)]:
+            return (
+                "the dice this line asks for changed since the page showed them (now: "
+                + (", ".join(labels) or "none yet")
+                + "): ask the player to send them again"
+            )
+        unknown = [n for n in plot if n not in p.names]
+        if unknown:
+            return f"not a field of this form: {', '.join(unknown)}"
+        for name, value in plot.items():
+            if self.kind(name) in ("choice", "multi", "bool"):
+                self.pick(name, value)
+            else:
+                self.type_text(name, field_text.render(value), advance=False)
+        for i, (_, text) in enumerate(dice):
+            if text.strip() and i not in self.skipped:
+                self.type_die(i, text)
+        self.notice = said
+        self._emit()
+        self.focus.emit(self.next_entry())
+        return ""
+
     def clear_dice(self, why: str) -> None:
         """Empty the typed dice (they belong to the action they were typed for) and say so."""
         if self._clear_dice():

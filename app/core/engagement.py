@@ -146,8 +146,13 @@ class Engagement:
 
     @property
     def sides(self) -> tuple[str, ...]:
-        """The sides in the order their first aircraft joined."""
-        return tuple(dict.fromkeys(a.side for a in self.aircraft.values()))
+        """The sides in the order their first aircraft joined. Worked out once and carried to
+        the states that follow while no aircraft joins, leaves or changes side (``_SIDES``;
+        issue 44: a ruleset asks for them at every "who acts now", a scan of the roster)."""
+        kept: tuple[str, ...] | None = self.__dict__.get(_SIDES)
+        if kept is None:
+            kept = self.__dict__[_SIDES] = tuple({a.side: None for a in self.aircraft.values()})
+        return kept
 
     def on_side(self, side: str) -> list[AircraftState]:
         return [a for a in self.aircraft.values() if a.side == side]
@@ -170,6 +175,12 @@ class Engagement:
     def apply(self, event: Event, seq: int) -> Engagement:
         """The state after ``event`` (sequence number ``seq``); see :func:`apply`."""
         return apply(self, event, seq)
+
+
+#: where an ``Engagement`` keeps its ``sides`` once worked out (not a field: never stored,
+#: compared or copied by ``dataclasses.replace``); ``_evolve`` carries it to the next state
+#: and the changes that can move a side (an aircraft added, changed or removed) clear it
+_SIDES = "_sides"
 
 
 class _ByIdentity:
@@ -233,9 +244,12 @@ def _evolve(obj: D, **changes: Any) -> D:
 
 
 def _with_aircraft(state: Engagement, a: AircraftState, seq: int) -> Engagement:
+    was = state.aircraft.get(a.id)
     aircraft = dict(state.aircraft)
     aircraft[a.id] = _evolve(a, revision=seq)
-    return _evolve(state, aircraft=aircraft, seq=seq)
+    if was is not None and was.side == a.side:
+        return _evolve(state, aircraft=aircraft, seq=seq)
+    return _evolve(state, aircraft=aircraft, seq=seq, **{_SIDES: None})  # a side may change
 
 
 def _game_created(s: Engagement, e: GameCreated, seq: int) -> Engagement:
@@ -270,7 +284,8 @@ def _aircraft_changed(s: Engagement, e: AircraftChanged, seq: int) -> Engagement
 def _aircraft_removed(s: Engagement, e: AircraftRemoved, seq: int) -> Engagement:
     name = s.get(e.aircraft).name
     aircraft = {k: v for k, v in s.aircraft.items() if k != e.aircraft}
-    return _evolve(s, aircraft=aircraft, removed={**s.removed, e.aircraft: name}, seq=seq)
+    removed = {**s.removed, e.aircraft: name}
+    return _evolve(s, aircraft=aircraft, removed=removed, seq=seq, **{_SIDES: None})
 
 
 def _ledger_changed(s: Engagement, e: LedgerChanged, seq: int) -> Engagement:
@@ -312,9 +327,12 @@ def _ledger_limit(s: Engagement, e: LedgerLimitChanged, seq: int) -> Engagement:
 
 def _damage_taken(s: Engagement, e: DamageTaken, seq: int) -> Engagement:
     a = s.get(e.aircraft)
-    boxes = dict(a.boxes)
-    for box, n in e.boxes.items():
-        boxes[box] = boxes.get(box, 0) + n
+    boxes: Mapping[str, int] = a.boxes  # a hit on no box leaves them as they are (issue 44)
+    if e.boxes:
+        grown = dict(a.boxes)
+        for box, n in e.boxes.items():
+            grown[box] = grown.get(box, 0) + n
+        boxes = grown
     damage = a.damage + e.points
     if damage < 0 or any(v < 0 for v in boxes.values()):
         raise RuleViolation(f"{a.name}: damage cannot fall below zero")

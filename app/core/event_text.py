@@ -87,7 +87,8 @@ def event_text(ev: Event, names: Mapping[str, str]) -> str:
             else f"{who}: at ({ev.x:g}, {ev.y:g}) facing {ev.facing}, altitude {ev.altitude}"
         )
     elif isinstance(ev, AircraftAdded):
-        text = f"{ev.name} ({ev.type_id}, {ev.side}) added"
+        printed = ev.card.get("name")  # the card's printed name, as the Roster says it
+        text = f"{ev.name} ({printed if isinstance(printed, str) else ev.type_id}, {ev.side}) added"
     elif isinstance(ev, AircraftRemoved):
         text = f"{who}: removed"
     elif isinstance(ev, InitiativeSet):

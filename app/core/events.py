@@ -185,6 +185,9 @@ class ProcedureResolved(_Event):
     odds: dict[str, Fraction] | None = None
     #: the umpire's reason for the inputs he overrode (issue 34; empty: none given)
     reason: str = ""
+    #: every modifier that entered the roll's number, with its rule and sign, as ``decide``
+    #: summed them (issue 45, ``app.core.reckoning.Term``; empty in older logs)
+    modifiers: tuple[dict[str, JSON], ...] = ()
 
     def touches(self) -> frozenset[str]:
         return frozenset(a for a in (self.attacker, self.target) if a)
@@ -212,6 +215,8 @@ class CardsPrinted(_Event):
 
     kind: Literal["cards_printed"] = "cards_printed"
     revisions: dict[str, int]
+    #: where they went and from what: "cards.pdf (airboss cards)", "the printer HP (the desk)"
+    where: str = ""
 
 
 class Reverted(_Event):
@@ -291,7 +296,23 @@ class Envelope(BaseModel):
 
 
 def event_to_json(event: Event) -> str:
-    return EVENT_ADAPTER.dump_json(event).decode()
+    """The event's JSON as the log stores it. An action's events are written out to see that
+    they can be stored, to measure them against the limits and to store them: the text is
+    kept for the events written out last, by identity (an event is frozen, its JSON never
+    changes), so each is written out once (issue 44)."""
+    kept = _WRITTEN.get(id(event))
+    if kept is not None and kept[0] is event:
+        return kept[1]
+    text = EVENT_ADAPTER.dump_json(event).decode()
+    if len(_WRITTEN) >= 64:
+        _WRITTEN.clear()
+    _WRITTEN[id(event)] = (event, text)
+    return text
+
+
+#: event id -> (the event, its JSON), for ``event_to_json`` (the event is held, so its id
+#: cannot be another's while the entry lives)
+_WRITTEN: dict[int, tuple[Event, str]] = {}
 
 
 #: the adapter's own validator: ``TypeAdapter.validate_json`` only passes its defaults on to

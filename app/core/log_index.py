@@ -23,6 +23,7 @@ from typing import Any, Literal, Protocol
 from app.core.events import (
     AircraftAdded,
     AircraftChanged,
+    CardsPrinted,
     ClockSet,
     CriticalHit,
     DamageTaken,
@@ -178,6 +179,8 @@ class LogReader:
         self._said: tuple[int, str] = (0, "")
         #: one copy of each actor and rule text, shared by every entry that names it
         self._texts: dict[str, str] = {}
+        #: the newest cards printed: when (a timestamp) and where ("" when not said)
+        self.last_printed: tuple[float, str] | None = None
 
     @property
     def turn(self) -> int:
@@ -289,6 +292,8 @@ class LogReader:
             self.ledgers.setdefault((ev.aircraft, ev.ledger), []).append(
                 LedgerChange(env.seq, action, turn, "limit", Fraction(ev.maximum), said)
             )
+        elif isinstance(ev, CardsPrinted):
+            self.last_printed = (env.time.timestamp(), ev.where)
 
     def _hit(self, env: Logged, ev: DamageTaken | CriticalHit, turn: int, said: str) -> Hit:
         if isinstance(ev, DamageTaken):

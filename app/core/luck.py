@@ -29,13 +29,24 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from app.core.after_action import LOSSES, undone_actions
+from app.core.chain_odds import fight_odds
 from app.core.engagement import Engagement, apply
-from app.core.events import CardsPrinted, ProcedureResolved, Restored, Reverted, StatusChanged
+from app.core.events import (
+    CardsPrinted,
+    Event,
+    ProcedureResolved,
+    Restored,
+    Reverted,
+    StatusChanged,
+    event_to_json,
+)
 from app.core.log_index import Logged
 from app.core.procedure import Draft, Procedure, exact_outcomes
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from app.core.ruleset import Ruleset
 
 __all__ = [
     "BAND",
@@ -112,36 +123,54 @@ def luck_rolls(
     events: Iterable[Logged],
     procedures: Mapping[str, Procedure],
     undone: Iterable[int] | None = None,
+    chains: Ruleset | None = None,
 ) -> list[RollOdds]:
     """Every roll of the log that counts now, with its odds worked out again on the state
-    before it. ``events`` is read twice unless ``undone`` is given (a list is fine)."""
+    before it. ``events`` is read twice unless ``undone`` is given (a list is fine).
+
+    A kill is credited to the attack whose chain put the target out of the fight: its own roll
+    and the rolls it owed (Phantoms' critical hits and ejection, the UFO game's damage rolls).
+    A loss in a roll that is not an attack (a roll owed) goes to the last attack on that target
+    that did something (not a "miss"). With ``chains`` (the game's ruleset) a roll's kill
+    chance is likewise the chance its chain puts the target out of the fight, less the chance
+    the rolls it already owed did (``app.core.chain_odds.fight_odds``)."""
     if undone is None:
         events = list(events)
         undone = undone_actions(events)
     gone = set(undone)
     state = Engagement()
     out: list[RollOdds] = []
+    #: target -> the index in ``out`` of the last attack on it that did something
+    owner: dict[str, int] = {}
     for env in events:
         ev = env.event
         if isinstance(ev, Reverted | Restored | CardsPrinted) or env.action in gone:
             continue
         if isinstance(ev, ProcedureResolved) and ev.rolls:
-            out.append(_roll(env.seq, env.action, ev, procedures.get(ev.procedure), state))
+            out.append(_roll(env.seq, env.action, ev, procedures.get(ev.procedure), state, chains))
+            r = out[-1]
+            if r.attack and r.target and r.outcome != "miss":
+                owner[r.target] = len(out) - 1
         elif (
             isinstance(ev, StatusChanged)
-            and out
-            and out[-1].action == env.action
-            and out[-1].target == ev.aircraft
             and set(ev.set) & LOSSES
             and not state.get(ev.aircraft).status & LOSSES
-        ):  # the roll's own action put its target out of the fight
-            out[-1] = replace(out[-1], killed=True)
+        ):
+            mine = out and out[-1].action == env.action and out[-1].target == ev.aircraft
+            at = len(out) - 1 if mine else owner.get(ev.aircraft)
+            if at is not None and out[at].attack:  # its own roll, or a roll its chain owed
+                out[at] = replace(out[at], killed=True)
         state = apply(state, ev, env.seq)
     return out
 
 
 def _roll(
-    seq: int, action: int, ev: ProcedureResolved, proc: Procedure | None, state: Engagement
+    seq: int,
+    action: int,
+    ev: ProcedureResolved,
+    proc: Procedure | None,
+    state: Engagement,
+    chains: Ruleset | None = None,
 ) -> RollOdds:
     a = state.aircraft.get(ev.attacker or "")
     t = state.aircraft.get(ev.target or "")
@@ -163,7 +192,7 @@ def _roll(
     if proc is None:
         return RollOdds(**base, why=f"the ruleset has no procedure {ev.procedure!r} now")
     try:
-        odds, kill = _odds(proc, proc.parse(ev.inputs), state, ev.target)
+        odds, kill = _odds(proc, proc.parse(ev.inputs), state, ev.target, chains)
     except Exception as e:  # noqa: BLE001 - one roll that cannot be worked out is said, not fatal
         return RollOdds(**base, why=f"{type(e).__name__}: {e}")
     if ev.odds is not None:
@@ -175,11 +204,17 @@ def _roll(
 
 
 def _odds(
-    proc: Procedure, inputs: Any, state: Engagement, target: str | None
+    proc: Procedure,
+    inputs: Any,
+    state: Engagement,
+    target: str | None,
+    chains: Ruleset | None = None,
 ) -> tuple[dict[str, Fraction], Fraction]:
     """The outcome odds of ``proc`` on ``state`` (as ``Procedure.odds``) and the chance that
-    the roll puts ``target`` out of the fight, from one walk of ``decide``."""
+    the roll, with the rolls it owes (``chains``), puts ``target`` out of the fight, from one
+    walk of ``decide``."""
     model = proc.state_model
+    after: dict[str, tuple[Event, ...]] = {}
 
     def run(dice: Any) -> str:
         draft = Draft(state, model)
@@ -188,15 +223,30 @@ def _odds(
             isinstance(e, StatusChanged) and e.aircraft == target and set(e.set) & LOSSES
             for e in draft.events
         )
-        return f"{int(lost)}{label}"
+        key = f"{int(lost)}{label}"
+        if chains is not None and target is not None:
+            key += "\x00" + "\n".join(event_to_json(e) for e in draft.events)
+            after.setdefault(key, tuple(draft.events))
+        return key
 
     walked = exact_outcomes(run)
     odds: dict[str, Fraction] = {}
     kill = Fraction(0)
+    branches: list[tuple[Fraction, Engagement]] = []
     for key, p in walked.items():
-        odds[key[1:]] = odds.get(key[1:], Fraction(0)) + p
+        label = key.split("\x00", 1)[0][1:]
+        odds[label] = odds.get(label, Fraction(0)) + p
         if key[0] == "1":
             kill += p
+        if key in after:
+            s = state
+            for e in after[key]:
+                s = apply(s, e, s.seq)
+            branches.append((p, s))
+    if chains is not None and target is not None:
+        fight = fight_odds(chains, state, target, branches)
+        if fight is not None:
+            kill = max(fight[0] - fight[1], Fraction(0))
     return proc.arrange(odds), kill
 
 
@@ -328,8 +378,10 @@ def attacks(rolls: Iterable[RollOdds], side: str | None = None) -> list[RollOdds
 
 
 def read_luck(
-    events: Callable[[], Iterable[Logged]], procedures: Mapping[str, Procedure]
+    events: Callable[[], Iterable[Logged]],
+    procedures: Mapping[str, Procedure],
+    chains: Ruleset | None = None,
 ) -> list[RollOdds]:
     """Every roll with its odds, from a log read by ``events()`` (called twice: a long log
     is never held whole)."""
-    return luck_rolls(events(), procedures, undone_actions(events()))
+    return luck_rolls(events(), procedures, undone_actions(events()), chains)

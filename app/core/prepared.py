@@ -432,18 +432,13 @@ def _validated(
     if said:
         inputs = None
     error = said or "; ".join([f"{values[n].title}: {values[n].error}" for n in errors] + general)
-    names = {a.id: a.name for a in engagement.aircraft.values()} | {
-        r: engagement.aircraft[a].name
-        for r, a in roles.items()
-        if a is not None and a in engagement.aircraft
-    }
     to_type: tuple[DieToType, ...] = ()
     missing: MissingTableValue | None = None
     if inputs is not None:
         try:
             game = engagement if any(roles.values()) else None  # as the odds are worked out
             needed = proc.dice_needed(inputs, game, limit=DRY_RUN_LIMIT if dice else 1)
-            to_type = dice_of(needed, names) if dice else ()
+            to_type = dice_of(needed, _names(engagement, roles)) if dice else ()
         except MissingTableValue as e:
             missing = e
         except (RuleViolation, ValueError, KeyError):
@@ -465,6 +460,15 @@ def _validated(
         missing=missing,
         disagrees=said,
     )
+
+
+def _names(engagement: Engagement, roles: Mapping[str, str | None]) -> dict[str, str]:
+    """How the dice name who rolls them: each aircraft's name, by id and by role."""
+    return {a.id: a.name for a in engagement.aircraft.values()} | {
+        r: engagement.aircraft[a].name
+        for r, a in roles.items()
+        if a is not None and a in engagement.aircraft
+    }
 
 
 # -- a refusal said before the dice (issue 29) ------------------------------------------------

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
-from app.core.errors import RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import (
     AircraftAdded,
     AttributesSet,
@@ -37,12 +37,14 @@ from app.core.events import (
     GameAttributesSet,
     ProcedureResolved,
 )
+from app.core.reckoning import Term
 
 __all__ = [
     "Calculator",
     "Decision",
     "Draft",
     "OddsTooLarge",
+    "UnknownOdds",
     "Procedure",
     "Resolution",
     "exact_outcomes",
@@ -57,6 +59,18 @@ ODDS_LIMIT = 20_000
 
 class OddsTooLarge(RuleViolation):
     """The inputs ask for more dice sequences than the odds may walk."""
+
+
+class UnknownOdds(dict[str, Fraction]):
+    """No odds, because a table cell the rules text does not print is needed: empty, with
+    ``missing`` naming the table and the cell (``GameSession.odds`` gives it, never raises)."""
+
+    def __init__(self, missing: MissingTableValue) -> None:
+        super().__init__()
+        self.missing = missing
+
+    def __repr__(self) -> str:
+        return f"UnknownOdds({self.missing})"
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,9 @@ class Decision:
     follow_ups: tuple[tuple[str, str], ...] = ()
     #: the headline when the outcome label does not say what happened (see ``Resolution``)
     headline: str = ""
+    #: every modifier that entered the roll's number (``app.core.reckoning.Term``), kept with
+    #: the log record for the ruling (issue 45)
+    modifiers: tuple[Term, ...] = ()
 
 
 class InvalidState(RuleViolation, TypeError):
@@ -461,10 +478,17 @@ class Procedure(ABC):
         """Validate raw inputs into ``Inputs`` (``pydantic.ValidationError`` if they are bad)."""
         return parse_inputs(self.Inputs, inputs)
 
-    def record(self, inputs: BaseModel, rolls: Sequence[Roll], outcome: str) -> ProcedureResolved:
+    def record(
+        self,
+        inputs: BaseModel,
+        rolls: Sequence[Roll],
+        outcome: str,
+        modifiers: Sequence[Term] = (),
+    ) -> ProcedureResolved:
         """The log record of this procedure's roll."""
         data = inputs.model_dump(mode="json")
         return ProcedureResolved(
+            modifiers=tuple(t.as_record() for t in modifiers),
             procedure=self.id,
             inputs=data,
             rolls=tuple(
@@ -515,7 +539,7 @@ class Procedure(ABC):
         start = len(dice.rolls)
         decision = self.decide(inputs, dice, draft)
         rolls = tuple(dice.rolls[start:])
-        events = (self.record(inputs, rolls, decision.outcome), *draft.events)
+        events = (self.record(inputs, rolls, decision.outcome, decision.modifiers), *draft.events)
         return Resolution(
             events,
             decision.narrative,
@@ -587,6 +611,8 @@ def parse_inputs(model: type[BaseModel], inputs: BaseModel | Mapping[str, Any]) 
 
 
 def _storable(value: Any) -> bool:
+    if value is None or type(value) in _PLAIN:
+        return True  # before the slower checks for a mapping and a collection (issue 44)
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -598,3 +624,7 @@ def _storable(value: Any) -> bool:
     if isinstance(value, list | tuple | set | frozenset):
         return all(_storable(v) for v in value)
     return True
+
+
+#: values that always hold storable text (none)
+_PLAIN = frozenset({bool, int, float})

@@ -393,6 +393,20 @@ class Ruleset:
         Displays), built from the projection; none by default."""
         return []
 
+    # -- what each side may know (the players' own screens, issue 48) ----------------------------
+
+    def known_enemies(self, engagement: Engagement, side: str) -> frozenset[str] | None:
+        """The enemy aircraft ``side`` may know of now (its spotting rule), or ``None`` for a
+        ruleset (or a game) without one: then a side sees the enemy as the Player display
+        shows it."""
+        return None
+
+    def written_plot(self, engagement: Engagement, line: Acting) -> bool:
+        """This "who acts now" line's ``secret_inputs`` are written secretly (a plot): what a
+        player enters for it stays sealed at the desk until every written plot of the step is
+        in (the reveal). None by default."""
+        return False
+
     def card_spec(self, aircraft: AircraftState, engagement: Engagement) -> CardSpec:
         """This aircraft's printed control card; rulesets override to add their data blocks."""
         return CardSpec(
@@ -416,6 +430,12 @@ class Ruleset:
         """Events that happen by themselves when the game reaches ``turn``/``step``."""
         return []
 
+    def chain_model(self) -> Any:
+        """The rolls an aircraft owes as a Markov chain (``app.core.chain_model.ChainModel``)
+        for the odds to the end of the chain, or ``None``: the chain is then followed through
+        the "who acts now" lines and the procedures themselves (``GenericModel``)."""
+        return None
+
     def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
         """Where the rules let this aircraft move now, for the board to show (``None``: the
         ruleset gives no help). Read from its card and state and its position on the board."""
@@ -436,19 +456,22 @@ class Ruleset:
         otherwise."""
         return {}
 
-    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> None:
+    def check_events(self, engagement: Engagement, events: Sequence[Event]) -> Engagement | None:
         """The one door every event of this ruleset's game passes before it is stored (issue
         32), whatever made it (a procedure, ``on_clock``, an aircraft put on the roster with its
         initial attributes, a correction): each event in turn, on the game as the events
         before it leave it, against ``State`` and ``GameState`` (``InvalidState``, naming what
-        is wrong; nothing is stored)."""
+        is wrong; nothing is stored). The game as the events leave it, numbered on from
+        ``engagement`` (the session takes it, issue 44: not worked out twice), or ``None`` when
+        one cannot apply (the session's own check then refuses it)."""
         state = engagement
         for event in events:
             check_event(event, state, self.State, self.GameState)
             try:
                 state = apply(state, event, state.seq + 1)
             except Exception:  # noqa: BLE001 - what cannot apply is refused by the store's check
-                return
+                return None
+        return state
 
     def ledger_spec(
         self, ledger_id: str, card: Mapping[str, Any] | None = None

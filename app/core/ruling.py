@@ -39,6 +39,7 @@ from app.core.events import (
     Restored,
     Reverted,
 )
+from app.core.reckoning import Term, by_die, terms_of_record, total
 from app.core.text import shown
 
 if TYPE_CHECKING:
@@ -195,6 +196,9 @@ class Ruling:
     #: undone now, and the sequence number of the undo
     undone: bool = False
     undone_at: int | None = None
+    #: every modifier that entered the roll's number, with its rule and sign, as the
+    #: procedure summed them (issue 45; empty in older logs: the inputs that are modifiers)
+    terms: tuple[Term, ...] = ()
     #: the public version (``public()``): what the players may see
     is_public: bool = False
     #: parts left out of the public version, said in one line
@@ -231,9 +235,11 @@ class Ruling:
         if len(events) < len(self.events):
             withheld.append("the umpire's records of positions and state")
         narrative = self.narrative if len(inputs) == len(self.inputs) else ""
+        terms = self.terms if len(inputs) == len(self.inputs) else ()
         return replace(
             self,
             actor="",
+            terms=terms,
             inputs=inputs,
             dice=dice,
             events=events,
@@ -263,7 +269,14 @@ class Ruling:
                 cites = f" [{', '.join(i.rules)}]" if i.rules else ""
                 lines.append(f"{i.title}: {said(i.value)} — {i.source_text}{cites}")
             out.append(("Inputs", lines))
-        if self.modifiers:
+        if self.terms:
+            lines = []
+            for die, terms in by_die(self.terms).items():
+                of = f"{die}: " if die else ""
+                summed = total(terms)
+                lines.append(of + "; ".join(t.text for t in terms) + f" (in all {summed:+d})")
+            out.append(("Modifiers", lines))
+        elif self.modifiers:
             lines = []
             for i in self.modifiers:
                 cites = f"rule {', '.join(i.rules)}" if i.rules else f"rule {self.rule}"
@@ -441,6 +454,7 @@ def ruling_of_action(
         title=title,
         rule=rule,
         roles=roles,
+        terms=terms_of_record(ev.modifiers),
         inputs=inputs,
         odds=tuple(odds.items()),
         odds_from=odds_from,

@@ -13,10 +13,13 @@ _GAME_SIZES = (
     "SELECT substr(id, 1, 40), length(id), length(ruleset), length(title), "
     "length(variants) FROM game"
 )
-#: the first event with a field over its limit (``check_log``)
+#: the first event with a field over its limit (``check_log``): the table read through in
+#: its own order, not row by row through the (game, seq) index (a ``CAST``, which no index
+#: answers: a tenth less work, issue 44; only the rows over a limit, none in a good file, are
+#: sorted)
 _EVENT_SIZES = (
     "SELECT seq, length(payload), length(narrative), length(actor), length(rule) "
-    "FROM event WHERE game_id = :game AND (length(payload) > :payload "
+    "FROM event WHERE CAST(game_id AS TEXT) = :game AND (length(payload) > :payload "
     "OR length(narrative) > :text OR length(actor) > :text OR length(rule) > :text) "
     "ORDER BY seq LIMIT 1"
 )

@@ -283,7 +283,10 @@ class Store(ABC):
         """The rows of one action, each chained to the event before it (``app.store.chain``)."""
         if not envelopes:
             return []
-        prev = self.hash_at(envelopes[0].game, envelopes[0].seq - 1) or ""
+        game, before = envelopes[0].game, envelopes[0].seq - 1
+        head = self.heads.get(game)  # the event before, checked or written here: not read again
+        prev = head[1] if head is not None and head[0] == before else self.hash_at(game, before)
+        prev = prev or ""
         rows = []
         for n, e in enumerate(envelopes):
             row = self._event_row(e, None if uid is None else f"{uid}/{n}")

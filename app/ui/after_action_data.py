@@ -68,7 +68,8 @@ class GameReading:
     def rolls(self) -> list[RollOdds]:
         """Every roll that counts, with its odds before the roll (the game replayed: read
         when first asked for)."""
-        return luck_rolls(self.session.iter_stored(), self.session.ruleset.procedures, self.undone)
+        rs = self.session.ruleset
+        return luck_rolls(self.session.iter_stored(), rs.procedures, self.undone, chains=rs)
 
     def sides(self) -> list[Tally]:
         return tally(self.rolls, "side")

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.core.dice_check import NO_AIRCRAFT
 from app.core.luck import attacks
+from app.ui.accessible import named
 from app.ui.after_action_data import GameReading
 from app.ui.after_action_export import export_csv, export_plot
 from app.ui.after_action_plots import draw_die, draw_luck, draw_series, plot_widget
@@ -54,6 +55,12 @@ class AfterActionView(QWidget):
         self.per.addItem("per aircraft", "aircraft")
         self.fight_plot = plot_widget()
         self.fight_plot.setObjectName("fight_plot")
+        named(
+            self.fight_plot,
+            "The fight plot",
+            "The chosen quantity per aircraft or side over game time in turns; hover a point "
+            "for its value and log line, click it for the Game log.",
+        )
         self.fight_items: list = []
         fight = QWidget()
         row = QHBoxLayout()
@@ -76,8 +83,18 @@ class AfterActionView(QWidget):
         self.luck_text.setWordWrap(True)
         self.luck_plot = plot_widget()
         self.luck_plot.setObjectName("luck_plot")
+        named(
+            self.luck_plot,
+            "The luck plot",
+            "Cumulative hits against the expected, inside the band of 90% of fair games.",
+        )
         self.luck_items: dict = {}
         self.luck_table = QTableWidget(0, 5)
+        named(
+            self.luck_table,
+            "Luck per aircraft",
+            "Each aircraft's attack rolls, hits and kills, expected against actual, and luck.",
+        )
         self.luck_table.setHorizontalHeaderLabels(
             ["aircraft", "attack rolls", "hits: expected / actual", "kills: expected / actual",
              "luckier than"]
@@ -101,11 +118,17 @@ class AfterActionView(QWidget):
         # -- dice at the table ------------------------------------------------------------
         self.die = QComboBox()
         self.die.setObjectName("die")
+        named(self.die, "Which die", "The die, or the physical die or player, to check")
         self.dice_text = QLabel()
         self.dice_text.setObjectName("dice_text")
         self.dice_text.setWordWrap(True)
         self.dice_plot = plot_widget()
         self.dice_plot.setObjectName("dice_plot")
+        named(
+            self.dice_plot,
+            "The dice plot",
+            "How often each face of the chosen die was typed, against a fair die's count.",
+        )
         self.dice_items: dict = {}
         # which physical dice (or player) a side or an aircraft rolls, set once, for the
         # rolls typed after it (a record in the log: ``GameSession.set_dice``)
@@ -113,6 +136,7 @@ class AfterActionView(QWidget):
         self.dice_who.setObjectName("dice_who")
         self.dice_name = QLineEdit()
         self.dice_name.setObjectName("dice_name")
+        named(self.dice_name, "The dice's name", "Who or which dice roll from now on")
         self.dice_name.setPlaceholderText("the red d10s, Anna's dice … (empty: not named)")
         self.dice_name.setMaxLength(80)
         self.dice_set_button = QPushButton("Name their dice")

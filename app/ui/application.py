@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 #: the window size of a ``--screenshot``; taller where every panel of the game, untabbed, needs
 #: more (Phantoms' nine panels: 1272 pixels)
 SCREENSHOT_SIZE = (1600, 1000)
+#: milliseconds after the desk is up before the After-action plots' libraries are imported
+PRELOAD_AFTER_MS = 300
 #: the PNG writer's quality of a screenshot: 80 is zlib's level 1 (the default, -1, is level
 #: 6: on a window's flat colours twice the time, for a file no smaller)
 PNG_QUALITY = 80
@@ -173,6 +175,9 @@ def run(
     strict = bool(screenshot or startup_profile)  # a GAME not opened fails the command
     cpu_at_paint = 0.0
     app = application()
+    from app.ui import uncaught
+
+    uncaught.install()  # the airboss command's: an uncaught exception is said in a dialog
     ask_for_passwords(game)
     settings = settings if settings is not None else app_settings()
     rows: Summary | None = None
@@ -251,6 +256,11 @@ def run(
         started()
         return 0
     QTimer.singleShot(0, started)
+    # then, in the idle time after the first paint, the After-action plots' libraries: the
+    # tab draws at once when first shown (issue 47)
+    from app.ui.docks.after_action import preload
+
+    QTimer.singleShot(PRELOAD_AFTER_MS, preload)
     code = app.exec()
     close_desk(window)
     return code

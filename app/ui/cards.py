@@ -98,7 +98,7 @@ def cards_command(
             pages = write_pdf(target, faces, per_page, size, title=f"{session.title} - cards")
         except OSError as e:
             return fail(f"{target}: {e}")
-        session.mark_printed(ids)
+        session.mark_printed(ids, f"to {target} (airboss cards)")
     print(
         f"{target}: {len(faces)} card{'s' if len(faces) != 1 else ''} on {pages} "
         f"page{'s' if pages != 1 else ''} ({size.key()}, {per_page} per page)"

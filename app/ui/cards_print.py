@@ -10,6 +10,7 @@ page with the same code.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QMarginsF, QRectF, Qt
@@ -384,7 +385,11 @@ class PrintCardsDialog(QDialog):
         outer.addLayout(buttons)
         self.resize(820, 600)
 
-        default = "changed" if model.has_session and model.session.printed else "all"
+        default = (
+            "changed"
+            if model.has_session and model.session.printed and model.session.changed_since_printed()
+            else "all"
+        )
         self._radios[default].setChecked(True)
         self._group.buttonToggled.connect(lambda *_: self._refresh())
         self._side.currentIndexChanged.connect(self._side_chosen)
@@ -485,7 +490,12 @@ class PrintCardsDialog(QDialog):
         self._radios["side"].setEnabled(bool(sides))
         self._radios["selected"].setText(f"Selected aircraft ({counts['selected']})")
         self._radios["selected"].setEnabled(counts["selected"] > 0)
-        self._radios["changed"].setText(f"Changed since last printed ({counts['changed']})")
+        self._radios["changed"].setText(self._changed_text(counts["changed"]))
+        # none changed: nothing to offer (a print from the command line may have taken them)
+        self._radios["changed"].setEnabled(counts["changed"] > 0)
+        if counts["changed"] == 0 and self._radios["changed"].isChecked():
+            self._radios["all"].setChecked(True)
+            return  # the radio's toggle refreshes
         faces = self.faces()
         pages = pages_needed(len(faces), self.per_page)
         self._summary.setText(
@@ -496,6 +506,17 @@ class PrintCardsDialog(QDialog):
             b.setEnabled(bool(faces))
         self.preview.set_cards(faces, self.per_page, self.page_size)
         self._turn(0)
+
+    def _changed_text(self, count: int) -> str:
+        """ "Changed since last printed (N)", saying when and where the cards were last
+        printed (from the desk or the command line: ``airboss cards`` records its prints too,
+        issue 47)."""
+        last = self._model.whole_log().last_printed if self._model.has_session else None
+        if last is None:
+            return f"Changed since last printed ({count})"
+        when = datetime.fromtimestamp(last[0]).strftime("%d %b %H:%M")
+        where = f", {last[1]}" if last[1] else ""
+        return f"Changed since last printed ({count or 'none'}; last printed {when}{where})"
 
     def _turn(self, step: int) -> None:
         self.preview.set_page(self.preview.page + step)
@@ -518,8 +539,11 @@ class PrintCardsDialog(QDialog):
 
         return dlg, step
 
-    def _run(self, job: str, draw: Callable[[list[CardFace], Progress], int]) -> bool:
-        """Run a drawing job with progress; on success record the cards as printed."""
+    def _run(
+        self, job: str, draw: Callable[[list[CardFace], Progress], int], where: str = ""
+    ) -> bool:
+        """Run a drawing job with progress; on success record the cards as printed (``where``
+        they went, for the log and for the next print's "changed since")."""
         ids = self.aircraft_ids()
         faces = self.faces()
         dlg, step = self._progress(len(faces))
@@ -534,7 +558,7 @@ class PrintCardsDialog(QDialog):
         finally:
             dlg.reset()
             dlg.deleteLater()
-        self._model.attempt(lambda: self._model.session.mark_printed(ids))
+        self._model.attempt(lambda: self._model.session.mark_printed(ids, where))
         self._refresh()
         self._status.setText(f"{job}: {len(faces)} cards on {pages} pages.")
         return True
@@ -546,12 +570,15 @@ class PrintCardsDialog(QDialog):
             lambda faces, step: write_pdf(
                 path, faces, self.per_page, self.page_size, step, f"{self._title()} - cards"
             ),
+            f"to {path} (the desk)",
         )
 
     def print_to(self, printer: QPrinter) -> bool:
         """The chosen cards on this printer (its paper as set up), then recorded as printed."""
         return self._run(
-            "Printed", lambda faces, step: paint_pages(printer, faces, self.per_page, step)
+            "Printed",
+            lambda faces, step: paint_pages(printer, faces, self.per_page, step),
+            f"on the printer {printer.printerName() or '(default)'} (the desk)",
         )
 
     def _title(self) -> str:
@@ -589,7 +616,10 @@ class PrintCardsDialog(QDialog):
     def show_print_preview(self) -> None:
         ids = self.aircraft_ids()
         if self.print_preview_dialog().exec() == QDialog.DialogCode.Accepted:
-            self._model.attempt(lambda: self._model.session.mark_printed(ids))
+            where = f"on the printer {self._preview_printer.printerName() or '(default)'}"
+            self._model.attempt(
+                lambda: self._model.session.mark_printed(ids, f"{where} (the desk)")
+            )
             self.accept()
 
 

@@ -44,7 +44,8 @@ class ChainOddsLine(QLabel):
         self.setWordWrap(True)
         self.setToolTip(
             "The exact chance, within this action and the rolls it owes (damage, critical "
-            "hits, a fire check, an ejection ...), of what it does to the target"
+            "hits, fire checks until the fire is out, an ejection ...), of what it does to the "
+            'target; "at least" where the chain could not be followed to its end'
         )
         self.hide()
         self._pool = QThreadPool(self)
@@ -84,7 +85,8 @@ class ChainOddsLine(QLabel):
 
 
 def chain_text(c: ChainOdds) -> str:
-    """The line as the panel shows it; empty when the chain has nothing to say."""
+    """The line as the panel shows it; empty when the chain has nothing to say. A chain cut
+    short says each chance as "at least ..." (``ChainOdds.lines``), never as a fraction."""
     lines = c.lines()
     if not lines:
         return ""

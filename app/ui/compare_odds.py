@@ -52,8 +52,8 @@ class Column:
     def rows(self) -> dict[str, str]:
         out = {label: odds_text(p) for label, p in self.odds.items()}
         if self.chain is not None:
-            for fact, p in self.chain.chances.items():
-                out[f"chain: {fact}"] = odds_text(p)
+            for fact in self.chain.chances:
+                out[f"chain: {fact}"] = self.chain.text_of(fact)  # "at least" when cut
         return out
 
 

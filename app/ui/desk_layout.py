@@ -44,5 +44,11 @@ TABLE = (
 )
 #: the share of a column's height each group starts with
 HEIGHTS = {"roster": 0.42, "turn": 0.58, "combat": 0.66, "game_log": 0.34}
+#: in table mode (larger type, the Turn panel without its list of steps: issue 47), the roster
+#: takes a larger share of the left column: every aircraft of an eight-aircraft game at 1366x768
+TABLE_HEIGHTS = {**HEIGHTS, "roster": 0.46, "turn": 0.54}
 #: the share of the window's width of the left column
 LEFT_WIDTH = 0.46
+#: ... in table mode: the roster's columns in larger type (Air Power's "F-100D Super Sabre
+#: (sample)" beside three status badges) leave its aircraft's names room (issue 47)
+TABLE_LEFT_WIDTH = 0.52

@@ -7,7 +7,7 @@ until asked dropped the digits the umpire typed."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QToolButton, QWidget
 
 KEY = "dice/players_roll"
@@ -86,12 +86,19 @@ class DiceQuestion(QWidget):
         row.setContentsMargins(4, 0, 4, 0)
         row.addWidget(QLabel("<b>Dice:</b>"))
         # small buttons: the status bar keeps its height, the panels theirs (1366x768)
+        # its own keys (Alt+Y, Alt+O: no other widget of the desk takes them), never the
+        # keyboard focus: Space at the first start is
+        # Next step in the Turn panel, not this answer (issue 47)
         self.players = QToolButton()
-        self.players.setText("Players roll (default)")
+        self.players.setText("Pla&yers roll (default)")
         self.players.setObjectName("dice_players")
         self.airboss = QToolButton()
-        self.airboss.setText("Airboss rolls")
+        self.airboss.setText("Airb&oss rolls")
         self.airboss.setObjectName("dice_airboss")
+        for button, who in ((self.players, "the players roll"), (self.airboss, "Airboss rolls")):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setAccessibleName(f"Dice: {who}")
+            button.setAccessibleDescription(self.toolTip())
         row.addWidget(self.players)
         row.addWidget(self.airboss)
         self.players.clicked.connect(lambda: self._answer(True))

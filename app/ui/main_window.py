@@ -11,12 +11,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QFont, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -27,7 +28,15 @@ from PySide6.QtWidgets import (
 
 from app.resources import ICON_SVG
 from app.store import StoreError, is_url  # (light: the stores load when first asked for)
-from app.ui.desk_layout import DESK, HEIGHTS, LEFT_WIDTH, TABLE, used_panels
+from app.ui.desk_layout import (
+    DESK,
+    HEIGHTS,
+    LEFT_WIDTH,
+    TABLE,
+    TABLE_HEIGHTS,
+    TABLE_LEFT_WIDTH,
+    used_panels,
+)
 from app.ui.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
@@ -36,7 +45,7 @@ from app.ui.wheel_guard import guard_wheel_under
 from app.ui.when_shown import in_view
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent
+    from PySide6.QtGui import QCloseEvent, QShowEvent
 
     # the game's models, the session and the rulesets load with the first game or the first
     # look at the rulesets, not with the window: it paints before them (issue 20)
@@ -49,6 +58,15 @@ Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
 
 LICENCE = "GPL-3.0-or-later"
 RECENT_MAX = 8
+#: the first window's size where the screen has room; a smaller screen's available area else
+FIRST_SIZE = (1400, 900)
+#: room kept above a window as tall as the screen for a window manager's title bar
+TITLE_BAR = 32
+StandardKey = QKeySequence.StandardKey
+#: the panels whose shortcuts bring them forward: what they ask for is typed there (issue 47)
+BROUGHT_FORWARD = ("initiative",)
+#: a standard key's binding where the platform gives none
+FALLBACK = {StandardKey.Quit: "Ctrl+Q", StandardKey.Print: "Ctrl+P", StandardKey.Find: "Ctrl+F"}
 #: how much larger type is in table mode
 TABLE_SCALE = 1.4
 
@@ -77,11 +95,15 @@ class MainWindow(QMainWindow):
         if not model.dice_mode.asked:
             self._ask_dice()
         self.persist_layout = True
+        self._shown_once = False
         self._hidden_for_game: set[str] = set()
         self.docks: dict[str, QDockWidget] = {}
         self.panels: dict[str, QWidget] = {}
         self.missing_panels: dict[str, str] = {}
         self.player_view: QWidget | None = None
+        #: the players' screens (issue 48): made when View > Players' screens is first opened
+        self.players_bridge: Any = None
+        self.players_dialog: QWidget | None = None
         #: the question asked before undoing another window's or station's action (issue 43)
         self.undo_question: QMessageBox | None = None
         #: Player displays of server games opened read-only (File > Open from server)
@@ -108,12 +130,12 @@ class MainWindow(QMainWindow):
             if not panels_later or entry.name in FIRST:
                 self._build_panel(entry)
         self._build_on_view = not panels_later
-        self.resize(1400, 900)
+        self.setGeometry(first_geometry(available_geometry(self)))
         self._laid_out_for: str | None = None
         self._desk_state: QByteArray | None = None
         self.arrange(DESK, used_panels(None))
         self._default_state = self.saveState()
-        self._restore_layout()
+        self._restore_layout()  # Qt puts a saved window that does not fit back on the screen
         self.set_table_mode(bool(self.settings.value("view/table_mode", False, type=bool)))
 
         model.reset.connect(self._game_changed)
@@ -188,6 +210,9 @@ class MainWindow(QMainWindow):
             self.show_refusal(f"The {entry.title} panel could not be built: {why}")
             return False
         self.missing_panels.pop(entry.name, None)
+        compact = getattr(widget, "set_compact", None)
+        if compact is not None:  # built in table mode: as table mode has it (the Turn panel)
+            compact(getattr(self, "_desk_state", None) is not None)
         before = dock.widget()  # the note of a try that failed
         dock.setWidget(widget)
         self.panels[entry.name] = widget
@@ -204,13 +229,34 @@ class MainWindow(QMainWindow):
     def _connect_panels(self) -> None:
         """The actions of the panels that give the menus one (the Turn panel's steps, the
         Initiative panel's roll: each panel's own ``QWidget.actions()``) in the Game menu, each
-        added once its panel is built (panels talk through the model, never to each other)."""
+        added once its panel is built (panels talk through the model, never to each other).
+        A shortcut of the Initiative panel's (Ctrl+I) brings it forward before it acts: the
+        dice it asks for are typed there (issue 47; a shortcut reaches its action as a
+        ``QEvent.Shortcut`` first)."""
         for entry in PANELS:
             widget = self.panels.get(entry.name)
             if entry.menu_actions and widget is not None and entry.name not in self._in_menu:
                 self.game_menu.addActions(widget.actions())
                 self.game_actions += widget.actions()
                 self._in_menu.add(entry.name)
+                if entry.name in BROUGHT_FORWARD:
+                    for act in widget.actions():
+                        act.setProperty("airboss_panel", entry.name)
+                        act.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Shortcut and isinstance(watched, QAction):
+            panel = watched.property("airboss_panel")
+            if isinstance(panel, str):
+                self.bring_forward(panel)
+        return super().eventFilter(watched, event)
+
+    def bring_forward(self, name: str) -> None:
+        """Panel ``name``'s dock shown and in front of its tab group."""
+        dock = self.docks.get(name)
+        if dock is not None:
+            dock.show()
+            dock.raise_()
 
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
         """Open this procedure for a "who acts now" line's aircraft (the model's
@@ -281,11 +327,12 @@ class MainWindow(QMainWindow):
         width, height = max(self.width(), 800), max(self.height(), 500)
         left, right = firsts.get("left", []), firsts.get("right", [])
         if left and right:
-            share = int(width * LEFT_WIDTH)
+            share = int(width * (TABLE_LEFT_WIDTH if self._desk_state is not None else LEFT_WIDTH))
             self.resizeDocks([left[0], right[0]], [share, width - share], Qt.Orientation.Horizontal)
         for column in (left, right):
             if len(column) > 1:
-                shares = [HEIGHTS.get(d.objectName(), 0.5) for d in column]
+                heights = TABLE_HEIGHTS if self._desk_state is not None else HEIGHTS
+                shares = [heights.get(d.objectName(), 0.5) for d in column]
                 self.resizeDocks(column, [int(height * s) for s in shares], Qt.Orientation.Vertical)
 
     def _fit_game(self) -> None:
@@ -310,10 +357,18 @@ class MainWindow(QMainWindow):
     # -- menus --------------------------------------------------------------------------------
 
     def _act(
-        self, menu: QMenu, text: str, slot: Callable[[], Any], key: str | QKeySequence | None = None
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[[], Any],
+        key: str | QKeySequence | QKeySequence.StandardKey | None = None,
     ) -> QAction:
         act = menu.addAction(text)
-        if key is not None:
+        if isinstance(key, QKeySequence.StandardKey):
+            # every binding of the platform (Redo: Ctrl+Y and Ctrl+Shift+Z); where it has none
+            # (Quit outside KDE and GNOME), the usual one
+            act.setShortcuts(QKeySequence.keyBindings(key) or [QKeySequence(FALLBACK[key])])
+        elif key is not None:
             act.setShortcut(QKeySequence(key))
         act.triggered.connect(lambda _=False: slot())
         return act
@@ -330,18 +385,22 @@ class MainWindow(QMainWindow):
         )
         self.recent_menu = f.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self.copy_action = self._act(f, "Save a &copy as…", self.save_copy_dialog, "Ctrl+Shift+S")
+        self.save_action = self._act(f, "&Save", self.save, StandardKey.Save)
+        self.copy_action = self._act(
+            f, "Save a &copy as…", self.save_copy_dialog, StandardKey.SaveAs
+        )
         self.close_action = self._act(f, "&Close", self.close_game, QKeySequence.StandardKey.Close)
         f.addSeparator()
-        self.print_action = self._act(f, "&Print cards…", self.print_cards, "Ctrl+P")
+        self.print_action = self._act(f, "&Print cards…", self.print_cards, StandardKey.Print)
         self.print_board_action = self._act(f, "Print &board…", self.print_board)
         f.addSeparator()
         self.quit_action = self._act(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         e = bar.addMenu("&Edit")
-        self.undo_action = self._act(e, "&Undo", self.undo, "Ctrl+Z")
-        self.redo_action = self._act(e, "&Redo", self.redo, "Ctrl+Shift+Z")
+        self.undo_action = self._act(e, "&Undo", self.undo, StandardKey.Undo)
+        self.redo_action = self._act(e, "&Redo", self.redo, StandardKey.Redo)
         e.addSeparator()
+        self.find_action = self._act(e, "&Find an aircraft…", self.find_aircraft, StandardKey.Find)
         self.cards_action = self._act(e, "Aircraft &cards…", self.edit_cards, "Ctrl+Shift+C")
         self.tables_action = self._act(e, "&Tables…", self.edit_tables, "Ctrl+Shift+B")
 
@@ -367,8 +426,12 @@ class MainWindow(QMainWindow):
         self.player_full_action = self._act(
             v, "Player display &full screen", self.player_full_screen, "F11"
         )
+        self.players_action = self._act(v, "Pla&yers' screens…", self.open_players_screens)
 
         h = bar.addMenu("&Help")
+        self.guide_action = self._act(
+            h, "&User guide", self.show_user_guide, StandardKey.HelpContents
+        )
         self.about_action = self._act(h, f"&About {APP_NAME}", self.show_about)
         self.rulesets_action = self._act(h, "&Rulesets", self.show_rulesets)
         self.readings_action = self._act(
@@ -500,6 +563,40 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     # -- edit ---------------------------------------------------------------------------------
+
+    def find_aircraft(self, text: str | None = None) -> list[str]:
+        """Edit > Find (Ctrl+F): the aircraft whose name holds ``text`` (asked for when not
+        given) selected in the Roster, which comes forward; their ids."""
+        roster = self.panel("roster")
+        if not self.model.has_session or roster is None:
+            return []
+        if text is None:
+            text, ok = QInputDialog.getText(self, "Find an aircraft", "Name (or part of it):")
+            if not ok:
+                return []
+        wanted = text.strip().casefold()
+        found = [
+            a.id
+            for a in self.model.engagement.aircraft.values()
+            if wanted and wanted in a.name.casefold()
+        ]
+        if not found:
+            self.show_refusal(f"No aircraft's name holds {text.strip()!r}.")
+            return []
+        self.bring_forward("roster")
+        roster.select(found)
+        roster.tree.setFocus()
+        return found
+
+    def save(self) -> None:
+        """File > Save (Ctrl+S): there is nothing to save, and the umpire is told so."""
+        where = self.game_path
+        self.statusBar().showMessage(
+            f"Every action is saved the moment it is made: {where} is up to date."
+            if where
+            else "No game is open.",
+            10_000,
+        )
 
     def undo(self) -> None:
         """Edit > Undo (Ctrl+Z wherever the cursor is, a die field included): this window's
@@ -831,6 +928,10 @@ class MainWindow(QMainWindow):
         self.setFont(font)
         for dock in self.docks.values():
             dock.setFont(font)  # floating docks are windows of their own
+        for panel in self.panels.values():  # the Turn panel leaves out its list of steps
+            compact = getattr(panel, "set_compact", None)
+            if compact is not None:
+                compact(on)
         self.table_mode_action.setChecked(on)
         self.settings.setValue("view/table_mode", on)
 
@@ -867,13 +968,27 @@ class MainWindow(QMainWindow):
 
     # -- help ---------------------------------------------------------------------------------
 
+    def show_user_guide(self) -> QWidget:
+        """Help > User guide (F1): the README's guide to the desk, in a window of its own."""
+        from app.ui.user_guide import UserGuide
+
+        guide = getattr(self, "user_guide", None)
+        if guide is None:
+            guide = self.user_guide = UserGuide(self)
+        guide.show()
+        guide.raise_()
+        guide.activateWindow()
+        return guide
+
     def about_text(self) -> str:
+        from app.log_file import log_path
         from app.plugins import available_rulesets, load_ruleset
 
         lines = [
             f"<h3>{APP_NAME} {version()}</h3>",
             "<p>The umpire's desk for face-to-face air-combat wargames.</p>",
             f"<p>Licence: {LICENCE}</p>",
+            f"<p>Log file (what went wrong, for whoever helps): <br>{_esc(str(log_path()))}</p>",
             "<p><b>Rulesets</b></p><ul>",
         ]
         for rid in available_rulesets():
@@ -926,16 +1041,59 @@ class MainWindow(QMainWindow):
         self.readings_dialog = ReadingsDialog(current, chosen, self)
         self.readings_dialog.show()
 
+    def open_players_screens(self) -> QWidget:
+        """View > Players' screens (issue 48): each side's page, off until started there."""
+        from app.ui.players_bridge import PlayersBridge
+        from app.ui.players_dialog import PlayersDialog
+
+        if self.players_dialog is None:
+            self.players_bridge = PlayersBridge(self.model, self)
+            self.players_dialog = PlayersDialog(self.players_bridge, self)
+        self.players_dialog.show()
+        self.players_dialog.raise_()
+        return self.players_dialog
+
     # -- closing ------------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        """The first time the desk shows, the keyboard is in the Turn panel's "who acts now"
+        (Space: Next step; Enter: the line's roll)."""
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            turn = self.panels.get("turn")
+            if turn is not None:
+                turn.acting.setFocus()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.persist_layout:
             self.save_layout()
+        if self.players_bridge is not None:
+            self.players_bridge.stop()
         if self.player_view is not None:
             self.player_view.close()
         for view in list(self.player_displays):
             view.close()
         super().closeEvent(event)
+
+
+def available_geometry(widget: QWidget) -> QRect:
+    """The free area (less panels and docks) of the screen ``widget`` is on, or the primary
+    screen's; a large area where Qt knows of no screen."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, *FIRST_SIZE)
+
+
+def first_geometry(available: QRect) -> QRect:
+    """The first window: ``FIRST_SIZE`` where it fits, else as large as the free area allows
+    (a title bar's height kept above it), centred in it; never larger (issue 47: a 1400x900
+    window on a 1366x768 screen hid the Combat panel's right side and the status bar)."""
+    width = min(FIRST_SIZE[0], available.width())
+    room = available.height() - TITLE_BAR
+    height = min(FIRST_SIZE[1], room)
+    x = available.x() + (available.width() - width) // 2
+    y = available.y() + TITLE_BAR + (room - height) // 2
+    return QRect(x, y, width, height)
 
 
 def read_only_reason(session: GameSession) -> str:

@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from app import summary as rows_of
 from app.core.errors import RuleViolation
+from app.players.pending import Entry, PendingBook
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
 from app.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 from app.ui.dice_mode import DiceMode
@@ -116,6 +117,8 @@ class EngagementModel(QObject):
     #: a ruling put on the Player display (issue 34): its public version, or ``None`` to take
     #: it off
     ruling_shown = Signal(object)
+    #: what the players' pages sent changed (issue 48): an entry came, was taken or rejected
+    pending_changed = Signal()
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -139,6 +142,8 @@ class EngagementModel(QObject):
         self.selection: list[str] = []
         #: the ruling on the Player display (public parts only), if any
         self.shown_ruling: Any = None
+        #: what the players' pages sent, pending on the lines they belong to (issue 48)
+        self.pending = PendingBook()
         #: the actions being typed (issue 43): the Combat form's and the initiative roll's,
         #: made with the first panel that asks (the game's models load with the first game)
         self._draft: ActionDraft | None = None
@@ -248,6 +253,7 @@ class EngagementModel(QObject):
             self._follow.stop()
         for draft in self.drafts:
             draft.attach(session)
+        self.pending.clear()
         self.reset.emit()
         if session is not None and not self._kept(stored):
             self._keep.start()  # none kept, an older one, or drawn by an older Airboss
@@ -319,6 +325,14 @@ class EngagementModel(QObject):
         rows = rows_of.turn_rows(self._session, steps, error, self.acted_now())
         self._turn = (self.engagement, rows)
         return rows
+
+    def turn_rows_now(self) -> TurnRows | None:
+        """``turn_rows`` as last made for the game as it is now (the Turn panel's), or made
+        now: for the players' pages, made after the panels (issue 48)."""
+        if self._session is not None and self._turn is not None:
+            if self._turn[0] is self.engagement:
+                return self._turn[1]
+        return self.turn_rows()
 
     def summary(self) -> Summary | None:
         """Every row the desk draws of the game shown (what ``keep_summary`` keeps)."""
@@ -626,6 +640,61 @@ class EngagementModel(QObject):
     def _dice_mode(self, players_roll: bool) -> None:
         for draft in self.drafts:
             draft.set_players_roll(players_roll)
+
+    # -- what the players' pages sent (issue 48) ------------------------------------------------
+
+    def sealed(self, entry: Entry) -> bool:
+        """A written plot not yet revealed: some written plot of the step is still to come."""
+        if not entry.written or self._session is None:
+            return False
+        e = self.engagement
+        rs = self._session.ruleset
+        rows = self.turn_rows_now()
+        acting = rows["acting"] if rows is not None else []
+        written = [
+            (r["procedure"], r["who"], r["target"])
+            for r in acting
+            if r["procedure"]
+            and rs.written_plot(e, (r["who"], r["what"], r["procedure"], r["target"]))
+        ]
+        done = [(r["procedure"], r["who"], r["target"]) for r in acting if r["done"]]
+        return not self.pending.revealed(written, done, (e.turn, e.step))
+
+    def accept_pending(self, entry: Entry) -> bool:
+        """The umpire's key on an entry a page sent: its line opened in the Combat form (unless
+        the form is on it already) and what was sent filled in, so the form shows it and what
+        it shows is what resolves. A sealed plot, or dice the line no longer asks for, are
+        refused, said."""
+        if self._session is None or entry.state != "pending":
+            return False
+        if self.sealed(entry):
+            self.refused.emit(
+                f"{entry.name}'s plot is sealed until every written plot of this step is in "
+                "(rule 2). Delete on its line rejects it."
+            )
+            return False
+        pid, who, other = entry.line
+        draft = self.draft
+        if draft.line != (pid, who, other or None):
+            self.request_procedure(pid, who, other)
+        else:
+            self.panel_wanted.emit("combat")
+        dice = [(label, text) for label, _, text in entry.dice]
+        said = f"{entry.desk_text(True)} (from the side's page): check, then Enter resolves."
+        why = draft.fill_sent(dice, {name: v for name, _, v in entry.plot}, said)
+        if why:
+            self.pending.reject(entry, why)
+            self.refused.emit(f"{entry.desk_text(True)}: not taken: {why}")
+        else:
+            self.pending.accept(entry)
+        self.pending_changed.emit()
+        return not why
+
+    def reject_pending(self, entry: Entry, why: str = "rejected at the desk") -> None:
+        """The umpire rejects an entry a page sent: its page says so."""
+        if entry.state == "pending":
+            self.pending.reject(entry, why)
+            self.pending_changed.emit()
 
     def tables_saved(self) -> None:
         """A table value was saved: the actions being typed are prepared again (a resolve that

@@ -15,6 +15,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from app.ui.accessible import named
+
 BAR_COLOUR = QColor("#1e88e5")
 
 
@@ -44,6 +46,7 @@ class OddsChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("odds_chart")
+        named(self, "Odds chart", "No odds yet")
         self.setMinimumHeight(120)
         self.setMaximumHeight(220)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -63,11 +66,12 @@ class OddsChart(QWidget):
             self.update()
             raise
         self.labels, self.heights = labels, heights
-        self.setToolTip(
-            "\n".join(
-                f"{label}: {h:.1f}%" for label, h in zip(self.labels, self.heights, strict=True)
-            )
+        said = "\n".join(
+            f"{label}: {h:.1f}%" for label, h in zip(self.labels, self.heights, strict=True)
         )
+        self.setToolTip(said)
+        # a screen reader says the bars as the tooltip does
+        self.setAccessibleDescription(said.replace("\n", "; ") or "No odds yet")
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)

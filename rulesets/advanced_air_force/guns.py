@@ -19,6 +19,7 @@ from app.core.events import (
     StatusChanged,
 )
 from app.core.procedure import Decision, Draft, Party, Procedure
+from app.core.reckoning import Term
 from app.core.ruleset import ProcedureInputs
 
 from . import advantage_state
@@ -445,11 +446,18 @@ class GunFire(Procedure):
             code = tables.result(col, fire_total)
             spent = True
         notes: list[str] = []
+        factors = self.gun_factors(inputs)
+        terms = [Term("Total Gun Factors", inputs.total_gun_factors, "fire table", "gun factors")]
         if inputs.gun_type == "FH" and inputs.silhouette_modifier:
             if as_flexible:
                 notes.append('"F" Gunnery Play: no silhouette (rules 14, 22)')
             else:
-                notes.append(f"+{inputs.silhouette_modifier} silhouette (rule 14)")
+                s = inputs.silhouette_modifier
+                terms.append(Term("Silhouette Modifier (FH guns)", s, "rule 14", "gun factors"))
+                notes.append(
+                    f"+{s} silhouette (rule 14): {inputs.total_gun_factors}{s:+d} = {factors} "
+                    "gun factors"
+                )
         if inputs.attacker:
             a = draft.get(inputs.attacker)
             if spent and Ledger.AMMUNITION in a.ledgers:
@@ -486,7 +494,7 @@ class GunFire(Procedure):
             + (failed if failed else f"rolled {fire_total}: {code}")
             + (f" ({'; '.join(notes)})" if notes else "")
         )
-        return Decision(code or "miss", narrative)
+        return Decision(code or "miss", narrative, modifiers=tuple(terms) if len(terms) > 1 else ())
 
 
 def _mark_hits(

@@ -13,17 +13,18 @@ from app.core.events import Event
 from app.core.procedure import Procedure
 from app.core.ruleset import Acting, CardSpec, LedgerSpec, Ruleset, Step, Variant
 
-from . import sequence
+from . import advantage_state, sequence
 from .advantage import DeclareAdvantage, EndAdvantage
 from .altitude import AltitudeChange
 from .card import Card, catalogue
+from .chain import AafChain
 from .geometry import AdvancedAirForceGeometry
 from .gun_range import RANGE_BY_SUM, GunRange, Snapshot
 from .guns import BEAM_HITS_REAR, FIXED_F_GUNNERY_AS_FLEXIBLE, FLEXIBLE_HD_ONE_ROLL, GunFire
 from .hits import E_NAMED_ONCE, W_INTACT_REMAINING
 from .printed_card import card_spec
 from .speed import ClimbRate, SpeedChange, StallSpeed
-from .state import GameState, Ledger, State, state_of
+from .state import GameState, Ledger, State
 from .tables import FIRE_TABLES
 from .vertical import V_DIVE_RATE_ADDED, VDiveSurvival, VerticalClimb, VerticalDive
 
@@ -159,15 +160,9 @@ class AdvancedAirForce(Ruleset):
         )
     }
 
-    def chain_facts(self, before: AircraftState, after: AircraftState) -> tuple[str, ...]:
-        """The hit effects (rules 24-27) the chain odds of a burst of fire name (issue 34)."""
-        b, a = state_of(before), state_of(after)
-        out: list[str] = []
-        if a.max_level_speed_loss > b.max_level_speed_loss:
-            out.append("speed lost (24)")
-        if a.w_limit_reached and not b.w_limit_reached:
-            out.append("W limit reached (27)")
-        return tuple(out)
+    def chain_model(self) -> AafChain:
+        """Gunfire and what it leaves on the target (issue 45): no roll owed after it."""
+        return AafChain(self.chosen)
 
     @property
     def aircraft(self) -> Mapping[str, BaseModel]:
@@ -201,3 +196,13 @@ class AdvancedAirForce(Ruleset):
 
     def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement)
+
+    def written_plot(self, engagement: Engagement, line: Acting) -> bool:
+        """Rule 2: the unaffected aircraft's movements are "secretly written", and the
+        Advantaged plot theirs after the Disadvantaged have moved; the Disadvantaged move in
+        the open. So an Airspeed line is a written plot unless its aircraft is Disadvantaged."""
+        return (
+            len(line) >= 3
+            and line[2] == "speed_change"
+            and line[0] not in advantage_state.disadvantaged(engagement)
+        )

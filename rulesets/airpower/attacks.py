@@ -12,6 +12,7 @@ from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Draft, Party
+from app.core.reckoning import Term
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.airpower.arcs import AngleOff, ArcRange
 from rulesets.airpower.card import Card
@@ -212,6 +213,12 @@ def check_radar_ranging(kind: str, angle_off: AngleOff, ssgt_fps: int) -> None:
         raise RuleViolation("RE radar ranging needs at least 1 FP of SSGT")
     if kind == "CA" and not ArcRange.parse("90-").contains(angle_off):
         raise RuleViolation(f"CA radar ranging needs the 90- arc, not the {angle_off}")
+
+
+def as_terms(terms: list[tuple[str, int]], rule: str, die: str) -> tuple[Term, ...]:
+    """The hit-roll modifiers as the ruling lists them: each with the modifier table's rule
+    and its sign, added to the hit roll (issue 45)."""
+    return tuple(Term(what, value, rule, die) for what, value in terms)
 
 
 def modifier_terms(

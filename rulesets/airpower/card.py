@@ -142,9 +142,13 @@ class Details(BaseModel):
 
     gun_pods: list[str] = Field(default_factory=list, description="stations carrying a gun pod")
     gun_pod_type: str | None = None
-    ag_rockets: int = Field(0, ge=0, description="single air-to-ground rockets")
+    ag_rockets: int = Field(
+        0, ge=0, title="Air-to-ground rockets", description="single air-to-ground rockets"
+    )
     ag_rocket_pods: list[int] = Field(
-        default_factory=list, description="air-to-ground rocket pods: rockets in each"
+        default_factory=list,
+        title="Air-to-ground rocket pods",
+        description="air-to-ground rocket pods: rockets in each",
     )
     speed: float | None = Field(None, gt=0, description="start speed (default: the card's)")
     altitude: int = Field(0, ge=0)

@@ -11,6 +11,7 @@ from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.events import AttributesSet, CriticalHit
 from app.core.procedure import Decision, Draft, Procedure
+from app.core.reckoning import Term
 from app.core.ruleset import ProcedureInputs
 from rulesets.airpower.state import State, Weapon
 from rulesets.airpower.tables import damage_table, modifiers
@@ -70,10 +71,24 @@ class DamageRoll(Procedure):
                         rule=self.rule,
                     )
                 )
+        terms = (
+            (
+                Term(
+                    "rockets, as direct missile hits",
+                    mod,
+                    "Air Power, Rocket Damage Modifiers",
+                    "damage roll",
+                ),
+            )
+            if mod
+            else ()
+        )
         return Decision(
             outcome,
-            f"damage roll d10 {roll}{mod:+d} with attack rating {inputs.attack_rating}: "
-            f"{'no effect' if outcome == 'miss' else outcome} ({self.rule})",
+            f"damage roll d10 {roll}{mod:+d} = {roll + mod} with attack rating "
+            f"{inputs.attack_rating}: {'no effect' if outcome == 'miss' else outcome} "
+            f"({self.rule})",
+            modifiers=terms,
         )
 
     def _resolved(self, inputs: DamageInputs, draft: Draft) -> None:

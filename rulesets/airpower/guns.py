@@ -20,6 +20,7 @@ from rulesets.airpower.attacks import (
     SSGT_SLOW_NONE,
     AttackInputs,
     FormationInput,
+    as_terms,
     attacks_this_turn,
     check_attack_limits,
     check_common,
@@ -257,6 +258,7 @@ class GunAttack(FormationInput, Procedure):
             outcome,
             f"gun {shot} at range {inputs.range}, {inputs.angle_off}: d10 {roll} {total:+d} = "
             f"{roll + total} against {numbers} ({describe(terms)}): {outcome} ({self.rule})",
+            modifiers=as_terms(terms, modifiers().rule, "gun hit roll"),
         )
 
 

@@ -20,6 +20,7 @@ from rulesets.airpower.attacks import (
     SSGT_SLOW_NONE,
     AttackInputs,
     FormationInput,
+    as_terms,
     attacks_this_turn,
     check_attack_limits,
     check_common,
@@ -182,4 +183,5 @@ class RocketAttack(FormationInput, Procedure):
             outcome,
             f"{inputs.factors} rocket factor(s) at range {inputs.range}: d10 {roll} {total:+d} = "
             f"{roll + total} against {hit} ({describe(terms)}): {outcome} ({self.rule})",
+            modifiers=as_terms(terms, modifiers().rule, "rocket hit roll"),
         )

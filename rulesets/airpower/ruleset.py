@@ -17,6 +17,7 @@ from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset
 from rulesets.airpower import sequence, tables
 from rulesets.airpower.attacks import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
 from rulesets.airpower.card import Card, Details, air_to_air_factors
+from rulesets.airpower.chain import AirPowerChain
 from rulesets.airpower.damage import DamageRoll
 from rulesets.airpower.flight import DefensivePreemption, RecordFlight
 from rulesets.airpower.genie import (
@@ -217,11 +218,13 @@ class AirPower(Ruleset):
     def steps(self, engagement: Engagement) -> Sequence[Step]:
         return sequence.STEPS
 
-    def chain_facts(self, before: AircraftState, after: AircraftState) -> tuple[str, ...]:
-        """The Aircraft Damage Resolution results a hit brought, for the chain odds (issue
-        34): the table is not printed, so its results are named by their codes."""
-        new = after.criticals[len(before.criticals) :]
-        return tuple(dict.fromkeys(f"damage result {c.result}" for c in new))
+    def chain_model(self) -> AirPowerChain:
+        """The damage rolls a hit owes, as a Markov chain (issue 45), kept with what it has
+        worked out until the damage table changes."""
+        model: AirPowerChain | None = getattr(self, "_chain", None)
+        if model is None or model.table is not tables.damage_table():
+            model = self._chain = AirPowerChain(self.chosen)
+        return model
 
     def acting(self, engagement: Engagement) -> Sequence[Acting]:
         return sequence.acting(engagement)

@@ -179,6 +179,14 @@ def _as_printed(value: object) -> object:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
+class DamageOutcomes(_Strict):
+    """What the results mean, where the text does not say: those that take an aircraft out of
+    the fight (issue 45)."""
+
+    rule: str
+    out_of_the_fight: list[Annotated[str, BeforeValidator(_as_printed)]] | Missing = "missing"
+
+
 class DamageTable(_Strict):
     """Result by attack rating and modified d10 damage roll -1 ... 10 (rule "Aircraft Damage
     Resolution", not printed in this text); ``"-"`` is no effect."""
@@ -191,6 +199,12 @@ class DamageTable(_Strict):
             Field(min_length=len(DAMAGE_ROLLS), max_length=len(DAMAGE_ROLLS)),
         ],
     ]
+    #: the results that take an aircraft out of the fight (for the chain odds, issue 45)
+    outcomes: DamageOutcomes = Field(default_factory=lambda: DamageOutcomes(rule=""))
+
+    @property
+    def out_of_the_fight(self) -> list[str] | Missing:
+        return self.outcomes.out_of_the_fight
 
     def result(self, rating: int, roll: int, rule: str) -> str:
         if str(rating) not in self.results:

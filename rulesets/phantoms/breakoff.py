@@ -12,6 +12,7 @@ from app.core.engagement import Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.reckoning import Term, total
 from app.core.ruleset import AircraftInputs, PilotQuality, prefill_subject
 from rulesets.phantoms.spotting import UnspottedInput, unspotted_modifier
 from rulesets.phantoms.state import in_play, pilot_of, state_of, tailed
@@ -42,12 +43,23 @@ class BreakOff(UnspottedInput, Procedure):
     rule = "10.0"
     Inputs = BreakOffInputs
 
-    def modifier(self, i: BreakOffInputs) -> int:
+    def terms(self, i: BreakOffInputs) -> list[Term]:
+        """10.0's modifiers of the break-off die: the game turn's, the pilot's (+1 Ace, -2
+        Green), +5 not spotted (13.0)."""
         t = tables()
-        m = turn_modifier(i.turn, "breakoff_chart_modifiers" in self.variants)
-        m += t.pilot.break_off[i.pilot]
-        m += unspotted_modifier(i.unspotted, self.variants, t.break_off.unspotted)
-        return m
+        die = "break-off: aircraft"
+        chart = "breakoff_chart_modifiers" in self.variants
+        out = [Term(f"game turn {i.turn}", turn_modifier(i.turn, chart), "10.0", die)]
+        pilot = t.pilot.break_off[i.pilot]
+        if pilot:
+            out.append(Term(f"{i.pilot.capitalize()} pilot", pilot, "10.0", die))
+        unspotted = unspotted_modifier(i.unspotted, self.variants, t.break_off.unspotted)
+        if unspotted:
+            out.append(Term("not spotted", unspotted, "13.0", die))
+        return out
+
+    def modifier(self, i: BreakOffInputs) -> int:
+        return total(self.terms(i))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -85,7 +97,11 @@ class BreakOff(UnspottedInput, Procedure):
             if outcome == "broken off":
                 draft.emit(StatusChanged(aircraft=a.id, set=(Status.BROKEN_OFF,)))
             draft.emit(AttributesSet(aircraft=a.id, values={"break_off_turn": e.turn}))
-        return Decision(outcome, f"break-off {r1}{m:+d} = {r1 + m} vs enemy {r2}: {outcome} (10.0)")
+        return Decision(
+            outcome,
+            f"break-off {r1}{m:+d} = {r1 + m} vs enemy {r2}: {outcome} (10.0)",
+            modifiers=tuple(self.terms(inputs)),
+        )
 
 
 class Disengage(Calculator):

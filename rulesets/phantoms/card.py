@@ -146,8 +146,12 @@ class Details(_Model):
     stores: bool = Field(False, description="air-to-ground ordnance or full tanks (11.0)")
     era: Era | None = Field(None, description="14.0 era for default countermeasures")
     country_group: CountryGroup | None = Field(None, description="14.0 country or group")
-    radar_cm: int | None = Field(None, ge=0, description="radar countermeasures (14.0)")
-    ir_cm: int | None = Field(None, ge=0, description="IR countermeasures (14.0)")
+    radar_cm: int | None = Field(
+        None, ge=0, title="Radar countermeasures", description="radar countermeasures (14.0)"
+    )
+    ir_cm: int | None = Field(
+        None, ge=0, title="IR countermeasures", description="IR countermeasures (14.0)"
+    )
     controller: bool = Field(False, description="side has a ground or airborne controller (4.0)")
     wingman: str | None = Field(None, description="the aircraft id of its wingman (13.2)")
 

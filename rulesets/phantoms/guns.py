@@ -15,6 +15,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged
 from app.core.procedure import Decision, Draft, Party, Procedure
+from app.core.reckoning import Term, sides_total
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, card_of
 from rulesets.phantoms.clock import now_impulse
@@ -193,12 +194,33 @@ class GunAttack(UnspottedInput, Procedure):
     Inputs = GunInputs
     spends = (Ledger.GUN,)
 
-    def modifiers(self, i: GunInputs) -> tuple[int, int]:
+    def terms(self, i: GunInputs) -> list[Term]:
+        """7.2: every term of each side's total, with its sign -- the attacker's Gun Attack
+        Value, minus the Gun Firing Position Diagram's number, its pilot (+4 Ace, +2
+        Experienced, -2 Green), +4 not spotted (13.0), the other Gun Firing Modifiers; the
+        target's Defense Factor and pilot (+2 Ace, +1 Experienced)."""
         t = tables()
-        att = i.attacker_gun_value - i.position_modifier + t.pilot.gun_attack[i.attacker_pilot]
-        att += unspotted_modifier(i.attacker_unspotted, self.variants, t.gun.unspotted)
-        att += i.attacker_modifiers
-        return att, i.target_defense + t.pilot.gun_defense[i.target_pilot]
+        a, d = "gun attack: attacker", "gun attack: target"
+        out = [
+            Term("Gun Attack Value", i.attacker_gun_value, "7.2", a),
+            Term("Gun Firing Position Diagram", -i.position_modifier, "7.2", a),
+        ]
+        pilot = t.pilot.gun_attack[i.attacker_pilot]
+        if pilot:
+            out.append(Term(f"{i.attacker_pilot.capitalize()} pilot", pilot, "7.2", a))
+        unspotted = unspotted_modifier(i.attacker_unspotted, self.variants, t.gun.unspotted)
+        if unspotted:
+            out.append(Term("not spotted", unspotted, "13.0", a))
+        if i.attacker_modifiers:
+            out.append(Term("Gun Firing Modifiers chart", i.attacker_modifiers, "7.2", a))
+        out.append(Term("Defense Factor", i.target_defense, "7.2", d))
+        pilot = t.pilot.gun_defense[i.target_pilot]
+        if pilot:
+            out.append(Term(f"{i.target_pilot.capitalize()} pilot (target)", pilot, "7.2", d))
+        return out
+
+    def modifiers(self, i: GunInputs) -> tuple[int, int]:
+        return sides_total(self.terms(i))
 
     @staticmethod
     def hits(i: GunInputs, difference: int) -> int:
@@ -271,11 +293,16 @@ class GunAttack(UnspottedInput, Procedure):
                 fired_event(a, now, "gun"),
             )
         if t is not None:
-            draft.emit(*damage_events(t, hits, missile=False, source=inputs.attacker))
+            draft.emit(
+                *damage_events(
+                    t, hits, missile=False, source=inputs.attacker, variants=self.variants
+                )
+            )
         return Decision(
             outcome,
             f"gun attack: attacker {r1}{att:+d} = {r1 + att} vs target "
             f"{r2}{dfn:+d} = {r2 + dfn}: {outcome} (7.2)",
+            modifiers=tuple(self.terms(inputs)),
         )
 
 

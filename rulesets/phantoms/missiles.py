@@ -15,6 +15,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
+from app.core.reckoning import Term, sides_total
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, Missile
 from rulesets.phantoms.clock import now_impulse
@@ -270,18 +271,35 @@ class MissileAttack(UnspottedInput, Procedure):
     rule = "7.1.3"
     Inputs = MissileInputs
 
-    def modifiers(self, i: MissileInputs) -> tuple[int, int]:
+    def terms(self, i: MissileInputs) -> list[Term]:
+        """7.1.3: the attacker's modified Hit # (the Hit # and the firing position), +4 the
+        target used afterburner (heat), +4 not spotted (13.0); the target's C/M rating, Pilot
+        Ability, +3 Hard Turn or Loop, +2 at altitude 0, +3 broke contact (7.1.4)."""
         t = tables()
         m = t.missile
-        att = i.hit_number + i.position_modifier
-        att += unspotted_modifier(i.attacker_unspotted, self.variants, m.unspotted)
+        a, d = "missile impact: attacker", "missile impact: target"
+        out = [
+            Term("Missile Hit #", i.hit_number, "7.1.3", a),
+            Term("firing position", i.position_modifier, "7.1.3", a),
+        ]
+        unspotted = unspotted_modifier(i.attacker_unspotted, self.variants, m.unspotted)
+        if unspotted:
+            out.append(Term("not spotted", unspotted, "13.0", a))
         if i.guidance == "heat" and i.target_used_afterburner:
-            att += m.afterburner
-        dfn = i.target_countermeasures + t.pilot.missile_defense[i.target_pilot]
-        dfn += m.hard_turn_or_loop if i.target_hard_turn_or_loop else 0
-        dfn += m.altitude_0 if i.target_altitude == 0 else 0
-        dfn += m.broke_contact if i.target_broke_contact else 0
-        return att, dfn
+            out.append(Term("target used afterburner", m.afterburner, "7.1.3", a))
+        out.append(Term("C/M rating", i.target_countermeasures, "7.1.3", d))
+        ability = t.pilot.missile_defense[i.target_pilot]
+        out.append(Term(f"Pilot Ability ({i.target_pilot})", ability, "7.1.3", d))
+        if i.target_hard_turn_or_loop:
+            out.append(Term("Hard Turn or Loop", m.hard_turn_or_loop, "7.1.3", d))
+        if i.target_altitude == 0:
+            out.append(Term("altitude 0", m.altitude_0, "7.1.3", d))
+        if i.target_broke_contact:
+            out.append(Term("broke contact", m.broke_contact, "7.1.4", d))
+        return out
+
+    def modifiers(self, i: MissileInputs) -> tuple[int, int]:
+        return sides_total(self.terms(i))
 
     def _flight(self, engagement: Engagement, attacker: str, target: str) -> MissileInFlight | None:
         now = now_impulse(engagement)
@@ -358,11 +376,16 @@ class MissileAttack(UnspottedInput, Procedure):
             rest = in_flight(engagement)
             rest.remove(flight)
             draft.emit(flying(rest))
-            draft.emit(*damage_events(t, hits, missile=True, source=inputs.attacker))
+            draft.emit(
+                *damage_events(
+                    t, hits, missile=True, source=inputs.attacker, variants=self.variants
+                )
+            )
         return Decision(
             outcome,
             f"missile impact: attacker {r1}{att:+d} = {r1 + att} vs target "
             f"{r2}{dfn:+d} = {r2 + dfn}: {outcome} (7.1.3)",
+            modifiers=tuple(self.terms(inputs)),
         )
 
 

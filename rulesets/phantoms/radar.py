@@ -12,6 +12,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event
 from app.core.procedure import Decision, Draft, Party, Procedure
+from app.core.reckoning import Term, sides_total
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, card_of
 from rulesets.phantoms.guns import check_enemy
@@ -41,27 +42,40 @@ class LockOnInputs(RadarLockInputs):
     )
 
 
-def radar_modifiers(
-    i: RadarLockInputs, variants: frozenset[str], radar: int | None = None
-) -> tuple[int, int]:
-    """7.1.1b lock-on modifiers: (attacker, target). A target at altitude 0 below the attacker
-    takes both the lower-altitude -1 and the altitude-0 -4, as the text lists them; with the
-    ``altitude_0_replaces_lower`` reading only the -4."""
+def radar_terms(
+    i: RadarLockInputs, variants: frozenset[str], radar: int | None = None, roll: str = ""
+) -> list[Term]:
+    """7.1.1b's lock-on modifiers, each with its sign, added to the attacker's and the
+    target's dice (``roll``: the rolls' purpose, "radar lock-on" or "break lock"). A target at
+    altitude 0 below the attacker takes both the lower-altitude -1 and the altitude-0 -4, as
+    the text lists them; with the ``altitude_0_replaces_lower`` reading only the -4."""
     t = tables()
     r = t.radar_lock
-    att = (i.attacker_radar if radar is None else radar) + t.pilot.radar[i.attacker_pilot]
+    a, d = f"{roll}: attacker", f"{roll}: target"
+    value = i.attacker_radar if radar is None else radar
+    out = [Term("Radar Value" if radar is None else "missile's radar value", value, "7.1.1b", a)]
+    pilot = t.pilot.radar[i.attacker_pilot]
+    if pilot:
+        out.append(Term(f"{i.attacker_pilot.capitalize()} pilot", pilot, "7.1.1b", a))
     if i.target_altitude > i.attacker_altitude:
-        att += r.target_higher
+        out.append(Term("target higher", r.target_higher, "7.1.1b", a))
     elif i.target_altitude < i.attacker_altitude and not (
         i.target_altitude == 0 and "altitude_0_replaces_lower" in variants
     ):
-        att += r.target_lower
+        out.append(Term("target lower", r.target_lower, "7.1.1b", a))
     if i.target_altitude == 0:
-        att += r.target_altitude_0
-    dfn = i.target_radar_countermeasures
+        out.append(Term("target at altitude 0", r.target_altitude_0, "7.1.1b", a))
+    out.append(Term("Radar Counter-measures", i.target_radar_countermeasures, "7.1.1b", d))
     if i.range_hexes >= r.long_range_from:
-        dfn += r.long_range
-    return att, dfn
+        out.append(Term(f"range {i.range_hexes} (5 or more)", r.long_range, "7.1.1b", d))
+    return out
+
+
+def radar_modifiers(
+    i: RadarLockInputs, variants: frozenset[str], radar: int | None = None
+) -> tuple[int, int]:
+    """7.1.1b lock-on modifiers: (attacker, target), the sums of ``radar_terms``."""
+    return sides_total(radar_terms(i, variants, radar, roll="lock-on"))
 
 
 def _radar_prefill(a: Party[Card, State] | None, t: Party[Card, State] | None) -> dict[str, Any]:
@@ -116,7 +130,9 @@ class RadarLock(Procedure):
             draft.emit(*_relock(draft.engagement, a, t.id, outcome == "lock"))
         return Decision(
             outcome,
-            f"radar lock-on: attacker {r1}{att:+d} vs target {r2}{dfn:+d}: {outcome} (7.1.1b)",
+            f"radar lock-on: attacker {r1}{att:+d} = {r1 + att} vs target "
+            f"{r2}{dfn:+d} = {r2 + dfn}: {outcome} (7.1.1b)",
+            modifiers=tuple(radar_terms(inputs, self.variants, roll="radar lock-on")),
         )
 
 
@@ -204,5 +220,9 @@ class BreakLock(Procedure):
         shown = "lock held" if outcome == "miss" else outcome
         return Decision(
             outcome,
-            f"break lock: attacker {r1}{att:+d} vs target {r2}{dfn:+d}: {shown} (7.1.1c)",
+            f"break lock: attacker {r1}{att:+d} = {r1 + att} vs target "
+            f"{r2}{dfn:+d} = {r2 + dfn}: {shown} (7.1.1c)",
+            modifiers=tuple(
+                radar_terms(inputs, self.variants, inputs.missile_radar, roll="break lock")
+            ),
         )

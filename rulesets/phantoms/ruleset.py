@@ -26,6 +26,7 @@ from app.core.ruleset import (
 from rulesets.phantoms import displays, sequence
 from rulesets.phantoms.breakoff import BreakOff, Disengage
 from rulesets.phantoms.card import Card, Details, catalogue, resolve_countermeasures
+from rulesets.phantoms.chain import PhantomsChain
 from rulesets.phantoms.control import LossOfControl, Recovery
 from rulesets.phantoms.damage import CriticalHitRoll, Ejection, FireCheck
 from rulesets.phantoms.geometry import PhantomsGeometry
@@ -42,9 +43,9 @@ from rulesets.phantoms.movement import (
 )
 from rulesets.phantoms.printed_card import card_spec
 from rulesets.phantoms.radar import BreakLock, RadarLock
-from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot
+from rulesets.phantoms.spotting import LoseSpot, RadarSpot, VisualSpot, is_spotted
 from rulesets.phantoms.state import GameState, Ledger, State, missile_ledger, state_of
-from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE
+from rulesets.phantoms.tables import POSITIONS_FILE, TABLES_FILE, tables
 
 VARIANTS = (
     Variant(
@@ -161,6 +162,53 @@ VARIANTS = (
         off="a wounded pilot is -1 when firing guns and missiles alike: a missile's Hit # is "
         "1 lower (an AIM-9M's 6 becomes 5).",
         on="guns only: the Gun Firing Modifiers' -1; a missile keeps its Hit # (6 stays 6).",
+    ),
+    Variant(
+        "criticals_by_heading",
+        "Critical hits: one roll, as the table's heading says",
+        "8.1: 'For every multiple of 3 damage points (rounded down) inflicted during a single "
+        "combat, roll once on the Critical Hit Table' and once more 'for each damage point above "
+        "the maximum level'. The Critical Hit Table's heading: 'Roll anytime hit by a missile or "
+        "3 or more points damage are scored or aircraft damage level is exceeded'.",
+        "8.1, Critical Hit Table",
+        off="8.1 counts the rolls: one for a missile hit, one per 3 points, one per point above "
+        "the maximum.",
+        on="one roll whenever a missile hits, 3 or more points are scored or the maximum is "
+        "exceeded.",
+    ),
+    Variant(
+        "criticals_after_loss",
+        "Critical hits: every one owed is rolled, even after a loss",
+        "8.1: 'For each Critical Hit, the attacking player rolls on the Critical Hit Table.' "
+        "The table: 'aircraft is lost, remove from game', 'remove aircraft'. Read as removal, "
+        "the rolls stop at a loss; read as 'each', the rest are still rolled (a later Pilot "
+        "Wounded gives -2 for eject, a second one kills the pilot, a Fire gives -3), and the "
+        "ejection comes after them.",
+        "8.1, 8.2",
+        off="a result that loses the aircraft ends its critical hit rolls; the ejection follows.",
+        on="every critical hit owed is rolled first, then the ejection, with what they did.",
+    ),
+    Variant(
+        "treat_as_10_no_eject_minus",
+        "'Treat as #10': no -2 for eject",
+        "Critical Hit Table: a second Structural Damage or Engine Hit is '2nd hit = Treat as "
+        "#10'; #10 reads 'Major Damage, aircraft is lost, remove from game. -2 for eject.' and "
+        "8.2 gives '-2 if the aircraft was destroyed by a Major Damage Critical Hit'.",
+        "8.2, Critical Hit Table",
+        off="treated as #10, the loss is a Major Damage one: -2 for eject.",
+        on="the -2 is for a Major Damage critical rolled; a hit treated as #10 has none.",
+    ),
+    Variant(
+        "second_fire_only_while_burning",
+        "A second Fire critical destroys only while the first burns",
+        "Critical Hit Table #8: 'Fire, check to see if put out Fire-Check Segment ... If second "
+        "Fire critical hit, aircraft destroyed. -3 for eject.' It does not say whether a fire "
+        "that was put out still counts as the first.",
+        "9.0, Critical Hit Table",
+        off="any second Fire critical hit destroys the aircraft, the first fire out or not "
+        "(and its ejection is -3: it is on fire).",
+        on="only one that comes while the first fire still burns; after a fire is put out a "
+        "Fire critical is a new fire.",
     ),
     Variant(
         "loss_of_control_literal",
@@ -284,8 +332,29 @@ class Phantoms(Ruleset):
     def acting(self, engagement: Engagement) -> list[Acting]:
         return sequence.acting(engagement, self.chosen)
 
+    def known_enemies(self, engagement: Engagement, side: str) -> frozenset[str] | None:
+        """13.0: with the optional spotting rule, the enemies some aircraft of ``side`` in play
+        has spotted (13.1 radar spots shared by the side, 13.2 visual spots, a wingman's within
+        5 hexes); without it everyone is spotted (``None``: the side sees them all)."""
+        if "spotting" not in self.chosen:
+            return None
+        mine = [a.id for a in engagement.on_side(side) if a.in_play]
+        return frozenset(
+            t.id
+            for t in engagement.aircraft.values()
+            if t.side != side and any(is_spotted(engagement, t.id, m, self.chosen) for m in mine)
+        )
+
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         return sequence.on_clock(engagement, turn, step)
+
+    def chain_model(self) -> PhantomsChain:
+        """Critical hits, ejection, fire checks and recovery as a Markov chain (issue 45),
+        kept with what it has worked out until the tables change."""
+        model: PhantomsChain | None = getattr(self, "_chain", None)
+        if model is None or model.table is not tables():
+            model = self._chain = PhantomsChain(self.chosen)
+        return model
 
     def movement_help(self, engagement: Engagement, aircraft_id: str) -> MovementHelp | None:
         """6.1-6.2: the aircraft's speed and marker, and where each maneuver it may fly now

@@ -8,6 +8,7 @@ from app.core.events import Event
 from app.core.ruleset import Acting, Step
 from rulesets.phantoms.card import card_of
 from rulesets.phantoms.clock import IMPULSES, SEGMENTS, absolute_impulse, clock_of
+from rulesets.phantoms.damage import can_roll_critical
 from rulesets.phantoms.movement import movement_segment, moves_at
 from rulesets.phantoms.state import Ledger, engine_damaged, in_flight, state_of
 
@@ -63,6 +64,10 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         if state_of(a).control_checks:
             out.append((a.id, "checks loss of control (6.4.1)", "loss_of_control"))
     for a in engagement.aircraft.values():
+        due = state_of(a).criticals_due
+        if due and not a.in_play and can_roll_critical(a, variants):
+            out.append((a.id, f"rolls {due} critical hit(s) after its loss (8.1)", "critical_hit"))
+            continue  # the ejection comes after them (reading criticals_after_loss)
         lost = Status.DESTROYED in a.status and not state_of(a).ejection_rolled
         if lost and not a.status & {Status.PILOT_KILLED, Status.EJECTED}:
             out.append((a.id, "may attempt to eject (8.2)", "ejection"))

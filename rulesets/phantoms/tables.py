@@ -28,6 +28,9 @@ PILOTS: tuple[Pilot, ...] = ("green", "inexperienced", "average", "experienced",
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
+    #: the printed title the Tables editor heads a table with (issue 47)
+    title: str | None = None
+
 
 class PilotTable(_Strict):
     """Modifiers by pilot quality for each roll (12.0); ``control_*``/``recovery``: safe 1-N."""
@@ -193,6 +196,8 @@ class CountermeasuresTable(_Strict):
 
 
 class Tables(_Strict):
+    #: the file's printed title (the Tables editor lists it by this)
+    title: str = "Charts (pages 1 to 3)"
     pilot: PilotTable
     initiative: InitiativeTable
     impulse_chart: ImpulseChart
@@ -224,6 +229,8 @@ class RadarCone(_Strict):
 
 
 class Positions(_Strict):
+    #: the file's printed title (the Tables editor lists it by this)
+    title: str = "Position Modifiers for Gunfire and Heat-Seeking Missile Charts"
     radar_cone: RadarCone
     gun: PositionChart
     heat_narrow: PositionChart

@@ -23,6 +23,7 @@ from app.core.procedure import Decision, Draft, Procedure
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .card import Card, card_of, catalogue
+from .sequence import VITAL_EACH_DAMAGE_ROLL
 from .state import (
     MAX_RAY_GUNS,
     Ledger,
@@ -39,6 +40,10 @@ from .tables import Effect, damage_table
 VITAL_THIS_TURN = "vital_this_turn"
 #: variant: "+d6 DP if hit" only when the weapon hit location roll picks the hard point
 EXTRA_DP_ON_LOCATION_ONLY = "extra_dp_on_location_only"
+#: variant: taking the last damage point does not destroy by itself
+DP_EXHAUSTED_NOT_DESTROYED = "dp_exhausted_not_destroyed"
+#: variant: "Any aircraft reduced to 0 speed crashes" counts UFOs too
+UFO_ZERO_SPEED_CRASHES = "ufo_zero_speed_crashes"
 DAMAGE_RULE = "UFO rules, Damage"
 
 
@@ -81,12 +86,18 @@ class DamageRoll(Procedure):
         effect = damage_table().effect(roll, inputs.target_type)
         narrative = f"damage table {roll}: {effect.text}"
         if t is not None:
-            effects = DamageEffects(draft, t.id)
+            effects = DamageEffects(draft, t.id, variants=self.variants)
             extra_dp = EXTRA_DP_ON_LOCATION_ONLY not in self.variants
             apply_effect(effects, effect, roll, dice, inputs.attacker, extra_dp=extra_dp)
+            values: dict[str, Any] = {}
             due = state_of(effects.now).damage_rolls_due
             if due:
-                draft.emit(AttributesSet(aircraft=t.id, values={"damage_rolls_due": due - 1}))
+                values["damage_rolls_due"] = due - 1
+            took = effects.now.damage > t.damage
+            if VITAL_EACH_DAMAGE_ROLL in self.variants and took and kind == "fighter":
+                values["vital_checks_due"] = state_of(effects.now).vital_checks_due + 1
+            if values:
+                draft.emit(AttributesSet(aircraft=t.id, values=values))
             new = effects.finish()
             if effects.notes:
                 narrative += f" -> {t.name}: " + "; ".join(effects.notes)
@@ -190,11 +201,17 @@ class VitalSystem(Procedure):
         e = draft.engagement
         if inputs.aircraft:
             a = fighter(e, inputs.aircraft)
-            if state_of(a).damaged_turn != e.turn:
-                raise RuleViolation(f"{a.name} has taken no damage this turn")
-            if state_of(a).vital_checked_turn == e.turn:
-                raise RuleViolation(f"{a.name} has already checked its vital systems this turn")
-            draft.emit(AttributesSet(aircraft=a.id, values={"vital_checked_turn": e.turn}))
+            if VITAL_EACH_DAMAGE_ROLL in self.variants:
+                owed = state_of(a).vital_checks_due
+                if not owed:
+                    raise RuleViolation(f"{a.name} owes no vital system check (no damage roll)")
+                draft.emit(AttributesSet(aircraft=a.id, values={"vital_checks_due": owed - 1}))
+            else:
+                if state_of(a).damaged_turn != e.turn:
+                    raise RuleViolation(f"{a.name} has taken no damage this turn")
+                if state_of(a).vital_checked_turn == e.turn:
+                    raise RuleViolation(f"{a.name} has already checked its vital systems this turn")
+                draft.emit(AttributesSet(aircraft=a.id, values={"vital_checked_turn": e.turn}))
         roll = dice.roll("d6", "vital system check").total
         outcome = self._hit(inputs, roll)
         if inputs.aircraft and outcome != "miss":
@@ -246,7 +263,7 @@ class HitLocation(Procedure):
             a = fighter(draft.engagement, inputs.aircraft)
             if a.type_id != inputs.type_id:
                 raise RuleViolation(f"{a.name} is a {a.type_id}, not a {inputs.type_id}")
-            effects = DamageEffects(draft, a.id)
+            effects = DamageEffects(draft, a.id, variants=self.variants)
             card = card_of(a)
         else:
             card = _card(inputs.type_id)
@@ -285,6 +302,8 @@ class DamageEffects:
     aircraft: str
     notes: list[str] = field(default_factory=list)
     flags: set[str] = field(default_factory=set)
+    #: the game's readings (``dp_exhausted_not_destroyed``, ``ufo_zero_speed_crashes``)
+    variants: frozenset[str] = frozenset()
 
     @property
     def now(self) -> AircraftState:
@@ -345,14 +364,16 @@ class DamageEffects:
         """The crash and destruction checks of UFO rules, Damage, then the new status flags
         (returned, for the log line)."""
         a = self.now
-        if a.max_damage is not None and a.damage >= a.max_damage:
+        exhausted = a.max_damage is not None and a.damage >= a.max_damage
+        if exhausted and DP_EXHAUSTED_NOT_DESTROYED not in self.variants:
             self.flag(Status.DESTROYED)
         if Status.DESTROYED in a.status | self.flags and self.is_fighter:
             # "If a plane is destroyed the pilot dies."
             self.flag(Status.PILOT_KILLED)
         top = a.ledgers[Ledger.MAX_SPEED].value if Ledger.MAX_SPEED in a.ledgers else None
-        if self.is_fighter and top == 0:
-            # "Any aircraft reduced to 0 speed crashes." -- aircraft, not UFOs (issue 15)
+        if top == 0 and (self.is_fighter or UFO_ZERO_SPEED_CRASHES in self.variants):
+            # "Any aircraft reduced to 0 speed crashes." -- aircraft, not UFOs (issue 15),
+            # unless the reading counts UFOs as aircraft too
             self.flag(Status.CRASHED)
         if (
             not self.is_fighter

@@ -12,6 +12,7 @@ from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
+from app.core.reckoning import Term, total
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .card import card_of
@@ -83,11 +84,18 @@ class Cannon(Procedure):
         outcome = hits_label(hits)
         if inputs.target:
             draft.emit(*due_rolls(draft.get(inputs.target), hits))
+        terms = (
+            Term("+1", 1, "UFO rules, Hitting: Cannon", "cannon hits"),
+            Term(
+                "range in inches", -inputs.range_inches, "UFO rules, Hitting: Cannon", "cannon hits"
+            ),
+        )
+        m = total(terms)
         narrative = (
-            f'cannon at {inputs.range_inches}": d6={roll.total} + 1 - {inputs.range_inches} = '
+            f'cannon at {inputs.range_inches}": d6 {roll.total}{m:+d} = {roll.total + m}: '
             f"{outcome}" + (" on the damage table" if hits else "")
         )
-        return Decision(outcome, f"{narrative} ({self.rule})")
+        return Decision(outcome, f"{narrative} ({self.rule})", modifiers=terms)
 
 
 #: UFO rules, Sequence: the UFO fires at initiative 13 minus its charge, so a charge above 12

@@ -22,7 +22,16 @@ from app.core.ruleset import (
 
 from . import sequence
 from .card import Card, Details, catalogue
-from .damage import EXTRA_DP_ON_LOCATION_ONLY, VITAL_THIS_TURN, DamageRoll, HitLocation, VitalSystem
+from .chain import UfoChain
+from .damage import (
+    DP_EXHAUSTED_NOT_DESTROYED,
+    EXTRA_DP_ON_LOCATION_ONLY,
+    UFO_ZERO_SPEED_CRASHES,
+    VITAL_THIS_TURN,
+    DamageRoll,
+    HitLocation,
+    VitalSystem,
+)
 from .geometry import InchesGeometry
 from .guns import RAY_GUN_KEEPS_CHARGE, RECHARGE_DICE_ROLLED, Cannon, RayGun, Recharge
 from .initiative import ROLL_OFF_HIGHER_FIRST, Initiative, RollOff
@@ -31,6 +40,7 @@ from .movement import AircraftMove, UfoMove
 from .printed_card import card_spec
 from .sequence import (
     STEPS,
+    VITAL_EACH_DAMAGE_ROLL,
 )
 from .state import (
     MAX_HARD_POINTS,
@@ -41,7 +51,7 @@ from .state import (
     hard_point_ledger,
     ray_gun_ledger,
 )
-from .tables import ARCS_TABLE, DAMAGE_TABLE
+from .tables import ARCS_TABLE, DAMAGE_TABLE, damage_table
 
 FOUR_AMRAAM = "four_amraam"
 
@@ -96,6 +106,40 @@ class UfoInterception(Ruleset):
             "UFO rules, Damage",
             off="the vital-system check compares the d6 with the plane's total damage.",
             on="it compares it with the damage taken this turn.",
+        ),
+        Variant(
+            VITAL_EACH_DAMAGE_ROLL,
+            "Vital systems: a check after each damage roll",
+            "UFO rules, Damage: 'Any turn a plane takes damage roll d6. If the result is LESS "
+            "than the total damage taken then a vital system has been hit'. Read as written, "
+            "one check a turn, after the damage; read per damage, one after each roll on the "
+            "damage table that does damage.",
+            "UFO rules, Damage",
+            off="one vital-system check in a turn the plane takes damage, after its damage rolls.",
+            on="one check after each damage roll that does damage, before the next roll.",
+        ),
+        Variant(
+            DP_EXHAUSTED_NOT_DESTROYED,
+            "Damage points: losing the last one does not destroy by itself",
+            "UFO rules, Damage: 'Fighter 6 Damage points', 'Small UFO 10DP' and the cards' "
+            "boxes (DP 6 OOOOOO). The text never says what happens when they are all taken; "
+            "it destroys on 'Critical- plane destroyed' and crashes at 0 speed or 0 Anti-Grav.",
+            "UFO rules, Damage",
+            off="the damage points are what it can take: the last one destroys it (a plane's "
+            "pilot dies with it, 'If a plane is destroyed the pilot dies').",
+            on="damage beyond them destroys nothing by itself; a plane's vital-system check "
+            "(d6 less than the damage) still ejects its pilot.",
+        ),
+        Variant(
+            UFO_ZERO_SPEED_CRASHES,
+            "A UFO at 0 maximum speed crashes",
+            "UFO rules, Damage: 'Any aircraft reduced to 0 speed crashes.' The UFO column's "
+            "Power Plant and Engine results lower a UFO's maximum speed ('Max speed -d6', "
+            "'Engine: max speed-1'); 'Any UFO reduced to 0 Anti-Grav crashes' names UFOs apart.",
+            "UFO rules, Damage",
+            off="'aircraft' are the planes: a UFO at 0 maximum speed stays up (it crashes at "
+            "0 Anti-Grav).",
+            on="a UFO reduced to 0 maximum speed crashes too.",
         ),
         Variant(
             RAY_GUN_KEEPS_CHARGE,
@@ -191,7 +235,15 @@ class UfoInterception(Ruleset):
         return STEPS
 
     def acting(self, engagement: Engagement) -> list[Acting]:
-        return sequence.acting(engagement)
+        return sequence.acting(engagement, self.chosen)
+
+    def chain_model(self) -> UfoChain:
+        """Damage rolls, hard points and vital-system checks as a Markov chain (issue 45),
+        kept with what it has worked out until the damage table changes."""
+        model: UfoChain | None = getattr(self, "_chain", None)
+        if model is None or model.table is not damage_table():
+            model = self._chain = UfoChain(self.chosen)
+        return model
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         return sequence.on_clock(engagement, turn, step)

@@ -15,6 +15,8 @@ from .card import MISSILE_DATA, card_of, details_of, firing_initiative, printed_
 from .state import Ledger, in_flight, ray_gun_ledger, state_of
 
 RULE = "UFO rules, Turn Order"
+#: variant: a vital-system check after each damage roll that does damage, not once a turn
+VITAL_EACH_DAMAGE_ROLL = "vital_each_damage_roll"
 
 INITIATIVE, UFO_MOVES, FIRST_HALF, CANNON_1, SECOND_HALF, CANNON_2, MISSILES = range(7)
 
@@ -102,7 +104,7 @@ def ufo_firing_initiative(u: AircraftState) -> int | None:
     return firing_initiative(gun, charge)
 
 
-def acting(engagement: Engagement) -> list[Acting]:
+def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[Acting]:
     step = engagement.step
     scores = engagement.initiative_scores
     if step == INITIATIVE:
@@ -175,7 +177,7 @@ def acting(engagement: Engagement) -> list[Acting]:
     out += [
         (aid, f"{what} (no initiative: no ray guns known)", proc) for _, aid, what, proc in unarmed
     ]
-    out += _due(engagement)
+    out += _due(engagement, variants)
     for m in in_flight(engagement):
         target = engagement.aircraft.get(m.target)
         name = MISSILE_DATA[m.type].name
@@ -190,22 +192,26 @@ def acting(engagement: Engagement) -> list[Acting]:
     return out
 
 
-def _due(engagement: Engagement) -> list[Acting]:
-    """Damage rolls waiting, and vital-system checks due this turn (UFO rules, Damage)."""
+def _due(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[Acting]:
+    """Damage rolls waiting, and vital-system checks due (UFO rules, Damage): once in a turn
+    the plane took damage, after its damage rolls; with the ``vital_each_damage_roll``
+    reading, one after each damage roll that did damage, before the next."""
     out: list[Acting] = []
     for a in engagement.aircraft.values():
         if not a.in_play:
             continue
         st = state_of(a)
+        fighter = card_of(a).kind == "fighter"
+        check = (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
+        if VITAL_EACH_DAMAGE_ROLL in variants and fighter and st.vital_checks_due:
+            out.append(check)
         due = st.damage_rolls_due
         if due:
             out.append((a.id, f"{due} roll(s) on the damage table due", "damage_roll"))
         damaged = st.damaged_turn == engagement.turn
         checked = st.vital_checked_turn == engagement.turn
-        if card_of(a).kind == "fighter" and damaged and not checked:
-            out.append(
-                (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
-            )
+        if VITAL_EACH_DAMAGE_ROLL not in variants and fighter and damaged and not checked:
+            out.append(check)
     return out
 
 

@@ -84,6 +84,9 @@ class State(BaseModel):
     damage_this_turn: int = Field(0, ge=0)
     damaged_turn: int | None = None
     vital_checked_turn: int | None = None
+    #: vital-system checks owed, one per damage roll that did damage (reading
+    #: ``vital_each_damage_roll``)
+    vital_checks_due: int = Field(0, ge=0)
     #: the turn each ray gun last fired or recharged, and last fired (Firing: UFO)
     ray_gun_1_used_turn: int | None = None
     ray_gun_2_used_turn: int | None = None

@@ -4,7 +4,8 @@ Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_redraw.py``
 Target (issue 20): p95 under 16 ms, one frame at 60 Hz. Prints p50/p95 of the whole path and,
 per dock, of its repaint, so a slow panel is easy to find. The desk is the main window in its
 default layout at 1366x768 (panels tabbed away do no work until shown); ``--all-shown`` puts
-every dock (``app.ui.dock_registry``) on screen at once instead.
+every dock (``app.ui.dock_registry``) on screen at once instead; ``--pages 20`` runs it with
+the players' screens on and 20 pages connected (issue 48: ``bench_players.py`` holds them).
 """
 
 from __future__ import annotations
@@ -76,6 +77,27 @@ def docks(model: EngagementModel, skip: set[str]) -> list[QWidget]:
     return out
 
 
+def connect_pages(app: QApplication, model: EngagementModel, n: int) -> tuple[object, object]:
+    """The players' screens on, and ``n`` pages connected from another process."""
+    import subprocess
+
+    from app.ui.players_bridge import PlayersBridge
+
+    bridge = PlayersBridge(model)
+    bridge.start()
+    links = ",".join(bridge.links().values())
+    script = Path(__file__).with_name("bench_players.py")
+    process = subprocess.Popen(
+        [sys.executable, str(script), "--pages", links, "--seconds", "3600", "--count", str(n)],
+        stdout=subprocess.DEVNULL,
+    )
+    end = time.monotonic() + 5
+    while time.monotonic() < end:  # they connect and read the views
+        app.processEvents()
+        time.sleep(0.005)
+    return bridge, process
+
+
 def percentile(xs: list[float], p: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
@@ -90,6 +112,9 @@ def main() -> None:
         "--all-shown",
         action="store_true",
         help="every dock on screen side by side, instead of the desk's default layout",
+    )
+    parser.add_argument(
+        "--pages", type=int, default=0, help="players' pages connected meanwhile (issue 48)"
     )
     args = parser.parse_args()
     skip = {n.strip() for n in args.skip.split(",") if n.strip()}
@@ -135,6 +160,7 @@ def main() -> None:
             f"{(time.perf_counter() - t0) * 1000:.0f} ms"
         )
         visible = shown
+        pages = connect_pages(app, model, args.pages) if args.pages else None
         rng = random.Random(2)
         ids = list(s.engagement.aircraft)
         total: list[float] = []
@@ -177,6 +203,12 @@ def main() -> None:
         for title, xs in sorted(per_dock.items(), key=lambda kv: -percentile(kv[1], 95)):
             p50, p95 = statistics.median(xs), percentile(xs, 95)
             print(f"  repaint {title:<16} p50 {p50:.2f} ms, p95 {p95:.2f} ms")
+        if pages is not None:
+            bridge, process = pages
+            process.kill()
+            process.wait()
+            print(f"  with the players' screens on: {args.pages} pages connected")
+            bridge.stop()
         window.close()
         model.set_session(None)
         # PySide6 6.12 on Python 3.11 drops a reference to None on every call of a Qt method

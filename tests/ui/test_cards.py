@@ -246,7 +246,10 @@ def test_changed_since_printed_through_actions_and_prints(
     names = " ".join(pdf_pages(tmp_path / "changed.pdf"))
     assert "Alpha" in names and "Bravo" in names and "Charlie" not in names
     assert choose_cards(game, "changed") == []
-    assert dialog.aircraft_ids() == []
+    # none changed now: the dialog offers all the cards, and says when the last were printed
+    # (issue 47: it offered "Changed since last printed (0)" with an empty preview)
+    assert dialog.which() == "all" and not dialog._radios["changed"].isEnabled()
+    assert "(none; last printed " in dialog._radios["changed"].text()
     # undoing the attack changes the cards again; redoing it brings back the printed cards
     game.undo()
     assert choose_cards(game, "changed") == [a, b]
@@ -296,19 +299,19 @@ def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_pa
     text = norm(reader.pages[0].extract_text())
     assert "Red Two" in text and "Lone Ranger" in text and "Red One" not in text
     assert sorted(game.printed) == sorted([ids["red2"], ids["lone"]])
-    assert "Changed since last printed (3)" in dialog._radios["changed"].text()
+    assert dialog._radios["changed"].text().startswith("Changed since last printed (3")
     # a game action refreshes the counts of the dialog on screen; a hidden one catches up
     # when shown, and a finished one stops listening
     dialog.hide()
     game.perform("afterburner", {"aircraft": ids["lone"]})
-    assert "Changed since last printed (3)" in dialog._radios["changed"].text()
+    assert dialog._radios["changed"].text().startswith("Changed since last printed (3")
     dialog.show()
-    assert "Changed since last printed (4)" in dialog._radios["changed"].text()
+    assert dialog._radios["changed"].text().startswith("Changed since last printed (4")
     game.perform("afterburner", {"aircraft": ids["red2"]})
-    assert "Changed since last printed (5)" in dialog._radios["changed"].text()
+    assert dialog._radios["changed"].text().startswith("Changed since last printed (5")
     dialog.reject()
     game.mark_printed(list(ids.values()))
-    assert "Changed since last printed (5)" in dialog._radios["changed"].text()
+    assert dialog._radios["changed"].text().startswith("Changed since last printed (5")
 
 
 def test_print_preview_dialog_draws_the_pages(qtbot: Any, game: GameSession) -> None:

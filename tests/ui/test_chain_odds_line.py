@@ -102,3 +102,32 @@ def test_compare_keeps_columns_side_by_side_logs_nothing_and_escape_clears(phant
     qtbot.keyClick(position, Qt.Key.Key_Escape)
     assert compare.kept == [] and compare.table.isHidden()
     dock.chain.wait()
+
+
+def test_a_cut_chain_is_painted_as_at_least(phantoms, qtbot):
+    """Issue 45: a chain cut short is painted "at least ..." on the Combat panel's line, never
+    as a fraction."""
+    import re
+
+    from app.ui.chain_odds_view import ChainOddsLine
+
+    olds, red = list(phantoms.engagement.aircraft)
+    p = phantoms.prepare("gun_attack", {"attacker": olds, "target": red}, {"position_modifier": 0})
+    assert p.inputs is not None
+
+    class Cut:
+        def chain_odds(self, prepared):
+            return chain_odds(
+                phantoms.ruleset, phantoms.engagement, "gun_attack", prepared.inputs, most_states=2
+            )
+
+    phantoms.ruleset._chain = None  # nothing known from an earlier chain
+    line = ChainOddsLine()
+    qtbot.addWidget(line)
+    line.show_for(Cut(), p)
+    qtbot.waitUntil(lambda: line.result is not None, timeout=30_000)
+    text = line.text()
+    assert not line.result.exact
+    assert "at least" in text and "out of the fight at least" in text
+    assert not re.search(r"\d+/\d+", text), text
+    line.wait()

@@ -28,8 +28,8 @@ def narratives(dock):
 def test_every_action_newest_last(dock, session):
     assert narratives(dock) == [
         "New Skirmish (test ruleset) game 'Desk test'",
-        "Blue 1 (jet, average pilot) joins Blue",
-        "Red 1 (jet, average pilot) joins Red",
+        "Blue 1 (Test Jet, average pilot) joins Blue",
+        "Red 1 (Test Jet, average pilot) joins Red",
     ]
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
     assert narratives(dock)[-1] == SHOT + "gun roll 3: hit (Skirmish 1)"
@@ -80,8 +80,8 @@ def test_filter(dock, session, qtbot):
     session.add_aircraft("Red", "prop", "Red 2")
     session.add_aircraft("Blue", "prop", "Blue 2")
     assert [line.split("  ", 1)[1] for line in dock.lines()] == [
-        "Red 1 (jet, average pilot) joins Red",
-        "Red 2 (prop, average pilot) joins Red",
+        "Red 1 (Test Jet, average pilot) joins Red",
+        "Red 2 (Test Prop, average pilot) joins Red",
     ]
     dock.filter.clear()
     assert len(dock.lines()) == 5

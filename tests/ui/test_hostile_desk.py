@@ -19,7 +19,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 import app.session
-import app.ui.cards_render
+import app.core.card_face
 from app.core.ruleset import Lines
 from app.session import GameSession
 from app.ui.main_window import MainWindow
@@ -57,7 +57,7 @@ def game(
 ) -> Iterator[GameSession]:
     """A guest game in its Combat step (who acts now: each aircraft may fire its guns)."""
     monkeypatch.setattr(app.session, "TIME_LIMIT", LIMIT)
-    monkeypatch.setattr(app.ui.cards_render, "TIME_LIMIT", LIMIT)
+    monkeypatch.setattr(app.core.card_face, "TIME_LIMIT", LIMIT)  # the cards (issue 48: moved)
     s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")

@@ -278,6 +278,7 @@ ALLOWED_OWN = {
     "app.core.paths",
     "app.core.status",
     "app.demo_rows",
+    "app.log_file",  # the log file and crash log, set up first (issue 47)
     "app.resources",
     "app.store",
     "app.store.errors",
@@ -286,6 +287,7 @@ ALLOWED_OWN = {
     "app.summary",
     "app.summary_child",
     "app.ui",
+    "app.ui.accessible",  # accessible names of the roster's and turn's lists (issue 47)
     "app.ui.application",
     "app.ui.desk_layout",
     "app.ui.dice_mode",
@@ -298,6 +300,7 @@ ALLOWED_OWN = {
     "app.ui.model",
     "app.ui.qt_app",
     "app.ui.qt_import",
+    "app.ui.uncaught",  # the dialog for an uncaught exception (issue 47)
     "app.ui.wheel_guard",
     "app.ui.when_shown",
 }

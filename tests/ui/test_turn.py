@@ -71,14 +71,34 @@ def test_undo_moves_the_clock_back(dock, session):
     assert dock.heading.text() == "Turn 1 — Initiative"
 
 
-def test_space_on_a_focused_button_presses_the_button_not_next(dock, session, qtbot):
+def test_space_in_the_turn_panel_is_always_next_step(dock, session, qtbot):
+    """Issue 47: with the Turn panel's focus Space moves the turn on, whichever of its
+    widgets has it (Previous too); a button of another panel is pressed by it (below)."""
     dock.previous_button.setFocus()
     qtbot.keyClick(dock.previous_button, Qt.Key.Key_Space)
-    assert (session.engagement.turn, session.engagement.step) == (1, 0)
-    assert dock.message.message == "this is the first step of the first turn"
+    assert (session.engagement.turn, session.engagement.step) == (1, 1)
     dock.step_list.setFocus()
     qtbot.keyClick(dock.step_list, Qt.Key.Key_Space)
-    assert session.engagement.step == 1
+    assert session.engagement.step == 2
+
+
+def test_space_on_another_panels_button_presses_that_button(dock, session, qtbot):
+    from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    pressed: list[bool] = []
+    other = QPushButton("Another panel's button")
+    other.clicked.connect(lambda: pressed.append(True))
+    box = QVBoxLayout(window)
+    box.addWidget(dock)
+    box.addWidget(other)
+    window.show()
+    other.setFocus()
+    qtbot.keyClick(other, Qt.Key.Key_Space)
+    assert pressed == [True]
+    assert session.engagement.step == 0
+    dock.setParent(None)  # the fixture's own to close
 
 
 def test_step_labels_for_impulses_and_segments():

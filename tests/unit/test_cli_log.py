@@ -26,8 +26,8 @@ def test_the_log_prints_every_narrative_and_marks_undone_actions(tmp_path, monke
     shot = "Blue 1 — Gun attack on Red 1: gun roll 3: hit (Skirmish 1)"
     assert [line[18:] for line in lines] == [
         "New Skirmish (test ruleset) game 'Log test'",
-        "Blue 1 (jet, average pilot) joins Blue",
-        "Red 1 (jet, average pilot) joins Red",
+        "Blue 1 (Test Jet, average pilot) joins Blue",
+        "Red 1 (Test Jet, average pilot) joins Red",
         "[undone] " + shot,
         "Undone: " + shot,
     ]

@@ -106,3 +106,37 @@ def test_a_bad_time_limit_setting_keeps_the_default() -> None:
         timeout=60,
     )
     assert out.stdout.strip() == "15.0"
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "new interpreter"])
+def test_a_forked_child_tries_a_first_import_as_a_new_interpreter_does(
+    hostile_site: ModuleType, monkeypatch: pytest.MonkeyPatch, forked: bool
+) -> None:
+    """Issue 44: where it is safe (Linux, one thread) the first import is tried in a child
+    forked from this process, which has Python and Airboss loaded already, instead of a new
+    interpreter that imports them again (most of the time of opening a game of a third-party
+    ruleset in a fresh process); each hostile import is said alike either way."""
+    monkeypatch.setattr(plugins, "_forkable", lambda: forked)
+    ways: list[str] = []
+    start, popen = plugins._Forked.start, plugins.subprocess.Popen
+
+    def forking(*args: object) -> object:
+        ways.append("fork")
+        return start(*args)  # type: ignore[arg-type]
+
+    def spawning(*args: object, **kwargs: object) -> object:
+        ways.append("new")
+        return popen(*args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(plugins._Forked, "start", forking)
+    monkeypatch.setattr(plugins.subprocess, "Popen", spawning)
+    plugins.forget()
+    try:
+        broken = broken_rulesets()
+        assert ways and set(ways) == {"fork" if forked else "new"}
+        for rid, said in EXPECTED.items():
+            assert said in broken[rid], (rid, broken[rid])
+        assert "guest" not in broken and load_ruleset("guest").id == "guest"
+        assert load_ruleset("skirmish").id == "skirmish"
+    finally:
+        plugins.forget()  # later tests vet again with their own limit

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.core.draft import ActionDraft
 from app.core.errors import MissingTableValue
 from app.core.prepared import Prepared
+from app.core.procedure import UnknownOdds
 from app.ui.chain_odds_view import ChainOddsLine
 from app.ui.compare_odds import CompareOdds
 from app.ui.guest_worker import GuestWorker
@@ -78,6 +79,7 @@ class OddsView(QGroupBox):
         layout = QVBoxLayout(self)
         self.table = QTableWidget(0, 3)
         self.table.setObjectName("odds_table")
+        self.table.setAccessibleDescription("Each outcome and its exact chance")
         self.table.setAccessibleName("Odds before the roll")
         self.table.setHorizontalHeaderLabels(["Outcome", "Exact", "Percent"])
         self.table.verticalHeader().hide()
@@ -160,7 +162,9 @@ class OddsView(QGroupBox):
             self._answered(p, odds)
 
     def _answered(self, p: Prepared, odds: dict[str, Fraction]) -> None:
-        if p is self.prepared:  # else the action changed meanwhile: its odds are asked for
+        if isinstance(odds, UnknownOdds):  # a table the text does not print: named (issue 45)
+            self._failed(p, odds.missing)
+        elif p is self.prepared:  # else the action changed meanwhile: its odds are asked for
             self._show(odds)
 
     def _failed(self, p: Prepared, e: BaseException) -> None:

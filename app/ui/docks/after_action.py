@@ -31,6 +31,20 @@ if TYPE_CHECKING:
 
 #: milliseconds after the last action before a shown panel reads the log again
 REDRAW_AFTER_MS = 400
+#: what the panel says until it is first seen, and while its plots load
+NOT_YET = "The plots are drawn when this panel is first shown."
+LOADING = "Loading the plots…"
+
+
+def preload() -> bool:
+    """Import the plots' modules (pyqtgraph, numpy) now, so the panel draws at once when it is
+    first shown: the desk calls it in the idle time after its first paint (issue 47); False
+    in an installation without them."""
+    try:
+        import app.ui.after_action_view  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 class _BuiltWhenSeen(WhenShown):
@@ -44,9 +58,9 @@ class _BuiltWhenSeen(WhenShown):
     def attach(self, dock: QDockWidget, shown: bool = False) -> None:
         super().attach(dock, shown)
         self.docked = True
-        dock.visibilityChanged.connect(lambda on: on and self.panel.build())
+        dock.visibilityChanged.connect(lambda on: on and self.panel.build_soon())
         if self.on_screen:
-            self.panel.build()
+            self.panel.build_soon()
 
 
 class AfterActionDock(QWidget):
@@ -57,8 +71,10 @@ class AfterActionDock(QWidget):
         super().__init__(parent)
         self.model = model
         self.view: AfterActionView | None = None
-        self.waiting = QLabel("The plots are drawn when this panel is first shown.")
+        self.waiting = QLabel(NOT_YET)
+        self.waiting.setObjectName("after_action_waiting")
         self.waiting.setWordWrap(True)
+        self.waiting.setAccessibleName("After-action plots")
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(self.waiting)
@@ -74,6 +90,14 @@ class AfterActionDock(QWidget):
         super().showEvent(event)
         if self.view is None and not self.when_shown.docked:  # alone: a preview, a test
             self.build()
+
+    def build_soon(self) -> None:
+        """The panel comes into view: it says "Loading the plots…" at once, and builds them as
+        soon as that is painted (issue 47: it stayed blank while pyqtgraph loaded)."""
+        if self.view is not None:
+            return
+        self.waiting.setText(LOADING)
+        QTimer.singleShot(0, self.build)
 
     def build(self) -> AfterActionView | None:
         """The plots, built now (pyqtgraph imported) and filled with the game; None, and the

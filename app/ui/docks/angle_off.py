@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from app.core.board import facings, nearest_facing, piece_of, snap, turned
 from app.core.errors import RuleViolation
 from app.core.ruleset import Geometry, MovementHelp, Piece, Relation
+from app.ui.accessible import named
 from app.ui.docks.angle_board import COLOURS, ROLES, Board
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -166,6 +167,7 @@ class AngleOffDock(QWidget):
         place.addStretch(1)
         panel.addLayout(place)
         self.board = Board()
+        named(self.board, "Board: the two aircraft and the sectors around the target")
         panel.addWidget(self.board, 1)
         self.fields = {role: PieceFields(role) for role in ROLES}
         for f in self.fields.values():
@@ -176,6 +178,12 @@ class AngleOffDock(QWidget):
         panel.addWidget(self.verdict)
         self.lines = QTableWidget(0, 2)
         self.lines.setObjectName("relation")
+        named(
+            self.lines,
+            "Board readings",
+            "What the ruleset's geometry reads from the two pieces: range, arc or clock, "
+            "altitudes, firing position.",
+        )
         self.lines.horizontalHeader().hide()
         self.lines.verticalHeader().hide()
         self.lines.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

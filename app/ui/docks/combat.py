@@ -135,6 +135,8 @@ class CombatDock(QWidget):
         footer.setObjectName("combat_footer")
         foot = QVBoxLayout(footer)
         foot.setContentsMargins(6, 2, 6, 4)
+        self.sent_bar = self._sent_bar()
+        foot.addWidget(self.sent_bar)
         self.dice = DiceView(self.draft)
         foot.addWidget(self.dice)
         self.players_roll = dice_mode_box(model.dice_mode)
@@ -197,6 +199,7 @@ class CombatDock(QWidget):
         listen(self.draft.resolved, self._resolved, self)
         model.dice_mode.changed.connect(lambda _on: self.paint())
         model.reset.connect(self.when_shown.wrap(self._reset))
+        model.pending_changed.connect(self._sent_arrived)
         self._ruling_hooks()
         self._reset()
 
@@ -311,6 +314,9 @@ class CombatDock(QWidget):
         if watched is self.open_tables and enter:
             self._open_tables()
             return True
+        if watched is self.take_sent and enter:
+            self._take_sent()
+            return True
         if isinstance(watched, QComboBox) and watched.view().isVisible():
             return super().eventFilter(watched, event)
         if enter and watched in self._pickers():
@@ -359,6 +365,7 @@ class CombatDock(QWidget):
         if missing is not None:
             self.open_tables.setText(f"Fill in {missing.table}: {missing.cell} (tables editor)")
         self.resolve_button.setEnabled(self.model.can_act and d.can_resolve)
+        self._paint_sent()
 
     def _paint_pickers(self) -> None:
         d = self.draft
@@ -436,6 +443,61 @@ class CombatDock(QWidget):
             f"[{escape(p.rule)}]" + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
         self.result_seq = self.model.engagement.seq  # its ruling (issue 34)
+
+    # -- what a player's page sent for the line open here (issue 48) -----------------------------
+
+    def _sent_bar(self) -> QWidget:
+        bar = QWidget()
+        bar.setObjectName("sent_bar")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.sent_text = QLabel()
+        self.sent_text.setObjectName("sent_text")
+        self.sent_text.setWordWrap(True)
+        self.take_sent = QPushButton("&Take them (Enter)")
+        self.take_sent.setObjectName("take_sent")
+        self.take_sent.clicked.connect(self._take_sent)
+        self.take_sent.installEventFilter(self)
+        reject = QPushButton("Reject")
+        reject.setObjectName("reject_sent")
+        reject.clicked.connect(self._reject_sent)
+        row.addWidget(self.sent_text, 1)
+        row.addWidget(self.take_sent)
+        row.addWidget(reject)
+        bar.hide()
+        return bar
+
+    def _sent_entry(self) -> Any:
+        line = self.draft.line
+        if line is None:
+            return None
+        pid, who, other = line
+        return self.model.pending.on_line((pid, who, other or ""))
+
+    def _paint_sent(self) -> None:
+        entry = self._sent_entry()
+        self.sent_bar.setVisible(entry is not None)
+        if entry is not None:
+            shown = entry.desk_text(not self.model.sealed(entry))
+            self.sent_text.setText(f"\u2709 {shown}")
+
+    def _sent_arrived(self) -> None:
+        """A page sent something for this line while the cursor waits in a die: the key
+        that takes it is where the cursor is."""
+        waiting = self.focusWidget() in [f.edit for f in self.dice.fields]
+        self._paint_sent()
+        if waiting and self.sent_bar.isVisible():
+            self.take_sent.setFocus()
+
+    def _take_sent(self) -> None:
+        entry = self._sent_entry()
+        if entry is not None:
+            self.model.accept_pending(entry)
+
+    def _reject_sent(self) -> None:
+        entry = self._sent_entry()
+        if entry is not None:
+            self.model.reject_pending(entry)
 
     # -- the last result's ruling (issue 34) ---------------------------------------------------
 

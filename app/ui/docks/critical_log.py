@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.core import csv_cells
 from app.core.log_index import Hit
+from app.ui.accessible import named
 from app.ui.log_progress import LogProgress
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
@@ -87,6 +88,12 @@ class CriticalLogDock(QWidget):
 
         self.view = QTableWidget(0, len(COLUMNS))
         self.view.setObjectName("critical_table")
+        named(
+            self.view,
+            "Critical hits and damage",
+            "Every hit with its turn, aircraft, side and rule, as the filters above choose; "
+            "Enter or a double-click opens its ruling.",
+        )
         self.view.setHorizontalHeaderLabels(list(COLUMNS))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

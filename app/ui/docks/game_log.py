@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.log_index import LogEntry
+from app.ui.accessible import named
 from app.ui.log_progress import LogProgress
 from app.ui.message_bar import muted
 from app.ui.model import EngagementModel
@@ -208,6 +209,7 @@ class GameLogDock(QWidget):
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter the log…")
         self.filter.setClearButtonEnabled(True)
+        named(self.filter, "Filter the game log", "Only the lines holding this text are shown")
         self.filter.textChanged.connect(self._filter)
         self.count = QLabel()
         #: the first read of a long log, a slice at a time (issue 20); beside the filter, so
@@ -221,6 +223,12 @@ class GameLogDock(QWidget):
         # a table of fixed-height rows scrolls to the end in constant time; list and tree views
         # ask the model for a row count once per row on every scrollToBottom (20,000 lines)
         self.list = QTableView()
+        named(
+            self.list,
+            "Game log",
+            "Every action, oldest first, with its turn and rule; undone ones struck through. "
+            "Enter or a double-click opens the action's ruling.",
+        )
         self.list.setModel(self.lines_model)
         self.list.horizontalHeader().hide()
         self.list.horizontalHeader().setStretchLastSection(True)

@@ -49,6 +49,7 @@ class InitiativeDock(QWidget):
         self.order = QListWidget()
         self.order.setObjectName("initiative_order")
         self.order.setAccessibleName("Initiative order")
+        self.order.setAccessibleDescription("Who holds the marker and who acts first, in order")
         self.order.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 

@@ -30,6 +30,7 @@ from app.core.engagement import AircraftState
 from app.core.events import Envelope
 from app.core.log_index import LedgerChange
 from app.core.ruleset import LedgerSpec
+from app.ui.accessible import named
 from app.ui.log_progress import LogProgress
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
@@ -75,6 +76,12 @@ class LedgersDock(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         self.tree = QTreeWidget()
         self.tree.setObjectName("ledger_tree")
+        named(
+            self.tree,
+            "Ledgers",
+            "Each aircraft's ammunition, missiles, afterburner uses and other consumables: "
+            "what is left of what it started with.",
+        )
         self.tree.setHeaderLabels(["Aircraft / ledger", "Left", "Start", "Rule"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
@@ -89,11 +96,13 @@ class LedgersDock(QWidget):
         correction.addWidget(QLabel("Umpire's correction:"))
         self.amount = QLineEdit()
         self.amount.setObjectName("correction_amount")
+        named(self.amount, "Correction amount", "Negative spends, positive refills; e.g. -1/2")
         self.amount.setPlaceholderText("-1/2, 2 ...")
         self.amount.setMaximumWidth(90)
         self.amount.setToolTip("Negative spends, positive refills; exact, e.g. -1/2")
         self.reason = QLineEdit()
         self.reason.setObjectName("correction_reason")
+        named(self.reason, "Why the ledger is corrected", "Goes into the log with the change")
         self.reason.setPlaceholderText("why (goes into the log)")
         self.apply_button = QPushButton("Apply")
         self.apply_button.setObjectName("correction_apply")
@@ -112,6 +121,11 @@ class LedgersDock(QWidget):
         lower_layout.addLayout(title)
         self.history_table = QTableWidget(0, 5)
         self.history_table.setObjectName("ledger_history")
+        named(
+            self.history_table,
+            "Ledger history",
+            "Every change of the selected ledger: turn, change, what is left, why, log entry.",
+        )
         self.history_table.setHorizontalHeaderLabels(["Turn", "Change", "Left", "Why", "Log entry"])
         self.history_table.verticalHeader().hide()
         self.history_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

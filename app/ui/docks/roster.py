@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.core.status import PILOT_QUALITIES, Status
 from app.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
+from app.ui.accessible import named
 from app.ui.message_bar import MessageBar, attempt_here
 from app.ui.model import EngagementModel
 from app.ui.wheel_guard import guard_wheel
@@ -184,6 +185,12 @@ class RosterDock(QWidget):
         self.tree.setItemDelegateForColumn(STATUS, StatusBadges(self.tree))
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        named(
+            self.tree,
+            "Roster: sides and aircraft",
+            "Each side with how many of its aircraft are in play, then each aircraft: name, "
+            "printed type, pilot, status and damage. Insert adds, F2 renames, Delete removes.",
+        )
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
@@ -194,8 +201,7 @@ class RosterDock(QWidget):
         # a fixed width for three badges: sizing this column to its contents would measure every
         # row's badges on every change (200 aircraft); the full list is in the tooltip
         header.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Interactive)
-        three = sum(self.fontMetrics().horizontalAdvance(t) + 11 for t in ("FIRE", "OOC", "WND"))
-        header.resizeSection(STATUS, three + 6)
+        self._size_status()
 
         self.add_action = self._action("Add…", "Insert")
         self.add_action.setToolTip("Add an aircraft from the ruleset's catalogue (Insert)")
@@ -359,6 +365,18 @@ class RosterDock(QWidget):
             self._widen([self._items[i] for i in ids])
         finally:
             self.tree.blockSignals(False)
+
+    def _size_status(self) -> None:
+        three = sum(self.fontMetrics().horizontalAdvance(t) + 11 for t in ("FIRE", "OOC", "WND"))
+        self.tree.header().resizeSection(STATUS, three + 6)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """Larger type (table mode) refits the columns: a type's printed name is never cut
+        short with "…" (issue 47)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and hasattr(self, "_items"):
+            self._size_status()
+            self._fit_all()
 
     def _fit_all(self) -> None:
         """Size the fitted columns to every row, and remember each column's padding (its width

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -37,6 +37,7 @@ from app.summary import (
     step_where,
     who_name,
 )
+from app.ui.accessible import named
 from app.ui.message_bar import MessageBar, attempt_here, muted
 from app.ui.model import EngagementModel
 from app.ui.when_shown import WhenShown
@@ -109,6 +110,12 @@ class TurnDock(QWidget):
         model.clock_changed.connect(self.when_shown.wrap(self.refresh))
         # every change of who acts (aircraft, initiative, a procedure resolved) is an append
         model.appended.connect(self.when_shown.wrap(self._refresh_acting))
+        # what the players' pages sent, on its line (issue 48)
+        model.pending_changed.connect(self.when_shown.wrap(self._refresh_acting))
+        for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):  # rejects it
+            reject = QShortcut(QKeySequence(key), self.acting)
+            reject.setContext(Qt.ShortcutContext.WidgetShortcut)
+            reject.activated.connect(self._reject_current)
         model.appended.connect(self._back_after_roll)
         self.refresh()
 
@@ -123,6 +130,11 @@ class TurnDock(QWidget):
         self.step_list = QListWidget()
         self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        named(
+            self.step_list,
+            "Sequence of play",
+            "The steps of a turn, the current one marked; Space: next step, Shift+Space: back.",
+        )
 
         self.what = QLabel()
         self.what.setWordWrap(True)
@@ -130,6 +142,12 @@ class TurnDock(QWidget):
         self.acting_title = QLabel("<b>Who acts now, in order</b>")
         self.acting = QListWidget()
         self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        named(
+            self.acting,
+            "Who acts now, in order",
+            "One line per aircraft or side that acts in this step; Enter or a double-click "
+            "opens the line's roll; Space: next step.",
+        )
         for view in (self.step_list, self.acting):
             view.setMinimumHeight(60)
 
@@ -152,6 +170,17 @@ class TurnDock(QWidget):
         layout.addWidget(self.what)
         layout.addWidget(self.acting_title)
         layout.addWidget(self.acting, 2)
+
+    def set_compact(self, on: bool) -> None:
+        """Table mode (issue 47): the sequence of play's list is left out, the heading and the
+        current step's words say where the game is, so every line of "who acts now" of an
+        eight-aircraft game shows at 1366x768."""
+        self.step_list.setVisible(not on)
+        # a line wider than the panel is cut at its edge (its tooltip has it whole): no
+        # horizontal scroll bar takes a line's height
+        self.acting.setHorizontalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        )
 
     # -- rendering ----------------------------------------------------------------------------
 
@@ -218,6 +247,11 @@ class TurnDock(QWidget):
                 item.setToolTip(
                     f"Double-click or Enter: open {line['procedure_title']} for {line['name']}{on}"
                 )
+                sent = self.model.pending.on_line((line["procedure"], line["who"], target))
+                if sent is not None:  # a player's page sent it: Enter takes it (issue 48)
+                    shown = sent.desk_text(not self.model.sealed(sent))
+                    item.setText(f"{item.text()}  \u2709 {shown}")
+                    item.setToolTip(f"{shown}\nEnter: take it into the form; Delete: reject it")
                 if line["cannot"]:  # not offered as if it could act (issue 29): opening says why
                     why = f"{line['cannot']}\n(Double-click or Enter opens it, to see why)"
                     item.setToolTip(why)
@@ -268,7 +302,20 @@ class TurnDock(QWidget):
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
         if target and self.model.has_session:
+            sent = self.model.pending.on_line(tuple(target))
+            if sent is not None:  # the umpire's key takes what the player's page sent
+                self.model.accept_pending(sent)
+                return
             self.open_procedure.emit(*target)
+
+    def _reject_current(self) -> bool:
+        item = self.acting.currentItem()
+        target = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        sent = self.model.pending.on_line(tuple(target)) if target else None
+        if sent is None:
+            return False
+        self.model.reject_pending(sent)
+        return True
 
     def _focus_moved(self, old: QWidget | None, new: QWidget | None) -> None:
         if old is not None:
@@ -277,13 +324,15 @@ class TurnDock(QWidget):
             new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Space on a focused button, check box or combo box presses it, not Next step."""
+        """Space on a focused button, check box or combo box of another panel presses it, not
+        Next step; in this panel Space is always Next step (issue 47: Previous focused)."""
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Space
             and isinstance(watched, QAbstractButton | QComboBox)
             and watched.window() is self.window()
+            and not self.isAncestorOf(watched)
         ):
             event.accept()
             return True

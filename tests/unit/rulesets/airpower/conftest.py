@@ -34,7 +34,8 @@ DAMAGE = {
     "results": {
         str(r): ["X"] * (r // 4) + ["A"] * (r // 3) + ["-"] * (12 - r // 4 - r // 3)
         for r in range(13)
-    }
+    },
+    "outcomes": {"out_of_the_fight": ["X"]},
 }
 GENIE = {"launch_number": 6, "direction": {str(i): 30 * (i % 12) for i in range(1, 11)}}
 

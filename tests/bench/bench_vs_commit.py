@@ -1,0 +1,227 @@
+"""Benchmark: this checkout against an older commit, side by side in one run (issue 44).
+
+Run: ``.venv/bin/python tests/bench/bench_vs_commit.py [--commit 392080a] [--rounds 3]
+[--new COMMIT ...]``
+(about ten minutes on two cores: each round builds two 20,000-event games, synced to disk).
+
+The older commit is taken out of git (``git archive``) into a temporary folder and run from
+there with this venv's packages (``PYTHONPATH`` names that folder first; each side's
+``app`` is checked to be imported from its own folder before anything is measured). Each side
+runs its *own* benchmark code, so both measure what their commit's benchmark measured:
+- ``tests/bench/bench_session.py``'s ``main``: ``GameSession.perform`` p50 and p95 over 500
+  actions and the median of 5 opens, on a game of 200 aircraft and 20,000 events it builds,
+  one process per side per round;
+- ``tests/bench/bench_open.py``'s open: each side builds its 200-aircraft, 100,000-event game
+  once (with ``bench_session.build_file``), then ``GameSession.open`` is timed in a fresh
+  process (imports excluded) by the side's own ``OPEN`` program, 5 times a round (its desk
+  memory figure is not taken here).
+The sides take turns, A B A B (the older commit first in each round), so the machine's drift
+hits both; a ratio is this checkout's figure over the older commit's in the same round, and
+the line printed for each figure is both sides' median and every round's ratio. ``--new``
+(once or more) measures those commits, each taken out too, instead of this checkout, in
+the same turns: A B C A B C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import io
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = Path("tests") / "bench"
+
+#: the program that runs a side's ``bench_session.main`` from that side's folder
+SESSION = """
+import sys
+sys.path.insert(0, sys.argv[1] + "/tests/bench")
+import bench_session
+bench_session.main()
+"""
+
+#: the program that builds a side's game of ``EVENTS`` events with its own ``build_file``
+BUILD = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1] + "/tests/bench")
+import bench_session
+bench_session.build_file(Path(sys.argv[2]), int(sys.argv[3]))
+"""
+
+WHERE = "import app, sys; print(app.__file__)"
+
+PERFORM = re.compile(r"perform: p50 ([\d.]+) ms, p95 ([\d.]+) ms")
+OPEN20K = re.compile(r"open: median ([\d.]+) ms")
+OPEN100K = "open, 100,000 events, fresh process"
+
+
+class Side:
+    """One commit's checkout: its folder, the environment its processes run in."""
+
+    def __init__(self, name: str, tree: Path, data: Path) -> None:
+        self.name, self.tree = name, tree
+        data.mkdir(parents=True, exist_ok=True)
+        self.env = {
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "AIRBOSS_DATA_DIR": str(data),
+            "HOME": str(data),
+            "XDG_CONFIG_HOME": str(data),
+            "PYTHONPATH": str(tree),
+        }
+        self.env.pop("AIRBOSS_SQLITE_SYNC", None)  # each benchmark chooses its own
+        self.game = data / "big.airboss"
+
+    def run(self, program: str, *args: str, timeout: float = 1800) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", program, *args],
+            cwd=self.tree,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"{self.name}: failed ({done.returncode}):\n{done.stderr[-3000:]}")
+        return done.stdout
+
+    def check_code(self) -> None:
+        """Its ``app`` is imported from its own folder (not the venv's editable install)."""
+        where = Path(self.run(WHERE).strip()).resolve()
+        if not where.is_relative_to(self.tree.resolve()):
+            raise SystemExit(f"{self.name}: app is imported from {where}, not {self.tree}")
+        print(f"{self.name}: app from {where}")
+
+    def module(self, name: str) -> ModuleType:
+        """One of its benchmark modules that imports nothing of Airboss at import
+        (``bench_open``), for its constants."""
+        spec = importlib.util.spec_from_file_location(
+            f"{name}_{self.name}", self.tree / BENCH / f"{name}.py"
+        )
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+
+def take_out(commit: str, into: Path) -> Path:
+    """The commit's files in ``into`` (``git archive``): a checkout of its own, no worktree."""
+    tar = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit],
+        capture_output=True,
+        check=True,
+    ).stdout
+    into.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(into, filter="data")
+    return into
+
+
+def session_round(side: Side) -> tuple[float, float, float]:
+    """perform p50, p95 and the median open (ms) of one run of the side's bench_session."""
+    out = side.run(SESSION, str(side.tree))
+    perform, opened = PERFORM.search(out), OPEN20K.search(out)
+    if perform is None or opened is None:
+        raise SystemExit(f"{side.name}: bench_session printed no figures:\n{out}")
+    return float(perform[1]), float(perform[2]), float(opened[1])
+
+
+def open_once(side: Side, program: str) -> float:
+    """One fresh process's ``GameSession.open`` of the side's big game (ms, imports excluded)."""
+    site = str(side.tree / "tests" / "fixtures" / "site")
+    return float(side.run(program, str(side.game), site).split()[1]) * 1000
+
+
+def short(commit: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", commit],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def ratios(old: list[float], new: list[float]) -> list[float]:
+    return [n / o for o, n in zip(old, new, strict=True)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commit", default="392080a", help="the older commit (392080a)")
+    parser.add_argument(
+        "--new",
+        action="append",
+        default=None,
+        help="measure this commit (again for more) instead of the checkout as it is",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each figure (3)")
+    parser.add_argument("--opens", type=int, default=5, help="fresh opens a round (5)")
+    args = parser.parse_args()
+    commit = short(args.commit)
+    with tempfile.TemporaryDirectory(prefix="airboss-vs-") as d:
+        old = Side(commit, take_out(commit, Path(d) / "old"), Path(d) / "old-data")
+        sides = [old]
+        if args.new is None:
+            sides.append(Side("now", ROOT, Path(d) / "now-data"))
+        for name in map(short, args.new or ()):
+            sides.append(Side(name, take_out(name, Path(d) / name), Path(d) / f"{name}-data"))
+        for side in sides:
+            side.check_code()
+        figures: dict[str, dict[str, list[float]]] = {s.name: {} for s in sides}
+
+        def keep(side: Side, figure: str, value: float) -> None:
+            figures[side.name].setdefault(figure, []).append(value)
+
+        for r in range(args.rounds):
+            for side in sides:
+                p50, p95, opened = session_round(side)
+                keep(side, "perform p50", p50)
+                keep(side, "perform p95", p95)
+                keep(side, "open, 20,000 events", opened)
+                print(
+                    f"round {r + 1} {side.name}: perform p50 {p50} ms, p95 {p95} ms, "
+                    f"open {opened} ms",
+                    flush=True,
+                )
+        programs = {}
+        for side in sides:
+            bench_open = side.module("bench_open")
+            programs[side.name] = bench_open.OPEN
+            side.run(BUILD, str(side.tree), str(side.game), str(bench_open.EVENTS))
+        for r in range(args.rounds):
+            opens: dict[str, list[float]] = {s.name: [] for s in sides}
+            for _ in range(args.opens):
+                for side in sides:
+                    opens[side.name].append(open_once(side, programs[side.name]))
+            for side in sides:
+                keep(side, OPEN100K, statistics.median(opens[side.name]))
+            print(
+                f"round {r + 1} open 100,000 events: "
+                + ", ".join(f"{s.name} {statistics.median(opens[s.name]):.0f} ms" for s in sides),
+                flush=True,
+            )
+    print()
+    for side in sides[1:]:
+        print(
+            f"{'figure':38} {old.name:>9} {side.name:>9}  ratio {side.name}/{old.name}, each round"
+        )
+        for figure, before in figures[old.name].items():
+            after = figures[side.name][figure]
+            each = ", ".join(f"{x:.2f}x" for x in ratios(before, after))
+            print(
+                f"{figure:38} {statistics.median(before):7.2f}ms "
+                f"{statistics.median(after):7.2f}ms  {each}"
+            )
+
+
+if __name__ == "__main__":
+    main()
