@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-import app.session
 import app.core.card_face
+import app.session
 from app.core.ruleset import Lines
 from app.session import GameSession
 from app.ui.main_window import MainWindow
