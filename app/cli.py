@@ -431,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if ns.command == "ruling":
                 return cmd_ruling(ns.game, ns.seq, ns.game_id, ns.public)
             if ns.command == "report":
-                from app.ui.after_action_report import report_command
+                from app.ui.after_action.report import report_command
 
                 return report_command(ns.game, ns.out, ns.game_id)
             from app.ui.cards import cards_command
@@ -450,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _ask_passwords_here()
             return cmd_list(ns.db or ns.game)
         # start-up allocates much and frees little: the collector runs again once the desk
-        # has painted (``app.ui.application.run``; issue 20)
+        # has painted (``app.ui.shell.application.run``; issue 20)
         gc.disable()
         try:
             from app.summary import UNREAD
@@ -463,10 +463,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if problem:
                 print(f"airboss: {problem}", file=sys.stderr)
                 return 2
-            from app.ui.qt_import import install
+            from app.ui.shell.qt_import import install
 
             install()  # PySide6's import hook made cheap before PySide6 is imported
-            from app.ui.application import run
+            from app.ui.shell.application import run
 
             return run(
                 game=game,

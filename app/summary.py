@@ -215,7 +215,7 @@ def ordered_status(status: Iterable[str]) -> list[str]:
     return sorted(status, key=lambda s: (rank.get(s, 99), s))
 
 
-# -- the panels a game uses (``app.ui.desk_layout`` lays them out) -------------------------
+# -- the panels a game uses (``app.ui.shell.desk_layout`` lays them out) -------------------------
 
 #: the panels every game uses
 ALWAYS = ("roster", "turn", "combat", "ledgers", "game_log", "after_action")
@@ -402,7 +402,7 @@ def session_rows(session: GameSession) -> Summary:
 
 # -- rows read back ------------------------------------------------------------------------------
 
-#: "the kept rows have not been read yet" (``app.ui.application.run``)
+#: "the kept rows have not been read yet" (``app.ui.shell.application.run``)
 UNREAD = object()
 
 

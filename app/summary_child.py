@@ -170,7 +170,7 @@ def _child(where: str, out: int) -> None:
 
 
 def last_game(settings_file: str) -> str | None:
-    """The desk's last game as its settings file (Qt's INI format, ``app.ui.application
+    """The desk's last game as its settings file (Qt's INI format, ``app.ui.shell.application
     .app_settings``) says it, read without Qt: only a plain value (no quoting or escapes;
     anything else is None). The desk checks it against ``QSettings`` before it uses rows worked
     out for it."""

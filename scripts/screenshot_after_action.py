@@ -18,7 +18,7 @@ from app.core.errors import RuleViolation
 from app.demo import create_demo_game
 from app.ui.docks.after_action import AfterActionDock
 from app.ui.model import EngagementModel
-from app.ui.qt_app import application
+from app.ui.shell.qt_app import application
 from rulesets.phantoms.clock import step_of
 
 

@@ -14,7 +14,7 @@ from app.plugins import load_ruleset
 from app.session import GameSession
 from app.ui.docks.angle_off import AngleOffDock
 from app.ui.model import EngagementModel
-from app.ui.qt_app import application
+from app.ui.shell.qt_app import application
 
 #: ruleset -> (attacker x, y, facing, altitude), (target x, y, facing, altitude)
 FIGHTS = {

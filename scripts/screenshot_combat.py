@@ -14,9 +14,9 @@ from PySide6.QtCore import QSettings
 
 from app.core.dice import TableDice
 from app.demo import create_demo_game
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
-from app.ui.qt_app import application
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.qt_app import application
 from rulesets.phantoms.clock import step_of
 
 

@@ -14,9 +14,9 @@ from PySide6.QtCore import QSettings
 
 from app.plugins import load_ruleset
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
-from app.ui.qt_app import application
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.qt_app import application
 
 RULESETS = ("phantoms", "airpower", "advanced_air_force", "nth_fleet", "ufo_interception")
 

@@ -16,7 +16,7 @@ from app.session import GameSession
 from app.ui.docks.combat import CombatDock
 from app.ui.docks.game_log import GameLogDock
 from app.ui.model import EngagementModel
-from app.ui.qt_app import application
+from app.ui.shell.qt_app import application
 
 
 def main(folder: Path) -> None:

@@ -45,14 +45,14 @@ def _user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
 @pytest.fixture(autouse=True)
 def _cycles_collected_in_the_gui_thread(request: pytest.FixtureRequest) -> Iterator[None]:
     """A test with Qt runs as the desk does: reference cycles collected in the GUI thread only
-    (``app.ui.collector``), never by a worker thread that happens to allocate (a dead widget's
+    (``app.ui.shell.collector``), never by a worker thread that happens to allocate (a dead widget's
     timers destroyed there: "Timers cannot be stopped from another thread"); what the test
     left is collected here, in the GUI thread, and the tests without Qt that follow collect
     as Python does."""
     if not {"qtbot", "qapp"} & set(request.fixturenames):
         yield
         return
-    from app.ui import collector
+    from app.ui.shell import collector
 
     collector.install()
     yield

@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtCore import QSettings
 
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 
 def open_desk(tmp_path: Path, qtbot: Any, session: GameSession) -> MainWindow:

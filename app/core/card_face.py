@@ -1,5 +1,5 @@
 """What one control card shows (``CardFace``): the title block and the ruleset's ``CardSpec``
-blocks for an aircraft as it is now. Pure Python: the QPainter renderer (``app.ui.cards_render``)
+blocks for an aircraft as it is now. Pure Python: the QPainter renderer (``app.ui.cards.render``)
 and the players' pages (``app.players.card_html``, issue 48) draw the same face."""
 
 from __future__ import annotations

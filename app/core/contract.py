@@ -32,7 +32,7 @@ __all__ = ["RulesetContractError", "declaration_mistakes", "ruleset_mistakes"]
 
 #: aircraft references of a procedure's inputs: optional aircraft ids
 REFS = ("attacker", "target", "aircraft")
-#: the desk's optional panels a ruleset may name in ``Ruleset.panels`` (app/ui/desk_layout.py)
+#: the desk's optional panels a ruleset may name in ``Ruleset.panels`` (app/ui/shell/desk_layout.py)
 PANELS = frozenset({"initiative", "angle_off", "displays", "critical_log"})
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 

@@ -15,7 +15,7 @@ While it has not returned, the same call of the same ruleset is refused at once 
 "did not answer" message, so a ruleset that hangs costs the desk its time limit once, not on
 every redraw. How the caller waits is pluggable (``set_waiter``): the desk installs a waiter
 that keeps its event loop turning meanwhile and lets the umpire stop waiting before the time
-limit (``app.ui.guest_worker``); a call he stopped waiting for is abandoned the same way.
+limit (``app.ui.shell.guest_worker``); a call he stopped waiting for is abandoned the same way.
 """
 
 from __future__ import annotations

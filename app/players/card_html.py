@@ -1,5 +1,5 @@
 """A control card as HTML (issue 48): the same ``CardFace`` the printer draws with QPainter
-(``app.ui.cards_render``), for a phone's browser. Pure Python: the server needs no GUI thread
+(``app.ui.cards.render``), for a phone's browser. Pure Python: the server needs no GUI thread
 for it. Every text is escaped; the page's style sheet (``static/page.css``) lays it out."""
 
 from __future__ import annotations

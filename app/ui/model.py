@@ -22,7 +22,7 @@ from app.core.errors import RuleViolation
 from app.players.pending import Entry, PendingBook
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
 from app.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
-from app.ui.dice_mode import DiceMode
+from app.ui.widgets.dice_mode import DiceMode
 
 #: how long closing a game waits for the background check of its whole log to end (s)
 HISTORY_JOIN = 1.0
@@ -243,7 +243,7 @@ class EngagementModel(QObject):
         self._reading = None
         self._toggled = set()
         if session is not None:
-            from app.ui import guest_worker  # with the first game, not before the first paint
+            from app.ui.shell import guest_worker  # with the first game, not before the first paint
 
             guest_worker.install()  # the ruleset's calls wait with the desk turning (issue 31)
             self._check_history(session)
@@ -414,7 +414,7 @@ class EngagementModel(QObject):
         panels update through ``appended`` as for our own actions."""
         if self._session is None:
             return
-        from app.ui import guest_worker  # imported with the game (set_session)
+        from app.ui.shell import guest_worker  # imported with the game (set_session)
 
         if guest_worker.waiting:  # a ruleset call is under way on the game as it is (issue 31)
             self._soon.start()

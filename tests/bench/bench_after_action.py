@@ -30,7 +30,7 @@ CHILD = """
 import json, sys, time
 sys.path.insert(0, {site!r})
 from app.session import GameSession
-from app.ui.qt_app import application
+from app.ui.shell.qt_app import application
 from app.ui.model import EngagementModel
 from app.ui.docks.after_action import AfterActionDock
 app = application()

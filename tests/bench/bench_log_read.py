@@ -30,8 +30,8 @@ import gc, sys, time
 gc.disable()
 sys.path.insert(0, sys.argv[2])
 from PySide6.QtCore import QEventLoop, Qt, QTimer
-from app.ui.application import app_settings, application, started
-from app.ui.main_window import MainWindow, settle
+from app.ui.shell.application import app_settings, application, started
+from app.ui.shell.main_window import MainWindow, settle
 from app.ui.model import EngagementModel
 from app.session import GameSession
 app = application()

@@ -34,8 +34,8 @@ print(f"{imported - t:.4f} {time.perf_counter() - imported:.4f} {s.engagement.se
 DESK = """
 import resource, sys
 sys.path.insert(0, sys.argv[2])
-from app.ui.application import application, app_settings
-from app.ui.main_window import MainWindow, settle
+from app.ui.shell.application import application, app_settings
+from app.ui.shell.main_window import MainWindow, settle
 from app.ui.model import EngagementModel
 from app.session import GameSession
 app = application()

@@ -110,10 +110,10 @@ def desk_main(args: argparse.Namespace) -> None:
 
     from app.core.dice import TableDice
     from app.demo import create_demo_game
-    from app.ui.application import started
-    from app.ui.main_window import MainWindow
     from app.ui.model import EngagementModel
-    from app.ui.players_bridge import PlayersBridge
+    from app.ui.players.bridge import PlayersBridge
+    from app.ui.shell.application import started
+    from app.ui.shell.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     rng = random.Random(3)

@@ -4,7 +4,7 @@ Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_redraw.py``
 Target (issue 20): p95 under 16 ms, one frame at 60 Hz. Prints p50/p95 of the whole path and,
 per dock, of its repaint, so a slow panel is easy to find. The desk is the main window in its
 default layout at 1366x768 (panels tabbed away do no work until shown); ``--all-shown`` puts
-every dock (``app.ui.dock_registry``) on screen at once instead; ``--pages 20`` runs it with
+every dock (``app.ui.shell.dock_registry``) on screen at once instead; ``--pages 20`` runs it with
 the players' screens on and 20 pages connected (issue 48: ``bench_players.py`` holds them).
 """
 
@@ -28,9 +28,9 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget  #
 
 from app.core.dice import SeededDice  # noqa: E402
 from app.session import GameSession  # noqa: E402
-from app.ui.application import started
-from app.ui.main_window import MainWindow  # noqa: E402
 from app.ui.model import EngagementModel  # noqa: E402
+from app.ui.shell.application import started
+from app.ui.shell.main_window import MainWindow  # noqa: E402
 
 AIRCRAFT = 200
 EVENTS = 20_000
@@ -64,8 +64,8 @@ def build(path: Path) -> GameSession:
 
 
 def docks(model: EngagementModel, skip: set[str]) -> list[QWidget]:
-    """Every dock the window builds (``app.ui.dock_registry``), less those skipped."""
-    from app.ui.dock_registry import PANELS
+    """Every dock the window builds (``app.ui.shell.dock_registry``), less those skipped."""
+    from app.ui.shell.dock_registry import PANELS
 
     out = []
     for panel in PANELS:
@@ -81,7 +81,7 @@ def connect_pages(app: QApplication, model: EngagementModel, n: int) -> tuple[ob
     """The players' screens on, and ``n`` pages connected from another process."""
     import subprocess
 
-    from app.ui.players_bridge import PlayersBridge
+    from app.ui.players.bridge import PlayersBridge
 
     bridge = PlayersBridge(model)
     bridge.start()

@@ -117,7 +117,7 @@ def heaviest_imports(py: str, env: dict[str, str], n: int = 8) -> list[tuple[flo
             "-X",
             "importtime",
             "-c",
-            "import app.ui.application, app.ui.docks.roster, app.ui.docks.turn",
+            "import app.ui.shell.application, app.ui.docks.roster, app.ui.docks.turn",
         ],
         env=env,
         capture_output=True,
@@ -266,7 +266,7 @@ def main() -> None:
             for line in results[name][-1].out.splitlines():
                 if line.endswith(" ms"):
                     print(f"  {line}")
-        print("heaviest top-level imports of app.ui.application (cumulative):")
+        print("heaviest top-level imports of app.ui.shell.application (cumulative):")
         for seconds, name in heaviest_imports(py, env):
             print(f"  {seconds * 1000:7.0f} ms  {name}")
 

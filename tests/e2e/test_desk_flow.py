@@ -9,8 +9,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.ui.docks.roster import DAMAGE, AddAircraftDialog
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 
 def click(qtbot, widget):

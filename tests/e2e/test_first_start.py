@@ -55,8 +55,8 @@ log_file.start("airboss")
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow
 from app.session import GameSession
-from app.ui.qt_app import application
-from app.ui import uncaught
+from app.ui.shell.qt_app import application
+from app.ui.shell import uncaught
 
 app = application()
 uncaught.install()
@@ -197,7 +197,7 @@ def test_the_installed_command_starts_the_log(tmp_path):
 IDLE_IMPORT = """
 import sys
 from PySide6.QtCore import QTimer
-import app.ui.application as desk
+import app.ui.shell.application as desk
 
 seen = []
 

@@ -154,7 +154,7 @@ def test_no_output_and_no_file_holds_a_password(
     from PySide6.QtCore import QSettings
 
     from app.cli import main
-    from app.ui.server_dialog import OpenFromServerDialog
+    from app.ui.dialogs.open_from_server import OpenFromServerDialog
 
     root, _s = club
     with GameSession.create(started.station_url, ruleset="skirmish", title="Secret") as s:
@@ -255,7 +255,7 @@ def test_the_dialog_asks_the_password_once_and_the_keyring_keeps_it(
     from PySide6.QtCore import QSettings, Qt
 
     from app.store import passwords
-    from app.ui.server_dialog import OpenFromServerDialog
+    from app.ui.dialogs.open_from_server import OpenFromServerDialog
 
     passwords._typed.clear()
     fake_keyring.kept.clear()

@@ -154,8 +154,8 @@ def test_the_desk_says_not_known_yet_then_saved_and_asks_in_the_background(
     from PySide6.QtCore import QSettings
 
     import app.ui.model as ui_model
-    from app.ui.main_window import MainWindow
     from app.ui.model import EngagementModel
+    from app.ui.shell.main_window import MainWindow
 
     monkeypatch.setattr(ui_model, "SETTLE_MS", 100)
     s = GameSession.create(tmp_path / "g.airboss", ruleset="skirmish", title="Lost answer")

@@ -17,8 +17,8 @@ from app.session import GameSession
 from app.store import file_store as file_store_module
 from app.store import open_store
 from app.store.file_locks import held_open
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 LINUX = pytest.mark.skipif(
     not Path("/proc/locks").exists(), reason="the kernel's lock table is Linux's /proc/locks"

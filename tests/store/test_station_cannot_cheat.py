@@ -518,7 +518,7 @@ def test_the_desk_says_why_a_server_gets_no_password(
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from app.ui.server_dialog import OpenFromServerDialog
+    from app.ui.dialogs.open_from_server import OpenFromServerDialog
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     dialog = OpenFromServerDialog(settings)

@@ -11,9 +11,9 @@ from PySide6.QtCore import QSettings, Qt
 from app.core.dice import TableDice
 from app.session import GameSession
 from app.store import StoreError
-from app.ui.main_window import MainWindow
+from app.ui.dialogs.open_from_server import HQ, PLAYERS, URL_KEY, OpenFromServerDialog
 from app.ui.model import EngagementModel
-from app.ui.server_dialog import HQ, PLAYERS, URL_KEY, OpenFromServerDialog
+from app.ui.shell.main_window import MainWindow
 
 
 @pytest.fixture

@@ -29,8 +29,8 @@ from app.core.data import save_override
 from app.core.dice import TableDice
 from app.core.events import ProcedureResolved
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from tests.umpire_values import AIRPOWER_MODIFIERS
 
 TEXTS = st.sampled_from(["0", "1", "2", "3", "5", "6", "9", "10", "44", "-1", "3,", "x", ""])

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from tests.ui.test_desk_layout import RULESETS, eight_aircraft_game
 
 
@@ -97,7 +97,7 @@ def test_every_panels_main_widgets_have_accessible_names(ruleset_id, tmp_path, q
 def test_the_odds_chart_says_its_bars():
     from fractions import Fraction
 
-    from app.ui.odds_chart import OddsChart
+    from app.ui.widgets.odds_chart import OddsChart
 
     chart = OddsChart()
     assert chart.accessibleName() == "Odds chart"

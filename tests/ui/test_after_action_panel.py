@@ -239,8 +239,8 @@ def test_the_desks_first_paint_imports_neither_pyqtgraph_nor_numpy(demo_game_fil
     code = (
         f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
         "from PySide6.QtCore import QSettings\n"
-        "from app.ui.application import application, start_game\n"
-        "from app.ui.main_window import MainWindow\n"
+        "from app.ui.shell.application import application, start_game\n"
+        "from app.ui.shell.main_window import MainWindow\n"
         "from app.ui.model import EngagementModel\n"
         "app = application()\n"
         f"s, _ = start_game({str(demo_game_file)!r}, None, QSettings())\n"
@@ -265,9 +265,9 @@ def test_without_pyqtgraph_the_panel_says_so_and_the_desk_carries_on(played, qtb
     """An installation without pyqtgraph or numpy (the frozen bundle has both since issue 35,
     tests/e2e/test_packaging.py): the panel says what is missing instead of failing."""
     monkeypatch.setitem(sys.modules, "pyqtgraph", None)  # import pyqtgraph -> ImportError
-    monkeypatch.delitem(sys.modules, "app.ui.after_action_view", raising=False)
-    monkeypatch.delitem(sys.modules, "app.ui.after_action_plots", raising=False)
-    monkeypatch.delitem(sys.modules, "app.ui.after_action_export", raising=False)
+    monkeypatch.delitem(sys.modules, "app.ui.after_action.view", raising=False)
+    monkeypatch.delitem(sys.modules, "app.ui.after_action.plots", raising=False)
+    monkeypatch.delitem(sys.modules, "app.ui.after_action.export", raising=False)
     s, _ = played
     model = EngagementModel(s)
     p = AfterActionDock(model)
@@ -282,7 +282,7 @@ def test_a_point_clicked_brings_its_line_forward_in_the_game_log(played, qtbot, 
     with that action's line selected (through the model's ``log_line_requested``)."""
     from PySide6.QtCore import QSettings, Qt
 
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     s, _ = played
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)

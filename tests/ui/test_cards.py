@@ -36,8 +36,8 @@ from app.ui.cards import (
     page_size_for,
     write_pdf,
 )
-from app.ui.cards_print import MARGIN_MM, card_slots, paint_page
-from app.ui.cards_render import DPI, MM
+from app.ui.cards.printing import MARGIN_MM, card_slots, paint_page
+from app.ui.cards.render import DPI, MM
 from app.ui.model import EngagementModel
 
 A4 = (595, 842)

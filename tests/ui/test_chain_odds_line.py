@@ -109,7 +109,7 @@ def test_a_cut_chain_is_painted_as_at_least(phantoms, qtbot):
     as a fraction."""
     import re
 
-    from app.ui.chain_odds_view import ChainOddsLine
+    from app.ui.action_form.chain_odds import ChainOddsLine
 
     olds, red = list(phantoms.engagement.aircraft)
     p = phantoms.prepare("gun_attack", {"attacker": olds, "target": red}, {"position_modifier": 0})

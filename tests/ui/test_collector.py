@@ -1,4 +1,4 @@
-"""Reference cycles are collected in the GUI thread only (app/ui/collector.py): a collection
+"""Reference cycles are collected in the GUI thread only (app/ui/shell/collector.py): a collection
 run by a worker thread that frees a dead widget destroys its Qt timers in the wrong thread."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import weakref
 
 from PySide6.QtCore import QTimer
 
-from app.ui import collector
+from app.ui.shell import collector
 
 
 class Cycle:

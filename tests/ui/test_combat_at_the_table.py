@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from app.core.dice import TableDice
 from app.demo import create_demo_game
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of
 
 

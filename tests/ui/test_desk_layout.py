@@ -8,9 +8,9 @@ from PySide6.QtWidgets import QApplication
 
 from app.plugins import load_ruleset as get_ruleset
 from app.session import GameSession
-from app.ui.desk_layout import used_panels
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.desk_layout import used_panels
+from app.ui.shell.main_window import MainWindow
 
 RULESETS = ("phantoms", "airpower", "advanced_air_force", "nth_fleet", "ufo_interception")
 

@@ -16,8 +16,8 @@ from app.core.dice import TableDice
 from app.core.events import ProcedureResolved
 from app.demo import create_demo_game
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of
 
 
@@ -183,7 +183,7 @@ def test_the_first_start_asks_once_with_players_rolling_as_default(tmp_path, qtb
     again = MainWindow(EngagementModel(), window.settings)
     qtbot.addWidget(again)
     assert again.dice_question is None and not again.model.dice_mode.players_roll
-    from app.ui.new_game_dialog import NewGameDialog
+    from app.ui.dialogs.new_game import NewGameDialog
 
     dialog = NewGameDialog(window, players_roll=False)
     assert not dialog.players_roll()

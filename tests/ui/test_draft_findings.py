@@ -15,8 +15,8 @@ from app.core.dice import TableDice
 from app.core.events import ProcedureResolved
 from app.demo import create_demo_game
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of
 from rulesets.ufo_interception.sequence import CANNON_1, MISSILES
 from tests.ui.test_umpire_pace import ufo_game

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 
 from app.demo import create_demo_game
 from app.session import GameSession
-from app.ui.main_window import TITLE_BAR, MainWindow, first_geometry
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import TITLE_BAR, MainWindow, first_geometry
 from tests.ui.test_desk_layout import RULESETS, _truncated, eight_aircraft_game
 
 SCREENS = [(1366, 768), (1280, 720)]
@@ -263,7 +263,7 @@ def test_cards_printed_from_the_command_line_are_said_by_print_cards(tmp_path, q
     chosen, with an empty preview. It now says when and where they were printed, offers all
     the cards, and the changed ones only when there are any."""
     from app.ui.cards import cards_command
-    from app.ui.cards_print import PrintCardsDialog
+    from app.ui.cards.printing import PrintCardsDialog
 
     game = tmp_path / "demo.airboss"
     create_demo_game(game).close()

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox
 
-from app.ui.forms import InputForm
+from app.ui.editors.forms import InputForm
 
 
 class Sample(BaseModel):

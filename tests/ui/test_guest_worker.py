@@ -1,4 +1,4 @@
-"""Issue 31: ``app.ui.guest_worker``. A question to a ruleset off the GUI thread comes back as
+"""Issue 31: ``app.ui.shell.guest_worker``. A question to a ruleset off the GUI thread comes back as
 a signal in the GUI thread (answer or error), says when it is slow, and a newer question drops
 the older one's answer; a guarded call made in the GUI thread waits with the event loop
 turning, and plain ``join`` elsewhere."""
@@ -13,8 +13,8 @@ from PySide6.QtCore import QTimer
 
 from app.core import guest
 from app.core.guest import GuestTimeout, call_guest
-from app.ui import guest_worker
-from app.ui.guest_worker import GuestWorker
+from app.ui.shell import guest_worker
+from app.ui.shell.guest_worker import GuestWorker
 
 
 def test_an_answer_comes_back_in_the_gui_thread(qtbot) -> None:

@@ -22,8 +22,8 @@ import app.core.card_face
 import app.session
 from app.core.ruleset import Lines
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 NAME = "Guest (hostile test ruleset) (guest)"
 #: the time limit of slow ruleset calls in these tests (the desk's own is 5 s)
@@ -378,7 +378,7 @@ class StopWaiting:
     def _look(self) -> None:
         from PySide6.QtWidgets import QApplication
 
-        from app.ui import guest_worker
+        from app.ui.shell import guest_worker
 
         dialog = guest_worker.shown
         if dialog is None or not dialog.isVisible() or dialog in self._dialogs:
@@ -501,7 +501,7 @@ def test_stop_waiting_for_resolve(
     clicked_next: list[str] = []
 
     def click_next_while_waiting() -> None:
-        from app.ui import guest_worker
+        from app.ui.shell import guest_worker
 
         if guest_worker.shown is not None and guest_worker.shown.isVisible():
             # as the window system delivers it: the desk's window is blocked by the dialog
@@ -559,7 +559,7 @@ def test_a_call_answered_within_the_delay_shows_no_dialog(
 ) -> None:
     """A gun attack that takes a tenth of a second (under ``DIALOG_AFTER_MS``) resolves
     with no waiting dialog; one that takes longer shows it until it answers, and resolves."""
-    from app.ui import guest_worker
+    from app.ui.shell import guest_worker
 
     window = open_desk(qtbot, tmp_path, game)
     gun = game.ruleset.procedures["gun_attack"]

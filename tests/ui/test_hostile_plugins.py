@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
-from app.ui.main_window import MainWindow
+from app.ui.dialogs.new_game import NewGameDialog
 from app.ui.model import EngagementModel
-from app.ui.new_game_dialog import NewGameDialog
-from app.ui.odds_chart import OddsChart
+from app.ui.shell.main_window import MainWindow
+from app.ui.widgets.odds_chart import OddsChart
 
 HOSTILE = (
     "hostile_sys_exit",

@@ -18,7 +18,7 @@ import app.ui.docks.displays
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.session import GameSession
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui import test_hostile_desk as desk
 from tests.ui.test_hostile_desk import HOWS, LIMIT, NAME, detail, open_desk, open_gun_line, said
 

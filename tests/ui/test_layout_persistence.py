@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea

@@ -12,12 +12,12 @@ from app.core.dice import TableDice
 from app.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
 from app.session import GameSession
 from app.ui import cards
-from app.ui.application import run, start_game
-from app.ui.desk_layout import used_panels
-from app.ui.dock_registry import PANELS
-from app.ui.main_window import LICENCE, MainWindow, version
+from app.ui.dialogs.new_game import NewGameDialog
 from app.ui.model import EngagementModel
-from app.ui.new_game_dialog import NewGameDialog
+from app.ui.shell.application import run, start_game
+from app.ui.shell.desk_layout import used_panels
+from app.ui.shell.dock_registry import PANELS
+from app.ui.shell.main_window import LICENCE, MainWindow, version
 
 SKIRMISH_DEMO = """
 ruleset = "skirmish"
@@ -363,13 +363,13 @@ def test_every_panel_on_screen_for_a_screenshot(window):
         ("app.ui.docks.turn", "TurnDock"),
         ("app.ui.docks.initiative", "InitiativeDock"),
         ("app.ui.docks.game_log", "GameLogDock"),
-        ("app.ui.player_view", "PlayerView"),
+        ("app.ui.players.display", "PlayerView"),
     ],
 )
 def test_each_panel_previews_alone_on_a_demo_game(module, cls, tmp_path, demo_file, qapp):
     import importlib
 
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     factory = getattr(importlib.import_module(module), cls)
     png = tmp_path / "panel.png"
@@ -401,7 +401,7 @@ def test_application_icon_is_set(window):
     from PySide6.QtWidgets import QApplication
 
     from app.resources import ICON_SVG, icon_png
-    from app.ui.application import application
+    from app.ui.shell.application import application
 
     assert application() is QApplication.instance()
     assert not QApplication.windowIcon().isNull()
@@ -523,7 +523,7 @@ def test_every_registered_panel_loads_and_has_a_place_in_both_layouts():
     table when the panel is first shown."""
     from PySide6.QtWidgets import QWidget
 
-    from app.ui.desk_layout import DESK, TABLE
+    from app.ui.shell.desk_layout import DESK, TABLE
 
     for entry in PANELS:
         assert issubclass(entry.load(), QWidget), entry.name  # type: ignore[arg-type]

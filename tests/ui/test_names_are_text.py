@@ -17,8 +17,8 @@ from app.core.dice import TableDice
 from app.core.errors import RuleViolation
 from app.core.text import CONTROL, shown
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from tests.older_file import replace_text
 
 #: what the audit typed into names: NUL, BEL, an ANSI colour, backspace, CR/LF (a fake log

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from app.core.dice import TableDice
 from app.session import GameSession
 from app.ui.model import EngagementModel
-from app.ui.player_view import PlayerView
+from app.ui.players.display import PlayerView
 
 
 @pytest.fixture

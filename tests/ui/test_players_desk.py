@@ -18,7 +18,7 @@ from app.core.dice import TableDice
 from app.core.events import ProcedureResolved
 from app.demo import create_demo_game
 from app.session import GameSession
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of
 from tests.games import build
 from tests.players_desk import open_desk, start_pages

@@ -1,4 +1,4 @@
-"""PySide6's import hook asked the same question for less (issue 36, ``app.ui.qt_import``)."""
+"""PySide6's import hook asked the same question for less (issue 36, ``app.ui.shell.qt_import``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import subprocess
 import sys
 from types import ModuleType
 
-from app.ui.qt_import import fast_check
+from app.ui.shell.qt_import import fast_check
 
 
 def by_source(module: ModuleType) -> bool:
@@ -27,7 +27,7 @@ def test_the_fast_check_answers_as_pysides_own_for_every_kind_of_module() -> Non
         return by_source(module)
 
     check = fast_check(original)
-    names = ["app.ui.main_window", "app.core.events", "json", "sys", "_sqlite3", "app.ui"]
+    names = ["app.ui.shell.main_window", "app.core.events", "json", "sys", "_sqlite3", "app.ui"]
     for name in names:
         module = importlib.import_module(name)
         assert check(module) == by_source(module), name
@@ -38,16 +38,16 @@ def test_the_fast_check_answers_as_pysides_own_for_every_kind_of_module() -> Non
 def test_the_desk_installs_it_before_pyside6_is_imported_and_once() -> None:
     code = (
         "import sys\n"
-        "from app.ui.qt_import import install\n"
+        "from app.ui.shell.qt_import import install\n"
         "install(); install()\n"
         "feature = sys.modules['shibokensupport.feature']\n"
         "assert getattr(feature._mod_uses_pyside, 'airboss', False)\n"
         "assert feature._mod_uses_pyside.__closure__[0].cell_contents.__name__ "
         "== '_mod_uses_pyside'\n"
-        "from app.ui.main_window import MainWindow\n"
+        "from app.ui.shell.main_window import MainWindow\n"
         "from app.core.events import Envelope\n"
         "d = feature.pyside_feature_dict\n"
-        "print(d['app.ui.main_window'], d['app.core.events'])\n"
+        "print(d['app.ui.shell.main_window'], d['app.core.events'])\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from app.plugins import available_rulesets, load_ruleset
-from app.ui.readings_dialog import readings_html
+from app.ui.dialogs.readings import readings_html
 
 
 def test_readings_list_both_readings_of_every_variant() -> None:
@@ -27,7 +27,7 @@ def test_readings_list_both_readings_of_every_variant() -> None:
 def test_the_cards_and_the_log_name_a_games_readings(tmp_path) -> None:
     """Issue 33: a game using the new readings says so on every card and in its log."""
     from app.session import GameSession
-    from app.ui.cards_render import card_face
+    from app.ui.cards.render import card_face
 
     chosen = ["ssgt_slow_no_modifier", "genie_vfps_nearest"]
     s = GameSession.create(tmp_path / "g.airboss", "airpower", "Readings", variants=chosen)

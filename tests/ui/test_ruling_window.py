@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QFileDialog
 
 from app.core.dice import TableDice
 from app.session import GameSession
-from app.ui.main_window import MainWindow
+from app.ui.dialogs.ruling import RulingWindow
 from app.ui.model import EngagementModel
-from app.ui.player_view import PlayerView
-from app.ui.ruling_window import RulingWindow
+from app.ui.players.display import PlayerView
+from app.ui.shell.main_window import MainWindow
 
 
 @pytest.fixture

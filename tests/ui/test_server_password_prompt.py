@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
 
 from app.store import passwords
-from app.ui.application import ask_for_passwords
-from app.ui.server_dialog import ask_password
+from app.ui.dialogs.open_from_server import ask_password
+from app.ui.shell.application import ask_for_passwords
 
 URL = "postgresql://station:***@127.0.0.1:5433/club"
 

@@ -14,8 +14,8 @@ from PySide6.QtCore import QSettings
 
 from app.cli import main
 from app.demo import create_demo_game
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 SITE = Path(__file__).parents[1] / "fixtures" / "site"
 
@@ -184,8 +184,8 @@ def test_the_first_paint_imports_no_panel_but_the_roster_and_the_turn(game):
     code = (
         f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
         "from PySide6.QtCore import QSettings\n"
-        "from app.ui.application import application, start_game\n"
-        "from app.ui.main_window import MainWindow\n"
+        "from app.ui.shell.application import application, start_game\n"
+        "from app.ui.shell.main_window import MainWindow\n"
         "from app.ui.model import EngagementModel\n"
         "app = application()\n"
         f"s, _ = start_game({str(game)!r}, None, QSettings())\n"
@@ -206,7 +206,7 @@ def test_the_first_paint_imports_no_server_store_migrations_or_odds_engine(game)
     show a game file (issue 20)."""
     code = (
         f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
-        "from app.ui.application import start_game\n"
+        "from app.ui.shell.application import start_game\n"
         "from PySide6.QtCore import QSettings\n"
         f"s, _ = start_game({str(game)!r}, None, QSettings())\n"
         "heavy = ('sqlalchemy', 'sqlmodel', 'alembic', 'psycopg', 'icepool')\n"

@@ -24,10 +24,10 @@ from app.cli import main
 from app.resources import DEMO_ROWS
 from app.session import GameSession
 from app.summary import kept_rows
-from app.ui import application
-from app.ui.application import close_desk, start_game, stored_rows
-from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel
+from app.ui.shell import application
+from app.ui.shell.application import close_desk, start_game, stored_rows
+from app.ui.shell.main_window import MainWindow, settle
 
 SITE = Path(__file__).parents[1] / "fixtures" / "site"
 #: a game with no rows kept is worked out by a child process on a second core only
@@ -287,22 +287,22 @@ ALLOWED_OWN = {
     "app.summary",
     "app.summary_child",
     "app.ui",
-    "app.ui.accessible",  # accessible names of the roster's and turn's lists (issue 47)
-    "app.ui.application",
-    "app.ui.desk_layout",
-    "app.ui.dice_mode",
-    "app.ui.dock_registry",
+    "app.ui.widgets.accessible",  # accessible names of the roster's and turn's lists (issue 47)
+    "app.ui.shell.application",
+    "app.ui.shell.desk_layout",
+    "app.ui.widgets.dice_mode",
+    "app.ui.shell.dock_registry",
     "app.ui.docks",
     "app.ui.docks.roster",
     "app.ui.docks.turn",
-    "app.ui.main_window",
-    "app.ui.message_bar",
+    "app.ui.shell.main_window",
+    "app.ui.widgets.message_bar",
     "app.ui.model",
-    "app.ui.qt_app",
-    "app.ui.qt_import",
-    "app.ui.uncaught",  # the dialog for an uncaught exception (issue 47)
-    "app.ui.wheel_guard",
-    "app.ui.when_shown",
+    "app.ui.shell.qt_app",
+    "app.ui.shell.qt_import",
+    "app.ui.shell.uncaught",  # the dialog for an uncaught exception (issue 47)
+    "app.ui.widgets.wheel_guard",
+    "app.ui.docks.when_shown",
 }
 #: standard-library modules that cost real time and are not needed to paint
 NOT_BEFORE_THE_PAINT = {"importlib.metadata", "uuid", "zoneinfo", "decimal", "fractions", "tomllib"}
@@ -332,7 +332,7 @@ def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_pat
     named = [] if start == "first start" else [str(game)]
     code = (
         f"import sys\nsys.path.insert(0, {str(SITE)!r})\n"
-        "import app.ui.application as a\n"
+        "import app.ui.shell.application as a\n"
         "seen = []\n"
         "real = a.MainWindow.grab\n"
         "def grab(self, *args):\n"

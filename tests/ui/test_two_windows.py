@@ -8,8 +8,8 @@ from PySide6.QtCore import QSettings
 from app.core.dice import TableDice
 from app.demo import create_demo_game
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 
 def test_a_second_window_follows_the_first(tmp_path, qtbot):

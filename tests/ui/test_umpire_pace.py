@@ -18,8 +18,8 @@ from app.core.events import ProcedureResolved
 from app.core.procedure import Decision, Procedure
 from app.core.ruleset import ProcedureInputs
 from app.session import GameSession
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 
 
 def desk(qtbot: Any, tmp_path: Path, session: GameSession) -> MainWindow:
@@ -198,8 +198,8 @@ def test_the_wheel_over_dialog_boxes_changes_nothing_not_picked(tmp_path, qtbot)
     """The Add-aircraft dialog's type, side and pilot boxes and the New-game ruleset and dice
     boxes do not change under the wheel unless the umpire picked them."""
     from app.demo import create_demo_game
+    from app.ui.dialogs.new_game import NewGameDialog
     from app.ui.docks.roster import AddAircraftDialog
-    from app.ui.new_game_dialog import NewGameDialog
 
     s = create_demo_game(tmp_path / "d.airboss")
     model = EngagementModel(s)

@@ -29,8 +29,8 @@ from app.core.events import ProcedureResolved
 from app.session import GameSession
 from app.ui.action_form.dice import DieField
 from app.ui.editors.tables_editor import ROLE_PATH
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from tests.ui.test_who_acts_full_turn import build
 from tests.umpire_values import AIRPOWER_MODIFIERS
 

@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.ui.main_window import MainWindow
 from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from tests.games import build
 
 Line = tuple[str, str | None]  # the line as shown, the procedure it opens (or None)

@@ -14,12 +14,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 WINDOW = (
-    "app.ui.main_window",
+    "app.ui.shell.main_window",
     "app.ui.model",
-    "app.ui.message_bar",
-    "app.ui.dock_registry",
-    "app.ui.desk_layout",
-    "app.ui.qt_app",
+    "app.ui.widgets.message_bar",
+    "app.ui.shell.dock_registry",
+    "app.ui.shell.desk_layout",
+    "app.ui.shell.qt_app",
     "app.cli",
 )
 HEAVY = (

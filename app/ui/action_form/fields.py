@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from app.core.draft import ActionDraft, Entry
 from app.core.field_text import render
 from app.ui.action_form.keys import desk_keys
-from app.ui.wheel_guard import guard_wheel
+from app.ui.widgets.wheel_guard import guard_wheel
 
 #: a picker's first item while nothing is picked (a string, never None, as item data)
 PICK = "\x00pick"

@@ -29,12 +29,12 @@ from app.core.draft import ActionDraft
 from app.core.errors import MissingTableValue
 from app.core.prepared import Prepared
 from app.core.procedure import UnknownOdds
-from app.ui.chain_odds_view import ChainOddsLine
-from app.ui.compare_odds import CompareOdds
-from app.ui.guest_worker import GuestWorker
-from app.ui.message_bar import muted
+from app.ui.action_form.chain_odds import ChainOddsLine
+from app.ui.action_form.compare import CompareOdds
 from app.ui.model import EngagementModel
-from app.ui.odds_chart import OddsChart
+from app.ui.shell.guest_worker import GuestWorker
+from app.ui.widgets.message_bar import muted
+from app.ui.widgets.odds_chart import OddsChart
 
 #: how long the odds wait after a keystroke before they are worked out (issue 20)
 ODDS_DELAY_MS = 120

@@ -4,7 +4,7 @@ A light shell until it is first seen: building it imports neither pyqtgraph nor 
 the desk (which builds its panels as they come into view, and every panel in the tests)
 pays nothing for it; the first time its dock comes into view (a tab behind the Game log is
 "shown" by Qt off the screen: its dock's ``visibilityChanged`` says when it is really seen)
-it loads ``app.ui.after_action_view`` and reads the game's log. Out of view it does no work
+it loads ``app.ui.after_action.view`` and reads the game's log. Out of view it does no work
 (``WhenShown``); in view, actions redraw it a moment after they stop coming (a long log is
 read again only then).
 
@@ -23,11 +23,11 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.when_shown import WhenShown
 
 if TYPE_CHECKING:
-    from app.ui.after_action_view import AfterActionView
+    from app.ui.after_action.view import AfterActionView
 
 #: milliseconds after the last action before a shown panel reads the log again
 REDRAW_AFTER_MS = 400
@@ -41,7 +41,7 @@ def preload() -> bool:
     first shown: the desk calls it in the idle time after its first paint (issue 47); False
     in an installation without them."""
     try:
-        import app.ui.after_action_view  # noqa: F401
+        import app.ui.after_action.view  # noqa: F401
     except ImportError:
         return False
     return True
@@ -104,7 +104,7 @@ class AfterActionDock(QWidget):
         panel says why, in an installation without pyqtgraph or numpy."""
         if self.view is None:
             try:
-                from app.ui.after_action_view import AfterActionView
+                from app.ui.after_action.view import AfterActionView
             except ImportError as e:
                 self.waiting.setText(
                     "The After-action plots need pyqtgraph and numpy, which this installation "
@@ -124,7 +124,7 @@ class AfterActionDock(QWidget):
 
     def open_ruling(self, action: int) -> None:
         """The ruling of a clicked point's action, in its own window (issue 34)."""
-        from app.ui.ruling_window import open_ruling
+        from app.ui.dialogs.ruling import open_ruling
 
         self.ruling_window = open_ruling(self.model, action, self)
 
@@ -133,7 +133,7 @@ class AfterActionDock(QWidget):
         self._later.stop()
         if self.view is None:
             return
-        from app.ui.after_action_data import GameReading
+        from app.ui.after_action.data import GameReading
 
         model = self.model
         self.view.show_reading(GameReading(model.session) if model.has_session else None)
@@ -167,7 +167,7 @@ if __name__ == "__main__":  # the panel alone on the demo engagement
     from pathlib import Path
 
     from app.demo import create_demo_game
-    from app.ui.qt_app import application
+    from app.ui.shell.qt_app import application
 
     app = application()
     session = create_demo_game(Path(tempfile.mkdtemp()) / "demo.airboss")

@@ -39,10 +39,10 @@ from PySide6.QtWidgets import (
 from app.core.board import facings, nearest_facing, piece_of, snap, turned
 from app.core.errors import RuleViolation
 from app.core.ruleset import Geometry, MovementHelp, Piece, Relation
-from app.ui.accessible import named
 from app.ui.docks.angle_board import COLOURS, ROLES, Board
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.accessible import named
 
 
 class PieceFields(QWidget):
@@ -521,6 +521,6 @@ class AngleOffDock(QWidget):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(AngleOffDock))

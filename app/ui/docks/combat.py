@@ -45,10 +45,10 @@ from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
 from app.ui.action_form.keys import desk_keys
 from app.ui.action_form.odds import OddsView
-from app.ui.dice_mode import dice_mode_box
-from app.ui.message_bar import MessageBar
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.dice_mode import dice_mode_box
+from app.ui.widgets.message_bar import MessageBar
 
 NO_AIRCRAFT = "(none: what-if)"
 #: the roles a procedure may have, in the order the panel shows their pickers
@@ -503,7 +503,7 @@ class CombatDock(QWidget):
 
     def _ruling_hooks(self) -> None:
         """A double-click or Enter on the last result opens its ruling."""
-        from app.ui.ruling_window import OpensRuling
+        from app.ui.dialogs.ruling import OpensRuling
 
         self.result.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.result.setToolTip("Double-click or Enter: the ruling of this result")
@@ -512,7 +512,7 @@ class CombatDock(QWidget):
     def open_result_ruling(self) -> QWidget | None:
         if self.result_seq is None or not self.result.text():
             return None
-        from app.ui.ruling_window import open_ruling
+        from app.ui.dialogs.ruling import open_ruling
 
         self.ruling_window = open_ruling(self.model, self.result_seq, self)
         return self.ruling_window
@@ -568,6 +568,6 @@ def _fill(combo: QComboBox, aircraft: list[Any]) -> None:
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(CombatDock))

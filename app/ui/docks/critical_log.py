@@ -29,12 +29,12 @@ from PySide6.QtWidgets import (
 
 from app.core import csv_cells
 from app.core.log_index import Hit
-from app.ui.accessible import named
-from app.ui.log_progress import LogProgress
-from app.ui.message_bar import MessageBar
+from app.ui.dialogs.ruling import RulingWindow, open_ruling
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.ruling_window import RulingWindow, open_ruling
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.accessible import named
+from app.ui.widgets.log_progress import LogProgress
+from app.ui.widgets.message_bar import MessageBar
 
 COLUMNS = ("Turn", "Side", "Aircraft", "Roll", "Result", "Rule")
 #: the filter combo boxes' "all" entry: a string, never None. Under PySide6 6.12 on Python 3.11
@@ -301,6 +301,6 @@ class CriticalLogDock(QWidget):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(CriticalLogDock))

@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.log_index import LogEntry
-from app.ui.accessible import named
-from app.ui.log_progress import LogProgress
-from app.ui.message_bar import muted
+from app.ui.dialogs.ruling import RulingWindow, open_ruling
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.ruling_window import RulingWindow, open_ruling
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.accessible import named
+from app.ui.widgets.log_progress import LogProgress
+from app.ui.widgets.message_bar import muted
 
 
 class Line:
@@ -330,6 +330,6 @@ class GameLogDock(QWidget):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(GameLogDock))

@@ -29,11 +29,11 @@ from app.core.procedure import Procedure
 from app.ui.action_form.binding import listen
 from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
-from app.ui.dice_mode import dice_mode_box
 from app.ui.docks.turn import who_name
-from app.ui.message_bar import MessageBar, attempt_here
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.dice_mode import dice_mode_box
+from app.ui.widgets.message_bar import MessageBar, attempt_here
 
 
 class InitiativeDock(QWidget):
@@ -266,6 +266,6 @@ class InitiativeDock(QWidget):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(InitiativeDock))

@@ -30,11 +30,11 @@ from app.core.engagement import AircraftState
 from app.core.events import Envelope
 from app.core.log_index import LedgerChange
 from app.core.ruleset import LedgerSpec
-from app.ui.accessible import named
-from app.ui.log_progress import LogProgress
-from app.ui.message_bar import MessageBar
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.accessible import named
+from app.ui.widgets.log_progress import LogProgress
+from app.ui.widgets.message_bar import MessageBar
 
 EMPTY = QColor("#c62828")
 ROLE_KEY = Qt.ItemDataRole.UserRole
@@ -393,6 +393,6 @@ class LedgersDock(QWidget):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(LedgersDock))

@@ -37,11 +37,11 @@ from PySide6.QtWidgets import (
 
 from app.core.status import PILOT_QUALITIES, Status
 from app.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
-from app.ui.accessible import named
-from app.ui.message_bar import MessageBar, attempt_here
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.wheel_guard import guard_wheel
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.accessible import named
+from app.ui.widgets.message_bar import MessageBar, attempt_here
+from app.ui.widgets.wheel_guard import guard_wheel
 
 if TYPE_CHECKING:
     from app.core.ruleset import Ruleset
@@ -514,7 +514,7 @@ class AddAircraftDialog(QDialog):
         super().__init__(parent)
         # the game's models and the forms load with the dialog, not with the roster (issue 36)
         from app.core.data import catalogue_problems
-        from app.ui.forms import InputForm
+        from app.ui.editors.forms import InputForm
 
         self.model = model
         self.setWindowTitle("Add aircraft")
@@ -600,6 +600,6 @@ class AddAircraftDialog(QDialog):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(RosterDock))

@@ -37,10 +37,10 @@ from app.summary import (
     step_where,
     who_name,
 )
-from app.ui.accessible import named
-from app.ui.message_bar import MessageBar, attempt_here, muted
+from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
-from app.ui.when_shown import WhenShown
+from app.ui.widgets.accessible import named
+from app.ui.widgets.message_bar import MessageBar, attempt_here, muted
 
 #: the names other panels have always taken from here
 __all__ = ["TurnDock", "phase_name", "step_heading", "step_label", "step_where", "who_name"]
@@ -350,6 +350,6 @@ class TurnDock(QWidget):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(TurnDock))

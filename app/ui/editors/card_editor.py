@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 from app.core.data import MISSING, DataFileError, own_aircraft_path, save_aircraft
 from app.core.ruleset import Ruleset
 from app.ui.editors.card_tables import MISSING_CSS, NOT_PRINTED, CardTable, shape_of
-from app.ui.forms import InputForm
-from app.ui.message_bar import MessageBar
+from app.ui.editors.forms import InputForm
+from app.ui.widgets.message_bar import MessageBar
 
 NEW_TYPE = "(a new type)"
 TYPE_ID = re.compile(r"[a-z0-9][a-z0-9_\-]*")
@@ -265,7 +265,7 @@ if __name__ == "__main__":
     import sys
 
     from app.plugins import load_ruleset
-    from app.ui.qt_app import application
+    from app.ui.shell.qt_app import application
 
     app = application()
     editor = CardEditor(load_ruleset(sys.argv[1] if len(sys.argv) > 1 else "phantoms"))

@@ -43,7 +43,7 @@ from app.core.data import (
 )
 from app.core.ruleset import Ruleset
 from app.ui.editors.charts import Chart, charts_of, heading
-from app.ui.message_bar import MessageBar
+from app.ui.widgets.message_bar import MessageBar
 
 Path_ = tuple[str | int, ...]
 #: a model's refusal as the umpire reads it
@@ -590,7 +590,7 @@ if __name__ == "__main__":
     import sys
 
     from app.plugins import load_ruleset
-    from app.ui.qt_app import application
+    from app.ui.shell.qt_app import application
 
     app = application()
     editor = TablesEditor(load_ruleset(sys.argv[1] if len(sys.argv) > 1 else "phantoms"))

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.message_bar import MessageBar
-from app.ui.players_bridge import PlayersBridge
+from app.ui.players.bridge import PlayersBridge
+from app.ui.widgets.message_bar import MessageBar
 
 LOCALHOST = "127.0.0.1"
 #: the port offered first (any free one with 0)

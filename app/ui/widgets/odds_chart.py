@@ -15,7 +15,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from app.ui.accessible import named
+from app.ui.widgets.accessible import named
 
 BAR_COLOUR = QColor("#1e88e5")
 

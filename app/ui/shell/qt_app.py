@@ -1,7 +1,7 @@
 """The one QApplication of a process, set up as the desk wants it (name, icon, Fusion style).
 
-Kept apart from ``app.ui.application`` (which builds the desk) so that anything that only needs
-a running Qt application, such as a panel's preview harness, imports no window or panel.
+Kept apart from ``app.ui.shell.application`` (which builds the desk) so that anything that only
+needs a running Qt application, such as a panel's preview harness, imports no window or panel.
 """
 
 from __future__ import annotations

@@ -222,6 +222,6 @@ class OpenFromServerDialog(QDialog):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(lambda _model: OpenFromServerDialog(QSettings())))

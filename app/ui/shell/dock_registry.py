@@ -1,5 +1,5 @@
 """The one list of the panels the main window builds: adding a panel is one line here (and its
-place in the layouts of ``app.ui.desk_layout``).
+place in the layouts of ``app.ui.shell.desk_layout``).
 
 Each entry names the panel — ``name`` (the key its place is saved under) and ``title`` —,
 says whether it gives the desk's menus an action (its own ``QWidget.actions()``, put in the

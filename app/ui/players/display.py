@@ -192,7 +192,7 @@ class PlayerView(QWidget):
             return
         if not ruling.is_public:
             ruling = ruling.public()  # never the umpire's version, whoever sends it
-        from app.ui.ruling_window import ruling_html
+        from app.ui.dialogs.ruling import ruling_html
 
         self.ruling.setHtml(ruling_html(ruling))
         self.ruling.show()
@@ -208,6 +208,6 @@ class PlayerView(QWidget):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(PlayerView))

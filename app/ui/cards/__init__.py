@@ -1,7 +1,7 @@
 """Printing control cards: which cards, the command-line job, and the public names.
 
-One card is drawn by ``app.ui.cards_render`` (one QPainter drawing for preview, PDF and
-printer); pages, the File > Print cards dialog and the preview widget are ``app.ui.cards_print``.
+One card is drawn by ``app.ui.cards.render`` (one QPainter drawing for preview, PDF and
+printer); pages, the File > Print cards dialog and the preview widget are ``app.ui.cards.printing``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PySide6.QtGui import QGuiApplication
 from app.core.errors import RuleViolation
 from app.session import GameSession
 from app.store import StoreError
-from app.ui.cards_print import (
+from app.ui.cards.printing import (
     PER_PAGE,
     CardPreview,
     CardsCancelled,
@@ -27,7 +27,7 @@ from app.ui.cards_print import (
     paint_pages,
     write_pdf,
 )
-from app.ui.cards_render import CardFace, card_faces
+from app.ui.cards.render import CardFace, card_faces
 
 __all__ = [
     "CardFace",

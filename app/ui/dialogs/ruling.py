@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.ruling import Ruling
-from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
-from app.ui.pdf_page import a4_writer
+from app.ui.widgets.message_bar import MessageBar
+from app.ui.widgets.pdf_page import a4_writer
 
 
 def ruling_html(ruling: Ruling, size: float = 0) -> str:

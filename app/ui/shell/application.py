@@ -41,9 +41,9 @@ from app.resources import DEMO
 from app.store.where import is_url
 from app.summary import UNREAD, kept_rows
 from app.summary_child import Pending
-from app.ui.main_window import MainWindow, settle
 from app.ui.model import EngagementModel, describe_error
-from app.ui.qt_app import application
+from app.ui.shell.main_window import MainWindow, settle
+from app.ui.shell.qt_app import application
 
 if TYPE_CHECKING:
     from app.session import GameSession
@@ -140,9 +140,9 @@ def close_desk(window: MainWindow) -> None:
 
 def started() -> None:
     """The desk has painted: the garbage collector runs again, from the GUI thread only
-    (``app.ui.collector``), and what start-up built (modules, classes, the window) is frozen
+    (``app.ui.shell.collector``), and what start-up built (modules, classes, the window) is frozen
     out of its passes."""
-    from app.ui import collector
+    from app.ui.shell import collector
 
     collector.install()
     gc.freeze()
@@ -154,7 +154,7 @@ def ask_for_passwords(game: str | None) -> None:
     from app.store.where import is_url
 
     if game and is_url(game):
-        from app.ui.server_dialog import ask_here
+        from app.ui.dialogs.open_from_server import ask_here
 
         ask_here()
 
@@ -175,7 +175,7 @@ def run(
     strict = bool(screenshot or startup_profile)  # a GAME not opened fails the command
     cpu_at_paint = 0.0
     app = application()
-    from app.ui import uncaught
+    from app.ui.shell import uncaught
 
     uncaught.install()  # the airboss command's: an uncaught exception is said in a dialog
     ask_for_passwords(game)

@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
 
 from app.resources import ICON_SVG
 from app.store import StoreError, is_url  # (light: the stores load when first asked for)
-from app.ui.desk_layout import (
+from app.ui.docks.when_shown import in_view
+from app.ui.model import EngagementModel, describe_error
+from app.ui.shell.desk_layout import (
     DESK,
     HEIGHTS,
     LEFT_WIDTH,
@@ -37,12 +39,10 @@ from app.ui.desk_layout import (
     TABLE_LEFT_WIDTH,
     used_panels,
 )
-from app.ui.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
-from app.ui.message_bar import MessageBar
-from app.ui.model import EngagementModel, describe_error
-from app.ui.qt_app import APP_NAME, version
-from app.ui.wheel_guard import guard_wheel_under
-from app.ui.when_shown import in_view
+from app.ui.shell.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
+from app.ui.shell.qt_app import APP_NAME, version
+from app.ui.widgets.message_bar import MessageBar
+from app.ui.widgets.wheel_guard import guard_wheel_under
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QShowEvent
@@ -51,9 +51,9 @@ if TYPE_CHECKING:
     # look at the rulesets, not with the window: it paints before them (issue 20)
     from app.core.events import Envelope
     from app.session import GameSession
-    from app.ui.ruleset_watch import RulesetWatch
+    from app.ui.shell.ruleset_watch import RulesetWatch
 
-#: a layout: columns of tab groups (``app.ui.desk_layout``)
+#: a layout: columns of tab groups (``app.ui.shell.desk_layout``)
 Layout = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
 
 LICENCE = "GPL-3.0-or-later"
@@ -290,7 +290,7 @@ class MainWindow(QMainWindow):
             panel.show_action(action)
 
     def arrange(self, layout: Layout, used: frozenset[str]) -> None:
-        """Lay the panels out in columns of tab groups (``app.ui.desk_layout``); the panels
+        """Lay the panels out in columns of tab groups (``app.ui.shell.desk_layout``); the panels
         this game does not use are hidden (the View menu still shows them on demand)."""
         for dock in self.docks.values():
             if dock.isFloating():
@@ -443,7 +443,7 @@ class MainWindow(QMainWindow):
     def _ask_dice(self) -> None:
         """The first start's question, in the status bar (no height taken from the panels)
         until it is answered."""
-        from app.ui.dice_mode import DiceQuestion
+        from app.ui.widgets.dice_mode import DiceQuestion
 
         question = DiceQuestion(self.model.dice_mode)
         self.statusBar().addPermanentWidget(question)
@@ -493,7 +493,7 @@ class MainWindow(QMainWindow):
         self.refusal.clear_refusal()
         problems = self.model.session.problems if self.model.has_session else []
         if len(problems) > self._problems_said:  # left out while following (issue 46)
-            from app.ui.ruleset_watch import problems_notice
+            from app.ui.shell.ruleset_watch import problems_notice
 
             self.refusal.show_notice(problems_notice(problems[self._problems_said :]))
             self._problems_said = len(problems)
@@ -681,7 +681,7 @@ class MainWindow(QMainWindow):
     def show_session(self, session: GameSession | None) -> None:
         """Show this game (the previous one is closed) and remember it as the last game."""
         if session is not None and self.ruleset_watch is None:
-            from app.ui.ruleset_watch import RulesetWatch
+            from app.ui.shell.ruleset_watch import RulesetWatch
 
             self.ruleset_watch = RulesetWatch(self)
             self.ruleset_watch.failed.connect(self.show_refusal)
@@ -700,7 +700,7 @@ class MainWindow(QMainWindow):
             self.refusal.show_notice(read_only_reason(session))
         self._problems_said = 0
         if session is not None and session.problems:  # issue 46: what opening left out
-            from app.ui.ruleset_watch import problems_notice
+            from app.ui.shell.ruleset_watch import problems_notice
 
             self._problems_said = len(session.problems)
             self.refusal.show_notice(problems_notice(session.problems))
@@ -739,7 +739,7 @@ class MainWindow(QMainWindow):
         return True
 
     def new_game_dialog(self) -> None:
-        from app.ui.new_game_dialog import NewGameDialog
+        from app.ui.dialogs.new_game import NewGameDialog
 
         dialog = NewGameDialog(self, players_roll=self.model.dice_mode.players_roll)
         if dialog.exec():
@@ -774,7 +774,7 @@ class MainWindow(QMainWindow):
     def open_from_server_dialog(self) -> None:
         """File > Open from server: a server's games, opened as a station, read-only at this
         desk (HQ) or as the Player display."""
-        from app.ui.server_dialog import OpenFromServerDialog
+        from app.ui.dialogs.open_from_server import OpenFromServerDialog
 
         dialog = OpenFromServerDialog(self.settings, self)
         if dialog.exec():
@@ -787,8 +787,8 @@ class MainWindow(QMainWindow):
         ``players`` (a read-only Player display of its own: only what the players may see;
         the desk keeps what it shows)."""
         from app.session import GameSession
-        from app.ui.player_view import PlayerView
-        from app.ui.server_dialog import PLAYERS
+        from app.ui.dialogs.open_from_server import PLAYERS
+        from app.ui.players.display import PlayerView
 
         try:
             session = GameSession.open(url, game=game_id, read_only=role != "station")
@@ -946,7 +946,7 @@ class MainWindow(QMainWindow):
             self.player_view.close()
 
     def open_player_view(self) -> QWidget:
-        from app.ui.player_view import PlayerView
+        from app.ui.players.display import PlayerView
 
         if self.player_view is None:
             self.player_view = PlayerView(self.model)
@@ -970,7 +970,7 @@ class MainWindow(QMainWindow):
 
     def show_user_guide(self) -> QWidget:
         """Help > User guide (F1): the README's guide to the desk, in a window of its own."""
-        from app.ui.user_guide import UserGuide
+        from app.ui.dialogs.user_guide import UserGuide
 
         guide = getattr(self, "user_guide", None)
         if guide is None:
@@ -1036,15 +1036,15 @@ class MainWindow(QMainWindow):
         if self.model.has_session:
             current = self.model.session.ruleset.id
             chosen = self.model.session.engagement.variants
-        from app.ui.readings_dialog import ReadingsDialog
+        from app.ui.dialogs.readings import ReadingsDialog
 
         self.readings_dialog = ReadingsDialog(current, chosen, self)
         self.readings_dialog.show()
 
     def open_players_screens(self) -> QWidget:
         """View > Players' screens (issue 48): each side's page, off until started there."""
-        from app.ui.players_bridge import PlayersBridge
-        from app.ui.players_dialog import PlayersDialog
+        from app.ui.players.bridge import PlayersBridge
+        from app.ui.players.dialog import PlayersDialog
 
         if self.players_dialog is None:
             self.players_bridge = PlayersBridge(self.model, self)

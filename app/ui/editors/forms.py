@@ -40,7 +40,7 @@ from app.core.field_text import bounds as _bounds
 from app.core.field_text import choices_of as _literal_choices
 from app.core.field_text import render as _text
 from app.core.field_text import unwrap_optional as _unwrap_optional
-from app.ui.wheel_guard import guard_wheel
+from app.ui.widgets.wheel_guard import guard_wheel
 
 #: the aircraft reference fields every procedure may have; the combat dock picks them itself
 AIRCRAFT_FIELDS = ("attacker", "target", "aircraft")

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
 
 from app.core.dice_check import NO_AIRCRAFT
 from app.core.luck import attacks
-from app.ui.accessible import named
-from app.ui.after_action_data import GameReading
-from app.ui.after_action_export import export_csv, export_plot
-from app.ui.after_action_plots import draw_die, draw_luck, draw_series, plot_widget
+from app.ui.after_action.data import GameReading
+from app.ui.after_action.export import export_csv, export_plot
+from app.ui.after_action.plots import draw_die, draw_luck, draw_series, plot_widget
+from app.ui.widgets.accessible import named
 
 
 class AfterActionView(QWidget):
@@ -372,7 +372,7 @@ class AfterActionView(QWidget):
         return export_csv(path, r.series, r.rolls, r.dice)
 
     def export_report(self, path: Path) -> Path:
-        from app.ui.after_action_report import write_report
+        from app.ui.after_action.report import write_report
 
         if self.reading is None:
             raise ValueError("no game is open")

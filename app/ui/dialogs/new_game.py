@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 
 from app.demo import fresh_path
 from app.plugins import available_rulesets, broken_rulesets, load_ruleset
-from app.ui.message_bar import MessageBar
-from app.ui.wheel_guard import guard_wheel
+from app.ui.widgets.message_bar import MessageBar
+from app.ui.widgets.wheel_guard import guard_wheel
 
 
 class NewGameDialog(QDialog):

@@ -1,7 +1,7 @@
 """Pages of cards and File > Print cards.
 
 Pages: paper size from the locale, one, two or four cards a page, drawn by
-``app.ui.cards_render`` onto any paged device (``QPdfWriter``, ``QPrinter``) with a progress
+``app.ui.cards.render`` onto any paged device (``QPdfWriter``, ``QPrinter``) with a progress
 callback that can cancel. The dialog chooses the cards (all, a side, the selection, or changed
 since last printed), previews them and prints them or saves a PDF; the preview widget draws a
 page with the same code.
@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from app.core.errors import RuleViolation
 from app.session import GameSession
-from app.ui.cards_render import (
+from app.ui.cards.render import (
     DPI,
     MM,
     SCALE,
@@ -624,6 +624,6 @@ class PrintCardsDialog(QDialog):
 
 
 if __name__ == "__main__":
-    from app.ui.preview import preview
+    from app.ui.docks.preview import preview
 
     raise SystemExit(preview(PrintCardsDialog))

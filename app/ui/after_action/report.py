@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QApplication
 
 from app.core.errors import RuleViolation
 from app.store import StoreError
-from app.ui.after_action_data import GameReading
-from app.ui.pdf_page import a4_writer
+from app.ui.after_action.data import GameReading
+from app.ui.widgets.pdf_page import a4_writer
 
 __all__ = ["report_command", "write_report"]
 
@@ -62,7 +62,7 @@ class _Page:
 def write_report(reading: GameReading, path: Path) -> Path:
     """The after-action report of ``reading``'s game to ``path`` (A4, PDF)."""
     from app.core.luck import attacks
-    from app.ui.after_action_plots import (
+    from app.ui.after_action.plots import (
         draw_die,
         draw_luck,
         draw_series,
