@@ -287,7 +287,9 @@ ALLOWED_OWN = {
     "app.summary",
     "app.summary_child",
     "app.ui",
+    "app.ui.widgets",
     "app.ui.widgets.accessible",  # accessible names of the roster's and turn's lists (issue 47)
+    "app.ui.shell",
     "app.ui.shell.application",
     "app.ui.shell.desk_layout",
     "app.ui.widgets.dice_mode",
