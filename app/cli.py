@@ -311,12 +311,12 @@ def _ask_passwords_here() -> None:
 def _rows_before_qt(game: str | None) -> object:
     """What the desk paints GAME (or, with none, the last game, or at the very first start
     the demo game) from, found before Qt is imported (issue 36): the rows kept in its file
-    (plain sqlite3 and json), the demo's rows shipped with Airboss (``app.demo_rows``), or
-    else a child process working them out beside Qt's start (``app.summary_child``);
+    (plain sqlite3 and json), the demo's rows shipped with Airboss (``app.startup.demo_rows``), or
+    else a child process working them out beside Qt's start (``app.startup.summary_child``);
     ``UNREAD`` when none (the desk then opens or makes the game before it paints)."""
     from app.core.paths import user_data_dir
-    from app.summary import UNREAD, kept_rows
-    from app.summary_child import last_game, start
+    from app.startup.summary import UNREAD, kept_rows
+    from app.startup.summary_child import last_game, start
 
     if game:
         rows = kept_rows(game)
@@ -332,7 +332,7 @@ def _rows_before_qt(game: str | None) -> object:
         return pending
     settings = user_data_dir() / "settings.ini"
     if not settings.exists():  # the very first start: the demo game is made after the paint
-        from app.demo_rows import shipped_rows
+        from app.startup.demo_rows import shipped_rows
 
         return shipped_rows(user_data_dir()) or UNREAD
     last = last_game(str(settings))  # checked by the desk
@@ -453,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # has painted (``app.ui.shell.application.run``; issue 20)
         gc.disable()
         try:
-            from app.summary import UNREAD
+            from app.startup.summary import UNREAD
 
             game = ns.db or ns.game
             stored: object = UNREAD

@@ -138,7 +138,7 @@ class GameSession:
         self._closed = False
         #: this session appended to the log: closing it keeps the desk's rows (issue 36)
         self._wrote = False
-        #: the log's last sequence number whose rows (``app.summary``) are kept in the file:
+        #: the log's last sequence number whose rows (``app.startup.summary``) are kept in the file:
         #: the desk keeps them after every change and says so here, so closing does not again
         self.rows_kept: int | None = None
         #: the odds last worked out, and for which prepared action (resolve stores them)
@@ -341,9 +341,9 @@ class GameSession:
 
     def _keep_rows(self) -> None:
         """A game file this session wrote to keeps, as of its last event, the rows the desk
-        paints it from at its next start (``app.summary``, ``app.store.summary``; issue 36):
-        whatever program of Airboss played on, a desk or a script, the next start paints from
-        them. Nothing for a server game, a read-only one, or rows the desk has kept already;
+        paints it from at its next start (``app.startup.summary``, ``app.startup.summary_file``;
+        issue 36): whatever program of Airboss played on, a desk or a script, the next start paints
+        from them. Nothing for a server game, a read-only one, or rows the desk has kept already;
         rows that cannot be worked out or written cost the next start its head start only."""
         store, seq = self.store, self.engagement.seq
         if not self._wrote or store.path is None or store.read_only or self.rows_kept == seq:
@@ -351,8 +351,8 @@ class GameSession:
         if still_busy(self.ruleset):  # a ruleset that did not answer is not waited for again
             return
         from app import __version__
-        from app.store.summary import keep_summary
-        from app.summary import session_rows
+        from app.startup.summary import session_rows
+        from app.startup.summary_file import keep_summary
 
         try:
             keep_summary(store, self.game_id, seq, __version__, dict(session_rows(self)))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from app.core.dice import TableDice
 from app.core.errors import RuleViolation
-from app.demo import create_demo_game
+from app.startup.demo import create_demo_game
 from app.ui.docks.after_action import AfterActionDock
 from app.ui.model import EngagementModel
 from app.ui.shell.qt_app import application

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from app.core.dice import TableDice
-from app.demo import create_demo_game
+from app.startup.demo import create_demo_game
 from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow
 from app.ui.shell.qt_app import application

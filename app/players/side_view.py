@@ -20,7 +20,7 @@ from app.core import field_text
 from app.core.draft import DieSlot
 from app.core.engagement import AircraftState, Engagement
 from app.players.pending import Entry, LineKey, PendingBook, key_text
-from app.summary import ActingRow, TurnRows, ordered_status
+from app.startup.summary import ActingRow, TurnRows, ordered_status
 
 #: an aircraft's or side's name stands for it on the page; an enemy the side may not know of
 #: is named thus wherever a text would name it

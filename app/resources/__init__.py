@@ -9,7 +9,7 @@ HERE = Path(__file__).resolve().parent
 
 #: the built-in demo engagement
 DEMO = HERE / "demo.toml"
-#: the rows a new game of the demo engagement is drawn from (``app.demo_rows``)
+#: the rows a new game of the demo engagement is drawn from (``app.startup.demo_rows``)
 DEMO_ROWS = HERE / "demo_rows.json"
 #: the application icon (SVG) and its PNG renderings, airboss-<size>.png
 ICON_SVG = HERE / "icons" / "airboss.svg"

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
-from app import summary as rows_of
 from app.core.errors import RuleViolation
 from app.players.pending import Entry, PendingBook
+from app.startup import summary as rows_of
+from app.startup.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
-from app.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 from app.ui.widgets.dice_mode import DiceMode
 
 #: how long closing a game waits for the background check of its whole log to end (s)
@@ -259,7 +259,7 @@ class EngagementModel(QObject):
             self._keep.start()  # none kept, an older one, or drawn by an older Airboss
 
     def show_stored(self, summary: Summary) -> None:
-        """Draw the game from the rows kept in its file (``app.store.summary.read_summary``),
+        """Draw the game from the rows kept in its file (``app.startup.summary_file.read_summary``),
         before it is opened; ``set_session`` then takes over with the live rows."""
         self._stored = summary
         self.reset.emit()
@@ -269,7 +269,7 @@ class EngagementModel(QObject):
         """A game is shown: open, or drawn from its kept rows while it opens."""
         return self._session is not None or self._stored is not None
 
-    # -- the rows the desk draws (``app.summary``) -------------------------------------------
+    # -- the rows the desk draws (``app.startup.summary``) ----------------------------------
 
     def roster_rows(self) -> RosterRows:
         """The sides and aircraft as the Roster shows them."""
@@ -346,8 +346,8 @@ class EngagementModel(QObject):
 
     def keep_summary(self) -> None:
         """Keep the rows of the game as it is now in its file, for the next start's first
-        paint (``app.store.summary``; nothing for a server game, a read-only game, or when the
-        log went on meanwhile). A summary that cannot be kept costs the next start its
+        paint (``app.startup.summary_file``; nothing for a server game, a read-only game, or when
+        the log went on meanwhile). A summary that cannot be kept costs the next start its
         head start, nothing else: it is not the umpire's concern."""
         session = self._session
         if session is None or session.read_only or session.store.path is None:
@@ -355,7 +355,7 @@ class EngagementModel(QObject):
         if not self.keeps_summary:
             return
         from app import __version__
-        from app.store.summary import keep_summary
+        from app.startup.summary_file import keep_summary
 
         try:  # (a game closed under the model by its owner: nothing to keep)
             rows = self.summary()

@@ -109,7 +109,7 @@ def desk_main(args: argparse.Namespace) -> None:
     from PySide6.QtWidgets import QApplication, QDockWidget
 
     from app.core.dice import TableDice
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from app.ui.model import EngagementModel
     from app.ui.players.bridge import PlayersBridge
     from app.ui.shell.application import started

@@ -19,10 +19,10 @@ round):
     closed the game: the session kept the rows as it closed);
   - no rows kept: the file as an Airboss before issue 36, or another program, leaves it (an
     action played and the kept rows removed before each run): a child process works the rows
-    out while the window is built (``app.summary_child``; its processor time is counted in
+    out while the window is built (``app.startup.summary_child``; its processor time is counted in
     the desk's "cpu time at first paint"), or, where it cannot, the game is opened first;
   - the very first start: no settings and no game (a data folder of its own, removed before
-    each run): the demo game's rows shipped with Airboss are painted (``app.demo_rows``),
+    each run): the demo game's rows shipped with Airboss are painted (``app.startup.demo_rows``),
     then the demo game is made and opened;
 - screenshot: ``airboss --screenshot`` of every panel on the same game, the whole process
   (no goal: the 4x of issue 36 was withdrawn by issue 47, the screenshot pays for pyqtgraph by

@@ -121,10 +121,11 @@ def test_frozen_bundle_runs(tmp_path: Path) -> None:
     for from_child in (True, False):
         phases = run([str(frozen), "--startup-profile", str(game)], cwd=tmp_path, env=home).stdout
         assert phases.index("first paint") < phases.index("game opened")
-        two_cores = len(os.sched_getaffinity(0)) >= 2  # one core: no child (app.summary_child)
+        # one core: no child (app.startup.summary_child)
+        two_cores = len(os.sched_getaffinity(0)) >= 2
         assert ("rows from the child" in phases) is (from_child and two_cores)
     # the very first start paints the demo game's rows shipped in the bundle, then makes the
-    # demo game and opens it (app.demo_rows)
+    # demo game and opens it (app.startup.demo_rows)
     fresh = {**home, "AIRBOSS_DATA_DIR": str(tmp_path / "fresh")}
     phases = run([str(frozen), "--startup-profile"], cwd=tmp_path, env=fresh).stdout
     assert "rows from the child" not in phases

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from app.demo import create_demo_game
 from app.session import GameSession
+from app.startup.demo import create_demo_game
 from app.store import file_store as file_store_module
 from app.store import open_store
 from app.store.file_locks import held_open

@@ -38,7 +38,7 @@ name = "Red 1"
 def demo_game_file(tmp_path: Path) -> Path:
     """A closed game file made as the desk's first start makes one, from a demo engagement
     (skirmish: Blue 1, a jet, and Red 1, a prop), for the start-up tests."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
 
     demo = tmp_path / "demo.toml"
     demo.write_text(START_DEMO, encoding="utf-8")

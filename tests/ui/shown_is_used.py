@@ -59,7 +59,7 @@ def build(path: Path, ruleset_id: str) -> Path:
     """Two aircraft a side in play (UFO: two Tornados and a Small UFO, initiative rolled;
     Phantoms: the demo engagement, initiative rolled), on the board where it has one."""
     if ruleset_id == "phantoms":
-        from app.demo import create_demo_game
+        from app.startup.demo import create_demo_game
 
         s = create_demo_game(path)
         init = s.ruleset.procedures["initiative"].prefill(s.engagement, None, None)

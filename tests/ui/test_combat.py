@@ -302,7 +302,7 @@ def test_a_refusal_of_earlier_inputs_goes_as_soon_as_they_are_good(qtbot, tmp_pa
     """Issue 20: while the odds wait for a pause in the typing, the "fix the inputs" message
     of inputs that were incomplete a moment ago is not left standing over good ones: a new
     procedure's form passes through empty fields as it fills from the cards."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
 
     s = create_demo_game(tmp_path / "phantoms.airboss")  # Phantoms: the gun attack first
     dock = CombatDock(EngagementModel(s))

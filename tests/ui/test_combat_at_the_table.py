@@ -16,7 +16,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QToolButton
 
 from app.core.dice import TableDice
-from app.demo import create_demo_game
+from app.startup.demo import create_demo_game
 from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication
 from app.core.data import save_override
 from app.core.dice import TableDice
 from app.core.events import ProcedureResolved
-from app.demo import create_demo_game
 from app.session import GameSession
+from app.startup.demo import create_demo_game
 from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of

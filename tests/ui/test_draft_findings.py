@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEd
 
 from app.core.dice import TableDice
 from app.core.events import ProcedureResolved
-from app.demo import create_demo_game
 from app.session import GameSession
+from app.startup.demo import create_demo_game
 from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of

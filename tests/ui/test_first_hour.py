@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.demo import create_demo_game
 from app.session import GameSession
+from app.startup.demo import create_demo_game
 from app.ui.model import EngagementModel
 from app.ui.shell.main_window import TITLE_BAR, MainWindow, first_geometry
 from tests.ui.test_desk_layout import RULESETS, _truncated, eight_aircraft_game

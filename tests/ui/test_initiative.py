@@ -89,7 +89,7 @@ def test_no_pass_row_where_the_rules_have_no_passing(dock, session, qtbot):
 
 def test_pass_the_marker_by_the_rulesets_own_rule(qtbot, tmp_path):
     """Phantoms 4.0: the marker passes through Phantoms' own procedure, logged as such."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
 
     session = create_demo_game(tmp_path / "demo.airboss")
     model = EngagementModel(session)

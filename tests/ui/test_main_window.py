@@ -9,8 +9,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QImage
 
 from app.core.dice import TableDice
-from app.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
 from app.session import GameSession
+from app.startup.demo import DEMO, DemoUnavailable, create_demo_game, read_demo
 from app.ui import cards
 from app.ui.dialogs.new_game import NewGameDialog
 from app.ui.model import EngagementModel

@@ -12,7 +12,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from app.demo import create_demo_game
+from app.startup.demo import create_demo_game
 from tests.players_desk import open_desk
 
 

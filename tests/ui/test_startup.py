@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from app.cli import main
-from app.demo import create_demo_game
+from app.startup.demo import create_demo_game
 from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow
 

@@ -23,7 +23,7 @@ from PySide6.QtGui import QImage
 from app.cli import main
 from app.resources import DEMO_ROWS
 from app.session import GameSession
-from app.summary import kept_rows
+from app.startup.summary import kept_rows
 from app.ui.model import EngagementModel
 from app.ui.shell import application
 from app.ui.shell.application import close_desk, start_game, stored_rows
@@ -277,15 +277,16 @@ ALLOWED_OWN = {
     "app.core.errors",
     "app.core.paths",
     "app.core.status",
-    "app.demo_rows",
+    "app.startup",
+    "app.startup.demo_rows",
     "app.log_file",  # the log file and crash log, set up first (issue 47)
     "app.resources",
     "app.store",
     "app.store.errors",
-    "app.store.summary",
+    "app.startup.summary_file",
     "app.store.where",
-    "app.summary",
-    "app.summary_child",
+    "app.startup.summary",
+    "app.startup.summary_child",
     "app.ui",
     "app.ui.widgets",
     "app.ui.widgets.accessible",  # accessible names of the roster's and turn's lists (issue 47)
@@ -314,9 +315,9 @@ NOT_BEFORE_THE_PAINT = {"importlib.metadata", "uuid", "zoneinfo", "decimal", "fr
 def test_the_start_up_path_imports_only_what_the_first_paint_needs(game, tmp_path, start) -> None:
     """``airboss GAME`` up to its first paint: no pydantic, no models, no session, no ruleset,
     no SQLAlchemy or odds engine, no other panel; on a game with kept rows, on one with none
-    (a child process works them out, ``app.summary_child``: the desk's own process imports
+    (a child process works them out, ``app.startup.summary_child``: the desk's own process imports
     the same), and at the very first start (``airboss`` with no settings: the demo's shipped
-    rows, ``app.demo_rows``)."""
+    rows, ``app.startup.demo_rows``)."""
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -403,7 +404,7 @@ def test_rows_worked_out_for_another_game_than_the_settings_name_are_not_used(
 ) -> None:
     """The command line's reading of the last game is checked against Qt's: rows worked out
     for another file are dropped (their child stopped) and the settings' game is opened."""
-    from app.summary_child import Pending
+    from app.startup.summary_child import Pending
 
     forget_rows(game)
     settings.setValue("last_game", str(game))
@@ -427,8 +428,8 @@ def test_rows_worked_out_for_another_game_than_the_settings_name_are_not_used(
 @pytest.mark.parametrize("umpires", [None, "tables", "aircraft"])
 def test_the_first_start_paints_the_demos_shipped_rows_then_makes_it(tmp_path, umpires) -> None:
     """The very first start (no settings, no game): the desk paints the demo game's rows
-    shipped with Airboss (``app.demo_rows``), then makes the demo game and opens it: one demo
-    game, named in the settings as the last game, keeping the rows that were painted. With the
+    shipped with Airboss (``app.startup.demo_rows``), then makes the demo game and opens it: one
+    demo game, named in the settings as the last game, keeping the rows that were painted. With the
     umpire's table values or aircraft of the demo's ruleset in the data folder (they could
     change the rows) the demo game is made before the paint, as before."""
     data = tmp_path / "data"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 
 from app.core.dice import TableDice
-from app.demo import create_demo_game
 from app.session import GameSession
+from app.startup.demo import create_demo_game
 from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow
 

@@ -116,7 +116,7 @@ def test_a_damage_result_that_rolls_more_asks_for_it_in_the_same_form(tmp_path, 
 def test_enter_resolves_a_form_with_nothing_to_type(tmp_path, qtbot) -> None:
     """Phantoms 6.5: an afterburner line has nothing to type and rolls no die: opened, the
     cursor is on Resolve and Enter resolves it (two actions)."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from tests.ui.test_dice_entry import open_line
 
     s = create_demo_game(tmp_path / "d.airboss")
@@ -137,7 +137,7 @@ def test_enter_resolves_a_form_with_nothing_to_type(tmp_path, qtbot) -> None:
 def test_a_number_picks_the_target_and_enter_in_target_goes_on(tmp_path, qtbot) -> None:
     """Picking is one key: "2" in Target picks the second enemy listed; Enter there goes on to
     the first die to type (then resolves, once every die is typed)."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
 
     s = create_demo_game(tmp_path / "d.airboss")
     window = desk(qtbot, tmp_path, s)
@@ -160,7 +160,7 @@ def test_a_line_that_cannot_act_says_so(tmp_path, qtbot) -> None:
     """A gun line of an aircraft with no ammunition left says so on the line (7.2), not
     after the dice are typed; opening it explains in the odds."""
     from app.core.dice import TableDice
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from rulesets.phantoms.clock import step_of
     from tests.ui.test_dice_entry import open_line
 
@@ -197,7 +197,7 @@ def wheel(widget: Any, delta: int = -120) -> None:
 def test_the_wheel_over_dialog_boxes_changes_nothing_not_picked(tmp_path, qtbot) -> None:
     """The Add-aircraft dialog's type, side and pilot boxes and the New-game ruleset and dice
     boxes do not change under the wheel unless the umpire picked them."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from app.ui.dialogs.new_game import NewGameDialog
     from app.ui.docks.roster import AddAircraftDialog
 
@@ -225,7 +225,7 @@ def test_the_wheel_over_dialog_boxes_changes_nothing_not_picked(tmp_path, qtbot)
 def test_the_roster_shows_the_cards_printed_names(tmp_path, qtbot) -> None:
     """The Roster's type column shows the card's printed name (the catalogue id is the
     tooltip), and dice are labelled with the aircraft's printed names."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
 
     s = create_demo_game(tmp_path / "d.airboss")
     window = desk(qtbot, tmp_path, s)
@@ -388,7 +388,7 @@ def test_tab_goes_through_what_the_umpire_judges_only(tmp_path, qtbot) -> None:
     """Phantoms 7.2, a gun line: Tab from the first field never stops on a value read off the
     cards, nor on its override button ("Read from the card")."""
     from app.core.dice import TableDice
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from rulesets.phantoms.clock import step_of
     from tests.ui.test_dice_entry import open_line
 

@@ -160,7 +160,7 @@ def test_every_line_of_a_turn_resolves_as_the_draft_shows_it(tmp_path, ruleset_i
 
 
 def phantoms_at_guns(tmp_path: Path) -> tuple[GameSession, dict[str, str]]:
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from rulesets.phantoms.clock import step_of
 
     s = create_demo_game(tmp_path / "demo.airboss")

@@ -1,5 +1,5 @@
-"""The demo game's rows shipped with Airboss (issue 36, ``app.demo_rows``): exactly the rows of
-a demo game made now, and used only where nothing of the umpire's can change them."""
+"""The demo game's rows shipped with Airboss (issue 36, ``app.startup.demo_rows``): exactly the rows
+of a demo game made now, and used only where nothing of the umpire's can change them."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from app.demo_rows import made_rows, shipped_rows
 from app.resources import DEMO_ROWS
+from app.startup.demo_rows import made_rows, shipped_rows
 
 
 def test_the_shipped_rows_are_the_rows_of_a_demo_game_made_now(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Fails when the demo, its ruleset, its tables or aircraft, or the rows themselves change
-    without ``python -m app.demo_rows`` run again."""
+    without ``python -m app.startup.demo_rows`` run again."""
     monkeypatch.setenv("AIRBOSS_DATA_DIR", str(tmp_path / "data"))
     made = json.loads(json.dumps(made_rows(tmp_path / "demo.airboss")))
-    assert shipped_rows(tmp_path / "data") == made, "run: python -m app.demo_rows"
+    assert shipped_rows(tmp_path / "data") == made, "run: python -m app.startup.demo_rows"
 
 
 @pytest.mark.parametrize("kind", ["tables", "aircraft"])

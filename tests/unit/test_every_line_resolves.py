@@ -2,7 +2,7 @@
 resolved as it stands, or says on the line why not, before anything is typed.
 
 A full turn of every ruleset is walked at the session level (no Qt), each step's lines read as
-the Turn panel shows them (``app.summary.session_rows``: the ruleset's ``acting`` and the
+the Turn panel shows them (``app.startup.summary.session_rows``: the ruleset's ``acting`` and the
 session's ``line_refusal``). Each line not ticked off either
 
 - says on the line why it cannot act (" — cannot: ..."), and its prepared action is refused
@@ -33,9 +33,9 @@ from app.core.data import save_override
 from app.core.dice import SeededDice
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.prepared import Prepared
-from app.demo import create_demo_game
 from app.session import GameSession
-from app.summary import ActingRow, session_rows
+from app.startup.demo import create_demo_game
+from app.startup.summary import ActingRow, session_rows
 from tests.games import build, nth_fleet_strike
 from tests.umpire_values import AIRPOWER_MODIFIERS
 from tests.unit.rulesets.nth_fleet.conftest import fill_tables

@@ -22,7 +22,7 @@ from app.players.server import MAX_BODY, SENDS_PER_WINDOW, PlayersServer, Publis
 from app.players.side_view import UNSEEN, Scrub, encode, side_view
 from app.players.tokens import SideTokens
 from app.session import GameSession
-from app.summary import safe_steps, turn_rows
+from app.startup.summary import safe_steps, turn_rows
 
 VISUAL = {"spotter_pilot": "average", "target_altitude": 3, "range_hexes": 2}
 

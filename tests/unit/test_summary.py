@@ -17,8 +17,8 @@ import pytest
 
 from app import __version__
 from app.session import GameSession
-from app.store.summary import PREFIX, keep_summary, read_summary
-from app.summary import kept_rows, well_formed
+from app.startup.summary import kept_rows, well_formed
+from app.startup.summary_file import PREFIX, keep_summary, read_summary
 from app.ui.model import EngagementModel
 
 

@@ -1,6 +1,6 @@
 """A game whose file keeps no rows is worked out by a child process while the desk builds its
-window (issue 36, ``app.summary_child``): the child's rows are the rows the desk makes of the
-game, it writes nothing to the file, and a child that fails, hangs or is killed is no answer
+window (issue 36, ``app.startup.summary_child``): the child's rows are the rows the desk makes of
+the game, it writes nothing to the file, and a child that fails, hangs or is killed is no answer
 (the desk then opens the game itself, as without it). The child is forked, so each case runs
 in a fresh process, as the command line does before Qt or any thread exists."""
 
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from app.session import GameSession
-from app.summary import kept_rows, session_rows
-from app.summary_child import last_game, start
+from app.startup.summary import kept_rows, session_rows
+from app.startup.summary_child import last_game, start
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the child works on a second core (``start`` makes none on one)
@@ -52,7 +52,7 @@ def in_fresh_process(game: Path, before: str = "", wait: float = 5.0) -> dict[st
     returned and whether the child was still there afterwards."""
     code = (
         "import json, os, sys, time\n"
-        "import app.summary_child as child\n"
+        "import app.startup.summary_child as child\n"
         f"{before}\n"
         f"pending = child.start({str(game)!r})\n"
         "began = time.monotonic()\n"

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.demo import fresh_path
 from app.plugins import available_rulesets, broken_rulesets, load_ruleset
+from app.startup.demo import fresh_path
 from app.ui.widgets.message_bar import MessageBar
 from app.ui.widgets.wheel_guard import guard_wheel
 

@@ -166,7 +166,7 @@ if __name__ == "__main__":  # the panel alone on the demo engagement
     import tempfile
     from pathlib import Path
 
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from app.ui.shell.qt_app import application
 
     app = application()

@@ -18,7 +18,7 @@ from app.ui.model import EngagementModel
 
 def preview(factory: Callable[[EngagementModel], QWidget], argv: list[str] | None = None) -> int:
     """Show ``factory(model)`` on a fresh copy of the demo game; 2 if there is no demo."""
-    from app.demo import create_demo_game
+    from app.startup.demo import create_demo_game
     from app.ui.shell.qt_app import application
 
     parser = argparse.ArgumentParser(

@@ -3,7 +3,7 @@
 Add an aircraft from the ruleset's catalogue (Insert), rename (F2), change pilot, remove
 (Delete); every change is an event, undoable. The selection is a signal other panels use.
 
-The panel draws the model's rows (``EngagementModel.roster_rows``, ``app.summary``): plain
+The panel draws the model's rows (``EngagementModel.roster_rows``, ``app.startup.summary``): plain
 data per side and aircraft, from the live game, or at start-up from the summary kept in the
 game file, before the game's models, pydantic and the ruleset are imported (issue 36). This
 module imports none of them: the Add-aircraft dialog loads them when it is opened.
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.status import PILOT_QUALITIES, Status
-from app.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
+from app.startup.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
 from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
 from app.ui.widgets.accessible import named

@@ -2,8 +2,8 @@
 
 Next (Space) and Previous (Shift+Space) move the clock through the session; each is an event.
 
-The panel draws the model's rows (``EngagementModel.turn_rows``, ``app.summary``): the steps,
-which is current and who acts now, as plain data, from the live game or at start-up from the
+The panel draws the model's rows (``EngagementModel.turn_rows``, ``app.startup.summary``): the
+steps, which is current and who acts now, as plain data, from the live game or at start-up from the
 summary kept in the game file, before the game's models and its ruleset are imported (issue
 36).
 """
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.summary import (
+from app.startup.summary import (
     ActingRow,
     phase_name,
     step_heading,

@@ -6,17 +6,17 @@ engagement. With ``--screenshot`` it renders the window with every panel and exi
 ``--startup-profile`` it prints how long each phase of start-up took, up to the first paint.
 
 Start-up is ordered for the first paint (issues 20 and 36). A game file keeps, beside its log,
-the rows the desk draws its roster, turn, title and status bar from (``app.store.summary``,
+the rows the desk draws its roster, turn, title and status bar from (``app.startup.summary_file``,
 written by the desk after every change and by a game session as it closes, and checked
 against the log's last sequence number).
 When they are current, the window paints from them first, before pydantic, the game's models
 and its ruleset are even imported; then the game is opened and the same roster and turn
 panels draw the same rows from the live game. When a game file keeps none (last written by
 an older Airboss or another program, or by one killed before it kept them) a child process
-works them out while the window is built (``app.summary_child``), and the window paints from
+works them out while the window is built (``app.startup.summary_child``), and the window paints from
 them the same way. At the very first start the demo game's rows are shipped with Airboss
-(``app.demo_rows``): the window paints them, then the demo game is made and opened. Otherwise
-(a server game, a child that could not be made or gave no rows, a first start whose data
+(``app.startup.demo_rows``): the window paints them, then the demo game is made and opened.
+Otherwise (a server game, a child that could not be made or gave no rows, a first start whose data
 folder holds the umpire's tables or aircraft) the game is opened, or made, first.
 Either way only the roster and the turn are built for the first paint, and the other panels
 once it has painted (``MainWindow.build_panels``). The garbage collector,
@@ -38,16 +38,16 @@ from PySide6.QtGui import QImage
 
 from app.core.paths import user_data_dir
 from app.resources import DEMO
+from app.startup.summary import UNREAD, kept_rows
+from app.startup.summary_child import Pending
 from app.store.where import is_url
-from app.summary import UNREAD, kept_rows
-from app.summary_child import Pending
 from app.ui.model import EngagementModel, describe_error
 from app.ui.shell.main_window import MainWindow, settle
 from app.ui.shell.qt_app import application
 
 if TYPE_CHECKING:
     from app.session import GameSession
-    from app.summary import Summary
+    from app.startup.summary import Summary
 
 #: the window size of a ``--screenshot``; taller where every panel of the game, untabbed, needs
 #: more (Phantoms' nine panels: 1272 pixels)
@@ -95,7 +95,7 @@ def start_game(
     last = settings.value("last_game")
     if last is None:
         try:
-            from app.demo import create_demo_game  # the very first start only
+            from app.startup.demo import create_demo_game  # the very first start only
 
             return create_demo_game(demo=demo), ""
         except Exception as e:  # noqa: BLE001 - no demo is a message, not a crash
@@ -126,7 +126,7 @@ def _why(target: str, e: Exception) -> str:
 
 def stored_rows(game: str | None, game_id: str | None, settings: QSettings) -> Summary | None:
     """The rows kept in the game file the desk starts on (GAME, or the last game), if they are
-    current (``app.store.summary``); None for a server game or when there are none."""
+    current (``app.startup.summary_file``); None for a server game or when there are none."""
     target = game or (None if game_id else settings.value("last_game"))
     if not target or game_id:
         return None
@@ -170,7 +170,8 @@ def run(
     """Start the desk; with ``screenshot`` write the window to that PNG and return 0; with
     ``startup_profile`` print the phases of start-up up to the first paint and return 0.
     ``stored``: the rows kept in GAME's file, if the command line has read them already
-    (``stored_rows``), or a child process working them out (``app.summary_child.Pending``)."""
+    (``stored_rows``), or a child process working them out
+    (``app.startup.summary_child.Pending``)."""
     phases = [("imports", time.perf_counter())]
     strict = bool(screenshot or startup_profile)  # a GAME not opened fails the command
     cpu_at_paint = 0.0
@@ -280,7 +281,7 @@ def print_profile(phases: list[tuple[str, float]]) -> None:
 
 def children_cpu() -> float:
     """The processor time of this process's children that have exited (the child that worked
-    out the rows, ``app.summary_child``); 0 where it cannot be known."""
+    out the rows, ``app.startup.summary_child``); 0 where it cannot be known."""
     try:
         import resource
     except ImportError:

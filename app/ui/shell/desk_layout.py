@@ -5,7 +5,7 @@ declares: Initiative with an initiative procedure, Angle-off with a board geomet
 when it draws boards of its own, Critical hits unless it has none. Roster, Turn, Combat,
 Ledgers, the Game log and After-action (tabbed behind the log: its plots load when it is
 first brought forward, issue 35) are always there. (``used_panels`` lives with the rows the
-desk is drawn from, ``app.summary``: a game's rows name the panels it uses.)
+desk is drawn from, ``app.startup.summary``: a game's rows name the panels it uses.)
 
 Two layouts:
 - the desk: the roster and "who acts now" share the left column (the roster on top, with the
@@ -17,7 +17,7 @@ Two layouts:
 
 from __future__ import annotations
 
-from app.summary import ALWAYS, used_panels  # noqa: F401 - the desk lays out what a game uses
+from app.startup.summary import ALWAYS, used_panels  # noqa: F401 - the desk lays out what a game uses
 
 #: the desk: (column, panels from top to bottom, each a tab group: its first panel in front)
 DESK = (

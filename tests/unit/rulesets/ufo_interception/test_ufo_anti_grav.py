@@ -22,7 +22,7 @@ from app.core.dice import TableDice
 from app.core.engagement import Ledger
 from app.core.events import LedgerAdded
 from app.session import GameSession
-from app.summary import session_rows
+from app.startup.summary import session_rows
 from rulesets.ufo_interception.card import catalogue
 from rulesets.ufo_interception.sequence import MISSILES, UFO_MOVES
 from rulesets.ufo_interception.state import Ledger as UfoLedger

@@ -1,20 +1,20 @@
 """The rows of a game whose file keeps none, worked out by a child process while the desk's
 window is built (issue 36).
 
-A game file keeps the rows the desk first paints from (``app.store.summary``); when they are
+A game file keeps the rows the desk first paints from (``app.startup.summary_file``); when they are
 missing or old (the file was last written by an older Airboss or another program, or by a
 desk killed within a quarter of a second of an action) the game must be opened to draw its
 Roster and Turn panel: pydantic, the game's models and its ruleset imported, the log read,
 about 0.3 s of processor time. Done one after the other with Qt's own start, that made such a
 start 3x to 4x a bare window's. Here it is done beside it, on the second core: before PySide6
 is imported the command line forks (``start``); the child opens the game as the desk would,
-works out its rows (``app.summary.session_rows``) and writes them to a pipe, while the parent
-imports Qt and builds the window; the parent then paints from them (``Pending.rows``) as from
+works out its rows (``app.startup.summary.session_rows``) and writes them to a pipe, while the
+parent imports Qt and builds the window; the parent then paints from them (``Pending.rows``) as from
 rows kept in the file, and opens the game itself after the paint. The child writes to the
 game file only what opening it writes (the snapshot of a log of 500 events or more that has
 none, which the desk would write itself); a file an older Airboss made, which opening would
 migrate, it leaves to the desk. (The desk's very first start needs no child: the demo game's
-rows are shipped, ``app.demo_rows``.)
+rows are shipped, ``app.startup.demo_rows``.)
 
 Only where it helps and is safe: Linux, a process with one thread (``fork`` before any thread
 or Qt library exists: the command line's, not a program that has started threads), two cores
@@ -34,10 +34,10 @@ import sys
 import time
 from typing import TYPE_CHECKING, cast
 
-from app.store.summary import last_seq
+from app.startup.summary_file import last_seq
 
 if TYPE_CHECKING:
-    from app.summary import Summary
+    from app.startup.summary import Summary
 
 #: the longest log a child opens: a log of this length opens in about 0.1 s here, and the desk
 #: opens it again after the paint; a longer one opens before the paint, as it always did, with
@@ -69,7 +69,7 @@ class Pending:
         code = self._reap(data is None)
         if data is None or code != 0:
             return None
-        from app.summary import well_formed
+        from app.startup.summary import well_formed
 
         try:
             rows = json.loads(data)
@@ -150,9 +150,9 @@ def _child(where: str, out: int) -> None:
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
         from app.session import GameSession
+        from app.startup.summary import session_rows
         from app.store.file_store import inspect_sqlite, real_path
         from app.store.revisions import head_revision
-        from app.summary import session_rows
 
         if inspect_sqlite(real_path(where)) != head_revision():
             return  # an older file is migrated by the desk, with its backup and its messages

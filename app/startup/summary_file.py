@@ -1,6 +1,6 @@
 """The desk's summary of a game, kept in the game file beside its log (issue 36).
 
-The rows the desk draws its Roster, Turn panel, title and status bar from (``app.summary``)
+The rows the desk draws its Roster, Turn panel, title and status bar from (``app.startup.summary``)
 are kept as one JSON record in the file's ``airboss_info`` table, under ``summary:<game id>``,
 with the sequence number of the last event they reflect. No schema change: the key is a row of
 a table every Airboss file has. Only game files keep one (a server game opens before it

@@ -13,13 +13,13 @@ A small summary of the projection as plain data (JSON-able dicts and lists, no w
   procedure a double-click opens, whether it has acted, why it cannot).
 
 The model (``EngagementModel``) makes them from the live game (``desk_rows``, ``roster_rows``,
-``turn_rows`` here) and keeps them in the game file after every change (``app.store.summary``);
-a game session that wrote to a game file keeps them as it closes (``session_rows``), so a
-script with no desk leaves them current too. They sit below the desk (not in ``app.ui``) for
-that reason: the session keeps what the desk draws, and ``used_panels`` (which panels a game
-uses) is part of it. At start-up the desk reads them from the file, with plain ``sqlite3``
-and ``json``, and paints the Roster and the Turn panel from them before pydantic, the game's
-models or its ruleset are imported; when the game is open the same panels draw the same rows
+``turn_rows`` here) and keeps them in the game file after every change
+(``app.startup.summary_file``); a game session that wrote to a game file keeps them as it closes
+(``session_rows``), so a script with no desk leaves them current too. They sit below the desk (not
+in ``app.ui``) for that reason: the session keeps what the desk draws, and ``used_panels`` (which
+panels a game uses) is part of it. At start-up the desk reads them from the file, with plain
+``sqlite3`` and ``json``, and paints the Roster and the Turn panel from them before pydantic, the
+game's models or its ruleset are imported; when the game is open the same panels draw the same rows
 from the live game. One way of drawing each panel.
 
 Pure Python: nothing here imports Qt, pydantic or the game's core at import time.
@@ -408,9 +408,9 @@ UNREAD = object()
 
 def kept_rows(where: str) -> Summary | None:
     """The rows kept in the game file ``where``, if they are current and well formed
-    (``app.store.summary.read_summary``); None otherwise. Imports nothing heavy."""
+    (``app.startup.summary_file.read_summary``); None otherwise. Imports nothing heavy."""
     from app import __version__
-    from app.store.summary import read_summary
+    from app.startup.summary_file import read_summary
 
     found = read_summary(where, __version__)
     return cast(Summary, found) if found is not None and well_formed(found) else None

@@ -1,11 +1,11 @@
 """The rows of the built-in demo game, shipped beside it (issue 36).
 
 At the desk's very first start (no settings yet) it makes a game from the built-in demo
-engagement (``app.demo``) and shows it. What the Roster, the Turn panel, the title and the
-status bar draw of that game (its rows, ``app.summary``) comes from the demo file, its ruleset
-and that ruleset's tables and aircraft, all shipped with Airboss: every new demo game has the
-same rows. They are shipped too, in ``app/resources/demo_rows.json`` (written by ``python -m
-app.demo_rows``; a test checks they are exactly the rows of a demo game made now), so the
+engagement (``app.startup.demo``) and shows it. What the Roster, the Turn panel, the title and the
+status bar draw of that game (its rows, ``app.startup.summary``) comes from the demo file, its
+ruleset and that ruleset's tables and aircraft, all shipped with Airboss: every new demo game has
+the same rows. They are shipped too, in ``app/resources/demo_rows.json`` (written by ``python -m
+app.startup.demo_rows``; a test checks they are exactly the rows of a demo game made now), so the
 first start paints them as any start paints a game's kept rows, then makes the demo game and
 opens it, and the same panels draw it live.
 
@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.resources import DEMO_ROWS
-from app.summary import well_formed
+from app.startup.summary import well_formed
 
 if TYPE_CHECKING:
-    from app.summary import Summary
+    from app.startup.summary import Summary
 
 #: the folders of the umpire's data folder that can change a ruleset's rows: its table values
 #: (``app.core.data.override_path``) and its own aircraft (``app.core.data.own_aircraft_path``)
@@ -58,8 +58,8 @@ def shipped_rows(data_dir: Path, path: Path = DEMO_ROWS) -> Summary | None:
 def made_rows(target: Path) -> Summary:
     """The rows of a demo game made now at ``target``, as the desk's first start makes it
     (in the data folder the environment names)."""
-    from app.demo import create_demo_game
-    from app.summary import session_rows
+    from app.startup.demo import create_demo_game
+    from app.startup.summary import session_rows
 
     with create_demo_game(target) as session:
         return session_rows(session)
