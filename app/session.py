@@ -350,16 +350,27 @@ class GameSession:
             return
         if still_busy(self.ruleset):  # a ruleset that did not answer is not waited for again
             return
+        try:
+            self.keep_rows()
+        except Exception as e:  # noqa: BLE001 - never a reason the game did not close
+            log.debug("%s: the desk's rows were not kept: %s", store.where, e)
+
+    def keep_rows(self, rows: Mapping[str, Any] | None = None) -> None:
+        """Keep in the game file, as of the log's last event, the rows the desk paints the game
+        from at its next start (``app.startup.summary_file``; issue 36): ``rows`` as the desk
+        drew them from this game as it is now, or else worked out here. The session is their
+        one writer. Nothing for a server game or a read-only one, and nothing written when the
+        log went on meanwhile; ``StoreError`` when the file cannot be written."""
+        store, seq = self.store, self.engagement.seq
+        if store.path is None or store.read_only:
+            return
         from app import __version__
         from app.startup.summary import session_rows
         from app.startup.summary_file import keep_summary
 
-        try:
-            keep_summary(store, self.game_id, seq, __version__, dict(session_rows(self)))
-        except Exception as e:  # noqa: BLE001 - never a reason the game did not close
-            log.debug("%s: the desk's rows were not kept: %s", store.where, e)
-        else:
-            self.rows_kept = seq
+        kept = dict(rows if rows is not None else session_rows(self))
+        keep_summary(store, self.game_id, seq, __version__, kept)
+        self.rows_kept = seq
 
     def __enter__(self) -> GameSession:
         return self
