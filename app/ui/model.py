@@ -354,15 +354,10 @@ class EngagementModel(QObject):
             return
         if not self.keeps_summary:
             return
-        from app import __version__
-        from app.startup.summary_file import keep_summary
-
         try:  # (a game closed under the model by its owner: nothing to keep)
             rows = self.summary()
             if rows is not None:
-                seq = self.engagement.seq
-                keep_summary(session.store, session.game_id, seq, __version__, dict(rows))
-                session.rows_kept = seq  # closing the game need not keep them again
+                session.keep_rows(rows)  # (closing the game need not keep them again)
         except (StoreError, RuleViolation):
             pass
 
