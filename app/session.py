@@ -28,7 +28,7 @@ from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.emitted import check_emitted
 from app.core.engagement import PILOT_QUALITIES, Engagement
-from app.core.errors import MissingTableValue, RuleViolation
+from app.core.errors import EmptyStore, MissingTableValue, RuleViolation, Tampered, Unsettled
 from app.core.events import (
     AircraftAdded,
     AircraftChanged,
@@ -86,7 +86,6 @@ from app.store import (
     open_store,
     snapshot_check,
 )
-from app.store.errors import EmptyStore, Tampered, Unsettled
 from app.store.outline import outline
 
 #: characters in the name of a die or player at the table (``GameSession.set_dice``)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from app.store.errors import ConcurrentAppend, StoreError
-from app.store.where import is_url
+from app.core.errors import ConcurrentAppend, StoreError
+from app.core.where import is_url
 
 if TYPE_CHECKING:
     from app.store.opening import create_store, open_store

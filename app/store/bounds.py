@@ -5,7 +5,7 @@ file holding a name of 64 MB is refused at once, named, and left unchanged."""
 from __future__ import annotations
 
 from app.core import limits
-from app.store.errors import StoreError
+from app.core.errors import StoreError
 from app.store.store import Store
 
 #: the lengths of every game row's fields (``check_games``)

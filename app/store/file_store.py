@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from app.core.errors import ConcurrentAppend, StoreError, Tampered
 from app.core.events import Event
 from app.store import chain_worker, revisions
-from app.store.errors import ConcurrentAppend, StoreError, Tampered
 from app.store.file_locks import held_open
 from app.store.store import Batch, Game, Params, Store
 

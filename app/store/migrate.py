@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import Engine, delete, func, insert, inspect, select
 from sqlalchemy.exc import ProgrammingError
 
+from app.core.errors import EmptyStore, StoreError
 from app.store import revisions, server_functions
-from app.store.errors import EmptyStore, StoreError
 from app.store.tables import InfoRow
 
 #: the PostgreSQL advisory lock key held while the schema is checked or migrated ("airb")

@@ -34,10 +34,10 @@ from sqlalchemy.exc import (
     OperationalError,
 )
 
+from app.core.errors import ConcurrentAppend, StoreError, Unsettled
 from app.core.events import event_to_json
 from app.store import passwords, server_sql, server_trust
 from app.store.chain import canonical_time
-from app.store.errors import ConcurrentAppend, StoreError, Unsettled
 from app.store.migrate import check_schema, migrate
 from app.store.store import Batch, Params, Store, channel
 

@@ -32,8 +32,8 @@ import struct
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from app.core.errors import StoreError
 from app.core.paths import user_data_dir
-from app.store.errors import StoreError
 
 #: libpq's SSLRequest: the message a client sends before TLS starts (its length, then the code)
 _SSL_REQUEST = struct.pack("!ii", 8, 80877103)

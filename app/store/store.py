@@ -24,12 +24,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
+from app.core.errors import StoreError, Tampered
 from app.core.events import Envelope, Event, event_from_json, event_to_json, events_from_json
 from app.core.text import shown
+from app.core.where import is_url
 from app.store import trusted_snapshots
 from app.store.chain import HASHED, check_rows, event_hash
-from app.store.errors import StoreError, Tampered
-from app.store.where import is_url
 
 __all__ = ["Game", "Store", "StoredEvent", "channel", "is_url"]
 

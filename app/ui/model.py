@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
-from app.core.errors import RuleViolation
+from app.core.errors import RuleViolation, StoreError
 from app.players.pending import Entry, PendingBook
 from app.startup import summary as rows_of
 from app.startup.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
-from app.store import StoreError  # (light: the stores themselves load when first asked for)
 from app.ui.widgets.dice_mode import DiceMode
 
 #: how long closing a game waits for the background check of its whole log to end (s)
@@ -70,8 +69,8 @@ SHOW_EVERY_S = 0.1
 
 def _unreachable(session: GameSession, e: Exception) -> bool:
     """A server game whose server did not answer (not a refusal, not a changed log)."""
-    from app.store.errors import Tampered
-    from app.store.where import is_url
+    from app.core.errors import Tampered
+    from app.core.where import is_url
 
     return (
         isinstance(e, StoreError)
@@ -385,7 +384,7 @@ class EngagementModel(QObject):
             return
 
         def check() -> None:
-            from app.store.errors import Tampered
+            from app.core.errors import Tampered
 
             try:
                 session.check_history()

@@ -14,8 +14,8 @@ import pytest
 
 import app.store.chain_worker
 import app.store.file_store
+from app.core.errors import Tampered
 from app.session import GameSession
-from app.store.errors import Tampered
 
 
 def _long_game(path: Path, steps: int = 120) -> None:

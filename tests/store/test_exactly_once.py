@@ -14,9 +14,9 @@ import psycopg
 import pytest
 from tcp_proxy import Proxy
 
+from app.core.errors import Unsettled
 from app.session import GameSession
 from app.store import StoreError
-from app.store.errors import Unsettled
 
 
 @pytest.fixture

@@ -21,11 +21,11 @@ import pytest
 from psycopg import sql
 
 from app import club_server
+from app.core.errors import Tampered
 from app.core.events import AircraftChanged, ClockSet, Reverted, event_to_json
 from app.session import GameSession
 from app.store import StoreError, passwords, server_trust
 from app.store.chain import canonical_time, event_hash
-from app.store.errors import Tampered
 from tests.store.clubs import club as running_club
 from tests.store.clubs import remember_all
 from tests.store.impostor import Impostor, make_certificate

@@ -13,10 +13,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from app.core.errors import RuleViolation
+from app.core.errors import RuleViolation, Tampered
 from app.session import GameSession
 from app.store import StoreError
-from app.store.errors import Tampered
 
 
 def _game(target: str | Path) -> GameSession:

@@ -282,9 +282,8 @@ ALLOWED_OWN = {
     "app.log_file",  # the log file and crash log, set up first (issue 47)
     "app.resources",
     "app.store",
-    "app.store.errors",
     "app.startup.summary_file",
-    "app.store.where",
+    "app.core.where",
     "app.startup.summary",
     "app.startup.summary_child",
     "app.ui",

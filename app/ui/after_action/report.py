@@ -16,8 +16,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFont, QImage, QPainter, QPdfWriter
 from PySide6.QtWidgets import QApplication
 
-from app.core.errors import RuleViolation
-from app.store import StoreError
+from app.core.errors import RuleViolation, StoreError
 from app.ui.after_action.data import GameReading
 from app.ui.widgets.pdf_page import a4_writer
 

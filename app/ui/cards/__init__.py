@@ -13,9 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication
 
-from app.core.errors import RuleViolation
+from app.core.errors import RuleViolation, StoreError
 from app.session import GameSession
-from app.store import StoreError
 from app.ui.cards.printing import (
     PER_PAGE,
     CardPreview,

@@ -37,10 +37,10 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QImage
 
 from app.core.paths import user_data_dir
+from app.core.where import is_url
 from app.resources import DEMO
 from app.startup.summary import UNREAD, kept_rows
 from app.startup.summary_child import Pending
-from app.store.where import is_url
 from app.ui.model import EngagementModel, describe_error
 from app.ui.shell.main_window import MainWindow, settle
 from app.ui.shell.qt_app import application
@@ -151,7 +151,7 @@ def started() -> None:
 def ask_for_passwords(game: str | None) -> None:
     """A server game's password the keyring does not hold is asked for in a dialog when the
     game opens (issue 30); a game file needs none."""
-    from app.store.where import is_url
+    from app.core.where import is_url
 
     if game and is_url(game):
         from app.ui.dialogs.open_from_server import ask_here

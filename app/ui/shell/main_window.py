@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import StoreError
+from app.core.where import is_url
 from app.resources import ICON_SVG
-from app.store import StoreError, is_url  # (light: the stores load when first asked for)
 from app.ui.docks.when_shown import in_view
 from app.ui.model import EngagementModel, describe_error
 from app.ui.shell.desk_layout import (
