@@ -220,6 +220,32 @@ class GameSession:
         return out
 
     @staticmethod
+    def server_url(url: str, password: str = "") -> str:
+        """A club server's URL as it may be shown and remembered, its password as ``***``;
+        ``password`` (typed beside it) kept for this run and in the keyring (issue 30)."""
+        from app.store import passwords
+
+        if url and password:
+            passwords.remember(url, password)
+        return passwords.shown(url)
+
+    @staticmethod
+    def ask_passwords_with(ask: Callable[[str], str | None] | None) -> None:
+        """Who is asked for a server's password the keyring lacks: ``ask(shown_url)`` gives it
+        or ``None`` (the desk's dialog, the terminal); ``None``: nobody (issue 30)."""
+        from app.store import passwords
+
+        passwords.ask = ask
+
+    @staticmethod
+    def ask_trust_with(confirm: Callable[[str, int, str], bool] | None) -> None:
+        """Who is asked whether to pin a server's certificate met for the first time:
+        ``confirm(host, port, fingerprint)``; ``None``: nobody, the server refused (issue 30)."""
+        from app.store import server_trust
+
+        server_trust.confirm = confirm
+
+    @staticmethod
     def overview_table(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
         """The overview as text cells, one tuple per game in ``OVERVIEW_HEAD``'s order: the one
         form ``airboss --list`` prints and File > Open from server shows."""
