@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.session import OVERVIEW_HEAD, GameSession
-from app.store import passwords, server_trust
 from app.ui.model import describe_error
 
 #: how a game from a server is opened
@@ -82,8 +81,8 @@ def ask_trust(host: str, port: int, fingerprint: str) -> bool:
 def ask_here() -> None:
     """The desk asks, in dialogs, for a password the keyring lacks and whether to trust a
     club's server met for the first time."""
-    passwords.ask = ask_password
-    server_trust.confirm = ask_trust
+    GameSession.ask_passwords_with(ask_password)
+    GameSession.ask_trust_with(ask_trust)
 
 
 class OpenFromServerDialog(QDialog):
@@ -164,10 +163,11 @@ class OpenFromServerDialog(QDialog):
         server cannot be reached or refuses."""
         url = self.url.text().strip()
         typed = self.password.text()
+        # the typed password kept for this run, and in the keyring where there is one; the
+        # URL remembered and shown without its password
         if url and typed:
-            passwords.remember(url, typed)  # this run, and the keyring where there is one
             self.password.clear()
-        url = passwords.shown(url)  # remembered and shown without its password
+        url = GameSession.server_url(url, typed)
         self.url.setText(url)
         self.table.setRowCount(0)
         self.rows = []
@@ -175,7 +175,7 @@ class OpenFromServerDialog(QDialog):
         if not url:
             self.message.setText("Type the server's address, as the club's server printed it.")
             return False
-        server_trust.confirm = ask_trust  # the password has its own box here
+        GameSession.ask_trust_with(ask_trust)  # the password has its own box here
         try:
             rows = GameSession.overview(url)
         except Exception as e:  # noqa: BLE001 - an unreachable server is a message
