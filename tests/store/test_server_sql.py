@@ -18,16 +18,17 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from app.core.dice import TableDice
 from app.session import GameSession
-from app.store import bounds, file_store, server_sql, summary
+from app.startup import summary_file
+from app.store import bounds, file_store, server_sql
 from app.store.outline import STACK_KINDS, outline
 from app.store.store import Store
 
 
 def _file_only() -> set[str]:
     """The SQL only the sqlite3 path runs (its PRAGMAs, the kept summary): every string
-    written in ``file_store`` and ``summary``."""
+    written in ``file_store`` and ``summary_file``."""
     found: set[str] = set()
-    for module in (file_store, summary):
+    for module in (file_store, summary_file):
         tree = ast.parse(inspect.getsource(module))
         found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
         found |= {v for v in vars(module).values() if isinstance(v, str)}

@@ -304,7 +304,7 @@ ALLOWED_OWN = {
     "app.ui.shell.qt_import",
     "app.ui.shell.uncaught",  # the dialog for an uncaught exception (issue 47)
     "app.ui.widgets.wheel_guard",
-    "app.ui.docks.when_shown",
+    "app.ui.shell.when_shown",
 }
 #: standard-library modules that cost real time and are not needed to paint
 NOT_BEFORE_THE_PAINT = {"importlib.metadata", "uuid", "zoneinfo", "decimal", "fractions", "tomllib"}

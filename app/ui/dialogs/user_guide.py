@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 #: the README's sections that are for developers, not for the umpire at the table
 DEVELOPER_SECTIONS = ("How it is built", "Why each dependency is there", "Performance")
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def readme_text() -> tuple[str, Path | None]:

@@ -23,8 +23,8 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 
 if TYPE_CHECKING:
     from app.ui.after_action.view import AfterActionView

@@ -40,8 +40,8 @@ from app.core.board import facings, nearest_facing, piece_of, snap, turned
 from app.core.errors import RuleViolation
 from app.core.ruleset import Geometry, MovementHelp, Piece, Relation
 from app.ui.docks.angle_board import COLOURS, ROLES, Board
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 
 

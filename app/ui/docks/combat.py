@@ -45,8 +45,8 @@ from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
 from app.ui.action_form.keys import desk_keys
 from app.ui.action_form.odds import OddsView
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.dice_mode import dice_mode_box
 from app.ui.widgets.message_bar import MessageBar
 

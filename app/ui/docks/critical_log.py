@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 from app.core import csv_cells
 from app.core.log_index import Hit
 from app.ui.dialogs.ruling import RulingWindow, open_ruling
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.log_progress import LogProgress
 from app.ui.widgets.message_bar import MessageBar

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from app.core.errors import RuleViolation
 from app.core.guest import TIME_LIMIT, blocks_list, call_guest
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table, Track
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 
 
 def block_html(block: CardBlock) -> str:

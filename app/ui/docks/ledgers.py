@@ -30,8 +30,8 @@ from app.core.engagement import AircraftState
 from app.core.events import Envelope
 from app.core.log_index import LedgerChange
 from app.core.ruleset import LedgerSpec
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.log_progress import LogProgress
 from app.ui.widgets.message_bar import MessageBar

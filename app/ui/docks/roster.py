@@ -37,8 +37,8 @@ from PySide6.QtWidgets import (
 
 from app.core.status import PILOT_QUALITIES, Status
 from app.startup.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.message_bar import MessageBar, attempt_here
 from app.ui.widgets.wheel_guard import guard_wheel

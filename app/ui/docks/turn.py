@@ -37,8 +37,8 @@ from app.startup.summary import (
     step_where,
     who_name,
 )
-from app.ui.docks.when_shown import WhenShown
 from app.ui.model import EngagementModel
+from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.message_bar import MessageBar, attempt_here, muted
 

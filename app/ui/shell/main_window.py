@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 from app.core.errors import StoreError
 from app.core.where import is_url
 from app.resources import ICON_SVG
-from app.ui.docks.when_shown import in_view
 from app.ui.model import EngagementModel, describe_error
 from app.ui.shell.desk_layout import (
     DESK,
@@ -42,6 +41,7 @@ from app.ui.shell.desk_layout import (
 )
 from app.ui.shell.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
 from app.ui.shell.qt_app import APP_NAME, version
+from app.ui.shell.when_shown import in_view
 from app.ui.widgets.message_bar import MessageBar
 from app.ui.widgets.wheel_guard import guard_wheel_under
 
