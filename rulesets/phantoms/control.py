@@ -139,7 +139,7 @@ class LossOfControl(Procedure):
         )
         return Decision(
             outcome,
-            f"loss of control check ({inputs.cause}) d10 {shown}, safe 1-{top}: {outcome} (6.4.1)",
+            f"loss of control check ({inputs.cause}) d10 {shown}, safe up to {top}: {outcome} (6.4.1)",
             modifiers=(*terms, safe),
         )
 
@@ -189,7 +189,7 @@ class Recovery(Procedure):
         roll = dice.roll(D10, "recovery").total
         outcome = self._label(inputs, roll)
         top = tables().pilot.recovery[inputs.pilot]
-        narrative = f"recovery roll {roll} (recovers on 1-{top}): {outcome}"
+        narrative = f"recovery roll {roll} (recovers up to {top}): {outcome}"
         what = f"{inputs.pilot.capitalize()} pilot recovers on 1-"
         safe = Term(what, top, "6.4.2", "recovery: at most")
         values: dict[str, Any] = {}
