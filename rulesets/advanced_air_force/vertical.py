@@ -198,21 +198,37 @@ class VerticalClimb(Calculator):
         i = inputs
         if not i.from_level_bank:
             raise RuleViolation("Vertical Climb rules: a V. Climb starts only from a Level Bank")
-        climb = (
-            i.dive_speed_climb_ft
-            + 100 * max(i.current_speed - i.stall_speed, 0)
-            + 100 * i.voided_movement_points
-        )
+        rule, ft, sp = "Vertical Climb rules", "V. Climb (ft)", "Resulting Airspeed"
+        above = max(i.current_speed - i.stall_speed, 0)
+        terms = [Term("black Max. Dive Sp. Climb", i.dive_speed_climb_ft, rule, ft)]
+        if above:
+            what = f"{above} Current Sp. Point(s) above Stall Sp., +.1 each"
+            terms.append(Term(what, 100 * above, rule, ft))
+        if i.voided_movement_points:
+            what = f"{i.voided_movement_points} voided Current Movement Point(s), +.1 each"
+            terms.append(Term(what, 100 * i.voided_movement_points, rule, ft))
+        climb = total(terms)
         if i.current_speed <= i.stall_speed + 2:
-            speed, stall = max(i.current_speed - 2, 0), True
+            speed_terms = [
+                Term("Current Airspeed", i.current_speed, rule, sp),
+                Term("V. Climb from 2 Sp. Points or less above Stall Sp.", -2, rule, sp),
+            ]
+            stall = True
         else:
-            speed, stall = i.stall_speed + 1, False
+            speed_terms = [
+                Term("Stall Sp.", i.stall_speed, rule, sp),
+                Term("always 1 Sp. Point above Stall Sp.", 1, rule, sp),
+            ]
+            stall = False
+        speed = max(total(speed_terms), 0)
         stall = stall or i.fired_guns
         if i.aircraft is not None:
             draft.emit(AttributesSet(aircraft=i.aircraft, values={"airspeed": speed}))
+        floor = ", so 0" if speed != total(speed_terms) else ""
         return Decision(
             f"V. Climb {climb} ft, airspeed {speed}" + (", stall" if stall else ""),
-            f"V. Climb {climb} ft; Resulting Airspeed {speed}"
+            f"V. Climb {summed(terms)} ft; Resulting Airspeed {summed(speed_terms)}{floor}"
             + ("; Resulting Stall mandatory" if stall else "")
             + f"; next Game-Turn: a dive equal to the V. Climb, no Power Factor ({self.rule})",
+            modifiers=(*terms, *speed_terms),
         )

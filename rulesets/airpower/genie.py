@@ -178,7 +178,18 @@ class GenieFlight(Calculator):
         nearest = GENIE_VFPS_NEAREST in self.variants
         vfps = genie_vfps(fps, inputs.launcher_fps, inputs.launcher_vfps, nearest)
         levels = VFP_LEVELS * vfps
-        end = inputs.altitude + (levels if inputs.vertical == "climb" else -levels)
+        sign = 1 if inputs.vertical == "climb" else -1
+        die = "Genie altitude"
+        terms = (
+            Term("the launcher's altitude", inputs.altitude, self.rule, die),
+            Term(
+                f"{vfps} VFP(s) {inputs.vertical}ing, {VFP_LEVELS} levels each",
+                sign * levels,
+                self.rule,
+                die,
+            ),
+        )
+        end = total(terms)
         if end < 0:
             raise RuleViolation(
                 f"the Genie dives {levels} levels from level {inputs.altitude}: it reaches the "
@@ -188,9 +199,9 @@ class GenieFlight(Calculator):
         said = (
             f"Genie flight: {fps} FPs, {vfps} of them VFPs ({inputs.launcher_vfps} of the "
             f"launcher's {inputs.launcher_fps} FPs), {inputs.vertical} {levels} levels to "
-            f"altitude {end}; {fps - vfps} hexes straight ahead ({self.rule})"
+            f"altitude {summed(terms)}; {fps - vfps} hexes straight ahead ({self.rule})"
         )
-        return Decision(outcome, said)
+        return Decision(outcome, said, modifiers=terms)
 
 
 class ScatterInputs(AircraftInputs):

@@ -139,7 +139,8 @@ class LossOfControl(Procedure):
         )
         return Decision(
             outcome,
-            f"loss of control check ({inputs.cause}) d10 {shown}, safe up to {top}: {outcome} (6.4.1)",
+            f"loss of control check ({inputs.cause}) d10 {shown}, safe up to {top}: "
+            f"{outcome} (6.4.1)",
             modifiers=(*terms, safe),
         )
 

@@ -2,16 +2,16 @@
 the number, with its rule and its sign, so the logged reckoning is rebuilt from the ruling's
 modifiers alone.
 
-Each procedure is resolved as a what-if in a game (no aircraft), with dice typed at the table
-(``TableDice``), three times with different faces. From the ruling alone -- its dice and its
-listed terms (``Ruling.terms``) -- the reckoning is rebuilt and must be the one the log line
-says:
+Each procedure is resolved as a what-if in a game (no aircraft; Phantoms' afterburner,
+maneuver marker and missile launch on an F-4E), with dice typed at the table (``TableDice``),
+three times with different faces. From the ruling alone -- its dice and its listed terms
+(``Ruling.terms``) -- the reckoning is rebuilt and must be the one the log line says:
 
 - a term added to a die: the die's face plus the sum of its terms is the total the log line
   shows ("7+3 = 10", ``reckoning.worked``);
 - a number no die is added to (the Advanced Air Force gun factors, the UFO ray gun's number of
-  dice, the number a roll must not exceed): its first term and the rest ("5-2 = 3",
-  ``reckoning.summed``), or the one number.
+  dice, the number a roll must not exceed, a calculator's result: an airspeed, a V. Dive rate):
+  its first term and the rest ("5-2 = 3", ``reckoning.summed``), or the one number.
 
 And it must fail when any listed modifier is missing: with any one term of non-zero value left
 out, the rebuilt reckoning is not the logged one (in at least one of the three rolls). A lone
@@ -39,6 +39,11 @@ from app.plugins import load_ruleset
 from app.session import GameSession
 
 RULESETS = ("phantoms", "airpower", "advanced_air_force", "nth_fleet", "ufo_interception")
+
+#: a case played on an aircraft in the game (an F-4E), not as a what-if
+OLDS = "@olds"
+#: its target (a MiG-21)
+RED = "@red"
 
 #: (ruleset, procedure) -> what-if inputs under which modifiers enter its number
 CASES: dict[tuple[str, str], dict[str, Any]] = {
@@ -111,7 +116,37 @@ CASES: dict[tuple[str, str], dict[str, Any]] = {
     ("ufo_interception", "ray_gun"): {"charge": 6, "range_inches": 2},
     ("ufo_interception", "recharge"): {"charge": 3, "power": 9, "recharge_dice": 2},
     ("ufo_interception", "vital_system"): {"total_damage": 4},
+    # calculators: a number worked out of terms, no dice
+    ("phantoms", "afterburner"): {"aircraft": OLDS},
+    ("phantoms", "missile_launch"): {
+        "attacker": OLDS, "target": RED, "missile": "aim9j", "range_hexes": 2,
+        "position_modifier": -1,
+    },
+    ("phantoms", "mark_maneuver"): {"aircraft": OLDS, "maneuver": "turn left", "dive": 1},
+    ("airpower", "genie_flight"): {
+        "launcher_fps": 6, "launcher_vfps": 2, "vertical": "dive", "altitude": 9,
+    },
+    ("advanced_air_force", "speed_change"): {
+        "current_speed": 8, "max_level_speed": 10, "max_dive_speed": 14, "power_factors": 2,
+        "brake_factors": 2, "power_used": 1, "brake_used": 2, "maneuver_and_climb_cost": 1,
+        "slips": 1, "full_half_rolls": 1, "dive_gain": 3,
+    },
+    ("advanced_air_force", "stall_speed"): {"stall_speed": 5, "level_bank_without_maneuvers": True},
+    ("advanced_air_force", "climb_rate"): {
+        "available_climb_ft": 1500, "non_level_or_inverted_flying": True,
+    },
+    ("advanced_air_force", "gun_range"): {"horizontal_hexes": 2, "altitude_difference_ft": 600},
+    ("advanced_air_force", "vertical_climb"): {
+        "current_speed": 9, "stall_speed": 5, "dive_speed_climb_ft": 800,
+        "voided_movement_points": 2,
+    },
 }  # fmt: skip
+
+#: the readings a case is played under
+VARIANTS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("advanced_air_force", "gun_range"): ("range_adds_altitude",),
+    ("phantoms", "lose_spot"): ("spotting",),
+}
 
 #: (ruleset, procedure) -> why no modifier enters its number, and what-if inputs
 NO_MODIFIERS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
@@ -124,10 +159,49 @@ NO_MODIFIERS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
         {"came_within_1_inch": True},
     ),
     ("ufo_interception", "initiative_roll_off"): (
-        "Roll Initiative: the tied roll off, the bare die",
-        {"planes": ["Blue 1", "Blue 2"]},
+        "Roll Initiative: the tied roll off, the bare die", {"planes": ["Blue 1", "Blue 2"]}
     ),
-}
+    # calculators whose result no modifier enters: a check, a choice or book-keeping
+    ("phantoms", "missile_lost"): ("7.1.1b: the missile misses", {}),
+    ("phantoms", "pass_initiative"): ("4.0: the marker passed", {}),
+    ("phantoms", "set_speed"): ("5.0: the speed chosen, checked", {"speed": 5}),
+    ("phantoms", "tailing"): ("6.1.1: tailing or not", {}),
+    ("phantoms", "jettison"): ("11.0: stores jettisoned", {}),
+    ("phantoms", "disengage"): ("10.0: off the map edge", {}),
+    ("phantoms", "lose_spot"): ("13.1-13.2: spots lost", {"reason": "spotter in a spin"}),
+    ("airpower", "gun_abort"): ("Aborting Gun Shots: no ammunition spent", {}),
+    ("airpower", "flight"): ("Recovery Periods: the flight path recorded", {}),
+    ("airpower", "ssgt_cancelled"): ("Defensive Pre-emption: SSGT lost", {}),
+    ("advanced_air_force", "snapshot_check"): (
+        "rule 8: whether a Snapshot is allowed",
+        {
+            "target_disadvantaged_or_straight_bomber": True, "hexes_beyond": 0,
+            "attacker_current_altitude_ft": 5000, "attacker_resulting_altitude_ft": 5000,
+            "target_resulting_altitude_ft": 5000,
+        },
+    ),
+    ("advanced_air_force", "declare_advantage"): ("rules 2, 3: whether altitudes allow it", {}),
+    ("advanced_air_force", "end_advantage"): ("rules 2, 6: the Advantage ended", {}),
+    ("advanced_air_force", "altitude_change"): (
+        "rules 9, 30: the change against the black value",
+        {"direction": "climb", "change_ft": 300, "highest_black_ft": 500},
+    ),
+    ("nth_fleet", "launch_mission"): ("2.1: air points launched", {}),
+    ("nth_fleet", "return_to_base"): ("2.1: air points land", {}),
+    ("nth_fleet", "move_air_points"): (
+        "2.1: air points moved between tracks", {"source": "unused", "dest": "cap", "points": 1}
+    ),
+    ("ufo_interception", "ufo_move"): (
+        "Movement: UFO, the move checked", {"inches": 4, "anti_grav": 5, "max_speed": 6}
+    ),
+    ("ufo_interception", "aircraft_move"): (
+        "Movement: Aircraft, half the speed",
+        {"half": 1, "speed": 6, "previous_speed": 6, "top_speed": 8},
+    ),
+    ("ufo_interception", "missile_launch"): (
+        "Firing: Missiles, the launch checked", {"missile": "sidewinder", "range_inches": 6}
+    ),
+}  # fmt: skip
 
 #: three sets of faces typed at the table (valid on a d4, d5, d6 and d10 alike)
 FACES = ([1, 2, 3, 4] * 60, [4, 3, 2, 1] * 60, [2, 4, 1, 3, 3] * 50)
@@ -147,25 +221,31 @@ def _fill(rid: str) -> None:
         fill_tables()
 
 
-def rulings(
-    tmp_path: Path, rid: str, pid: str, inputs: dict[str, Any], variants: tuple[str, ...] = ()
-) -> list[Ruling]:
-    """The rulings of ``pid`` resolved as a what-if with each set of typed ``FACES``."""
+def rulings(tmp_path: Path, rid: str, pid: str, inputs: dict[str, Any]) -> list[Ruling]:
+    """The rulings of ``pid`` resolved with each set of typed ``FACES``, each in a new game
+    (under the case's ``VARIANTS``): a what-if, or on an F-4E (``OLDS``)."""
     _fill(rid)
-    s = GameSession.create(tmp_path / f"{rid}-{pid}.airboss", rid, "rulings", variants)
     out = []
-    try:
-        if rid == "ufo_interception":
-            for _ in range(3):
-                s.next_step()
-        proc = s.ruleset.procedures[pid]
-        for faces in FACES:
+    for n, faces in enumerate(FACES):
+        path = tmp_path / f"{rid}-{pid}-{n}.airboss"
+        s = GameSession.create(path, rid, "rulings", VARIANTS.get((rid, pid), ()))
+        try:
+            given = dict(inputs)
+            if OLDS in given.values():
+                ids = {OLDS: s.add_aircraft("USAF", "f4e", "Olds 1")}
+                if RED in given.values():
+                    ids[RED] = s.add_aircraft("VPAF", "mig21", "Red 1")
+                given = {k: ids.get(v, v) if isinstance(v, str) else v for k, v in given.items()}
+            if rid == "ufo_interception":
+                for _ in range(3):
+                    s.next_step()
+            proc = s.ruleset.procedures[pid]
             dry = TableDice(faces)  # how many dice it asks for: exactly those are typed
-            proc.resolve(proc.parse(inputs), dry, s.engagement)
-            s.perform(pid, inputs, TableDice(faces[: len(faces) - len(dry.unused)]))
+            proc.resolve(proc.parse(given), dry, s.engagement)
+            s.perform(pid, given, TableDice(faces[: len(faces) - len(dry.unused)]))
             out.append(s.ruling(s.events()[-1].seq))
-    finally:
-        s.close()
+        finally:
+            s.close()
     return out
 
 
@@ -212,9 +292,8 @@ def test_every_procedure_of_every_ruleset_is_covered() -> None:
     """Every procedure is here: with the modifiers that entered its number, or said to have
     none and why."""
     every = {(rid, pid) for rid in RULESETS for pid in load_ruleset(rid).procedures}
-    dice = {k for k in every if not load_ruleset(k[0]).procedures[k[1]].is_calculator}
-    assert dice - set(CASES) - set(NO_MODIFIERS) == set()
-    assert set(CASES) | set(NO_MODIFIERS) <= every
+    assert set(CASES) | set(NO_MODIFIERS) == every
+    assert not set(CASES) & set(NO_MODIFIERS)
 
 
 @pytest.mark.parametrize(("rid", "pid"), list(CASES), ids=_ids(CASES))
@@ -243,10 +322,11 @@ def test_a_procedure_no_modifier_enters_lists_none_and_shows_its_dice(
     tmp_path: Path, rid: str, pid: str
 ) -> None:
     _, inputs = NO_MODIFIERS[(rid, pid)]
+    calculator = load_ruleset(rid).procedures[pid].is_calculator
     for r in rulings(tmp_path, rid, pid, inputs):
         assert r.terms == ()
         assert "Modifiers" not in dict(r.sections())
-        assert r.dice
+        assert bool(r.dice) is not calculator
         for d in r.dice:
             assert _shown(str(sum(d.dice)), r.narrative) or all(
                 _shown(str(f), r.narrative) for f in d.dice
