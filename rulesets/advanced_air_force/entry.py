@@ -54,6 +54,18 @@ def high_deflection_why(*, silhouette_modifier: int, k14_sight: bool) -> str:
     return "target's Silhouette Modifier above three" if silhouette_modifier > 3 else ""
 
 
+def high_deflection_roll(purpose: str, rule: str, silhouette_modifier: int, k14: bool) -> EntryRoll:
+    """Rule 12: the Special High Deflection Roll, one try, a miss spends ammunition."""
+    return EntryRoll(
+        purpose,
+        high_deflection_above(silhouette_modifier=silhouette_modifier, k14_sight=k14),
+        1,
+        rule,
+        True,
+        why=high_deflection_why(silhouette_modifier=silhouette_modifier, k14_sight=k14),
+    )
+
+
 def flexible_entry(tries: int, six_oclock_straight: bool, rule: str) -> EntryRoll:
     """Rule 15: flexible guns enter fire on a 6, or above 4 from the 6 o'clock straight path."""
     return EntryRoll(
@@ -105,18 +117,10 @@ def entry_rolls(
     if fire_mode in ("snapshot_front", "interlocking", "snapshot"):
         rolls = _special_entry(flexible, fire_mode, flexible_rolls)
         if inverted and high_deflection and not any(r.spends_ammunition_on_miss for r in rolls):
-            sight = {
-                "silhouette_modifier": silhouette_modifier,
-                "k14_sight": k14_sight and not flexible,
-            }
+            k14 = k14_sight and not flexible
             rolls.append(
-                EntryRoll(
-                    "High Deflection roll (inverted)",
-                    high_deflection_above(**sight),
-                    1,
-                    "rules 12, 13",
-                    True,
-                    why=high_deflection_why(**sight),
+                high_deflection_roll(
+                    "High Deflection roll (inverted)", "rules 12, 13", silhouette_modifier, k14
                 )
             )
         return rolls
@@ -130,18 +134,8 @@ def entry_rolls(
     elif flexible and not (flexible_hd_one_roll and high_deflection):
         rolls.append(flexible_entry(flexible_rolls, six_oclock_straight, "rule 15"))
     if high_deflection or fire_mode == "at_v_diver":
-        sight = {
-            "silhouette_modifier": silhouette_modifier,
-            "k14_sight": k14_sight and not flexible,
-        }
+        k14 = k14_sight and not flexible
         rolls.append(
-            EntryRoll(
-                "High Deflection roll",
-                high_deflection_above(**sight),
-                1,
-                "rule 12",
-                True,
-                why=high_deflection_why(**sight),
-            )
+            high_deflection_roll("High Deflection roll", "rule 12", silhouette_modifier, k14)
         )
     return rolls

@@ -303,6 +303,6 @@ class Recharge(Procedure):
         terms = [Term("current charge", inputs.charge, "UFO rules, Firing: UFO", "recharge dice")]
         shown = worked(total, terms) if n else str(inputs.charge)
         narrative = f"recharge {counted}dice {shown}: {outcome}" + (
-            f" ({lost} over maximum {inputs.power} lost)" if lost else ""
+            f" ({lost} over maximum lost)" if lost else ""
         )
         return Decision(outcome, f"{narrative} ({self.rule})", modifiers=tuple(terms))

@@ -168,6 +168,17 @@ def _vital_after_one_roll() -> Fraction:
     )
 
 
+def _checked_and_hit_again(e: Engagement, plane: str) -> Engagement:
+    """The Tornado, its hard points all lost, damaged and checked this turn, owes one damage
+    roll more."""
+    values = {
+        "hard_points_lost": [1, 2, 3, 4],
+        "damaged_turn": e.turn,
+        "vital_checked_turn": e.turn,
+    }
+    return _owed(_with(e, AttributesSet(aircraft=plane, values=values)), plane, 1)
+
+
 @pytest.mark.parametrize(
     ("variants", "ejected"),
     [((), Fraction(0)), ((VITAL_EACH_DAMAGE_ROLL,), Fraction(13, 108))],
@@ -181,19 +192,7 @@ def test_a_second_hit_in_a_turn_checks_vital_systems_again_only_per_damage_roll(
     this roll's damage: (2x3 + 5x1 + 5x1 + 4x2 + 2x1) / 6 / 36 = 13/108."""
     assert _vital_after_one_roll() == Fraction(13, 108)
     s, plane, _ = _game(tmp_path, variants)
-    turn = s.engagement.turn
-    e = _with(
-        s.engagement,
-        AttributesSet(
-            aircraft=plane,
-            values={
-                "hard_points_lost": [1, 2, 3, 4],
-                "damaged_turn": turn,
-                "vital_checked_turn": turn,
-            },
-        ),
-    )
-    e = _owed(e, plane, 1)
+    e = _checked_and_hit_again(s.engagement, plane)
     odds = _odds(s, e, plane, "fighter")
     assert odds["ejected"] == ejected
     # "Pilot killed- Automatic Crash" (2) and "Critical- plane destroyed" (12) either way
@@ -209,19 +208,7 @@ def test_a_damage_roll_owes_its_own_vital_system_check_only_per_damage_roll(
     owed now, and a typed 1 (less than 2) ejects the pilot; read as written, it checked this
     turn already and the check is refused."""
     s, plane, _ = _game(tmp_path, variants)
-    turn = s.engagement.turn
-    e = _with(
-        s.engagement,
-        AttributesSet(
-            aircraft=plane,
-            values={
-                "hard_points_lost": [1, 2, 3, 4],
-                "damaged_turn": turn,
-                "vital_checked_turn": turn,
-            },
-        ),
-    )
-    e = _owed(e, plane, 1)
+    e = _checked_and_hit_again(s.engagement, plane)
     damage = s.ruleset.procedures["damage_roll"]
     res = damage.resolve(
         damage.parse({"target": plane, "target_type": "fighter"}), TableDice([2, 4]), e
