@@ -36,11 +36,9 @@ class Term:
 
 
 def _rule(rule: str) -> str:
-    return (
-        rule
-        if rule.lower().startswith(("rule", "air power", "ufo", "nth", "advanced"))
-        else (f"rule {rule}")
-    )
+    """A rule as the ruling cites it: a bare number is "rule 7.2"; a name ("Critical Hit Table
+    #4", "Vertical Dive rule 3", "UFO rules, Damage") stands as it is."""
+    return f"rule {rule}" if rule[:1].isdigit() else rule
 
 
 def total(terms: Iterable[Term]) -> int:
