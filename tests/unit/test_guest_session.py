@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-import app.session
+import app.session.guard
 from app.core import guest
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
@@ -34,7 +34,7 @@ HOWS = ("raise", "exit", "interrupt", "hang", "wrong_type")
 def game(
     hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[GameSession]:
-    monkeypatch.setattr(app.session, "TIME_LIMIT", LIMIT)
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", LIMIT)
     s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
@@ -313,13 +313,13 @@ def test_a_guarded_call_within_one_runs_in_its_thread() -> None:
 def test_who_acts_now_lines_are_worked_out_together_once_per_state(game: GameSession) -> None:
     lines = [("gun_attack", "blue-1", None), ("gun_attack", "red-1", None)]
     calls: list[object] = []
-    real = game._line_refusal
+    real = game.refusals._refusal
 
     def counted(*line: Any) -> str:
         calls.append(line)
         return real(*line)
 
-    game._line_refusal = counted  # type: ignore[method-assign]
+    game.refusals._refusal = counted  # type: ignore[method-assign]
     assert [game.line_refusal(*line) for line in lines] == ["", ""]
     assert sorted(calls) == sorted(lines)  # both at the first question, none at the second
     game.perform("gun_attack", ROLES, SeededDice(3))  # the game changes: worked out afresh

@@ -217,7 +217,7 @@ def owe(
     events: list[Any] = [AttributesSet(aircraft=aircraft, values=values)] if values else []
     if status:
         events.append(StatusChanged(aircraft=aircraft, set=status))
-    s._commit(events, f"{aircraft} owes a roll (test set-up)")
+    s.log.append(events, f"{aircraft} owes a roll (test set-up)")
 
 
 OWED = {
