@@ -29,6 +29,7 @@ from psygnal import Signal
 from pydantic import ValidationError
 
 from app.core import field_text
+from app.core.acting import ActingLine
 from app.core.dice import DiceError, DiceSource, DiceSpec, SeededDice, TableDice
 from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, Raced, RuleViolation
@@ -71,7 +72,7 @@ class Desk(Protocol):
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution: ...
 
-    def acting(self) -> list[tuple[str, ...]]: ...
+    def acting(self) -> list[ActingLine]: ...
 
     def first_roles(self, procedure: str) -> dict[str, str | None]: ...
 
@@ -936,8 +937,9 @@ class ActionDraft:
             self._prepare()
             return True
         if res.follows is not None:
-            who, _what, pid, *other = res.follows
-            self.open_line(pid, who, other[0] if other else None)
+            owed = res.follows
+            who, pid = owed.who, owed.procedure
+            self.open_line(pid, who, owed.other or None)
             game = self.desk.engagement
             name = game.aircraft[who].name if who in game.aircraft else who
             title = self.desk.ruleset.procedures[pid].title
@@ -1069,7 +1071,7 @@ class ActionDraft:
             lines = self.desk.acting()
         except Exception:  # noqa: BLE001 - said where who acts now is shown
             return False
-        return any(len(a) >= 3 and a[2] == pid and a[0] == who for a in lines)
+        return any(a.procedure == pid and a.who == who for a in lines)
 
     # -- preparing -----------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.core.acting import ActingLine
 from app.core.chain_odds import ChainOdds
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement
@@ -205,7 +206,7 @@ class GameSession:
 
     # -- who acts now (``lines``, ``refusals``) ---------------------------------------------------
 
-    def acting(self) -> list[tuple[str, ...]]:
+    def acting(self) -> list[ActingLine]:
         return self.who_acts.acting()
 
     def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str:

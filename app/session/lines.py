@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.core.acting import ActingLine
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.guest import acting_lines, call_guest
@@ -20,9 +21,9 @@ class WhoActs:
         self._log = log
         #: the lines ``owed`` last read, and for which game state: a resolve reads them after
         #: it and the next one before it, the game unchanged between
-        self._owed_lines: tuple[Engagement, list[tuple[str, ...]]] | None = None
+        self._owed_lines: tuple[Engagement, list[ActingLine]] | None = None
 
-    def acting(self) -> list[tuple[str, ...]]:
+    def acting(self) -> list[ActingLine]:
         """The "who acts now" lines of the current step; a ruleset that fails here is named."""
         rs = self._log.ruleset
         lines = call_guest(
@@ -33,9 +34,9 @@ class WhoActs:
             time_limit=guard.TIME_LIMIT,
             returns=acting_lines,
         )
-        return [tuple(line) for line in lines]
+        return list(lines)
 
-    def owed(self, procedure: str) -> list[tuple[str, ...]]:
+    def owed(self, procedure: str) -> list[ActingLine]:
         """The lines of this step that open a roll (to see what a result makes owed); the
         step's lines are asked once per game state (the lines after one resolve are the next
         one's lines before it, issue 44)."""
@@ -50,17 +51,15 @@ class WhoActs:
             self._owed_lines = (e, lines)
         procedures = self._log.ruleset.procedures
         return [
-            line
-            for line in lines
-            if len(line) >= 3 and line[2] in procedures and line[2] != procedure
+            line for line in lines if line.procedure in procedures and line.procedure != procedure
         ]
 
     def follows(
-        self, res: Resolution, procedure: str, before: Sequence[tuple[str, ...]]
-    ) -> tuple[str, ...] | None:
+        self, res: Resolution, procedure: str, before: Sequence[ActingLine]
+    ) -> ActingLine | None:
         """The roll a result owes at once: one it names, else a line it made owed."""
         if res.follow_ups:
             pid, who = res.follow_ups[0]
-            return (who, "", pid)
+            return ActingLine(who, "", procedure=pid)
         known = set(before)
         return next((line for line in self.owed(procedure) if line not in known), None)

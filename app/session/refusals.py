@@ -47,8 +47,8 @@ class LineRefusals:
             todo = [line]
             try:
                 for a in self._who_acts.acting():
-                    if len(a) >= 3 and a[2] in procedures:
-                        todo.append((a[2], a[0], (a[3] if len(a) > 3 else "") or None))
+                    if a.procedure in procedures:
+                        todo.append((a.procedure, a.who, a.other or None))
             except RuleViolation:
                 pass  # said where who acts now is shown
             return {each: self._refusal(*each) for each in dict.fromkeys(todo)}

@@ -19,6 +19,7 @@ import pytest
 
 import app.session.guard
 from app.core import guest
+from app.core.acting import ActingLine
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.core.guest import GuestError, GuestTimeout, call_guest
@@ -325,3 +326,49 @@ def test_who_acts_now_lines_are_worked_out_together_once_per_state(game: GameSes
     game.perform("gun_attack", ROLES, SeededDice(3))  # the game changes: worked out afresh
     assert game.line_refusal(*lines[0]) == ""
     assert len(calls) == 4
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        (  # the form before issue 44: a positional tuple
+            [("blue-1", "may fire its guns", "gun_attack")],
+            "line 1 as tuple ('blue-1',",
+        ),
+        ([ActingLine("blue-1", 42)], "line 1's what as int 42, not text"),  # type: ignore[arg-type]
+        (
+            [ActingLine("blue-1", "fires"), ActingLine("red-1", "fires", procedure=None)],  # type: ignore[arg-type]
+            "line 2's procedure as NoneType None, not text",
+        ),
+    ],
+)
+def test_who_acts_now_not_typed_lines_is_refused_naming_the_line(
+    game: GameSession,
+    hostile_site: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    lines: list[Any],
+    said: str,
+) -> None:
+    """Issue 44: "who acts now" is a list of ``ActingLine`` (named fields); a third-party
+    ruleset that returns anything else (the old tuples, a field that is not text) is refused
+    by the guest checks with a message naming the line, and nothing is written."""
+    n = len(game.events())
+    monkeypatch.setitem(hostile_site.WRONG, "acting", lines)
+    hostile_site.MISBEHAVE["acting"] = "wrong_type"
+    with pytest.raises(GuestError) as e:
+        game.acting()
+    assert str(e.value).startswith(f"the ruleset {NAME} failed in acting (who acts now): ")
+    assert said in str(e.value)
+    if isinstance(lines[0], tuple):
+        assert "not an ActingLine (app.core.ruleset.ActingLine(who, what, " in str(e.value)
+    assert len(game.events()) == n
+
+
+def test_who_acts_now_lines_have_named_fields(game: GameSession) -> None:
+    """Issue 44: the Combat step's lines, read by name."""
+    assert game.acting() == [
+        ActingLine("blue-1", "may fire its guns", procedure="gun_attack"),
+        ActingLine("red-1", "may fire its guns", procedure="gun_attack"),
+    ]
+    line = game.acting()[0]
+    assert (line.who, line.procedure, line.other) == ("blue-1", "gun_attack", "")

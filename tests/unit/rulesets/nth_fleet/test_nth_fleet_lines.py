@@ -28,7 +28,7 @@ def strike(tmp_path: Path, filled: None) -> Iterator[GameSession]:
 
 
 def combat_line(s: GameSession) -> tuple[str, ...]:
-    return next(line for line in s.acting() if line[2] == "air_combat")
+    return next(line for line in s.acting() if line.procedure == "air_combat")
 
 
 def test_2_11_the_air_combat_line_opens_on_forces_that_can_fight(strike: GameSession) -> None:
@@ -82,7 +82,7 @@ def test_2_11_forces_only_on_cap_do_not_meet(tmp_path: Path, filled: None) -> No
         s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, track="cap")
         s.add_aircraft("Red", "mig29", "1 GIAP", base="Olenya", unit_sides=2, track="cap")
         s.next_step()
-        assert [line for line in s.acting() if line[2] == "air_combat"] == []
+        assert [line for line in s.acting() if line.procedure == "air_combat"] == []
 
 
 @pytest.mark.parametrize(
@@ -107,8 +107,8 @@ def test_2_2_a_launch_opens_on_the_mission_the_counter_flies(
         aid = s.add_aircraft("Blue", type_id, "Unit", base="Nimitz", unit_sides=1)
         while s.engagement.step != step:
             s.next_step()
-        line = next(line for line in s.acting() if line[0] == aid)
-        p = s.prepare_line(line[2], aid)
+        line = next(line for line in s.acting() if line.who == aid)
+        p = s.prepare_line(line.procedure, aid)
         shown = p.value("mission")
         assert (shown.value, shown.locked) == (mission, False)
         s.resolve(p, SeededDice(1))

@@ -48,7 +48,7 @@ def to_step(s: GameSession, step: int) -> None:
 
 def move_line(s: GameSession) -> tuple[str, ...]:
     to_step(s, UFO_MOVES)
-    return next(line for line in s.acting() if line[2] == "ufo_move")
+    return next(line for line in s.acting() if line.procedure == "ufo_move")
 
 
 def test_the_medium_ufo_card_prints_no_anti_grav() -> None:
