@@ -528,9 +528,9 @@ class MainWindow(QMainWindow):
 
     def _update_edit_actions(self) -> None:
         has = self.model.has_session
-        undo = self.model.session.undo_text if has else None
-        redo = self.model.session.redo_text if has else None
-        elsewhere = has and self.model.session.undo_elsewhere
+        undo = self.model.undoing.undo_text if has else None
+        redo = self.model.undoing.redo_text if has else None
+        elsewhere = has and self.model.undoing.undo_elsewhere
         whose = "another window's action: " if elsewhere else ""
         self.undo_action.setText(f"&Undo {whose}{_short(undo)}" if undo else "&Undo")
         self.undo_action.setEnabled(undo is not None)
@@ -659,7 +659,7 @@ class MainWindow(QMainWindow):
         e = self.model.engagement
         chosen = [e.aircraft[i] for i in self.model.selection if i in e.aircraft]
         type_id = chosen[0].type_id if chosen else None
-        self.card_editor = CardEditor(self.model.session.ruleset, self, type_id=type_id)
+        self.card_editor = CardEditor(self.model.ruleset, self, type_id=type_id)
         self.card_editor.show()
 
     def edit_tables(self) -> None:
@@ -668,7 +668,7 @@ class MainWindow(QMainWindow):
             return
         from app.ui.editors.tables_editor import TablesEditor
 
-        self.tables_editor = TablesEditor(self.model.session.ruleset, self)
+        self.tables_editor = TablesEditor(self.model.ruleset, self)
         self.tables_editor.saved.connect(lambda _name: self.model.tables_saved())
         self.tables_editor.show()
 
@@ -883,13 +883,13 @@ class MainWindow(QMainWindow):
         if self.table_mode:
             self.table_mode_action.setChecked(False)
             self.set_table_mode(False)
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         self.arrange(DESK, used_panels(rs))
 
     def show_all_panels(self, untab: bool = False) -> None:
         """Every panel this game uses shown; with ``untab`` tabbed panels are split so each is
         on screen (beside each other on the left, one above the other elsewhere)."""
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         used = used_panels(rs)
         for name, dock in self.docks.items():
             dock.setFloating(False)
@@ -914,7 +914,7 @@ class MainWindow(QMainWindow):
         Turn on the left, Combat on the right, the rest tabbed behind) in larger type; leaving
         it puts the desk back as it was."""
         was = self._desk_state is not None
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         if on and not was:
             self._desk_state = self.saveState()
             self.arrange(TABLE, used_panels(rs))
@@ -1034,7 +1034,7 @@ class MainWindow(QMainWindow):
         the desk)."""
         current, chosen = None, ()
         if self.model.has_session:
-            current = self.model.session.ruleset.id
+            current = self.model.ruleset.id
             chosen = self.model.session.engagement.variants
         from app.ui.readings_dialog import ReadingsDialog
 

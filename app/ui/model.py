@@ -34,8 +34,13 @@ if TYPE_CHECKING:
     from app.core.engagement import AircraftState, Engagement
     from app.core.events import Envelope
     from app.core.log_index import LogReader, SlicedRead
-    from app.core.ruleset import Step
+    from app.core.ruleset import Ruleset, Step
     from app.session import GameSession
+    from app.session.actions import Actions
+    from app.session.clock import Clock
+    from app.session.odds import Odds
+    from app.session.roster import Roster
+    from app.session.undo import Undo
 
 
 def describe_error(e: Exception) -> str:
@@ -199,6 +204,35 @@ class EngagementModel(QObject):
     @property
     def session_or_none(self) -> GameSession | None:
         return self._session
+
+    # -- the parts of the session a dock is given (issue 44): each dock reaches the one it
+    # needs, never the whole session; each raises ``RuleViolation`` when no game is open
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.session.ruleset
+
+    @property
+    def roster(self) -> Roster:
+        """Aircraft added, edited, removed, placed; ledgers, printed cards, the dice."""
+        return self.session.roster
+
+    @property
+    def clock(self) -> Clock:
+        return self.session.clock
+
+    @property
+    def actions(self) -> Actions:
+        """Prepare, roll and resolve the ruleset's procedures."""
+        return self.session.actions
+
+    @property
+    def odds(self) -> Odds:
+        return self.session.odds_of
+
+    @property
+    def undoing(self) -> Undo:
+        return self.session.undoing
 
     @property
     def has_session(self) -> bool:

@@ -148,7 +148,7 @@ class AfterActionDock(QWidget):
         self.model.refused.connect(say)
         try:
             done = self.model.attempt(
-                lambda: self.model.session.set_dice(side, dice, aircraft or None) or True
+                lambda: self.model.roster.set_dice(side, dice, aircraft or None) or True
             )
         finally:
             self.model.refused.disconnect(say)

@@ -229,7 +229,7 @@ class AngleOffDock(QWidget):
 
     @property
     def geometry(self) -> Geometry | None:
-        return self.model.session.ruleset.geometry if self.model.has_session else None
+        return self.model.ruleset.geometry if self.model.has_session else None
 
     @property
     def grid(self) -> str:
@@ -243,7 +243,7 @@ class AngleOffDock(QWidget):
     def _reset(self) -> None:
         g = self.geometry
         if g is None:
-            title = self.model.session.ruleset.title if self.model.has_session else ""
+            title = self.model.ruleset.title if self.model.has_session else ""
             self.no_geometry.setText(
                 f"{title} has no board geometry: there is nothing for the angle-off "
                 "calculator to measure in this game."
@@ -474,7 +474,7 @@ class AngleOffDock(QWidget):
         if not aid or aid not in e.aircraft or e.aircraft[aid].position is None:
             return None
         try:
-            return self.model.session.ruleset.movement_help(e, aid)
+            return self.model.ruleset.movement_help(e, aid)
         except (RuleViolation, ValueError, KeyError) as err:
             return MovementHelp(lines=(("Movement", f"cannot work it out: {err}"),))
 

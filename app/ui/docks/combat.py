@@ -369,7 +369,7 @@ class CombatDock(QWidget):
 
     def _paint_pickers(self) -> None:
         d = self.draft
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         wanted = (
             [
                 (f"{p.title} ({p.rule})", pid)
@@ -525,7 +525,7 @@ class CombatDock(QWidget):
             return
         from app.ui.editors.tables_editor import TablesEditor
 
-        editor = TablesEditor(self.model.session.ruleset, self, select=(e.table, e.cell))
+        editor = TablesEditor(self.model.ruleset, self, select=(e.table, e.cell))
         editor.saved.connect(lambda _name: self._tables_saved())
         editor.show()
         editor.activateWindow()

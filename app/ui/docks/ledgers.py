@@ -160,7 +160,7 @@ class LedgersDock(QWidget):
 
     @property
     def specs(self) -> tuple[LedgerSpec, ...]:
-        return self.model.session.ruleset.ledgers if self.model.has_session else ()
+        return self.model.ruleset.ledgers if self.model.has_session else ()
 
     def _title(self, ledger_id: str, aircraft_id: str | None = None) -> str:
         """The ledger's printed title (a missile type's by its card's name)."""
@@ -168,7 +168,7 @@ class LedgersDock(QWidget):
         if self.model.has_session:
             a = self.model.engagement.aircraft.get(aircraft_id or "")
             card = a.card if a is not None else None
-            spec = self.model.session.ruleset.ledger_spec(ledger_id, card)
+            spec = self.model.ruleset.ledger_spec(ledger_id, card)
         return spec.title if spec else ledger_id.replace("_", " ")
 
     # -- the tree ----------------------------------------------------------------------------
@@ -196,7 +196,7 @@ class LedgersDock(QWidget):
         bold = QFont(item.font(0))
         bold.setBold(True)
         item.setFont(0, bold)
-        specs = self.model.session.ruleset.ledgers_for(a.card)
+        specs = self.model.ruleset.ledgers_for(a.card)
         wanted = [(s.id, s.title, s.rule, s.unit) for s in specs if s.id in a.ledgers]
         known = {s.id for s in specs}
         wanted += [(k, k.replace("_", " "), "", Fraction(1)) for k in a.ledgers if k not in known]
@@ -308,7 +308,7 @@ class LedgersDock(QWidget):
         aid, lid = key
         amount, reason = self.amount.text().strip(), self.reason.text()
         done = self.model.attempt(
-            lambda: self.model.session.adjust_ledger(aid, lid, amount, reason) or True
+            lambda: self.model.roster.adjust_ledger(aid, lid, amount, reason) or True
         )
         if done:
             self.message.clear_refusal()

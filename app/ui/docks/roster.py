@@ -430,7 +430,7 @@ class RosterDock(QWidget):
         self.add_action.setEnabled(can)
         self.rename_action.setEnabled(chosen)
         self.remove_action.setEnabled(chosen)
-        uses_pilot = can and self.model.session.ruleset.uses_pilot_quality
+        uses_pilot = can and self.model.ruleset.uses_pilot_quality
         self.pilot_button.setEnabled(chosen and uses_pilot)
 
     # -- actions ------------------------------------------------------------------------------
@@ -470,7 +470,7 @@ class RosterDock(QWidget):
             return
         done, _ = attempt_here(
             self.model,
-            lambda: self.model.session.change_aircraft(aircraft_id, name=new),
+            lambda: self.model.roster.change_aircraft(aircraft_id, name=new),
             self.message,
         )
         if not done:
@@ -519,7 +519,7 @@ class AddAircraftDialog(QDialog):
         self.model = model
         self.setWindowTitle("Add aircraft")
         self.setMinimumWidth(380)
-        rs: Ruleset = model.session.ruleset
+        rs: Ruleset = model.ruleset
         e = model.engagement
 
         self.type_box = QComboBox()
@@ -575,7 +575,7 @@ class AddAircraftDialog(QDialog):
     def submit(self) -> None:
         session = self.model.session
         if self.type_box.count() == 0:
-            self.message.show_refusal(f"{self.model.session.ruleset.title} has no aircraft types.")
+            self.message.show_refusal(f"{self.model.ruleset.title} has no aircraft types.")
             return
         type_id = self.type_box.currentData()
         settings = self.details.value()
