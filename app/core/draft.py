@@ -218,7 +218,7 @@ class ActionDraft:
         self._resolving_missing = False
         #: the "who acts now" line this draft was opened from, and whether that line was
         #: listed then (a roll owed that is undone or resolved elsewhere leaves the form)
-        self.line: tuple[str, str, str | None] | None = None
+        self.line: ActingLine | None = None
         self._line_listed = False
         self._clock: tuple[int, int] = (0, 0)
         self._roster: tuple[tuple[str, str, str | None, bool], ...] = ()
@@ -511,7 +511,7 @@ class ActionDraft:
         self.procedure = procedure
         e = self.desk.engagement
         self.roles = {} if self.whole_game else line_roles(proc, e, who, other)
-        self.line = (procedure, who, other)
+        self.line = ActingLine(who, "", procedure=procedure, other=other or "")
         self._line_listed = self._listed(self.line)
         self._clock = (e.turn, e.step)
         self._prepare()
@@ -1023,8 +1023,8 @@ class ActionDraft:
                 self.roles[role] = None
         self._prepare()
 
-    def _line_gone(self, line: tuple[str, str, str | None], undone: bool, elsewhere: bool) -> None:
-        pid, who, _ = line
+    def _line_gone(self, line: ActingLine, undone: bool, elsewhere: bool) -> None:
+        pid, who = line.procedure, line.who
         e = self.desk.engagement
         name = e.aircraft[who].name if who in e.aircraft else e.removed.get(who, who)
         proc = self.desk.ruleset.procedures.get(pid)
@@ -1065,8 +1065,8 @@ class ActionDraft:
         if resolving and p is not None and p.missing is None:
             self.resolve()
 
-    def _listed(self, line: tuple[str, str, str | None]) -> bool:
-        pid, who, _ = line
+    def _listed(self, line: ActingLine) -> bool:
+        pid, who = line.procedure, line.who
         try:
             lines = self.desk.acting()
         except Exception:  # noqa: BLE001 - said where who acts now is shown

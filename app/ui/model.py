@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from app import summary as rows_of
+from app.core.acting import ActingLine
 from app.core.errors import RuleViolation
 from app.players.pending import Entry, PendingBook
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
@@ -689,7 +690,9 @@ class EngagementModel(QObject):
             (r["procedure"], r["who"], r["target"])
             for r in acting
             if r["procedure"]
-            and rs.written_plot(e, (r["who"], r["what"], r["procedure"], r["target"]))
+            and rs.written_plot(
+                e, ActingLine(r["who"], r["what"], procedure=r["procedure"], other=r["target"])
+            )
         ]
         done = [(r["procedure"], r["who"], r["target"]) for r in acting if r["done"]]
         return not self.pending.revealed(written, done, (e.turn, e.step))
@@ -709,7 +712,7 @@ class EngagementModel(QObject):
             return False
         pid, who, other = entry.line
         draft = self.draft
-        if draft.line != (pid, who, other or None):
+        if draft.line != ActingLine(who, "", procedure=pid, other=other):
             self.request_procedure(pid, who, other)
         else:
             self.panel_wanted.emit("combat")

@@ -471,8 +471,7 @@ class CombatDock(QWidget):
         line = self.draft.line
         if line is None:
             return None
-        pid, who, other = line
-        return self.model.pending.on_line((pid, who, other or ""))
+        return self.model.pending.on_line((line.procedure, line.who, line.other))
 
     def _paint_sent(self) -> None:
         entry = self._sent_entry()
