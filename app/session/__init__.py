@@ -225,8 +225,31 @@ class GameSession:
         """Validate, resolve, append durably and apply one rules procedure (``Actions``)."""
         return self.actions.perform(procedure, inputs, dice, overrides=overrides)
 
-    def prepare(self, procedure: str, *args: Any, **kwargs: Any) -> Prepared:
-        return self.actions.prepare(procedure, *args, **kwargs)
+    def prepare(
+        self,
+        procedure: str,
+        roles: Mapping[str, str | None] | None = None,
+        typed: Mapping[str, Any] | None = None,
+        overridden: frozenset[str] | set[str] = frozenset(),
+        *,
+        choose_target: bool = True,
+        notes: Sequence[str] = (),
+        check: bool = True,
+        pending: Collection[str] = (),
+        dice: bool = True,
+    ) -> Prepared:
+        """The procedure made ready as the form shows it and resolve uses it (``Actions``)."""
+        return self.actions.prepare(
+            procedure,
+            roles,
+            typed,
+            overridden,
+            choose_target=choose_target,
+            notes=notes,
+            check=check,
+            pending=pending,
+            dice=dice,
+        )
 
     def prepare_line(
         self, procedure: str, who: str, other: str | None = None, *, dice: bool = True
@@ -269,8 +292,16 @@ class GameSession:
         """Put an aircraft (or counted group) on the roster; returns its id."""
         return self.roster.add_aircraft(side, type_id, name, pilot, **details)
 
-    def change_aircraft(self, aircraft_id: str, **changes: Any) -> None:
-        self.roster.change_aircraft(aircraft_id, **changes)
+    def change_aircraft(
+        self,
+        aircraft_id: str,
+        *,
+        name: str | None = None,
+        pilot: str | None = None,
+        side: str | None = None,
+        card: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.roster.change_aircraft(aircraft_id, name=name, pilot=pilot, side=side, card=card)
 
     def adjust_ledger(
         self, aircraft_id: str, ledger: str, delta: Fraction | int | str, reason: str
