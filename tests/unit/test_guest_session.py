@@ -268,8 +268,12 @@ def test_the_rulesets_own_refusal_is_not_a_guest_error(game: GameSession) -> Non
     [
         ("steps", [Step("Combat", 3)], "step 1's title as int 3, not text"),
         ("steps", [Step("Impulse", "Fire", impulse=1.5)], "step 1's impulse as float 1.5"),
-        ("acting", [("blue-1",)], "line 1 of 1 items, not 2 to 4"),
-        ("acting", [("blue-1", "fires", None)], "line 1's item as NoneType None, not text"),
+        ("acting", [("blue-1",)], "line 1 as tuple ('blue-1',), not an ActingLine"),
+        (
+            "acting",
+            [ActingLine("blue-1", "fires", other=None)],  # type: ignore[arg-type]
+            "line 1's other as NoneType None, not text",
+        ),
         ("on_clock", [Step("Combat", "Combat")], "item 0 is Step"),
     ],
 )

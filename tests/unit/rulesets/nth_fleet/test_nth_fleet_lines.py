@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core.acting import ActingLine
 from app.core.dice import SeededDice, TableDice
 from app.session import GameSession
 from tests.games import nth_fleet_strike
@@ -27,7 +28,7 @@ def strike(tmp_path: Path, filled: None) -> Iterator[GameSession]:
     s.close()
 
 
-def combat_line(s: GameSession) -> tuple[str, ...]:
+def combat_line(s: GameSession) -> ActingLine:
     return next(line for line in s.acting() if line.procedure == "air_combat")
 
 
@@ -36,7 +37,8 @@ def test_2_11_the_air_combat_line_opens_on_forces_that_can_fight(strike: GameSes
     recon mission aloft is not in the CAP's force (it has no points on CAP: the line was
     refused as offered, "4 ODRAP has no air points on CAP to fight with")."""
     s = strike
-    who, _what, _proc, other = combat_line(s)
+    line = combat_line(s)
+    who, other = line.who, line.other
     assert (who, other) == ("vf-1", "1-giap")
     assert s.line_refusal("air_combat", who, other) == ""
     p = s.prepare_line("air_combat", who, other)
@@ -54,7 +56,8 @@ def test_2_9_the_force_lists_name_every_counter_counted(strike: GameSession) -> 
     its list names both (VF-1 was counted but not listed); the second force lists 1 GIAP. A
     lead unticked from its list is refused, never counted unseen."""
     s = strike
-    who, _what, _proc, other = combat_line(s)
+    line = combat_line(s)
+    who, other = line.who, line.other
     p = s.prepare_line("air_combat", who, other)
     assert p.value("first").value == ["vf-1", "va-35"]
     assert [c for c, _label in p.choices["first"]] == ["vf-1", "va-35"]
@@ -69,7 +72,8 @@ def test_2_9_the_force_lists_name_every_counter_counted(strike: GameSession) -> 
 def test_2_9_a_force_unticked_follows_its_list(strike: GameSession) -> None:
     """Nth Fleet 2.9: the total follows the counters ticked (VA-35 unticked: VF-1's 88)."""
     s = strike
-    who, _what, _proc, other = combat_line(s)
+    line = combat_line(s)
+    who, other = line.who, line.other
     p = s.prepare_line("air_combat", who, other)
     fewer = s.prepare("air_combat", p.roles, {"first": ["vf-1"]})
     assert fewer.value("first_attack").value == 88 and fewer.refused == ""
