@@ -471,7 +471,7 @@ class CombatDock(QWidget):
         line = self.draft.line
         if line is None:
             return None
-        return self.model.pending.on_line((line.procedure, line.who, line.other))
+        return self.model.sent_on((line.procedure, line.who, line.other))
 
     def _paint_sent(self) -> None:
         entry = self._sent_entry()
