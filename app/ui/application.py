@@ -317,7 +317,7 @@ def take_screenshot(window: MainWindow, path: Path) -> int:
     # opaque: written as RGB at a light compression, half the PNG's encoding time of a 32-bit
     # image at the default level, for a file of the same size (issue 36)
     image = window.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
-    ok = image.save(str(path), "PNG", PNG_QUALITY)
+    ok = image.save(str(path), b"PNG", PNG_QUALITY)
     window.close()
     window.model.set_session(None)
     if not ok:
