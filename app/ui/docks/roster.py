@@ -12,6 +12,7 @@ module imports none of them: the Add-aircraft dialog loads them when it is opene
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
@@ -491,7 +492,7 @@ class RosterDock(QWidget):
                 continue
             done, _ = attempt_here(
                 self.model,
-                lambda i=aircraft_id: session.change_aircraft(i, pilot=quality),
+                partial(session.change_aircraft, aircraft_id, pilot=quality),
                 self.message,
             )
             if not done:
@@ -501,7 +502,7 @@ class RosterDock(QWidget):
         session = self.model.session
         for aircraft_id in self.selected_ids():
             done, _ = attempt_here(
-                self.model, lambda i=aircraft_id: session.remove_aircraft(i), self.message
+                self.model, partial(session.remove_aircraft, aircraft_id), self.message
             )
             if not done:
                 return
