@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from math import gcd
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -341,14 +342,26 @@ def odds_table(result: Any) -> dict[str, Fraction]:
     for label, p in result.items():
         if not isinstance(label, str):
             raise TypeError(f"the outcome label {_shown(label)}, not text")
-        if isinstance(p, bool) or not isinstance(p, Fraction | int):
-            raise TypeError(f"the probability of {label!r} as {_shown(p)}, not a Fraction")
-        if not 0 <= p <= 1:
+        if type(p) is not Fraction:  # a Fraction, the usual answer, is checked as it is
+            if isinstance(p, bool) or not isinstance(p, Fraction | int):
+                raise TypeError(f"the probability of {label!r} as {_shown(p)}, not a Fraction")
+            p = Fraction(p)
+        if p.numerator < 0 or p.numerator > p.denominator:
             raise ValueError(f"the probability {p} for {label!r}, outside 0 to 1")
-        out[label] = Fraction(p)
-    if sum(out.values()) != 1:
+        out[label] = p
+    if not _sums_to_one(out.values()):
         raise ValueError(f"probabilities summing to {sum(out.values())}, not 1")
     return out
+
+
+def _sums_to_one(ps: Iterable[Fraction]) -> bool:
+    """Whether exact probabilities sum to exactly 1, in whole numbers over their least common
+    denominator (issue 44: ``Fraction`` additions were a tenth of the odds stored with a roll)."""
+    ps = list(ps)
+    den = 1
+    for p in ps:
+        den = den * p.denominator // gcd(den, p.denominator)
+    return sum(p.numerator * (den // p.denominator) for p in ps) == den
 
 
 def _text(value: Any, what: str) -> None:
