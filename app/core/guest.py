@@ -20,6 +20,7 @@ limit (``app.ui.guest_worker``); a call he stopped waiting for is abandoned the 
 
 from __future__ import annotations
 
+import _thread
 import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -112,6 +113,36 @@ _hanging_lock = threading.Lock()
 _inside = threading.local()
 
 
+class _Done(threading.Event):
+    """A ``threading.Event`` set once, by the worker, made of a flag and one bare lock (held
+    until set): an ``Event``'s condition variable cost five times the hand-over to the worker
+    itself, more than most guest calls (issue 44). Waiters (``Waiter``) use ``wait`` and
+    ``is_set``."""
+
+    def __init__(self) -> None:  # noqa: PLW0231 - the Event's condition is what this replaces
+        self._is_set = False
+        self._held = _thread.allocate_lock()
+        self._held.acquire()
+
+    def is_set(self) -> bool:
+        return self._is_set
+
+    def set(self) -> None:
+        if not self._is_set:
+            self._is_set = True  # before the lock is let go: never "not set" after a wait
+            self._held.release()
+
+    def clear(self) -> None:
+        raise TypeError("a guest call's end is never undone")
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if self._is_set:
+            return True
+        if self._held.acquire(True, -1 if timeout is None else max(timeout, 0)):
+            self._held.release()  # for the next waiter
+        return self._is_set
+
+
 class _Job:
     """One call handed to a worker thread; ``done`` is set when it returned or raised."""
 
@@ -119,7 +150,7 @@ class _Job:
 
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]):
         self.fn, self.args, self.kwargs = fn, args, kwargs
-        self.done = threading.Event()
+        self.done = _Done()
         self.value: Any = None
         self.error: BaseException | None = None
 
