@@ -19,7 +19,6 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from app import summary as rows_of
 from app.core.errors import RuleViolation
-from app.players.pending import Entry, PendingBook
 from app.store import StoreError  # (light: the stores themselves load when first asked for)
 from app.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 from app.ui.dice_mode import DiceMode
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from app.core.events import Envelope
     from app.core.log_index import LogReader, SlicedRead
     from app.core.ruleset import Step
+    from app.players.pending import Entry, LineKey, PendingBook
     from app.session import GameSession
 
 
@@ -142,8 +142,9 @@ class EngagementModel(QObject):
         self.selection: list[str] = []
         #: the ruling on the Player display (public parts only), if any
         self.shown_ruling: Any = None
-        #: what the players' pages sent, pending on the lines they belong to (issue 48)
-        self.pending = PendingBook()
+        #: what the players' pages sent (``pending``), made when first asked for: the
+        #: players' screens are off by default and the first paint does without them
+        self._pending: PendingBook | None = None
         #: the actions being typed (issue 43): the Combat form's and the initiative roll's,
         #: made with the first panel that asks (the game's models load with the first game)
         self._draft: ActionDraft | None = None
@@ -253,7 +254,8 @@ class EngagementModel(QObject):
             self._follow.stop()
         for draft in self.drafts:
             draft.attach(session)
-        self.pending.clear()
+        if self._pending is not None:
+            self._pending.clear()
         self.reset.emit()
         if session is not None and not self._kept(stored):
             self._keep.start()  # none kept, an older one, or drawn by an older Airboss
@@ -642,6 +644,20 @@ class EngagementModel(QObject):
             draft.set_players_roll(players_roll)
 
     # -- what the players' pages sent (issue 48) ------------------------------------------------
+
+    @property
+    def pending(self) -> PendingBook:
+        """What the players' pages sent, pending on the lines they belong to (issue 48)."""
+        if self._pending is None:
+            from app.players.pending import PendingBook
+
+            self._pending = PendingBook()
+        return self._pending
+
+    def sent_on(self, line: LineKey) -> Entry | None:
+        """What a page sent for this line and the umpire has not answered, if anything (no
+        book is made for it: the players' screens may never have been turned on)."""
+        return None if self._pending is None else self._pending.on_line(line)
 
     def sealed(self, entry: Entry) -> bool:
         """A written plot not yet revealed: some written plot of the step is still to come."""

@@ -472,7 +472,7 @@ class CombatDock(QWidget):
         if line is None:
             return None
         pid, who, other = line
-        return self.model.pending.on_line((pid, who, other or ""))
+        return self.model.sent_on((pid, who, other or ""))
 
     def _paint_sent(self) -> None:
         entry = self._sent_entry()

@@ -247,7 +247,7 @@ class TurnDock(QWidget):
                 item.setToolTip(
                     f"Double-click or Enter: open {line['procedure_title']} for {line['name']}{on}"
                 )
-                sent = self.model.pending.on_line((line["procedure"], line["who"], target))
+                sent = self.model.sent_on((line["procedure"], line["who"], target))
                 if sent is not None:  # a player's page sent it: Enter takes it (issue 48)
                     shown = sent.desk_text(not self.model.sealed(sent))
                     item.setText(f"{item.text()}  \u2709 {shown}")
@@ -302,7 +302,7 @@ class TurnDock(QWidget):
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
         if target and self.model.has_session:
-            sent = self.model.pending.on_line(tuple(target))
+            sent = self.model.sent_on(tuple(target))
             if sent is not None:  # the umpire's key takes what the player's page sent
                 self.model.accept_pending(sent)
                 return
@@ -311,7 +311,7 @@ class TurnDock(QWidget):
     def _reject_current(self) -> bool:
         item = self.acting.currentItem()
         target = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        sent = self.model.pending.on_line(tuple(target)) if target else None
+        sent = self.model.sent_on(tuple(target)) if target else None
         if sent is None:
             return False
         self.model.reject_pending(sent)
