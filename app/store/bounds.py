@@ -13,32 +13,15 @@ _GAME_SIZES = (
     "SELECT substr(id, 1, 40), length(id), length(ruleset), length(title), "
     "length(variants) FROM game"
 )
-
-
-def _over_limit(column: str, limit: str) -> str:
-    """``column`` longer than ``limit`` characters: its characters are counted only when its
-    bytes are more than the limit (a character is at least one byte; counting every
-    payload's characters was an eighth of opening a game, issue 44)."""
-    return f"(length(CAST({column} AS BLOB)) > :{limit} AND length({column}) > :{limit})"
-
-
 #: the first event with a field over its limit (``check_log``): the table read through in
 #: its own order, not row by row through the (game, seq) index (a ``CAST``, which no index
 #: answers: a tenth less work, issue 44; only the rows over a limit, none in a good file, are
 #: sorted)
 _EVENT_SIZES = (
     "SELECT seq, length(payload), length(narrative), length(actor), length(rule) "
-    "FROM event WHERE CAST(game_id AS TEXT) = :game AND ("
-    + " OR ".join(
-        _over_limit(column, limit)
-        for column, limit in (
-            ("payload", "payload"),
-            ("narrative", "text"),
-            ("actor", "text"),
-            ("rule", "text"),
-        )
-    )
-    + ") ORDER BY seq LIMIT 1"
+    "FROM event WHERE CAST(game_id AS TEXT) = :game AND (length(payload) > :payload "
+    "OR length(narrative) > :text OR length(actor) > :text OR length(rule) > :text) "
+    "ORDER BY seq LIMIT 1"
 )
 #: the newest snapshot's size
 _SNAPSHOT_SIZE = (
