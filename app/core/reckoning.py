@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Term", "by_die", "sides_total", "terms_of_record", "total"]
+__all__ = ["Term", "by_die", "sides_total", "summed", "terms_of_record", "total", "worked"]
 
 
 @dataclass(frozen=True)
@@ -36,15 +36,30 @@ class Term:
 
 
 def _rule(rule: str) -> str:
-    return (
-        rule
-        if rule.lower().startswith(("rule", "air power", "ufo", "nth", "advanced"))
-        else (f"rule {rule}")
-    )
+    """A rule as the ruling cites it: a bare number is "rule 7.2"; a name ("Critical Hit Table
+    #4", "Vertical Dive rule 3", "UFO rules, Damage") stands as it is."""
+    return f"rule {rule}" if rule[:1].isdigit() else rule
 
 
 def total(terms: Iterable[Term]) -> int:
     return sum(t.value for t in terms)
+
+
+def worked(first: int, terms: Iterable[Term]) -> str:
+    """The reckoning as the log line says it: a die's face (or a number's first term) and the
+    sum of the terms added to it, "7+3 = 10" ("7+0 = 7" when they cancel)."""
+    rest = total(terms)
+    return f"{first}{rest:+d} = {first + rest}"
+
+
+def summed(terms: Sequence[Term]) -> str:
+    """A number no die is added to, as the log line says it: its first term and the rest,
+    "5-2 = 3"; a number of one term is that number alone."""
+    if not terms:
+        return "0"
+    if len(terms) == 1:
+        return str(terms[0].value)
+    return worked(terms[0].value, terms[1:])
 
 
 def sides_total(terms: Iterable[Term]) -> tuple[int, int]:

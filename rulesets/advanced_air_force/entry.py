@@ -36,6 +36,8 @@ class EntryRoll:
     rule: str
     spends_ammunition_on_miss: bool
     flexible: bool = False
+    #: why the roll needs this number (the ruling lists it with the rule)
+    why: str = ""
 
 
 def high_deflection_above(*, silhouette_modifier: int, k14_sight: bool) -> int:
@@ -43,6 +45,25 @@ def high_deflection_above(*, silhouette_modifier: int, k14_sight: bool) -> int:
     if k14_sight:
         return 2
     return 3 if silhouette_modifier > 3 else 4
+
+
+def high_deflection_why(*, silhouette_modifier: int, k14_sight: bool) -> str:
+    """Rule 12: why the High Deflection roll needs the number ``high_deflection_above`` gives."""
+    if k14_sight:
+        return "K-14 gyro sight"
+    return "target's Silhouette Modifier above three" if silhouette_modifier > 3 else ""
+
+
+def high_deflection_roll(purpose: str, rule: str, silhouette_modifier: int, k14: bool) -> EntryRoll:
+    """Rule 12: the Special High Deflection Roll, one try, a miss spends ammunition."""
+    return EntryRoll(
+        purpose,
+        high_deflection_above(silhouette_modifier=silhouette_modifier, k14_sight=k14),
+        1,
+        rule,
+        True,
+        why=high_deflection_why(silhouette_modifier=silhouette_modifier, k14_sight=k14),
+    )
 
 
 def flexible_entry(tries: int, six_oclock_straight: bool, rule: str) -> EntryRoll:
@@ -54,6 +75,7 @@ def flexible_entry(tries: int, six_oclock_straight: bool, rule: str) -> EntryRol
         rule,
         False,
         True,
+        "target in the 6 o'clock straight path" if six_oclock_straight else "",
     )
 
 
@@ -64,7 +86,11 @@ def _special_entry(flexible: bool, fire_mode: FireMode, flexible_rolls: int) -> 
         return [EntryRoll("single-roll F Gunnery Play entry", 5, 1, rule, False, True)]
     if flexible:
         return [flexible_entry(flexible_rolls, False, "rules 8, 15")]
-    return [EntryRoll("snapshot: K-14 High Deflection roll", 2, 1, "rules 8, 12", True)]
+    return [
+        EntryRoll(
+            "snapshot: K-14 High Deflection roll", 2, 1, "rules 8, 12", True, why="K-14 gyro sight"
+        )
+    ]
 
 
 def entry_rolls(
@@ -91,11 +117,11 @@ def entry_rolls(
     if fire_mode in ("snapshot_front", "interlocking", "snapshot"):
         rolls = _special_entry(flexible, fire_mode, flexible_rolls)
         if inverted and high_deflection and not any(r.spends_ammunition_on_miss for r in rolls):
-            above = high_deflection_above(
-                silhouette_modifier=silhouette_modifier, k14_sight=k14_sight and not flexible
-            )
+            k14 = k14_sight and not flexible
             rolls.append(
-                EntryRoll("High Deflection roll (inverted)", above, 1, "rules 12, 13", True)
+                high_deflection_roll(
+                    "High Deflection roll (inverted)", "rules 12, 13", silhouette_modifier, k14
+                )
             )
         return rolls
     rolls = []
@@ -108,8 +134,8 @@ def entry_rolls(
     elif flexible and not (flexible_hd_one_roll and high_deflection):
         rolls.append(flexible_entry(flexible_rolls, six_oclock_straight, "rule 15"))
     if high_deflection or fire_mode == "at_v_diver":
-        above = high_deflection_above(
-            silhouette_modifier=silhouette_modifier, k14_sight=k14_sight and not flexible
+        k14 = k14_sight and not flexible
+        rolls.append(
+            high_deflection_roll("High Deflection roll", "rule 12", silhouette_modifier, k14)
         )
-        rolls.append(EntryRoll("High Deflection roll", above, 1, "rule 12", True))
     return rolls

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from app.core.errors import RuleViolation
 from app.core.procedure import Calculator, Decision, Draft
+from app.core.reckoning import Term, summed, total
 from app.core.ruleset import ProcedureInputs
 
 from .card import GunKind
@@ -61,8 +62,13 @@ class GunRange(Calculator):
                 'rule 5: "FF" guns fire at most 600 ft from below and 1200 ft from above '
                 f"({d:+} ft)"
             )
+        terms: tuple[Term, ...] = ()
         if RANGE_BY_SUM in self.variants:
-            rng = inputs.horizontal_hexes + alt
+            terms = (
+                Term("hexes apart", inputs.horizontal_hexes, "rule 1", "range (hexes)"),
+                Term("altitude differential, 300 ft a hex", alt, "rule 4", "range (hexes)"),
+            )
+            rng = total(terms)
         else:
             rng = max(inputs.horizontal_hexes, alt)
         rng = max(rng, 1)
@@ -72,10 +78,14 @@ class GunRange(Calculator):
                 f"range {rng} hexes is beyond the maximum gun range of {limit}"
                 + (" (rule 13: inverted)" if inputs.attacker_inverted else "")
             )
+        shown = str(rng)
+        if terms:
+            shown = summed(terms) + (f", at least {rng}" if total(terms) != rng else "")
         return Decision(
             f"range {rng}",
             f"{inputs.horizontal_hexes} hex(es) apart, {abs(d)} ft = {alt} hex(es) of altitude: "
-            f"range {rng} ({self.rule})",
+            f"range {shown} ({self.rule})",
+            modifiers=terms,
         )
 
 

@@ -423,7 +423,12 @@ class GunFire(Procedure):
         flexible_rolls_made = 0
         failed: str | None = None
         entered: list[str] = []
+        entry_terms: list[Term] = []
         for entry in self._entries(inputs):
+            why = f" ({entry.why})" if entry.why else ""
+            entry_terms.append(
+                Term(f"needs above{why}", entry.above, entry.rule, f"{entry.purpose}: above")
+            )
             ok = False
             for _ in range(entry.tries):
                 r = dice.roll("d6", entry.purpose)
@@ -494,7 +499,7 @@ class GunFire(Procedure):
             + (failed if failed else f"rolled {fire_total}: {code}")
             + (f" ({'; '.join(notes)})" if notes else "")
         )
-        return Decision(code or "miss", narrative, modifiers=tuple(terms) if len(terms) > 1 else ())
+        return Decision(code or "miss", narrative, modifiers=(*terms, *entry_terms))
 
 
 def _mark_hits(

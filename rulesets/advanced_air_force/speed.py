@@ -11,6 +11,7 @@ from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft
+from app.core.reckoning import Term, summed, total
 from app.core.ruleset import AircraftInputs
 
 from . import advantage_state
@@ -62,6 +63,7 @@ class StallSpeed(Calculator):
         }
 
     def compute(self, inputs: StallInputs, draft: Draft) -> Decision:
+        die = "Stall Speed"
         s = inputs.stall_speed
         if inputs.loaded:
             if inputs.loaded_stall_speed is None:
@@ -70,17 +72,23 @@ class StallSpeed(Calculator):
             s, _ = loaded_speeds(
                 (s, 1), (inputs.loaded_stall_speed, None), limit, inputs.altitude_ft
             )
-        if inputs.level_bank_without_maneuvers and not inputs.exempt_type:
-            s = max(s - 1, 0)
+        what = "Loaded stall speed" if inputs.loaded and s != inputs.stall_speed else "stall speed"
+        terms = [
+            Term(what, s, "rule 10" if what == "stall speed" else "Special Data Card Note", die)
+        ]
+        if inputs.level_bank_without_maneuvers and not inputs.exempt_type and s > 0:
+            terms.append(Term("Level Bank without maneuvers", -1, "rule 10", die))
+        s = total(terms)
         return Decision(
             f"stall speed {s}",
-            f"stall speed {s}"
+            f"stall speed {summed(terms)}"
             + (
                 " (an Airspeed of 0 displaces the aircraft 1 hex per 2 Game-Turns)"
                 if s == 0
                 else ""
             )
             + f" ({self.rule})",
+            modifiers=tuple(terms),
         )
 
 
@@ -110,13 +118,17 @@ class ClimbRate(Calculator):
         halve = inputs.non_level_or_inverted_flying and not (
             inputs.inverted_only_from_climbing_half_loop
         )
+        die = "available Climb Rate (ft)"
+        terms = [Term("Available Climb Rate", c, "rule 9", die)]
         if halve:
-            c = (c // 2) // 100 * 100
+            half = (c // 2) // 100 * 100
+            what = "reduced by 50% (50 ft fractions ignored): non-level or inverted flying"
+            terms.append(Term(what, half - c, "rule 9", die))
+        c = total(terms)
         return Decision(
             f"climb {c} ft",
-            f"available climb {c} ft"
-            + (" (halved, 50 ft fraction ignored)" if halve else "")
-            + f" ({self.rule})",
+            f"available climb {summed(terms)} ft" + f" ({self.rule})",
+            modifiers=tuple(terms),
         )
 
 
@@ -308,7 +320,8 @@ class SpeedChange(Calculator):
         without_dive = i.current_speed - costs - i.brake_used - i.brake_on_resulting + power
         if power and without_dive > i.max_level_speed and not i.advantage_exception:
             raise RuleViolation("rule 17: Power Factors may not add Dive Speed Points")
-        resulting = without_dive + i.dive_gain
+        terms = speed_terms(i, slip_in_dive)
+        resulting = total(terms)  # without_dive + i.dive_gain, term by term
         if resulting > i.max_level_speed + i.e_hit_level_loss and i.dive_gain < 1:
             raise RuleViolation(
                 "rule 17: only a dive gaining at least one Speed Point enters Dive Speed"
@@ -316,6 +329,8 @@ class SpeedChange(Calculator):
         if resulting > i.max_dive_speed:
             notes.append(f"{resulting - i.max_dive_speed} Speed Point(s) beyond Max. Dive void")
             resulting = i.max_dive_speed
+        if resulting < 0:
+            notes.append("no Airspeed below 0")
         resulting = max(resulting, 0)
         if i.slips:
             notes.append("each Slip must be followed by at least one Turn (rule 16)")
@@ -330,12 +345,45 @@ class SpeedChange(Calculator):
             values["no_power_turn"] = draft.engagement.turn + 1
         if i.aircraft is not None:
             draft.emit(AttributesSet(aircraft=i.aircraft, values=values))
+        worked = summed(terms)
         return Decision(
             f"airspeed {resulting}",
-            f"Resulting Airspeed {resulting}"
+            f"Resulting Airspeed {worked}"
+            + (f", so {resulting}" if resulting != total(terms) else "")
             + (f"; {'; '.join(notes)}" if notes else "")
             + f" ({self.rule})",
+            modifiers=tuple(terms),
         )
+
+
+def speed_terms(i: SpeedInputs, slip_in_dive: bool) -> list[Term]:
+    """The Resulting Game-Turn Airspeed, term by term with its sign: the Current Airspeed,
+    the plotted costs (maneuvers and climb loss; rule 16: a Slip -2, -0 in Dive Speed; rule 29:
+    a "Full" H-Roll -1; rule 21: an H-Loop -1 in dive, -0 climbing from below 29.9, -1 from
+    above), the Brake Factors used (rule 18: one in Dive Speed) and the Power Factors (rule 2:
+    on the Current Airspeed and again on the Resulting one), and the Speed Points a dive
+    gains (rule 17; the Altitude Change chart)."""
+    die = "Resulting Airspeed"
+    out = [Term("Current Game-Turn Airspeed", i.current_speed, "rule 2", die)]
+
+    def add(what: str, value: int, rule: str) -> None:
+        if value:
+            out.append(Term(what, value, rule, die))
+
+    add("maneuvers and climb loss", -i.maneuver_and_climb_cost, "the Data Card; rule 9")
+    if not slip_in_dive:
+        add(f"{i.slips} Slip(s), 2 each", -2 * i.slips, "rule 16")
+    add(f'{i.full_half_rolls} "Full" H-Roll(s), 1 each', -i.full_half_rolls, "rule 29")
+    if i.half_loop == "diving":
+        add("H-Loop in dive", -1, "rule 21")
+    elif i.half_loop == "climbing" and i.altitude_ft > 29900:
+        add("H-Loop climbing from above 29.9", -1, "rule 21")
+    add("Brake Factors on the Current Airspeed", -i.brake_used, "rules 2, 18")
+    add("Brake Factors on the Resulting Airspeed", -i.brake_on_resulting, "rule 2")
+    add("Power Factors on the Current Airspeed", i.power_used, "rule 2")
+    add("Power Factors on the Resulting Airspeed", i.power_on_resulting, "rule 2")
+    add("Speed Points gained by diving", i.dive_gain, "rule 17, Altitude Change chart")
+    return out
 
 
 def may_repeat_advantage(engagement: Engagement, aircraft: str) -> bool:

@@ -16,6 +16,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.reckoning import Term, summed, total
 from app.core.ruleset import AircraftInputs
 
 from .card import Card
@@ -70,6 +71,7 @@ class VerticalDive(Calculator):
                 "V. Dive rule 1: only an aircraft with V. Dive Maneuver Requirements may V. Dive"
             )
         notes: list[str] = []
+        ft, sp = "V. Dive Rate (ft)", "Resulting Airspeed on exit"
         if i.game_turn == 1:
             if i.current_speed > MAX_V_DIVE_ENTRY_SPEED:
                 raise RuleViolation(
@@ -78,9 +80,23 @@ class VerticalDive(Calculator):
             need = 1 if i.inverted else i.v_dive_requirement
             added = 1 if V_DIVE_RATE_ADDED in self.variants else 0
             factor = (4 if i.from_maneuver_speed else 5) + added
-            rate = factor * i.max_dive_ft - FT_PER_MOVEMENT_POINT * i.movement_points_spent
-            rate = max(rate, 0)
-            exit_speed = i.max_dive_speed - 2
+            pct = f"{factor * 100}%" + (" (the 400% from Maneuver Sp.)" if factor % 5 else "")
+            terms = [
+                Term(f"{pct} of black Max. Dive", factor * i.max_dive_ft, "V. Dive rule 3", ft),
+                Term(
+                    f"{i.movement_points_spent} Movement Point(s) spent to reach the V. Dive "
+                    "hex, 500 ft each",
+                    -FT_PER_MOVEMENT_POINT * i.movement_points_spent,
+                    "V. Dive rule 3",
+                    ft,
+                ),
+            ]
+            rate = max(total(terms), 0)
+            speed = [
+                Term("Max. Dive Sp.", i.max_dive_speed, "V. Dive rule 2", sp),
+                Term("exit after the 1st Game-Turn V. Dive", -2, "V. Dive rule 2", sp),
+            ]
+            exit_speed = total(speed)
             notes.append(f"requirement {need} Movement Point(s); later Movement Points void")
             if i.altitude_ft is not None and i.altitude_ft - rate < 5 * i.max_dive_ft:
                 notes.append("exit mandatory: Resulting Altitude below 500% black Max. Dive")
@@ -90,17 +106,31 @@ class VerticalDive(Calculator):
                 raise RuleViolation(
                     'V. Dive rule 2: no Second Consecutive V. Dive with 4 or fewer "W" hits left'
                 )
-            rate = (5 if V_DIVE_RATE_ADDED in self.variants else 4) * i.max_dive_ft
-            exit_speed = i.max_dive_speed - 1
+            factor = 5 if V_DIVE_RATE_ADDED in self.variants else 4
+            terms = [
+                Term(
+                    f"{factor * 100}% of black Max. Dive",
+                    factor * i.max_dive_ft,
+                    "V. Dive rule 3",
+                    ft,
+                )
+            ]
+            rate = total(terms)
+            speed = [
+                Term("Max. Dive Sp.", i.max_dive_speed, "V. Dive rule 2", sp),
+                Term("exit after the 2nd Consecutive V. Dive", -1, "V. Dive rule 2", sp),
+            ]
+            exit_speed = total(speed)
             notes.append("ends with 3 Level Bank Movement Points (2 if Advantaged, optional)")
             notes.append("on exit, roll for survival (vertical_dive_survival)")
         if i.aircraft is not None:
             draft.emit(AttributesSet(aircraft=i.aircraft, values={"airspeed_on_exit": exit_speed}))
+        worked_rate = summed(terms) + (" (none left: 0)" if total(terms) < 0 else "")
         return Decision(
             f"V. Dive {rate} ft, exit airspeed {exit_speed}",
-            f"V. Dive Game-Turn {i.game_turn}: dive {rate} ft, exit airspeed {exit_speed}; "
-            + "; ".join(notes)
-            + f" ({self.rule})",
+            f"V. Dive Game-Turn {i.game_turn}: dive {worked_rate} ft, exit airspeed "
+            f"{summed(speed)}; " + "; ".join(notes) + f" ({self.rule})",
+            modifiers=(*terms, *speed),
         )
 
 
@@ -120,18 +150,30 @@ class VDiveSurvival(Procedure):
     rule = "Vertical Dive rule 3"
     Inputs = SurvivalInputs
 
-    @staticmethod
-    def _limit(inputs: SurvivalInputs) -> int:
-        return inputs.remaining_w_hits - (2 if inputs.under_half_max_dive_used else 0)
+    def terms(self, inputs: SurvivalInputs) -> list[Term]:
+        """V. Dive rule 3: the highest roll that survives, "at least 2 below remaining # of
+        "W" hits if under 50% black Max. Dive used, otherwise roll result must not be above"
+        them: the remaining "W" hits, and -2 under 50%."""
+        die = "V. Dive survival: at most"
+        out = [Term('remaining "W" hits', inputs.remaining_w_hits, self.rule, die)]
+        if inputs.under_half_max_dive_used:
+            out.append(Term("under 50% of black Max. Dive used", -2, self.rule, die))
+        return out
+
+    def _limit(self, inputs: SurvivalInputs) -> int:
+        return total(self.terms(inputs))
 
     def decide(self, inputs: SurvivalInputs, dice: DiceSource, draft: Draft) -> Decision:
         roll = dice.roll("d6", "V. Dive survival")
         outcome = "survives" if roll.total <= self._limit(inputs) else "does not survive"
         if outcome != "survives" and inputs.aircraft is not None:
             draft.emit(StatusChanged(aircraft=inputs.aircraft, set=(Status.CRASHED,)))
+        terms = self.terms(inputs)
         return Decision(
             outcome,
-            f"V. Dive survival roll {roll.total} (needs {self._limit(inputs)} or less): {outcome}",
+            f"V. Dive survival roll {roll.total} (needs {summed(terms)} or less): {outcome} "
+            f"({self.rule})",
+            modifiers=tuple(terms),
         )
 
 
@@ -156,21 +198,37 @@ class VerticalClimb(Calculator):
         i = inputs
         if not i.from_level_bank:
             raise RuleViolation("Vertical Climb rules: a V. Climb starts only from a Level Bank")
-        climb = (
-            i.dive_speed_climb_ft
-            + 100 * max(i.current_speed - i.stall_speed, 0)
-            + 100 * i.voided_movement_points
-        )
+        rule, ft, sp = "Vertical Climb rules", "V. Climb (ft)", "Resulting Airspeed"
+        above = max(i.current_speed - i.stall_speed, 0)
+        terms = [Term("black Max. Dive Sp. Climb", i.dive_speed_climb_ft, rule, ft)]
+        if above:
+            what = f"{above} Current Sp. Point(s) above Stall Sp., +.1 each"
+            terms.append(Term(what, 100 * above, rule, ft))
+        if i.voided_movement_points:
+            what = f"{i.voided_movement_points} voided Current Movement Point(s), +.1 each"
+            terms.append(Term(what, 100 * i.voided_movement_points, rule, ft))
+        climb = total(terms)
         if i.current_speed <= i.stall_speed + 2:
-            speed, stall = max(i.current_speed - 2, 0), True
+            speed_terms = [
+                Term("Current Airspeed", i.current_speed, rule, sp),
+                Term("V. Climb from 2 Sp. Points or less above Stall Sp.", -2, rule, sp),
+            ]
+            stall = True
         else:
-            speed, stall = i.stall_speed + 1, False
+            speed_terms = [
+                Term("Stall Sp.", i.stall_speed, rule, sp),
+                Term("always 1 Sp. Point above Stall Sp.", 1, rule, sp),
+            ]
+            stall = False
+        speed = max(total(speed_terms), 0)
         stall = stall or i.fired_guns
         if i.aircraft is not None:
             draft.emit(AttributesSet(aircraft=i.aircraft, values={"airspeed": speed}))
+        floor = ", so 0" if speed != total(speed_terms) else ""
         return Decision(
             f"V. Climb {climb} ft, airspeed {speed}" + (", stall" if stall else ""),
-            f"V. Climb {climb} ft; Resulting Airspeed {speed}"
+            f"V. Climb {summed(terms)} ft; Resulting Airspeed {summed(speed_terms)}{floor}"
             + ("; Resulting Stall mandatory" if stall else "")
             + f"; next Game-Turn: a dive equal to the V. Climb, no Power Factor ({self.rule})",
+            modifiers=(*terms, *speed_terms),
         )

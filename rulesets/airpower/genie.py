@@ -16,6 +16,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.reckoning import Term, summed, total
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.airpower.attacks import FormationInput, check_formation, pending_hit
 from rulesets.airpower.geometry import HexPosition
@@ -36,14 +37,24 @@ def blast_range(hexes: int, altitude_difference: int) -> int:
     return hexes + abs(altitude_difference) // 2
 
 
-def blast_rating(range_hexes: int) -> int:
+def blast_terms(range_hexes: int, die: str = "") -> list[Term]:
     """Rule "Nuclear Attack": "The attack rating is 12 minus 2 for each hex of range from the
-    point of detonation"; the zone extends to six hexes."""
+    point of detonation" (the worked example: 12 - (2 x 4 hexes) = 4), as its two terms, the
+    range's with its minus sign; the zone extends to six hexes."""
     if not 0 <= range_hexes <= BLAST_HEXES:
         raise RuleViolation(
             f"range {range_hexes}: the blast zone extends to {BLAST_HEXES} hexes only"
         )
-    return 12 - 2 * range_hexes
+    rule = GENIE_RULE + ": Nuclear Attack"
+    return [
+        Term("Genie warhead", 12, rule, die),
+        Term(f"{range_hexes} hex(es) of range, 2 each", -2 * range_hexes, rule, die),
+    ]
+
+
+def blast_rating(range_hexes: int) -> int:
+    """Rule "Nuclear Attack": the attack rating at this range, the sum of ``blast_terms``."""
+    return total(blast_terms(range_hexes))
 
 
 def scatter_distance(roll: int) -> int:
@@ -100,13 +111,20 @@ class GenieLaunch(FormationInput, Procedure):
             )
         roll = dice.roll("d10", "Genie launch").total
         outcome = "launched" if roll <= n else "miss"
+        given = inputs.launch_number is not None
+        what = "Genie launch number" + (" (typed)" if given else " (the Genie table)")
+        terms = (Term(what, n, self.rule, "Genie launch: at most"),)
         if outcome == "launched" and inputs.attacker:
             turn = draft.engagement.turn
             draft.emit(
                 AttributesSet(aircraft=inputs.attacker, values={"genie_launched_turn": turn})
             )
         said = "launched" if outcome == "launched" else "dud motor or warhead, removed from play"
-        return Decision(outcome, f"Genie launch: d10 {roll} against {n}: {said} ({self.rule})")
+        return Decision(
+            outcome,
+            f"Genie launch: d10 {roll} against {n}: {said} ({self.rule})",
+            modifiers=terms,
+        )
 
 
 class FlightInputs(AircraftInputs):
@@ -160,7 +178,18 @@ class GenieFlight(Calculator):
         nearest = GENIE_VFPS_NEAREST in self.variants
         vfps = genie_vfps(fps, inputs.launcher_fps, inputs.launcher_vfps, nearest)
         levels = VFP_LEVELS * vfps
-        end = inputs.altitude + (levels if inputs.vertical == "climb" else -levels)
+        sign = 1 if inputs.vertical == "climb" else -1
+        die = "Genie altitude"
+        terms = (
+            Term("the launcher's altitude", inputs.altitude, self.rule, die),
+            Term(
+                f"{vfps} VFP(s) {inputs.vertical}ing, {VFP_LEVELS} levels each",
+                sign * levels,
+                self.rule,
+                die,
+            ),
+        )
+        end = total(terms)
         if end < 0:
             raise RuleViolation(
                 f"the Genie dives {levels} levels from level {inputs.altitude}: it reaches the "
@@ -170,9 +199,9 @@ class GenieFlight(Calculator):
         said = (
             f"Genie flight: {fps} FPs, {vfps} of them VFPs ({inputs.launcher_vfps} of the "
             f"launcher's {inputs.launcher_fps} FPs), {inputs.vertical} {levels} levels to "
-            f"altitude {end}; {fps - vfps} hexes straight ahead ({self.rule})"
+            f"altitude {summed(terms)}; {fps - vfps} hexes straight ahead ({self.rule})"
         )
-        return Decision(outcome, said)
+        return Decision(outcome, said, modifiers=terms)
 
 
 class ScatterInputs(AircraftInputs):
@@ -278,9 +307,17 @@ class GenieDetonation(Procedure):
         if roll == 10:
             return Decision("miss", f"Genie warhead: d10 10, a dud ({self.rule})")
         said = []
-        for aircraft, rating in self.effects(inputs):
+        terms: list[Term] = []
+        ranges = [
+            blast_range(h, alt)
+            for h, alt in zip(inputs.hexes, inputs.altitude_difference, strict=True)
+        ]
+        for (aircraft, rating), r in zip(self.effects(inputs), ranges, strict=True):
             a = _in_zone(draft, aircraft)
             name = a.name if a is not None else aircraft
+            if rating is not None:
+                mine = blast_terms(r, f"attack rating on {name}")
+                terms += mine
             if rating is None:
                 said.append(f"{name} vaporised")
                 if a is not None:
@@ -288,7 +325,7 @@ class GenieDetonation(Procedure):
                         StatusChanged(aircraft=a.id, set=(Status.DESTROYED, Status.PILOT_KILLED))
                     )
             else:
-                said.append(f"{name} hit, attack rating {rating}")
+                said.append(f"{name} hit, attack rating {summed(mine)}")
                 if a is not None:
                     draft.emit(pending_hit(draft, a.id, rating, "Genie", self.rule))
         return Decision(
@@ -296,6 +333,7 @@ class GenieDetonation(Procedure):
             f"Genie warhead: d10 {roll}, detonates: "
             + ("; ".join(said) if said else "no aircraft in the zone")
             + f" ({self.rule})",
+            modifiers=tuple(terms),
         )
 
 

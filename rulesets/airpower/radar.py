@@ -11,6 +11,7 @@ from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Decision, Draft, Party, Procedure
+from app.core.reckoning import Term
 from app.core.ruleset import ProcedureInputs
 from rulesets.airpower.arcs import AngleOff
 from rulesets.airpower.attacks import RR_RULE, attacks_this_turn, check_radar_ranging
@@ -67,6 +68,7 @@ class RadarRanging(Procedure):
         check_radar_ranging(inputs.radar_ranging, inputs.angle_off, inputs.ssgt_fps)
         if inputs.attacker:
             self.record_attempt(inputs.attacker, draft)
+        terms: tuple[Term, ...] = ()
         if self.automatic(inputs):
             outcome = "ranged"
             why = "kept from the first attack" if inputs.kept else "automatic with a lock-on"
@@ -74,6 +76,8 @@ class RadarRanging(Procedure):
             roll = dice.roll("d10", "radar ranging").total
             outcome = "ranged" if roll <= inputs.lock_on_number else "miss"
             why = f"d10 {roll} against lock-on number {inputs.lock_on_number}"
+            what = "radar lock-on number (ADC)"
+            terms = (Term(what, inputs.lock_on_number, self.rule, "radar ranging: at most"),)
         if inputs.attacker and outcome == "ranged" and inputs.target:
             ranged = RadarRanged(turn=draft.engagement.turn, target=inputs.target)
             draft.emit(
@@ -83,7 +87,9 @@ class RadarRanging(Procedure):
             )
         said = "ranging succeeds" if outcome == "ranged" else "ranging fails"
         return Decision(
-            outcome, f"{inputs.radar_ranging} radar ranging: {why}: {said} ({self.rule})"
+            outcome,
+            f"{inputs.radar_ranging} radar ranging: {why}: {said} ({self.rule})",
+            modifiers=terms,
         )
 
     def record_attempt(self, attacker: str, draft: Draft) -> None:

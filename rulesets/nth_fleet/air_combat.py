@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal, Self
 
@@ -14,6 +14,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, LedgerChanged, StatusChanged
 from app.core.procedure import Decision, Draft, Party, Procedure
+from app.core.reckoning import Term, total
 from app.core.ruleset import ProcedureInputs
 from rulesets.nth_fleet.card import Card, card_of
 from rulesets.nth_fleet.combat import (
@@ -31,7 +32,7 @@ from rulesets.nth_fleet.combat import (
     damage_for_rolls,
     ew_modifier,
     in_shooter_order,
-    roll_modifier,
+    roll_terms,
 )
 from rulesets.nth_fleet.displays import tracks_of
 from rulesets.nth_fleet.state import NO_MISSION, Ledger, State, state_of
@@ -64,12 +65,13 @@ def _dice_for(who: str, columns: Sequence[int], variants: frozenset[str]) -> lis
     return [("2d5", f"{who}, {c} column") for c in columns]
 
 
-def _describe(columns: Sequence[int], rolls: Sequence[Roll], mod: int) -> str:
-    """The working as the table reads it: "2d5 = 1 + 2 = 3 (column 40)", each die shown
-    (issue 29); one roll read on every column is shown once per column."""
+def _describe(columns: Sequence[int], rolls: Sequence[Roll], mod: int, shown: bool) -> str:
+    """The working as the table reads it: "2d5 = 1 + 2 = 3 +2 = 5 (column 40)", each die
+    shown (issue 29), the DMs' sum whenever a DM applies (``shown``, even if they cancel);
+    one roll read on every column is shown once per column."""
     if not columns:
         return "below the first column, no roll"
-    sign = f" {mod:+d} = {{}}" if mod else ""
+    sign = f" {mod:+d} = {{}}" if shown else ""
     parts = []
     for c, r in zip(columns, [*rolls] * len(columns) if len(rolls) == 1 else rolls, strict=False):
         dice = " + ".join(str(d) for d in r.dice)
@@ -82,16 +84,18 @@ def attack_damage(
     table: AttackTable,
     dice: DiceSource,
     who: str,
-    total: int,
-    modifier: int,
+    total_value: int,
+    terms: Sequence[Term],
     variants: frozenset[str],
-) -> tuple[int, str]:
+) -> tuple[int, str, tuple[Term, ...]]:
     """Nth Fleet 2.9-2.11: one force's attack. ``total`` is rounded down to a column, or split
     over several above the last (90 -> 40 + 50); 2d5 is rolled for each column (one roll read
     on every column with ``one_roll_for_split``), modified, and read on the table. The damage
     is the sum of the readings (``sum_of``, a pool: its odds are the readings convolved by
-    icepool, never 11**k sequences); the damage points, and the working for the log."""
-    columns = table.split(total)
+    icepool, never 11**k sequences). ``terms``: the DMs (``roll_terms``), added to each roll.
+    The damage points, the working for the log, and the DMs as added to each die rolled."""
+    modifier = total(terms)
+    columns = table.split(total_value)
     below = BELOW_TABLE_NO_DAMAGE in variants
     rolls = _dice_for(who, columns, variants)
 
@@ -103,7 +107,8 @@ def attack_damage(
     else:
         readings = [reading([c]) for c in columns]
     pool = sum_of(dice, rolls, readings)
-    return pool.value, _describe(columns, pool.rolls, modifier)
+    added = tuple(replace(t, die=r.purpose) for r in pool.rolls for t in terms)
+    return pool.value, _describe(columns, pool.rolls, modifier, bool(terms)), added
 
 
 class AttackInputs(ProcedureInputs):
@@ -141,11 +146,11 @@ class AirAttack(EwCounts, Procedure):
 
     ew_count_fields = ("friendly_ew_aircraft", "enemy_ew_aircraft")
 
-    def _modifier(self, inputs: AttackInputs) -> int:
+    def _terms(self, inputs: AttackInputs) -> list[Term]:
         each = EW_EACH in self.variants
         own = self.ew_count(inputs, "friendly_ew_aircraft") if inputs.friendly_ew else 0
         enemy = self.ew_count(inputs, "enemy_ew_aircraft") if inputs.enemy_ew else 0
-        return roll_modifier(
+        return roll_terms(
             ew_modifier(own, each), ew_modifier(enemy, each), inputs.on_cap, inputs.attacking_cap
         )
 
@@ -165,18 +170,18 @@ class AirAttack(EwCounts, Procedure):
         return {"attack_total": points * value, "on_cap": on_cap}
 
     def decide(self, inputs: AttackInputs, dice: DiceSource, draft: Draft) -> Decision:
-        damage, working = attack_damage(
+        damage, working, terms = attack_damage(
             attack_table(),
             dice,
             "attack",
             inputs.attack_total,
-            self._modifier(inputs),
+            self._terms(inputs),
             self.variants,
         )
         narrative = (
             f"air-to-air attack {inputs.attack_total}: {working} = {damage} damage points (2.9)"
         )
-        return Decision(_damage_label(damage), narrative)
+        return Decision(_damage_label(damage), narrative, modifiers=terms)
 
 
 Cap = Literal["neither", "first", "second"]
@@ -358,12 +363,15 @@ class AirCombat(EwCounts, Procedure):
         mine, theirs = _forces_up(engagement, attacker, target)
         return {"first": mine, "second": theirs, "first_picks": theirs, "second_picks": mine}
 
-    def _mods(self, inputs: CombatInputs, first_ew: int, second_ew: int) -> tuple[int, int]:
+    def _mods(
+        self, inputs: CombatInputs, first_ew: int, second_ew: int
+    ) -> tuple[list[Term], list[Term]]:
+        """Each force's DMs (2.10, 2.11), with their signs."""
         each = EW_EACH in self.variants
         one, two = ew_modifier(first_ew, each), ew_modifier(second_ew, each)
         return (
-            roll_modifier(one, two, inputs.cap == "first", inputs.cap == "second"),
-            roll_modifier(two, one, inputs.cap == "second", inputs.cap == "first"),
+            roll_terms(one, two, inputs.cap == "first", inputs.cap == "second"),
+            roll_terms(two, one, inputs.cap == "second", inputs.cap == "first"),
         )
 
     def _force(
@@ -442,8 +450,12 @@ class AirCombat(EwCounts, Procedure):
         # 2.12: damage is applied simultaneously, so both attacks use the forces as they were.
         lines: list[str] = []
         damage: list[int] = []
+        added: list[Term] = []
         for force, mod in ((first, m1), (second, m2)):
-            d, working = attack_damage(table, dice, force.who, force.total, mod, self.variants)
+            d, working, terms = attack_damage(
+                table, dice, force.who, force.total, mod, self.variants
+            )
+            added += terms
             damage.append(d)
             lines.append(f"{force.label} attacks with {force.total}: {working} = {d} damage points")
         for shooter, target, d, picks in (
@@ -452,7 +464,9 @@ class AirCombat(EwCounts, Procedure):
         ):
             if target.members and d:
                 lines.append(self._losses(draft, inputs, shooter, target, d, picks))
-        return Decision(_combat_label(damage[0], damage[1]), "; ".join(lines))
+        return Decision(
+            _combat_label(damage[0], damage[1]), "; ".join(lines), modifiers=tuple(added)
+        )
 
     def _losses(
         self,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from app.core.errors import RuleViolation
+from app.core.reckoning import Term, total
 from rulesets.nth_fleet.tables import AttackTable
 
 INT = "INT"
@@ -79,10 +80,26 @@ class EwCounts:
         return n
 
 
+def roll_terms(own_ew: int, enemy_ew: int, own_cap: bool, enemy_cap: bool) -> list[Term]:
+    """Nth Fleet 2.10 "The air-to-air attack roll is modified +/- 1 for friendly/enemy EW
+    aircraft", 2.11 "Fighters on CAP have a +2 Dice Modifier (DM), Aircraft attacking CAP
+    have a -2 DM": each DM that applies, with its sign (``ew_modifier`` gives the EW ones; a
+    bool is 1 or 0). No die named: the caller names the dice they are added to."""
+    out = []
+    if own_ew:
+        out.append(Term("friendly EW", int(own_ew), "Nth Fleet 2.10"))
+    if enemy_ew:
+        out.append(Term("enemy EW", -int(enemy_ew), "Nth Fleet 2.10"))
+    if own_cap:
+        out.append(Term("fighters on CAP", 2, "Nth Fleet 2.11"))
+    if enemy_cap:
+        out.append(Term("attacking CAP", -2, "Nth Fleet 2.11"))
+    return out
+
+
 def roll_modifier(own_ew: int, enemy_ew: int, own_cap: bool, enemy_cap: bool) -> int:
-    """Nth Fleet 2.10, 2.11: + the friendly EW modifier, - the enemy's (``ew_modifier``; a
-    bool is 1 or 0); +2 on CAP, -2 attacking CAP."""
-    return int(own_ew) - int(enemy_ew) + (2 if own_cap else 0) - (2 if enemy_cap else 0)
+    """Nth Fleet 2.10, 2.11: the sum of ``roll_terms``."""
+    return total(roll_terms(own_ew, enemy_ew, own_cap, enemy_cap))
 
 
 def damage_for_rolls(

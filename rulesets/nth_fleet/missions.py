@@ -11,6 +11,7 @@ from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.reckoning import Term
 from app.core.ruleset import AircraftInputs
 from rulesets.nth_fleet.card import card_of
 from rulesets.nth_fleet.displays import base_of, moved, place_words, tracks_of
@@ -223,10 +224,16 @@ class MissionEffectiveness(Procedure):
     def decide(self, inputs: EffectivenessInputs, dice: DiceSource, draft: Draft) -> Decision:
         groups = self._groups(inputs, draft)
         rule = "2.2" if inputs.kind == "support" else "2.3"
+        terms: tuple[Term, ...] = ()
         if inputs.points >= SURE_POINTS:
             outcome = "effective"
             how = f"{inputs.points} air points: effective without a roll ({rule})"
         else:
+            # 2.2: "must roll their number of airpoints on a d4 to be effective"
+            what = "air points on the mission"
+            terms = (
+                Term(what, inputs.points, f"Nth Fleet {rule}", "mission effectiveness: at most"),
+            )
             roll = dice.roll("d4", "mission effectiveness")
             outcome = "effective" if roll.total <= inputs.points else "ineffective"
             how = f"d4={roll.total} against {inputs.points} air point(s): {outcome} ({rule})"
@@ -235,7 +242,7 @@ class MissionEffectiveness(Procedure):
         for g in groups:
             draft.emit(AttributesSet(aircraft=g.id, values={"effective": outcome == "effective"}))
         names = ", ".join(g.name for g in groups) or f"{inputs.kind} mission"
-        return Decision(outcome, f"{names}: {how}")
+        return Decision(outcome, f"{names}: {how}", modifiers=terms)
 
 
 class ReturnInputs(AircraftInputs):

@@ -12,6 +12,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, StatusChanged
 from app.core.procedure import Decision, Draft, Procedure
+from app.core.reckoning import Term, total, worked
 from app.core.ruleset import AircraftInputs, PilotQuality
 from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.state import (
@@ -54,20 +55,41 @@ class LossOfControl(Procedure):
     rule = "6.4.1"
     Inputs = ControlInputs
 
-    def _label(self, i: ControlInputs, roll: int) -> str:
+    def terms(self, i: ControlInputs) -> list[Term]:
+        """6.4.1: "The die roll is modified by -1 for each speed point less than zero that was
+        caused by the maneuver" (speed checks only). Default reading: each point counts against
+        the pilot, +1 on a roll that must be low; the ``loss_of_control_literal`` reading: -1
+        each, and the modified roll must lie in 1-N."""
+        if i.cause != "speed" or i.below_zero == 0:
+            return []
+        literal = "loss_of_control_literal" in self.variants
+        value = -i.below_zero if literal else i.below_zero
+        how = "" if literal else ", counted against the pilot"
+        return [
+            Term(
+                f"{i.below_zero} speed point(s) below zero{how}", value, "6.4.1", "loss of control"
+            )
+        ]
+
+    def safe_top(self, i: ControlInputs) -> int | None:
+        """The highest safe roll: the Losing Control chart's, or Inexp.'s for a wounded pilot's
+        Hard Turn or Loop (Critical Hit Table #4: "if Hard Turn or Loop check for spin as
+        Inexp.")."""
         top = safe_up_to(i.cause, i.pilot)
         if i.wounded and i.cause != "speed" and i.pilot != "green":
-            # Critical Hit Table #4: "if Hard Turn or Loop check for spin as Inexp."
             top = safe_up_to("hard turn", "inexperienced")
+        return top
+
+    def _label(self, i: ControlInputs, roll: int) -> str:
+        top = self.safe_top(i)
         if top is None:
             raise RuleViolation(
                 f"a {i.pilot} pilot does not check for loss of control on a {i.cause} (6.4.1)"
             )
-        if i.cause != "speed" or i.below_zero == 0:
-            return "safe" if roll <= top else "out of control"
-        if "loss_of_control_literal" in self.variants:
-            return "safe" if 1 <= roll - i.below_zero <= top else "out of control"
-        return "safe" if roll + i.below_zero <= top else "out of control"
+        modified = roll + total(self.terms(i))
+        if "loss_of_control_literal" in self.variants and i.below_zero and i.cause == "speed":
+            return "safe" if 1 <= modified <= top else "out of control"
+        return "safe" if modified <= top else "out of control"
 
     def prefill_one(self, engagement: Engagement, a: AircraftState) -> dict[str, Any]:
         checks = state_of(a).control_checks
@@ -105,8 +127,21 @@ class LossOfControl(Procedure):
             elif inputs.cause == "speed":
                 values["speed"] = 1  # 6.4.1: "the aircraft's speed is set at 1"
             draft.emit(AttributesSet(aircraft=a.id, values=values))
+        terms = self.terms(inputs)
+        shown = worked(roll, terms) if terms else str(roll)
+        top = self.safe_top(inputs)
+        wounded = " (wounded: as Inexp.)" if top != safe_up_to(inputs.cause, inputs.pilot) else ""
+        safe = Term(
+            f"{inputs.pilot.capitalize()} pilot{wounded}, {inputs.cause}: safe on 1-",
+            top or 0,
+            "6.4.1" + (", Critical Hit Table #4" if wounded else ""),
+            "loss of control: safe up to",
+        )
         return Decision(
-            outcome, f"loss of control check ({inputs.cause}) {roll}: {outcome} (6.4.1)"
+            outcome,
+            f"loss of control check ({inputs.cause}) d10 {shown}, safe up to {top}: "
+            f"{outcome} (6.4.1)",
+            modifiers=(*terms, safe),
         )
 
 
@@ -154,7 +189,10 @@ class Recovery(Procedure):
             inputs = inputs.model_copy(update=self.prefill(e, a.id, None))
         roll = dice.roll(D10, "recovery").total
         outcome = self._label(inputs, roll)
-        narrative = f"recovery roll {roll}: {outcome}"
+        top = tables().pilot.recovery[inputs.pilot]
+        narrative = f"recovery roll {roll} (recovers up to {top}): {outcome}"
+        what = f"{inputs.pilot.capitalize()} pilot recovers on 1-"
+        safe = Term(what, top, "6.4.2", "recovery: at most")
         values: dict[str, Any] = {}
         if outcome == "recovered":
             lost = dice.roll("d6", "speed lost (if recovered)").total
@@ -180,4 +218,4 @@ class Recovery(Procedure):
                 draft.emit(*loss_events(e, a, (Status.CRASHED,), "crashed"))
                 values = {"altitude": 0, "criticals_due": 0}
             draft.emit(AttributesSet(aircraft=a.id, values=values))
-        return Decision(outcome, narrative + " (6.4.2-6.4.3)")
+        return Decision(outcome, narrative + " (6.4.2-6.4.3)", modifiers=(safe,))

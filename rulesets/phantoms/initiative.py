@@ -11,6 +11,7 @@ from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import InitiativeSet
 from app.core.procedure import Calculator, Decision, Draft, Procedure
+from app.core.reckoning import Term, total, worked
 from app.core.ruleset import ProcedureInputs
 from rulesets.phantoms.state import is_loaded, state_of
 from rulesets.phantoms.tables import D10, tables
@@ -33,15 +34,28 @@ class InitiativeInputs(ProcedureInputs):
     second_controller: bool = Field(False, title="Second side: ground/airborne controller (+1)")
 
 
-def side_modifier(ace: bool, loaded: bool, only_green: bool, controller: bool) -> int:
-    """4.0 Initiative Marker die roll modifiers for a side."""
+def side_terms(
+    ace: bool, loaded: bool, only_green: bool, controller: bool, die: str = ""
+) -> list[Term]:
+    """4.0 "The modifiers for the initiative roll for the side": Ace Pilot +2, Loaded
+    Aircraft -2, Only Inexp. or Green Pilots -2, Ground or Airborne Controller +1, each with
+    its sign, added to the side's die (``die``: its purpose)."""
     t = tables().initiative
-    return (
-        (t.ace if ace else 0)
-        + (t.loaded if loaded else 0)
-        + (t.only_green_or_inexperienced if only_green else 0)
-        + (t.controller if controller else 0)
-    )
+    out = []
+    if ace:
+        out.append(Term("Ace Pilot", t.ace, "4.0", die))
+    if loaded:
+        out.append(Term("Loaded Aircraft", t.loaded, "4.0", die))
+    if only_green:
+        out.append(Term("Only Inexp. or Green Pilots", t.only_green_or_inexperienced, "4.0", die))
+    if controller:
+        out.append(Term("Ground or Airborne Controller", t.controller, "4.0", die))
+    return out
+
+
+def side_modifier(ace: bool, loaded: bool, only_green: bool, controller: bool) -> int:
+    """4.0 Initiative Marker die roll modifiers for a side: the sum of ``side_terms``."""
+    return total(side_terms(ace, loaded, only_green, controller))
 
 
 class Initiative(Procedure):
@@ -53,18 +67,28 @@ class Initiative(Procedure):
     rule = "4.0"
     Inputs = InitiativeInputs
 
-    def modifiers(self, i: InitiativeInputs) -> tuple[int, int]:
+    def terms(self, i: InitiativeInputs) -> tuple[list[Term], list[Term]]:
+        """Each side's 4.0 modifiers, added to its die ("initiative for <side>")."""
         return (
-            side_modifier(
-                i.first_ace, i.first_loaded, i.first_only_green_or_inexperienced, i.first_controller
+            side_terms(
+                i.first_ace,
+                i.first_loaded,
+                i.first_only_green_or_inexperienced,
+                i.first_controller,
+                f"initiative for {i.first_side}",
             ),
-            side_modifier(
+            side_terms(
                 i.second_ace,
                 i.second_loaded,
                 i.second_only_green_or_inexperienced,
                 i.second_controller,
+                f"initiative for {i.second_side}",
             ),
         )
+
+    def modifiers(self, i: InitiativeInputs) -> tuple[int, int]:
+        one, two = self.terms(i)
+        return total(one), total(two)
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -88,7 +112,8 @@ class Initiative(Procedure):
         (``reroll_until``: the odds are one round's, conditioned on a round without a tie)."""
         if inputs.first_side == inputs.second_side:
             raise RuleViolation("initiative is rolled between two different sides")
-        m1, m2 = self.modifiers(inputs)
+        t1, t2 = self.terms(inputs)
+        m1, m2 = total(t1), total(t2)
         rolled = reroll_until(
             dice,
             (
@@ -111,10 +136,12 @@ class Initiative(Procedure):
             )
         )
         extra = f" after {ties} tie(s) re-rolled" if ties else ""
+        f1, f2 = rolled.rolls[0].total, rolled.rolls[1].total
         return Decision(
             outcome,
-            f"initiative {inputs.first_side} {s1} vs {inputs.second_side} {s2}{extra}: "
-            f"{outcome} (4.0)",
+            f"initiative {inputs.first_side} {worked(f1, t1)} vs {inputs.second_side} "
+            f"{worked(f2, t2)}{extra}: {outcome} (4.0)",
+            modifiers=(*t1, *t2),
         )
 
 

@@ -15,7 +15,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
-from app.core.reckoning import Term, sides_total
+from app.core.reckoning import Term, sides_total, summed, total
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, Missile
 from rulesets.phantoms.clock import now_impulse
@@ -193,7 +193,15 @@ class MissileLaunch(Calculator):
         if inputs.position:
             modifier = launch_position_modifier(m.aspect, inputs.position)
         wounded = wounded_missile_modifier(a, self.variants)
-        modifier += wounded
+        die = f"{m.name}: modified Hit #"
+        rule = "7.1.1a" if m.guidance == "heat" else "7.1.1b"
+        where = f" ({inputs.position})" if inputs.position else ""
+        terms = [
+            Term("Hit # (card)", m.hit, rule, die),
+            Term(f"firing position{where}", modifier, rule, die),
+        ]
+        if wounded:
+            terms.append(Term("pilot wounded", wounded, "Critical Hit Table #4", die))
         out_of_range = False
         if m.guidance == "heat":
             if abs(alt_a - alt_t) > 1:
@@ -219,7 +227,7 @@ class MissileLaunch(Calculator):
             name=m.name,
             guidance=m.guidance,
             active=m.active,
-            hit=m.hit + modifier,
+            hit=total(terms),
             launched_at=now,
             impact_at=base + flight,
             out_of_range=out_of_range,
@@ -233,11 +241,12 @@ class MissileLaunch(Calculator):
         )
         return Decision(
             "launched",
-            f"{a.name} launches {m.name} at {t.name}: modified Hit # {record.hit}"
+            f"{a.name} launches {m.name} at {t.name}: modified Hit # {summed(terms)}"
             + (f" (pilot wounded {wounded:+d}, critical #4)" if wounded else "")
             + (": fired out of range, it will automatically miss" if out_of_range else "")
             + ", "
             f"impact in {flight} impulse(s) (7.1.2)",
+            modifiers=tuple(terms),
         )
 
 

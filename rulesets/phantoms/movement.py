@@ -13,6 +13,7 @@ from app.core.engagement import AircraftState, Engagement, Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft
+from app.core.reckoning import Term, summed, total
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 from rulesets.phantoms.card import Card, SpeedChart
 from rulesets.phantoms.clock import clock_of, now_impulse
@@ -235,16 +236,26 @@ class Afterburner(Calculator):
         )
         top = condition_max(a, diving)
         speed = state_of(a).speed
-        new = max(speed, min(speed + card.speeds.afterburner, top))
-        lost = speed + card.speeds.afterburner - new
+        terms = (
+            Term("speed", speed, "6.5", "speed with the afterburner"),
+            Term(
+                "afterburner (card)", card.speeds.afterburner, "6.5", "speed with the afterburner"
+            ),
+        )
+        new = max(speed, min(total(terms), top))
+        lost = total(terms) - new
         draft.emit(
             LedgerChanged(
                 aircraft=a.id, ledger=Ledger.AFTERBURNER, delta=Fraction(-1), reason="6.5"
             ),
             AttributesSet(aircraft=a.id, values={"speed": new, "afterburner_at": now}),
         )
-        extra = f"; {lost} lost above the maximum {top}" if lost else ""
-        return Decision("afterburner", f"afterburner: speed {speed} -> {new}{extra} (6.5)")
+        extra = f", so {new}: {lost} lost above the maximum {top}" if lost else ""
+        return Decision(
+            "afterburner",
+            f"afterburner: speed {summed(terms)}{extra} (6.5)",
+            modifiers=terms,
+        )
 
 
 # --- 6.1-6.3 Maneuver markers -----------------------------------------------------------------
@@ -252,9 +263,14 @@ class Afterburner(Calculator):
 
 def marker_distance(a: AircraftState, choice: str, variants: frozenset[str]) -> int:
     """6.1-6.2, 11.0: how many hexes ahead the marker of ``choice`` goes for this aircraft now
-    (before any climb or dive): 1 for a Straight, else the Maneuver Chart at its speed, +1
-    loaded; ``RuleViolation`` for a maneuver it may not fly (loaded, wounded or structurally
-    damaged: no Hard Turns or Loops; none the chart gives at this speed)."""
+    (before any climb or dive): the sum of ``marker_terms``."""
+    return total(marker_terms(a, choice, chart_hexes(a, choice), variants))
+
+
+def chart_hexes(a: AircraftState, choice: str) -> int:
+    """6.1-6.2, 11.0: the Maneuver Chart's hexes for ``choice`` at this aircraft's speed (1 for
+    a Straight); ``RuleViolation`` for a maneuver it may not fly (loaded, wounded or
+    structurally damaged: no Hard Turns or Loops; none the chart gives at this speed)."""
     kind = _KIND[choice]
     card = Card.model_validate(a.card)
     speed = state_of(a).speed
@@ -270,9 +286,25 @@ def marker_distance(a: AircraftState, choice: str, variants: frozenset[str]) -> 
     hexes = 1 if kind == "straight" else (row.at(speed) if row is not None else None)
     if hexes is None:
         raise RuleViolation(f"{card.name} cannot fly a {choice} at speed {speed} (6.1)")
-    if is_loaded(a) and not (kind == "straight" and "loaded_straight_one_hex" in variants):
-        hexes += 1
     return int(hexes)
+
+
+def marker_terms(
+    a: AircraftState, choice: str, chart: int, variants: frozenset[str], levels: int = 0
+) -> list[Term]:
+    """The hexes ahead of the marker, term by term (6.1, 6.3, 11.0): the Maneuver Chart's
+    number (``chart``; 1 for a Straight), +1 hex loaded ("all other maneuvers have one hex
+    added"), -1 hex for each level climbed or dived ("subtracting 1 hex from the placement
+    distance for each level")."""
+    die = "maneuver marker: hexes ahead"
+    kind = _KIND[choice]
+    what = "Straight" if kind == "straight" else f"Maneuver Chart, {choice}"
+    out = [Term(what, chart, "6.1", die)]
+    if is_loaded(a) and not (kind == "straight" and "loaded_straight_one_hex" in variants):
+        out.append(Term("loaded", 1, "11.0", die))
+    if levels:
+        out.append(Term(f"{levels} level(s) of climb or dive", -levels, "6.3", die))
+    return out
 
 
 #: 6.2: the facing change when the marker is reached (hexsides of 60 degrees, left positive)
@@ -339,8 +371,10 @@ class MarkManeuver(Calculator):
         if state_of(a).maneuver is not None:
             raise RuleViolation(f"{a.name} already has a maneuver marker on the map (6.1)")
         kind = _KIND[inputs.maneuver]
-        hexes = marker_distance(a, inputs.maneuver, self.variants)
+        chart = chart_hexes(a, inputs.maneuver)
+        hexes = total(marker_terms(a, inputs.maneuver, chart, self.variants))
         levels = inputs.climb or inputs.dive
+        terms = marker_terms(a, inputs.maneuver, chart, self.variants, levels)
         if levels > hexes:
             raise RuleViolation(
                 f"at most {hexes} level(s) of climb or dive in a {hexes}-hex maneuver (6.3)"
@@ -364,7 +398,8 @@ class MarkManeuver(Calculator):
         extra = f", {vertical} {levels}" if levels else ""
         return Decision(
             inputs.maneuver,
-            f"{a.name}: {inputs.maneuver} marker {hexes - levels} hex(es) ahead{extra} (6.1, 6.3)",
+            f"{a.name}: {inputs.maneuver} marker {summed(terms)} hex(es) ahead{extra} (6.1, 6.3)",
+            modifiers=tuple(terms),
         )
 
 

@@ -13,6 +13,7 @@ from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, GameAttributesSet
 from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
+from app.core.reckoning import Term, by_die, total, worked
 from app.core.ruleset import PilotQuality, ProcedureInputs
 from rulesets.phantoms.card import Card, card_of
 from rulesets.phantoms.clock import now_impulse
@@ -101,17 +102,28 @@ class RadarSpot(Procedure):
     rule = "13.1"
     Inputs = RadarSpotInputs
 
-    def modifiers(self, i: RadarSpotInputs) -> tuple[int, int]:
+    def terms(self, i: RadarSpotInputs) -> list[Term]:
+        """13.1: the Spotter adds its Radar Value, its pilot (+2 Ace, +1 Experienced, -2
+        Green), +1 for a target higher, -1 lower, -4 at altitude 0; the Target adds its radar
+        C/M rating. Each with its sign, on its side's die."""
         t = tables()
         r = t.radar_lock
-        m = i.spotter_radar + t.pilot.radar[i.spotter_pilot]
+        a, d = "radar spot: spotter", "radar spot: target"
+        out = [Term("Radar Value", i.spotter_radar, "13.1", a)]
+        pilot = t.pilot.radar[i.spotter_pilot]
+        if pilot:
+            out.append(Term(f"{i.spotter_pilot.capitalize()} pilot", pilot, "13.1", a))
         if i.target_altitude > i.spotter_altitude:
-            m += r.target_higher
+            out.append(Term("target higher", r.target_higher, "13.1", a))
         elif i.target_altitude < i.spotter_altitude:
-            m += r.target_lower
+            out.append(Term("target lower", r.target_lower, "13.1", a))
         if i.target_altitude == 0:
-            m += r.target_altitude_0
-        return m, i.target_radar_countermeasures
+            out.append(Term("target at altitude 0", r.target_altitude_0, "13.1", a))
+        out.append(Term("radar C/M rating", i.target_radar_countermeasures, "13.1", d))
+        return out
+
+    def modifiers(self, i: RadarSpotInputs) -> tuple[int, int]:
+        return _sides(self.terms(i), "radar spot")
 
     def prefill_pair(
         self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
@@ -139,13 +151,31 @@ class RadarSpot(Procedure):
             in_play(a)
             if card_of(a).radar is None:
                 raise RuleViolation(f"{a.name} has no radar (13.1)")
-        att, dfn = self.modifiers(inputs)
+        terms = self.terms(inputs)
+        att, dfn = _sides(terms, "radar spot")
         c = opposed(dice, "radar spot", att, dfn, sides=("spotter", "target"))
         r1, r2 = c.first_roll, c.second_roll
         outcome = "spotted" if c.won else "miss"
         if outcome == "spotted" and inputs.attacker and inputs.target:
             draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "radar"))
-        return Decision(outcome, f"radar spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.1)")
+        return Decision(
+            outcome,
+            f"radar spot {_shown(r1, r2, terms, 'radar spot')}: {outcome} (13.1)",
+            modifiers=tuple(terms),
+        )
+
+
+def _sides(terms: list[Term], roll: str) -> tuple[int, int]:
+    """The spotter's and the target's sums of ``terms``."""
+    dice = by_die(terms)
+    return total(dice.get(f"{roll}: spotter", [])), total(dice.get(f"{roll}: target", []))
+
+
+def _shown(r1: int, r2: int, terms: list[Term], roll: str) -> str:
+    """The reckoning: "spotter 7+3 = 10 vs target 4+2 = 6"."""
+    dice = by_die(terms)
+    one, two = dice.get(f"{roll}: spotter", []), dice.get(f"{roll}: target", [])
+    return f"spotter {worked(r1, one)} vs target {worked(r2, two)}"
 
 
 def _add_spot(
@@ -180,16 +210,36 @@ class VisualSpot(Procedure):
     rule = "13.2"
     Inputs = VisualSpotInputs
 
-    def modifiers(self, i: VisualSpotInputs) -> tuple[int, int]:
+    def terms(self, i: VisualSpotInputs) -> list[Term]:
+        """13.2: the Spotter adds its pilot (+3 Ace, +2 Experienced, -2 Green), +3 with a
+        radar spot or Lock-On or a controller, +2 all-round vision canopy, +2 large target, +1
+        two or more crew, -2 target at altitude 0; the Target adds the range and +1 if small.
+        Each with its sign, on its side's die."""
         t = tables()
         v = t.visual
-        m = t.pilot.visual[i.spotter_pilot]
-        m += v.radar_spot_or_controller if i.radar_spot_lock_or_controller else 0
-        m += v.all_round_canopy if i.all_round_canopy else 0
-        m += v.target_large if i.target_size == "large" else 0
-        m += v.two_crew if i.two_crew else 0
-        m += v.target_altitude_0 if i.target_altitude == 0 else 0
-        return m, i.range_hexes + (v.target_small if i.target_size == "small" else 0)
+        a, d = "visual spot: spotter", "visual spot: target"
+        out = []
+        pilot = t.pilot.visual[i.spotter_pilot]
+        if pilot:
+            out.append(Term(f"{i.spotter_pilot.capitalize()} pilot", pilot, "13.2", a))
+        if i.radar_spot_lock_or_controller:
+            what = "radar spot or Lock-On, or a controller"
+            out.append(Term(what, v.radar_spot_or_controller, "13.2", a))
+        if i.all_round_canopy:
+            out.append(Term("all-round vision canopy", v.all_round_canopy, "13.2", a))
+        if i.target_size == "large":
+            out.append(Term("target large", v.target_large, "13.2", a))
+        if i.two_crew:
+            out.append(Term("2 or more crew", v.two_crew, "13.2", a))
+        if i.target_altitude == 0:
+            out.append(Term("target at altitude 0", v.target_altitude_0, "13.2", a))
+        out.append(Term("range", i.range_hexes, "13.2", d))
+        if i.target_size == "small":
+            out.append(Term("target small", v.target_small, "13.2", d))
+        return out
+
+    def modifiers(self, i: VisualSpotInputs) -> tuple[int, int]:
+        return _sides(self.terms(i), "visual spot")
 
     def prefill_pair(
         self, engagement: Engagement, a: Party[Card, State] | None, t: Party[Card, State] | None
@@ -221,13 +271,18 @@ class VisualSpot(Procedure):
                     f"{a.name} may try to spot only one aircraft visually per segment (13.2)"
                 )
             draft.emit(AttributesSet(aircraft=a.id, values={"visual_attempt_at": now}))
-        att, dfn = self.modifiers(inputs)
+        terms = self.terms(inputs)
+        att, dfn = _sides(terms, "visual spot")
         c = opposed(dice, "visual spot", att, dfn, sides=("spotter", "target"))
         r1, r2 = c.first_roll, c.second_roll
         outcome = "spotted" if c.won else "miss"
         if outcome == "spotted" and inputs.attacker and inputs.target:
             draft.emit(_add_spot(draft.engagement, inputs.attacker, inputs.target, "visual"))
-        return Decision(outcome, f"visual spot {r1}{att:+d} vs {r2}{dfn:+d}: {outcome} (13.2)")
+        return Decision(
+            outcome,
+            f"visual spot {_shown(r1, r2, terms, 'visual spot')}: {outcome} (13.2)",
+            modifiers=tuple(terms),
+        )
 
 
 class LoseSpotInputs(ProcedureInputs):

@@ -20,6 +20,7 @@ from app.core.events import (
     StatusChanged,
 )
 from app.core.procedure import Decision, Draft, Procedure
+from app.core.reckoning import Term
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .card import Card, card_of, catalogue
@@ -216,10 +217,17 @@ class VitalSystem(Procedure):
         outcome = self._hit(inputs, roll)
         if inputs.aircraft and outcome != "miss":
             draft.emit(StatusChanged(aircraft=inputs.aircraft, set=(Status.EJECTED,)))
-        narrative = f"vital system check d6={roll} against {inputs.total_damage} damage: " + (
-            "a vital system is hit, the pilot ejects safely" if outcome != "miss" else "no"
+        taken = "this turn" if VITAL_THIS_TURN in self.variants else "in all"
+        terms = (
+            Term(
+                f"damage taken {taken}", inputs.total_damage, self.rule, "vital system: less than"
+            ),
         )
-        return Decision(outcome, f"{narrative} ({self.rule})")
+        narrative = (
+            f"vital system check d6={roll} against {inputs.total_damage} damage taken {taken}: "
+            + ("a vital system is hit, the pilot ejects safely" if outcome != "miss" else "no")
+        )
+        return Decision(outcome, f"{narrative} ({self.rule})", modifiers=terms)
 
 
 class HitLocationInputs(AircraftInputs):

@@ -12,7 +12,7 @@ from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Decision, Draft, Procedure
-from app.core.reckoning import Term, total
+from app.core.reckoning import Term, summed, total, worked
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .card import card_of
@@ -128,9 +128,18 @@ class RayGun(Procedure):
     rule = "UFO rules, Firing: UFO; Hitting: Ray Gun"
     Inputs = RayGunInputs
 
-    @staticmethod
-    def dice_count(inputs: RayGunInputs) -> int:
-        return max(0, inputs.charge - inputs.range_inches)
+    def terms(self, inputs: RayGunInputs) -> list[Term]:
+        """Firing: UFO, "Roll one die for every point of charge, minus 1 die for every inch of
+        range": the charge and, with its minus sign, the range (the number of dice, no die
+        added to it)."""
+        rule, die = "UFO rules, Firing: UFO", "ray gun: number of dice"
+        return [
+            Term("charge", inputs.charge, rule, die),
+            Term("range in inches", -inputs.range_inches, rule, die),
+        ]
+
+    def dice_count(self, inputs: RayGunInputs) -> int:
+        return max(0, total(self.terms(inputs)))
 
     def prefill(
         self, engagement: Engagement, attacker: str | None, target: str | None
@@ -177,11 +186,12 @@ class RayGun(Procedure):
         if inputs.target:
             draft.emit(*due_rolls(draft.get(inputs.target), hits))
         faces = " ".join(str(f) for r in pool.rolls for f in r.dice) or "no dice"
+        terms = self.terms(inputs)
         narrative = (
             f'ray gun charge {inputs.charge} at {inputs.range_inches}": '
-            f"{self.dice_count(inputs)} dice ({faces}): {outcome}"
+            f"{summed(terms)} dice ({faces}): {outcome}"
         )
-        return Decision(outcome, f"{narrative} ({self.rule})")
+        return Decision(outcome, f"{narrative} ({self.rule})", modifiers=tuple(terms))
 
 
 class RechargeInputs(AircraftInputs):
@@ -290,7 +300,9 @@ class Recharge(Procedure):
                 )
             draft.emit(AttributesSet(aircraft=inputs.aircraft, values={key: e.turn}))
         lost = inputs.charge + total - new
-        narrative = f"recharge {counted}{total}: {outcome}" + (
+        terms = [Term("current charge", inputs.charge, "UFO rules, Firing: UFO", "recharge dice")]
+        shown = worked(total, terms) if n else str(inputs.charge)
+        narrative = f"recharge {counted}dice {shown}: {outcome}" + (
             f" ({lost} over maximum lost)" if lost else ""
         )
-        return Decision(outcome, f"{narrative} ({self.rule})")
+        return Decision(outcome, f"{narrative} ({self.rule})", modifiers=tuple(terms))

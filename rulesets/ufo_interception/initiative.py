@@ -12,6 +12,7 @@ from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.events import GameAttributesSet, InitiativeSet
 from app.core.procedure import Decision, Draft, Procedure
+from app.core.reckoning import Term, worked
 
 from .card import card_of, details_of
 from .sequence import INITIATIVE, RULE, require_step
@@ -142,10 +143,23 @@ class Initiative(Procedure):
                 GameAttributesSet(values={"initiative_ties": [g for g in gs if len(g) > 1]}),
             )
         shown = order_label(self._groups(inputs.model_copy(update={"planes": names}), faces))
+        terms = self.terms(inputs, names)
         detail = ", ".join(
-            f"{n} {f}+{r}={f + r}" for n, f, r in zip(names, faces, inputs.reactions, strict=True)
+            f"{n} {worked(f, [t])}" for n, f, t in zip(names, faces, terms, strict=True)
         )
-        return Decision(outcome, f"initiative {detail}: moving order {shown} ({self.rule})")
+        return Decision(
+            outcome,
+            f"initiative {detail}: moving order {shown} ({self.rule})",
+            modifiers=tuple(terms),
+        )
+
+    def terms(self, inputs: InitiativeInputs, names: Sequence[str]) -> list[Term]:
+        """ "Each plane rolls d6+pilot reaction": each plane's pilot reaction, added to its die
+        (``names``: the planes as their dice are named)."""
+        return [
+            Term("pilot reaction", r, self.rule, f"initiative for {n}")
+            for n, r in zip(names, inputs.reactions, strict=True)
+        ]
 
 
 class RollOff(Procedure):
