@@ -33,7 +33,7 @@ FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 
 _state: dict[str, object] = {}
 #: told of every uncaught exception once it is in the log: (type, value, traceback, log path)
-_listeners: list[Callable[[type[BaseException], BaseException, TracebackType | None, Path], None]]
+_listeners: list[Callable[[type[BaseException], BaseException, TracebackType | None, Path], object]]
 _listeners = []
 
 log = logging.getLogger("airboss")
@@ -99,9 +99,10 @@ def _rotate(path: Path) -> None:
 
 
 def on_uncaught(
-    listener: Callable[[type[BaseException], BaseException, TracebackType | None, Path], None],
+    listener: Callable[[type[BaseException], BaseException, TracebackType | None, Path], object],
 ) -> None:
-    """``listener`` is told of each uncaught exception after it is logged (the desk's dialog)."""
+    """``listener`` is told of each uncaught exception after it is logged (the desk's dialog);
+    what it returns is not used."""
     _listeners.append(listener)
 
 

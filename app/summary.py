@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict, cast
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from app.core.acting import ActingLine
     from app.core.engagement import AircraftState, Engagement
     from app.core.log_index import Logged
     from app.core.ruleset import Ruleset, Step
@@ -50,7 +51,7 @@ class GameSession(Protocol):
     ruleset: Ruleset
 
     def steps(self) -> list[Step]: ...
-    def acting(self) -> list[tuple[str, ...]]: ...
+    def acting(self) -> list[ActingLine]: ...
     def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str: ...
     def iter_stored(self, after: int = 0, page: int = 2000) -> Iterator[Logged]: ...
 
@@ -331,9 +332,7 @@ def acting_rows(session: GameSession, acted: set[tuple[str, str]]) -> tuple[list
     procedures = session.ruleset.procedures
     rows: list[ActingRow] = []
     for line in order:
-        who, what = str(line[0]), str(line[1])
-        proc = str(line[2]) if len(line) >= 3 else ""
-        target = str(line[3]) if len(line) > 3 and line[3] else ""
+        who, what, proc, target = line.who, line.what, line.procedure, line.other
         # the initiative roll is every roll line's: one roll of the whole game (issue 29)
         done = bool(proc) and (
             (proc, who) in acted or (proc == session.ruleset.initiative and (proc, "") in acted)

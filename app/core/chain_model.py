@@ -205,11 +205,9 @@ class GenericModel(ChainModel[Snap]):
             except Exception:  # noqa: BLE001 - a ruleset that cannot say: nothing owed
                 lines = []
             found = tuple(
-                (line[0], line[1], line[2])
+                (line.who, line.what, line.procedure)
                 for line in lines
-                if len(line) >= 3
-                and line[0] == self.subject_id
-                and line[2] in self.ruleset.procedures
+                if line.who == self.subject_id and line.procedure in self.ruleset.procedures
             )
             self._lines[key] = found
         return found

@@ -29,6 +29,7 @@ from psygnal import Signal
 from pydantic import ValidationError
 
 from app.core import field_text
+from app.core.acting import ActingLine
 from app.core.dice import DiceError, DiceSource, DiceSpec, SeededDice, TableDice
 from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, Raced, RuleViolation
@@ -71,7 +72,7 @@ class Desk(Protocol):
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution: ...
 
-    def acting(self) -> list[tuple[str, ...]]: ...
+    def acting(self) -> list[ActingLine]: ...
 
     def first_roles(self, procedure: str) -> dict[str, str | None]: ...
 
@@ -217,7 +218,7 @@ class ActionDraft:
         self._resolving_missing = False
         #: the "who acts now" line this draft was opened from, and whether that line was
         #: listed then (a roll owed that is undone or resolved elsewhere leaves the form)
-        self.line: tuple[str, str, str | None] | None = None
+        self.line: ActingLine | None = None
         self._line_listed = False
         self._clock: tuple[int, int] = (0, 0)
         self._roster: tuple[tuple[str, str, str | None, bool], ...] = ()
@@ -510,7 +511,7 @@ class ActionDraft:
         self.procedure = procedure
         e = self.desk.engagement
         self.roles = {} if self.whole_game else line_roles(proc, e, who, other)
-        self.line = (procedure, who, other)
+        self.line = ActingLine(who, "", procedure=procedure, other=other or "")
         self._line_listed = self._listed(self.line)
         self._clock = (e.turn, e.step)
         self._prepare()
@@ -936,8 +937,9 @@ class ActionDraft:
             self._prepare()
             return True
         if res.follows is not None:
-            who, _what, pid, *other = res.follows
-            self.open_line(pid, who, other[0] if other else None)
+            owed = res.follows
+            who, pid = owed.who, owed.procedure
+            self.open_line(pid, who, owed.other or None)
             game = self.desk.engagement
             name = game.aircraft[who].name if who in game.aircraft else who
             title = self.desk.ruleset.procedures[pid].title
@@ -1021,8 +1023,8 @@ class ActionDraft:
                 self.roles[role] = None
         self._prepare()
 
-    def _line_gone(self, line: tuple[str, str, str | None], undone: bool, elsewhere: bool) -> None:
-        pid, who, _ = line
+    def _line_gone(self, line: ActingLine, undone: bool, elsewhere: bool) -> None:
+        pid, who = line.procedure, line.who
         e = self.desk.engagement
         name = e.aircraft[who].name if who in e.aircraft else e.removed.get(who, who)
         proc = self.desk.ruleset.procedures.get(pid)
@@ -1063,13 +1065,13 @@ class ActionDraft:
         if resolving and p is not None and p.missing is None:
             self.resolve()
 
-    def _listed(self, line: tuple[str, str, str | None]) -> bool:
-        pid, who, _ = line
+    def _listed(self, line: ActingLine) -> bool:
+        pid, who = line.procedure, line.who
         try:
             lines = self.desk.acting()
         except Exception:  # noqa: BLE001 - said where who acts now is shown
             return False
-        return any(len(a) >= 3 and a[2] == pid and a[0] == who for a in lines)
+        return any(a.procedure == pid and a.who == who for a in lines)
 
     # -- preparing -----------------------------------------------------------------------------
 

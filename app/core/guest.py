@@ -480,13 +480,21 @@ def steps_list(result: Any) -> Any:
 
 
 def acting_lines(result: Any) -> Any:
-    """A checker for "who acts now": a list of lines, each 2 to 4 texts (who, what, and the
-    procedure and other aircraft when it opens one)."""
-    sequence_of(tuple)(result)
+    """A checker for "who acts now": a list of ``ActingLine``s (who, what, and the procedure
+    and other aircraft when it opens one), each field text. A tuple, the form before issue
+    44, is refused naming the line and the type it must be."""
+    from app.core.ruleset import ActingLine
+
+    if isinstance(result, str | bytes) or not isinstance(result, Sequence):
+        raise TypeError(f"{_shown(result)}, not a list of ActingLine")
     for i, line in enumerate(result):
-        if not 2 <= len(line) <= 4:
-            raise TypeError(f"line {i + 1} of {len(line)} items, not 2 to 4")
-        _texts(line, f"line {i + 1}'s item")
+        if not isinstance(line, ActingLine):
+            raise TypeError(
+                f"line {i + 1} as {_shown(line)}, not an ActingLine "
+                "(app.core.ruleset.ActingLine(who, what, procedure=..., other=...))"
+            )
+        for name in ("who", "what", "procedure", "other"):
+            _text(getattr(line, name), f"line {i + 1}'s {name}")
     return result
 
 

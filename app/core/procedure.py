@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from app.core.acting import ActingLine
 from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
 from app.core.errors import MissingTableValue, RuleViolation
@@ -89,7 +90,7 @@ class Resolution:
     headline: str = ""
     #: the "who acts now" line this result makes owed at once, if any (set by the session:
     #: a roll it owes, which the desk opens next)
-    follows: tuple[str, ...] | None = None
+    follows: ActingLine | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from app.core.acting import ActingLine
 from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, apply
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded, Event
@@ -34,7 +35,7 @@ M = TypeVar("M", bound=BaseModel)
 PilotQuality = Literal["green", "inexperienced", "average", "experienced", "ace"]
 
 __all__ = [
-    "Acting",
+    "ActingLine",
     "AircraftInputs",
     "CardBlock",
     "CardSpec",
@@ -142,11 +143,6 @@ class Step:
         elif self.title != self.phase:
             parts.append(self.title)
         return ", ".join(parts)
-
-
-#: one line of "who acts now": (who, what), (who, what, procedure id), or
-#: (who, what, procedure id, target aircraft id) when the roll is against a known aircraft
-Acting = tuple[str, str] | tuple[str, str, str] | tuple[str, str, str, str]
 
 
 # --- control cards: concrete blocks a ruleset builds from an aircraft's state ---------------
@@ -401,7 +397,7 @@ class Ruleset:
         shows it."""
         return None
 
-    def written_plot(self, engagement: Engagement, line: Acting) -> bool:
+    def written_plot(self, engagement: Engagement, line: ActingLine) -> bool:
         """This "who acts now" line's ``secret_inputs`` are written secretly (a plot): what a
         player enters for it stays sealed at the desk until every written plot of the step is
         in (the reveal). None by default."""
@@ -420,10 +416,11 @@ class Ruleset:
         """The steps of one turn, in order."""
         return (Step("Turn", "Turn"),)
 
-    def acting(self, engagement: Engagement) -> Sequence[Acting]:
-        """Who acts in the current step, in order: ``(aircraft id or side, what they do)``, or
-        ``(who, what, procedure id)`` when one procedure is what they do (the desk then opens
-        that procedure's form for them on a double-click)."""
+    def acting(self, engagement: Engagement) -> Sequence[ActingLine]:
+        """Who acts in the current step, in order: an ``ActingLine`` each (who, what they do,
+        and the procedure when one procedure is what they do: the desk then opens that
+        procedure's form for them on a double-click). Anything else is refused by the guest
+        checks (``app.core.guest.acting_lines``), naming the line."""
         return []
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:

@@ -12,9 +12,11 @@ Pure Python: the desk's model keeps one ``PendingBook``; the players' views read
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+
+from app.core.acting import ActingLine
 
 #: a "who acts now" line: procedure id, the line's aircraft (or side), the other aircraft or ""
 LineKey = tuple[str, str, str]
@@ -23,9 +25,9 @@ State = Literal["pending", "accepted", "rejected", "closed"]
 KEEP = 20
 
 
-def line_key(line: Sequence[str]) -> LineKey:
-    """The key of an acting line ``(who, what, procedure[, other])``."""
-    return (line[2], line[0], line[3] if len(line) > 3 else "")
+def line_key(line: ActingLine) -> LineKey:
+    """The key of a "who acts now" line: its procedure, who acts and the other aircraft."""
+    return (line.procedure, line.who, line.other)
 
 
 def key_text(key: LineKey) -> str:

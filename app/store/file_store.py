@@ -296,7 +296,8 @@ def _migrate_file(path: Path) -> None:
 
     def for_sqlalchemy() -> sqlite3.Connection:
         db = connect(path)
-        db.isolation_level = ""  # sqlite3's own transactions, which SQLAlchemy drives
+        # sqlite3's own transactions, which SQLAlchemy drives ("DEFERRED": the default, "")
+        db.isolation_level = "DEFERRED"
         return db
 
     engine = create_engine("sqlite://", creator=for_sqlalchemy, poolclass=NullPool)
@@ -552,7 +553,7 @@ class FileStore(Store):
             self.heads[game_id] = (last, digest)
 
     def _time(self, value: Any) -> datetime:
-        return datetime.fromisoformat(value) if isinstance(value, str) else value  # type: ignore[no-any-return]
+        return datetime.fromisoformat(value) if isinstance(value, str) else value
 
     def _stored_time(self, value: datetime) -> Any:
         return value.strftime(TIME_FORMAT)

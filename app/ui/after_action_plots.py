@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -38,7 +39,8 @@ SIDE_COLOURS = ("#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a589"
 def side_colour(i: int) -> QColor:
     if i < len(SIDE_COLOURS):
         return QColor(SIDE_COLOURS[i])
-    return pg.intColor(i, hues=12)
+    colour: QColor = pg.intColor(i, hues=12)  # (pyqtgraph is untyped: its result is a QColor)
+    return colour
 
 
 def plot_widget() -> pg.PlotWidget:
@@ -60,7 +62,11 @@ def _reset(w: pg.PlotWidget, legend: bool = True) -> pg.LegendItem | None:
     return w.plotItem.legend or w.addLegend(offset=(-10, 10))
 
 
-def step_xy(xs: Sequence[float], ys: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+#: an array of floats, as the plots draw them
+Floats = npt.NDArray[np.float64]
+
+
+def step_xy(xs: Sequence[float] | Floats, ys: Sequence[float] | Floats) -> tuple[Floats, Floats]:
     """A stepped line through the points: a value holds until the next change."""
     n = len(xs)
     if n == 0:

@@ -6,6 +6,7 @@ game time, luck, and dice at the table -- with the clicked log line and the expo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.after_action import Series
 from app.core.dice_check import NO_AIRCRAFT
 from app.core.luck import attacks
 from app.ui.accessible import named
@@ -61,7 +63,7 @@ class AfterActionView(QWidget):
             "The chosen quantity per aircraft or side over game time in turns; hover a point "
             "for its value and log line, click it for the Game log.",
         )
-        self.fight_items: list = []
+        self.fight_items: list[tuple[Series, pg.PlotCurveItem, pg.ScatterPlotItem]] = []
         fight = QWidget()
         row = QHBoxLayout()
         row.addWidget(QLabel("Show"))
@@ -88,7 +90,7 @@ class AfterActionView(QWidget):
             "The luck plot",
             "Cumulative hits against the expected, inside the band of 90% of fair games.",
         )
-        self.luck_items: dict = {}
+        self.luck_items: dict[str, Any] = {}  # pyqtgraph's items, by what they draw
         self.luck_table = QTableWidget(0, 5)
         named(
             self.luck_table,
@@ -129,7 +131,7 @@ class AfterActionView(QWidget):
             "The dice plot",
             "How often each face of the chosen die was typed, against a fair die's count.",
         )
-        self.dice_items: dict = {}
+        self.dice_items: dict[str, Any] = {}
         # which physical dice (or player) a side or an aircraft rolls, set once, for the
         # rolls typed after it (a record in the log: ``GameSession.set_dice``)
         self.dice_who = QComboBox()

@@ -317,7 +317,9 @@ def take_screenshot(window: MainWindow, path: Path) -> int:
     # opaque: written as RGB at a light compression, half the PNG's encoding time of a 32-bit
     # image at the default level, for a file of the same size (issue 36)
     image = window.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
-    ok = image.save(str(path), "PNG", PNG_QUALITY)
+    # PySide6's stub types the format as bytes; at run time it takes only text (b"PNG" is
+    # refused with "called with wrong argument values", PySide6 6.11)
+    ok = image.save(str(path), "PNG", PNG_QUALITY)  # type: ignore[call-overload]
     window.close()
     window.model.set_session(None)
     if not ok:

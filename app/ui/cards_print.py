@@ -387,7 +387,7 @@ class PrintCardsDialog(QDialog):
 
         default = (
             "changed"
-            if model.has_session and model.session.printed and model.session.changed_since_printed()
+            if model.has_session and model.roster.printed and model.roster.changed_since_printed()
             else "all"
         )
         self._radios[default].setChecked(True)
@@ -558,7 +558,7 @@ class PrintCardsDialog(QDialog):
         finally:
             dlg.reset()
             dlg.deleteLater()
-        self._model.attempt(lambda: self._model.session.mark_printed(ids, where))
+        self._model.attempt(lambda: self._model.roster.mark_printed(ids, where))
         self._refresh()
         self._status.setText(f"{job}: {len(faces)} cards on {pages} pages.")
         return True
@@ -617,9 +617,7 @@ class PrintCardsDialog(QDialog):
         ids = self.aircraft_ids()
         if self.print_preview_dialog().exec() == QDialog.DialogCode.Accepted:
             where = f"on the printer {self._preview_printer.printerName() or '(default)'}"
-            self._model.attempt(
-                lambda: self._model.session.mark_printed(ids, f"{where} (the desk)")
-            )
+            self._model.attempt(lambda: self._model.roster.mark_printed(ids, f"{where} (the desk)"))
             self.accept()
 
 

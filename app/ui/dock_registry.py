@@ -13,14 +13,16 @@ carries on without it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QListWidget, QTreeWidget, QWidget
 
 from app.ui.model import EngagementModel
+from app.ui.when_shown import WhenShown
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 
@@ -29,6 +31,57 @@ class PanelClass(Protocol):
     """What builds a panel: its class, called with the desk's model."""
 
     def __call__(self, model: EngagementModel) -> QWidget: ...
+
+
+# What a panel may offer the main window beyond being a QWidget. The window holds its panels
+# as plain widgets (each is imported only when first seen, issue 20) and asks one of them for
+# what it offers with ``isinstance`` against these: a panel that does not offer it is simply
+# not asked.
+
+
+@runtime_checkable
+class InView(Protocol):
+    """A panel that does no work while out of view (issue 20): its ``when_shown`` follows its
+    dock and rebuilds it once it is seen."""
+
+    when_shown: WhenShown
+
+
+@runtime_checkable
+class Compact(Protocol):
+    """A panel with a table-mode layout of its own (the Turn panel leaves out its steps)."""
+
+    def set_compact(self, on: bool) -> None: ...
+
+
+@runtime_checkable
+class ShowsLogLine(Protocol):
+    """The Game log: in front on one action's line."""
+
+    def show_action(self, action: int) -> None: ...
+
+
+@runtime_checkable
+class SelectsAircraft(Protocol):
+    """The Roster: selects aircraft by id, in its tree of aircraft."""
+
+    tree: QTreeWidget
+
+    def select(self, ids: Iterable[str]) -> None: ...
+
+
+@runtime_checkable
+class ShowsActing(Protocol):
+    """The Turn panel: its list of who acts now."""
+
+    acting: QListWidget
+
+
+@runtime_checkable
+class PrintsBoard(Protocol):
+    """The Board: its positions, arcs and readings as a PDF page (issue 18)."""
+
+    def board_pdf(self, path: str) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ bar. The layout and window geometry are kept in ``QSettings`` and restored on th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,19 @@ from app.ui.desk_layout import (
     TABLE_LEFT_WIDTH,
     used_panels,
 )
-from app.ui.dock_registry import FIRST, LEFT, PANELS, RIGHT, PanelEntry
+from app.ui.dock_registry import (
+    FIRST,
+    LEFT,
+    PANELS,
+    RIGHT,
+    Compact,
+    InView,
+    PanelEntry,
+    PrintsBoard,
+    SelectsAircraft,
+    ShowsActing,
+    ShowsLogLine,
+)
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.qt_app import APP_NAME, version
@@ -160,10 +173,13 @@ class MainWindow(QMainWindow):
         for entry in PANELS:
             dock = QDockWidget(entry.title, self)
             dock.setObjectName(entry.name)
-            dock.visibilityChanged.connect(
-                lambda on, e=entry: on and self._build_on_view and self._build_missing(e)
-            )
+            dock.visibilityChanged.connect(partial(self._dock_seen, entry))
             self.docks[entry.name] = dock
+
+    def _dock_seen(self, entry: PanelEntry, on: bool) -> None:
+        """A dock came into view (or went): its panel is built now if it was not."""
+        if on and self._build_on_view:
+            self._build_missing(entry)
 
     def build_panels(self) -> None:
         """Once the desk has painted (a window made with ``panels_later``): the panels in view,
@@ -210,16 +226,14 @@ class MainWindow(QMainWindow):
             self.show_refusal(f"The {entry.title} panel could not be built: {why}")
             return False
         self.missing_panels.pop(entry.name, None)
-        compact = getattr(widget, "set_compact", None)
-        if compact is not None:  # built in table mode: as table mode has it (the Turn panel)
-            compact(getattr(self, "_desk_state", None) is not None)
+        if isinstance(widget, Compact):  # built in table mode: as table mode has it (Turn panel)
+            widget.set_compact(getattr(self, "_desk_state", None) is not None)
         before = dock.widget()  # the note of a try that failed
         dock.setWidget(widget)
         self.panels[entry.name] = widget
         guard_wheel_under(widget)
-        hook = getattr(widget, "when_shown", None)
-        if hook is not None:  # out of view, the panel does no work (issue 20)
-            hook.attach(dock, shown)
+        if isinstance(widget, InView):  # out of view, the panel does no work (issue 20)
+            widget.when_shown.attach(dock, shown)
         self._connect_panels()
         self._apply_read_only()
         if before is not None:
@@ -273,9 +287,8 @@ class MainWindow(QMainWindow):
         dock = self.docks[name]
         dock.show()
         dock.raise_()
-        hook = getattr(panel, "when_shown", None)
-        if hook is not None:
-            hook.fresh()
+        if isinstance(panel, InView):
+            panel.when_shown.fresh()
 
     def _show_log_line(self, action: int) -> None:
         """The Game log in front on this action's line (an After-action point clicked); a log
@@ -286,7 +299,7 @@ class MainWindow(QMainWindow):
             return
         self.docks["game_log"].show()
         self.docks["game_log"].raise_()
-        if not built:
+        if not built and isinstance(panel, ShowsLogLine):
             panel.show_action(action)
 
     def arrange(self, layout: Layout, used: frozenset[str]) -> None:
@@ -318,8 +331,8 @@ class MainWindow(QMainWindow):
         for name, dock in self.docks.items():
             if name not in used:
                 dock.hide()
-        for column in firsts.values():
-            column[0].raise_()  # Combat in front, even where Qt merged a column's groups
+        for fronts in firsts.values():
+            fronts[0].raise_()  # Combat in front, even where Qt merged a column's groups
         self._hidden_for_game = {n for n in self.docks if n not in used}
         self._sizes(firsts)
 
@@ -528,9 +541,9 @@ class MainWindow(QMainWindow):
 
     def _update_edit_actions(self) -> None:
         has = self.model.has_session
-        undo = self.model.session.undo_text if has else None
-        redo = self.model.session.redo_text if has else None
-        elsewhere = has and self.model.session.undo_elsewhere
+        undo = self.model.undoing.undo_text if has else None
+        redo = self.model.undoing.redo_text if has else None
+        elsewhere = has and self.model.undoing.undo_elsewhere
         whose = "another window's action: " if elsewhere else ""
         self.undo_action.setText(f"&Undo {whose}{_short(undo)}" if undo else "&Undo")
         self.undo_action.setEnabled(undo is not None)
@@ -568,7 +581,7 @@ class MainWindow(QMainWindow):
         """Edit > Find (Ctrl+F): the aircraft whose name holds ``text`` (asked for when not
         given) selected in the Roster, which comes forward; their ids."""
         roster = self.panel("roster")
-        if not self.model.has_session or roster is None:
+        if not self.model.has_session or not isinstance(roster, SelectsAircraft):
             return []
         if text is None:
             text, ok = QInputDialog.getText(self, "Find an aircraft", "Name (or part of it):")
@@ -659,7 +672,7 @@ class MainWindow(QMainWindow):
         e = self.model.engagement
         chosen = [e.aircraft[i] for i in self.model.selection if i in e.aircraft]
         type_id = chosen[0].type_id if chosen else None
-        self.card_editor = CardEditor(self.model.session.ruleset, self, type_id=type_id)
+        self.card_editor = CardEditor(self.model.ruleset, self, type_id=type_id)
         self.card_editor.show()
 
     def edit_tables(self) -> None:
@@ -668,7 +681,7 @@ class MainWindow(QMainWindow):
             return
         from app.ui.editors.tables_editor import TablesEditor
 
-        self.tables_editor = TablesEditor(self.model.session.ruleset, self)
+        self.tables_editor = TablesEditor(self.model.ruleset, self)
         self.tables_editor.saved.connect(lambda _name: self.model.tables_saved())
         self.tables_editor.show()
 
@@ -711,9 +724,9 @@ class MainWindow(QMainWindow):
 
     def recent_games(self) -> list[str]:
         value = self.settings.value("recent", [])
-        if isinstance(value, str):
+        if isinstance(value, str):  # a list of one, as an INI file gives it back
             return [value] if value else []
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
@@ -856,12 +869,12 @@ class MainWindow(QMainWindow):
     def print_board(self) -> None:
         """The board as a PDF page: positions, arcs and readings (issue 18)."""
         board = self.panel("angle_off") if self.model.has_session else None
-        if board is None or not hasattr(board, "board_pdf"):
+        if not isinstance(board, PrintsBoard):
             self.show_refusal("There is no board to print.")
             return
         path, _ = QFileDialog.getSaveFileName(self, "Print board", "board.pdf", "PDF (*.pdf)")
         if path:
-            board.board_pdf(path)  # type: ignore[union-attr]
+            board.board_pdf(path)
 
     # -- view ---------------------------------------------------------------------------------
 
@@ -883,13 +896,13 @@ class MainWindow(QMainWindow):
         if self.table_mode:
             self.table_mode_action.setChecked(False)
             self.set_table_mode(False)
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         self.arrange(DESK, used_panels(rs))
 
     def show_all_panels(self, untab: bool = False) -> None:
         """Every panel this game uses shown; with ``untab`` tabbed panels are split so each is
         on screen (beside each other on the left, one above the other elsewhere)."""
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         used = used_panels(rs)
         for name, dock in self.docks.items():
             dock.setFloating(False)
@@ -914,7 +927,7 @@ class MainWindow(QMainWindow):
         Turn on the left, Combat on the right, the rest tabbed behind) in larger type; leaving
         it puts the desk back as it was."""
         was = self._desk_state is not None
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         if on and not was:
             self._desk_state = self.saveState()
             self.arrange(TABLE, used_panels(rs))
@@ -929,9 +942,8 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             dock.setFont(font)  # floating docks are windows of their own
         for panel in self.panels.values():  # the Turn panel leaves out its list of steps
-            compact = getattr(panel, "set_compact", None)
-            if compact is not None:
-                compact(on)
+            if isinstance(panel, Compact):
+                panel.set_compact(on)
         self.table_mode_action.setChecked(on)
         self.settings.setValue("view/table_mode", on)
 
@@ -1032,9 +1044,10 @@ class MainWindow(QMainWindow):
     def show_readings(self) -> None:
         """Help > Rules readings: every variant with its default (non-modal, stays open beside
         the desk)."""
-        current, chosen = None, ()
+        current: str | None = None
+        chosen: tuple[str, ...] = ()
         if self.model.has_session:
-            current = self.model.session.ruleset.id
+            current = self.model.ruleset.id
             chosen = self.model.session.engagement.variants
         from app.ui.readings_dialog import ReadingsDialog
 
@@ -1062,7 +1075,7 @@ class MainWindow(QMainWindow):
         if not self._shown_once:
             self._shown_once = True
             turn = self.panels.get("turn")
-            if turn is not None:
+            if isinstance(turn, ShowsActing):
                 turn.acting.setFocus()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -33,9 +33,14 @@ if TYPE_CHECKING:
     from app.core.engagement import AircraftState, Engagement
     from app.core.events import Envelope
     from app.core.log_index import LogReader, SlicedRead
-    from app.core.ruleset import Step
+    from app.core.ruleset import Ruleset, Step
     from app.players.pending import Entry, LineKey, PendingBook
     from app.session import GameSession
+    from app.session.actions import Actions
+    from app.session.clock import Clock
+    from app.session.odds import Odds
+    from app.session.roster import Roster
+    from app.session.undo import Undo
 
 
 def describe_error(e: Exception) -> str:
@@ -200,6 +205,35 @@ class EngagementModel(QObject):
     @property
     def session_or_none(self) -> GameSession | None:
         return self._session
+
+    # -- the parts of the session a dock is given (issue 44): each dock reaches the one it
+    # needs, never the whole session; each raises ``RuleViolation`` when no game is open
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.session.ruleset
+
+    @property
+    def roster(self) -> Roster:
+        """Aircraft added, edited, removed, placed; ledgers, printed cards, the dice."""
+        return self.session.roster
+
+    @property
+    def clock(self) -> Clock:
+        return self.session.clock
+
+    @property
+    def actions(self) -> Actions:
+        """Prepare, roll and resolve the ruleset's procedures."""
+        return self.session.actions
+
+    @property
+    def odds(self) -> Odds:
+        return self.session.odds_of
+
+    @property
+    def undoing(self) -> Undo:
+        return self.session.undoing
 
     @property
     def has_session(self) -> bool:
@@ -663,6 +697,8 @@ class EngagementModel(QObject):
         """A written plot not yet revealed: some written plot of the step is still to come."""
         if not entry.written or self._session is None:
             return False
+        from app.core.acting import ActingLine  # with the game, not the first paint
+
         e = self.engagement
         rs = self._session.ruleset
         rows = self.turn_rows_now()
@@ -671,7 +707,9 @@ class EngagementModel(QObject):
             (r["procedure"], r["who"], r["target"])
             for r in acting
             if r["procedure"]
-            and rs.written_plot(e, (r["who"], r["what"], r["procedure"], r["target"]))
+            and rs.written_plot(
+                e, ActingLine(r["who"], r["what"], procedure=r["procedure"], other=r["target"])
+            )
         ]
         done = [(r["procedure"], r["who"], r["target"]) for r in acting if r["done"]]
         return not self.pending.revealed(written, done, (e.turn, e.step))
@@ -689,9 +727,11 @@ class EngagementModel(QObject):
                 "(rule 2). Delete on its line rejects it."
             )
             return False
+        from app.core.acting import ActingLine
+
         pid, who, other = entry.line
         draft = self.draft
-        if draft.line != (pid, who, other or None):
+        if draft.line != ActingLine(who, "", procedure=pid, other=other):
             self.request_procedure(pid, who, other)
         else:
             self.panel_wanted.emit("combat")

@@ -18,6 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from app.core.acting import ActingLine
 from app.core.card_face import card_face
 from app.core.draft import pools
 from app.core.errors import RuleViolation
@@ -272,12 +273,12 @@ class PlayersBridge(QObject):
             return None
         secret = getattr(rs, "secret_inputs", {}).get(pid)
         if secret:
-            sealed = rs.written_plot(e, (who, row["what"], pid, other))
+            sealed = rs.written_plot(e, ActingLine(who, row["what"], procedure=pid, other=other))
             return {"kind": "plot", "fields": plot_fields(proc, secret), "sealed": sealed}
         if isinstance(proc, Calculator):
             return None  # no dice to roll
         d = self.model.draft
-        if d.line == (pid, who, other or None) and d.prepared is not None:
+        if d.line == ActingLine(who, "", procedure=pid, other=other) and d.prepared is not None:
             slots = d.slots
         else:
             try:

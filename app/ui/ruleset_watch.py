@@ -32,7 +32,7 @@ class RulesetWatch(QObject):
     @staticmethod
     def _forget(hear: object) -> None:
         if hear in guest.watchers:
-            guest.watchers.remove(hear)  # type: ignore[arg-type]
+            guest.watchers.remove(hear)
 
     def close(self) -> None:
         self._forget(self._hear)

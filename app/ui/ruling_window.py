@@ -11,15 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import (
     QFont,
     QKeyEvent,
     QKeySequence,
-    QPagedPaintDevice,
     QPageLayout,
     QPainter,
+    QPdfWriter,
     QShortcut,
     QTextDocument,
 )
@@ -36,6 +37,9 @@ from app.core.ruling import Ruling
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel, describe_error
 from app.ui.pdf_page import a4_writer
+
+if TYPE_CHECKING:  # QtPrintSupport loads when the umpire first prints
+    from PySide6.QtPrintSupport import QPrinter
 
 
 def ruling_html(ruling: Ruling, size: float = 0) -> str:
@@ -57,7 +61,7 @@ def ruling_html(ruling: Ruling, size: float = 0) -> str:
     return "\n".join(out)
 
 
-def render_page(ruling: Ruling, device: QPagedPaintDevice) -> None:
+def render_page(ruling: Ruling, device: QPdfWriter | QPrinter) -> None:
     """Draw the ruling on one page of ``device`` (a PDF writer or a printer): the type is made
     smaller until the whole ruling fits the page."""
     painter = QPainter(device)
@@ -139,7 +143,8 @@ class RulingWindow(QWidget):
 
     def show_to_players(self) -> None:
         """The public ruling on the Player display (opened if it is not)."""
-        main = self.parentWidget().window() if self.parentWidget() is not None else None
+        parent = self.parentWidget()
+        main = parent.window() if parent is not None else None
         opener: Callable[[], object] | None = getattr(main, "open_player_view", None)
         if opener is not None:
             opener()  # the desk's Player display, opened or brought forward

@@ -81,21 +81,21 @@ class UserGuide(QDialog):
             self.browser.setSearchPaths([str(pictures)])
             self.browser.document().setBaseUrl(QUrl.fromLocalFile(str(pictures) + "/"))
         self.browser.setMarkdown(guide_markdown(text, pictures))
-        self.find = QLineEdit()
-        self.find.setPlaceholderText("Find in the guide (Enter: next)")
-        self.find.setAccessibleName("Find in the user guide")
-        self.find.setClearButtonEnabled(True)
-        self.find.returnPressed.connect(self.find_next)
+        self.find_box = QLineEdit()
+        self.find_box.setPlaceholderText("Find in the guide (Enter: next)")
+        self.find_box.setAccessibleName("Find in the user guide")
+        self.find_box.setClearButtonEnabled(True)
+        self.find_box.returnPressed.connect(self.find_next)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.find)
+        layout.addWidget(self.find_box)
         layout.addWidget(self.browser, 1)
         layout.addWidget(buttons)
         self.find_action = QAction("Find", self)
         self.find_action.setShortcuts(QKeySequence.StandardKey.Find)
         self.find_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        self.find_action.triggered.connect(lambda: self.find.setFocus())
+        self.find_action.triggered.connect(lambda: self.find_box.setFocus())
         self.addAction(self.find_action)
         self.resize(820, 640)
 
@@ -106,7 +106,7 @@ class UserGuide(QDialog):
     def find_next(self) -> bool:
         """The next place the find box's text is in the guide, selected (from the top again
         once past the last)."""
-        wanted = self.find.text()
+        wanted = self.find_box.text()
         if not wanted:
             return False
         if self.browser.find(wanted):

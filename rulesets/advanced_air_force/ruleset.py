@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import Event
 from app.core.procedure import Procedure
-from app.core.ruleset import Acting, CardSpec, LedgerSpec, Ruleset, Step, Variant
+from app.core.ruleset import ActingLine, CardSpec, LedgerSpec, Ruleset, Step, Variant
 
 from . import advantage_state, sequence
 from .advantage import DeclareAdvantage, EndAdvantage
@@ -194,15 +194,13 @@ class AdvancedAirForce(Ruleset):
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:
         return sequence.on_clock(engagement, turn, step)
 
-    def acting(self, engagement: Engagement) -> list[Acting]:
+    def acting(self, engagement: Engagement) -> list[ActingLine]:
         return sequence.acting(engagement)
 
-    def written_plot(self, engagement: Engagement, line: Acting) -> bool:
+    def written_plot(self, engagement: Engagement, line: ActingLine) -> bool:
         """Rule 2: the unaffected aircraft's movements are "secretly written", and the
         Advantaged plot theirs after the Disadvantaged have moved; the Disadvantaged move in
         the open. So an Airspeed line is a written plot unless its aircraft is Disadvantaged."""
-        return (
-            len(line) >= 3
-            and line[2] == "speed_change"
-            and line[0] not in advantage_state.disadvantaged(engagement)
+        return line.procedure == "speed_change" and line.who not in advantage_state.disadvantaged(
+            engagement
         )

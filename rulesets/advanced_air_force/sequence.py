@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.core.engagement import Engagement
 from app.core.events import Event
-from app.core.ruleset import Acting, Step
+from app.core.ruleset import ActingLine, Step
 
 from . import advantage_state
 from .advantage import expire_advantages
@@ -38,7 +38,7 @@ def on_clock(engagement: Engagement, turn: int, step: int) -> list[Event]:
     return expire_advantages(engagement, turn)
 
 
-def acting(engagement: Engagement) -> list[Acting]:
+def acting(engagement: Engagement) -> list[ActingLine]:
     """Who acts in each step (issue 14), each line opening its procedure:
 
     - Movement (rule 2): unaffected aircraft write their movement secretly, then the
@@ -53,43 +53,51 @@ def acting(engagement: Engagement) -> list[Acting]:
     names = {a.id: a.name for a in engagement.aircraft.values()}
     if engagement.step == 0:
         first = [
-            (a.id, "writes its movement secretly (airspeed)", "speed_change")
+            ActingLine(a.id, "writes its movement secretly (airspeed)", procedure="speed_change")
             for a in live
             if a.id not in set(adv) | down
         ]
         second = [
-            (a.id, "moves first: Disadvantaged (airspeed)", "speed_change")
+            ActingLine(a.id, "moves first: Disadvantaged (airspeed)", procedure="speed_change")
             for a in live
             if a.id in down and a.id not in adv
         ]
         third = [
-            (a.id, "plots last: Advantaged (airspeed)", "speed_change") for a in live if a.id in adv
+            ActingLine(a.id, "plots last: Advantaged (airspeed)", procedure="speed_change")
+            for a in live
+            if a.id in adv
         ]
         return [*first, *second, *third]
     if engagement.step == 1:
-        held: list[Acting] = [
-            (
+        held: list[ActingLine] = [
+            ActingLine(
                 a.id,
                 f"repeats its Advantage over {names.get(adv[a.id].target, '?')}",
-                "declare_advantage",
-                adv[a.id].target,
+                procedure="declare_advantage",
+                other=adv[a.id].target,
             )
             for a in live
             if a.id in adv
         ]
         return held + [
-            (a.id, "may declare an Advantage (pursuer within 1200 ft)", "declare_advantage")
+            ActingLine(
+                a.id,
+                "may declare an Advantage (pursuer within 1200 ft)",
+                procedure="declare_advantage",
+            )
             for a in live
             if a.id not in adv
         ]
-    fire: list[Acting] = [
-        (
+    fire: list[ActingLine] = [
+        ActingLine(
             a.id,
             f"fires at {names.get(adv[a.id].target, '?')}: Advantaged",
-            "gun_fire",
-            adv[a.id].target,
+            procedure="gun_fire",
+            other=adv[a.id].target,
         )
         for a in live
         if a.id in adv
     ]
-    return fire + [(a.id, "may fire", "gun_fire") for a in live if a.id not in adv]
+    return fire + [
+        ActingLine(a.id, "may fire", procedure="gun_fire") for a in live if a.id not in adv
+    ]

@@ -13,7 +13,7 @@ from app.core.data import load_catalogue
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event
-from app.core.ruleset import Acting, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
+from app.core.ruleset import ActingLine, CardSpec, LedgerSpec, MovementHelp, Ruleset, Step, Variant
 from rulesets.airpower import sequence, tables
 from rulesets.airpower.attacks import GUN_RULE, ORIGINAL, ROCKET_RULE, SSGT_SLOW_NONE
 from rulesets.airpower.card import Card, Details, air_to_air_factors
@@ -226,7 +226,7 @@ class AirPower(Ruleset):
             model = self._chain = AirPowerChain(self.chosen)
         return model
 
-    def acting(self, engagement: Engagement) -> Sequence[Acting]:
+    def acting(self, engagement: Engagement) -> Sequence[ActingLine]:
         return sequence.acting(engagement)
 
     def on_clock(self, engagement: Engagement, turn: int, step: int) -> list[Event]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import AttributesSet, Event
-from app.core.ruleset import Acting, Step
+from app.core.ruleset import ActingLine, Step
 from rulesets.airpower.attacks import GUN_RULE
 from rulesets.airpower.state import Ledger, State
 
@@ -43,7 +43,7 @@ STEPS = (
 )
 
 
-def acting(engagement: Engagement) -> Sequence[Acting]:
+def acting(engagement: Engagement) -> Sequence[ActingLine]:
     """Who acts in the current phase, each line opening its procedure:
 
     - Flight: hits waiting for their damage roll first (rule "Aircraft Damage Resolution"),
@@ -58,21 +58,37 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
     step = engagement.step
     if step == 0:
         owed = [
-            (a.id, f"damage roll owed: {len(_state(a).hits_to_resolve)} hit(s)", "damage")
+            ActingLine(
+                a.id,
+                f"damage roll owed: {len(_state(a).hits_to_resolve)} hit(s)",
+                procedure="damage",
+            )
             for a in planes
             if _state(a).hits_to_resolve
         ]
-        lines: list[Acting] = []
+        lines: list[ActingLine] = []
         for a in planes:
             lines.append(
-                (a.id, "flies its move FP by FP; gun or rocket attacks after an FP", "flight")
+                ActingLine(
+                    a.id,
+                    "flies its move FP by FP; gun or rocket attacks after an FP",
+                    procedure="flight",
+                )
             )
             if "gun_ammunition" in a.ledgers:
-                lines.append((a.id, "may make a gun attack after an FP (Gun Combat)", "gun_attack"))
+                lines.append(
+                    ActingLine(
+                        a.id,
+                        "may make a gun attack after an FP (Gun Combat)",
+                        procedure="gun_attack",
+                    )
+                )
         return owed + lines
     if step == 1:
         return [
-            (a.id, "may launch a Genie (radar lock-on, wings level)", "genie_launch")
+            ActingLine(
+                a.id, "may launch a Genie (radar lock-on, wings level)", procedure="genie_launch"
+            )
             for a in planes
             if a.ledgers.get(Ledger.GENIES) is not None and a.ledgers[Ledger.GENIES].value > 0
         ]
@@ -82,11 +98,15 @@ def acting(engagement: Engagement) -> Sequence[Acting]:
             line
             for a in launchers
             for line in (
-                (a.id, "its Genie flies straight ahead (VFPs as the launcher's)", "genie_flight"),
-                (a.id, "its Genie scatters, then detonates", "genie_scatter"),
+                ActingLine(
+                    a.id,
+                    "its Genie flies straight ahead (VFPs as the launcher's)",
+                    procedure="genie_flight",
+                ),
+                ActingLine(a.id, "its Genie scatters, then detonates", procedure="genie_scatter"),
             )
         ]
-    return [(a.id, "sets its speed for the next game turn") for a in planes]
+    return [ActingLine(a.id, "sets its speed for the next game turn") for a in planes]
 
 
 def on_clock(engagement: Engagement, turn: int, step: int) -> list[Event]:

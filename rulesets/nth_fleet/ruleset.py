@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import AircraftAdded
 from app.core.ruleset import (
-    Acting,
+    ActingLine,
     CardBlock,
     CardSpec,
     LedgerSpec,
@@ -159,5 +159,5 @@ class NthFleet(Ruleset):
     def steps(self, engagement: Engagement) -> Sequence[Step]:
         return sequence.STEPS
 
-    def acting(self, engagement: Engagement) -> list[Acting]:
+    def acting(self, engagement: Engagement) -> list[ActingLine]:
         return sequence.acting(engagement)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.core.engagement import AircraftState, Engagement
-from app.core.ruleset import Acting, Step
+from app.core.ruleset import ActingLine, Step
 from rulesets.nth_fleet.displays import tracks_of
 from rulesets.nth_fleet.missions import effectiveness_kind
 from rulesets.nth_fleet.state import state_of
@@ -32,7 +32,7 @@ STEPS: tuple[Step, ...] = (
 )
 
 
-def acting(engagement: Engagement) -> list[Acting]:
+def acting(engagement: Engagement) -> list[ActingLine]:
     """Who acts in each air phase (issue 14), each line opening its procedure: counters
     with unused points may launch missions (2.2: strategic ones in the strategic phase,
     strikes, escorts and CAP at activation); aloft missions roll for effectiveness (2.3);
@@ -45,20 +45,22 @@ def acting(engagement: Engagement) -> list[Acting]:
     counters = list(engagement.aircraft.values())
     if phase == "Return to base phase":
         return [
-            (a.id, "returns to base (2.1)", "return_to_base")
+            ActingLine(a.id, "returns to base (2.1)", procedure="return_to_base")
             for a in counters
             if tracks_of(a).aloft
         ]
-    out: list[Acting] = []
+    out: list[ActingLine] = []
     strategic = phase == "Strategic air phase"
     what = (
         "may fly a strategic mission (2.2)"
         if strategic
         else ("may launch a strike, escort or CAP (2.2)")
     )
-    out += [(a.id, what, "launch_mission") for a in counters if tracks_of(a).unused]
     out += [
-        (a.id, "rolls for mission effectiveness (2.3)", "mission_effectiveness")
+        ActingLine(a.id, what, procedure="launch_mission") for a in counters if tracks_of(a).unused
+    ]
+    out += [
+        ActingLine(a.id, "rolls for mission effectiveness (2.3)", procedure="mission_effectiveness")
         for a in counters
         if state_of(a).tracks.aloft
         and state_of(a).effective is None
@@ -77,7 +79,7 @@ def _on_cap(a: AircraftState) -> bool:
     return bool(t.cap) and not t.aloft
 
 
-def air_combat_line(engagement: Engagement) -> Acting | None:
+def air_combat_line(engagement: Engagement) -> ActingLine | None:
     """The activation phase's air combat (2.9-2.12), as one line naming a counter of each
     force (issue 28): the first side with points aloft attacks the enemy's CAP (2.11), or,
     with no enemy CAP, the enemy's points aloft. Each force opens with the counters that can
@@ -93,10 +95,10 @@ def air_combat_line(engagement: Engagement) -> Acting | None:
             (a for a in enemies if tracks_of(a).aloft), None
         )
         if enemy is not None:
-            return (
+            return ActingLine(
                 lead.id,
                 f"{lead.side}: air combat against {enemy.side}'s forces (2.9-2.12)",
-                "air_combat",
-                enemy.id,
+                procedure="air_combat",
+                other=enemy.id,
             )
     return None

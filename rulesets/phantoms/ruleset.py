@@ -14,7 +14,7 @@ from app.core.errors import RuleViolation
 from app.core.events import Event
 from app.core.procedure import Procedure
 from app.core.ruleset import (
-    Acting,
+    ActingLine,
     CardBlock,
     CardSpec,
     LedgerSpec,
@@ -329,7 +329,7 @@ class Phantoms(Ruleset):
     def displays(self, engagement: Engagement) -> list[CardBlock]:
         return displays.displays(engagement)
 
-    def acting(self, engagement: Engagement) -> list[Acting]:
+    def acting(self, engagement: Engagement) -> list[ActingLine]:
         return sequence.acting(engagement, self.chosen)
 
     def known_enemies(self, engagement: Engagement, side: str) -> frozenset[str] | None:

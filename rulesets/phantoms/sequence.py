@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.core.engagement import AircraftState, Engagement, Status
 from app.core.events import Event
-from app.core.ruleset import Acting, Step
+from app.core.ruleset import ActingLine, Step
 from rulesets.phantoms.card import card_of
 from rulesets.phantoms.clock import IMPULSES, SEGMENTS, absolute_impulse, clock_of
 from rulesets.phantoms.damage import can_roll_critical
@@ -52,31 +52,43 @@ def _by_marker(engagement: Engagement) -> list[AircraftState]:
     return [a for s in _sides(engagement) for a in engagement.on_side(s) if a.in_play]
 
 
-def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
+def acting(engagement: Engagement, variants: frozenset[str]) -> list[ActingLine]:
     """Who acts in the current step, in order."""
     impulse, seg = clock_of(engagement.step)
     planes = _by_marker(engagement)
-    out: list[Acting] = []
+    out: list[ActingLine] = []
     for a in planes:  # things owed from earlier steps come first
         due = state_of(a).criticals_due
         if due:
-            out.append((a.id, f"rolls {due} critical hit(s) (8.1)", "critical_hit"))
+            out.append(
+                ActingLine(a.id, f"rolls {due} critical hit(s) (8.1)", procedure="critical_hit")
+            )
         if state_of(a).control_checks:
-            out.append((a.id, "checks loss of control (6.4.1)", "loss_of_control"))
+            out.append(
+                ActingLine(a.id, "checks loss of control (6.4.1)", procedure="loss_of_control")
+            )
     for a in engagement.aircraft.values():
         due = state_of(a).criticals_due
         if due and not a.in_play and can_roll_critical(a, variants):
-            out.append((a.id, f"rolls {due} critical hit(s) after its loss (8.1)", "critical_hit"))
+            out.append(
+                ActingLine(
+                    a.id,
+                    f"rolls {due} critical hit(s) after its loss (8.1)",
+                    procedure="critical_hit",
+                )
+            )
             continue  # the ejection comes after them (reading criticals_after_loss)
         lost = Status.DESTROYED in a.status and not state_of(a).ejection_rolled
         if lost and not a.status & {Status.PILOT_KILLED, Status.EJECTED}:
-            out.append((a.id, "may attempt to eject (8.2)", "ejection"))
+            out.append(ActingLine(a.id, "may attempt to eject (8.2)", procedure="ejection"))
     if impulse is None:
         if engagement.step == 0:
-            return out + [(a.id, "sets speed (5.0)", "set_speed") for a in planes]
+            return out + [
+                ActingLine(a.id, "sets speed (5.0)", procedure="set_speed") for a in planes
+            ]
         tailed = {state_of(e).tailing for e in planes}
         return out + [
-            (a.id, "may attempt to break off (10.0)", "break_off")
+            ActingLine(a.id, "may attempt to break off (10.0)", procedure="break_off")
             for a in planes
             if a.id not in tailed
         ]
@@ -86,18 +98,18 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
             if moves_at(state_of(a).speed, impulse):
                 ooc = Status.OUT_OF_CONTROL in a.status
                 if ooc:
-                    out.append((a.id, "checks recovery (6.4.2)", "recovery"))
+                    out.append(ActingLine(a.id, "checks recovery (6.4.2)", procedure="recovery"))
                 else:
-                    out.append((a.id, "moves one hex (6.0)"))
+                    out.append(ActingLine(a.id, "moves one hex (6.0)"))
     elif seg == "b":
         out += [
-            (a.id, "checks its fire (9.0)", "fire_check")
+            ActingLine(a.id, "checks its fire (9.0)", procedure="fire_check")
             for a in planes
             if Status.ON_FIRE in a.status
         ]
     elif seg == "c":
         out += [
-            (a.id, "may use its afterburner (6.5)", "afterburner")
+            ActingLine(a.id, "may use its afterburner (6.5)", procedure="afterburner")
             for a in planes
             if a.ledgers.get(Ledger.AFTERBURNER)
             and a.ledgers[Ledger.AFTERBURNER].value > 0
@@ -106,7 +118,10 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         ]
     elif seg == "d":
         if "spotting" in variants:
-            out += [(a.id, "may attempt to spot (13.0)", "radar_spot") for a in planes]
+            out += [
+                ActingLine(a.id, "may attempt to spot (13.0)", procedure="radar_spot")
+                for a in planes
+            ]
     elif seg == "e":
         for m in in_flight(engagement):
             if m.impact_at <= now:
@@ -124,13 +139,15 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
                     pid, why = "missile_lost", "its launcher broke contact: automatic miss, 7.1.4"
                 if target is None:  # removed from the roster: the line still says what flew
                     gone = engagement.removed.get(m.target, "an aircraft no longer in play")
-                    out.append((m.attacker, f"{m.name} impact on {gone} ({why})", pid))
+                    out.append(
+                        ActingLine(m.attacker, f"{m.name} impact on {gone} ({why})", procedure=pid)
+                    )
                 else:
                     what = f"{m.name} impact on {target.name} ({why})"
-                    out.append((m.attacker, what, pid, target.id))
+                    out.append(ActingLine(m.attacker, what, procedure=pid, other=target.id))
     elif seg == "f":
         out += [
-            (a.id, "may fire guns (7.2)", "gun_attack")
+            ActingLine(a.id, "may fire guns (7.2)", procedure="gun_attack")
             for a in planes
             if state_of(a).moved_at == now
             and card_of(a).gun_value is not None
@@ -138,13 +155,17 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         ]
     elif seg == "g":
         out += [
-            (a.id, "may break lock or launch a missile (7.1.1c, 7.1.2)", "missile_launch")
+            ActingLine(
+                a.id,
+                "may break lock or launch a missile (7.1.1c, 7.1.2)",
+                procedure="missile_launch",
+            )
             for a in planes
             if Status.OUT_OF_CONTROL not in a.status
         ]
     elif seg == "h":
         out += [
-            (a.id, "may attempt radar lock-on (7.1.1b)", "radar_lock")
+            ActingLine(a.id, "may attempt radar lock-on (7.1.1b)", procedure="radar_lock")
             for a in planes
             if card_of(a).radar is not None and Status.OUT_OF_CONTROL not in a.status
         ]
@@ -156,9 +177,14 @@ def acting(engagement: Engagement, variants: frozenset[str]) -> list[Acting]:
         ]
         plain = [a for a in need if not state_of(a).tailing]
         tailing = [a for a in need if state_of(a).tailing]
-        out += [(a.id, "places its maneuver marker (6.1)", "mark_maneuver") for a in plain]
         out += [
-            (a.id, "places its maneuver marker last: tailing (6.1.1)", "mark_maneuver")
+            ActingLine(a.id, "places its maneuver marker (6.1)", procedure="mark_maneuver")
+            for a in plain
+        ]
+        out += [
+            ActingLine(
+                a.id, "places its maneuver marker last: tailing (6.1.1)", procedure="mark_maneuver"
+            )
             for a in tailing
         ]
     return out

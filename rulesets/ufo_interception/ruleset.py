@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from app.core.engagement import AircraftState, Engagement
 from app.core.events import Event
 from app.core.ruleset import (
-    Acting,
+    ActingLine,
     CardSpec,
     LedgerSpec,
     Ruleset,
@@ -234,7 +234,7 @@ class UfoInterception(Ruleset):
     def steps(self, engagement: Engagement) -> Sequence[Step]:
         return STEPS
 
-    def acting(self, engagement: Engagement) -> list[Acting]:
+    def acting(self, engagement: Engagement) -> list[ActingLine]:
         return sequence.acting(engagement, self.chosen)
 
     def chain_model(self) -> UfoChain:

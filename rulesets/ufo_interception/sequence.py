@@ -9,7 +9,7 @@ from fractions import Fraction
 from app.core.engagement import AircraftState, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import Event, GameAttributesSet, InitiativeSet
-from app.core.ruleset import Acting, Step
+from app.core.ruleset import ActingLine, Step
 
 from .card import MISSILE_DATA, card_of, details_of, firing_initiative, printed_anti_grav
 from .state import Ledger, in_flight, ray_gun_ledger, state_of
@@ -104,15 +104,17 @@ def ufo_firing_initiative(u: AircraftState) -> int | None:
     return firing_initiative(gun, charge)
 
 
-def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[Acting]:
+def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[ActingLine]:
     step = engagement.step
     scores = engagement.initiative_scores
     if step == INITIATIVE:
         return [
-            (a.id, f"rolls d6 + pilot reaction {details_of(a).reaction}", "initiative")
+            ActingLine(
+                a.id, f"rolls d6 + pilot reaction {details_of(a).reaction}", procedure="initiative"
+            )
             for a in _fighters(engagement)
         ]
-    out: list[Acting] = []
+    out: list[ActingLine] = []
     if step == UFO_MOVES:
         for u in _ufos(engagement):
             limit = min(6, int(u.ledger(Ledger.MAX_SPEED)))
@@ -126,22 +128,27 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
             if grav is None and printed_anti_grav(u) is None:
                 # asked for in the form, as a table cell the text does not print (issue 43)
                 turn += f"; the {card_of(u).name} card prints no anti-grav rating: give it"
-            out.append((u.id, f"moves up to {limit} inches ({turn})", "ufo_move"))
+            out.append(
+                ActingLine(u.id, f"moves up to {limit} inches ({turn})", procedure="ufo_move")
+            )
         return out
     planes = moving_order(engagement)
     if step in (FIRST_HALF, SECOND_HALF):
         which = "first" if step == FIRST_HALF else "second"
         return [
-            (
+            ActingLine(
                 a.id,
                 f"moves {which} half of its move "
                 f"({Fraction(state_of(a).speed or 0, 2)} inches)" + _score(a, scores),
-                "aircraft_move",
+                procedure="aircraft_move",
             )
             for a in planes
         ]
     if step in (CANNON_1, CANNON_2):
-        return [(a.id, "may fire its cannon" + _score(a, scores), "cannon") for a in planes[::-1]]
+        return [
+            ActingLine(a.id, "may fire its cannon" + _score(a, scores), procedure="cannon")
+            for a in planes[::-1]
+        ]
     assert step == MISSILES
     firing: list[tuple[int | None, str, str, str]] = [
         (
@@ -167,47 +174,52 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
         note = f" (tied with {', '.join(tied)}: the text gives no rule)" if tied else ""
         firing.insert(pos, (init, u.id, f"fires its ray gun or recharges{note}", "ray_gun"))
     out = [
-        (
+        ActingLine(
             aid,
             what + (f" (initiative {s})" if s is not None else " (no initiative rolled)"),
-            proc,
+            procedure=proc,
         )
         for s, aid, what, proc in firing
     ]
     out += [
-        (aid, f"{what} (no initiative: no ray guns known)", proc) for _, aid, what, proc in unarmed
+        ActingLine(aid, f"{what} (no initiative: no ray guns known)", procedure=proc)
+        for _, aid, what, proc in unarmed
     ]
     out += _due(engagement, variants)
     for m in in_flight(engagement):
         target = engagement.aircraft.get(m.target)
         name = MISSILE_DATA[m.type].name
         out.append(
-            (
+            ActingLine(
                 m.attacker,
                 f"its {name} {m.id} moves 12 inches at "
                 f"{target.name if target else m.target} ({m.turns_left} turn(s) left)",
-                "missile_flight",
+                procedure="missile_flight",
             )
         )
     return out
 
 
-def _due(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[Acting]:
+def _due(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[ActingLine]:
     """Damage rolls waiting, and vital-system checks due (UFO rules, Damage): once in a turn
     the plane took damage, after its damage rolls; with the ``vital_each_damage_roll``
     reading, one after each damage roll that did damage, before the next."""
-    out: list[Acting] = []
+    out: list[ActingLine] = []
     for a in engagement.aircraft.values():
         if not a.in_play:
             continue
         st = state_of(a)
         fighter = card_of(a).kind == "fighter"
-        check = (a.id, "vital system check: d6 less than total damage ejects", "vital_system")
+        check = ActingLine(
+            a.id, "vital system check: d6 less than total damage ejects", procedure="vital_system"
+        )
         if VITAL_EACH_DAMAGE_ROLL in variants and fighter and st.vital_checks_due:
             out.append(check)
         due = st.damage_rolls_due
         if due:
-            out.append((a.id, f"{due} roll(s) on the damage table due", "damage_roll"))
+            out.append(
+                ActingLine(a.id, f"{due} roll(s) on the damage table due", procedure="damage_roll")
+            )
         damaged = st.damaged_turn == engagement.turn
         checked = st.vital_checked_turn == engagement.turn
         if VITAL_EACH_DAMAGE_ROLL not in variants and fighter and damaged and not checked:

@@ -6,12 +6,12 @@ It prints ``ack <seq>`` only after ``GameSession`` returned, i.e. after the appe
 import random
 import sys
 
-import app.session
+import app.session.log
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.session import GameSession
 
-app.session.SNAPSHOT_EVERY = 7  # snapshots get written (and interrupted) often
+app.session.log.SNAPSHOT_EVERY = 7  # snapshots get written (and interrupted) often
 
 path, seed = sys.argv[1], int(sys.argv[2])
 rng = random.Random(seed)

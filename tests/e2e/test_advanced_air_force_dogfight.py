@@ -88,7 +88,7 @@ def test_two_turns(tmp_path: Path) -> None:
         s.next_step()
         e = s.engagement
         assert (e.turn, e.step) == (2, 0)
-        assert [line[0] for line in s.ruleset.acting(e)] == [p47, bf, spit]
+        assert [line.who for line in s.ruleset.acting(e)] == [p47, bf, spit]
         s.next_step()
         r = s.perform(
             "declare_advantage",

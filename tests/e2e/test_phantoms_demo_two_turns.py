@@ -75,7 +75,7 @@ class Desk:
         """Advance to a step; who acts there as (who, what), the procedure ids dropped."""
         while (self.s.engagement.turn, self.s.engagement.step) != (turn, step):
             self.s.next_step()
-        return [(line[0], line[1]) for line in self.s.ruleset.acting(self.s.engagement)]
+        return [(line.who, line.what) for line in self.s.ruleset.acting(self.s.engagement)]
 
     def at(self, turn: int, impulse: int, segment: str) -> list[tuple[str, str]]:
         return self.goto(turn, step_of(impulse, segment))

@@ -54,7 +54,7 @@ class Table:
         self.s.next_step()
         e = self.s.engagement
         assert self.s.ruleset.steps(e)[e.step].label == label
-        return [a for a, *_ in self.s.ruleset.acting(e)]
+        return [line.who for line in self.s.ruleset.acting(e)]
 
     def ledger(self, aircraft: str, ledger: str) -> int:
         return int(self.s.engagement.aircraft[aircraft].ledger(ledger))
@@ -91,7 +91,7 @@ def test_two_tornados_against_a_small_ufo(tmp_path: Path) -> None:
     t = Table(s)
     e = s.engagement
     assert (e.turn, e.step) == (1, 0)
-    assert [a for a, *_ in s.ruleset.acting(e)] == [b1, b2]
+    assert [line.who for line in s.ruleset.acting(e)] == [b1, b2]
     assert t.ledger(ufo, "ray_gun_1") == 9 and t.ledger(b1, "hard_point_3") == 3
 
     # ---- turn 1 --------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_two_tornados_against_a_small_ufo(tmp_path: Path) -> None:
     assert saucer.attributes["damage_rolls_due"] == 2
 
     # the final hand record
-    assert [a for a, *_ in s.ruleset.acting(s.engagement)] == [b1]
+    assert [line.who for line in s.ruleset.acting(s.engagement)] == [b1]
     assert (t.damage(b1), t.damage(b2)) == (5, 2)
     assert [t.ledger(b1, f"hard_point_{n}") for n in (2, 3, 4)] == [3, 2, 3]
     assert [t.ledger(b2, f"hard_point_{n}") for n in (2, 3, 4)] == [1, 3, 2]

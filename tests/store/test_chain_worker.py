@@ -65,11 +65,11 @@ def test_a_log_checked_by_the_worker_opens_as_checked_here(tmp_path: Path, paral
     here = tmp_path / "here.airboss"
     here.write_bytes(path.read_bytes())
     with GameSession.open(path, read_only=True) as s:
-        checked_apart = (s.engagement, list(s._timeline.undo_stack), dict(s.store.heads))
+        checked_apart = (s.engagement, list(s.log.timeline.undo_stack), dict(s.store.heads))
     assert parallel and all(p is not None and p.returncode == 0 for p in parallel)
     app.store.file_store.PARALLEL_CHAIN = 10**9  # undone by monkeypatch
     with GameSession.open(here, read_only=True) as s:
-        assert (s.engagement, list(s._timeline.undo_stack), dict(s.store.heads)) == checked_apart
+        assert (s.engagement, list(s.log.timeline.undo_stack), dict(s.store.heads)) == checked_apart
 
 
 @pytest.mark.parametrize(

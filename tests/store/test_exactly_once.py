@@ -124,11 +124,11 @@ def test_an_action_sent_twice_is_stored_once(pg_url, station) -> None:
 def test_nothing_after_an_append_turns_a_saved_action_into_a_refusal(tmp_path, monkeypatch) -> None:
     """A snapshot that cannot be written (a full disk) and a listener that fails, after the
     action was saved: the action stands, and is in the file (issue 30)."""
-    import app.session
+    import app.session.log
 
     s = GameSession.create(tmp_path / "g.airboss", ruleset="skirmish", title="Full disk")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
-    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 1)
+    monkeypatch.setattr(app.session.log, "SNAPSHOT_EVERY", 1)
 
     def full_disk(*_a: object) -> None:
         raise StoreError("could not write (database or disk is full); nothing was written")

@@ -21,6 +21,7 @@ from app.core import limits
 from app.core.errors import RuleViolation
 from app.core.history import Timeline
 from app.session import SNAPSHOT_EVERY, GameSession
+from app.session.log import GameLog
 from app.store import StoreError, bounds
 from app.store.opening import open_store
 
@@ -199,15 +200,15 @@ def test_a_long_log_without_snapshot_is_replayed_by_pages_and_snapshotted(
     with GameSession.open(path) as s:
         whole = Timeline.replay(s.events())
         assert s.engagement == whole.state
-        assert s._timeline.undo_stack == whole.undo_stack
-        assert s._timeline.redo_stack == whole.redo_stack
+        assert s.log.timeline.undo_stack == whole.undo_stack
+        assert s.log.timeline.redo_stack == whole.redo_stack
         assert s.store.latest_snapshot(s.game_id) is not None
         state = s.engagement
 
     def whole_log(*a: Any, **k: Any) -> Any:
         raise AssertionError("the whole log was read into a list")
 
-    monkeypatch.setattr(GameSession, "events", whole_log)
+    monkeypatch.setattr(GameLog, "events", whole_log)
     with GameSession.open(path) as again:  # from the snapshot now
         assert again.engagement == state
         again.undo()

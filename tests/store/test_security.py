@@ -34,10 +34,10 @@ def test_injection_through_game_id_title_aircraft_and_ruleset_changes_nothing(
     followed by a read-only desk (which LISTENs on the game's channel); a game row naming a
     ruleset that is SQL is opened. No table is made or dropped, and every text is stored as
     typed."""
-    import app.session
+    import app.session.opening
 
     bad_id, title, name, ruleset = PAYLOADS
-    monkeypatch.setattr(app.session.uuid, "uuid4", lambda: SimpleNamespace(hex=bad_id))
+    monkeypatch.setattr(app.session.opening.uuid, "uuid4", lambda: SimpleNamespace(hex=bad_id))
     worst = GameSession.create(tmp_path / "worst.airboss", ruleset="skirmish", title=title)
     monkeypatch.undo()
     GameSession.create(pg_url, ruleset="skirmish", title="Good").close()  # the schema is there
@@ -48,7 +48,7 @@ def test_injection_through_game_id_title_aircraft_and_ruleset_changes_nothing(
     assert "nothing was copied" in str(e.value)
     worst.close()
     game_id = "0123456789abcdef0123456789abcdef"
-    monkeypatch.setattr(app.session.uuid, "uuid4", lambda: SimpleNamespace(hex=game_id))
+    monkeypatch.setattr(app.session.opening.uuid, "uuid4", lambda: SimpleNamespace(hex=game_id))
     home = GameSession.create(tmp_path / "bad.airboss", ruleset="skirmish", title=title)
     monkeypatch.undo()
     home.add_aircraft(side="Blue", type_id="jet", name=name)

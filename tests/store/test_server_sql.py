@@ -45,7 +45,7 @@ def _play(path: Path) -> str:
     gid = s.game_id
     store = s.store
     store.save_snapshot(gid, 2, b"an older snapshot, never read")  # the newest is read
-    store.save_snapshot(gid, s.engagement.seq, s._timeline.snapshot())
+    store.save_snapshot(gid, s.engagement.seq, s.log.timeline.snapshot())
     s.close()
     with GameSession.open(path) as again:
         store = again.store

@@ -393,7 +393,7 @@ def test_no_row_a_station_writes_makes_the_game_unopenable(started, tmp_path: Pa
         )
         _append(conn, gid, _event(seq + 1, seq + 1, Reverted(action=9999)))
         _append(conn, gid, _event(seq + 2, seq + 2, '{"kind": "renamed", "to": "SLIPPED IN"}'))
-        forged = following._timeline.snapshot().replace(b'"Blue 1"', b'"FORGED"')
+        forged = following.log.timeline.snapshot().replace(b'"Blue 1"', b'"FORGED"')
         assert b"FORGED" in forged
         assert conn.execute(
             "SELECT airboss_save_snapshot(%s, %s, %s)", (gid, seq + 2, forged)
@@ -433,7 +433,7 @@ def test_a_forged_event_or_snapshot_is_said_at_open_by_a_station_and_by_hq(
 
     gid = _game(started)
     with GameSession.open(started.station_url, game=gid) as s:
-        s.store.save_snapshot(gid, s.engagement.seq, s._timeline.snapshot())
+        s.store.save_snapshot(gid, s.engagement.seq, s.log.timeline.snapshot())
     with _owner(club) as owner:
         owner.execute(
             "UPDATE snapshot SET data = convert_to(replace(convert_from(data, 'UTF8'), "
@@ -491,9 +491,9 @@ def test_a_file_changed_outside_airboss_is_never_copied_to_the_server(
     It is refused, naming the seq, and nothing is copied."""
     import sqlite3
 
-    import app.session
+    import app.session.log
 
-    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 5)
+    monkeypatch.setattr(app.session.log, "SNAPSHOT_EVERY", 5)
     path = tmp_path / "home.airboss"
     with GameSession.create(path, ruleset="skirmish", title="Home") as s:
         s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")

@@ -121,7 +121,7 @@ def test_concurrent_append_is_refused_not_overwritten(tmp_path: Path) -> None:
 
 
 def test_snapshots_make_reopen_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.session as session
+    import app.session.log as session
 
     monkeypatch.setattr(session, "SNAPSHOT_EVERY", 5)
     p = tmp_path / "g.airboss"
@@ -253,7 +253,7 @@ def test_a_snapshot_from_before_the_clock_step_was_named_still_names_it(
     opens with it read from the log's clock steps and undo records, as a full replay gives."""
     import json
 
-    import app.session as session_module
+    import app.session.log as session_module
 
     monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 4)
     path = tmp_path / "old.airboss"

@@ -159,9 +159,9 @@ def test_a_game_with_a_snapshot_is_checked_from_it_at_open(
     """Opening a long game checks its chain from the newest snapshot, which recorded its
     event's hash when Airboss wrote it (issue 30: opening stays fast), and that no event is
     missing anywhere."""
-    import app.session
+    import app.session.log
 
-    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 5)
+    monkeypatch.setattr(app.session.log, "SNAPSHOT_EVERY", 5)
     path = tmp_path / "g.airboss"
     s = _game(path)  # 7 events: a snapshot at 5
     s.next_step()
@@ -211,10 +211,10 @@ def test_an_event_before_the_snapshot_edited_in_a_file_is_found_by_the_desk(
     """Opening checks the chain from the newest snapshot (issue 30: opening stays fast), so an
     event changed before it opens; the desk then checks the whole log in the background and
     says where it was changed, the game read-only from then on, nothing written."""
-    import app.session
+    import app.session.log
     from app.ui.model import EngagementModel
 
-    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 5)
+    monkeypatch.setattr(app.session.log, "SNAPSHOT_EVERY", 5)
     path = tmp_path / "g.airboss"
     s = _game(path)  # 7 events: a snapshot at 5
     s.next_step()
@@ -299,9 +299,9 @@ def test_a_log_checked_whole_at_open_is_not_checked_again_by_the_desk(
     opened.check_history()
     assert reopened == []
     opened.close()
-    import app.session
+    import app.session.log
 
-    monkeypatch.setattr(app.session, "SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr(app.session.log, "SNAPSHOT_EVERY", 3)
     GameSession.open(path).close()  # stores a snapshot (a log of 7 events)
     with GameSession.open(path) as again:
         reopened.clear()

@@ -102,7 +102,7 @@ def test_click_places_the_chosen_piece_snapped_to_a_hex(qtbot, dock):
     a = dock.pieces["attacker"]
     assert (a.x, a.y) == (4.0, 3.0)
     assert dock.verdict.text() == "No attack: out of range"
-    assert dock.fields["attacker"].x.value() == 4.0
+    assert dock.fields["attacker"].x_box.value() == 4.0
     qtbot.mouseClick(dock.place_target, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(dock.board.viewport(), Qt.MouseButton.LeftButton, pos=view_pos(dock, 3, 2.5))
     assert (dock.pieces["target"].x, dock.pieces["target"].y) == (3.0, 2.5)

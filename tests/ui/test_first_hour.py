@@ -199,7 +199,7 @@ def test_f1_opens_the_user_guide_in_the_desk(demo_desk, qtbot):
     text = guide.text()
     assert "Using the desk" in text and "Printing control cards" in text
     assert "Why each dependency is there" not in text  # the developers' sections left out
-    guide.find.setText("Table mode")
+    guide.find_box.setText("Table mode")
     assert guide.find_next()
     assert "Table mode" in guide.browser.textCursor().selectedText()
     guide.close()

@@ -19,7 +19,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 import app.core.card_face
-import app.session
+import app.session.guard
 from app.core.ruleset import Lines
 from app.session import GameSession
 from app.ui.main_window import MainWindow
@@ -56,7 +56,7 @@ def game(
     hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[GameSession]:
     """A guest game in its Combat step (who acts now: each aircraft may fire its guns)."""
-    monkeypatch.setattr(app.session, "TIME_LIMIT", LIMIT)
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", LIMIT)
     monkeypatch.setattr(app.core.card_face, "TIME_LIMIT", LIMIT)  # the cards (issue 48: moved)
     s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
@@ -304,7 +304,7 @@ def test_odds_are_worked_out_off_the_gui_thread(
     """Odds that hang: the Combat panel says it is working them out and the umpire types on
     meanwhile; after the time limit it says the ruleset did not answer; nothing is written."""
     limit = 2.0  # long enough to see "Working out the odds…" on a busy machine
-    monkeypatch.setattr(app.session, "TIME_LIMIT", limit)
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", limit)
     before = log(game)
     window = open_desk(qtbot, tmp_path, game)
     hostile_site.MISBEHAVE["odds"] = "hang"
@@ -330,7 +330,7 @@ def test_the_game_does_not_change_under_a_ruleset_call(
     """While Resolve waits for a slow ruleset the desk keeps turning, but another station's
     action is taken in only after the call: the result worked out on the game as it was is
     refused as "another station or window acted first", and nothing of it is written."""
-    monkeypatch.setattr(app.session, "TIME_LIMIT", 5)
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", 5)
     window = open_desk(qtbot, tmp_path, game)
     combat = open_gun_line(qtbot, window)
     gun = game.ruleset.procedures["gun_attack"]
@@ -408,7 +408,7 @@ def long_limit(monkeypatch: pytest.MonkeyPatch) -> float:
     """The desk's own time limit (5 s): the umpire gives up well before it."""
     from app.core.guest import TIME_LIMIT
 
-    monkeypatch.setattr(app.session, "TIME_LIMIT", TIME_LIMIT)
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", TIME_LIMIT)
     return TIME_LIMIT
 
 

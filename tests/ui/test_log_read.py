@@ -200,7 +200,7 @@ def test_another_game_opened_during_the_read_shows_only_that_game(
     qtbot.wait(20)  # nothing of the first game's read comes after
     assert game_log_view(game_log) == expected["game_log"]
     assert critical_view(critical) == expected["critical"]
-    assert first._closed
+    assert first.log.closed
 
     # and to a game with no history panel asked for: nothing is read
     model.set_session(None)

@@ -103,7 +103,7 @@ def test_a_destroyed_aircraft_shows_its_whole_status_at_1366x768(tmp_path, qtbot
     for i, t in enumerate(("f4e", "f15c", "mig21", "mig23") * 2):
         s.add_aircraft("USAF" if i < 4 else "VPAF", t, f"{'Blue' if i < 4 else 'Red'} {i}")
     flags = [Status.DESTROYED, Status.EJECTED, Status.ON_FIRE, Status.OUT_OF_CONTROL]
-    s._commit([StatusChanged(aircraft="red-4", set=[*flags, Status.PILOT_KILLED])], "shot down")
+    s.log.append([StatusChanged(aircraft="red-4", set=[*flags, Status.PILOT_KILLED])], "shot down")
     v = PlayerView(EngagementModel(s))
     qtbot.addWidget(v)
     v.resize(1366, 768)

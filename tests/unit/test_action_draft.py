@@ -116,15 +116,14 @@ def test_every_line_of_a_turn_resolves_as_the_draft_shows_it(tmp_path, ruleset_i
     opened = resolved = 0
     for _step in range(steps):
         for line in list(s.acting()):
-            if len(line) < 3 or line[2] not in s.ruleset.procedures:
+            if line.procedure not in s.ruleset.procedures:
                 continue
-            if line[2] == s.ruleset.initiative:
+            if line.procedure == s.ruleset.initiative:
                 continue
-            who, _what, pid, *other = line
-            d.open_line(pid, who, other[0] if other else None)
+            d.open_line(line.procedure, line.who, line.other or None)
             opened += 1
             shown_is_used(d)
-            assert d.procedure == pid
+            assert d.procedure == line.procedure
             if d.refusal:  # said before anything is typed
                 assert not d.can_resolve or d.prepared is None or d.prepared.inputs is None
                 continue

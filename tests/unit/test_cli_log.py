@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.cli import main
 from app.core.dice import TableDice
 from app.session import GameSession
+from app.session.log import GameLog
 
 
 def test_the_log_prints_every_narrative_and_marks_undone_actions(tmp_path, monkeypatch, capsys):
@@ -20,7 +21,7 @@ def test_the_log_prints_every_narrative_and_marks_undone_actions(tmp_path, monke
     def whole_log(self):
         raise AssertionError("the whole log was read into a list")
 
-    monkeypatch.setattr(GameSession, "events", whole_log)
+    monkeypatch.setattr(GameLog, "events", whole_log)
     assert main(["log", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     shot = "Blue 1 — Gun attack on Red 1: gun roll 3: hit (Skirmish 1)"

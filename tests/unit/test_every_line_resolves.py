@@ -35,6 +35,7 @@ from app.core.errors import MissingTableValue, RuleViolation
 from app.core.prepared import Prepared
 from app.demo import create_demo_game
 from app.session import GameSession
+from app.session.odds import Odds
 from app.summary import ActingRow, session_rows
 from tests.games import build, nth_fleet_strike
 from tests.umpire_values import AIRPOWER_MODIFIERS
@@ -207,7 +208,7 @@ def test_every_line_of_a_full_turn_resolves_as_offered(
 ) -> None:
     # the odds kept with each action are not what this checks (the odds tests do); worked
     # out for every action of a turn they were most of its time
-    monkeypatch.setattr(GameSession, "_odds_to_store", lambda self, prepared: None)
+    monkeypatch.setattr(Odds, "to_store", lambda self, prepared: None)
     s = GAMES[ruleset_id](tmp_path / f"{ruleset_id}.airboss")
     try:
         met, problems = walk_one_turn(s)

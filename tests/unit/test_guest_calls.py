@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from app.core.acting import ActingLine
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.core.events import AircraftAdded
@@ -51,7 +52,7 @@ def calls(s: GameSession) -> dict[str, tuple[Callable[[], Any], Any]]:
     inputs = gun.parse({"attacker": "blue-1", "target": "red-1"})
     return {
         "steps": (lambda: rs.steps(e), sequence_of(Step)),
-        "acting": (lambda: rs.acting(e), sequence_of(tuple)),
+        "acting": (lambda: rs.acting(e), sequence_of(ActingLine)),
         "on_clock": (lambda: rs.on_clock(e, 1, 1), sequence_of(BaseModel)),
         "card_spec": (lambda: rs.card_spec(e.get("blue-1"), e), CardSpec),
         "new_aircraft": (

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-import app.session
+import app.session.guard
 from app.core import guest
+from app.core.acting import ActingLine
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.core.guest import GuestError, GuestTimeout, call_guest
@@ -34,7 +35,7 @@ HOWS = ("raise", "exit", "interrupt", "hang", "wrong_type")
 def game(
     hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[GameSession]:
-    monkeypatch.setattr(app.session, "TIME_LIMIT", LIMIT)
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", LIMIT)
     s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
@@ -267,8 +268,12 @@ def test_the_rulesets_own_refusal_is_not_a_guest_error(game: GameSession) -> Non
     [
         ("steps", [Step("Combat", 3)], "step 1's title as int 3, not text"),
         ("steps", [Step("Impulse", "Fire", impulse=1.5)], "step 1's impulse as float 1.5"),
-        ("acting", [("blue-1",)], "line 1 of 1 items, not 2 to 4"),
-        ("acting", [("blue-1", "fires", None)], "line 1's item as NoneType None, not text"),
+        ("acting", [("blue-1",)], "line 1 as tuple ('blue-1',), not an ActingLine"),
+        (
+            "acting",
+            [ActingLine("blue-1", "fires", other=None)],  # type: ignore[arg-type]
+            "line 1's other as NoneType None, not text",
+        ),
         ("on_clock", [Step("Combat", "Combat")], "item 0 is Step"),
     ],
 )
@@ -313,15 +318,61 @@ def test_a_guarded_call_within_one_runs_in_its_thread() -> None:
 def test_who_acts_now_lines_are_worked_out_together_once_per_state(game: GameSession) -> None:
     lines = [("gun_attack", "blue-1", None), ("gun_attack", "red-1", None)]
     calls: list[object] = []
-    real = game._line_refusal
+    real = game.refusals._refusal
 
     def counted(*line: Any) -> str:
         calls.append(line)
         return real(*line)
 
-    game._line_refusal = counted  # type: ignore[method-assign]
+    game.refusals._refusal = counted  # type: ignore[method-assign]
     assert [game.line_refusal(*line) for line in lines] == ["", ""]
     assert sorted(calls) == sorted(lines)  # both at the first question, none at the second
     game.perform("gun_attack", ROLES, SeededDice(3))  # the game changes: worked out afresh
     assert game.line_refusal(*lines[0]) == ""
     assert len(calls) == 4
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        (  # the form before issue 44: a positional tuple
+            [("blue-1", "may fire its guns", "gun_attack")],
+            "line 1 as tuple ('blue-1',",
+        ),
+        ([ActingLine("blue-1", 42)], "line 1's what as int 42, not text"),  # type: ignore[arg-type]
+        (
+            [ActingLine("blue-1", "fires"), ActingLine("red-1", "fires", procedure=None)],  # type: ignore[arg-type]
+            "line 2's procedure as NoneType None, not text",
+        ),
+    ],
+)
+def test_who_acts_now_not_typed_lines_is_refused_naming_the_line(
+    game: GameSession,
+    hostile_site: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    lines: list[Any],
+    said: str,
+) -> None:
+    """Issue 44: "who acts now" is a list of ``ActingLine`` (named fields); a third-party
+    ruleset that returns anything else (the old tuples, a field that is not text) is refused
+    by the guest checks with a message naming the line, and nothing is written."""
+    n = len(game.events())
+    monkeypatch.setitem(hostile_site.WRONG, "acting", lines)
+    hostile_site.MISBEHAVE["acting"] = "wrong_type"
+    with pytest.raises(GuestError) as e:
+        game.acting()
+    assert str(e.value).startswith(f"the ruleset {NAME} failed in acting (who acts now): ")
+    assert said in str(e.value)
+    if isinstance(lines[0], tuple):
+        assert "not an ActingLine (app.core.ruleset.ActingLine(who, what, " in str(e.value)
+    assert len(game.events()) == n
+
+
+def test_who_acts_now_lines_have_named_fields(game: GameSession) -> None:
+    """Issue 44: the Combat step's lines, read by name."""
+    assert game.acting() == [
+        ActingLine("blue-1", "may fire its guns", procedure="gun_attack"),
+        ActingLine("red-1", "may fire its guns", procedure="gun_attack"),
+    ]
+    line = game.acting()[0]
+    assert (line.who, line.procedure, line.other) == ("blue-1", "gun_attack", "")

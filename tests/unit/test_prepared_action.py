@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from app.core.acting import ActingLine
 from app.core.data import save_override
 from app.core.dice import SeededDice, TableDice
 from app.core.engagement import Status
@@ -81,13 +82,13 @@ def build(path: Path, ruleset_id: str) -> GameSession:
     return s
 
 
-def lines(s: GameSession) -> list[tuple[str, ...]]:
-    return [line for line in s.acting() if len(line) >= 3 and line[2] in s.ruleset.procedures]
+def lines(s: GameSession) -> list[ActingLine]:
+    return [line for line in s.acting() if line.procedure in s.ruleset.procedures]
 
 
-def check_roles(s: GameSession, line: tuple[str, ...], p: Prepared) -> None:
+def check_roles(s: GameSession, line: ActingLine, p: Prepared) -> None:
     """The line's aircraft in the procedure's role; the other opposite; a target is an enemy."""
-    who, _what, pid, *rest = line
+    who, pid = line.who, line.procedure
     proc = s.ruleset.procedures[pid]
     e = s.engagement
     assert p.procedure == pid
@@ -101,8 +102,8 @@ def check_roles(s: GameSession, line: tuple[str, ...], p: Prepared) -> None:
         assert p.roles.get("attacker") != who  # the one hit is never its own shooter
     else:
         assert p.roles["attacker"] == who
-        if rest:
-            assert p.roles.get("target") == rest[0]
+        if line.other:
+            assert p.roles.get("target") == line.other
         target = p.roles.get("target")
         if "target" in p.roles:
             assert target is not None, f"{pid} from a turn line opened on nobody"
@@ -142,7 +143,7 @@ def _json(inputs: Any, name: str) -> Any:
     return inputs.model_dump(mode="json")[name]
 
 
-def one_turn(s: GameSession) -> Iterator[tuple[str, ...]]:
+def one_turn(s: GameSession) -> Iterator[ActingLine]:
     """Every line of every step of one turn, as the umpire walks it."""
     start = s.engagement.turn
     while s.engagement.turn == start:
@@ -158,9 +159,9 @@ def test_every_line_of_a_turn_becomes_one_prepared_action(tmp_path: Path, rulese
     s = build(tmp_path / "g.airboss", ruleset_id)
     seen = 0
     for n, line in enumerate(one_turn(s)):
-        if line[2] == s.ruleset.initiative:
+        if line.procedure == s.ruleset.initiative:
             continue  # the Initiative panel's roll: prepared with the whole game, below
-        p = s.prepare_line(line[2], line[0], line[3] if len(line) > 3 else None)
+        p = s.prepare_line(line.procedure, line.who, line.other or None)
         check_roles(s, line, p)
         resolve_and_compare(s, p, n)
         seen += 1
@@ -168,10 +169,10 @@ def test_every_line_of_a_turn_becomes_one_prepared_action(tmp_path: Path, rulese
     s.close()
 
 
-def full_refusal(s: GameSession, line: tuple[str, ...]) -> str:
+def full_refusal(s: GameSession, line: ActingLine) -> str:
     """What a line's refusal was before issue 36 asked it without the dice: the line prepared
     whole (its dice worked out), a pick stood in for, the rules run up to their first die."""
-    p = s.prepare_line(line[2], line[0], line[3] if len(line) > 3 else None)
+    p = s.prepare_line(line.procedure, line.who, line.other or None)
     if p.cannot:
         return p.cannot
     if p.inputs is None and not p.refused:
@@ -181,7 +182,7 @@ def full_refusal(s: GameSession, line: tuple[str, ...]) -> str:
             if v.source == "unset" and p.choices.get(v.name)
         }
         if pick:
-            p = s.prepare(line[2], p.roles, pick)
+            p = s.prepare(line.procedure, p.roles, pick)
     return p.refused
 
 
@@ -194,15 +195,15 @@ def test_a_line_asked_before_its_dice_is_the_same_line(tmp_path: Path, ruleset_i
     s = build(tmp_path / "g.airboss", ruleset_id)
     asked = 0
     for line in one_turn(s):
-        if len(line) < 3 or line[2] not in s.ruleset.procedures:
+        if line.procedure not in s.ruleset.procedures:
             continue
-        other = line[3] if len(line) > 3 else None
-        whole = s.prepare_line(line[2], line[0], other)
-        quick = s.prepare_line(line[2], line[0], other, dice=False)
+        other = line.other or None
+        whole = s.prepare_line(line.procedure, line.who, other)
+        quick = s.prepare_line(line.procedure, line.who, other, dice=False)
         assert quick.dice == ()
         for field in ("roles", "values", "inputs", "choices", "cannot", "refused", "error"):
             assert getattr(quick, field) == getattr(whole, field), (line, field)
-        assert s.line_refusal(line[2], line[0], other) == full_refusal(s, line), line
+        assert s.line_refusal(line.procedure, line.who, other) == full_refusal(s, line), line
         asked += 1
     assert asked >= 6
     s.close()
@@ -217,7 +218,7 @@ def owe(
     events: list[Any] = [AttributesSet(aircraft=aircraft, values=values)] if values else []
     if status:
         events.append(StatusChanged(aircraft=aircraft, set=status))
-    s._commit(events, f"{aircraft} owes a roll (test set-up)")
+    s.log.append(events, f"{aircraft} owes a roll (test set-up)")
 
 
 OWED = {
@@ -258,15 +259,15 @@ def test_owed_rolls_of_both_sides_open_on_the_aircraft_that_owes_them(
             owing = ["tornado-2", "mothership"]
         for aid in owing:
             owe(s, aid, values, status)
-        found: list[tuple[str, ...]] = []
+        found: list[ActingLine] = []
         for _ in range(len(s.ruleset.steps(s.engagement))):  # the step that rolls them
-            found = [line for line in s.acting() if len(line) >= 3 and line[2] == pid]
+            found = [line for line in s.acting() if line.procedure == pid]
             if found:
                 break
             s.next_step()
-        assert {line[0] for line in found} >= set(owing), found
+        assert {line.who for line in found} >= set(owing), found
         for aid in owing:
-            line = next(line for line in found if line[0] == aid)
+            line = next(line for line in found if line.who == aid)
             p = s.prepare_line(pid, aid, None)
             role = "aircraft" if "aircraft" in p.roles else "target"
             assert p.roles[role] == aid
@@ -306,9 +307,9 @@ def test_nth_fleet_air_combat_line_opens_on_both_forces_with_exact_odds(tmp_path
     s.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
     s.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
     s.next_step()
-    line = next(line for line in s.acting() if len(line) >= 3 and line[2] == "air_combat")
-    assert line[0] == r and line[3] == b
-    p = s.prepare_line("air_combat", line[0], line[3])
+    line = next(line for line in s.acting() if line.procedure == "air_combat")
+    assert line.who == r and line.other == b
+    p = s.prepare_line("air_combat", line.who, line.other)
     assert p.roles == {"attacker": r, "target": b}
     first, second = p.value("first_attack"), p.value("second_attack")
     assert first.source == second.source == "game" and first.locked
@@ -358,11 +359,11 @@ def test_set_speed_starts_at_the_current_speed_for_the_umpire_to_change(tmp_path
     s = build(tmp_path / "g.airboss", "phantoms")
     while s.engagement.step != 0:
         s.next_step()
-    line = next(line for line in lines(s) if line[2] == "set_speed")
-    p = s.prepare_line("set_speed", line[0])
+    line = next(line for line in lines(s) if line.procedure == "set_speed")
+    p = s.prepare_line("set_speed", line.who)
     speed = p.value("speed")
     assert speed.source == "card" and not speed.locked
-    assert speed.value == s.engagement.aircraft[line[0]].attributes["speed"]
+    assert speed.value == s.engagement.aircraft[line.who].attributes["speed"]
     s.close()
 
 

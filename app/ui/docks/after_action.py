@@ -58,8 +58,12 @@ class _BuiltWhenSeen(WhenShown):
     def attach(self, dock: QDockWidget, shown: bool = False) -> None:
         super().attach(dock, shown)
         self.docked = True
-        dock.visibilityChanged.connect(lambda on: on and self.panel.build_soon())
+        dock.visibilityChanged.connect(self._seen)
         if self.on_screen:
+            self.panel.build_soon()
+
+    def _seen(self, on: bool) -> None:
+        if on:
             self.panel.build_soon()
 
 
@@ -147,9 +151,12 @@ class AfterActionDock(QWidget):
         say = refused.append
         self.model.refused.connect(say)
         try:
-            done = self.model.attempt(
-                lambda: self.model.session.set_dice(side, dice, aircraft or None) or True
-            )
+
+            def set_dice() -> bool:
+                self.model.roster.set_dice(side, dice, aircraft or None)
+                return True
+
+            done = self.model.attempt(set_dice)
         finally:
             self.model.refused.disconnect(say)
         if self.view is not None:

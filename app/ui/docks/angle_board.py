@@ -53,7 +53,7 @@ class PieceItem(QGraphicsPathItem):
     def __init__(self, role: str, board: Board) -> None:
         super().__init__()
         self.role, self.board = role, board
-        s = 0.36 * board.scale
+        s = 0.36 * board.unit
         path = QPainterPath()
         path.addPolygon(
             QPolygonF(
@@ -122,7 +122,8 @@ class Board(QGraphicsView):
             "right, keypad layout)"
         )
         self.grid = "hex"
-        self.scale = SCALE["hex"]
+        #: scene pixels per map unit (a hex's width, an inch)
+        self.unit = SCALE["hex"]
         self.pieces: dict[str, PieceItem] = {}
         #: the piece the umpire picked (pressed, or placed with a click) while the board has
         #: the keyboard: only it turns under the wheel (issue 29), never one scrolled past
@@ -139,10 +140,10 @@ class Board(QGraphicsView):
 
     def scene_point(self, grid: str, x: float, y: float) -> QPointF:
         px, py = to_physical(grid, x, y)
-        return QPointF(px * self.scale, -py * self.scale)
+        return QPointF(px * self.unit, -py * self.unit)
 
     def map_point(self, p: QPointF) -> tuple[float, float]:
-        return to_map(self.grid, p.x() / self.scale, -p.y() / self.scale)
+        return to_map(self.grid, p.x() / self.unit, -p.y() / self.unit)
 
     def draw_grid(self, grid: str) -> None:
         scene = self.scene()
@@ -152,14 +153,14 @@ class Board(QGraphicsView):
             scene.removeItem(piece)
             scene.removeItem(piece.label)
         self._grid_items = []
-        self.grid, self.scale = grid, SCALE[grid]
+        self.grid, self.unit = grid, SCALE[grid]
         pen = QPen(self.palette().color(self.foregroundRole()))
         pen.setColor(QColor(128, 128, 128, 110))
         pen.setCosmetic(True)
         n = EXTENT[grid]
         path = QPainterPath()
         if grid == "hex":
-            r = self.scale / math.sqrt(3)
+            r = self.unit / math.sqrt(3)
             for col in range(-n, n + 1):
                 offset = 0.0 if col % 2 == 0 else 0.5
                 for row in range(-n + 2, n - 1):
@@ -173,7 +174,7 @@ class Board(QGraphicsView):
                     ]
                     path.addPolygon(QPolygonF(corners))
         else:
-            s = self.scale
+            s = self.unit
             for i in range(-n, n + 1):
                 path.moveTo(i * s, -n * s)
                 path.lineTo(i * s, n * s)
@@ -197,7 +198,7 @@ class Board(QGraphicsView):
         item.setPen(
             QPen(QColor("#ffd54f") if active else COLOURS[role].darker(150), 3 if active else 1.5)
         )
-        item.label.setPos(item.pos() + QPointF(0.3 * self.scale, 0.15 * self.scale))
+        item.label.setPos(item.pos() + QPointF(0.3 * self.unit, 0.15 * self.unit))
 
     def draw_moves(self, ends: tuple[tuple[str, float, float, int], ...]) -> None:
         """The end positions of the selected aircraft's legal moves (movement help): a small
@@ -209,7 +210,7 @@ class Board(QGraphicsView):
         colour = QColor("#6a1b9a")
         pen = QPen(colour, 1.5)
         pen.setCosmetic(True)
-        size = 0.22 * self.scale
+        size = 0.22 * self.unit
         by_place: dict[tuple[float, float], list[str]] = {}
         for label, x, y, facing in ends:
             c = self.scene_point(self.grid, x, y)
@@ -251,8 +252,8 @@ class Board(QGraphicsView):
         for item in self._arc_items:
             scene.removeItem(item)
         self._arc_items = []
-        self.attacker_arcs: list[str] = []
-        self.cone_arcs: list[str] = []
+        self.attacker_arcs = []
+        self.cone_arcs = []
         self._arcs_around(target, attacker, arcs, self.attacker_arcs, dashed=False)
         if attacker is not None and attacker_arcs:
             self._arcs_around(attacker, target, attacker_arcs, self.cone_arcs, dashed=True)
@@ -275,7 +276,7 @@ class Board(QGraphicsView):
             if (ax, ay) != (tx, ty):
                 bearing = math.degrees(math.atan2(ay - ty, ax - tx)) % 360
         centre = self.scene_point(self.grid, centre_piece.x, centre_piece.y)
-        radius = ARC_RADIUS[self.grid] * self.scale
+        radius = ARC_RADIUS[self.grid] * self.unit
         rect = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
         for i, (label, start, end) in enumerate(arcs):
             span = (end - start) % 360 or 360.0

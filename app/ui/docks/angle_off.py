@@ -42,6 +42,7 @@ from app.core.ruleset import Geometry, MovementHelp, Piece, Relation
 from app.ui.accessible import named
 from app.ui.docks.angle_board import COLOURS, ROLES, Board
 from app.ui.model import EngagementModel
+from app.ui.table_cells import cell_text
 from app.ui.when_shown import WhenShown
 
 
@@ -59,9 +60,9 @@ class PieceFields(QWidget):
         title.setStyleSheet(f"color: {COLOURS[role].name()};")
         self.aircraft = QComboBox()
         self.aircraft.setObjectName(f"{role}_aircraft")
-        self.x = QDoubleSpinBox()
-        self.y = QDoubleSpinBox()
-        for box in (self.x, self.y):
+        self.x_box = QDoubleSpinBox()
+        self.y_box = QDoubleSpinBox()
+        for box in (self.x_box, self.y_box):
             box.setRange(-999, 999)
             box.setDecimals(2)
             box.setSingleStep(0.5)
@@ -75,42 +76,36 @@ class PieceFields(QWidget):
         self.speed = QDoubleSpinBox()
         self.speed.setRange(0, 9_999)
         self.speed.setDecimals(1)
-        for name, box in (
-            ("x", self.x),
-            ("y", self.y),
+        spins: tuple[tuple[str, QSpinBox | QDoubleSpinBox], ...] = (
+            ("x", self.x_box),
+            ("y", self.y_box),
             ("facing", self.facing),
             ("altitude", self.altitude),
             ("speed", self.speed),
-        ):
-            box.setObjectName(f"{role}_{name}")
-            box.setKeyboardTracking(False)
-            box.valueChanged.connect(lambda _v: self.edited.emit())
+        )
+        for name, spin in spins:
+            spin.setObjectName(f"{role}_{name}")
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(lambda _v: self.edited.emit())
         self.off = QPushButton("Off the board")
         self.off.setObjectName(f"{role}_off")
         self.off.setToolTip("The aircraft leaves the board; its forms take typed values again")
         grid.addWidget(title, 0, 0)
         grid.addWidget(self.aircraft, 0, 1, 1, 4)
         grid.addWidget(self.off, 0, 5)
-        for col, (label, box) in enumerate(
-            (
-                ("X", self.x),
-                ("Y", self.y),
-                ("Facing", self.facing),
-                ("Alt", self.altitude),
-                ("Speed", self.speed),
-            )
-        ):
+        labels = ("X", "Y", "Facing", "Alt", "Speed")
+        for col, ((_, spin), label) in enumerate(zip(spins, labels, strict=True)):
             lab = QLabel(label)
-            lab.setBuddy(box)
+            lab.setBuddy(spin)
             grid.addWidget(lab, 1, col)
-            grid.addWidget(box, 2, col)
+            grid.addWidget(spin, 2, col)
 
     def show_piece(self, piece: Piece) -> None:
-        boxes = (self.x, self.y, self.facing, self.altitude, self.speed)
+        boxes = (self.x_box, self.y_box, self.facing, self.altitude, self.speed)
         for box in boxes:
             box.blockSignals(True)
-        self.x.setValue(piece.x)
-        self.y.setValue(piece.y)
+        self.x_box.setValue(piece.x)
+        self.y_box.setValue(piece.y)
         self.facing.setValue(int(piece.facing) % 360)
         self.altitude.setValue(int(piece.altitude))
         self.speed.setValue(float(piece.speed))
@@ -119,8 +114,8 @@ class PieceFields(QWidget):
 
     def piece(self) -> Piece:
         return Piece(
-            self.x.value(),
-            self.y.value(),
+            self.x_box.value(),
+            self.y_box.value(),
             self.facing.value(),
             self.altitude.value(),
             self.speed.value(),
@@ -228,12 +223,12 @@ class AngleOffDock(QWidget):
     # -- the ruleset's geometry --------------------------------------------------------------
 
     @property
-    def geometry(self) -> Geometry | None:
-        return self.model.session.ruleset.geometry if self.model.has_session else None
+    def ruleset_geometry(self) -> Geometry | None:
+        return self.model.ruleset.geometry if self.model.has_session else None
 
     @property
     def grid(self) -> str:
-        g = self.geometry
+        g = self.ruleset_geometry
         return g.grid if g is not None else "hex"
 
     @property
@@ -241,9 +236,9 @@ class AngleOffDock(QWidget):
         return "target" if self.place_target.isChecked() else "attacker"
 
     def _reset(self) -> None:
-        g = self.geometry
+        g = self.ruleset_geometry
         if g is None:
-            title = self.model.session.ruleset.title if self.model.has_session else ""
+            title = self.model.ruleset.title if self.model.has_session else ""
             self.no_geometry.setText(
                 f"{title} has no board geometry: there is nothing for the angle-off "
                 "calculator to measure in this game."
@@ -278,7 +273,7 @@ class AngleOffDock(QWidget):
             f.aircraft.blockSignals(False)
 
     def _aircraft_changed(self, ids: list[str]) -> None:
-        if self.geometry is None:
+        if self.ruleset_geometry is None:
             return
         self._fill_aircraft()
         for role, f in self.fields.items():
@@ -425,7 +420,7 @@ class AngleOffDock(QWidget):
     # -- showing -----------------------------------------------------------------------------
 
     def _redraw(self) -> None:
-        if self.geometry is None:
+        if self.ruleset_geometry is None:
             return
         for role in ROLES:
             self.board.place(role, self.pieces[role], role == (self.board.selected or self.active))
@@ -433,7 +428,7 @@ class AngleOffDock(QWidget):
         self._measure()
 
     def _measure(self) -> None:
-        g = self.geometry
+        g = self.ruleset_geometry
         if g is None:
             return
         target, attacker = self.pieces["target"], self.pieces["attacker"]
@@ -474,7 +469,7 @@ class AngleOffDock(QWidget):
         if not aid or aid not in e.aircraft or e.aircraft[aid].position is None:
             return None
         try:
-            return self.model.session.ruleset.movement_help(e, aid)
+            return self.model.ruleset.movement_help(e, aid)
         except (RuleViolation, ValueError, KeyError) as err:
             return MovementHelp(lines=(("Movement", f"cannot work it out: {err}"),))
 
@@ -515,7 +510,7 @@ class AngleOffDock(QWidget):
     def relation_lines(self) -> dict[str, str]:
         """What the geometry reported, as shown."""
         return {
-            self.lines.item(r, 0).text(): self.lines.item(r, 1).text()
+            cell_text(self.lines, r, 0): cell_text(self.lines, r, 1)
             for r in range(self.lines.rowCount())
         }
 

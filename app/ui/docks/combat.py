@@ -369,7 +369,7 @@ class CombatDock(QWidget):
 
     def _paint_pickers(self) -> None:
         d = self.draft
-        rs = self.model.session.ruleset if self.model.has_session else None
+        rs = self.model.ruleset if self.model.has_session else None
         wanted = (
             [
                 (f"{p.title} ({p.rule})", pid)
@@ -471,8 +471,7 @@ class CombatDock(QWidget):
         line = self.draft.line
         if line is None:
             return None
-        pid, who, other = line
-        return self.model.sent_on((pid, who, other or ""))
+        return self.model.sent_on((line.procedure, line.who, line.other))
 
     def _paint_sent(self) -> None:
         entry = self._sent_entry()
@@ -525,7 +524,7 @@ class CombatDock(QWidget):
             return
         from app.ui.editors.tables_editor import TablesEditor
 
-        editor = TablesEditor(self.model.session.ruleset, self, select=(e.table, e.cell))
+        editor = TablesEditor(self.model.ruleset, self, select=(e.table, e.cell))
         editor.saved.connect(lambda _name: self._tables_saved())
         editor.show()
         editor.activateWindow()

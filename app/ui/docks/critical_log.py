@@ -181,6 +181,8 @@ class CriticalLogDock(QWidget):
         undone = e.action in self.model.log.undone
         for c in range(len(COLUMNS)):
             item = self.view.item(row, c)
+            if item is None:  # a cell not filled yet: nothing to style
+                continue
             font = item.font()
             font.setStrikeOut(undone)
             item.setFont(font)

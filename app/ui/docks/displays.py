@@ -64,7 +64,7 @@ class DisplaysDock(QWidget):
         if not self.model.has_session:
             self.view.setHtml("<p>No game is open.</p>")
             return
-        rs = self.model.session.ruleset
+        rs = self.model.ruleset
         try:  # a guest's call (issue 46): time-limited, checked, and said in the message bar
             blocks = call_guest(
                 rs,

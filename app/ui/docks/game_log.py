@@ -249,7 +249,7 @@ class GameLogDock(QWidget):
         self._following = True
         bar = self.list.verticalScrollBar()
         bar.valueChanged.connect(lambda v: setattr(self, "_following", v >= bar.maximum()))
-        bar.rangeChanged.connect(lambda *_: self._following and self.list.scrollToBottom())
+        bar.rangeChanged.connect(self._follow_end)
 
         #: hidden or tabbed away: no work until shown (issue 20)
         self.when_shown = WhenShown(self, self.rebuild)
@@ -260,6 +260,11 @@ class GameLogDock(QWidget):
         self.list.activated.connect(lambda index: self.open_ruling(index.row()))
         self.ruling_window: RulingWindow | None = None
         self.rebuild()
+
+    def _follow_end(self, *_: int) -> None:
+        """The list grew or shrank: back at its end, unless the umpire scrolled back."""
+        if self._following:
+            self.list.scrollToBottom()
 
     # -- rendering ----------------------------------------------------------------------------
 

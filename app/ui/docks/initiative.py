@@ -158,9 +158,9 @@ class InitiativeDock(QWidget):
         if not self.model.has_session:
             self.title.setText("No game open")
         elif proc is None:
-            self.title.setText(f"{self.model.session.ruleset.title} has no initiative roll.")
+            self.title.setText(f"{self.model.ruleset.title} has no initiative roll.")
         else:
-            by = self.model.session.ruleset.initiative_by or "side"
+            by = self.model.ruleset.initiative_by or "side"
             self.title.setText(f"<b>{proc.title}</b> ({proc.rule}), by {by}")
         self.paint()
         self.show_order()
@@ -218,12 +218,12 @@ class InitiativeDock(QWidget):
         """The ruleset's own rule for passing the marker (Phantoms 4.0), through the log."""
         if not self.model.has_session:
             return
-        pid = self.model.session.ruleset.pass_initiative
+        pid = self.model.ruleset.pass_initiative
         to = self.pass_to.currentData() if self.pass_to.count() else None
         if pid is None or to is None:
             self.message.show_refusal("Nobody to pass the marker to.")
             return
-        attempt_here(self.model, lambda: self.model.session.perform(pid, {"to": to}), self.message)
+        attempt_here(self.model, lambda: self.model.actions.perform(pid, {"to": to}), self.message)
 
     # -- the order ----------------------------------------------------------------------------
 
@@ -249,7 +249,7 @@ class InitiativeDock(QWidget):
             self.order.addItem(item)
         rows = self.order.count()
         self.order.setMaximumHeight(self.order.sizeHintForRow(0) * min(max(rows, 2), 8) + 6)
-        by = self.model.session.ruleset.initiative_by
+        by = self.model.ruleset.initiative_by
         candidates = (
             [(a.id, a.name) for a in e.aircraft.values() if a.in_play]
             if by == "aircraft"
@@ -259,7 +259,7 @@ class InitiativeDock(QWidget):
             if key != e.initiative_marker:
                 self.pass_to.addItem(name, key)
         self.pass_button.setEnabled(self.pass_to.count() > 0 and self.model.can_act)
-        self.pass_box.setVisible(self.model.session.ruleset.pass_initiative is not None)
+        self.pass_box.setVisible(self.model.ruleset.pass_initiative is not None)
 
     def order_lines(self) -> list[str]:
         return [self.order.item(i).text() for i in range(self.order.count())]

@@ -34,6 +34,7 @@ from app.ui.accessible import named
 from app.ui.log_progress import LogProgress
 from app.ui.message_bar import MessageBar
 from app.ui.model import EngagementModel
+from app.ui.table_cells import row_texts
 from app.ui.when_shown import WhenShown
 
 EMPTY = QColor("#c62828")
@@ -160,7 +161,7 @@ class LedgersDock(QWidget):
 
     @property
     def specs(self) -> tuple[LedgerSpec, ...]:
-        return self.model.session.ruleset.ledgers if self.model.has_session else ()
+        return self.model.ruleset.ledgers if self.model.has_session else ()
 
     def _title(self, ledger_id: str, aircraft_id: str | None = None) -> str:
         """The ledger's printed title (a missile type's by its card's name)."""
@@ -168,7 +169,7 @@ class LedgersDock(QWidget):
         if self.model.has_session:
             a = self.model.engagement.aircraft.get(aircraft_id or "")
             card = a.card if a is not None else None
-            spec = self.model.session.ruleset.ledger_spec(ledger_id, card)
+            spec = self.model.ruleset.ledger_spec(ledger_id, card)
         return spec.title if spec else ledger_id.replace("_", " ")
 
     # -- the tree ----------------------------------------------------------------------------
@@ -196,16 +197,16 @@ class LedgersDock(QWidget):
         bold = QFont(item.font(0))
         bold.setBold(True)
         item.setFont(0, bold)
-        specs = self.model.session.ruleset.ledgers_for(a.card)
+        specs = self.model.ruleset.ledgers_for(a.card)
         wanted = [(s.id, s.title, s.rule, s.unit) for s in specs if s.id in a.ledgers]
         known = {s.id for s in specs}
         wanted += [(k, k.replace("_", " "), "", Fraction(1)) for k in a.ledgers if k not in known]
-        while item.childCount() > len(wanted):
-            item.removeChild(item.child(item.childCount() - 1))
-        while item.childCount() < len(wanted):
-            QTreeWidgetItem(item)
-        for i, (lid, title, rule, unit) in enumerate(wanted):
-            child = item.child(i)
+        children = [kid for i in range(item.childCount()) if (kid := item.child(i)) is not None]
+        for extra in reversed(children[len(wanted) :]):
+            item.removeChild(extra)
+        children = children[: len(wanted)]
+        children += [QTreeWidgetItem(item) for _ in range(len(wanted) - len(children))]
+        for child, (lid, title, rule, unit) in zip(children, wanted, strict=True):
             led = a.ledgers[lid]
             child.setData(0, ROLE_KEY, (a.id, lid))
             child.setText(0, title)
@@ -289,8 +290,9 @@ class LedgersDock(QWidget):
             return
         if ledger_id is not None:
             for i in range(item.childCount()):
-                if item.child(i).data(0, ROLE_KEY) == (aircraft_id, ledger_id):
-                    item = item.child(i)
+                child = item.child(i)
+                if child is not None and child.data(0, ROLE_KEY) == (aircraft_id, ledger_id):
+                    item = child
                     break
         self.tree.setCurrentItem(item)
 
@@ -301,15 +303,17 @@ class LedgersDock(QWidget):
 
     def apply_correction(self) -> None:
         """Spend or refill the selected ledger by the typed amount, with the typed reason."""
-        key = self.current_key()
-        if key is None or key[1] is None:
+        aid, lid = self.current_key() or ("", None)
+        if lid is None:
             self.message.show_refusal("Select one ledger of one aircraft first.")
             return
-        aid, lid = key
         amount, reason = self.amount.text().strip(), self.reason.text()
-        done = self.model.attempt(
-            lambda: self.model.session.adjust_ledger(aid, lid, amount, reason) or True
-        )
+
+        def adjust() -> bool:
+            self.model.roster.adjust_ledger(aid, lid, amount, reason)
+            return True
+
+        done = self.model.attempt(adjust)
         if done:
             self.message.clear_refusal()
             self.amount.clear()
@@ -376,9 +380,7 @@ class LedgersDock(QWidget):
     def history_rows(self) -> list[tuple[str, ...]]:
         """The history on show, as text (turn, change, left, why, log entry)."""
         t = self.history_table
-        return [
-            tuple(t.item(r, c).text() for c in range(t.columnCount())) for r in range(t.rowCount())
-        ]
+        return [row_texts(t, r) for r in range(t.rowCount())]
 
     # -- refusals ----------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ module imports none of them: the Add-aircraft dialog loads them when it is opene
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
@@ -430,7 +431,7 @@ class RosterDock(QWidget):
         self.add_action.setEnabled(can)
         self.rename_action.setEnabled(chosen)
         self.remove_action.setEnabled(chosen)
-        uses_pilot = can and self.model.session.ruleset.uses_pilot_quality
+        uses_pilot = can and self.model.ruleset.uses_pilot_quality
         self.pilot_button.setEnabled(chosen and uses_pilot)
 
     # -- actions ------------------------------------------------------------------------------
@@ -470,7 +471,7 @@ class RosterDock(QWidget):
             return
         done, _ = attempt_here(
             self.model,
-            lambda: self.model.session.change_aircraft(aircraft_id, name=new),
+            lambda: self.model.roster.change_aircraft(aircraft_id, name=new),
             self.message,
         )
         if not done:
@@ -491,7 +492,7 @@ class RosterDock(QWidget):
                 continue
             done, _ = attempt_here(
                 self.model,
-                lambda i=aircraft_id: session.change_aircraft(i, pilot=quality),
+                partial(session.change_aircraft, aircraft_id, pilot=quality),
                 self.message,
             )
             if not done:
@@ -501,7 +502,7 @@ class RosterDock(QWidget):
         session = self.model.session
         for aircraft_id in self.selected_ids():
             done, _ = attempt_here(
-                self.model, lambda i=aircraft_id: session.remove_aircraft(i), self.message
+                self.model, partial(session.remove_aircraft, aircraft_id), self.message
             )
             if not done:
                 return
@@ -519,7 +520,7 @@ class AddAircraftDialog(QDialog):
         self.model = model
         self.setWindowTitle("Add aircraft")
         self.setMinimumWidth(380)
-        rs: Ruleset = model.session.ruleset
+        rs: Ruleset = model.ruleset
         e = model.engagement
 
         self.type_box = QComboBox()
@@ -575,7 +576,7 @@ class AddAircraftDialog(QDialog):
     def submit(self) -> None:
         session = self.model.session
         if self.type_box.count() == 0:
-            self.message.show_refusal(f"{self.model.session.ruleset.title} has no aircraft types.")
+            self.message.show_refusal(f"{self.model.ruleset.title} has no aircraft types.")
             return
         type_id = self.type_box.currentData()
         settings = self.details.value()

@@ -342,11 +342,11 @@ class TurnDock(QWidget):
 
     def next_step(self) -> None:
         if self.model.has_session:
-            attempt_here(self.model, self.model.session.next_step, self.message)
+            attempt_here(self.model, self.model.clock.next_step, self.message)
 
     def previous_step(self) -> None:
         if self.model.has_session:
-            attempt_here(self.model, self.model.session.previous_step, self.message)
+            attempt_here(self.model, self.model.clock.previous_step, self.message)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.data import MISSING, DataFileError, own_aircraft_path, save_aircraft
+from app.core.data import MISSING, own_aircraft_path, save_aircraft
+from app.core.errors import DataFileError
 from app.core.ruleset import Ruleset
 from app.ui.editors.card_tables import MISSING_CSS, NOT_PRINTED, CardTable, shape_of
 from app.ui.forms import InputForm
@@ -139,7 +140,7 @@ class CardEditor(QWidget):
         per_table: dict[str, dict[tuple[int, int], str]] = {n: {} for n in self.tables}
         general: dict[str, list[str]] = {n: [] for n in self.tables}
         try:
-            self.card = self.ruleset.Card.model_validate(self.form.raw_values())
+            self.card: BaseModel | None = self.ruleset.Card.model_validate(self.form.raw_values())
         except ValidationError as e:
             self.card = None
             for err in e.errors():

@@ -39,6 +39,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.table_cells import cell_text
+
 Path = tuple[str | int, ...]
 ERROR_BRUSH = QBrush(QColor(229, 57, 53, 120))
 #: a value the rules text does not print, as the Tables editor marks its cell (issue 43)
@@ -349,7 +351,7 @@ class CardTable(QWidget):
     def value(self) -> Any:
         """The field as pydantic should see it (``None`` for an optional left empty)."""
         cells = [
-            [self.table.item(r, c).text().strip() for c in range(len(self.columns))]
+            [cell_text(self.table, r, c).strip() for c in range(len(self.columns))]
             for r in range(len(self.rows))
         ]
         if self.shape == "map":
@@ -434,7 +436,7 @@ class CardTable(QWidget):
         label = f"row {row.title}" if self.shape in ("items", "map") else row.title
         # a row of records is named by its name column, else its first one ("aim7e", "nose")
         named = [i for i, x in enumerate(self.columns) if x.path == ("name",)] or [0]
-        name = self.table.item(r, named[0]).text() if self.shape == "items" else ""
+        name = cell_text(self.table, r, named[0]) if self.shape == "items" else ""
         col = self.columns[c].title or "value"
         return f"{what}, {label}{f' ({name})' if name else ''}, {col}"
 
@@ -487,7 +489,7 @@ class CardTable(QWidget):
         for r in range(self.table.rowCount()):
             for c in range(self.table.columnCount()):
                 item = self.table.item(r, c)
-                if not item.flags() & Qt.ItemFlag.ItemIsEditable:
+                if item is None or not item.flags() & Qt.ItemFlag.ItemIsEditable:
                     continue
                 bad = self.errors.get((r, c))
                 item.setBackground(ERROR_BRUSH if bad else QBrush())

@@ -83,7 +83,11 @@ def charts_of(
 
 
 def _walk(
-    node: Mapping[str, Any], path: Path, doc: Mapping[str, Any], declared: set[str], out: list
+    node: Mapping[str, Any],
+    path: Path,
+    doc: Mapping[str, Any],
+    declared: set[str],
+    out: list[Chart],
 ) -> None:
     rule = str(node.get("rule", ""))
     plain = {k: v for k, v in node.items() if k not in META and _scalars(v)}
@@ -127,19 +131,20 @@ def _head(chart: Chart, headings: Mapping[str, Sequence[str]]) -> None:
     cols: dict[int, str] = {}
     for (r, c), path in chart.cells.items():
         i = len(path) - 1
-        if not isinstance(path[i], int):
+        position = path[i]
+        if not isinstance(position, int):
             continue
         # the list's own path: the keys before the position, record indexes left out
         keys = [str(p) for p in path[:i] if isinstance(p, str)]
         found = (headings.get(".".join(keys[:n])) for n in range(len(keys), 0, -1))
         names = next((h for h in found if h is not None), None)
-        if names is None or path[i] >= len(names):
+        if names is None or position >= len(names):
             continue
         # the heading that counts the position: the one the list runs along
-        if chart.columns[c] in (str(path[i] + 1), f"{heading(keys[-1])} {path[i] + 1}"):
-            cols[c] = names[path[i]]
-        elif chart.rows[r] == str(path[i] + 1):
-            rows[r] = names[path[i]]
+        if chart.columns[c] in (str(position + 1), f"{heading(keys[-1])} {position + 1}"):
+            cols[c] = names[position]
+        elif chart.rows[r] == str(position + 1):
+            rows[r] = names[position]
     for c, text in cols.items():
         chart.columns[c] = text
     for r, text in rows.items():

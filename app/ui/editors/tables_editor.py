@@ -34,13 +34,13 @@ from PySide6.QtWidgets import (
 
 from app.core.data import (
     MISSING,
-    DataFileError,
     override_path,
     read_toml,
     save_override,
     table_model,
     table_problems,
 )
+from app.core.errors import DataFileError
 from app.core.ruleset import Ruleset
 from app.ui.editors.charts import Chart, charts_of, heading
 from app.ui.message_bar import MessageBar
@@ -118,7 +118,9 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def override_of(shipped: Mapping[str, Any], data: Mapping[str, Any], edited: set[Path_]) -> dict:
+def override_of(
+    shipped: Mapping[str, Any], data: Mapping[str, Any], edited: set[Path_]
+) -> dict[str, Any]:
     """The smallest override holding the edited cells: tables key by key, an array whole (an
     override replaces arrays, it does not merge them)."""
     out: dict[str, Any] = {}

@@ -72,7 +72,7 @@ def played(path: Path, rid: str) -> GameSession:
                 continue
         if n % 3 == 0:
             s.undo()
-        if n % 5 == 0 and s._timeline.can_redo:
+        if n % 5 == 0 and s.log.timeline.can_redo:
             s.redo()
         s.next_step()
     s.set_dice("Blue", "the blue d10s")
@@ -117,8 +117,8 @@ def test_the_draft_folds_a_real_log_of_every_ruleset_as_one_by_one(
         db.execute("DELETE FROM snapshot")
     with GameSession.open(path) as again:
         assert again.engagement == replayed.state
-        assert again._timeline.undo_stack == replayed.undo_stack
-        assert again._timeline.redo_stack == replayed.redo_stack
+        assert again.log.timeline.undo_stack == replayed.undo_stack
+        assert again.log.timeline.redo_stack == replayed.redo_stack
         assert dict(again.printed) == dict(replayed.printed)
 
 

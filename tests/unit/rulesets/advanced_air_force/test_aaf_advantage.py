@@ -133,9 +133,9 @@ def test_rule_2_movement_order() -> None:
     Advantaged plot."""
     e = declare(three(), "blue", "red")
     order = RULESET.acting(e)
-    assert [line[0] for line in order] == ["red2", "red", "blue"]
-    assert "Disadvantaged" in order[1][1]
-    assert "Advantaged" in order[2][1]
+    assert [line.who for line in order] == ["red2", "red", "blue"]
+    assert "Disadvantaged" in order[1].what
+    assert "Advantaged" in order[2].what
 
 
 def test_advantage_not_repeated_expires_at_the_following_turn() -> None:

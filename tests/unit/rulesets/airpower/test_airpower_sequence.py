@@ -11,7 +11,9 @@ from app.session import GameSession
 
 
 def walk(s: GameSession) -> list[tuple[str, ...]]:
-    return [tuple(line) for line in s.ruleset.acting(s.engagement)]
+    """Each line's who, what and procedure (when it opens one), by name."""
+    lines = s.ruleset.acting(s.engagement)
+    return [(x.who, x.what, x.procedure) if x.procedure else (x.who, x.what) for x in lines]
 
 
 def test_one_game_turn_of_who_acts_now(tmp_path: Path, _user_data: Path) -> None:

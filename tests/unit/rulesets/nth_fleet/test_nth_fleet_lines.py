@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core.acting import ActingLine
 from app.core.dice import SeededDice, TableDice
 from app.session import GameSession
 from tests.games import nth_fleet_strike
@@ -27,8 +28,8 @@ def strike(tmp_path: Path, filled: None) -> Iterator[GameSession]:
     s.close()
 
 
-def combat_line(s: GameSession) -> tuple[str, ...]:
-    return next(line for line in s.acting() if line[2] == "air_combat")
+def combat_line(s: GameSession) -> ActingLine:
+    return next(line for line in s.acting() if line.procedure == "air_combat")
 
 
 def test_2_11_the_air_combat_line_opens_on_forces_that_can_fight(strike: GameSession) -> None:
@@ -36,7 +37,8 @@ def test_2_11_the_air_combat_line_opens_on_forces_that_can_fight(strike: GameSes
     recon mission aloft is not in the CAP's force (it has no points on CAP: the line was
     refused as offered, "4 ODRAP has no air points on CAP to fight with")."""
     s = strike
-    who, _what, _proc, other = combat_line(s)
+    line = combat_line(s)
+    who, other = line.who, line.other
     assert (who, other) == ("vf-1", "1-giap")
     assert s.line_refusal("air_combat", who, other) == ""
     p = s.prepare_line("air_combat", who, other)
@@ -54,7 +56,8 @@ def test_2_9_the_force_lists_name_every_counter_counted(strike: GameSession) -> 
     its list names both (VF-1 was counted but not listed); the second force lists 1 GIAP. A
     lead unticked from its list is refused, never counted unseen."""
     s = strike
-    who, _what, _proc, other = combat_line(s)
+    line = combat_line(s)
+    who, other = line.who, line.other
     p = s.prepare_line("air_combat", who, other)
     assert p.value("first").value == ["vf-1", "va-35"]
     assert [c for c, _label in p.choices["first"]] == ["vf-1", "va-35"]
@@ -69,7 +72,8 @@ def test_2_9_the_force_lists_name_every_counter_counted(strike: GameSession) -> 
 def test_2_9_a_force_unticked_follows_its_list(strike: GameSession) -> None:
     """Nth Fleet 2.9: the total follows the counters ticked (VA-35 unticked: VF-1's 88)."""
     s = strike
-    who, _what, _proc, other = combat_line(s)
+    line = combat_line(s)
+    who, other = line.who, line.other
     p = s.prepare_line("air_combat", who, other)
     fewer = s.prepare("air_combat", p.roles, {"first": ["vf-1"]})
     assert fewer.value("first_attack").value == 88 and fewer.refused == ""
@@ -82,7 +86,7 @@ def test_2_11_forces_only_on_cap_do_not_meet(tmp_path: Path, filled: None) -> No
         s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, track="cap")
         s.add_aircraft("Red", "mig29", "1 GIAP", base="Olenya", unit_sides=2, track="cap")
         s.next_step()
-        assert [line for line in s.acting() if line[2] == "air_combat"] == []
+        assert [line for line in s.acting() if line.procedure == "air_combat"] == []
 
 
 @pytest.mark.parametrize(
@@ -107,8 +111,8 @@ def test_2_2_a_launch_opens_on_the_mission_the_counter_flies(
         aid = s.add_aircraft("Blue", type_id, "Unit", base="Nimitz", unit_sides=1)
         while s.engagement.step != step:
             s.next_step()
-        line = next(line for line in s.acting() if line[0] == aid)
-        p = s.prepare_line(line[2], aid)
+        line = next(line for line in s.acting() if line.who == aid)
+        p = s.prepare_line(line.procedure, aid)
         shown = p.value("mission")
         assert (shown.value, shown.locked) == (mission, False)
         s.resolve(p, SeededDice(1))

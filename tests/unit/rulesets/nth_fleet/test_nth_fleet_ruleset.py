@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from app.core.acting import ActingLine
 from app.core.errors import RuleViolation
 from app.plugins import load_ruleset
 from rulesets.nth_fleet import RULESET
@@ -76,27 +77,27 @@ def test_steps_and_who_acts(game: Callable) -> None:
     b = g.add("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
     # strategic phase: counters with unused points may fly strategic missions (2.2)
     assert RULESET.acting(g.state) == [
-        (r, "may fly a strategic mission (2.2)", "launch_mission"),
-        (b, "may fly a strategic mission (2.2)", "launch_mission"),
+        ActingLine(r, "may fly a strategic mission (2.2)", procedure="launch_mission"),
+        ActingLine(b, "may fly a strategic mission (2.2)", procedure="launch_mission"),
     ]
     g.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
     assert RULESET.acting(g.state) == [
-        (b, "may fly a strategic mission (2.2)", "launch_mission"),
-        (r, "rolls for mission effectiveness (2.3)", "mission_effectiveness"),
+        ActingLine(b, "may fly a strategic mission (2.2)", procedure="launch_mission"),
+        ActingLine(r, "rolls for mission effectiveness (2.3)", procedure="mission_effectiveness"),
     ]
     # activation: launches, and with both sides up, the air combat (2.9-2.12); its line
     # names a counter of each force, so the combat opens with both (issue 28)
     g.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
     activation = RULESET.acting(replace(g.state, step=1))
-    assert (b, "may launch a strike, escort or CAP (2.2)", "launch_mission") in activation
-    assert activation[-1] == (
-        r,
-        "Red: air combat against Blue's forces (2.9-2.12)",
-        "air_combat",
-        b,
+    assert (
+        ActingLine(b, "may launch a strike, escort or CAP (2.2)", procedure="launch_mission")
+        in activation
+    )
+    assert activation[-1] == ActingLine(
+        r, "Red: air combat against Blue's forces (2.9-2.12)", procedure="air_combat", other=b
     )
     assert RULESET.acting(replace(g.state, step=2)) == [
-        (r, "returns to base (2.1)", "return_to_base")
+        ActingLine(r, "returns to base (2.1)", procedure="return_to_base")
     ]
     assert RULESET.acting(replace(g.state, step=9)) == []
 

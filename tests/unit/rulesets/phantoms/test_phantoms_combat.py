@@ -684,7 +684,7 @@ def test_7_1_1b_out_of_range_launch_automatically_misses_with_the_variant(game: 
     (flight,) = g.e.attributes["missiles_in_flight"]
     g.clock(1, step_of(flight["impact_at"], "e"))
     (line,) = g.rs.acting(g.e)
-    assert line[2] == "missile_lost" and "automatic miss, 7.1.1b" in line[1]
+    assert line.procedure == "missile_lost" and "automatic miss, 7.1.1b" in line.what
     with pytest.raises(RuleViolation, match=r"automatically misses \(7\.1\.1b\)"):
         g.do(
             "missile_attack",

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from app.core.acting import ActingLine
 from app.core.engagement import Status
 from app.core.errors import RuleViolation
 from app.core.events import AttributesSet
@@ -46,7 +47,7 @@ def test_3_0_movement_segment_moves_by_the_chart(game: Any) -> None:
     moved: dict[str, int] = {"a": 0, "b": 0}
     for imp in range(1, 11):
         g.clock(1, step_of(imp, "a"))
-        acting = {line[0]: line[1] for line in g.rs.acting(g.e)}
+        acting = {line.who: line.what for line in g.rs.acting(g.e)}
         for aid in moved:
             if g.a(aid).attributes.get("moved_at") == imp:
                 moved[aid] += 1
@@ -63,7 +64,7 @@ def test_4_0_acting_marker_holder_first(game: Any) -> None:
     g.do("initiative", {"first_side": "Blue", "second_side": "Red"}, [1, 9])
     g.clock(1, step_of(1, "a"))
     g.clock(1, step_of(1, "f"))
-    assert [x[0] for x in g.rs.acting(g.e)] == ["b", "a"]
+    assert [x.who for x in g.rs.acting(g.e)] == ["b", "a"]
 
 
 def test_6_1_1_a_tailing_aircraft_places_its_marker_after_everyone_else(game: Any) -> None:
@@ -80,8 +81,8 @@ def test_6_1_1_a_tailing_aircraft_places_its_marker_after_everyone_else(game: An
     g.clock(1, step_of(1, "a"))
     g.clock(1, step_of(1, "i"))
     lines = g.rs.acting(g.e)
-    assert [x[0] for x in lines] == ["c", "a", "b"]
-    assert lines[-1][1] == "places its maneuver marker last: tailing (6.1.1)"
+    assert [x.who for x in lines] == ["c", "a", "b"]
+    assert lines[-1].what == "places its maneuver marker last: tailing (6.1.1)"
 
 
 # --- 5.0 set speed ---------------------------------------------------------------------------
@@ -430,5 +431,5 @@ def test_who_acts_names_the_procedure_to_open(game: Any) -> None:
     g.add("a", "Blue", "f4e", speed=5)
     g.apply([StatusChanged(aircraft="a", set=(Status.ON_FIRE,))])
     g.clock(1, step_of(1, "b"))
-    assert ("a", "checks its fire (9.0)", "fire_check") in g.rs.acting(g.e)
-    assert all(line[2] in g.rs.procedures for line in g.rs.acting(g.e) if len(line) == 3)
+    assert ActingLine("a", "checks its fire (9.0)", procedure="fire_check") in g.rs.acting(g.e)
+    assert all(line.procedure in g.rs.procedures for line in g.rs.acting(g.e))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core.acting import ActingLine
 from app.core.data import save_aircraft
 from app.core.dice import TableDice
 from app.core.engagement import Ledger
@@ -46,9 +47,9 @@ def to_step(s: GameSession, step: int) -> None:
         s.next_step()
 
 
-def move_line(s: GameSession) -> tuple[str, ...]:
+def move_line(s: GameSession) -> ActingLine:
     to_step(s, UFO_MOVES)
-    return next(line for line in s.acting() if line[2] == "ufo_move")
+    return next(line for line in s.acting() if line.procedure == "ufo_move")
 
 
 def test_the_medium_ufo_card_prints_no_anti_grav() -> None:
@@ -64,7 +65,8 @@ def test_its_first_move_asks_for_the_rating_and_starts_the_counter(game: GameSes
     the rating given starts the counter, which the next turn's move reads."""
     s = game
     assert GRAV not in s.engagement.aircraft["mothership"].ledgers
-    who, what, proc = move_line(s)
+    line = move_line(s)
+    who, what, proc = line.who, line.what, line.procedure
     assert "the Medium UFO card prints no anti-grav rating: give it" in what
     assert s.line_refusal(proc, who) == ""
     p = s.prepare_line(proc, who)
@@ -80,7 +82,8 @@ def test_its_first_move_asks_for_the_rating_and_starts_the_counter(game: GameSes
     while s.engagement.turn == 1:
         s.next_step()
     s.perform("initiative", {"planes": ["blue-1"], "reactions": [2]}, TableDice([3]))
-    who, what, proc = move_line(s)
+    line = move_line(s)
+    who, what, proc = line.who, line.what, line.procedure
     assert "anti-grav" not in what
     again = s.prepare_line(proc, who).value("anti_grav")
     assert (again.value, again.source, again.locked) == (5, "card", True)
@@ -89,7 +92,8 @@ def test_its_first_move_asks_for_the_rating_and_starts_the_counter(game: GameSes
 def test_damage_lowers_the_counter_given(game: GameSession) -> None:
     """UFO rules, Damage: "4 ... 1 DP plus Anti Grav-1" on the counter the umpire started."""
     s = game
-    who, _what, proc = move_line(s)
+    line = move_line(s)
+    who, proc = line.who, line.procedure
     p = s.prepare_line(proc, who)
     s.resolve(s.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
     s.perform("damage_roll", {"target": "mothership", "target_type": "ufo"}, TableDice([1, 3]))
@@ -105,7 +109,8 @@ def test_a_rating_filled_in_the_card_editor_is_read_at_the_first_move(
     s = game
     card = catalogue()["medium_ufo"].model_copy(update={"anti_grav": 7})
     save_aircraft("ufo_interception", "medium_ufo", card)
-    who, what, proc = move_line(s)
+    line = move_line(s)
+    who, what, proc = line.who, line.what, line.procedure
     assert "anti-grav" not in what
     p = s.prepare_line(proc, who)
     grav = p.value("anti_grav")
@@ -133,7 +138,8 @@ def test_the_printed_card_says_where_the_rating_comes_from(game: GameSession) ->
         return dict(data.items)["Anti Grav"]
 
     assert shown() == "not printed: asked for at its first move"
-    who, _what, proc = move_line(s)
+    line = move_line(s)
+    who, proc = line.who, line.procedure
     p = s.prepare_line(proc, who)
     s.resolve(s.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
     assert shown() == "5 (not printed: given by the umpire)"
