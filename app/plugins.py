@@ -76,8 +76,37 @@ def _name_version(ep: EntryPoint) -> tuple[str, str] | None:
 _NAMED: dict[str, tuple[str, str]] = {}
 
 
+#: the last ``_registrations`` worked out, with the folders they were read from (``_installed``)
+_REGISTERED: list[tuple[object, tuple[dict[str, EntryPoint], dict[str, str]]]] = []
+
+
+def _installed() -> tuple[tuple[str, int | None], ...]:
+    """Where distributions are found (``sys.path``), each with the time it last changed: a
+    distribution installed or removed adds or removes its ``.dist-info`` folder there."""
+    out: list[tuple[str, int | None]] = []
+    for folder in sys.path:
+        try:
+            out.append((folder, os.stat(folder or ".").st_mtime_ns))
+        except OSError:
+            out.append((folder, None))
+    return tuple(out)
+
+
 def _registrations() -> tuple[dict[str, EntryPoint], dict[str, str]]:
-    """Usable entry points by id, and ids refused because two distributions register them."""
+    """Usable entry points by id, and ids refused because two distributions register them.
+    Read again only when a folder of ``sys.path`` changed since (issue 44: every opening of a
+    game read every installed distribution's entry points)."""
+    where = _installed()
+    if _REGISTERED and _REGISTERED[0][0] == where:
+        usable, refused = _REGISTERED[0][1]
+        return dict(usable), dict(refused)
+    found = _registered()
+    _REGISTERED[:] = [(where, found)]
+    return dict(found[0]), dict(found[1])
+
+
+def _registered() -> tuple[dict[str, EntryPoint], dict[str, str]]:
+    """``_registrations`` read from the installed distributions."""
     by_name: dict[str, list[EntryPoint]] = {}
     for ep in entry_points(group=GROUP):
         same = by_name.setdefault(ep.name, [])

@@ -20,10 +20,12 @@ limit (``app.ui.shell.guest_worker``); a call he stopped waiting for is abandone
 
 from __future__ import annotations
 
+import _thread
 import queue
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from math import gcd
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -111,6 +113,36 @@ _hanging_lock = threading.Lock()
 _inside = threading.local()
 
 
+class _Done(threading.Event):
+    """A ``threading.Event`` set once, by the worker, made of a flag and one bare lock (held
+    until set): an ``Event``'s condition variable cost five times the hand-over to the worker
+    itself, more than most guest calls (issue 44). Waiters (``Waiter``) use ``wait`` and
+    ``is_set``."""
+
+    def __init__(self) -> None:  # noqa: PLW0231 - the Event's condition is what this replaces
+        self._is_set = False
+        self._held = _thread.allocate_lock()
+        self._held.acquire()
+
+    def is_set(self) -> bool:
+        return self._is_set
+
+    def set(self) -> None:
+        if not self._is_set:
+            self._is_set = True  # before the lock is let go: never "not set" after a wait
+            self._held.release()
+
+    def clear(self) -> None:
+        raise TypeError("a guest call's end is never undone")
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if self._is_set:
+            return True
+        if self._held.acquire(True, -1 if timeout is None else max(timeout, 0)):
+            self._held.release()  # for the next waiter
+        return self._is_set
+
+
 class _Job:
     """One call handed to a worker thread; ``done`` is set when it returned or raised."""
 
@@ -118,7 +150,7 @@ class _Job:
 
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]):
         self.fn, self.args, self.kwargs = fn, args, kwargs
-        self.done = threading.Event()
+        self.done = _Done()
         self.value: Any = None
         self.error: BaseException | None = None
 
@@ -341,14 +373,26 @@ def odds_table(result: Any) -> dict[str, Fraction]:
     for label, p in result.items():
         if not isinstance(label, str):
             raise TypeError(f"the outcome label {_shown(label)}, not text")
-        if isinstance(p, bool) or not isinstance(p, Fraction | int):
-            raise TypeError(f"the probability of {label!r} as {_shown(p)}, not a Fraction")
-        if not 0 <= p <= 1:
+        if type(p) is not Fraction:  # a Fraction, the usual answer, is checked as it is
+            if isinstance(p, bool) or not isinstance(p, Fraction | int):
+                raise TypeError(f"the probability of {label!r} as {_shown(p)}, not a Fraction")
+            p = Fraction(p)
+        if p.numerator < 0 or p.numerator > p.denominator:
             raise ValueError(f"the probability {p} for {label!r}, outside 0 to 1")
-        out[label] = Fraction(p)
-    if sum(out.values()) != 1:
+        out[label] = p
+    if not _sums_to_one(out.values()):
         raise ValueError(f"probabilities summing to {sum(out.values())}, not 1")
     return out
+
+
+def _sums_to_one(ps: Iterable[Fraction]) -> bool:
+    """Whether exact probabilities sum to exactly 1, in whole numbers over their least common
+    denominator (issue 44: ``Fraction`` additions were a tenth of the odds stored with a roll)."""
+    ps = list(ps)
+    den = 1
+    for p in ps:
+        den = den * p.denominator // gcd(den, p.denominator)
+    return sum(p.numerator * (den // p.denominator) for p in ps) == den
 
 
 def _text(value: Any, what: str) -> None:

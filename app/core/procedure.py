@@ -215,6 +215,13 @@ def _faces(spec: str, total: int) -> tuple[int, ...]:
     return faces_of(_spec(spec), total)
 
 
+@cache
+def _walked_roll(spec: str, purpose: str, total: int) -> Roll:
+    """The roll a walk makes of ``spec`` for ``total``: made once and shared by every walk
+    (a ``Roll`` is immutable; issue 44: each of a d10's ten paths made its own)."""
+    return Roll(spec, purpose, _faces(spec, total))
+
+
 class _WalkDice:
     """A dice source that replays a chosen prefix of values and branches at the next roll or
     pool query (``app.core.dice.Branching``)."""
@@ -228,10 +235,11 @@ class _WalkDice:
 
     def roll(self, spec: DiceSpec | str, purpose: str) -> Roll:
         name = spec.name if isinstance(spec, DiceSpec) else _spec(spec).name
-        if self._n >= len(self.prefix):
+        n = self._n
+        if n >= len(self.prefix):
             raise _Branch(((name, purpose),), lambda: _totals(name))
-        r = Roll(name, purpose, _faces(name, self.prefix[self._n]))
-        self._n += 1
+        r = _walked_roll(name, purpose, self.prefix[n])
+        self._n = n + 1
         self.rolls.append(r)
         return r
 
@@ -325,6 +333,9 @@ def exact_outcomes(
 
 
 def _sum(ways_by_den: Mapping[int, int]) -> Fraction:
+    if len(ways_by_den) == 1:  # one depth of dice, the usual case: no sum (issue 44)
+        ((d, n),) = ways_by_den.items()
+        return Fraction(n, d)
     return sum((Fraction(n, d) for d, n in ways_by_den.items()), Fraction(0))
 
 

@@ -22,7 +22,8 @@ from app.core.errors import RuleViolation
 from app.core.history import Timeline
 from app.session import SNAPSHOT_EVERY, GameSession
 from app.session.log import GameLog
-from app.store import StoreError
+from app.store import StoreError, bounds
+from app.store.opening import open_store
 
 BIG = "x" * (64 * 2**20)  # 64 MB
 
@@ -132,6 +133,27 @@ def test_a_file_over_a_limit_is_refused_at_open_unchanged(
         GameSession.open(path)
     assert time.monotonic() - start < 10
     assert sha(path) == before
+
+
+@pytest.mark.parametrize(("chars", "refused"), [(10_000, False), (10_001, True)])
+def test_a_log_line_is_measured_in_characters_not_bytes(
+    game: GameSession, chars: int, refused: bool
+) -> None:
+    """Limits 31: a log line of 10,000 two-byte characters (20,000 bytes) is within the limit
+    of 10,000 characters; one more is refused, said in characters (issue 44: the bytes are
+    read first, the characters counted only when the bytes are over)."""
+    path, gid = game.store.path, game.game_id
+    game.close()
+    _write(path, "UPDATE event SET narrative = ? WHERE seq = 3", "\u00e9" * chars)
+    store = open_store(path, read_only=True)
+    try:
+        if refused:
+            with pytest.raises(StoreError, match=r"event 3: its log line is 10,001 characters"):
+                bounds.check_log(store, str(path), gid)
+        else:
+            bounds.check_log(store, str(path), gid)
+    finally:
+        store.close()
 
 
 def _long_log(path: Path, events: int) -> None:
