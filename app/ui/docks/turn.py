@@ -172,10 +172,15 @@ class TurnDock(QWidget):
         layout.addWidget(self.acting, 2)
 
     def set_compact(self, on: bool) -> None:
-        """Table mode (issue 47): the sequence of play's list is left out, the heading and the
-        current step's words say where the game is, so every line of "who acts now" of an
-        eight-aircraft game shows at 1366x768."""
+        """Table mode (issue 47): the sequence of play's list, the current step's words and the
+        list's title are left out, the heading says where the game is (its tooltip has the
+        step's words), so every line of "who acts now" of an eight-aircraft game shows at
+        1366x768."""
         self.step_list.setVisible(not on)
+        # the heading says where the game is; the step's words (on the heading's tooltip) and
+        # the list's title give their lines to "who acts now" (Air Power: 13 for 8 aircraft)
+        self.what.setVisible(not on)
+        self.acting_title.setVisible(not on)
         # a line wider than the panel is cut at its edge (its tooltip has it whole): no
         # horizontal scroll bar takes a line's height
         self.acting.setHorizontalScrollBarPolicy(
@@ -198,6 +203,7 @@ class TurnDock(QWidget):
         if rows is None:
             self.heading.setText("No game open")
             self.what.setText("")
+            self.heading.setToolTip("")
             self.acting.clear()
             return
         if rows["steps_error"]:  # a guest that failed: said, the desk carries on
@@ -219,8 +225,10 @@ class TurnDock(QWidget):
             self.step_list.scrollToItem(self.step_list.item(current))
             rule = f" ({now['rule']})" if now["rule"] else ""
             self.what.setText(f"{now['where']}: {now['text']}{rule}")
+            self.heading.setToolTip(self.what.text())
         else:
             self.what.setText("")
+            self.heading.setToolTip("")
         self._show_acting(rows["acting"], rows["acting_error"])
 
     def _refresh_acting(self, *_: object) -> None:
