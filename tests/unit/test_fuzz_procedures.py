@@ -28,8 +28,9 @@ from app.core.procedure import Calculator
 from app.plugins import available_rulesets, load_ruleset
 from app.session import GameSession
 
-#: an odds call may take at most this long (the real goal is p95 < 5 ms; this catches blow-ups
-#: such as 24 s at 10,000 points, with room for a loaded 2-core machine)
+#: an odds call may take at most this much processor time (the real goal, p95 < 5 ms, is
+#: measured by tests/bench/bench_odds.py; this catches blow-ups such as 24 s at 10,000 points):
+#: processor time, not the wall clock, so a machine busy with other work does not fail it
 ODDS_BOUND_S = 2.0
 
 #: the installed rulesets (the test doubles "skirmish" and "broken" are not fuzzed)
@@ -157,7 +158,7 @@ def test_fuzz_procedure(games: dict[str, GameSession], rid: str, pid: str, tmp_p
             parsed = proc.parse(raw)
         except (RuleViolation, ValidationError):
             return
-        started = time.perf_counter()
+        started = time.process_time()
         try:
             if isinstance(proc, Calculator):
                 proc.result(parsed, s.engagement)
@@ -165,7 +166,7 @@ def test_fuzz_procedure(games: dict[str, GameSession], rid: str, pid: str, tmp_p
                 proc.odds(parsed, s.engagement)
         except (RuleViolation, ValidationError):
             pass
-        took = time.perf_counter() - started
+        took = time.process_time() - started
         assert took < ODDS_BOUND_S, f"odds took {took:.1f} s for {raw}"
 
     run()
