@@ -114,6 +114,8 @@ def absorb(
     which tags the chain can meet. ``memo``: answers (and tags) of states from earlier chains
     of the same rules, used and added to (not by a chain that was cut)."""
     cut_up = split or _whole
+    #: each state met as a next state, without the labels it has for good (``split``), once
+    parts_of: dict[S, tuple[S, frozenset[Label]]] = {}
     start_parts: dict[tuple[S, frozenset[Label]], Fraction] = {}
     for s0, p in start.items():
         key = cut_up(s0)
@@ -145,11 +147,14 @@ def absorb(
         w = nxt if isinstance(nxt, Weighted) else _weighted(nxt)
         parts: dict[tuple[S, frozenset[Label]], int] = {}
         for t, n in w.ways.items():
-            key = cut_up(t)
+            key = parts_of.get(t)
+            if key is None:
+                key = parts_of[t] = cut_up(t)
             parts[key] = parts.get(key, 0) + n
-        edges[s] = _Edges(tuple((c, lab, n) for (c, lab), n in parts.items()), w.den)
+        e = _Edges(tuple((c, lab, n) for (c, lab), n in parts.items()), w.den)
+        edges[s] = e
         order.append(s)
-        todo.extend(c for c, _ in parts if c not in edges and c not in terminal)
+        todo.extend(c for c in e.targets if c not in edges and c not in terminal)
     value: dict[S, Value] = {s: v for s, (v, _) in known.items()}
     value.update(terminal)
     tags: dict[S, frozenset[Hashable]] = {s: t for s, (_, t) in known.items()}
@@ -158,9 +163,13 @@ def absorb(
         _solve(component, edges, value)
         met = {tag(s) for s in component} if tag is not None else set()
         for s in component:
-            met.update(*(tags.get(t, ()) for t in edges[s].targets()))
+            for t in edges[s].targets:
+                got = tags.get(t)
+                if got:
+                    met.update(got)
+        found = frozenset(met)
         for s in component:
-            tags[s] = frozenset(met)
+            tags[s] = found
     total: dict[Label, Fraction] = {}
     for (core, certain), p in start_parts.items():
         nums, den = value[core]
@@ -176,15 +185,16 @@ def absorb(
     return Absorbed({k: v for k, v in total.items() if v}, len(edges) + len(terminal), met_all)
 
 
-@dataclass(frozen=True)
 class _Edges(Generic[S]):
     """A state's next states (without their labels set apart), those labels, and ways."""
 
-    parts: tuple[tuple[S, frozenset[Label], int], ...]
-    den: int
+    __slots__ = ("den", "parts", "targets")
 
-    def targets(self) -> list[S]:
-        return [t for t, _, _ in self.parts]
+    def __init__(self, parts: tuple[tuple[S, frozenset[Label], int], ...], den: int) -> None:
+        self.parts = parts
+        self.den = den
+        #: the next states, in the order of ``parts``
+        self.targets = [t for t, _, _ in parts]
 
 
 def _whole(s: S) -> tuple[S, frozenset[Label]]:
@@ -211,7 +221,7 @@ def _components(nodes: list[S], edges: Mapping[S, _Edges[S]]) -> list[list[S]]:
     for root in nodes:
         if root in index:
             continue
-        work: list[tuple[S, list[S]]] = [(root, [t for t in edges[root].targets() if t in edges])]
+        work: list[tuple[S, list[S]]] = [(root, [t for t in edges[root].targets if t in edges])]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
@@ -225,7 +235,7 @@ def _components(nodes: list[S], edges: Mapping[S, _Edges[S]]) -> list[list[S]]:
                     counter += 1
                     stack.append(w)
                     on_stack.add(w)
-                    work.append((w, [t for t in edges[w].targets() if t in edges]))
+                    work.append((w, [t for t in edges[w].targets if t in edges]))
                 elif w in on_stack:
                     low[v] = min(low[v], index[w])
                 continue
@@ -245,24 +255,29 @@ def _components(nodes: list[S], edges: Mapping[S, _Edges[S]]) -> list[list[S]]:
     return out
 
 
-def _combine(parts: Iterable[tuple[int, Value, frozenset[Label]]], den: int) -> Value:
+def _combine(parts: list[tuple[int, Value, frozenset[Label]]], den: int) -> Value:
     """``sum(ways * value) / den`` over the parts (each label in a part's certain set counted
     as 1), as whole numbers over one denominator."""
-    items = list(parts)
-    common = lcm(*(v[1] for _, v, _ in items)) if items else 1
+    dens = {v[1] for _, v, _ in parts}
+    common = dens.pop() if len(dens) == 1 else lcm(*dens)
     nums: dict[Label, int] = {}
-    for ways, (vn, vd), certain in items:
+    get = nums.get
+    for ways, (vn, vd), certain in parts:
         scale = ways * (common // vd)
-        for k, n in vn.items():
-            if k not in certain:
-                nums[k] = nums.get(k, 0) + scale * n
-        for k in certain:
-            nums[k] = nums.get(k, 0) + ways * common
+        if certain:
+            for k, n in vn.items():
+                if k not in certain:
+                    nums[k] = get(k, 0) + scale * n
+            whole = ways * common
+            for k in certain:
+                nums[k] = get(k, 0) + whole
+        else:
+            for k, n in vn.items():
+                nums[k] = get(k, 0) + scale * n
     den *= common
     g = gcd(den, *nums.values())
     if g > 1:
-        nums = {k: n // g for k, n in nums.items()}
-        den //= g
+        return {k: n // g for k, n in nums.items() if n}, den // g
     return {k: n for k, n in nums.items() if n}, den
 
 
@@ -271,12 +286,18 @@ def _solve(component: list[S], edges: Mapping[S, _Edges[S]], value: dict[S, Valu
     if len(component) == 1:
         (s,) = component
         e = edges[s]
-        stay = sum(n for t, lab, n in e.parts if t == s and not lab)
-        if any(t == s and lab for t, lab, _ in e.parts):
-            raise ValueError(f"a chain state leads to itself with a label set apart: {s!r}")
+        stay = 0
+        parts: list[tuple[int, Value, frozenset[Label]]] = []
+        for t, lab, n in e.parts:
+            if t == s:
+                if lab:
+                    raise ValueError(f"a chain state leads to itself with a label set apart: {s!r}")
+                stay += n
+            else:
+                parts.append((n, value[t], lab))
         if stay == e.den:
             raise ValueError(f"a chain state leads only to itself: {s!r}")
-        value[s] = _combine(((n, value[t], lab) for t, lab, n in e.parts if t != s), e.den - stay)
+        value[s] = _combine(parts, e.den - stay)
         return
     # x_s - sum_{t inside} P[s][t] x_t = b_s, one column per label
     inside = set(component)
