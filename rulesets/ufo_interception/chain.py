@@ -108,6 +108,11 @@ class UfoChain(ChainModel[Craft]):
         self.variants = variants
         self._table = damage_table()
         self._memo: dict[Any, Any] = {}
+        self._hit_ways: dict[Any, tuple[tuple[tuple[_Hit, int], ...], int]] = {}
+        self._exhausted_destroys = DP_EXHAUSTED_NOT_DESTROYED not in variants
+        self._ufo_crashes = UFO_ZERO_SPEED_CRASHES in variants
+        self._per_roll = VITAL_EACH_DAMAGE_ROLL in variants
+        self._this_turn = VITAL_THIS_TURN in variants
         #: each column's results with their ways out of the 36 of 2d6, equal results as one
         self._rows: dict[str, tuple[tuple[Effect, int], ...]] = {}
         kinds: tuple[Literal["fighter", "ufo"], ...] = ("fighter", "ufo")
@@ -222,87 +227,105 @@ class UfoChain(ChainModel[Craft]):
     def roll(self, s: Craft) -> Weighted[Craft]:
         if self.owed(s) == "vital_system":
             return self._vital(s)
-        parts: list[tuple[Craft, int, int]] = []
-        for effect, ways in self._rows["fighter" if s.fighter else "ufo"]:
-            for nxt, w, n in self._effect(s, effect):
-                parts.append((nxt, ways * w, n))
-        most = max(n for _, _, n in parts)
+        hits, den = self._hits(s.fighter, s.top is not None, s.extra_left, s.plain_left)
         out: dict[Craft, int] = {}
-        for nxt, w, n in parts:
-            out[nxt] = out.get(nxt, 0) + w * 6 ** (most - n)
-        return Weighted(out, 36 * 6**most)
+        for hit, ways in hits:
+            nxt = self._after(s, hit)
+            out[nxt] = out.get(nxt, 0) + ways
+        return Weighted(out, den)
 
     # -- the damage table ------------------------------------------------------------------
 
-    def _effect(self, s: Craft, effect: Effect) -> Iterable[tuple[Craft, int, int]]:
-        """One damage table result on ``s`` (one of its rolls owed) with the dice it rolls,
-        then the checks of ``DamageEffects.finish`` (``apply_effect``): each outcome with its
-        ways out of the 6 ** n faces of the n dice it rolled. Dice whose face no rule reads
-        again (a speed loss that cannot crash, the ray gun's d6) count all their faces."""
-        ray = _ways(effect.ray_gun)[0][2] if effect.ray_gun else 0
-        speeds = _ways(effect.max_speed)
-        if effect.max_speed and s.top is None:
-            speeds = ((0, 6 ** speeds[0][2], speeds[0][2]),)
-        if effect.hard_points:
-            points = _hard_point_outcomes(s.extra_left, s.plain_left)
-        else:
-            points = ((s.extra_left, s.plain_left, False, 0, 1, 0),)
-        for dp, w1, n1 in _ways(effect.dp):
-            for speed, w2, n2 in speeds:
-                for extra, plain, lost, more, w3, n3 in points:
-                    nxt = self._after(s, effect, dp + more, speed, extra, plain, lost)
-                    yield nxt, w1 * w2 * w3 * 6**ray, n1 + n2 + n3 + ray
+    def _hits(
+        self, fighter: bool, top: bool, extra_left: tuple[tuple[int, str], ...], plain_left: int
+    ) -> tuple[tuple[_Hit, int], int]:
+        """What one damage roll can do to a plane or UFO (``fighter``) whose maximum speed is
+        kept (``top``) and with these hard points left, before it meets its damage: each
+        ``_Hit`` with its ways out of the faces of every die the roll can roll (the 2d6 of the
+        table, then the dice its result calls for), and their number. The same for every
+        state with those four values, so it is worked out once per model."""
+        key = (fighter, top, extra_left, plain_left)
+        found = self._hit_ways.get(key)
+        if found is None:
+            parts: list[tuple[_Hit, int, int]] = []
+            for effect, ways in self._rows["fighter" if fighter else "ufo"]:
+                for hit, w, n in _effect_hits(effect, top, extra_left, plain_left):
+                    parts.append((hit, ways * w, n))
+            most = max(n for _, _, n in parts)
+            merged: dict[_Hit, int] = {}
+            for hit, w, n in parts:
+                merged[hit] = merged.get(hit, 0) + w * 6 ** (most - n)
+            found = self._hit_ways[key] = (tuple(merged.items()), 36 * 6**most)
+        return found
 
-    def _after(
-        self,
-        s: Craft,
-        effect: Effect,
-        dp: int,
-        speed: int,
-        extra: tuple[tuple[int, str], ...],
-        plain: int,
-        hp_lost: bool,
-    ) -> Craft:
-        """``s`` after one damage roll: its result's DP, speed, Anti-Grav, ray gun and hard
-        point losses, then ``DamageEffects.finish``'s checks, as ``_kept`` keeps them."""
-        fighter = s.fighter
-        damage, damage_now, damaged = s.damage, s.damage_now, s.damaged
+    def _after(self, s: Craft, hit: _Hit) -> Craft:
+        """``s`` after one damage roll (``hit``): its DP, speed, Anti-Grav, ray gun and hard
+        point losses, then ``DamageEffects.finish``'s checks, with only what the rolls to come
+        read kept (as ``_kept``: one new state, no copy of it per value set aside)."""
+        (
+            fighter, due, damage, max_damage, damage_now, top, grav, charged, _, _, damaged,
+            checked, vital_due, destroyed, crashed, killed, ejected, engine, hp_lost, grav_lost,
+            charge_lost,
+        ) = s  # fmt: skip
+        dp = hit.dp
+        hurt = False
         if dp > 0:
-            damage = _capped(fighter, damage + dp, s.max_damage)
-            damage_now = min((damage_now if damaged else 0) + dp, DAMAGE_CAP)
+            new = damage + dp
+            if fighter:
+                cap = DAMAGE_CAP if max_damage is None or max_damage < DAMAGE_CAP else max_damage
+                if new > cap:
+                    new = cap
+            hurt = new > damage
+            damage = new
+            damage_now = (damage_now if damaged else 0) + dp
+            if damage_now > DAMAGE_CAP:
+                damage_now = DAMAGE_CAP
             damaged = True
-        top, grav = s.top, s.grav
-        engine, grav_lost = s.engine_damaged, s.grav_lost
-        if effect.max_speed:
+        if hit.engine:
             engine = True
-            top = None if top is None else max(top - speed, 0)
-        if effect.anti_grav and not fighter:
+            if top is not None:
+                top = top - hit.speed if top > hit.speed else 0
+        if hit.grav and not fighter:
             grav_lost = True
-            grav = None if grav is None else max(grav - effect.anti_grav, 0)
-        charged, charge_lost = s.charged, s.charge_lost
-        if effect.ray_gun and charged:  # 'Ray gun with highest charge loses d6'
+            if grav is not None:
+                grav = grav - hit.grav if grav > hit.grav else 0
+        if hit.ray and charged:  # 'Ray gun with highest charge loses d6'
             charged, charge_lost = False, True
-        destroyed = s.destroyed or effect.destroyed
-        if (
-            s.max_damage is not None
-            and damage >= s.max_damage
-            and DP_EXHAUSTED_NOT_DESTROYED not in self.variants
-        ):
+        destroyed = destroyed or hit.destroyed
+        if max_damage is not None and damage >= max_damage and self._exhausted_destroys:
             destroyed = True
-        killed = s.pilot_killed or effect.pilot_killed or (destroyed and fighter)
-        crashes = fighter or UFO_ZERO_SPEED_CRASHES in self.variants
-        crashed = s.crashed or effect.crash or (top == 0 and crashes) or (not fighter and grav == 0)
-        vital_due = s.vital_due
-        out = destroyed or crashed or killed or s.ejected
-        if VITAL_EACH_DAMAGE_ROLL in self.variants and damage > s.damage and fighter and not out:
-            vital_due += 1
-        return self._kept(
-            Craft(
-                fighter, s.due - 1, damage, s.max_damage, damage_now, top, grav, charged,
-                extra, plain, damaged, s.checked, vital_due, destroyed, crashed, killed,
-                s.ejected, engine, hp_lost or s.hp_lost, grav_lost, charge_lost,
-            )
-        )  # fmt: skip
+        killed = killed or hit.killed or (destroyed and fighter)
+        crashes = fighter or self._ufo_crashes
+        crashed = crashed or hit.crash or (top == 0 and crashes) or (not fighter and grav == 0)
+        hp_lost = hit.lost or hp_lost
+        if destroyed or crashed or killed or ejected:
+            return _new(Craft, (
+                fighter, 0, 0, max_damage, 0, None, None, False, (), 0, False, False, 0,
+                destroyed, crashed, killed, ejected, engine, hp_lost, grav_lost, charge_lost,
+            ))  # fmt: skip
+        due -= 1
+        if self._per_roll:
+            if hurt and fighter:
+                vital_due += 1
+            checked = False
+        speed_loss, grav_loss = self._most["fighter" if fighter else "ufo"]
+        if top is not None and (not crashes or top > due * speed_loss):
+            top = None
+        if grav is not None and (fighter or grav > due * grav_loss):
+            grav = None
+        plain = 0 if hp_lost else hit.plain
+        if charge_lost:
+            charged = False
+        if not fighter:
+            damaged = checked = False
+            damage_now = 0
+        elif not self._this_turn:
+            damage_now = 0
+        return _new(Craft, (
+            fighter, due, damage, max_damage, damage_now, top, grav, charged, hit.extra, plain,
+            damaged, checked, vital_due, destroyed, crashed, killed, ejected, engine, hp_lost,
+            grav_lost, charge_lost,
+        ))  # fmt: skip
 
     def _vital(self, s: Craft) -> Weighted[Craft]:
         """'roll d6. If the result is LESS than the total damage taken then a vital system has
@@ -379,6 +402,55 @@ def _capped(fighter: bool, damage: int, max_damage: int | None) -> int:
     if not fighter:
         return damage
     return min(damage, max(DAMAGE_CAP, max_damage or 0))
+
+
+#: a new ``Craft`` from a tuple of its values, without ``NamedTuple``'s checks (the hot path)
+_new = tuple.__new__
+
+
+class _Hit(NamedTuple):
+    """One damage roll's outcome before it meets the state it is rolled on: the result's DP
+    (with the "+d6 DP" of hard points lost), maximum speed lost and by how much (0 when the
+    speed is not kept), Anti-Grav lost, ray gun hit, destroyed, pilot killed, crash, and the
+    hard points left after it (those with "+d6 DP", how many others, whether any is lost)."""
+
+    dp: int
+    engine: bool
+    speed: int
+    grav: int
+    ray: bool
+    destroyed: bool
+    killed: bool
+    crash: bool
+    extra: tuple[tuple[int, str], ...]
+    plain: int
+    lost: bool
+
+
+def _effect_hits(
+    effect: Effect, top: bool, extra_left: tuple[tuple[int, str], ...], plain_left: int
+) -> Iterable[tuple[_Hit, int, int]]:
+    """One damage table result with the dice it rolls (``DamageEffects.finish``,
+    ``apply_effect``): each outcome with its ways out of the 6 ** n faces of the n dice it
+    rolled. Dice whose face no rule reads again (a speed loss that cannot crash: ``top``
+    False; the ray gun's d6) count all their faces."""
+    ray = _ways(effect.ray_gun)[0][2] if effect.ray_gun else 0
+    speeds = _ways(effect.max_speed)
+    if effect.max_speed and not top:
+        speeds = ((0, 6 ** speeds[0][2], speeds[0][2]),)
+    if effect.hard_points:
+        points = _hard_point_outcomes(extra_left, plain_left)
+    else:
+        points = ((extra_left, plain_left, False, 0, 1, 0),)
+    engine, grav, hit_ray = bool(effect.max_speed), effect.anti_grav, bool(effect.ray_gun)
+    for dp, w1, n1 in _ways(effect.dp):
+        for speed, w2, n2 in speeds:
+            for extra, plain, lost, more, w3, n3 in points:
+                hit = _Hit(
+                    dp + more, engine, speed, grav, hit_ray, effect.destroyed,
+                    effect.pilot_killed, effect.crash, extra, plain, lost,
+                )  # fmt: skip
+                yield hit, w1 * w2 * w3 * 6**ray, n1 + n2 + n3 + ray
 
 
 @cache
