@@ -26,12 +26,11 @@ Facts (``ChainOdds.chances``), each newly true at the end of the chain:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from fractions import Fraction
 from typing import Literal, NamedTuple, cast
 
 from app.core.chain_model import STANDARD_FACTS, ChainModel, standard_facts
 from app.core.engagement import Engagement, Status
+from app.core.markov import Weighted
 from app.core.ruleset import PilotQuality
 from rulesets.phantoms.clock import IMPULSES, clock_of, now_impulse
 from rulesets.phantoms.damage import (
@@ -48,8 +47,6 @@ from rulesets.phantoms.damage import (
 from rulesets.phantoms.state import pilot_of, state_of
 from rulesets.phantoms.tables import tables
 
-TENTH = Fraction(1, 10)
-SIXTH = Fraction(1, 6)
 Pilot = Literal["in", "killed", "ejected"]
 #: (impulse 1-10, slot): slot 0 the Movement Segment (recovery), 1 the Fire-Check Segment
 Clock = tuple[int, int]
@@ -104,6 +101,12 @@ class PhantomsChain(ChainModel[Plane]):
         self.variants = variants
         self.table = tables()
         self._memo: dict[Plane, object] = {}
+        #: the Critical Hit Table's rows (8.1): a d10 face of each, and how many faces give it
+        #: (``critical_result`` reads the row a face gives, never the face itself)
+        faces: dict[str, list[int]] = {}
+        for roll in range(1, 11):
+            faces.setdefault(self.table.critical.row(roll).id, []).append(roll)
+        self._critical_rows = tuple((rolls[0], len(rolls)) for rolls in faces.values())
 
     @property
     def memo(self) -> dict[Plane, object]:
@@ -181,7 +184,7 @@ class PhantomsChain(ChainModel[Plane]):
             return "recovery" if s.clock[1] == 0 else "fire_check"
         return "fire_check" if s.on_fire else None
 
-    def roll(self, s: Plane) -> Mapping[Plane, Fraction]:
+    def roll(self, s: Plane) -> Weighted[Plane]:
         pid = self.owed(s)
         if pid == "critical_hit":
             return self._critical(s)
@@ -193,14 +196,14 @@ class PhantomsChain(ChainModel[Plane]):
 
     # -- the rolls -------------------------------------------------------------------------
 
-    def _critical(self, s: Plane) -> dict[Plane, Fraction]:
-        """Critical Hit Table (8.1): one d10."""
-        out: dict[Plane, Fraction] = {}
-        for roll in range(1, 11):
+    def _critical(self, s: Plane) -> Weighted[Plane]:
+        """Critical Hit Table (8.1): one d10, each row once with the faces that give it."""
+        out: dict[Plane, int] = {}
+        for roll, ways in self._critical_rows:
             nxt = self._critical_effect(s, critical_result(roll, s, self.variants, self.table))
             nxt = self._timed(nxt, nxt.clock)
-            out[nxt] = out.get(nxt, Fraction(0)) + TENTH
-        return out
+            out[nxt] = out.get(nxt, 0) + ways
+        return Weighted(out, 10)
 
     def _critical_effect(self, s: Plane, result: str) -> Plane:
         """What ``CriticalHitRoll`` does with a result (8.1, the Critical Hit Table)."""
@@ -229,25 +232,25 @@ class PhantomsChain(ChainModel[Plane]):
             s = s._replace(fire_hits=s.fire_hits + 1, fire_new=True)
         return s
 
-    def _ejection(self, s: Plane) -> dict[Plane, Fraction]:
+    def _ejection(self, s: Plane) -> Weighted[Plane]:
         """8.2: a d10 plus the modifiers ``ejection_state`` reads (on fire: burning, or lost
         to a second Fire critical)."""
         by = s.lost if s.lost in ("major damage", "structural breakup") else "other"
         m = ejection_modifier(
             s.pilot_wounded, s.on_fire or s.lost == "fire", by or "other", self.table
         )
-        out: dict[Plane, Fraction] = {}
+        out: dict[Plane, int] = {}
         for roll in range(1, 11):
             ejected = ejection_result(roll, m, self.table) == "ejected"
             pilot: Pilot = "ejected" if ejected else "killed"
             nxt = s._replace(pilot=pilot, ejection_rolled=True)
-            out[nxt] = out.get(nxt, Fraction(0)) + TENTH
-        return out
+            out[nxt] = out.get(nxt, 0) + 1
+        return Weighted(out, 10)
 
-    def _fire_check(self, s: Plane) -> dict[Plane, Fraction]:
+    def _fire_check(self, s: Plane) -> Weighted[Plane]:
         """9.0: a d10 plus speed and pilot (not diving); out, still burning, or a critical."""
         m = fire_modifier(s.speed, False, s.quality, self.table)
-        out: dict[Plane, Fraction] = {}
+        out: dict[Plane, int] = {}
         for roll in range(1, 11):
             result = fire_result(roll + m, self.variants, self.table)
             nxt = s
@@ -256,33 +259,31 @@ class PhantomsChain(ChainModel[Plane]):
             elif result == "critical hit":
                 nxt = s._replace(due=s.due + 1)
             nxt = self._timed(nxt, None if nxt.clock is None else _after(nxt.clock))
-            out[nxt] = out.get(nxt, Fraction(0)) + TENTH
-        return out
+            out[nxt] = out.get(nxt, 0) + 1
+        return Weighted(out, 10)
 
-    def _recovery(self, s: Plane) -> dict[Plane, Fraction]:
+    def _recovery(self, s: Plane) -> Weighted[Plane]:
         """6.4.2-6.4.3: recovered within the pilot's range (then d6 speed lost, at least 1);
         otherwise down one altitude level, crashing below altitude 0."""
         assert s.clock is not None
         safe = self.table.pilot.recovery[s.quality]
         after = _after(s.clock)
-        out: dict[Plane, Fraction] = {}
+        out: dict[Plane, int] = {}
 
-        def add(nxt: Plane, p: Fraction) -> None:
+        def add(nxt: Plane, ways: int) -> None:
             nxt = self._timed(nxt, after)
-            out[nxt] = out.get(nxt, Fraction(0)) + p
+            out[nxt] = out.get(nxt, 0) + ways
 
+        # ways out of the 60 faces of the d10 and the d6 of the speed lost
         for roll in range(1, 11):
             if roll <= safe:
                 for lost in range(1, 7):
-                    add(
-                        s._replace(out_of_control=False, speed=max(s.speed - lost, 1)),
-                        TENTH * SIXTH,
-                    )
+                    add(s._replace(out_of_control=False, speed=max(s.speed - lost, 1)), 1)
             elif s.altitude == 0:
-                add(s._replace(crashed=True), TENTH)
+                add(s._replace(crashed=True), 6)
             else:
-                add(s._replace(altitude=s.altitude - 1), TENTH)
-        return out
+                add(s._replace(altitude=s.altitude - 1), 6)
+        return Weighted(out, 60)
 
     # -- what came of it -------------------------------------------------------------------
 
