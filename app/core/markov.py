@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from app.core.errors import MissingTableValue
 
@@ -114,83 +114,107 @@ def absorb(
     which tags the chain can meet. ``memo``: answers (and tags) of states from earlier chains
     of the same rules, used and added to (not by a chain that was cut)."""
     cut_up = split or _whole
-    #: each state met as a next state, without the labels it has for good (``split``), once
-    parts_of: dict[S, tuple[S, frozenset[Label]]] = {}
-    start_parts: dict[tuple[S, frozenset[Label]], Fraction] = {}
-    for s0, p in start.items():
-        key = cut_up(s0)
-        start_parts[key] = start_parts.get(key, Fraction(0)) + p
     deadline = time.perf_counter() + seconds
     known: Mapping[S, tuple[Value, frozenset[Hashable]]] = memo if memo is not None else {}
-    edges: dict[S, _Edges[S]] = {}
-    terminal: dict[S, Value] = {}
-    order: list[S] = []
-    todo = [core for core, _ in start_parts]
+    # the states met, each by its number (no state hashed again past its first meeting):
+    # the state, its answer and tags once known, and its next states once rolled
+    states: list[S] = []
+    ids: dict[S, int] = {}
+    value: list[Value] = []
+    tags: list[frozenset[Hashable]] = []
+    edges: dict[int, _Edges] = {}
+    terminal: list[int] = []
+    todo: list[int] = []
+
+    def number(core: S) -> int:
+        """``core``'s number, met now for the first time or before; a new one is to be
+        rolled unless an earlier chain knows its answer."""
+        i = ids[core] = len(states)
+        states.append(core)
+        found = known.get(core)
+        if found is None:
+            value.append(_NONE)
+            tags.append(_NO_TAGS)
+            todo.append(i)
+        else:
+            value.append(found[0])
+            tags.append(found[1])
+        return i
+
+    start_parts: dict[tuple[int, frozenset[Label]], Fraction] = {}
+    for s0, p in start.items():
+        core, certain = cut_up(s0)
+        i = ids.get(core)
+        key = (number(core) if i is None else i, certain)
+        start_parts[key] = start_parts.get(key, Fraction(0)) + p
+    #: each next state met, as (its number without the labels set apart, those labels)
+    parts_of: dict[S, tuple[int, frozenset[Label]]] = {}
     while todo:
-        s = todo.pop()
-        if s in edges or s in terminal or s in known:
-            continue
+        i = todo.pop()
+        s = states[i]
         if len(edges) + len(terminal) >= most_states or time.perf_counter() > deadline:
-            terminal[s] = ({CUT: 1}, 1)
+            value[i] = ({CUT: 1}, 1)
+            terminal.append(i)
             continue
         try:
             nxt = step(s)
         except MissingTableValue as e:
-            terminal[s] = ({Unknown(f"{e.table} ({e.cell})"): 1}, 1)
-            continue
+            nxt, value[i] = None, ({Unknown(f"{e.table} ({e.cell})"): 1}, 1)
         except NotWorkedOut as e:
-            terminal[s] = ({Unknown(str(e)): 1}, 1)
-            continue
+            nxt, value[i] = None, ({Unknown(str(e)): 1}, 1)
+        else:
+            if nxt is None:
+                value[i] = (dict.fromkeys(end(s), 1), 1)
         if nxt is None:
-            terminal[s] = (dict.fromkeys(end(s), 1), 1)
+            terminal.append(i)
             continue
         w = nxt if isinstance(nxt, Weighted) else _weighted(nxt)
-        parts: dict[tuple[S, frozenset[Label]], int] = {}
+        parts: dict[tuple[int, frozenset[Label]], int] = {}
         for t, n in w.ways.items():
-            key = parts_of.get(t)
-            if key is None:
-                key = parts_of[t] = cut_up(t)
-            parts[key] = parts.get(key, 0) + n
-        e = _Edges(tuple((c, lab, n) for (c, lab), n in parts.items()), w.den)
-        edges[s] = e
-        order.append(s)
-        todo.extend(c for c in e.targets if c not in edges and c not in terminal)
-    value: dict[S, Value] = {s: v for s, (v, _) in known.items()}
-    value.update(terminal)
-    tags: dict[S, frozenset[Hashable]] = {s: t for s, (_, t) in known.items()}
-    tags.update((s, frozenset()) for s in terminal)
-    for component in _components(order, edges):
-        _solve(component, edges, value)
-        met = {tag(s) for s in component} if tag is not None else set()
-        for s in component:
-            for t in edges[s].targets:
-                got = tags.get(t)
-                if got:
-                    met.update(got)
+            got = parts_of.get(t)
+            if got is None:
+                core, certain = cut_up(t)
+                j = ids.get(core)
+                got = parts_of[t] = (number(core) if j is None else j, certain)
+            parts[got] = parts.get(got, 0) + n
+        edges[i] = _Edges(tuple((j, lab, n) for (j, lab), n in parts.items()), w.den)
+    for component in _components(list(edges), edges):
+        _solve(component, edges, value, states)
+        met = {tag(states[i]) for i in component} if tag is not None else set()
+        for i in component:
+            for j in edges[i].targets:
+                if tags[j]:
+                    met.update(tags[j])
         found = frozenset(met)
-        for s in component:
-            tags[s] = found
+        for i in component:
+            tags[i] = found
     total: dict[Label, Fraction] = {}
-    for (core, certain), p in start_parts.items():
-        nums, den = value[core]
+    for (i, certain), p in start_parts.items():
+        nums, den = value[i]
         for k, n in nums.items():
             if k not in certain:
                 total[k] = total.get(k, Fraction(0)) + p * Fraction(n, den)
         for k in certain:
             total[k] = total.get(k, Fraction(0)) + p
-    cut = any(CUT in v[0] for v in terminal.values())
+    cut = any(CUT in value[i][0] for i in terminal)
     if memo is not None and not cut:
-        memo.update((s, (value[s], tags[s])) for s in (*edges, *terminal))
-    met_all = frozenset().union(*(tags[core] for core, _ in start_parts))
+        memo.update((states[i], (value[i], tags[i])) for i in (*edges, *terminal))
+    met_all = frozenset().union(*(tags[i] for i, _ in start_parts))
     return Absorbed({k: v for k, v in total.items() if v}, len(edges) + len(terminal), met_all)
 
 
-class _Edges(Generic[S]):
-    """A state's next states (without their labels set apart), those labels, and ways."""
+#: a state's answer and tags before they are known
+_NONE: Value = ({}, 0)
+_NO_TAGS: frozenset[Hashable] = frozenset()
+
+
+class _Edges:
+    """A state's next states (by number, without their labels set apart), those labels, and
+    ways."""
 
     __slots__ = ("den", "parts", "targets")
 
-    def __init__(self, parts: tuple[tuple[S, frozenset[Label], int], ...], den: int) -> None:
+    def __init__(self, parts: tuple[tuple[int, frozenset[Label], int], ...], den: int) -> None:
         self.parts = parts
         self.den = den
         #: the next states, in the order of ``parts``
@@ -209,19 +233,19 @@ def _weighted(dist: Mapping[S, Fraction]) -> Weighted[S]:
     return Weighted(ways, den)
 
 
-def _components(nodes: list[S], edges: Mapping[S, _Edges[S]]) -> list[list[S]]:
-    """Tarjan's strongly connected components of the non-end states, each after every
-    component it leads to (so solved in the order given), without recursion."""
-    index: dict[S, int] = {}
-    low: dict[S, int] = {}
-    on_stack: set[S] = set()
-    stack: list[S] = []
-    out: list[list[S]] = []
+def _components(nodes: list[int], edges: Mapping[int, _Edges]) -> list[list[int]]:
+    """Tarjan's strongly connected components of the non-end states (by number), each after
+    every component it leads to (so solved in the order given), without recursion."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    out: list[list[int]] = []
     counter = 0
     for root in nodes:
         if root in index:
             continue
-        work: list[tuple[S, list[S]]] = [(root, [t for t in edges[root].targets if t in edges])]
+        work: list[tuple[int, list[int]]] = [(root, [t for t in edges[root].targets if t in edges])]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
@@ -244,7 +268,7 @@ def _components(nodes: list[S], edges: Mapping[S, _Edges[S]]) -> list[list[S]]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[v])
             if low[v] == index[v]:
-                component: list[S] = []
+                component: list[int] = []
                 while True:
                     w = stack.pop()
                     on_stack.discard(w)
@@ -281,8 +305,11 @@ def _combine(parts: list[tuple[int, Value, frozenset[Label]]], den: int) -> Valu
     return {k: n for k, n in nums.items() if n}, den
 
 
-def _solve(component: list[S], edges: Mapping[S, _Edges[S]], value: dict[S, Value]) -> None:
-    """The answer of each state of one component, every state it leads out to known."""
+def _solve(
+    component: list[int], edges: Mapping[int, _Edges], value: list[Value], states: list[Any]
+) -> None:
+    """The answer of each state of one component (by number: ``states`` names them), every
+    state it leads out to known."""
     if len(component) == 1:
         (s,) = component
         e = edges[s]
@@ -291,12 +318,14 @@ def _solve(component: list[S], edges: Mapping[S, _Edges[S]], value: dict[S, Valu
         for t, lab, n in e.parts:
             if t == s:
                 if lab:
-                    raise ValueError(f"a chain state leads to itself with a label set apart: {s!r}")
+                    raise ValueError(
+                        f"a chain state leads to itself with a label set apart: {states[s]!r}"
+                    )
                 stay += n
             else:
                 parts.append((n, value[t], lab))
         if stay == e.den:
-            raise ValueError(f"a chain state leads only to itself: {s!r}")
+            raise ValueError(f"a chain state leads only to itself: {states[s]!r}")
         value[s] = _combine(parts, e.den - stay)
         return
     # x_s - sum_{t inside} P[s][t] x_t = b_s, one column per label
@@ -328,7 +357,7 @@ def _solve(component: list[S], edges: Mapping[S, _Edges[S]], value: dict[S, Valu
     for col in range(n):
         pivot = next((r for r in range(col, n) if rows[r][col] != 0), None)
         if pivot is None:
-            raise ValueError(f"chain states that never end: {component!r}")
+            raise ValueError(f"chain states that never end: {[states[s] for s in component]!r}")
         rows[col], rows[pivot] = rows[pivot], rows[col]
         rhs[col], rhs[pivot] = rhs[pivot], rhs[col]
         lead = rows[col][col]
