@@ -13,9 +13,10 @@ Power 10). Two passes, each timed call by call (wall clock):
 
 One throwaway call first loads the rulesets' tables and the dice distributions.
 
-Python's collector of reference cycles runs as the desk runs it: automatic collection off
-(the desk's ``app.ui.shell.collector``: the chain is worked out in a worker thread, and the GUI
-thread collects when Python's thresholds say), a collection between calls, untimed. The
+Python's collector of reference cycles runs as in the desk: automatic collection off (the
+desk's ``app.ui.shell.collector``: the chain is worked out in a worker thread, and the GUI
+thread collects when Python's thresholds say), here a whole collection before each call,
+untimed. The
 processor time of each call is printed beside the wall clock: on a machine shared with other
 work the wall clock counts the waits for the processor.
 """
@@ -46,21 +47,8 @@ REPEAT = 3
 CPU: list[float] = []
 
 
-def _collect_due() -> None:
-    """What the desk's GUI thread does between questions (``GuiThreadCollector.collect_due``):
-    a collection of the generation Python's own thresholds say is due, if any."""
-    young, middle, old = gc.get_count()
-    first, second, third = gc.get_threshold()
-    if young <= first:
-        return
-    generation = 0
-    if middle > second:
-        generation = 2 if old > third else 1
-    gc.collect(generation)
-
-
 def _ask(c: Case) -> float:
-    _collect_due()  # untimed: the desk collects in its GUI thread, not in the chain's worker
+    gc.collect()  # untimed: the desk collects in its GUI thread, not in the chain's worker
     t0, c0 = time.perf_counter(), time.process_time()
     got = chain_odds(c.session.ruleset, c.engagement, c.procedure, c.inputs, then=c.then)
     dt = (time.perf_counter() - t0) * 1000
