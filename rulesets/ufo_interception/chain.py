@@ -238,7 +238,7 @@ class UfoChain(ChainModel[Craft]):
 
     def _hits(
         self, fighter: bool, top: bool, extra_left: tuple[tuple[int, str], ...], plain_left: int
-    ) -> tuple[tuple[_Hit, int], int]:
+    ) -> tuple[tuple[tuple[_Hit, int], ...], int]:
         """What one damage roll can do to a plane or UFO (``fighter``) whose maximum speed is
         kept (``top``) and with these hard points left, before it meets its damage: each
         ``_Hit`` with its ways out of the faces of every die the roll can roll (the 2d6 of the
