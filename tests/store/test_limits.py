@@ -176,9 +176,7 @@ def test_a_log_within_the_limits_in_bytes_is_not_measured_field_by_field(
         biggest = store.largest_event_row()
         assert biggest is not None and max(r[0] for r in rows) < biggest < limits.MAX_TEXT
         rows_of = store._rows
-        monkeypatch.setattr(
-            store, "_rows", lambda sql, p: measured.append(sql) or rows_of(sql, p)
-        )
+        monkeypatch.setattr(store, "_rows", lambda sql, p: measured.append(sql) or rows_of(sql, p))
         bounds.check_log(store, str(path), gid)
         assert bounds._EVENT_SIZES not in measured
         monkeypatch.setattr(store, "largest_event_row", lambda: None)
