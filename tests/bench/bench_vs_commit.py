@@ -307,6 +307,8 @@ def main() -> None:
             figures[side.name].setdefault(figure, []).append(value)
 
         if args.callgrind:
+            for side in sides:  # the ruleset's import probe runs under valgrind too: slowly
+                side.env["AIRBOSS_RULESET_IMPORT_LIMIT"] = "900"
             counted(sides, figures, args.rounds, args.big, args.games)
             report(sides, figures, "instructions")
             return
