@@ -122,7 +122,20 @@ class DiceSpec:
 
 
 def _spec(spec: DiceSpec | str) -> DiceSpec:
-    return spec if isinstance(spec, DiceSpec) else DiceSpec.parse(spec)
+    """The spec itself, or the one its text names: parsed once per text (a ``DiceSpec`` is
+    frozen; issue 44: every roll parsed it again)."""
+    if isinstance(spec, DiceSpec):
+        return spec
+    parsed = _PARSED.get(spec)
+    if parsed is None:
+        parsed = DiceSpec.parse(spec)
+        if len(_PARSED) < 256:
+            _PARSED[spec] = parsed
+    return parsed
+
+
+#: dice texts already parsed (``_spec``), bounded
+_PARSED: dict[str, DiceSpec] = {}
 
 
 def distribution(spec: DiceSpec | str) -> dict[int, Fraction]:

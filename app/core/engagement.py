@@ -244,9 +244,13 @@ def _evolve(obj: D, **changes: Any) -> D:
 
 
 def _with_aircraft(state: Engagement, a: AircraftState, seq: int) -> Engagement:
+    """``state`` with ``a``, an aircraft state each handler makes new for its event (never one
+    a game state holds already), stamped with the event's ``seq`` in place (issue 44: it was
+    copied once more for that)."""
     was = state.aircraft.get(a.id)
     aircraft = dict(state.aircraft)
-    aircraft[a.id] = _evolve(a, revision=seq)
+    a.__dict__["revision"] = seq
+    aircraft[a.id] = a
     if was is not None and was.side == a.side:
         return _evolve(state, aircraft=aircraft, seq=seq)
     return _evolve(state, aircraft=aircraft, seq=seq, **{_SIDES: None})  # a side may change

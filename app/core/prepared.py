@@ -254,6 +254,7 @@ def prepare(
     check: bool = False,
     pending: Iterable[str] = (),
     dice: bool = True,
+    first_roll: bool = True,
 ) -> Prepared:
     """The procedure with these aircraft, what was typed and what was overridden, made ready.
 
@@ -270,7 +271,9 @@ def prepare(
     before them: can this line act at all (issue 36: the dry run for the dice, a run of the
     rules for every branch of every roll, was most of the time of asking it for every line).
     The rules still run once up to their first roll, so a ruleset's error there says the line
-    cannot act, as with the dice (issue 32).
+    cannot act, as with the dice (issue 32). ``first_roll=False`` (with ``dice=False``) skips
+    that run too: for a script's ``perform``, which resolves the action at once, so the rules
+    run then and say what they refuse (issue 44).
     """
     typed = dict(typed or {})
     over = set(overridden)
@@ -367,6 +370,7 @@ def prepare(
         cannot=cannot,
         disagrees=disagrees,
         dice=dice,
+        first_roll=first_roll,
     )
     if check:
         refused = refused_before_the_dice(proc, engagement, prepared, pending)
@@ -387,6 +391,7 @@ def _validated(
     cannot: str,
     disagrees: Sequence[tuple[str, Any, Any, bool]],
     dice: bool,
+    first_roll: bool = True,
 ) -> Prepared:
     """Validate the values as one ``Inputs`` and work out the dice they need (if ``dice``)."""
     inputs: BaseModel | None = None
@@ -434,7 +439,7 @@ def _validated(
     error = said or "; ".join([f"{values[n].title}: {values[n].error}" for n in errors] + general)
     to_type: tuple[DieToType, ...] = ()
     missing: MissingTableValue | None = None
-    if inputs is not None:
+    if inputs is not None and (dice or first_roll):
         try:
             game = engagement if any(roles.values()) else None  # as the odds are worked out
             needed = proc.dice_needed(inputs, game, limit=DRY_RUN_LIMIT if dice else 1)

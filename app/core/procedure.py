@@ -93,7 +93,7 @@ class Resolution:
     follows: ActingLine | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Decision:
     """What ``decide`` concluded: the outcome label, the narrative line (rule cited), and the
     rolls the result owes at once as (procedure id, aircraft id)."""
@@ -106,6 +106,25 @@ class Decision:
     #: every modifier that entered the roll's number (``app.core.reckoning.Term``), kept with
     #: the log record for the ruling (issue 45)
     modifiers: tuple[Term, ...] = ()
+
+    def __init__(
+        self,
+        outcome: str,
+        narrative: str,
+        follow_ups: tuple[tuple[str, str], ...] = (),
+        headline: str = "",
+        modifiers: tuple[Term, ...] = (),
+    ) -> None:
+        # the frozen dataclass's own ``__init__`` sets each field through a call of
+        # ``object.__setattr__``: a quarter of a Decision's making, and the odds make one for
+        # every value of the dice (issue 44)
+        self.__dict__.update(
+            outcome=outcome,
+            narrative=narrative,
+            follow_ups=follow_ups,
+            headline=headline,
+            modifiers=modifiers,
+        )
 
 
 class InvalidState(RuleViolation, TypeError):

@@ -78,7 +78,14 @@ class Actions:
 
         def prepared() -> Prepared:  # resolve uses neither its dice nor the dry run's refusal
             return self.prepare(
-                procedure, roles, given, overridden, choose_target=False, check=False, dice=False
+                procedure,
+                roles,
+                given,
+                overridden,
+                choose_target=False,
+                check=False,
+                dice=False,
+                first_roll=False,  # resolve runs the rules next, and says what they refuse
             )
 
         return self._resolve(proc, prepared, dice)
@@ -95,6 +102,7 @@ class Actions:
         check: bool = True,
         pending: Collection[str] = (),
         dice: bool = True,
+        first_roll: bool = True,
     ) -> Prepared:
         """The procedure with these aircraft (``roles``), the values typed and the locked ones
         overridden, made ready as the form shows it and resolve uses it
@@ -104,7 +112,8 @@ class Actions:
         is said now (``Prepared.refused``, issue 29), unless it reads a ``pending`` value (one
         the form shows but the umpire has not typed); a script's ``perform`` skips it (resolve
         says it). ``dice=False`` leaves the dice unworked (``Prepared.dice`` empty): for "can
-        this line act?", never for a form or a resolve."""
+        this line act?", never for a form or a resolve; ``first_roll=False`` runs no rules at
+        all (a script's ``perform``, resolved at once)."""
         rs = self._log.ruleset
         proc = procedure_of(rs, procedure)
         e = self._log.timeline.state
@@ -142,6 +151,7 @@ class Actions:
             check=check,
             pending=pending,
             dice=dice,
+            first_roll=first_roll,
             time_limit=guard.TIME_LIMIT,  # the ruleset's prefill and choices run in it (issue 31)
         )
         read = [v for v in prepared.values if v.source == "board"]

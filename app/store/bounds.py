@@ -1,6 +1,8 @@
 """A stored game checked against the documented limits (``app.core.limits``) when it is
 opened (issue 31): the lengths are read by the database (``length()``), never the values, so a
-file holding a name of 64 MB is refused at once, named, and left unchanged."""
+file holding a name of 64 MB is refused at once, named, and left unchanged. A game file whose
+largest event row is within the shortest limit in bytes (``Store.largest_event_row``: SQLite's
+page headers, not the rows) has no field to measure (issue 44)."""
 
 from __future__ import annotations
 
@@ -57,7 +59,15 @@ def check_log(store: Store, where: str, game_id: str) -> None:
             f"{where}: the log holds {last:,} events; the limit is {limits.MAX_EVENTS:,}. "
             "Refused; the file was not changed."
         )
-    rows = store._rows(_EVENT_SIZES, {"game": game_id, "payload": payload, "text": text})
+    # no event row is longer in bytes than the shortest limit in characters (a character is
+    # at least a byte): no field of any event can be over, and none is measured (issue 44)
+    biggest = store.largest_event_row()
+    fits = biggest is not None and biggest <= min(text, payload)
+    rows = (
+        []
+        if fits
+        else store._rows(_EVENT_SIZES, {"game": game_id, "payload": payload, "text": text})
+    )
     if rows:
         seq, *sizes = rows[0]
         for what, size, limit in zip(

@@ -43,7 +43,16 @@ def canonical_time(value: Any) -> str:
     else:
         return str(value)
     if when.tzinfo is not None:
-        when = when.astimezone(UTC).replace(tzinfo=None)
+        when = when.astimezone(UTC)
+    return time_text(when)
+
+
+def time_text(when: datetime) -> str:
+    """``when``'s own date and clock (any zone left out) as ``TIME_FORMAT`` writes them:
+    ``isoformat`` writes the same text (then the zone, cut) for a four-digit year at under
+    half the work of ``strftime`` (issue 44: three of them an action), which writes the rest."""
+    if when.year >= 1000:
+        return when.isoformat(" ", "microseconds")[:26]
     return when.strftime(TIME_FORMAT)
 
 

@@ -24,6 +24,7 @@ from urllib.parse import quote
 from app.core.errors import ConcurrentAppend, StoreError, Tampered
 from app.core.events import Event
 from app.store import chain_worker, revisions
+from app.store.chain import time_text
 from app.store.file_locks import held_open
 from app.store.store import Batch, Game, Params, Store
 
@@ -314,6 +315,11 @@ def _stop(worker: subprocess.Popen[bytes]) -> None:
         worker.wait()
 
 
+#: the largest event row's bytes, from the pages of the event table (``dbstat`` in its one
+#: row a table form)
+_LARGEST_EVENT_ROW = "SELECT mx_payload FROM dbstat('main', 1) WHERE name = 'event'"
+
+
 class FileStore(Store):
     """One game in one SQLite file. It is opened read-only for checking; ``writable()``
     reopens it for writing once the game has been read and found good."""
@@ -436,6 +442,16 @@ class FileStore(Store):
 
     # -- statements ---------------------------------------------------------------------------
 
+    def largest_event_row(self) -> int | None:
+        """SQLite's ``dbstat`` table (its pages' cell headers, never a value; about a seventh
+        of the work of measuring every field of every event); ``None`` where this SQLite is
+        built without it."""
+        try:
+            rows = self._conn().execute(_LARGEST_EVENT_ROW).fetchall()
+        except sqlite3.Error:
+            return None
+        return int(rows[0][0]) if rows and isinstance(rows[0][0], int) else None
+
     def _rows(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
         try:
             return self._conn().execute(sql, params).fetchall()
@@ -556,7 +572,7 @@ class FileStore(Store):
         return datetime.fromisoformat(value) if isinstance(value, str) else value
 
     def _stored_time(self, value: datetime) -> Any:
-        return value.strftime(TIME_FORMAT)
+        return time_text(value)  # as ``strftime(TIME_FORMAT)`` writes it, quicker
 
     # -- what only a file does ----------------------------------------------------------------
 

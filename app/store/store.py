@@ -216,6 +216,12 @@ class Store(ABC):
         """The database's own check of itself (always true for a server)."""
         return True
 
+    def largest_event_row(self) -> int | None:
+        """The bytes of the largest stored event row (every field of it), read off the
+        database's pages without reading a value (``app.store.bounds``, issue 44); ``None``
+        where the store cannot tell (a server)."""
+        return None
+
     # -- games --------------------------------------------------------------------------------
 
     def _refuse_read_only(self) -> None:

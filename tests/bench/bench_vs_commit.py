@@ -20,6 +20,19 @@ hits both; a ratio is this checkout's figure over the older commit's in the same
 the line printed for each figure is both sides' median and every round's ratio. ``--new``
 (once or more) measures those commits, each taken out too, instead of this checkout, in
 the same turns: A B C A B C.
+
+``--callgrind`` counts instructions instead of the wall clock (``valgrind --tool=callgrind``,
+collection switched on with ``callgrind_control`` around the calls measured only): the same
+on a shared machine whatever its load. Each side builds its 20,000- and 100,000-event games
+once (its own ``bench_session.build_file``), then per round: ``perform`` (the bench's gun
+attack, 200 of them after 20 not counted) on a copy of the 20,000-event game, per call; that
+game's ``GameSession.open`` in a process that opened it once already; the 100,000-event
+game's in a fresh process, its imports done first and not counted. Only the process measured
+is counted, not a child it starts (a third-party ruleset's first import is tried in one, from
+issue 44 on, forked: its counts are left out). One round is enough (the counts move by
+well under 1%). ``--games DIR`` keeps each side's games as built (with the data folder of the
+desk that built them, whose trusted snapshots an open reads) and takes them from there the
+next time: a second run on the same commits builds nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +42,7 @@ import importlib.util
 import io
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -56,6 +70,64 @@ sys.path.insert(0, sys.argv[1] + "/tests/bench")
 import bench_session
 bench_session.build_file(Path(sys.argv[2]), int(sys.argv[3]))
 """
+
+#: callgrind's programs: collection switched on around what is measured
+_TOGGLE = """
+import os, subprocess, sys
+def toggle(state):
+    subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], check=True,
+                   capture_output=True)
+"""
+#: ``perform`` per call on a copy of the side's 20,000-event game (argv: tree, game, count)
+CG_PERFORM = (
+    _TOGGLE
+    + """
+import random
+sys.path.insert(0, sys.argv[1] + "/tests/fixtures/site")
+from app.core.dice import SeededDice
+from app.session import GameSession
+s = GameSession.open(sys.argv[2])
+rng = random.Random(2)
+def run(n):
+    for _ in range(n):
+        a, b = rng.sample(list(s.engagement.aircraft), 2)
+        s.perform("gun_attack", {"target": b, "hit_number": 5}, SeededDice(rng.randrange(1 << 30)))
+run(20)
+toggle("on")
+run(int(sys.argv[3]))
+toggle("off")
+s.close()
+"""
+)
+#: one open of the 20,000-event game in a process that opened it before (argv: tree, game)
+CG_OPEN_WARM = (
+    _TOGGLE
+    + """
+sys.path.insert(0, sys.argv[1] + "/tests/fixtures/site")
+from app.session import GameSession
+GameSession.open(sys.argv[2]).close()
+toggle("on")
+s = GameSession.open(sys.argv[2])
+toggle("off")
+s.close()
+"""
+)
+#: the first open in a fresh process, its imports done first (argv: tree, game)
+CG_OPEN_FRESH = (
+    _TOGGLE
+    + """
+sys.path.insert(0, sys.argv[1] + "/tests/fixtures/site")
+from app.session import GameSession
+toggle("on")
+s = GameSession.open(sys.argv[2])
+toggle("off")
+s.close()
+"""
+)
+COLLECTED = re.compile(r"==(\d+)== Collected : (\d+)")
+PROCESS = re.compile(r"==(\d+)== Command: ")
+#: calls of ``perform`` counted
+CG_PERFORMS = 200
 
 WHERE = "import app, sys; print(app.__file__)"
 
@@ -93,6 +165,37 @@ class Side:
         if done.returncode != 0:
             raise SystemExit(f"{self.name}: failed ({done.returncode}):\n{done.stderr[-3000:]}")
         return done.stdout
+
+    def counted(self, program: str, *args: str) -> int:
+        """The instructions ``program`` ran with collection on (callgrind)."""
+        out = Path(self.env["HOME"]) / "callgrind.out"
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--instr-atstart=no",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-c",
+                program,
+                *args,
+            ],
+            cwd=self.tree,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
+        # the process started, not a child it forks (which carries the counts made before
+        # the fork, and its own): the first process valgrind names
+        first = PROCESS.search(done.stderr)
+        found = {pid: int(n) for pid, n in COLLECTED.findall(done.stderr)}
+        counted = found.get(first[1], 0) if first else 0
+        if done.returncode != 0 or counted == 0:
+            raise SystemExit(
+                f"{self.name}: callgrind failed ({done.returncode}):\n{done.stderr[-3000:]}"
+            )
+        return counted
 
     def check_code(self) -> None:
         """Its ``app`` is imported from its own folder (not the venv's editable install)."""
@@ -163,9 +266,31 @@ def main() -> None:
         default=None,
         help="measure this commit (again for more) instead of the checkout as it is",
     )
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of each figure (3)")
+    parser.add_argument(
+        "--rounds", type=int, default=None, help="rounds of each figure (3; 1 with --callgrind)"
+    )
     parser.add_argument("--opens", type=int, default=5, help="fresh opens a round (5)")
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="count instructions (valgrind's callgrind) instead of the wall clock",
+    )
+    parser.add_argument(
+        "--big",
+        type=int,
+        default=None,
+        help="events of the big game (bench_open's 100,000; fewer for a quick try)",
+    )
+    parser.add_argument(
+        "--games",
+        type=Path,
+        default=None,
+        help="with --callgrind: keep each side's built games in this folder (one folder a "
+        "side, named as printed) and take them from there when they are in it",
+    )
     args = parser.parse_args()
+    if args.rounds is None:
+        args.rounds = 1 if args.callgrind else 3
     commit = short(args.commit)
     with tempfile.TemporaryDirectory(prefix="airboss-vs-") as d:
         old = Side(commit, take_out(commit, Path(d) / "old"), Path(d) / "old-data")
@@ -180,6 +305,13 @@ def main() -> None:
 
         def keep(side: Side, figure: str, value: float) -> None:
             figures[side.name].setdefault(figure, []).append(value)
+
+        if args.callgrind:
+            for side in sides:  # the ruleset's import probe runs under valgrind too: slowly
+                side.env["AIRBOSS_RULESET_IMPORT_LIMIT"] = "900"
+            counted(sides, figures, args.rounds, args.big, args.games)
+            report(sides, figures, "instructions")
+            return
 
         for r in range(args.rounds):
             for side in sides:
@@ -209,18 +341,74 @@ def main() -> None:
                 + ", ".join(f"{s.name} {statistics.median(opens[s.name]):.0f} ms" for s in sides),
                 flush=True,
             )
+    report(sides, figures, "ms")
+
+
+def counted(
+    sides: list[Side],
+    figures: dict[str, dict[str, list[float]]],
+    rounds: int,
+    big: int | None,
+    keep: Path | None,
+) -> None:
+    """The callgrind figures (``--callgrind``): each side's games built once, then each round
+    the three counts side after side (instructions; ``perform``'s per call)."""
+    games: dict[str, tuple[Path, Path]] = {}
+    for side in sides:
+        small, data = side.game.with_name("20k.airboss"), side.game.parent
+        kept = keep / side.name if keep is not None else None
+        if kept is not None and (kept / small.name).exists() and (kept / side.game.name).exists():
+            shutil.copytree(kept, data, dirs_exist_ok=True)
+            print(f"{side.name}: its games as built before, from {kept}", flush=True)
+        else:
+            side.run(BUILD, str(side.tree), str(small), "20000")
+            events = big or side.module("bench_open").EVENTS
+            side.run(BUILD, str(side.tree), str(side.game), str(events))
+            if kept is not None:  # the games and what the desk that built them trusts
+                shutil.copytree(data, kept, dirs_exist_ok=True)
+        games[side.name] = small, side.game
+    for r in range(rounds):
+        for side in sides:
+            small, whole = games[side.name]
+            work = small.with_name("perform.airboss")
+            shutil.copyfile(small, work)
+            tree = str(side.tree)
+            now = {
+                "perform (per call)": side.counted(CG_PERFORM, tree, str(work), str(CG_PERFORMS))
+                / CG_PERFORMS,
+                "open, 20,000 events": side.counted(CG_OPEN_WARM, tree, str(small)),
+                OPEN100K: side.counted(CG_OPEN_FRESH, tree, str(whole)),
+            }
+            for figure, value in now.items():
+                figures[side.name].setdefault(figure, []).append(value)
+            print(
+                f"round {r + 1} {side.name}: " + ", ".join(f"{f} {v:,.0f}" for f, v in now.items()),
+                flush=True,
+            )
+
+
+def report(sides: list[Side], figures: dict[str, dict[str, list[float]]], unit: str) -> None:
+    """Each figure of each side beside the older commit's: both medians, every round's ratio."""
+    old = sides[0]
     print()
     for side in sides[1:]:
         print(
-            f"{'figure':38} {old.name:>9} {side.name:>9}  ratio {side.name}/{old.name}, each round"
+            f"{'figure':38} {old.name:>11} {side.name:>11}  ratio {side.name}/{old.name}, "
+            "each round"
         )
         for figure, before in figures[old.name].items():
             after = figures[side.name][figure]
             each = ", ".join(f"{x:.2f}x" for x in ratios(before, after))
             print(
-                f"{figure:38} {statistics.median(before):7.2f}ms "
-                f"{statistics.median(after):7.2f}ms  {each}"
+                f"{figure:38} {_amount(statistics.median(before), unit)} "
+                f"{_amount(statistics.median(after), unit)}  {each}"
             )
+
+
+def _amount(value: float, unit: str) -> str:
+    if unit == "ms":
+        return f"{value:9.2f}ms"
+    return f"{value / 1e6:9.2f}M " if value >= 1e7 else f"{value / 1e3:9.0f}k "
 
 
 if __name__ == "__main__":

@@ -156,6 +156,44 @@ def test_a_log_line_is_measured_in_characters_not_bytes(
         store.close()
 
 
+def test_a_log_within_the_limits_in_bytes_is_not_measured_field_by_field(
+    game: GameSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: SQLite's page headers say the largest event row's bytes (every field of
+    it, its overflow pages too); a log whose largest row is within the shortest limit is not
+    measured field by field, one over it is, and so is one whose SQLite cannot say."""
+    path, gid = game.store.path, game.game_id
+    game.close()
+    measured: list[str] = []
+    store = open_store(path, read_only=True)
+    try:
+        with sqlite3.connect(path) as db:
+            rows = db.execute(
+                "SELECT length(CAST(payload AS BLOB)) + length(CAST(narrative AS BLOB)) "
+                "+ length(CAST(actor AS BLOB)) + length(CAST(rule AS BLOB)) FROM event"
+            ).fetchall()
+        db.close()
+        biggest = store.largest_event_row()
+        assert biggest is not None and max(r[0] for r in rows) < biggest < limits.MAX_TEXT
+        rows_of = store._rows
+        monkeypatch.setattr(store, "_rows", lambda sql, p: measured.append(sql) or rows_of(sql, p))
+        bounds.check_log(store, str(path), gid)
+        assert bounds._EVENT_SIZES not in measured
+        monkeypatch.setattr(store, "largest_event_row", lambda: None)
+        bounds.check_log(store, str(path), gid)
+        assert bounds._EVENT_SIZES in measured
+    finally:
+        store.close()
+    _write(path, "UPDATE event SET narrative = ? WHERE seq = 3", BIG)
+    store = open_store(path, read_only=True)
+    try:
+        assert (store.largest_event_row() or 0) > len(BIG)  # its overflow pages counted
+        with pytest.raises(StoreError, match=r"event 3: its log line is 67,108,864 characters"):
+            bounds.check_log(store, str(path), gid)
+    finally:
+        store.close()
+
+
 def _long_log(path: Path, events: int) -> None:
     """A game whose log goes on with ``events`` events written by another program: no
     snapshot, an undo and a redo along the way."""
