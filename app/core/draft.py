@@ -175,6 +175,9 @@ class ActionDraft:
     done = Signal()
     #: a resolve was refused: the message (the desk's status bar and ledgers hear it too)
     refused = Signal(str)
+    #: the game changed while no view showed the draft (``shown``): it is prepared again when
+    #: next read, and its view should paint it again when it comes into view (issue 48)
+    behind = Signal()
 
     def __init__(self, desk: Desk | None = None, *, whole_game: bool = False) -> None:
         self._desk = desk
@@ -203,7 +206,12 @@ class ActionDraft:
         self.rounds = 0
         #: a resolve asked for the dice: the empty ones say "type the number rolled" in place
         self._insisted = False
-        self.prepared: Prepared | None = None
+        self._prepared: Prepared | None = None
+        #: whether a view shows the draft now (``None``: always, as for a draft no panel
+        #: owns); while none does, a change of the game prepares it only when next read
+        self.shown: Callable[[], bool] | None = None
+        #: the game changed since the draft was last prepared (no view showed it)
+        self._behind = False
         #: why the action could not be prepared at all (the rules or the ruleset refused)
         self.prepare_error = ""
         #: a new game, or just resolved: the umpire is not at the form yet, so a refusal of
@@ -246,6 +254,25 @@ class ActionDraft:
         self.reset()
 
     # -- what a view reads ---------------------------------------------------------------------
+
+    @property
+    def prepared(self) -> Prepared | None:
+        """The action as it stands, prepared on the game as it is now (a draft behind the game
+        is prepared first: ``catch_up``)."""
+        if self._behind:
+            self.catch_up()
+        return self._prepared
+
+    @prepared.setter
+    def prepared(self, p: Prepared | None) -> None:
+        self._prepared = p
+        self._behind = False
+
+    def catch_up(self) -> None:
+        """Prepared again if the game changed while no view showed the draft (``behind``)."""
+        if self._behind:
+            self._behind = False
+            self._prepare()
 
     @property
     def proc(self) -> Procedure | None:
@@ -1021,7 +1048,11 @@ class ActionDraft:
         for role, a in list(self.roles.items()):
             if a and a not in e.aircraft:
                 self.roles[role] = None
-        self._prepare()
+        if self.shown is None or self.shown():
+            self._prepare()
+        elif not self._behind:  # prepared when next read (issue 48: 20 pages, one frame)
+            self._behind = True
+            self.behind.emit()
 
     def _line_gone(self, line: ActingLine, undone: bool, elsewhere: bool) -> None:
         pid, who = line.procedure, line.who
@@ -1088,6 +1119,7 @@ class ActionDraft:
 
     def _prepare(self) -> None:
         """The one call that prepares the action, then ``changed``."""
+        self._behind = False
         proc = self.proc
         self.prepare_error = ""
         if proc is None:
