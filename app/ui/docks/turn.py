@@ -81,7 +81,7 @@ class TurnDock(QWidget):
         #: once, not on the append and again on the clock's change (issue 48)
         self._steps_shown: list[tuple[str, str]] = []
         self._current_shown = -1
-        self._look: tuple[int, int] = (0, 0)
+        self._look: tuple[int, int, str] = (0, 0, "")
         self._acting_from: object = None
         self._build()
         self.acting.itemActivated.connect(self._activated)
@@ -236,7 +236,11 @@ class TurnDock(QWidget):
         """The sequence of play, ``current`` marked: the same steps as drawn only move the
         marker (two lines drawn again, not every step of the turn)."""
         pal = self.palette()
-        look = (pal.highlight().color().rgba(), pal.highlightedText().color().rgba())
+        look = (
+            pal.highlight().color().rgba(),
+            pal.highlightedText().color().rgba(),
+            self.step_list.font().toString(),
+        )
         if steps != self._steps_shown or look != self._look:
             self._look = look
             self.step_list.clear()
@@ -310,7 +314,9 @@ class TurnDock(QWidget):
         elif next_row is not None:
             self.acting.setCurrentRow(next_row)
             self.acting.scrollToItem(self.acting.item(next_row))
-        self.acting_title.setStyleSheet("" if lines else f"color: {muted(self)}")
+        style = "" if lines else f"color: {muted(self)}"
+        if self.acting_title.styleSheet() != style:  # set again, Qt polishes it again
+            self.acting_title.setStyleSheet(style)
 
     def acting_lines(self) -> list[str]:
         """The lines of "who acts now", as shown."""
