@@ -175,6 +175,9 @@ class ActionDraft:
     done = Signal()
     #: a resolve was refused: the message (the desk's status bar and ledgers hear it too)
     refused = Signal(str)
+    #: the game changed while no view showed the draft (``shown``): it is prepared again when
+    #: next read, and its view should paint it again when it comes into view (issue 48)
+    behind = Signal()
 
     def __init__(self, desk: Desk | None = None, *, whole_game: bool = False) -> None:
         self._desk = desk
@@ -203,7 +206,15 @@ class ActionDraft:
         self.rounds = 0
         #: a resolve asked for the dice: the empty ones say "type the number rolled" in place
         self._insisted = False
-        self.prepared: Prepared | None = None
+        self._prepared: Prepared | None = None
+        #: whether a view shows the draft now (``None``: always, as for a draft no panel
+        #: owns); while none does, a change of the game prepares it only when next read
+        self.shown: Callable[[], bool] | None = None
+        #: the game changed since the draft was last prepared (no view showed it)
+        self._behind = False
+        #: while the draft resolves: the changes of the game its own append made (``None``
+        #: otherwise)
+        self._own: list[tuple[bool, bool]] | None = None
         #: why the action could not be prepared at all (the rules or the ruleset refused)
         self.prepare_error = ""
         #: a new game, or just resolved: the umpire is not at the form yet, so a refusal of
@@ -246,6 +257,25 @@ class ActionDraft:
         self.reset()
 
     # -- what a view reads ---------------------------------------------------------------------
+
+    @property
+    def prepared(self) -> Prepared | None:
+        """The action as it stands, prepared on the game as it is now (a draft behind the game
+        is prepared first: ``catch_up``)."""
+        if self._behind:
+            self.catch_up()
+        return self._prepared
+
+    @prepared.setter
+    def prepared(self, p: Prepared | None) -> None:
+        self._prepared = p
+        self._behind = False
+
+    def catch_up(self) -> None:
+        """Prepared again if the game changed while no view showed the draft (``behind``)."""
+        if self._behind:
+            self._behind = False
+            self._prepare()
 
     @property
     def proc(self) -> Procedure | None:
@@ -817,14 +847,16 @@ class ActionDraft:
         unknown = [n for n in plot if n not in p.names]
         if unknown:
             return f"not a field of this form: {', '.join(unknown)}"
-        for name, value in plot.items():
-            if self.kind(name) in ("choice", "multi", "bool"):
-                self.pick(name, value)
-            else:
-                self.type_text(name, field_text.render(value), advance=False)
-        for i, (_, text) in enumerate(dice):
-            if text.strip() and i not in self.skipped:
-                self.type_die(i, text)
+        # each as if typed, the form painted and the cursor placed once, at the end
+        with self.changed.blocked(), self.focus.blocked():
+            for name, value in plot.items():
+                if self.kind(name) in ("choice", "multi", "bool"):
+                    self.pick(name, value)
+                else:
+                    self.type_text(name, field_text.render(value), advance=False)
+            for i, (_, text) in enumerate(dice):
+                if text.strip() and i not in self.skipped:
+                    self.type_die(i, text)
         self.notice = said
         self._emit()
         self.focus.emit(self.next_entry())
@@ -904,7 +936,7 @@ class ActionDraft:
             dice = SeededDice()
         self.missing = None
         try:
-            res = self.desk.resolve(p, dice)
+            res = self._resolve_own(p, dice)
         except Raced as e:
             self._say_refused(str(e))  # the dice stay: Enter resolves again on the game now
             self._prepare()
@@ -952,6 +984,25 @@ class ActionDraft:
         self._prepare()
         self.done.emit()
         return True
+
+    def _resolve_own(self, p: Prepared, dice: DiceSource) -> Resolution:
+        """``desk.resolve``, the draft's own ``game_changed`` held meanwhile: once it is
+        recorded the draft prepares on the game after it (``resolve``), so preparing (and its
+        view painting) on the append too would be done twice (issue 48). Refused, the changes
+        are followed as they came."""
+        self._own = []
+        try:
+            res = self.desk.resolve(p, dice)
+        except BaseException:
+            missed, self._own = self._own, None
+            for undone, elsewhere in missed:
+                self.game_changed(undone, elsewhere)
+            raise
+        missed, self._own = self._own, None
+        if missed:  # what the append changes beyond the form, followed still
+            self._follow_roster()
+            self._follow_roles()
+        return res
 
     def _typed_dice(self) -> TableDice | None:
         """The dice typed, or ``None`` (the first wrong or missing one said, the cursor on it)."""
@@ -1007,21 +1058,38 @@ class ActionDraft:
         longer owed (undone, or resolved in another window) leaves the form, said why."""
         if self.procedure is None or self._desk is None:
             return
+        if self._own is not None:  # our own resolve's append: it prepares after it
+            self._own.append((undone, elsewhere))
+            return
         e = self.desk.engagement
         if self.whole_game:
-            roster = self._roster_now()
-            if roster != self._roster:  # who rolls changed: what was typed gives way
-                self._roster = roster
-                self.texts, self.picked = {}, {}
+            self._follow_roster()
         line = self.line
         if line is not None and self._line_listed and (e.turn, e.step) == self._clock:
             if not self._listed(line):
                 self._line_gone(line, undone, elsewhere)
                 return
+        self._follow_roles()
+        if self.shown is None or self.shown():
+            self._prepare()
+        elif not self._behind:  # prepared when next read (issue 48: 20 pages, one frame)
+            self._behind = True
+            self.behind.emit()
+
+    def _follow_roster(self) -> None:
+        """The initiative roll's: who rolls changed, so what was typed gives way."""
+        if self.whole_game:
+            roster = self._roster_now()
+            if roster != self._roster:
+                self._roster = roster
+                self.texts, self.picked = {}, {}
+
+    def _follow_roles(self) -> None:
+        """An aircraft gone from the game leaves its role."""
+        e = self.desk.engagement
         for role, a in list(self.roles.items()):
             if a and a not in e.aircraft:
                 self.roles[role] = None
-        self._prepare()
 
     def _line_gone(self, line: ActingLine, undone: bool, elsewhere: bool) -> None:
         pid, who = line.procedure, line.who
@@ -1088,6 +1156,7 @@ class ActionDraft:
 
     def _prepare(self) -> None:
         """The one call that prepares the action, then ``changed``."""
+        self._behind = False
         proc = self.proc
         self.prepare_error = ""
         if proc is None:

@@ -19,36 +19,35 @@ class WhoActs:
 
     def __init__(self, log: GameLog) -> None:
         self._log = log
-        #: the lines ``owed`` last read, and for which game state: a resolve reads them after
-        #: it and the next one before it, the game unchanged between
-        self._owed_lines: tuple[Engagement, list[ActingLine]] | None = None
+        #: the lines the ruleset last gave, and for which game state: the desk's rows, the
+        #: lines' refusals, the drafts and a resolve's owed rolls all read them, the game
+        #: unchanged between (issue 44, 48)
+        self._lines: tuple[Engagement, list[ActingLine]] | None = None
 
     def acting(self) -> list[ActingLine]:
-        """The "who acts now" lines of the current step; a ruleset that fails here is named."""
-        rs = self._log.ruleset
-        lines = call_guest(
-            rs,
-            "acting (who acts now)",
-            rs.acting,
-            self._log.timeline.state,
-            time_limit=guard.TIME_LIMIT,
-            returns=acting_lines,
-        )
-        return list(lines)
+        """The "who acts now" lines of the current step, asked of the ruleset once per game
+        state (each change of the game is a new state); a ruleset that fails here is named
+        (and asked again the next time)."""
+        kept, e = self._lines, self._log.timeline.state
+        if kept is None or kept[0] is not e:
+            rs = self._log.ruleset
+            lines = call_guest(
+                rs,
+                "acting (who acts now)",
+                rs.acting,
+                e,
+                time_limit=guard.TIME_LIMIT,
+                returns=acting_lines,
+            )
+            kept = self._lines = (e, list(lines))
+        return list(kept[1])
 
     def owed(self, procedure: str) -> list[ActingLine]:
-        """The lines of this step that open a roll (to see what a result makes owed); the
-        step's lines are asked once per game state (the lines after one resolve are the next
-        one's lines before it, issue 44)."""
-        kept, e = self._owed_lines, self._log.timeline.state
-        if kept is not None and kept[0] is e:
-            lines = kept[1]
-        else:
-            try:
-                lines = self.acting()
-            except RuleViolation:
-                return []
-            self._owed_lines = (e, lines)
+        """The lines of this step that open a roll (to see what a result makes owed)."""
+        try:
+            lines = self.acting()
+        except RuleViolation:
+            return []
         procedures = self._log.ruleset.procedures
         return [
             line for line in lines if line.procedure in procedures and line.procedure != procedure

@@ -353,20 +353,24 @@ class EngagementModel(QObject):
         return rows_of.desk_rows(self._session, steps)
 
     def turn_rows(self) -> TurnRows | None:
-        """The sequence of play, the current step and who acts now; None with no game."""
+        """The sequence of play, the current step and who acts now; None with no game.
+
+        Made once per change of the game (each is a new state; who acted in the step and
+        which lines cannot act change only with it): the Turn panel asks on the append and
+        again on the clock's change, the players' pages after it (issue 48). Rows a failing
+        ruleset left out are not kept: the next ask tries it again."""
         if self._session is None:
             return self._stored["turn"] if self._stored is not None else None
+        e = self.engagement
+        if self._turn is not None and self._turn[0] is e:
+            return self._turn[1]
         steps, error = self._steps_now()
         rows = rows_of.turn_rows(self._session, steps, error, self.acted_now())
-        self._turn = (self.engagement, rows)
+        self._turn = (e, rows) if not (rows["steps_error"] or rows["acting_error"]) else None
         return rows
 
     def turn_rows_now(self) -> TurnRows | None:
-        """``turn_rows`` as last made for the game as it is now (the Turn panel's), or made
-        now: for the players' pages, made after the panels (issue 48)."""
-        if self._session is not None and self._turn is not None:
-            if self._turn[0] is self.engagement:
-                return self._turn[1]
+        """``turn_rows``: kept for the players' pages (issue 48), which ask after the panels."""
         return self.turn_rows()
 
     def summary(self) -> Summary | None:
@@ -374,8 +378,7 @@ class EngagementModel(QObject):
         desk = self.desk_rows()
         if desk is None:
             return None
-        turn = self._turn[1] if self._turn and self._turn[0] is self.engagement else None
-        turn = turn or self.turn_rows()
+        turn = self.turn_rows()
         assert turn is not None
         return {"desk": desk, "roster": self.roster_rows(), "turn": turn}
 

@@ -195,6 +195,52 @@ def test_phantoms_gun_attack_typed_is_used_and_moves_on(tmp_path) -> None:
     s.close()
 
 
+def test_a_resolve_prepares_once_on_the_game_after_it(tmp_path) -> None:
+    """Issue 48: the draft's own resolve appends; the draft prepares on the game after it
+    once (not on the append and again after it), and what it holds is the game now."""
+    s, ids = phantoms_at_guns(tmp_path)
+    d = ActionDraft(s)
+    s.subscribe(lambda _envs: d.game_changed())  # as the desk's model tells it
+    d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
+    d.type_text("position_modifier", "0")
+    d.type_die(0, "0")
+    d.type_die(1, "1")
+    prepared: list[str] = []
+    prepare = s.prepare
+
+    def counted(procedure, *args, **kwargs):
+        prepared.append(procedure)
+        return prepare(procedure, *args, **kwargs)
+
+    s.prepare = counted  # type: ignore[method-assign]
+    before = s.engagement.seq
+    d.enter(Entry("resolve"))
+    assert s.engagement.seq > before  # recorded
+    assert len(prepared) == 1, prepared
+    assert d.prepared is not None and d.prepared.seq == s.engagement.seq
+    s.close()
+
+
+def test_dice_a_page_sent_fill_the_form_in_one_change(tmp_path) -> None:
+    """Issue 48: the umpire's key on a page's dice fills every slot as if typed, and the form
+    is told once (painted once), the cursor then on Resolve."""
+    s, ids = phantoms_at_guns(tmp_path)
+    d = ActionDraft(s)
+    d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
+    d.type_text("position_modifier", "3")
+    changes: list[object] = []
+    where: list[Entry] = []
+    d.changed.connect(changes.append)
+    d.focus.connect(where.append)
+    labels = [slot.label for slot in d.slots]
+    assert len(labels) == 2
+    assert d.fill_sent([(labels[0], "6"), (labels[1], "5")], {}, "sent") == ""
+    assert [d.die_text(0), d.die_text(1)] == ["6", "5"]
+    assert len(changes) == 1 and where == [Entry("resolve")]
+    assert d.notice.startswith("sent")
+    s.close()
+
+
 def test_a_value_typed_is_the_value_used_never_cut(tmp_path) -> None:
     """UFO rules, the ray gun: "one die for every point of charge, minus 1 die for every inch
     of range". A range of 44 inches is shown as 44 and used as 44 (never cut to 4): no die is

@@ -201,7 +201,9 @@ class OddsView(QGroupBox):
             + sum(self.table.rowHeight(r) for r in range(len(rows)))
         )
         self.message.setText(message)
-        self.message.setStyleSheet(f"color: {muted(self)};")
+        style = f"color: {muted(self)};"
+        if self.message.styleSheet() != style:  # set again, Qt polishes it again
+            self.message.setStyleSheet(style)
         self.message.setVisible(bool(message))
         session = self.model.session if odds and self.model.has_session else None
         self.chain.show_for(session, self.prepared if odds else None)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.core.draft import ActionDraft, Entry
 from app.core.prepared import Prepared
@@ -111,9 +112,12 @@ class InitiativeDock(QWidget):
         layout.addWidget(self.order)
         layout.addWidget(scroll, 1)
 
-        #: out of view the panel paints nothing until it is shown
+        #: out of view the panel paints nothing until it is shown, and the roll is not
+        #: prepared on every change of the game: only when shown or read (issue 48)
         self.when_shown = WhenShown(self, self.rebuild)
         listen(self.draft.changed, self.when_shown.wrap(lambda _p: self.paint()), self)
+        listen(self.draft.behind, self._behind, self)
+        self.draft.shown = self._in_view
         listen(self.draft.focus, self._focus, self)
         model.dice_mode.changed.connect(lambda _on: self.paint())
         model.reset.connect(self.when_shown.wrap(self.rebuild))
@@ -123,6 +127,13 @@ class InitiativeDock(QWidget):
         model.aircraft_changed.connect(self.when_shown.unless_stale(self.show_order))
         self.rebuild()
         self._enable_roll()
+
+    def _in_view(self) -> bool:
+        return isValid(self) and self.when_shown.on_screen
+
+    def _behind(self) -> None:
+        """The game changed out of view: the roll is prepared and painted when shown."""
+        self.when_shown.stale = True
 
     def _enable_roll(self) -> None:
         """The roll on a game with an initiative roll that this desk may change (a game opened
@@ -168,6 +179,7 @@ class InitiativeDock(QWidget):
     def paint(self) -> None:
         """The roll's form, dice and refusal, from the draft."""
         d = self.draft
+        d.catch_up()
         self.form.paint()
         self.dice.paint()
         self.inputs_box.setVisible(bool(self.form.names))

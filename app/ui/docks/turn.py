@@ -76,6 +76,13 @@ class TurnDock(QWidget):
     def __init__(self, model: EngagementModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        #: the sequence of play as drawn (label and rule of each step), so a step on only
+        #: moves the marker; and the rows "who acts now" was drawn from: a step on draws it
+        #: once, not on the append and again on the clock's change (issue 48)
+        self._steps_shown: list[tuple[str, str]] = []
+        self._current_shown = -1
+        self._look: tuple[int, int, str] = (0, 0, "")
+        self._acting_from: object = None
         self._build()
         self.acting.itemActivated.connect(self._activated)
         # "open this procedure" and "resolved, move on" go through the model (issue 28)
@@ -110,7 +117,8 @@ class TurnDock(QWidget):
         model.clock_changed.connect(self.when_shown.wrap(self.refresh))
         # every change of who acts (aircraft, initiative, a procedure resolved) is an append
         model.appended.connect(self.when_shown.wrap(self._refresh_acting))
-        # what the players' pages sent, on its line (issue 48)
+        # what the players' pages sent, on its line (issue 48): drawn again, in view or not
+        model.pending_changed.connect(self._forget_acting)
         model.pending_changed.connect(self.when_shown.wrap(self._refresh_acting))
         for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):  # rejects it
             reject = QShortcut(QKeySequence(key), self.acting)
@@ -198,29 +206,20 @@ class TurnDock(QWidget):
 
     def refresh(self) -> None:
         self._enable()
-        self.step_list.clear()
         rows = self.model.turn_rows()
         if rows is None:
+            self._show_steps([], -1)
             self.heading.setText("No game open")
             self.what.setText("")
             self.heading.setToolTip("")
             self.acting.clear()
+            self._acting_from = None
             return
         if rows["steps_error"]:  # a guest that failed: said, the desk carries on
             self.model.refused.emit(rows["steps_error"])
         current, now = rows["current"], rows["now"]
         self.heading.setText(f"Turn {rows['turn']}" + (f" — {now['heading']}" if now else ""))
-        bold = QFont(self.step_list.font())
-        bold.setBold(True)
-        for i, s in enumerate(rows["steps"]):
-            here = i == current
-            rule = f"   [{s['rule']}]" if s["rule"] else ""
-            item = QListWidgetItem(("▶ " if here else "    ") + s["label"] + rule)
-            if here:
-                item.setFont(bold)
-                item.setBackground(self.palette().highlight())
-                item.setForeground(self.palette().highlightedText())
-            self.step_list.addItem(item)
+        self._show_steps([(s["label"], s["rule"]) for s in rows["steps"]], current)
         if now is not None:
             self.step_list.scrollToItem(self.step_list.item(current))
             rule = f" ({now['rule']})" if now["rule"] else ""
@@ -229,10 +228,49 @@ class TurnDock(QWidget):
         else:
             self.what.setText("")
             self.heading.setToolTip("")
-        self._show_acting(rows["acting"], rows["acting_error"])
+        if rows is not self._acting_from:  # (drawn already on this change's append)
+            self._acting_from = rows
+            self._show_acting(rows["acting"], rows["acting_error"])
+
+    def _show_steps(self, steps: list[tuple[str, str]], current: int) -> None:
+        """The sequence of play, ``current`` marked: the same steps as drawn only move the
+        marker (two lines drawn again, not every step of the turn)."""
+        pal = self.palette()
+        look = (
+            pal.highlight().color().rgba(),
+            pal.highlightedText().color().rgba(),
+            self.step_list.font().toString(),
+        )
+        if steps != self._steps_shown or look != self._look:
+            self._look = look
+            self.step_list.clear()
+            for i, step in enumerate(steps):
+                self.step_list.addItem(self._step_item(step, i == current))
+        elif current != self._current_shown:
+            for i in (self._current_shown, current):
+                if 0 <= i < len(steps):
+                    self.step_list.takeItem(i)
+                    self.step_list.insertItem(i, self._step_item(steps[i], i == current))
+        self._steps_shown, self._current_shown = steps, current
+
+    def _step_item(self, step: tuple[str, str], here: bool) -> QListWidgetItem:
+        label, rule = step
+        rule = f"   [{rule}]" if rule else ""
+        item = QListWidgetItem(("▶ " if here else "    ") + label + rule)
+        if here:
+            bold = QFont(self.step_list.font())
+            bold.setBold(True)
+            item.setFont(bold)
+            item.setBackground(self.palette().highlight())
+            item.setForeground(self.palette().highlightedText())
+        return item
+
+    def _forget_acting(self) -> None:
+        self._acting_from = None
 
     def _refresh_acting(self, *_: object) -> None:
         rows = self.model.turn_rows()
+        self._acting_from = rows
         if rows is None:
             self.acting.clear()
             return
@@ -276,7 +314,9 @@ class TurnDock(QWidget):
         elif next_row is not None:
             self.acting.setCurrentRow(next_row)
             self.acting.scrollToItem(self.acting.item(next_row))
-        self.acting_title.setStyleSheet("" if lines else f"color: {muted(self)}")
+        style = "" if lines else f"color: {muted(self)}"
+        if self.acting_title.styleSheet() != style:  # set again, Qt polishes it again
+            self.acting_title.setStyleSheet(style)
 
     def acting_lines(self) -> list[str]:
         """The lines of "who acts now", as shown."""

@@ -23,7 +23,7 @@ class MessageBar(QLabel):
 
     def show_refusal(self, text: str) -> None:
         # a fixed red with white text reads the same on light and dark palettes
-        self.setStyleSheet(
+        self._style(
             f"QLabel#{self.objectName()} {{ background: #b3261e; color: white; padding: 4px 6px;"
             " border-radius: 3px; font-weight: bold; }"
         )
@@ -32,12 +32,17 @@ class MessageBar(QLabel):
 
     def show_notice(self, text: str) -> None:
         """Not a refusal: something the umpire should know changed (blue bar, same place)."""
-        self.setStyleSheet(
+        self._style(
             f"QLabel#{self.objectName()} {{ background: #1c4f8a; color: white; padding: 4px 6px;"
             " border-radius: 3px; }"
         )
         self.setText(text)
         self.setVisible(True)
+
+    def _style(self, sheet: str) -> None:
+        """Set only when it changes: set again, Qt polishes the bar again (each redraw)."""
+        if self.styleSheet() != sheet:
+            self.setStyleSheet(sheet)
 
     def clear_refusal(self) -> None:
         self.setText("")

@@ -1,0 +1,112 @@
+"""Issue 48 ("Fast"): a step on does its work once. The ruleset is asked for the steps and
+for who acts now once per change of the game, the Turn panel's rows are made once, and the
+initiative roll is not prepared while no panel shows it: it is prepared when shown, on the
+game as it is then. What the umpire sees is the same as a panel drawn afresh."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from app.startup.demo import create_demo_game
+from app.ui.docks.turn import TurnDock
+from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
+
+
+@pytest.fixture
+def desk(tmp_path, qtbot):
+    """The Phantoms demo (8 aircraft) on the desk at 1366x768, in its default layout."""
+    session = create_demo_game(tmp_path / "demo.airboss")
+    model = EngagementModel(session)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(model, settings)
+    w.persist_layout = False
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    w.reset_layout()
+    qtbot.wait(50)
+    yield w
+    w.close()
+    model.set_session(None)
+
+
+def counting(obj, name: str, counts: Counter, key=lambda *a, **k: "") -> None:
+    """Count the calls of ``obj.name`` (by ``key`` of their arguments), calling it still."""
+    fn = getattr(obj, name)
+
+    def counted(*args, **kwargs):
+        counts[(name, key(*args, **kwargs))] += 1
+        return fn(*args, **kwargs)
+
+    setattr(obj, name, counted)
+
+
+def test_a_step_asks_the_ruleset_for_the_steps_and_who_acts_once(desk):
+    session = desk.model.session
+    counts: Counter = Counter()
+    counting(session.ruleset, "steps", counts)
+    counting(session.ruleset, "acting", counts)
+    for _ in range(4):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+    # four steps on: each asked once for the game after it (the step on reads the steps of
+    # the game before it, asked for the desk's rows of the step before)
+    assert counts[("steps", "")] == 4
+    assert counts[("acting", "")] == 4
+
+
+def test_the_turn_panel_after_steps_is_drawn_as_afresh(tmp_path, qtbot):
+    """The step's marker moves in the sequence of play drawn once; what shows is what a
+    Turn panel drawn afresh shows, line by line, across a turn's end."""
+    model = EngagementModel(create_demo_game(tmp_path / "demo.airboss"))
+    turn = TurnDock(model)
+    qtbot.addWidget(turn)
+    steps = len(model.session.steps())
+
+    def lines(dock):
+        items = [dock.step_list.item(i) for i in range(dock.step_list.count())]
+        return [(it.text(), it.font().bold(), it.background().color().name()) for it in items]
+
+    for n in range(steps + 2):
+        turn.next_step()
+        if 3 <= n < steps - 2:
+            continue  # the first steps, and the turn's end
+        fresh = TurnDock(model)
+        qtbot.addWidget(fresh)
+        assert lines(turn) == lines(fresh)
+        assert turn.acting_lines() == fresh.acting_lines()
+        assert turn.heading.text() == fresh.heading.text()
+        fresh.deleteLater()
+    assert sum(turn.step_list.item(i).text().startswith("▶") for i in range(steps)) == 1
+    model.set_session(None)
+
+
+def test_the_initiative_roll_out_of_view_is_prepared_when_shown(desk):
+    session = desk.model.session
+    initiative = session.ruleset.initiative
+    panel, dock = desk.panels["initiative"], desk.docks["initiative"]
+    desk.docks["turn"].raise_()  # Initiative is tabbed behind the Turn panel
+    QApplication.processEvents()
+    assert not panel.when_shown.on_screen
+    counts: Counter = Counter()
+    counting(session, "prepare", counts, key=lambda procedure, *a, **k: procedure)
+    session.next_step()
+    session.next_step()
+    assert counts[("prepare", initiative)] == 0  # no panel shows it: not prepared
+    dock.raise_()
+    QApplication.processEvents()
+    assert panel.when_shown.on_screen
+    assert counts[("prepare", initiative)] == 1  # shown: prepared once, on the game now
+    p = panel.prepared
+    assert p is not None
+    afresh = session.prepare(initiative, {}, {}, check=True)
+    assert [(v.name, v.value, v.source) for v in p.values] == [
+        (v.name, v.value, v.source) for v in afresh.values
+    ]
+    assert p.inputs == afresh.inputs
