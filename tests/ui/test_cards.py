@@ -234,7 +234,7 @@ def test_changed_since_printed_through_actions_and_prints(
     b = game.add_aircraft("Red", "prop", "Bravo")
     c = game.add_aircraft("Red", "jet", "Charlie")
     assert choose_cards(game, "changed") == [a, b, c]  # nothing printed yet
-    game.mark_printed(choose_cards(game, "all"))
+    game.roster.mark_printed(choose_cards(game, "all"))
     assert choose_cards(game, "changed") == []
     game.perform("gun_attack", {"attacker": a, "target": b}, TableDice([3]))
     assert choose_cards(game, "changed") == [a, b]
@@ -256,12 +256,12 @@ def test_changed_since_printed_through_actions_and_prints(
     game.redo()
     assert choose_cards(game, "changed") == []
     game.undo()
-    game.change_aircraft(c, name="Charlie Two")
+    game.roster.change_aircraft(c, name="Charlie Two")
     assert choose_cards(game, "changed") == [a, b, c]
     # printing some cards (not undoable, and not a change of any card) leaves the others
-    game.mark_printed([c])
+    game.roster.mark_printed([c])
     assert choose_cards(game, "changed") == [a, b]
-    game.mark_printed([a, b])
+    game.roster.mark_printed([a, b])
     assert choose_cards(game, "changed") == []
     game.perform("afterburner", {"aircraft": a})
     assert choose_cards(game, "changed") == [a]
@@ -298,7 +298,7 @@ def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_pa
     assert (round(box.width), round(box.height)) == LETTER
     text = norm(reader.pages[0].extract_text())
     assert "Red Two" in text and "Lone Ranger" in text and "Red One" not in text
-    assert sorted(game.printed) == sorted([ids["red2"], ids["lone"]])
+    assert sorted(game.roster.printed) == sorted([ids["red2"], ids["lone"]])
     assert dialog._radios["changed"].text().startswith("Changed since last printed (3")
     # a game action refreshes the counts of the dialog on screen; a hidden one catches up
     # when shown, and a finished one stops listening
@@ -310,7 +310,7 @@ def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_pa
     game.perform("afterburner", {"aircraft": ids["red2"]})
     assert dialog._radios["changed"].text().startswith("Changed since last printed (5")
     dialog.reject()
-    game.mark_printed(list(ids.values()))
+    game.roster.mark_printed(list(ids.values()))
     assert dialog._radios["changed"].text().startswith("Changed since last printed (5")
 
 
@@ -324,7 +324,7 @@ def test_print_preview_dialog_draws_the_pages(qtbot: Any, game: GameSession) -> 
     # what showing the dialog does, without a window (the offscreen platform warns on show)
     preview.findChild(QPrintPreviewWidget).updatePreview()
     qtbot.waitUntil(lambda: bool(drawn))
-    assert game.printed == {}  # a preview alone prints nothing
+    assert game.roster.printed == {}  # a preview alone prints nothing
 
 
 def test_cancelling_a_long_job_leaves_no_file(qapp: Any, game: GameSession, tmp_path: Path) -> None:
@@ -442,11 +442,11 @@ def test_dialog_job_can_be_cancelled_from_its_progress_dialog(
     out = tmp_path / "cancelled.pdf"
     assert not dialog.save_pdf(str(out))
     assert not out.exists()
-    assert game.printed == {}
+    assert game.roster.printed == {}
     assert "cancelled" in dialog._status.text()
     assert dialog.save_pdf(str(out))
     assert len(PdfReader(str(out)).pages) == 30
-    assert len(game.printed) == 60
+    assert len(game.roster.printed) == 60
 
 
 def test_a_card_the_ruleset_cannot_build_says_why(
