@@ -46,6 +46,43 @@ def test_api_surface(game: GameSession) -> None:
     assert [e.seq for e in game.events()] == [1, 2, 3]
 
 
+def test_pinned_names_keep_their_signatures() -> None:
+    """Issue 44: the facade moved everything but the names shared/API.md pins to its parts;
+    those keep their parameters, defaults and kinds as the contract writes them."""
+    import inspect
+
+    def params(f) -> list[tuple[str, object, str]]:
+        sig = inspect.signature(f)
+        return [(p.name, p.default, p.kind.name) for p in sig.parameters.values()]
+
+    empty = inspect.Parameter.empty
+    pos = "POSITIONAL_OR_KEYWORD"
+    create = params(GameSession.create)
+    assert create[:4] == [
+        ("target", empty, pos),
+        ("ruleset", empty, pos),
+        ("title", empty, pos),
+    ] + [("variants", (), pos)]
+    assert params(GameSession.open)[:2] == [("target", empty, pos), ("game", None, pos)]
+    assert params(GameSession.add_aircraft) == [
+        ("self", empty, pos),
+        ("side", empty, pos),
+        ("type_id", empty, pos),
+        ("name", empty, pos),
+        ("pilot", "average", pos),
+        ("details", empty, "VAR_KEYWORD"),
+    ]
+    assert params(GameSession.perform)[:4] == [
+        ("self", empty, pos),
+        ("procedure", empty, pos),
+        ("inputs", empty, pos),
+        ("dice", None, pos),
+    ]
+    for name in ("undo", "redo", "events", "close"):
+        assert params(getattr(GameSession, name)) == [("self", empty, pos)], name
+    assert isinstance(GameSession.__dict__["engagement"], property)
+
+
 def test_perform_spends_and_damages(game: GameSession) -> None:
     r = game.perform(
         "gun_attack",
