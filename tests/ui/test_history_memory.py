@@ -87,7 +87,7 @@ def spy_on_reads(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> list[
         reads.append(after)
         return paged(after, page)
 
-    monkeypatch.setattr(session, "iter_stored", iter_stored)
+    monkeypatch.setattr(session.log, "iter_stored", iter_stored)
     return reads
 
 
