@@ -133,7 +133,7 @@ class AfterActionView(QWidget):
         )
         self.dice_items: dict[str, Any] = {}
         # which physical dice (or player) a side or an aircraft rolls, set once, for the
-        # rolls typed after it (a record in the log: ``GameSession.set_dice``)
+        # rolls typed after it (a record in the log: ``Roster.set_dice``)
         self.dice_who = QComboBox()
         self.dice_who.setObjectName("dice_who")
         self.dice_name = QLineEdit()
