@@ -233,11 +233,11 @@ def test_changed_since_printed_through_actions_and_prints(
     a = game.add_aircraft("Blue", "jet", "Alpha")
     b = game.add_aircraft("Red", "prop", "Bravo")
     c = game.add_aircraft("Red", "jet", "Charlie")
-    assert choose_cards(game, "changed") == [a, b, c]  # nothing printed yet
-    game.roster.mark_printed(choose_cards(game, "all"))
-    assert choose_cards(game, "changed") == []
+    assert choose_cards(game.roster, "changed") == [a, b, c]  # nothing printed yet
+    game.roster.mark_printed(choose_cards(game.roster, "all"))
+    assert choose_cards(game.roster, "changed") == []
     game.perform("gun_attack", {"attacker": a, "target": b}, TableDice([3]))
-    assert choose_cards(game, "changed") == [a, b]
+    assert choose_cards(game.roster, "changed") == [a, b]
     model = EngagementModel(game)
     dialog = PrintCardsDialog(model, [c])
     assert dialog.which() == "changed"  # something was printed before: the between-turns job
@@ -245,31 +245,31 @@ def test_changed_since_printed_through_actions_and_prints(
     assert dialog.save_pdf(str(tmp_path / "changed.pdf"))
     names = " ".join(pdf_pages(tmp_path / "changed.pdf"))
     assert "Alpha" in names and "Bravo" in names and "Charlie" not in names
-    assert choose_cards(game, "changed") == []
+    assert choose_cards(game.roster, "changed") == []
     # none changed now: the dialog offers all the cards, and says when the last were printed
     # (issue 47: it offered "Changed since last printed (0)" with an empty preview)
     assert dialog.which() == "all" and not dialog._radios["changed"].isEnabled()
     assert "(none; last printed " in dialog._radios["changed"].text()
     # undoing the attack changes the cards again; redoing it brings back the printed cards
     game.undo()
-    assert choose_cards(game, "changed") == [a, b]
+    assert choose_cards(game.roster, "changed") == [a, b]
     game.redo()
-    assert choose_cards(game, "changed") == []
+    assert choose_cards(game.roster, "changed") == []
     game.undo()
     game.roster.change_aircraft(c, name="Charlie Two")
-    assert choose_cards(game, "changed") == [a, b, c]
+    assert choose_cards(game.roster, "changed") == [a, b, c]
     # printing some cards (not undoable, and not a change of any card) leaves the others
     game.roster.mark_printed([c])
-    assert choose_cards(game, "changed") == [a, b]
+    assert choose_cards(game.roster, "changed") == [a, b]
     game.roster.mark_printed([a, b])
-    assert choose_cards(game, "changed") == []
+    assert choose_cards(game.roster, "changed") == []
     game.perform("afterburner", {"aircraft": a})
-    assert choose_cards(game, "changed") == [a]
+    assert choose_cards(game.roster, "changed") == [a]
     # the printed revisions live in the log: a reopened game knows them
     path = Path(game.store.where)
     game.close()
     with GameSession.open(path) as again:
-        assert choose_cards(again, "changed") == [a]
+        assert choose_cards(again.roster, "changed") == [a]
     dialog.deleteLater()
 
 

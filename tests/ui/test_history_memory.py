@@ -47,8 +47,8 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
     def whole_log():
         raise AssertionError("the whole log was read into a list")
 
-    monkeypatch.setattr(reopened, "iter_stored", iter_stored)
-    monkeypatch.setattr(reopened, "events", whole_log)
+    monkeypatch.setattr(reopened.log, "iter_stored", iter_stored)
+    monkeypatch.setattr(reopened.log, "events", whole_log)  # (the facade's events() too)
     model = EngagementModel(reopened)
     docks = [d(model) for d in (GameLogDock, CriticalLogDock, LedgersDock, TurnDock)]
     for d in docks:
