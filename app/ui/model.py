@@ -3,9 +3,9 @@
 Docks never touch the store and never mutate state: they read ``model.engagement`` and
 submit actions through the session's part they need (``model.roster``, ``model.clock``,
 ``model.actions``, ``model.odds``, ``model.undoing``, ``model.game_log``; issue 44), with the
-helpers here, which turn a refusal into the ``refused`` signal. After every append the model works out what
-changed by identity (the projection shares unchanged aircraft between states) and emits the
-narrowest signals.
+helpers here, which turn a refusal into the ``refused`` signal. After every append the model
+works out what changed by identity (the projection shares unchanged aircraft between states)
+and emits the narrowest signals.
 """
 
 from __future__ import annotations
