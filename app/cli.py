@@ -225,11 +225,11 @@ def cmd_list(target: str | None) -> int:
     if not target:
         print("airboss: --list needs --db URL (or a game file)", file=sys.stderr)
         return 2
-    from app.session import OVERVIEW_HEAD, GameSession
+    from app.session.opening import OVERVIEW_HEAD, overview, overview_table
 
-    rows = GameSession.overview(target)
+    rows = overview(target)
     head = OVERVIEW_HEAD
-    table = GameSession.overview_table(rows)
+    table = overview_table(rows)
     widths = [max([len(h), *(len(row[i]) for row in table)]) for i, h in enumerate(head)]
     for row in (head, *table):
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
@@ -263,7 +263,7 @@ def cmd_ruling(game: str, seq: int, game_id: str | None, public: bool) -> int:
 
     with GameSession.open(game, game=game_id) as s:
         try:
-            ruling = s.ruling(seq)
+            ruling = s.odds.ruling(seq)
         except KeyError:
             last = s.engagement.seq
             print(f"airboss: {game} has no log entry {seq} (entries 1 to {last})", file=sys.stderr)

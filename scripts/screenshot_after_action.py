@@ -26,8 +26,8 @@ def played_demo(path: Path):
     """The demo engagement, six turns of gun attacks in impulse f (each die typed)."""
     s = create_demo_game(path)
     rng = random.Random(35)
-    s.set_dice("USAF", "the white d10")
-    s.set_dice("VPAF", "the red d10")
+    s.roster.set_dice("USAF", "the white d10")
+    s.roster.set_dice("VPAF", "the red d10")
 
     def d10(side: str = "VPAF") -> int:  # VPAF's red die shows 10 a fifth of the time
         if side != "VPAF":
@@ -38,7 +38,7 @@ def played_demo(path: Path):
     for turn in range(1, 7):
         for impulse in range(1, 6):
             while (s.engagement.turn, s.engagement.step) != (turn, step_of(impulse, "f")):
-                s.next_step()
+                s.clock.next_step()
             planes = [a for a in s.engagement.aircraft.values() if a.in_play]
             for a in planes:
                 enemies = [t for t in planes if t.side != a.side and t.in_play]
@@ -61,7 +61,7 @@ def played_demo(path: Path):
     a, t = list(s.engagement.aircraft)[:: len(s.engagement.aircraft) - 1]
     what_if = s.ruleset.procedures["gun_attack"].prefill(s.engagement, a, t)
     what_if["position_modifier"] = 1
-    s.set_dice("", "the red d10")  # ... rolled with VPAF's die
+    s.roster.set_dice("", "the red d10")  # ... rolled with VPAF's die
     for _ in range(100):
         s.perform("gun_attack", what_if, TableDice([d10(), d10()]))
     return s

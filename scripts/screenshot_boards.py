@@ -33,8 +33,8 @@ def main(out: Path) -> None:
             try:
                 a = s.add_aircraft("Blue", types[0], "Blue 1")
                 t = s.add_aircraft("Red", types[-1], "Red 1")
-                s.place(a, *att)
-                s.place(t, *tgt)
+                s.roster.place(a, *att)
+                s.roster.place(t, *tgt)
                 dock = AngleOffDock(EngagementModel(s))
                 dock.resize(560, 820)
                 dock.show()

@@ -34,7 +34,7 @@ def main(out: Path) -> None:
         init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
         session.perform("initiative", init, TableDice([4, 9]))
         while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
-            session.next_step()
+            session.clock.next_step()
         combat = window.panels["combat"]
         combat.players_roll.setChecked(True)
         ids = {a.name: a.id for a in session.engagement.aircraft.values()}

@@ -54,9 +54,11 @@ def _with(engagement: Engagement, *events: Event) -> Engagement:
 
 
 def _prepared(s: GameSession, pid: str, roles: dict[str, str], typed: dict[str, Any]) -> Any:
-    p = s.prepare(pid, roles, typed)
+    p = s.actions.prepare(pid, roles, typed)
     if p.inputs is None:
-        p = s.prepare(pid, roles, {**typed, **{v.name: 1 for v in p.values if v.source == "unset"}})
+        p = s.actions.prepare(
+            pid, roles, {**typed, **{v.name: 1 for v in p.values if v.source == "unset"}}
+        )
     assert p.inputs is not None, (pid, p.error)
     return p.inputs
 
@@ -222,7 +224,7 @@ def ufo(folder: Path) -> list[Case]:
     t2 = s.add_aircraft("Rogue", "tornado", "T2")
     saucer = s.add_aircraft("UFO", "small_ufo", "Saucer")
     for _ in range(3):
-        s.next_step()  # Cannon firing, at the half way point
+        s.clock.next_step()  # Cannon firing, at the half way point
     e0 = s.engagement
     cannon = s.ruleset.procedures["cannon"]
     out: list[Case] = []
@@ -301,7 +303,7 @@ def ufo(folder: Path) -> list[Case]:
     # the ray gun, in Missile Firing
     e6 = e0
     for _ in range(3):
-        s.next_step()
+        s.clock.next_step()
     e6 = s.engagement
     ray = s.ruleset.procedures["ray_gun"]
     for charge, rng in ((9, 0), (9, 4), (9, 6), (9, 8), (9, 9), (9, 3)):

@@ -40,7 +40,7 @@ def nth_fleet_strike(path: Path, *, launched: bool = True) -> GameSession:
     s.add_aircraft("Red", "tu95rt", "4 ODRAP", base="Olenya", unit_sides=1, units=2)
     if launched:
         s.perform("launch_mission", {"aircraft": "4-odrap", "points": 4, "mission": "rcn"})
-        s.next_step()
+        s.clock.next_step()
         s.perform("launch_mission", {"aircraft": "vf-1", "points": 8, "mission": "escort"})
         s.perform("launch_mission", {"aircraft": "va-35", "points": 8, "mission": "strike"})
     return s

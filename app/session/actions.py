@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.core import shapes
+from app.core.acting import ActingLine
 from app.core.board import reading as board_reading
 from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.emitted import check_emitted
@@ -26,7 +27,7 @@ from app.core.prepared import (
     prepare,
 )
 from app.core.procedure import Procedure
-from app.core.ruleset import Resolution
+from app.core.ruleset import Resolution, Ruleset
 from app.core.ruling import stamped
 from app.core.text import refuse_control
 from app.session import guard
@@ -42,6 +43,20 @@ class Actions:
         self._log = log
         self._who_acts = who_acts
         self._odds = odds
+
+    # what a draft reads beside these (``app.core.draft.Desk``: the desk's draft is given this
+    # part, not the whole session)
+
+    @property
+    def engagement(self) -> Engagement:
+        return self._log.engagement
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._log.ruleset
+
+    def acting(self) -> list[ActingLine]:
+        return self._who_acts.acting()
 
     def perform(
         self,

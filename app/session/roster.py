@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from app.core import shapes
-from app.core.engagement import PILOT_QUALITIES
+from app.core.engagement import PILOT_QUALITIES, Engagement
 from app.core.errors import RuleViolation
 from app.core.events import (
     AircraftAdded,
@@ -34,6 +34,11 @@ class Roster:
 
     def __init__(self, log: GameLog) -> None:
         self._log = log
+
+    @property
+    def engagement(self) -> Engagement:
+        """The game as it stands: the aircraft on the roster and their state (read-only)."""
+        return self._log.timeline.state
 
     @property
     def printed(self) -> Mapping[str, int]:

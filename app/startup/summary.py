@@ -39,21 +39,41 @@ if TYPE_CHECKING:
     from app.core.ruleset import Ruleset, Step
 
 
+class _Clock(Protocol):
+    def steps(self) -> list[Step]: ...
+
+
+class _WhoActs(Protocol):
+    def acting(self) -> list[ActingLine]: ...
+
+
+class _Refusals(Protocol):
+    def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str: ...
+
+
+class _Log(Protocol):
+    def iter_stored(self, after: int = 0, page: int = 2000) -> Iterator[Logged]: ...
+
+
 class GameSession(Protocol):
     """What the rows are made from: an open game (``app.session.GameSession``, which keeps
-    them as it closes: named here by what it offers, not imported)."""
+    them as it closes: named here by what it offers, not imported) and the parts of it the
+    rows read (its clock, who acts now, why a line cannot act, its log)."""
 
     @property
     def engagement(self) -> Engagement: ...
     @property
     def read_only(self) -> bool: ...
-
-    ruleset: Ruleset
-
-    def steps(self) -> list[Step]: ...
-    def acting(self) -> list[ActingLine]: ...
-    def line_refusal(self, procedure: str, who: str, other: str | None = None) -> str: ...
-    def iter_stored(self, after: int = 0, page: int = 2000) -> Iterator[Logged]: ...
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def clock(self) -> _Clock: ...
+    @property
+    def who_acts(self) -> _WhoActs: ...
+    @property
+    def refusals(self) -> _Refusals: ...
+    @property
+    def log(self) -> _Log: ...
 
 
 class AircraftRow(TypedDict):
@@ -290,7 +310,7 @@ def safe_steps(session: GameSession) -> tuple[list[Step], str]:
     from app.core.errors import RuleViolation
 
     try:
-        return session.steps(), ""
+        return session.clock.steps(), ""
     except RuleViolation as err:
         return [], str(err)
 
@@ -325,7 +345,7 @@ def acting_rows(session: GameSession, acted: set[tuple[str, str]]) -> tuple[list
     from app.core.errors import RuleViolation
 
     try:
-        order = session.acting()
+        order = session.who_acts.acting()
     except RuleViolation as err:  # a guest that failed: said in place (issue 31)
         return [], str(err)
     e = session.engagement
@@ -340,7 +360,7 @@ def acting_rows(session: GameSession, acted: set[tuple[str, str]]) -> tuple[list
         opens = proc in procedures
         cannot = ""
         if opens and not done:
-            cannot = session.line_refusal(proc, who, target or None)
+            cannot = session.refusals.line_refusal(proc, who, target or None)
         rows.append(
             {
                 "who": who,
@@ -391,7 +411,7 @@ def session_rows(session: GameSession) -> Summary:
     steps, error = safe_steps(session)
     since = session.engagement.clock_seq
     acted = LogReader()
-    acted.feed(session.iter_stored(after=max(since - 1, 0)))
+    acted.feed(session.log.iter_stored(after=max(since - 1, 0)))
     return {
         "desk": desk_rows(session, steps),
         "roster": roster_rows(session.engagement),

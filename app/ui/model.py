@@ -1,10 +1,11 @@
 """EngagementModel: the thin QObject over a GameSession that every dock reads and listens to.
 
 Docks never touch the store and never mutate state: they read ``model.engagement`` and
-``model.session`` and submit actions through ``model.session`` (or the helpers here, which
-turn a refusal into the ``refused`` signal). After every append the model works out what
-changed by identity (the projection shares unchanged aircraft between states) and emits the
-narrowest signals.
+submit actions through the session's part they need (``model.roster``, ``model.clock``,
+``model.actions``, ``model.odds``, ``model.undoing``, ``model.game_log``; issue 44), with the
+helpers here, which turn a refusal into the ``refused`` signal. After every append the model
+works out what changed by identity (the projection shares unchanged aircraft between states)
+and emits the narrowest signals.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from app.session import GameSession
     from app.session.actions import Actions
     from app.session.clock import Clock
+    from app.session.log import GameLog
     from app.session.odds import Odds
     from app.session.roster import Roster
     from app.session.undo import Undo
@@ -213,6 +215,11 @@ class EngagementModel(QObject):
         return self.session.ruleset
 
     @property
+    def game_log(self) -> GameLog:
+        """The session's log: read, followed, its chain of hashes checked."""
+        return self.session.log
+
+    @property
     def roster(self) -> Roster:
         """Aircraft added, edited, removed, placed; ledgers, printed cards, the dice."""
         return self.session.roster
@@ -228,7 +235,7 @@ class EngagementModel(QObject):
 
     @property
     def odds(self) -> Odds:
-        return self.session.odds_of
+        return self.session.odds
 
     @property
     def undoing(self) -> Undo:
@@ -286,7 +293,7 @@ class EngagementModel(QObject):
         else:
             self._follow.stop()
         for draft in self.drafts:
-            draft.attach(session)
+            draft.attach(session.actions if session is not None else None)
         if self._pending is not None:
             self._pending.clear()
         self.reset.emit()
@@ -395,7 +402,7 @@ class EngagementModel(QObject):
         try:  # (a game closed under the model by its owner: nothing to keep)
             rows = self.summary()
             if rows is not None:
-                session.keep_rows(rows)  # (closing the game need not keep them again)
+                session.rows.keep(rows)  # (closing the game need not keep them again)
         except (StoreError, RuleViolation):
             pass
 
@@ -426,7 +433,7 @@ class EngagementModel(QObject):
             from app.core.errors import Tampered
 
             try:
-                session.check_history()
+                session.log.check_history()
             except Tampered as e:
                 self._history_broken.emit(session, str(e))
             except Exception:  # noqa: BLE001 - a file closed or gone meanwhile: not a change
@@ -457,7 +464,7 @@ class EngagementModel(QObject):
         if self._notifier is not None:
             self._notifier.setEnabled(False)
         try:
-            self._session.follow()
+            self._session.log.follow()
         except (StoreError, RuleViolation, OSError) as e:
             self._drop_notifier()
             if _unreachable(self._session, e):
@@ -511,7 +518,7 @@ class EngagementModel(QObject):
             session = self._session
             if session is not None:
                 self._reading = SlicedRead(
-                    log, lambda after: session.iter_stored(after, page=SLICE_PAGE)
+                    log, lambda after: session.log.iter_stored(after, page=SLICE_PAGE)
                 )
                 # whoever asked reads what this slice took in: no ``log_read`` for it
                 self._reading.step(SLICE_S, at_least=FIRST_SLICE)
@@ -577,7 +584,7 @@ class EngagementModel(QObject):
             from app.core.log_index import LogReader
 
             step = LogReader()
-            step.feed(self._session.iter_stored(after=since - 1))
+            step.feed(self._session.log.iter_stored(after=since - 1))
             self._step_log = (since, step)
         return self._step_log[1].acted_now()
 
@@ -597,7 +604,7 @@ class EngagementModel(QObject):
             from app.core.events import Reverted
 
             undone = any(isinstance(env.event, Reverted) for env in envelopes)
-            elsewhere = self._session.elsewhere(envelopes)
+            elsewhere = self._session.undoing.elsewhere(envelopes)
             for draft in self.drafts:
                 draft.game_changed(undone=undone, elsewhere=elsewhere)
         self.appended.emit(list(envelopes))
@@ -667,7 +674,7 @@ class EngagementModel(QObject):
         draft.done.connect(self.procedure_done.emit)
         draft.refused.connect(self.refused.emit)
         draft.before_resolve = self.follow
-        draft.attach(self._session)
+        draft.attach(self._session.actions if self._session is not None else None)
         return draft
 
     def _dice_mode(self, players_roll: bool) -> None:
@@ -775,17 +782,17 @@ class EngagementModel(QObject):
             result = action()
         except (RuleViolation, ValidationError, StoreError) as e:
             self.refused.emit(describe_error(e))
-            if self._session is not None and self._session.unsettled:
+            if self._session is not None and self._session.log.unsettled:
                 self._settle.start()  # asked again in the background (issue 30)
             return None
         return result
 
     def _settle_tick(self) -> None:
         """Ask the server what became of the unsettled action; say it when it answers."""
-        if self._session is None or not self._session.unsettled:
+        if self._session is None or not self._session.log.unsettled:
             self._settle.stop()
             return
-        said = self._session.settle()
+        said = self._session.log.settle()
         if said is not None:
             self._settle.stop()
             self.refused.emit(f"The server has answered about the last action: {said}.")

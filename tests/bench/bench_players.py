@@ -186,7 +186,7 @@ def desk_main(args: argparse.Namespace) -> None:
                 model.draft.resolve()
                 taken += 1
             else:
-                session.next_step()
+                session.clock.next_step()
             app.processEvents()
             for w in shown:
                 w.repaint()

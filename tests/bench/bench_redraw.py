@@ -51,7 +51,7 @@ def build(path: Path) -> GameSession:
         a, b = rng.sample(ids, 2)
         dice = SeededDice(rng.randrange(1 << 30))
         if n % 40 == 0:
-            s.next_step()
+            s.clock.next_step()
         elif n % 3 == 0:
             s.perform("critical_hit", {"aircraft": b}, dice)
         elif s.engagement.aircraft[a].ledgers["ammunition"].value >= 1:

@@ -42,7 +42,7 @@ def build(path: Path, events: int | None = None) -> GameSession:
                 SeededDice(rng.randrange(1 << 30)),
             )
         else:
-            s.next_step()
+            s.clock.next_step()
     return s
 
 

@@ -159,7 +159,7 @@ from app.session import GameSession
 from app.ui.model import EngagementModel
 app = QCoreApplication([])
 model = EngagementModel(GameSession.open(sys.argv[1]))
-model.attempt(model.session.next_step)
+model.attempt(model.session.clock.next_step)
 model.set_session(None)
 Path(sys.argv[2], "settings.ini").unlink(missing_ok=True)
 """
@@ -168,7 +168,7 @@ PROGRAM = """
 import sys
 from app.session import GameSession
 with GameSession.open(sys.argv[1]) as s:
-    s.next_step()
+    s.clock.next_step()
 """
 #: an Airboss before issue 36, or another program, played one action: no rows kept
 OLDER = (

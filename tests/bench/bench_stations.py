@@ -62,7 +62,7 @@ def station(url: str, game_id: str, actions: int, n: int, ready: Any, go: Any, o
     while done < actions:
         t = time.perf_counter()
         try:
-            s.place(mine, float(done % 20), float(n), facing=0, altitude=done % 7)
+            s.roster.place(mine, float(done % 20), float(n), facing=0, altitude=done % 7)
         except ConcurrentAppend:
             races += 1
             continue

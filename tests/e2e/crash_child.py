@@ -32,7 +32,7 @@ while True:
         elif r < 0.75:
             s.redo()
         else:
-            s.next_step()
+            s.clock.next_step()
     except RuleViolation:
         s.add_aircraft(side=rng.choice(["Blue", "Red"]), type_id="jet", name="Spare")
         ids = list(s.engagement.aircraft)

@@ -36,13 +36,13 @@ def test_two_turns(tmp_path: Path) -> None:
         steps = s.ruleset.steps(e)
         assert [x.phase for x in steps] == ["Movement", "Advantage", "Fire"]
 
-        s.next_step()
+        s.clock.next_step()
         s.perform(
             "declare_advantage",
             {"attacker": spit, "target": bf, "altitude_difference_ft": 600},
             TableDice([]),
         )
-        s.next_step()
+        s.clock.next_step()
         fire = {
             "attacker": spit,
             "target": bf,
@@ -85,18 +85,18 @@ def test_two_turns(tmp_path: Path) -> None:
         assert r.outcome == "miss"
         assert s.engagement.aircraft[bf].ledger("ammunition") == 6
 
-        s.next_step()
+        s.clock.next_step()
         e = s.engagement
         assert (e.turn, e.step) == (2, 0)
         assert [line.who for line in s.ruleset.acting(e)] == [p47, bf, spit]
-        s.next_step()
+        s.clock.next_step()
         r = s.perform(
             "declare_advantage",
             {"attacker": spit, "target": bf, "altitude_difference_ft": 300},
             TableDice([]),
         )
         assert r.outcome == "second consecutive advantage"
-        s.next_step()
+        s.clock.next_step()
         fire.update(
             range_hexes=1,
             target_straight_ahead=False,

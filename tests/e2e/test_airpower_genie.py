@@ -29,12 +29,12 @@ def test_genie(tmp_path: Path) -> None:
         b2 = s.add_aircraft(side="Red", type_id="mig-17f", name="Bomber 2")
         assert s.engagement.aircraft[f89].ledgers["genies"].value == 2
 
-        s.next_step()  # air-to-air missile launch phase
+        s.clock.next_step()  # air-to-air missile launch phase
         r = s.perform("genie_launch", {"attacker": f89, "target": b1}, TableDice([3]))
         assert r.outcome == "launched"
         assert s.engagement.aircraft[f89].ledgers["genies"].value == 1
 
-        s.next_step()  # after all aircraft have moved
+        s.clock.next_step()  # after all aircraft have moved
         r = s.perform("genie_scatter", {"x": 0, "y": 0, "facing": 90}, TableDice([4, 5]))
         assert r.outcome == "2 hex(es), direction roll 4"
         assert "lands at (0, 2)" in r.narrative

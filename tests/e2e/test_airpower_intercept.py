@@ -61,7 +61,7 @@ def test_gun_intercept(tmp_path: Path) -> None:
         n = len(s.events())
 
         for _ in s.ruleset.steps(s.engagement):
-            s.next_step()
+            s.clock.next_step()
         assert s.engagement.turn == 2
         assert s.engagement.aircraft[f4].attributes["last_turn"][-1] == "ET"
         flight = s.ruleset.procedures["flight"]

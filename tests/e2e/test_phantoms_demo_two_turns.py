@@ -74,7 +74,7 @@ class Desk:
     def goto(self, turn: int, step: int) -> list[tuple[str, str]]:
         """Advance to a step; who acts there as (who, what), the procedure ids dropped."""
         while (self.s.engagement.turn, self.s.engagement.step) != (turn, step):
-            self.s.next_step()
+            self.s.clock.next_step()
         return [(line.who, line.what) for line in self.s.ruleset.acting(self.s.engagement)]
 
     def at(self, turn: int, impulse: int, segment: str) -> list[tuple[str, str]]:

@@ -108,7 +108,7 @@ def test_a_sides_page_shows_its_cards_hides_the_unspotted_and_follows_the_desk(d
     shoot(page, "players-page-usaf.png")
     # a desk action: the page shows it without a reload
     step = page.locator("#step").inner_text()
-    session.next_step()
+    session.clock.next_step()
     published(window, qtbot)
     expect(page.locator("#step")).not_to_have_text(step, timeout=SHOWN)
     # MiG 2 spotted at the desk (13.2): now the page shows it
@@ -123,7 +123,7 @@ def test_dice_typed_on_the_page_are_pending_and_recorded_after_enter(desk, phone
     window, session = desk
     model = window.model
     while session.engagement.step != 1:  # the break-off check (10.0): dice known at once
-        session.next_step()
+        session.clock.next_step()
     published(window, qtbot)
     page = phone.new_page()
     page.goto(window.players_bridge.link("USAF"))
@@ -166,7 +166,7 @@ def test_dice_typed_on_the_page_are_pending_and_recorded_after_enter(desk, phone
 def test_the_other_sides_token_is_refused(desk, phone, qtbot):
     window, session = desk
     while session.engagement.step != 1:
-        session.next_step()
+        session.clock.next_step()
     published(window, qtbot)
     bridge = window.players_bridge
     page = phone.new_page()
@@ -271,7 +271,7 @@ def test_a_page_that_lost_the_network_catches_up_when_it_comes_back(desk, phone,
         step = page.locator("#step").inner_text()
         cable.cut()
         expect(page.locator("#link")).to_contain_text("lost", timeout=SHOWN)
-        session.next_step()  # the desk goes on meanwhile
+        session.clock.next_step()  # the desk goes on meanwhile
         published(window, qtbot)
         page.wait_for_timeout(1500)
         assert page.locator("#step").inner_text() == step  # it could not know

@@ -51,7 +51,7 @@ class Table:
 
     def step(self, label: str) -> list[str]:
         """Advance to the next step, check its name, and return who acts, in order."""
-        self.s.next_step()
+        self.s.clock.next_step()
         e = self.s.engagement
         assert self.s.ruleset.steps(e)[e.step].label == label
         return [line.who for line in self.s.ruleset.acting(e)]

@@ -23,7 +23,7 @@ def _long_game(path: Path, steps: int = 120) -> None:
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
     for n in range(steps):
-        s.next_step()
+        s.clock.next_step()
         if n % 17 == 0:
             s.undo()
         if n % 34 == 0:

@@ -96,7 +96,7 @@ def test_a_stranger_is_refused(started, fake_keyring) -> None:
 def test_the_station_reads_and_appends_and_nothing_more(started) -> None:
     with GameSession.create(started.station_url, ruleset="skirmish", title="Club night") as s:
         s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
-        s.next_step()
+        s.clock.next_step()
         gid = s.game_id
     station = _with_password(started.station_url)
     for statement in (
@@ -140,7 +140,7 @@ def test_the_viewer_only_reads_even_through_plain_sql(started) -> None:
                 conn.execute(statement)
     with GameSession.open(started.viewer_url, game=gid) as desk:  # even asked to act
         with pytest.raises(StoreError, match="does not let airboss_viewer_2"):
-            desk.next_step()
+            desk.clock.next_step()
     # a read-only desk given the station's address connects as the viewer
     with GameSession.open(started.station_url, game=gid, read_only=True) as hq:
         assert hq.store.where.startswith(f"postgresql://{club_server.VIEWER}_2@")
@@ -206,7 +206,7 @@ def test_every_server_error_is_one_sentence_and_the_drivers_words_only_in_the_lo
     caplog.set_level(logging.WARNING)
     with GameSession.open(started.viewer_url, game=gid) as viewer:
         with pytest.raises(StoreError) as e:
-            viewer.next_step()
+            viewer.clock.next_step()
         said.append(str(e.value))
     for url in (
         started.station_url.replace("/club", "/nowhere"),

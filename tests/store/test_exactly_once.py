@@ -52,12 +52,12 @@ def test_a_lost_commit_answer_is_saved_once_and_said_saved(pg_url, proxy, statio
     station asks the server, finds its action, and goes on as saved. Nothing is recorded
     twice, and the next action follows it."""
     proxy.mode = "swallow-commit"
-    station.next_step()  # no error: the action is saved, and the desk shows it
+    station.clock.next_step()  # no error: the action is saved, and the desk shows it
     assert proxy.events == ["swallowed a COMMIT's answer", "reset after the COMMIT"]
     assert station.engagement.step == 1
     said = _narratives(pg_url, station.game_id)
     assert said.count(said[-1]) == 1 and said[-1].startswith("Turn 1")
-    station.next_step()
+    station.clock.next_step()
     assert len(_narratives(pg_url, station.game_id)) == len(said) + 1
     with GameSession.open(pg_url, game=station.game_id) as other:
         assert other.engagement == station.engagement
@@ -69,12 +69,12 @@ def test_a_commit_that_never_arrived_is_said_not_written_and_done_again_once(
     proxy.mode = "reset-before-commit"
     before = _narratives(pg_url, station.game_id)
     with pytest.raises(StoreError, match="says it was not written") as e:
-        station.next_step()
+        station.clock.next_step()
     assert "Error" not in str(e.value) and "psycopg" not in str(e.value)
     assert proxy.events == ["reset before a COMMIT"]
     assert _narratives(pg_url, station.game_id) == before
     assert station.engagement.step == 0
-    station.next_step()  # done again: once
+    station.clock.next_step()  # done again: once
     after = _narratives(pg_url, station.game_id)
     assert after[: len(before)] == before and len(after) == len(before) + 1
 
@@ -89,17 +89,17 @@ def test_a_silent_network_is_reported_within_15_s_and_settled_when_it_is_back(
     before = _narratives(pg_url, station.game_id)
     began = time.monotonic()
     with pytest.raises(Unsettled, match="not known yet"):
-        station.next_step()
+        station.clock.next_step()
     assert time.monotonic() - began < 15
-    assert station.unsettled
+    assert station.log.unsettled
     with pytest.raises(Unsettled, match="nothing of this one was sent"):
-        station.next_step()
+        station.clock.next_step()
     proxy.mode = "pass"
-    said = station.settle()
+    said = station.log.settle()
     assert said is not None and said.startswith("not written")  # the COMMIT never arrived
-    assert not station.unsettled
+    assert not station.log.unsettled
     assert _narratives(pg_url, station.game_id) == before
-    station.next_step()
+    station.clock.next_step()
     assert len(_narratives(pg_url, station.game_id)) == len(before) + 1
 
 
@@ -138,7 +138,7 @@ def test_nothing_after_an_append_turns_a_saved_action_into_a_refusal(tmp_path, m
 
     monkeypatch.setattr(s.store, "save_snapshot", full_disk)
     s.subscribe(broken)
-    s.next_step()  # no refusal
+    s.clock.next_step()  # no refusal
     assert s.engagement.step == 1
     seq = s.engagement.seq
     s.close()
@@ -171,11 +171,11 @@ def test_the_desk_says_not_known_yet_then_saved_and_asks_in_the_background(
     window = MainWindow(model, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     window.persist_layout = False
     qtbot.addWidget(window)
-    model.attempt(s.next_step)
+    model.attempt(s.clock.next_step)
     assert "not known yet" in window.refusal.message
     qtbot.waitUntil(lambda: "saved: Turn 1" in window.refusal.message, timeout=3000)
     assert "The server has answered" in window.refusal.message
-    assert s.engagement.step == 1 and not s.unsettled
+    assert s.engagement.step == 1 and not s.log.unsettled
     model.set_session(None)
 
 
@@ -192,12 +192,12 @@ def test_a_new_action_first_learns_the_last_ones_fate(tmp_path, monkeypatch) -> 
     monkeypatch.setattr(s.store, "append", lost_before_commit)
     seq = s.engagement.seq
     with pytest.raises(Unsettled):
-        s.next_step()
+        s.clock.next_step()
     monkeypatch.setattr(s.store, "append", real)
     with pytest.raises(StoreError, match="last action was not written: Turn 1"):
-        s.next_step()
+        s.clock.next_step()
     assert s.engagement.seq == seq and s.store.last_seq(s.game_id) == seq
-    s.next_step()  # now it goes
+    s.clock.next_step()  # now it goes
     assert s.engagement.step == 1
     s.close()
 

@@ -29,7 +29,7 @@ HOLDER = """
 import sys, time
 from app.session import GameSession
 s = GameSession.open(sys.argv[1])
-s.next_step()
+s.clock.next_step()
 print("acted", flush=True)
 time.sleep(60)
 """
@@ -102,7 +102,7 @@ def test_where_the_locks_cannot_be_read_the_log_beside_the_game_tells(
     store = open_store(path)
     assert not store.open_elsewhere
     other = GameSession.open(path)  # this one writes: its log lies beside the game
-    other.next_step()
+    other.clock.next_step()
     again = open_store(path)
     assert again.open_elsewhere
     for s in (again, store):

@@ -50,7 +50,7 @@ def test_odd_file_name_addresses_exactly_that_file(tmp_path: Path, name: str) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
     with GameSession.open(path) as s:
         assert s.title == "Hardening"
-        s.next_step()
+        s.clock.next_step()
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
@@ -208,7 +208,9 @@ def test_a_bad_snapshot_is_said_and_left_out_the_game_opens_unchanged(good_file:
     bad_snapshot(good_file)
     before = sha(good_file)
     with GameSession.open(good_file) as s:
-        assert len(s.problems) == 1 and "snapshot of this game at event seq 1" in s.problems[0]
+        assert (
+            len(s.log.problems) == 1 and "snapshot of this game at event seq 1" in s.log.problems[0]
+        )
         assert s.engagement.aircraft
     assert sha(good_file) == before
     assert sorted(p.name for p in good_file.parent.iterdir()) == ["game.airboss"]
@@ -221,7 +223,7 @@ def test_read_only_file_opens_read_only(good_file: Path) -> None:
         assert s.read_only
         assert s.engagement.aircraft
         with pytest.raises(RuleViolation, match="read-only"):
-            s.next_step()
+            s.clock.next_step()
     assert sha(good_file) == before
     assert sorted(p.name for p in good_file.parent.iterdir()) == ["game.airboss"]
 

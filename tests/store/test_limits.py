@@ -66,8 +66,8 @@ def test_a_64_mb_name_is_refused_with_its_size_and_the_limit(game: GameSession) 
     assert str(e.value).startswith("name: 67,108,864 characters (64.0 MB); the limit is 10,000")
     for call in (
         lambda: game.add_aircraft(side=BIG, type_id="jet", name="B"),
-        lambda: game.change_aircraft("blue-1", name=BIG),
-        lambda: game.adjust_ledger("blue-1", "ammunition", -1, BIG),
+        lambda: game.roster.change_aircraft("blue-1", name=BIG),
+        lambda: game.roster.adjust_ledger("blue-1", "ammunition", -1, BIG),
         lambda: GameSession.create(game.store.path.parent / "t.airboss", "skirmish", BIG),
     ):
         with pytest.raises(RuleViolation, match=r"64\.0 MB.*the limit is"):
@@ -80,7 +80,7 @@ def test_an_event_over_the_payload_limit_is_refused(game: GameSession) -> None:
     n = len(game.events())
     card = {**game.engagement.get("blue-1").card, "name": "x" * 2_000_000}
     with pytest.raises(RuleViolation, match=r"aircraft changed: the event is 2,000,\d+ characters"):
-        game.change_aircraft("blue-1", card=card)
+        game.roster.change_aircraft("blue-1", card=card)
     with pytest.raises(RuleViolation, match=r"the log line: 2,000,0\d\d characters \(1\.9 MB\)"):
         game.perform("initiative", {"sides": ["x" * 2_000_000]})
     assert len(game.events()) == n

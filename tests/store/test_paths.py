@@ -39,12 +39,12 @@ def test_a_game_opened_through_a_link_is_the_real_file(tmp_path: Path) -> None:
     with GameSession.open(link) as desk, GameSession.open(real) as station:
         assert desk.store.path == real
         desk.perform("gun_attack", SHOT, TableDice([3]))
-        assert station.follow()
+        assert station.log.follow()
         assert station.engagement.seq == desk.engagement.seq
         station.perform("gun_attack", SHOT, TableDice([4]))
-        assert desk.follow()
+        assert desk.log.follow()
         desk.perform("gun_attack", SHOT, TableDice([5]))  # no false "another station acted"
-        assert station.follow()
+        assert station.log.follow()
         assert station.engagement == desk.engagement
 
 
@@ -56,13 +56,13 @@ def test_a_read_only_desk_opened_before_a_station_follows_it(tmp_path: Path) -> 
     before = sha(real)
     with GameSession.open(link, read_only=True) as desk:
         assert sha(real) == before and not Path(f"{real}-wal").exists()
-        assert desk.follow() == []
+        assert desk.log.follow() == []
         with GameSession.open(real) as station:  # the station comes later: a -wal appears
             station.perform("gun_attack", SHOT, TableDice([3]))
-            seen = desk.follow()
+            seen = desk.log.follow()
             assert seen and desk.engagement == station.engagement
             station.perform("gun_attack", SHOT, TableDice([4]))
-            assert desk.follow() and desk.engagement == station.engagement
+            assert desk.log.follow() and desk.engagement == station.engagement
 
 
 @pytest.mark.parametrize("read_only", [False, True])

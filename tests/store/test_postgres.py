@@ -17,7 +17,7 @@ import pytest
 
 from app.core.dice import TableDice
 from app.core.history import Timeline
-from app.session import GameSession
+from app.session import GameSession, opening
 from app.store import StoreError
 
 
@@ -48,12 +48,12 @@ def test_two_stations_on_one_game(pg_url: str) -> None:
     first = GameSession.create(pg_url, ruleset="skirmish", title="Convention")
     first.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     station = GameSession.open(pg_url, game=first.game_id)
-    first.next_step()
+    first.clock.next_step()
     with pytest.raises(StoreError, match="another station"):
-        station.next_step()  # lost the race: refused, nothing overwritten, brought up to date
+        station.clock.next_step()  # lost the race: refused, nothing overwritten, brought up to date
     assert station.engagement == first.engagement
-    station.next_step()
-    first.refresh()
+    station.clock.next_step()
+    first.log.refresh()
     assert first.engagement == station.engagement
     assert [e.seq for e in first.events()] == list(range(1, len(first.events()) + 1))
     first.close()
@@ -134,9 +134,9 @@ def test_conflict_prints_nothing_on_stderr(
     first.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     station = GameSession.open(pg_url, game=first.game_id)
     capfd.readouterr()
-    first.next_step()
+    first.clock.next_step()
     with pytest.raises(StoreError, match="another station"):
-        station.next_step()
+        station.clock.next_step()
     err = capfd.readouterr().err
     assert "pipeline" not in err and "pipeline" not in caplog.text
     first.close()
@@ -154,12 +154,12 @@ def test_a_station_sees_another_stations_action_live(pg_url: str, qtbot) -> None
     model = EngagementModel(GameSession.open(pg_url, game=first.game_id))
     seen: list[int] = []
     model.appended.connect(lambda envs: seen.extend(e.seq for e in envs))
-    first.next_step()
+    first.clock.next_step()
     first.perform("afterburner", {"aircraft": blue})
     qtbot.waitUntil(lambda: model.engagement == first.engagement, timeout=1000)
     assert seen == [e.seq for e in first.events()][-len(seen) :] and len(seen) >= 2
     # quiet: asking again reads nothing
-    assert model.session.follow() == []
+    assert model.session.log.follow() == []
     model.set_session(None)
     first.close()
 
@@ -171,10 +171,10 @@ def test_the_server_overview_lists_its_games(pg_url: str, capsys) -> None:
 
     game = GameSession.create(pg_url, ruleset="skirmish", title="Overview table")
     game.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
-    game.next_step()
+    game.clock.next_step()
     watcher = GameSession.open(pg_url, game=game.game_id)
-    watcher.follow()  # a station watching: it LISTENs on the game's channel
-    rows = {r["id"]: r for r in GameSession.overview(pg_url)}
+    watcher.log.follow()  # a station watching: it LISTENs on the game's channel
+    rows = {r["id"]: r for r in opening.overview(pg_url)}
     row = rows[game.game_id]
     assert (row["ruleset"], row["title"], row["in_play"]) == ("skirmish", "Overview table", 1)
     assert row["turn"].startswith("Turn 1: ") and row["last_action"] is not None
@@ -199,7 +199,7 @@ def test_club_server_starts_serves_a_game_and_stops(tmp_path_factory) -> None:
         local = club_server.local_url(root=root, port=54339)
         with GameSession.create(local, ruleset="skirmish", title="Club night") as s:
             s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
-        assert [r["title"] for r in GameSession.overview(local)] == ["Club night"]
+        assert [r["title"] for r in opening.overview(local)] == ["Club night"]
         again = club_server.start(root=root, port=54339, listen="")  # already there: no harm
         assert again.station_url == url and again.passwords == {}  # shown once only
     finally:

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import psycopg
 import pytest
 
-from app.session import GameSession
+from app.session import GameSession, opening
 from app.store import StoreError
 
 #: what an attacker writes into a game: each would run SQL if it were pasted into a statement
@@ -54,7 +54,7 @@ def test_injection_through_game_id_title_aircraft_and_ruleset_changes_nothing(
     home.add_aircraft(side="Blue", type_id="jet", name=name)
     home.save_copy(pg_url)
     with GameSession.open(pg_url, game=game_id, read_only=True) as desk:
-        assert desk.follow() is not None  # LISTEN on the game's channel: quoted, not run
+        assert desk.log.follow() is not None  # LISTEN on the game's channel: quoted, not run
         assert desk.title == title
         assert [a.name for a in desk.engagement.aircraft.values()] == [name]
         watching = desk.store.watching(game_id)
@@ -67,7 +67,7 @@ def test_injection_through_game_id_title_aircraft_and_ruleset_changes_nothing(
         )
     with pytest.raises(StoreError, match="ruleset that is not installed"):
         GameSession.open(pg_url, game="rs", read_only=True)
-    overview = {r["id"]: r for r in GameSession.overview(pg_url)}
+    overview = {r["id"]: r for r in opening.overview(pg_url)}
     assert overview[game_id]["title"] == title
     assert _public_tables(pg_url) == before
     home.close()

@@ -23,7 +23,7 @@ from psycopg import sql
 from app import club_server
 from app.core.errors import Tampered
 from app.core.events import AircraftChanged, ClockSet, Reverted, event_to_json
-from app.session import GameSession
+from app.session import GameSession, opening
 from app.store import StoreError, passwords, server_trust
 from app.store.chain import canonical_time, event_hash
 from tests.store.clubs import club as running_club
@@ -81,7 +81,7 @@ def _game(started) -> str:
     with GameSession.create(started.local_station_url, ruleset="skirmish", title="Club night") as s:
         s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
         s.add_aircraft(side="Red", type_id="prop", name="Red 1")
-        s.next_step()
+        s.clock.next_step()
         return s.game_id
 
 
@@ -269,7 +269,7 @@ def test_a_station_holds_no_right_to_write_a_table(club, started) -> None:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             _append(conn, gid, _event(99, 99, ClockSet(turn=1, step=0)))
     with GameSession.open(started.station_url, game=gid) as s:
-        assert s.problems == [] and len(s.events()) == 4
+        assert s.log.problems == [] and len(s.events()) == 4
 
 
 def test_the_server_checks_the_shape_and_the_next_seq_and_makes_the_hash(started) -> None:
@@ -307,7 +307,7 @@ def test_the_server_checks_the_shape_and_the_next_seq_and_makes_the_hash(started
     # the server made the hash the chain's way: the game opens clean, its chain checked
     assert row[-1] == digest == event_hash(prev, list(row[:10]))
     with GameSession.open(started.local_station_url, game=gid) as s:
-        assert s.engagement.seq == seq and s.problems == []
+        assert s.engagement.seq == seq and s.log.problems == []
         s.store.check_chain(gid)
 
 
@@ -337,7 +337,7 @@ def test_no_station_can_shut_another_out(club, started) -> None:
         assert other.execute("SELECT 1").fetchone() == (1,)
         assert viewer.execute("SELECT 1").fetchone() == (1,)
         with GameSession.open(started.station_url.replace(STATION_2, STATION_3), game=gid) as third:
-            third.next_step()
+            third.clock.next_step()
         with _direct(VIEWER_2) as again:
             assert again.execute("SELECT count(*) FROM event WHERE game_id = %s", (gid,))
     finally:
@@ -399,8 +399,8 @@ def test_no_row_a_station_writes_makes_the_game_unopenable(started, tmp_path: Pa
             "SELECT airboss_save_snapshot(%s, %s, %s)", (gid, seq + 2, forged)
         ).fetchone() == (True,)
     # a desk that followed the game takes the rows in, leaving out what cannot happen
-    assert [e.seq for e in following.refresh()] == [seq, seq + 1]  # the unreadable one: out
-    said = "\n".join(following.problems)
+    assert [e.seq for e in following.log.refresh()] == [seq, seq + 1]  # the unreadable one: out
+    said = "\n".join(following.log.problems)
     for n in (seq, seq + 1, seq + 2):
         assert f"event seq {n} was left out" in said
     assert "no aircraft 'ghost'" in said and "action 9999" in said
@@ -411,15 +411,15 @@ def test_no_row_a_station_writes_makes_the_game_unopenable(started, tmp_path: Pa
     for url, data in ((started.station_url, "a"), (started.viewer_url, "b")):
         os.environ["AIRBOSS_DATA_DIR"] = str(tmp_path / data)
         with GameSession.open(url, game=gid) as s:
-            said = "\n".join(s.problems)
+            said = "\n".join(s.log.problems)
             assert f"snapshot of this game at event seq {seq + 2} does not agree" in said
             for n in (seq, seq + 1, seq + 2):
                 assert f"event seq {n} was left out" in said
             names = sorted(a.name for a in s.engagement.aircraft.values())
             assert names == ["Blue 1", "Red 1"]
             if url == started.station_url:
-                s.next_step()  # and the game goes on
-    rows = GameSession.overview(started.station_url)
+                s.clock.next_step()  # and the game goes on
+    rows = opening.overview(started.station_url)
     assert any(r["id"] == gid and "cannot" not in r["turn"] for r in rows)
 
 
@@ -442,7 +442,7 @@ def test_a_forged_event_or_snapshot_is_said_at_open_by_a_station_and_by_hq(
         )
     for url in (started.station_url, started.viewer_url):
         with GameSession.open(url, game=gid) as s:
-            assert any("does not agree" in p for p in s.problems)
+            assert any("does not agree" in p for p in s.log.problems)
             assert "FORGED" not in {a.name for a in s.engagement.aircraft.values()}
     with _owner(club) as owner:
         seq = _next(owner, gid)
@@ -498,7 +498,7 @@ def test_a_file_changed_outside_airboss_is_never_copied_to_the_server(
     with GameSession.create(path, ruleset="skirmish", title="Home") as s:
         s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
         for _ in range(8):
-            s.next_step()
+            s.clock.next_step()
     db = sqlite3.connect(path)
     with db:
         db.execute("UPDATE event SET narrative = 'renamed SLIPPED IN' WHERE seq = 2")
@@ -506,7 +506,7 @@ def test_a_file_changed_outside_airboss_is_never_copied_to_the_server(
     with GameSession.open(path) as home:  # from its snapshot: the change is before it
         with pytest.raises(Tampered, match="at seq 2;"):
             home.save_copy(started.local_station_url)
-    assert not any(r["title"] == "Home" for r in GameSession.overview(started.local_station_url))
+    assert not any(r["title"] == "Home" for r in opening.overview(started.local_station_url))
 
 
 def test_the_desk_says_why_a_server_gets_no_password(

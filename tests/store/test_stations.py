@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from app.core.dice import TableDice
-from app.session import GameSession
+from app.session import GameSession, opening
 from app.store import StoreError
 from app.ui.dialogs.open_from_server import HQ, PLAYERS, URL_KEY, OpenFromServerDialog
 from app.ui.model import EngagementModel
@@ -53,7 +53,7 @@ def test_open_from_server_lists_the_games_and_enter_opens_one(pg_url, game, wind
     """The overview is the one ``--list`` prints (watching stations included); Enter lists a
     new address, Enter again opens the chosen game as a station; the URL is remembered."""
     watcher = GameSession.open(pg_url, game=game.game_id)
-    watcher.follow()  # one station watching
+    watcher.log.follow()  # one station watching
     dialog = OpenFromServerDialog(window.settings, window)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -66,8 +66,8 @@ def test_open_from_server_lists_the_games_and_enter_opens_one(pg_url, game, wind
     assert heads == ["Ruleset", "Title", "Turn", "In play", "Last action", "Watching"]
     row = _row_of(dialog, "Club table")
     cells = [dialog.table.item(row, c).text() for c in range(dialog.table.columnCount())]
-    listed = {r["id"]: r for r in GameSession.overview(pg_url)}[game.game_id]
-    assert cells == list(GameSession.overview_table([listed])[0][1:])
+    listed = {r["id"]: r for r in opening.overview(pg_url)}[game.game_id]
+    assert cells == list(opening.overview_table([listed])[0][1:])
     assert cells[0] == "skirmish" and cells[2].startswith("Turn 1") and cells[3] == "2"
     assert cells[4] and cells[5] == "1"
     dialog.table.selectRow(row)
@@ -114,7 +114,7 @@ def test_a_read_only_desk_follows_live_and_refuses_every_action(pg_url, game, wi
     for act in (*acting, window.print_action):
         assert not act.isEnabled() and "read-only" in act.statusTip()
     before = game.engagement.seq
-    game.next_step()  # the station acts ...
+    game.clock.next_step()  # the station acts ...
     qtbot.waitUntil(lambda: window.model.engagement == game.engagement, timeout=2000)
     assert "Turn 1" in window.status_labels["turn"].text()
     # ... and the HQ desk's actions stay disabled after the live update
@@ -134,7 +134,7 @@ def test_the_player_display_of_a_server_game_shows_nothing_umpire_only(pg_url, g
     see: turn, initiative, aircraft and damage -- never odds, typed dice, the log or positions
     (hidden movement). It follows the station live."""
     blue = next(a.id for a in game.engagement.aircraft.values() if a.name == "Blue 1")
-    game.place(blue, 3, 4, 60, 7)
+    game.roster.place(blue, 3, 4, 60, 7)
     assert window.open_from_server(pg_url, game.game_id, PLAYERS)
     assert not window.model.has_session  # the desk itself shows nothing of it
     (view,) = window.player_displays
@@ -153,7 +153,7 @@ def test_the_player_display_of_a_server_game_shows_nothing_umpire_only(pg_url, g
             assert env.narrative.lower() not in shown
     refused: list[str] = []
     view.model.refused.connect(refused.append)
-    view.model.attempt(view.model.session.next_step)
+    view.model.attempt(view.model.session.clock.next_step)
     assert refused and "read-only" in refused[0]
     view.close()
     qtbot.waitUntil(lambda: not window.player_displays, timeout=2000)
@@ -221,8 +221,8 @@ def test_the_desk_follows_at_the_announcement_not_at_its_next_look(pg_url, game,
     model.follow()  # listening
     model._follow.setInterval(60_000)
     model._follow.start()
-    game.next_step()
+    game.clock.next_step()
     qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=1000)
-    game.next_step()
+    game.clock.next_step()
     qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=1000)
     model.set_session(None)

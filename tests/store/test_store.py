@@ -107,13 +107,13 @@ def test_concurrent_append_is_refused_not_overwritten(tmp_path: Path) -> None:
     p = tmp_path / "g.airboss"
     make_game(p).close()
     one, two = GameSession.open(p), GameSession.open(p)
-    one.next_step()
+    one.clock.next_step()
     with pytest.raises(StoreError, match="another station"):
-        two.next_step()
+        two.clock.next_step()
     # the loser was brought up to date and can act again
     assert two.engagement == one.engagement
-    two.next_step()
-    one.refresh()
+    two.clock.next_step()
+    one.log.refresh()
     assert one.engagement == two.engagement
     assert one.engagement.step == 2
     one.close()
@@ -127,7 +127,7 @@ def test_snapshots_make_reopen_resume(tmp_path: Path, monkeypatch: pytest.Monkey
     p = tmp_path / "g.airboss"
     s = make_game(p)
     for _ in range(12):
-        s.next_step()
+        s.clock.next_step()
     s.undo()
     state = s.engagement
     s.close()
@@ -191,7 +191,7 @@ def test_a_file_of_the_first_schema_is_migrated_chained_and_backed_up(tmp_path: 
     with GameSession.open(p) as s:
         assert s.events() == events
         assert s.store.check_chain(gid)[0] == events[-1].seq
-        s.next_step()
+        s.clock.next_step()
     assert (tmp_path / "first.airboss.before-migration.bak").exists()
     with sqlite3.connect(p) as db:
         now = db.execute("SELECT version_num FROM alembic_version").fetchone()[0]
@@ -259,7 +259,7 @@ def test_a_snapshot_from_before_the_clock_step_was_named_still_names_it(
     path = tmp_path / "old.airboss"
     s = make_game(path)
     for _ in range(5):
-        s.next_step()
+        s.clock.next_step()
     s.undo()  # the last step does not count
     for _ in range(6):
         s.add_aircraft(side="Blue", type_id="jet", name="Late")
@@ -282,7 +282,7 @@ def test_a_snapshot_from_before_the_clock_step_was_named_still_names_it(
 def test_the_log_read_from_its_newest_event_back(tmp_path: Path) -> None:
     s = make_game(tmp_path / "g.airboss")
     for _ in range(5):
-        s.next_step()
+        s.clock.next_step()
     whole = [e.seq for e in s.events()]
     assert [e.seq for e in s.store.iter_events_newest_first(s.game_id, page=2)] == whole[::-1]
     s.close()
@@ -295,7 +295,7 @@ def test_a_game_closed_after_being_followed_leaves_no_log_beside_it(tmp_path: Pa
     path = tmp_path / "g.airboss"
     make_game(path).close()
     s = GameSession.open(path)
-    s.next_step()
+    s.clock.next_step()
     assert s.store.data_version(s.game_id) is not None  # the watching connection is open
     s.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.airboss"]

@@ -72,7 +72,7 @@ def test_an_action_on_a_full_disk_says_so_and_the_game_goes_on(tmp_path: Path, d
     s.close()
     with GameSession.open(path) as again:
         assert len(again.events()) == written
-        again.next_step()
+        again.clock.next_step()
 
 
 def test_a_hand_edited_logs_refusal_names_the_seq(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_a_hand_edited_logs_refusal_names_the_seq(tmp_path: Path) -> None:
     path = tmp_path / "g.airboss"
     s = GameSession.create(path, ruleset="skirmish", title="Edited")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
-    s.next_step()
+    s.clock.next_step()
     s.close()
     db = sqlite3.connect(path)
     with db:
@@ -93,7 +93,7 @@ def test_a_hand_edited_logs_refusal_names_the_seq(tmp_path: Path) -> None:
         rechain(db)
     db.close()
     with GameSession.open(path) as opened:
-        [said] = opened.problems
+        [said] = opened.log.problems
         assert "event seq 3 was left out (no aircraft 'nobody' in this game)" in said
         assert opened.engagement.aircraft
     db = sqlite3.connect(path)

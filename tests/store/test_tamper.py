@@ -23,7 +23,7 @@ def _game(target: str | Path) -> GameSession:
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
     for _ in range(4):
-        s.next_step()
+        s.clock.next_step()
     return s
 
 
@@ -60,16 +60,16 @@ def test_a_file_changed_while_a_desk_follows_is_seen_live(tmp_path: Path) -> Non
     path = tmp_path / "g.airboss"
     station = _game(path)
     desk = GameSession.open(path)
-    desk.follow()
-    station.next_step()
-    assert desk.follow()  # an honest append: taken in
+    desk.log.follow()
+    station.clock.next_step()
+    assert desk.log.follow()  # an honest append: taken in
     last = station.engagement.seq
     _sql(path, "UPDATE event SET narrative = 'forged' WHERE seq = ?", last)
     with pytest.raises(Tampered, match=f"at seq {last};"):
-        desk.follow()
+        desk.log.follow()
     assert desk.read_only
     with pytest.raises(RuleViolation, match="read-only"):
-        desk.next_step()
+        desk.clock.next_step()
     desk.close()
     station.close()
 
@@ -78,11 +78,11 @@ def test_an_event_removed_while_a_desk_follows_is_seen_live(tmp_path: Path) -> N
     path = tmp_path / "g.airboss"
     station = _game(path)
     desk = GameSession.open(path)
-    desk.follow()
+    desk.log.follow()
     _sql(path, "DELETE FROM event WHERE seq = 2")
     station.close()
     with pytest.raises(Tampered, match="at seq 2;"):
-        desk.follow()
+        desk.log.follow()
     desk.close()
 
 
@@ -92,11 +92,11 @@ def test_a_server_log_edited_or_cut_with_psql_is_seen_live_and_at_reopen(pg_url:
     station = _game(pg_url)
     gid = station.game_id
     desk = GameSession.open(pg_url, game=gid)
-    desk.follow()
-    station.next_step()
+    desk.log.follow()
+    station.clock.next_step()
     deadline = time.monotonic() + 5
     while desk.engagement != station.engagement and time.monotonic() < deadline:
-        desk.follow()
+        desk.log.follow()
         time.sleep(0.1)
     assert desk.engagement == station.engagement
     last = station.engagement.seq
@@ -107,7 +107,7 @@ def test_a_server_log_edited_or_cut_with_psql_is_seen_live_and_at_reopen(pg_url:
     deadline = time.monotonic() + 5
     with pytest.raises(Tampered, match=f"at seq {last};"):
         while time.monotonic() < deadline:
-            desk.follow()
+            desk.log.follow()
             time.sleep(0.2)
     assert desk.read_only
     with pytest.raises(Tampered, match=f"at seq {last};"):
@@ -163,7 +163,7 @@ def test_a_game_with_a_snapshot_is_checked_from_it_at_open(
     monkeypatch.setattr(app.session.log, "SNAPSHOT_EVERY", 5)
     path = tmp_path / "g.airboss"
     s = _game(path)  # 7 events: a snapshot at 5
-    s.next_step()
+    s.clock.next_step()
     s.close()
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT seq, head IS NOT NULL FROM snapshot").fetchall() == [(5, 1)]
@@ -187,9 +187,9 @@ def test_an_old_event_edited_with_psql_is_seen_live(pg_url: str, monkeypatch) ->
     )
     station = _game(pg_url)
     desk = GameSession.open(pg_url, game=station.game_id)
-    desk.follow()
+    desk.log.follow()
     time.sleep(1.1)
-    desk.follow()  # the server's count of changed rows read once
+    desk.log.follow()  # the server's count of changed rows read once
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(
             "UPDATE event SET narrative = 'forged' WHERE game_id = %s AND seq = 2",
@@ -198,7 +198,7 @@ def test_an_old_event_edited_with_psql_is_seen_live(pg_url: str, monkeypatch) ->
     deadline = time.monotonic() + 6
     with pytest.raises(Tampered, match="at seq 2;"):
         while time.monotonic() < deadline:
-            desk.follow()
+            desk.log.follow()
             time.sleep(0.2)
     desk.close()
     station.close()
@@ -216,12 +216,12 @@ def test_an_event_before_the_snapshot_edited_in_a_file_is_found_by_the_desk(
     monkeypatch.setattr(app.session.log, "SNAPSHOT_EVERY", 5)
     path = tmp_path / "g.airboss"
     s = _game(path)  # 7 events: a snapshot at 5
-    s.next_step()
+    s.clock.next_step()
     s.close()
     _sql(path, "UPDATE event SET narrative = 'forged' WHERE seq = 3")
     opened = GameSession.open(path)  # from the snapshot: the change is behind it
     with pytest.raises(Tampered, match="at seq 3;"):
-        opened.check_history()
+        opened.log.check_history()
     model = EngagementModel()
     said: list[str] = []
     model.refused.connect(said.append)
@@ -251,7 +251,7 @@ def test_a_log_with_no_snapshot_changed_where_its_replay_breaks_first_is_said_ch
     path = tmp_path / "g.airboss"
     s = _game(path)
     s.undo()  # reverts action 7 (a clock step) at seq 8
-    s.next_step()
+    s.clock.next_step()
     s.close()
     _sql(path, "DELETE FROM snapshot")
     _sql(path, change)
@@ -269,7 +269,7 @@ def test_a_long_log_with_no_snapshot_changed_near_its_end_is_said_and_not_snapsh
     path = tmp_path / "g.airboss"
     s = _game(path)
     for _ in range(2100):  # more than a page of the read (2,000 rows)
-        s.next_step()
+        s.clock.next_step()
     s.close()
     _sql(path, "DELETE FROM snapshot")
     _sql(path, "UPDATE event SET narrative = 'x' WHERE seq = 2104")
@@ -295,7 +295,7 @@ def test_a_log_checked_whole_at_open_is_not_checked_again_by_the_desk(
     reopened: list[object] = []
     real_open = FileStore.open
     monkeypatch.setattr(FileStore, "open", lambda *a, **k: reopened.append(a) or real_open(*a, **k))
-    opened.check_history()
+    opened.log.check_history()
     assert reopened == []
     opened.close()
     import app.session.log
@@ -304,5 +304,5 @@ def test_a_log_checked_whole_at_open_is_not_checked_again_by_the_desk(
     GameSession.open(path).close()  # stores a snapshot (a log of 7 events)
     with GameSession.open(path) as again:
         reopened.clear()
-        again.check_history()
+        again.log.check_history()
     assert len(reopened) == 1

@@ -194,7 +194,7 @@ def do(desk: Desk, move: tuple[Any, ...]) -> None:
     elif kind == "move":
         ids = list(session.engagement.aircraft)
         aid = ids[move[1] % len(ids)]
-        window.model.attempt(lambda: session.place(aid, move[2], move[3], 0))
+        window.model.attempt(lambda: session.roster.place(aid, move[2], move[3], 0))
     elif kind == "table":
         if session.ruleset.id == "airpower":
             values = {**AIRPOWER_MODIFIERS, "attacker_damage": {"damaged": 2 + move[1]}}
@@ -215,10 +215,10 @@ def do(desk: Desk, move: tuple[Any, ...]) -> None:
     elif kind == "second_acts":
         other = desk.windows[1]
         other.model.follow()
-        other.model.attempt(other.model.session.next_step)
+        other.model.attempt(other.model.session.clock.next_step)
         window.model.follow()
     elif kind == "next_step":
-        window.model.attempt(session.next_step)
+        window.model.attempt(session.clock.next_step)
     elif kind in ("enter", "resolve"):
         if kind == "enter" and focus is not None and combat.isAncestorOf(focus):
             qtbot.keyClick(focus, Qt.Key.Key_Return)
@@ -269,7 +269,7 @@ def check(desk: Desk) -> None:
     rows = view.table.rowCount()
     if rows:
         exact = {view.table.item(r, 0).text(): view.table.item(r, 1).text() for r in range(rows)}
-        assert exact == {k: str(v) for k, v in session.odds(p).items()}
+        assert exact == {k: str(v) for k, v in session.odds.odds(p).items()}
 
 
 def run(desk: Desk, moves: list[tuple[Any, ...]]) -> None:
@@ -288,7 +288,7 @@ def run(desk: Desk, moves: list[tuple[Any, ...]]) -> None:
             continue
         mine = [
             env.event
-            for env in session.iter_events(after=before)
+            for env in session.log.iter_events(after=before)
             if isinstance(env.event, ProcedureResolved)
         ]
         if not mine:

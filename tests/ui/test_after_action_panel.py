@@ -47,7 +47,7 @@ def play_part_of_turn_one(s: GameSession) -> dict[str, str]:
 
     def goto(turn: int, step: int) -> None:
         while (s.engagement.turn, s.engagement.step) != (turn, step):
-            s.next_step()
+            s.clock.next_step()
 
     assert do("initiative", None, None, [4, 9]) == "VPAF holds the marker"
     goto(1, step_of(1, "f"))

@@ -212,9 +212,9 @@ def test_a_piece_that_follows_an_aircraft_puts_it_on_the_board_undoably(qtbot, d
 def test_the_board_reads_the_pair_from_their_positions(dock, game, geometry):
     from app.core.board import reading
 
-    game.place("blue-1", 0, -2, 90, 0)
+    game.roster.place("blue-1", 0, -2, 90, 0)
     assert reading(geometry, game.engagement, "blue-1", "red-1") is None  # red-1 is not placed
-    game.place("red-1", 0, 0, 90, 0)
+    game.roster.place("red-1", 0, 0, 90, 0)
     rel = reading(geometry, game.engagement, "blue-1", "red-1")
     assert dict(rel.lines)["Range"] == "2.00"
     dock.show_pair("blue-1", "red-1")
@@ -234,8 +234,8 @@ def test_phantoms_board_shows_the_moves_of_the_chosen_aircraft(qtbot, tmp_path):
     try:
         f4 = s.add_aircraft("USAF", "f4e", "Olds", speed=4)
         mig = s.add_aircraft("VPAF", "mig21", "Red")
-        s.place(f4, 0, 0, 90, 0)
-        s.place(mig, 2, 3, 270, 0)
+        s.roster.place(f4, 0, 0, 90, 0)
+        s.roster.place(mig, 2, 3, 270, 0)
         d = AngleOffDock(EngagementModel(s))
         qtbot.addWidget(d)
         d.resize(520, 760)
@@ -261,15 +261,15 @@ def test_phantoms_board_draws_the_radar_cone_in_use(qtbot, tmp_path, _user_data)
     try:
         f4 = s.add_aircraft("USAF", "f4e", "Olds", speed=4)
         mig = s.add_aircraft("VPAF", "mig21", "Red")
-        s.place(mig, 0, 0, 90, 0)
-        s.place(f4, 0, -3, 90, 0)
+        s.roster.place(mig, 0, 0, 90, 0)
+        s.roster.place(f4, 0, -3, 90, 0)
         d = AngleOffDock(EngagementModel(s))
         qtbot.addWidget(d)
         d.resize(520, 760)
         d.show()
         d.show_pair(f4, mig)
         assert d.board.cone_arcs == ["radar cone"]
-        s.place(f4, 0, -3, 270, 0)  # turned away: the MiG is behind it
+        s.roster.place(f4, 0, -3, 270, 0)  # turned away: the MiG is behind it
         d.show_pair(f4, mig)
         assert d.board.cone_arcs == []
         assert d.grab().save(str(tmp_path.parent / "board_phantoms_cone.png"))

@@ -233,11 +233,11 @@ def test_changed_since_printed_through_actions_and_prints(
     a = game.add_aircraft("Blue", "jet", "Alpha")
     b = game.add_aircraft("Red", "prop", "Bravo")
     c = game.add_aircraft("Red", "jet", "Charlie")
-    assert choose_cards(game, "changed") == [a, b, c]  # nothing printed yet
-    game.mark_printed(choose_cards(game, "all"))
-    assert choose_cards(game, "changed") == []
+    assert choose_cards(game.roster, "changed") == [a, b, c]  # nothing printed yet
+    game.roster.mark_printed(choose_cards(game.roster, "all"))
+    assert choose_cards(game.roster, "changed") == []
     game.perform("gun_attack", {"attacker": a, "target": b}, TableDice([3]))
-    assert choose_cards(game, "changed") == [a, b]
+    assert choose_cards(game.roster, "changed") == [a, b]
     model = EngagementModel(game)
     dialog = PrintCardsDialog(model, [c])
     assert dialog.which() == "changed"  # something was printed before: the between-turns job
@@ -245,31 +245,31 @@ def test_changed_since_printed_through_actions_and_prints(
     assert dialog.save_pdf(str(tmp_path / "changed.pdf"))
     names = " ".join(pdf_pages(tmp_path / "changed.pdf"))
     assert "Alpha" in names and "Bravo" in names and "Charlie" not in names
-    assert choose_cards(game, "changed") == []
+    assert choose_cards(game.roster, "changed") == []
     # none changed now: the dialog offers all the cards, and says when the last were printed
     # (issue 47: it offered "Changed since last printed (0)" with an empty preview)
     assert dialog.which() == "all" and not dialog._radios["changed"].isEnabled()
     assert "(none; last printed " in dialog._radios["changed"].text()
     # undoing the attack changes the cards again; redoing it brings back the printed cards
     game.undo()
-    assert choose_cards(game, "changed") == [a, b]
+    assert choose_cards(game.roster, "changed") == [a, b]
     game.redo()
-    assert choose_cards(game, "changed") == []
+    assert choose_cards(game.roster, "changed") == []
     game.undo()
-    game.change_aircraft(c, name="Charlie Two")
-    assert choose_cards(game, "changed") == [a, b, c]
+    game.roster.change_aircraft(c, name="Charlie Two")
+    assert choose_cards(game.roster, "changed") == [a, b, c]
     # printing some cards (not undoable, and not a change of any card) leaves the others
-    game.mark_printed([c])
-    assert choose_cards(game, "changed") == [a, b]
-    game.mark_printed([a, b])
-    assert choose_cards(game, "changed") == []
+    game.roster.mark_printed([c])
+    assert choose_cards(game.roster, "changed") == [a, b]
+    game.roster.mark_printed([a, b])
+    assert choose_cards(game.roster, "changed") == []
     game.perform("afterburner", {"aircraft": a})
-    assert choose_cards(game, "changed") == [a]
+    assert choose_cards(game.roster, "changed") == [a]
     # the printed revisions live in the log: a reopened game knows them
     path = Path(game.store.where)
     game.close()
     with GameSession.open(path) as again:
-        assert choose_cards(again, "changed") == [a]
+        assert choose_cards(again.roster, "changed") == [a]
     dialog.deleteLater()
 
 
@@ -298,7 +298,7 @@ def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_pa
     assert (round(box.width), round(box.height)) == LETTER
     text = norm(reader.pages[0].extract_text())
     assert "Red Two" in text and "Lone Ranger" in text and "Red One" not in text
-    assert sorted(game.printed) == sorted([ids["red2"], ids["lone"]])
+    assert sorted(game.roster.printed) == sorted([ids["red2"], ids["lone"]])
     assert dialog._radios["changed"].text().startswith("Changed since last printed (3")
     # a game action refreshes the counts of the dialog on screen; a hidden one catches up
     # when shown, and a finished one stops listening
@@ -310,7 +310,7 @@ def test_dialog_choices_counts_and_printer(qtbot: Any, game: GameSession, tmp_pa
     game.perform("afterburner", {"aircraft": ids["red2"]})
     assert dialog._radios["changed"].text().startswith("Changed since last printed (5")
     dialog.reject()
-    game.mark_printed(list(ids.values()))
+    game.roster.mark_printed(list(ids.values()))
     assert dialog._radios["changed"].text().startswith("Changed since last printed (5")
 
 
@@ -324,7 +324,7 @@ def test_print_preview_dialog_draws_the_pages(qtbot: Any, game: GameSession) -> 
     # what showing the dialog does, without a window (the offscreen platform warns on show)
     preview.findChild(QPrintPreviewWidget).updatePreview()
     qtbot.waitUntil(lambda: bool(drawn))
-    assert game.printed == {}  # a preview alone prints nothing
+    assert game.roster.printed == {}  # a preview alone prints nothing
 
 
 def test_cancelling_a_long_job_leaves_no_file(qapp: Any, game: GameSession, tmp_path: Path) -> None:
@@ -442,11 +442,11 @@ def test_dialog_job_can_be_cancelled_from_its_progress_dialog(
     out = tmp_path / "cancelled.pdf"
     assert not dialog.save_pdf(str(out))
     assert not out.exists()
-    assert game.printed == {}
+    assert game.roster.printed == {}
     assert "cancelled" in dialog._status.text()
     assert dialog.save_pdf(str(out))
     assert len(PdfReader(str(out)).pages) == 30
-    assert len(game.printed) == 60
+    assert len(game.roster.printed) == 60
 
 
 def test_a_card_the_ruleset_cannot_build_says_why(

@@ -112,7 +112,9 @@ def test_a_cut_chain_is_painted_as_at_least(phantoms, qtbot):
     from app.ui.action_form.chain_odds import ChainOddsLine
 
     olds, red = list(phantoms.engagement.aircraft)
-    p = phantoms.prepare("gun_attack", {"attacker": olds, "target": red}, {"position_modifier": 0})
+    p = phantoms.actions.prepare(
+        "gun_attack", {"attacker": olds, "target": red}, {"position_modifier": 0}
+    )
     assert p.inputs is not None
 
     class Cut:

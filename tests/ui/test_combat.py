@@ -195,7 +195,7 @@ def test_new_aircraft_appear_in_the_pickers_and_undo_keeps_the_dock_consistent(q
     game.add_aircraft("Red", "jet", "Red 2")
     assert dock.target.findText("Red 2 (Red)") >= 0
     choose(dock.attacker, "Blue 1 (Blue)")
-    game.remove_aircraft("blue-1")
+    game.roster.remove_aircraft("blue-1")
     assert dock.attacker.findText("Blue 1 (Blue)") < 0
     assert dock.attacker.currentText() == "(none: what-if)"
     game.undo()

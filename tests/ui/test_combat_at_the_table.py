@@ -72,7 +72,7 @@ def desk(tmp_path: Path, qtbot):
     init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
     session.perform("initiative", init, TableDice([4, 9]))
     while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
-        session.next_step()
+        session.clock.next_step()
     window.dice_question.players.click()  # the first start asks once: the players roll
     yield window, session, ids
     model.set_session(None)
@@ -174,9 +174,9 @@ def test_card_values_are_read_only_until_overridden_and_the_override_is_logged(d
     for key in ("2", "6", "5"):
         qtbot.keyClicks(QApplication.focusWidget(), key)
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
-    line = session.undo_text
+    line = session.undoing.undo_text
     assert f"umpire's override: Gun Attack Value {card_value} -> {card_value + 1}" in line
-    assert "no reason given" in session.ruling(session.engagement.seq).text()
+    assert "no reason given" in session.odds.ruling(session.engagement.seq).text()
 
 
 def test_the_reason_for_an_override_is_typed_logged_and_shown_in_the_ruling(desk, qtbot):
@@ -199,8 +199,8 @@ def test_the_reason_for_an_override_is_typed_logged_and_shown_in_the_ruling(desk
     for key in ("2", "6", "5"):
         qtbot.keyClicks(QApplication.focusWidget(), key)
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
-    assert "(why: gun pod fitted)" in session.undo_text
-    ruling = session.ruling(session.engagement.seq)
+    assert "(why: gun pod fitted)" in session.undoing.undo_text
+    ruling = session.odds.ruling(session.engagement.seq)
     gun_input = next(i for i in ruling.inputs if i.name == "attacker_gun_value")
     assert gun_input.why == "gun pod fitted" and gun_input.read == card_value
     assert "why: gun pod fitted" in ruling.text()

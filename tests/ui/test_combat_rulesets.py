@@ -86,8 +86,8 @@ def test_air_power_board_readings_fill_the_gun_attack_and_the_outcome_uses_them(
     s = GameSession.create(tmp_path / "g.airboss", "airpower", "Board")
     mig = s.add_aircraft("Red", "mig-17f", "Fresco")
     sabre = s.add_aircraft("Blue", "f-86d", "Sabre Dog")
-    s.place(sabre, 0, 0, 90, 2)
-    s.place(mig, 0, -3, 90, 2)  # three hexes dead astern of the Sabre
+    s.roster.place(sabre, 0, 0, 90, 2)
+    s.roster.place(mig, 0, -3, 90, 2)  # three hexes dead astern of the Sabre
     d = CombatDock(EngagementModel(s))
     qtbot.addWidget(d)
     d.open_for("gun_attack", mig, sabre)
@@ -95,7 +95,7 @@ def test_air_power_board_readings_fill_the_gun_attack_and_the_outcome_uses_them(
     assert d.form.shown_text("angle_off") == "0 line"
     assert d.form.is_locked("horizontal_range") and d.form.is_locked("angle_off")
     assert "From the board: " in d.notice.message and "0 line" in d.notice.message
-    s.place(mig, 0, -1, 90, 2)  # closes to one hex
+    s.roster.place(mig, 0, -1, 90, 2)  # closes to one hex
     d.open_for("gun_attack", mig, sabre)
     assert d.form.shown_text("horizontal_range") == "1"
     # the umpire's values for the unprinted angle-off modifiers (a test table, not the game's)

@@ -51,7 +51,7 @@ def test_damage_and_criticals_appear_with_turn_roll_result_and_rule(dock, game):
     game.perform("gun_attack", gun, TableDice([2]))
     game.perform("critical_hit", {"aircraft": "red-1"}, TableDice([3]))
     for _ in range(3):
-        game.next_step()  # turn 2
+        game.clock.next_step()  # turn 2
     game.perform("critical_hit", {"aircraft": "red-2"}, TableDice([5]))
     game.perform("critical_hit", {"aircraft": "blue-1"}, TableDice([9]))  # no effect: no row
     assert shown(dock) == [
@@ -66,7 +66,7 @@ def test_filters_by_side_aircraft_and_turn(dock, game):
     game.perform("gun_attack", {"attacker": "red-1", "target": "blue-1"}, TableDice([1]))
     game.perform("critical_hit", {"aircraft": "red-1"}, TableDice([1]))
     for _ in range(3):
-        game.next_step()
+        game.clock.next_step()
     game.perform("critical_hit", {"aircraft": "red-2"}, TableDice([4]))
     sides = [dock.side.itemText(i) for i in range(dock.side.count())]
     assert sides == ["All sides", "Blue", "Red"]

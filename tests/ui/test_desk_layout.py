@@ -85,8 +85,8 @@ def test_a_tabbed_away_panel_does_no_work_until_shown(desk):
     QApplication.processEvents()
     assert not log.when_shown.on_screen
     before = log.lines()
-    w.model.session.next_step()
-    w.model.session.next_step()
+    w.model.session.clock.next_step()
+    w.model.session.clock.next_step()
     assert log.lines() == before and log.when_shown.stale
     log_dock.raise_()
     QApplication.processEvents()

@@ -45,7 +45,7 @@ def desk(tmp_path: Path, qtbot: Any) -> Iterator[tuple[MainWindow, GameSession]]
     init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
     session.perform("initiative", init, TableDice([4, 9]))
     while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
-        session.next_step()
+        session.clock.next_step()
     window = open_desk(qtbot, tmp_path, session)
     yield window, session
     window.model.set_session(None)
@@ -160,7 +160,7 @@ def test_dice_belong_to_one_prepared_action(desk, qtbot, leave: str) -> None:
     elif leave == "refusal":
         olds = session.engagement.aircraft[combat.attacker.currentData()]
         left = olds.ledgers["gun_ammunition"].value
-        session.adjust_ledger(olds.id, "gun_ammunition", -left, "all spent")
+        session.roster.adjust_ledger(olds.id, "gun_ammunition", -left, "all spent")
         before = len(session.events())
         qtbot.keyClick(combat.dice_fields[1].edit, Qt.Key.Key_Return)
         assert len(session.events()) == before
@@ -212,14 +212,14 @@ def test_nth_fleet_air_combat_from_its_line_shows_exact_odds(tmp_path, qtbot) ->
     b = s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
     s.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
     s.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
-    s.next_step()
+    s.clock.next_step()
     window = open_desk(qtbot, tmp_path, s)
     open_line(qtbot, window, "air combat")
     combat = window.panels["combat"]
     assert (combat.attacker.currentData(), combat.target.currentData()) == (r, b)
     odds = combat.odds
     assert odds and sum(odds.values()) == 1
-    assert odds == s.odds(combat.prepared)
+    assert odds == s.odds.odds(combat.prepared)
     assert combat.odds_table.rowCount() == len(odds)
     window.model.set_session(None)
 
@@ -234,8 +234,8 @@ def test_two_windows_say_whose_action_undo_undoes(tmp_path, qtbot) -> None:
     other.perform("afterburner", {"aircraft": next(iter(other.engagement.aircraft))})
     one.model.follow()
     assert "another window's action" in one.undo_action.text()
-    assert "another window's or station's action" in one.model.session.undo_text
-    one.model.session.next_step()
+    assert "another window's or station's action" in one.model.session.undoing.undo_text
+    one.model.session.clock.next_step()
     assert "another window" not in one.undo_action.text()  # its own action now
     other.close()
     one.model.set_session(None)

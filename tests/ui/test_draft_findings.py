@@ -56,7 +56,7 @@ def phantoms_at_guns(path: Path) -> tuple[Path, dict[str, str]]:
     init = s.ruleset.procedures["initiative"].prefill(s.engagement, None, None)
     s.perform("initiative", init, TableDice([4, 9]))
     while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "f")):
-        s.next_step()
+        s.clock.next_step()
     ids = {a.name: a.id for a in s.engagement.aircraft.values()}
     s.close()
     return path, ids
@@ -190,7 +190,7 @@ def test_the_odds_shown_after_a_line_change_are_the_new_actions(qtbot, tmp_path)
     p = combat.prepared
     assert p is not None and p.roles["attacker"] == ids["Red 1"]
     if shown:
-        assert shown == {k: str(v) for k, v in session.odds(p).items()}
+        assert shown == {k: str(v) for k, v in session.odds.odds(p).items()}
     window.model.set_session(None)
 
 

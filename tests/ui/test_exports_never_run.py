@@ -52,7 +52,7 @@ def game(tmp_path: Path):
         s.add_aircraft(side=NAMES["at"] if n % 2 else NAMES["minus"], type_id="jet", name=name)
         for n, name in enumerate([*NAMES.values(), "Old tab", "Old cr"])
     ]
-    s.set_dice(NAMES["at"], NAMES["DDE"])
+    s.roster.set_dice(NAMES["at"], NAMES["DDE"])
     for attacker, target in zip(ids, ids[1:] + ids[:1], strict=True):
         s.perform("gun_attack", {"attacker": attacker, "target": target}, TableDice([2]))
         s.perform("critical_hit", {"aircraft": target}, TableDice([3]))

@@ -242,13 +242,13 @@ def test_table_mode_at_1366x768_with_a_title_bar_shows_every_aircraft_and_line(
             assert need + indent <= tree.header().sectionSize(col), (aircraft_id, item.text(col))
     turn, session = w.panels["turn"], w.model.session
     assert not turn.step_list.isVisible()
-    for step in range(len(session.steps())):
+    for step in range(len(session.clock.steps())):
         lines = turn.acting
         room = lines.viewport().rect()
         for row in range(lines.count()):
             r = lines.visualItemRect(lines.item(row))
             assert room.top() <= r.top() and r.bottom() <= room.bottom(), (step, row, r, room)
-        session.next_step()
+        session.clock.next_step()
         qtbot.wait(5)
     w.table_mode_action.trigger()
     assert turn.step_list.isVisible()
@@ -276,7 +276,7 @@ def test_cards_printed_from_the_command_line_are_said_by_print_cards(tmp_path, q
         assert "airboss cards" in changed.text()
         assert dialog.which() == "all" and len(dialog.faces()) == 8
         ids = list(s.engagement.aircraft)
-        s.change_aircraft(ids[0], name="Olds 9")
+        s.roster.change_aircraft(ids[0], name="Olds 9")
         dialog._refresh()
         assert changed.isEnabled() and changed.text().startswith("Changed since last printed (1;")
         dialog.close()

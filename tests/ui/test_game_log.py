@@ -61,12 +61,12 @@ def test_reopened_game_shows_the_struck_lines(dock, session, tmp_path, qtbot):
 
 def test_steps_passed_one_after_another_share_one_compact_line(dock, session, tmp_path):
     """Issue 13: step changes are one line, not one per step; an action starts a new line."""
-    session.next_step()
-    session.next_step()
+    session.clock.next_step()
+    session.clock.next_step()
     assert len(dock.lines()) == 4
     assert "Turn 1: Combat  [Skirmish 1]  (2 steps from Turn 1: Movement)" in dock.lines()[-1]
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
-    session.next_step()  # a new turn starts a new line
+    session.clock.next_step()  # a new turn starts a new line
     assert len(dock.lines()) == 6 and "steps from" not in dock.lines()[-1]
     # the same lines when the game is read back from the file
     dock.model.set_session(GameSession.open(session.store.where))
@@ -93,7 +93,7 @@ def test_a_long_log_opens_with_one_step_line_per_turn(tmp_path, qtbot):
     with GameSession.create(tmp_path / "long.airboss", "skirmish", "Long") as s:
         s.add_aircraft("Blue", "jet", "Blue 1")
         for _ in range(300):
-            s.next_step()
+            s.clock.next_step()
         model = EngagementModel(s)
         d = GameLogDock(model)
         qtbot.addWidget(d)
@@ -105,7 +105,7 @@ def test_a_long_log_opens_with_one_step_line_per_turn(tmp_path, qtbot):
 def test_undo_and_redo_repaint_the_line_of_the_action(dock, session):
     """The view is told which line to strike through (found from the end of the log)."""
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
-    session.next_step()
+    session.clock.next_step()
     repainted: list[int] = []
     dock.lines_model.dataChanged.connect(lambda first, last: repainted.append(first.row()))
     session.undo()  # the step

@@ -31,14 +31,14 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
 ):
     gun = {"attacker": "blue-1", "target": "red-1"}
     for roll in (3, 4, 2):
-        session.next_step()
+        session.clock.next_step()
         session.perform("gun_attack", gun, TableDice([roll]))
     session.undo()
     where = session.store.where
     elsewhere = live_envelopes()  # held by the game it was written with, or earlier tests
     reopened = GameSession.open(where)
     reads: list[int] = []
-    paged = reopened.iter_stored
+    paged = reopened.log.iter_stored
 
     def iter_stored(after: int = 0, page: int = 2000):
         reads.append(after)
@@ -47,8 +47,8 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
     def whole_log():
         raise AssertionError("the whole log was read into a list")
 
-    monkeypatch.setattr(reopened, "iter_stored", iter_stored)
-    monkeypatch.setattr(reopened, "events", whole_log)
+    monkeypatch.setattr(reopened.log, "iter_stored", iter_stored)
+    monkeypatch.setattr(reopened.log, "events", whole_log)  # (the facade's events() too)
     model = EngagementModel(reopened)
     docks = [d(model) for d in (GameLogDock, CriticalLogDock, LedgersDock, TurnDock)]
     for d in docks:
@@ -81,21 +81,21 @@ def test_the_history_panels_read_the_log_once_a_page_at_a_time_and_keep_no_envel
 def spy_on_reads(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Where each paged read of the session's log started (``after``), in order."""
     reads: list[int] = []
-    paged = session.iter_stored
+    paged = session.log.iter_stored
 
     def iter_stored(after: int = 0, page: int = 2000):
         reads.append(after)
         return paged(after, page)
 
-    monkeypatch.setattr(session, "iter_stored", iter_stored)
+    monkeypatch.setattr(session.log, "iter_stored", iter_stored)
     return reads
 
 
 def test_who_acts_now_reads_only_the_log_of_the_current_step(session, qtbot, monkeypatch):
     """Opening a long game does not read its whole log for the Turn panel's ticks: only the
     log from the current clock step on, until a panel needs the history."""
-    session.next_step()
-    session.next_step()  # turn 1, combat
+    session.clock.next_step()
+    session.clock.next_step()  # turn 1, combat
     session.perform("gun_attack", {"attacker": "blue-1", "target": "red-1"}, TableDice([3]))
     reopened = GameSession.open(session.store.where)
     combat = reopened.engagement.clock_seq
@@ -114,7 +114,7 @@ def test_who_acts_now_reads_only_the_log_of_the_current_step(session, qtbot, mon
 
     reopened.perform("gun_attack", {"attacker": "red-1", "target": "blue-1"}, TableDice([3]))
     assert [line[:2] for line in turn.acting_lines()] == ["✓ ", "✓ "]
-    reopened.next_step()  # turn 2: a new step, read from its clock step
+    reopened.clock.next_step()  # turn 2: a new step, read from its clock step
     assert not any(line.startswith("✓") for line in turn.acting_lines())
     assert reads == [combat - 1, reopened.engagement.clock_seq - 1]
     reopened.undo()  # back in the combat step: both still ticked

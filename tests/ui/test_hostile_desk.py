@@ -61,8 +61,8 @@ def game(
     s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
-    s.next_step()
-    s.next_step()
+    s.clock.next_step()
+    s.clock.next_step()
     yield s
     s.close()
 
@@ -345,7 +345,7 @@ def test_the_game_does_not_change_under_a_ruleset_call(
     seen: list[int] = []
 
     def elsewhere() -> None:
-        station.adjust_ledger("red-1", "ammunition", -1, "another station")
+        station.roster.adjust_ledger("red-1", "ammunition", -1, "another station")
         window.model.follow()  # asked while the ruleset works: taken in after it
         seen.append(game.engagement.seq)
 

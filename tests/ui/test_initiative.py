@@ -105,7 +105,7 @@ def test_pass_the_marker_by_the_rulesets_own_rule(qtbot, tmp_path):
     qtbot.mouseClick(d.pass_button, Qt.MouseButton.LeftButton)
     assert session.engagement.initiative_marker == "VPAF"
     assert d.order_lines()[0].endswith("★ holds the marker")
-    assert session.undo_text.endswith("USAF passes the Initiative Marker to VPAF (4.0)")
+    assert session.undoing.undo_text.endswith("USAF passes the Initiative Marker to VPAF (4.0)")
     session.close()
 
 

@@ -75,7 +75,7 @@ def test_every_ledger_of_every_aircraft_as_value_and_start(dock, game):
     assert tree_rows(dock)[1] == ("  Gun ammunition", "2 1/2", "3", "Skirmish 1")
     game.add_aircraft("Red", "jet", "Red 2")
     assert "Red 2 (Red)" in tree_rows(dock)
-    game.remove_aircraft("red-1")
+    game.roster.remove_aircraft("red-1")
     assert "Red 1 (Red)" not in tree_rows(dock)
 
 
@@ -135,9 +135,9 @@ def test_an_empty_ledger_is_marked_and_a_spend_it_cannot_pay_is_refused(qtbot, d
 
 
 def test_a_refusal_about_something_else_is_not_shown_here(dock, model, game):
-    game.next_step()
-    game.next_step()
-    game.next_step()
+    game.clock.next_step()
+    game.clock.next_step()
+    game.clock.next_step()
     model.attempt(lambda: game.perform("gun_attack", {"attacker": "blue-1", "target": "x"}))
     assert dock.message.message == ""
 

@@ -32,16 +32,16 @@ def long_game(path: Path, rounds: int = 60) -> str:
         s.add_aircraft(side, "jet", name)
     s.perform("gun_attack", GUN, TableDice([3]))
     for _ in range(70):
-        s.next_step()
+        s.clock.next_step()
     for _ in range(71):
         s.undo()
     for r in range(rounds):
         for _ in range(3):
-            s.next_step()
+            s.clock.next_step()
         target = "red-1" if r % 2 else "red-2"
         gun = {"attacker": "blue-1", "target": target}
         s.perform("gun_attack", gun, TableDice([2 if r % 15 == 0 else 9]))
-        s.adjust_ledger("blue-1", "ammunition", "1", "reload")
+        s.roster.adjust_ledger("blue-1", "ammunition", "1", "reload")
         if r % 20 == 5:
             s.perform("critical_hit", {"aircraft": target}, TableDice([3]))
     s.perform("gun_attack", GUN, TableDice([9]))
@@ -147,10 +147,10 @@ def test_actions_taken_during_the_read_are_shown_once_in_their_place(
 ):
     model, (game_log, critical) = start(where, qtbot, GameLogDock, CriticalLogDock)
     assert not model.log_whole
-    model.session.next_step()
+    model.session.clock.next_step()
     model.session.perform("gun_attack", GUN, TableDice([2]))
     one_slice(model, qtbot)  # between two actions
-    model.session.next_step()
+    model.session.clock.next_step()
     assert not model.log_whole
     qtbot.waitUntil(lambda: model.log_whole, timeout=10_000)
     # the game as it is now, read at once (the actions are in the file already)
@@ -255,7 +255,7 @@ def test_a_panel_hidden_during_the_read_catches_up_when_shown(where, sliced, qtb
     assert not model.log_whole
     dock.hide()
     shown_before = len(game_log.lines())
-    model.session.next_step()  # an action while it is hidden
+    model.session.clock.next_step()  # an action while it is hidden
     qtbot.waitUntil(lambda: model.log_whole, timeout=10_000)
     assert len(game_log.lines()) == shown_before  # out of view, it did no work
     dock.show()

@@ -113,11 +113,11 @@ def test_undo_and_redo_name_the_action_and_use_the_shortcuts(window, qtbot):
 def test_refusals_are_shown_in_the_status_bar_and_append_nothing(window, qtbot):
     session = window.model.session
     before = len(session.events())
-    window.model.attempt(session.previous_step)
+    window.model.attempt(session.clock.previous_step)
     assert window.refusal.message == "this is the first step of the first turn"
     assert not window.refusal.isHidden()
     assert len(session.events()) == before
-    session.next_step()
+    session.clock.next_step()
     assert window.refusal.message == ""
 
 
@@ -177,7 +177,7 @@ def test_a_foreign_file_is_refused_and_left_alone(window, tmp_path):
 
 
 def test_save_a_copy(window, tmp_path):
-    window.model.session.next_step()
+    window.model.session.clock.next_step()
     copy = tmp_path / "copy.airboss"
     assert window.save_copy(copy)
     with GameSession.open(copy) as s:
@@ -410,8 +410,8 @@ def test_application_icon_is_set(window):
 
 def test_who_acts_now_opens_the_procedure_in_the_combat_panel(window):
     session = window.model.session
-    session.next_step()
-    session.next_step()
+    session.clock.next_step()
+    session.clock.next_step()
     window.panels["turn"].open_procedure.emit("gun_attack", "red-1", "")
     combat = window.panels["combat"]
     assert combat.procedure.currentData() == "gun_attack"
@@ -429,7 +429,7 @@ def test_a_read_only_game_says_so_in_the_title_and_refuses_in_the_desk(window, t
     assert window.open_game(path)
     assert window.windowTitle() == "Skirmish demo [read-only] — Airboss"
     before_events = len(window.model.session.events())
-    window.model.attempt(window.model.session.next_step)
+    window.model.attempt(window.model.session.clock.next_step)
     assert "read-only" in window.refusal.message and str(path) in window.refusal.message
     assert not window.refusal.isHidden()
     assert len(window.model.session.events()) == before_events

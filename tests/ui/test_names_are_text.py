@@ -55,10 +55,10 @@ def test_typed_control_characters_are_refused_naming_the_character(
     for attempt in (
         lambda: s.add_aircraft(side="Red", type_id="prop", name=bad),
         lambda: s.add_aircraft(side=bad, type_id="prop", name="Red 1"),
-        lambda: s.change_aircraft(blue, name=bad),
-        lambda: s.change_aircraft(blue, side=bad),
-        lambda: s.set_dice("Blue", bad),
-        lambda: s.adjust_ledger(blue, "ammunition", -1, bad),
+        lambda: s.roster.change_aircraft(blue, name=bad),
+        lambda: s.roster.change_aircraft(blue, side=bad),
+        lambda: s.roster.set_dice("Blue", bad),
+        lambda: s.roster.adjust_ledger(blue, "ammunition", -1, bad),
     ):
         with pytest.raises(RuleViolation) as e:
             attempt()

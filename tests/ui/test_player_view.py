@@ -33,7 +33,7 @@ def test_turn_step_initiative_and_status(view, session):
     assert view.turn.text() == "Turn 1"
     assert view.step.text() == "Initiative"
     session.perform("initiative", {"sides": ["Blue", "Red"]}, TableDice([1, 4]))
-    session.next_step()
+    session.clock.next_step()
     session.perform("critical_hit", {"aircraft": "red-1"}, TableDice([1]))
     assert view.step.text() == "Movement"
     texts = view.texts()
@@ -67,7 +67,7 @@ def test_no_game(qtbot):
 
 
 def test_a_side_that_leaves_the_roster_leaves_the_display(view, session):
-    session.remove_aircraft("red-1")
+    session.roster.remove_aircraft("red-1")
     assert "Red" not in view.side_lists
     session.undo()
     assert "Red" in view.side_lists

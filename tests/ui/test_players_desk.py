@@ -32,7 +32,7 @@ def phantoms(tmp_path: Path, qtbot: Any):
     init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
     session.perform("initiative", init, TableDice([4, 9]))
     while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
-        session.next_step()
+        session.clock.next_step()
     start_pages(window, qtbot)
     yield window, session
     window.players_bridge.stop()
@@ -106,7 +106,7 @@ def test_dice_from_a_page_are_pending_until_enter_then_the_form_records_them(pha
 def test_enter_on_the_turn_line_takes_what_a_page_sent(phantoms, qtbot):
     window, session = phantoms
     while session.engagement.step != 1:  # back to the break-off check (10.0): its dice are
-        session.previous_step()  # known without typing anything at the desk
+        session.clock.previous_step()  # known without typing anything at the desk
     view = state(window, "USAF", qtbot)
     line = line_of(view, "Olds 1 — may attempt to break off")
     assert [s["label"] for s in line["ask"]["slots"]] == ["break-off: Olds 1", "break-off: enemy"]
@@ -157,7 +157,7 @@ def test_a_line_resolved_at_the_desk_closes_what_its_page_sent(phantoms, qtbot):
     qtbot.keyClicks(QApplication.focusWidget(), "2")
     view = state(window, "USAF", qtbot)
     send(window, "USAF", {"line": line_of(view, "Olds 1")["key"], "dice": ["6", "5"]}, qtbot)
-    session.next_step()  # the umpire moves on without it
+    session.clock.next_step()  # the umpire moves on without it
     view = state(window, "USAF", qtbot)
     assert view["entries"][0]["text"] == "Not used: the line was resolved or left behind"
     assert window.model.pending.pending() == []

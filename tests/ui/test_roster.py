@@ -124,7 +124,7 @@ def test_rename_with_f2(dock, session, qtbot):
     qtbot.waitUntil(lambda: session.engagement.aircraft["blue-2"].name == "Wingman")
     assert session.engagement.aircraft["blue-2"].name == "Wingman"
     assert row(dock, "blue-2").text(NAME) == "Wingman"
-    assert session.undo_text == "Blue 2: renamed Wingman"
+    assert session.undoing.undo_text == "Blue 2: renamed Wingman"
 
 
 def test_rename_to_nothing_is_refused_in_place(dock, session, qtbot):

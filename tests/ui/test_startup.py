@@ -299,7 +299,7 @@ def test_the_roster_closed_does_no_work_and_is_right_when_shown_again(later_desk
     window.docks["roster"].toggleViewAction().trigger()
     qtbot.waitUntil(lambda: not roster.when_shown.on_screen)
     added = session.add_aircraft("Blue", "jet", "Blue 2")
-    session.change_aircraft("red-1", name="Red Leader")
+    session.roster.change_aircraft("red-1", name="Red Leader")
     assert roster.when_shown.stale
     blue = roster.tree.topLevelItem(0)
     assert blue.childCount() == 1 and blue.child(0).text(0) == "Blue 1"
@@ -312,6 +312,6 @@ def test_the_roster_closed_does_no_work_and_is_right_when_shown_again(later_desk
     assert red.child(0).text(0) == "Red Leader"
     window.docks["roster"].toggleViewAction().trigger()
     qtbot.waitUntil(lambda: not roster.when_shown.on_screen)
-    session.remove_aircraft(added)
+    session.roster.remove_aircraft(added)
     assert roster.selected_ids() == []  # asked from outside: brought up to date first
     assert roster.tree.topLevelItem(0).childCount() == 1

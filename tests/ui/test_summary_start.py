@@ -38,8 +38,8 @@ TWO_CORES = len(os.sched_getaffinity(0)) >= 2
 def game(demo_game_file: Path) -> Path:
     path = demo_game_file
     with GameSession.open(path) as s:  # something to show: the clock two steps on
-        s.next_step()
-        s.next_step()
+        s.clock.next_step()
+        s.clock.next_step()
     return path
 
 
@@ -196,13 +196,13 @@ def test_airboss_paints_from_the_rows_whenever_airboss_wrote_the_file_last(
     last = capsys.readouterr().out
     assert last.index("first paint") < last.index("game opened")
     station = EngagementModel(GameSession.open(game))  # another desk plays on
-    station.attempt(station.session.next_step)
+    station.attempt(station.session.clock.next_step)
     station.set_session(None)
     assert main(["--startup-profile", str(game)]) == 0
     after = capsys.readouterr().out
     assert after.index("first paint") < after.index("game opened")
     with GameSession.open(game) as s:  # a script plays on: its session keeps the rows
-        s.next_step()
+        s.clock.next_step()
         seq = s.engagement.seq
     rows = kept_rows(str(game))
     assert rows is not None and dict(rows)["seq"] == seq
@@ -214,7 +214,7 @@ def test_airboss_paints_from_the_rows_whenever_airboss_wrote_the_file_last(
 def test_the_rows_a_session_keeps_are_the_rows_the_desk_draws(qtbot, settings, game) -> None:
     """What a script's session keeps as it closes is what the live desk would keep."""
     with GameSession.open(game) as s:
-        s.next_step()
+        s.clock.next_step()
     by_script = kept_rows(str(game))
     forget_rows(game)
     played_on(qtbot, settings, game)  # a desk opens it and keeps its own

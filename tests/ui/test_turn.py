@@ -118,8 +118,8 @@ def test_step_labels_for_impulses_and_segments():
 
 def test_a_line_naming_a_procedure_opens_it(dock, session, qtbot):
     """Double-click (or Enter) on "who acts now" asks for that procedure for that aircraft."""
-    session.next_step()
-    session.next_step()
+    session.clock.next_step()
+    session.clock.next_step()
     assert acting(dock) == ["1. Blue 1 — may fire its guns", "2. Red 1 — may fire its guns"]
     with qtbot.waitSignal(dock.open_procedure) as opened:
         item = dock.acting.item(1)

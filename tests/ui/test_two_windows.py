@@ -31,19 +31,19 @@ def test_a_second_window_follows_the_first(tmp_path, qtbot):
     assert len(log.lines()) == before + 1 and "initiative" in log.lines()[-1]
     assert window.status_labels["initiative"].text() == "Initiative: VPAF"
     # and the other way round: this window's action reaches the first session
-    model.session.next_step()
-    assert first.follow() and first.engagement.step == model.engagement.step
+    model.session.clock.next_step()
+    assert first.log.follow() and first.engagement.step == model.engagement.step
     first.close()
     model.set_session(None)
 
 
 def test_nothing_changed_costs_no_read_of_the_log(tmp_path, monkeypatch):
     s = create_demo_game(tmp_path / "quiet.airboss")
-    s.follow()
+    s.log.follow()
     monkeypatch.setattr(
         s.store, "events", lambda *a, **k: (_ for _ in ()).throw(AssertionError("log read"))
     )
-    assert s.follow() == []
+    assert s.log.follow() == []
     s.close()
     GameSession.open(tmp_path / "quiet.airboss").close()
 
@@ -60,7 +60,7 @@ def test_a_conflict_says_what_happened_keeps_the_dice_and_resolves_again(tmp_pat
     init = other.ruleset.procedures["initiative"].prefill(other.engagement, None, None)
     other.perform("initiative", init, TableDice([4, 9]))
     while (other.engagement.turn, other.engagement.step) != (1, step_of(1, "f")):
-        other.next_step()
+        other.clock.next_step()
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     model = EngagementModel()
     window = MainWindow(model, settings)

@@ -59,7 +59,7 @@ def test_the_first_move_asks_for_the_rating_on_the_desk(tmp_path: Path, qtbot: A
     s.add_aircraft("NATO", "tornado", "Blue 1", reaction=2)
     s.add_aircraft("Visitors", "medium_ufo", "Mothership")
     s.perform("initiative", {"planes": ["blue-1"], "reactions": [2]}, TableDice([3]))
-    s.next_step()
+    s.clock.next_step()
     window = open_desk(qtbot, tmp_path, s)
     open_line(qtbot, window, "Mothership")
     combat = window.panels["combat"]

@@ -47,7 +47,7 @@ def ufo_game(path: Path, step: int = 0) -> GameSession:
     s.add_aircraft("Visitors", "small_ufo", "Saucer")
     s.perform("initiative", {"planes": ["tornado-1"], "reactions": [1]}, TableDice([3]))
     while s.engagement.step != step:
-        s.next_step()
+        s.clock.next_step()
     return s
 
 
@@ -124,7 +124,7 @@ def test_enter_resolves_a_form_with_nothing_to_type(tmp_path, qtbot) -> None:
     while not any(
         "afterburner" in line for line in window.panels["turn"].acting_lines()
     ):  # to segment c) Afterburner
-        s.next_step()
+        s.clock.next_step()
     combat = window.panels["combat"]
     open_line(qtbot, window, "may use its afterburner")
     assert QApplication.focusWidget() is combat.resolve_button
@@ -168,9 +168,11 @@ def test_a_line_that_cannot_act_says_so(tmp_path, qtbot) -> None:
     init = s.ruleset.procedures["initiative"].prefill(s.engagement, None, None)
     s.perform("initiative", init, TableDice([4, 9]))
     olds = s.engagement.aircraft["olds-1"]
-    s.adjust_ledger("olds-1", "gun_ammunition", -olds.ledgers["gun_ammunition"].value, "spent")
+    s.roster.adjust_ledger(
+        "olds-1", "gun_ammunition", -olds.ledgers["gun_ammunition"].value, "spent"
+    )
     while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "f")):
-        s.next_step()
+        s.clock.next_step()
     window = desk(qtbot, tmp_path, s)
     line = next(t for t in window.panels["turn"].acting_lines() if "Olds 1" in t)
     assert "cannot:" in line and "ammunition" in line
@@ -396,7 +398,7 @@ def test_tab_goes_through_what_the_umpire_judges_only(tmp_path, qtbot) -> None:
     init = s.ruleset.procedures["initiative"].prefill(s.engagement, None, None)
     s.perform("initiative", init, TableDice([4, 9]))
     while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "f")):
-        s.next_step()
+        s.clock.next_step()
     window = desk(qtbot, tmp_path, s)
     open_line(qtbot, window, "Olds 1 — may fire guns")
     combat = window.panels["combat"]
@@ -422,12 +424,12 @@ def locked_on(path: Path) -> GameSession:
     s.add_aircraft("Red", "f4e", "Red 1")
     s.add_aircraft("Red", "f4e", "Red 2")
     while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "h")):
-        s.next_step()
+        s.clock.next_step()
     s.perform(
         "radar_lock", {"attacker": "blue-1", "target": "red-2", "range_hexes": 3}, TableDice([9, 1])
     )
     while (s.engagement.turn, s.engagement.step) != (1, step_of(2, "g")):
-        s.next_step()
+        s.clock.next_step()
     return s
 
 

@@ -202,7 +202,7 @@ def open_desk(qtbot: Any, tmp_path: Path, ruleset_id: str) -> MainWindow:
     path = build(tmp_path / f"{ruleset_id}.airboss", ruleset_id)
     with GameSession.open(path) as s:
         for aircraft, where in PLACED.get(ruleset_id, {}).items():
-            s.place(aircraft, *where)
+            s.roster.place(aircraft, *where)
     w.open_game(path)
     w.resize(1366, 768)
     w.show()

@@ -109,13 +109,13 @@ def roll(d: ActionDraft, face: int) -> None:
 def test_every_line_of_a_turn_resolves_as_the_draft_shows_it(tmp_path, ruleset_id) -> None:
     save_override("airpower", "modifiers", AIRPOWER_MODIFIERS)
     s = game(tmp_path / "g.airboss", ruleset_id)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.reset()
     shown_is_used(d)
-    steps = len(s.steps())
+    steps = len(s.clock.steps())
     opened = resolved = 0
     for _step in range(steps):
-        for line in list(s.acting()):
+        for line in list(s.who_acts.acting()):
             if line.procedure not in s.ruleset.procedures:
                 continue
             if line.procedure == s.ruleset.initiative:
@@ -148,7 +148,7 @@ def test_every_line_of_a_turn_resolves_as_the_draft_shows_it(tmp_path, ruleset_i
                 if not d.notice.startswith("Owed now"):
                     break
                 shown_is_used(d)
-        s.next_step()
+        s.clock.next_step()
         d.game_changed()
         shown_is_used(d)
     assert opened and resolved
@@ -166,7 +166,7 @@ def phantoms_at_guns(tmp_path: Path) -> tuple[GameSession, dict[str, str]]:
     init = s.ruleset.procedures["initiative"].prefill(s.engagement, None, None)
     s.perform("initiative", init, TableDice([4, 9]))
     while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "f")):
-        s.next_step()
+        s.clock.next_step()
     return s, {a.name: a.id for a in s.engagement.aircraft.values()}
 
 
@@ -174,7 +174,7 @@ def test_phantoms_gun_attack_typed_is_used_and_moves_on(tmp_path) -> None:
     """Phantoms 7.2: the firing position typed ("3") is the number shown and the number used;
     the cursor moves on to the attacker's die, then the target's, then Resolve."""
     s, ids = phantoms_at_guns(tmp_path)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     where: list[Entry] = []
     d.focus.connect(where.append)
     d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
@@ -249,7 +249,7 @@ def test_a_value_typed_is_the_value_used_never_cut(tmp_path) -> None:
     from tests.ui.test_umpire_pace import ufo_game
 
     s = ufo_game(tmp_path / "u.airboss", MISSILES)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.open_line("ray_gun", "saucer", "tornado-1")
     d.type_text("range_inches", "44")
     assert d.text("range_inches") == "44"
@@ -269,7 +269,7 @@ def test_a_value_the_field_cannot_hold_is_refused_in_place_never_clamped(tmp_pat
     from tests.ui.test_umpire_pace import ufo_game
 
     s = ufo_game(tmp_path / "u.airboss", CANNON_1)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.open_line("cannon", "tornado-1", "saucer")
     d.type_text("range_inches", "44")
     assert d.text("range_inches") == "44"
@@ -282,7 +282,7 @@ def test_a_value_the_field_cannot_hold_is_refused_in_place_never_clamped(tmp_pat
 
 def test_text_that_is_not_a_number_is_refused_in_place(tmp_path) -> None:
     s, ids = phantoms_at_guns(tmp_path)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
     d.type_text("position_modifier", "3,")
     assert d.text("position_modifier") == "3,"
@@ -300,7 +300,7 @@ def test_pasted_dice_fill_two_fields_or_are_refused_with_the_reason(tmp_path) ->
     """ "3,4" pasted in the first die's field fills both dice of a Phantoms gun attack; "3,4,5"
     does not fit in two and stays as typed, refused in place (never cut to "3,")."""
     s, ids = phantoms_at_guns(tmp_path)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
     d.type_text("position_modifier", "1")
     d.type_die(0, "3,4")
@@ -319,7 +319,7 @@ def test_pasted_dice_fill_two_fields_or_are_refused_with_the_reason(tmp_path) ->
 
 def test_enter_on_a_form_that_cannot_resolve_says_why(tmp_path) -> None:
     s, ids = phantoms_at_guns(tmp_path)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
     d.enter(Entry("field", "position_modifier"))
     assert "Gun Firing Position Diagram" in d.refusal and "type it" in d.refusal
@@ -333,7 +333,7 @@ def test_an_owed_roll_undone_leaves_the_form_and_says_why(tmp_path) -> None:
     """Phantoms 8.1: a gun attack that does damage owes critical-hit rolls; the draft opens
     the first. The attack undone, the roll is no longer owed: it leaves the form, said why."""
     s, ids = phantoms_at_guns(tmp_path)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     for position, faces in (("0", ("0", "1")), ("0", ("9", "1")), ("0", ("0", "2"))):
         d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
         d.type_text("position_modifier", position)
@@ -358,7 +358,7 @@ def test_a_result_that_rolls_more_asks_for_it_in_the_same_draft(tmp_path) -> Non
     from tests.ui.test_umpire_pace import ufo_game
 
     s = ufo_game(tmp_path / "u.airboss")
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.reset()
     d.choose_procedure("damage_roll")
     d.set_role("target", "saucer")

@@ -91,11 +91,11 @@ def test_replayed_odds_equal_the_odds_before_each_roll(rid: str, tmp_path: Path)
                 live[record.seq] = proc.odds(proc.parse(record.event.inputs), before)
             break
     assert live, f"{rid}: no procedure could be played"
-    rolls = luck_rolls(list(s.iter_stored()), s.ruleset.procedures)
+    rolls = luck_rolls(list(s.log.iter_stored()), s.ruleset.procedures)
     assert {r.seq for r in rolls} == set(live)
     for r in rolls:
         assert r.why == "" and r.odds == live[r.seq], (rid, r.procedure)
         assert sum(r.odds.values()) == 1 and r.outcome in r.odds
-    series = read_after_action(list(s.iter_stored()))
+    series = read_after_action(list(s.log.iter_stored()))
     assert "damage" in series.quantities() and len(series.of_aircraft("damage")) == 8
     s.close()

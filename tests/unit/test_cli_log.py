@@ -44,7 +44,7 @@ def test_a_redone_action_is_not_marked_and_times_are_the_stored_utc(tmp_path, ca
         s.add_aircraft("Red", "jet", "Red 1")
         s.undo()
         s.redo()
-        s.next_step()
+        s.clock.next_step()
         s.undo()
         stored = {e.seq: e.time for e in s.events()}
     assert main(["log", str(path)]) == 0

@@ -37,7 +37,7 @@ def test_an_on_clock_event_the_state_refuses_is_named_and_not_written(game, monk
         return [AttributesSet(aircraft=game.blue, values={"sped": 6})]
 
     monkeypatch.setattr(game.ruleset, "on_clock", on_clock)
-    _nothing_written(game, game.next_step, r"Blue 1: state \{'sped': 6\}: sped: Extra inputs")
+    _nothing_written(game, game.clock.next_step, r"Blue 1: state \{'sped': 6\}: sped: Extra inputs")
 
 
 def test_initial_attributes_the_state_refuses_are_named_and_not_written(game, monkeypatch):

@@ -72,8 +72,8 @@ FILL_IN: dict[str, Callable[[], None]] = {"nth_fleet": fill_tables, "airpower": 
 def aaf_placed(path: Path) -> GameSession:
     """Advanced Air Force: the Bf 110 two hexes astern of the B-17, at its altitude."""
     s = GameSession.open(build(path, "advanced_air_force"))
-    s.place("blue-1", 0, 0, 90, 9000)
-    s.place("red-1", 0, -2, 90, 9000)
+    s.roster.place("blue-1", 0, 0, 90, 9000)
+    s.roster.place("red-1", 0, -2, 90, 9000)
     return s
 
 
@@ -143,9 +143,9 @@ def problems_of_line(s: GameSession, row: ActingRow, seed: int) -> list[str]:
     where = f"turn {s.engagement.turn} step {s.engagement.step}: {row['name']} — {row['what']}"
     fill = FILL_IN.get(s.ruleset.id)
     for _attempt in range(2):
-        p = s.prepare_line(row["procedure"], row["who"], row["target"] or None)
+        p = s.actions.prepare_line(row["procedure"], row["who"], row["target"] or None)
         typed = judged(s, p)
-        ready = s.prepare(p.procedure, p.roles, typed) if typed else p
+        ready = s.actions.prepare(p.procedure, p.roles, typed) if typed else p
         if (p.missing or ready.missing) and fill is not None:
             fill()  # Fill in, Ctrl+S: the form is prepared again
             continue
@@ -163,7 +163,7 @@ def problems_of_line(s: GameSession, row: ActingRow, seed: int) -> list[str]:
                 proc = s.ruleset.procedures[p.procedure]
                 proc.resolve(ready.inputs, SeededDice(seed), s.engagement)
             else:
-                s.resolve(ready, SeededDice(seed))
+                s.actions.resolve(ready, SeededDice(seed))
         except MissingTableValue as e:
             if fill is None:
                 return [f"{where}: resolved with {typed}, a cell nobody can fill: {e}"]
@@ -198,7 +198,7 @@ def walk_one_turn(s: GameSession) -> tuple[set[str], list[str]]:
             checked += 1
             met.add(row["procedure"])
             problems += problems_of_line(s, row, seed=checked)
-        s.next_step()
+        s.clock.next_step()
     return met, problems
 
 

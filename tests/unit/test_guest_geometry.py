@@ -48,12 +48,12 @@ def game(hostile_site: ModuleType, tmp_path: Path) -> Iterator[GameSession]:
 def test_board_readings_of_a_broken_geometry_are_a_guest_error(
     game: GameSession, how: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game.place("blue-1", 0.0, 0.0, 0)
-    game.place("red-1", 1.0, 0.0, 0)
+    game.roster.place("blue-1", 0.0, 0.0, 0)
+    game.roster.place("red-1", 1.0, 0.0, 0)
     monkeypatch.setattr(game.ruleset, "geometry", BrokenGeometry(how))
     seq = game.engagement.seq
     with pytest.raises(GuestError, match=r"Guest \(hostile test ruleset\).*geometry \(board"):
-        game.board_readings({"attacker": "blue-1", "target": "red-1"})
+        game.actions.board_readings({"attacker": "blue-1", "target": "red-1"})
     assert game.engagement.seq == seq
 
 
@@ -63,8 +63,8 @@ def test_a_broken_position_check_is_a_guest_error_and_its_refusal_a_rule(
     monkeypatch.setattr(game.ruleset, "geometry", BrokenGeometry("raise"))
     seq = game.engagement.seq
     with pytest.raises(GuestError, match=r"geometry \(check a position\).*TypeError"):
-        game.place("blue-1", 1.0, 0.0, 0)
+        game.roster.place("blue-1", 1.0, 0.0, 0)
     with pytest.raises(RuleViolation, match="Blue 1: not on the map") as refused:
-        game.place("blue-1", -1.0, 0.0, 0)
+        game.roster.place("blue-1", -1.0, 0.0, 0)
     assert not isinstance(refused.value, GuestError)
     assert game.engagement.seq == seq

@@ -39,8 +39,8 @@ def game(
     s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
-    s.next_step()
-    s.next_step()  # Combat: each aircraft may fire its guns
+    s.clock.next_step()
+    s.clock.next_step()  # Combat: each aircraft may fire its guns
     yield s
     s.close()
 
@@ -50,14 +50,14 @@ ROLES = {"attacker": "blue-1", "target": "red-1"}
 
 def session_calls(s: GameSession) -> dict[str, tuple[str, Callable[[], Any]]]:
     """For each misbehaving method: the session call that runs it, and its name in messages."""
-    ready = s.prepare("gun_attack", ROLES)  # made while the ruleset behaves
+    ready = s.actions.prepare("gun_attack", ROLES)  # made while the ruleset behaves
     return {
-        "steps": ("steps (sequence of play)", s.next_step),
-        "acting": ("acting (who acts now)", s.acting),
-        "on_clock": ("on_clock (what happens by itself)", s.next_step),
-        "prefill": ("prepare Gun attack", lambda: s.prepare("gun_attack", ROLES)),
-        "decide": ("resolve Gun attack", lambda: s.resolve(ready, SeededDice(3))),
-        "odds": ("odds of Gun attack", lambda: s.odds(ready)),
+        "steps": ("steps (sequence of play)", s.clock.next_step),
+        "acting": ("acting (who acts now)", s.who_acts.acting),
+        "on_clock": ("on_clock (what happens by itself)", s.clock.next_step),
+        "prefill": ("prepare Gun attack", lambda: s.actions.prepare("gun_attack", ROLES)),
+        "decide": ("resolve Gun attack", lambda: s.actions.resolve(ready, SeededDice(3))),
+        "odds": ("odds of Gun attack", lambda: s.odds.odds(ready)),
         "new_aircraft": (
             "new_aircraft (add an aircraft)",
             lambda: s.add_aircraft(side="Blue", type_id="jet", name="Blue 2"),
@@ -121,7 +121,7 @@ def test_a_who_acts_line_never_lets_a_guest_out(
     line; a guest's bug is said when the line is opened."""
     hostile_site.MISBEHAVE[method] = how
     start = time.monotonic()
-    why = game.line_refusal("gun_attack", "blue-1", "red-1")
+    why = game.refusals.line_refusal("gun_attack", "blue-1", "red-1")
     assert time.monotonic() - start < LIMIT + 3
     if how == "hang":  # the step's lines are worked out in one guarded call
         call = "who acts now (can each line act)"
@@ -140,24 +140,24 @@ def test_a_call_that_still_hangs_is_refused_at_once(
     refused without waiting; once the ruleset answers, it is asked again."""
     hostile_site.MISBEHAVE["acting"] = "hang"
     with pytest.raises(GuestTimeout) as first:
-        game.acting()
+        game.who_acts.acting()
     assert not first.value.still
     assert (NAME, "acting (who acts now)") in guest.hanging()
     start = time.monotonic()
     with pytest.raises(GuestTimeout) as again:
-        game.acting()
+        game.who_acts.acting()
     assert time.monotonic() - start < LIMIT
     assert again.value.still
     assert str(again.value) == (
         f"the ruleset {NAME} did not answer in {LIMIT:g} s (acting (who acts now)), and is "
         "still busy with it; nothing was recorded"
     )
-    game.steps()  # another call of the same ruleset is not held up by it
+    game.clock.steps()  # another call of the same ruleset is not held up by it
     hostile_site.MISBEHAVE.clear()
     hostile_site.RELEASE.set()
     assert guest.settle()
     assert guest.hanging() == []
-    assert game.acting()
+    assert game.who_acts.acting()
 
 
 def test_the_caller_waits_as_the_waiter_says(game: GameSession) -> None:
@@ -259,7 +259,7 @@ def test_a_card_of_the_right_shape_passes() -> None:
 
 def test_the_rulesets_own_refusal_is_not_a_guest_error(game: GameSession) -> None:
     with pytest.raises(RuleViolation, match="not an aircraft of this game") as e:
-        game.prepare("gun_attack", {"attacker": "nobody"})
+        game.actions.prepare("gun_attack", {"attacker": "nobody"})
     assert not isinstance(e.value, GuestError)
 
 
@@ -289,7 +289,11 @@ def test_a_result_of_the_wrong_shape_inside_is_refused(
     n = len(game.events())
     monkeypatch.setitem(hostile_site.WRONG, method, result)
     hostile_site.MISBEHAVE[method] = "wrong_type"
-    run = {"steps": game.steps, "acting": game.acting, "on_clock": game.next_step}[method]
+    run = {
+        "steps": game.clock.steps,
+        "acting": game.who_acts.acting,
+        "on_clock": game.clock.next_step,
+    }[method]
     with pytest.raises(GuestError, match=why.replace("(", r"\(").replace(")", r"\)")):
         run()
     assert len(game.events()) == n
@@ -325,10 +329,10 @@ def test_who_acts_now_lines_are_worked_out_together_once_per_state(game: GameSes
         return real(*line)
 
     game.refusals._refusal = counted  # type: ignore[method-assign]
-    assert [game.line_refusal(*line) for line in lines] == ["", ""]
+    assert [game.refusals.line_refusal(*line) for line in lines] == ["", ""]
     assert sorted(calls) == sorted(lines)  # both at the first question, none at the second
     game.perform("gun_attack", ROLES, SeededDice(3))  # the game changes: worked out afresh
-    assert game.line_refusal(*lines[0]) == ""
+    assert game.refusals.line_refusal(*lines[0]) == ""
     assert len(calls) == 4
 
 
@@ -360,7 +364,7 @@ def test_who_acts_now_not_typed_lines_is_refused_naming_the_line(
     monkeypatch.setitem(hostile_site.WRONG, "acting", lines)
     hostile_site.MISBEHAVE["acting"] = "wrong_type"
     with pytest.raises(GuestError) as e:
-        game.acting()
+        game.who_acts.acting()
     assert str(e.value).startswith(f"the ruleset {NAME} failed in acting (who acts now): ")
     assert said in str(e.value)
     if isinstance(lines[0], tuple):
@@ -370,9 +374,9 @@ def test_who_acts_now_not_typed_lines_is_refused_naming_the_line(
 
 def test_who_acts_now_lines_have_named_fields(game: GameSession) -> None:
     """Issue 44: the Combat step's lines, read by name."""
-    assert game.acting() == [
+    assert game.who_acts.acting() == [
         ActingLine("blue-1", "may fire its guns", procedure="gun_attack"),
         ActingLine("red-1", "may fire its guns", procedure="gun_attack"),
     ]
-    line = game.acting()[0]
+    line = game.who_acts.acting()[0]
     assert (line.who, line.procedure, line.other) == ("blue-1", "gun_attack", "")

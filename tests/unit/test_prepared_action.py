@@ -83,7 +83,7 @@ def build(path: Path, ruleset_id: str) -> GameSession:
 
 
 def lines(s: GameSession) -> list[ActingLine]:
-    return [line for line in s.acting() if line.procedure in s.ruleset.procedures]
+    return [line for line in s.who_acts.acting() if line.procedure in s.ruleset.procedures]
 
 
 def check_roles(s: GameSession, line: ActingLine, p: Prepared) -> None:
@@ -124,7 +124,7 @@ def resolve_and_compare(s: GameSession, p: Prepared, seed: int) -> None:
         return
     before = len(s.events())
     try:
-        s.resolve(p, SeededDice(seed))
+        s.actions.resolve(p, SeededDice(seed))
     except (RuleViolation, MissingTableValue):
         assert len(s.events()) == before  # a refusal writes nothing
         return
@@ -148,7 +148,7 @@ def one_turn(s: GameSession) -> Iterator[ActingLine]:
     start = s.engagement.turn
     while s.engagement.turn == start:
         yield from lines(s)
-        s.next_step()
+        s.clock.next_step()
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
@@ -161,7 +161,7 @@ def test_every_line_of_a_turn_becomes_one_prepared_action(tmp_path: Path, rulese
     for n, line in enumerate(one_turn(s)):
         if line.procedure == s.ruleset.initiative:
             continue  # the Initiative panel's roll: prepared with the whole game, below
-        p = s.prepare_line(line.procedure, line.who, line.other or None)
+        p = s.actions.prepare_line(line.procedure, line.who, line.other or None)
         check_roles(s, line, p)
         resolve_and_compare(s, p, n)
         seen += 1
@@ -172,7 +172,7 @@ def test_every_line_of_a_turn_becomes_one_prepared_action(tmp_path: Path, rulese
 def full_refusal(s: GameSession, line: ActingLine) -> str:
     """What a line's refusal was before issue 36 asked it without the dice: the line prepared
     whole (its dice worked out), a pick stood in for, the rules run up to their first die."""
-    p = s.prepare_line(line.procedure, line.who, line.other or None)
+    p = s.actions.prepare_line(line.procedure, line.who, line.other or None)
     if p.cannot:
         return p.cannot
     if p.inputs is None and not p.refused:
@@ -182,7 +182,7 @@ def full_refusal(s: GameSession, line: ActingLine) -> str:
             if v.source == "unset" and p.choices.get(v.name)
         }
         if pick:
-            p = s.prepare(line.procedure, p.roles, pick)
+            p = s.actions.prepare(line.procedure, p.roles, pick)
     return p.refused
 
 
@@ -198,12 +198,14 @@ def test_a_line_asked_before_its_dice_is_the_same_line(tmp_path: Path, ruleset_i
         if line.procedure not in s.ruleset.procedures:
             continue
         other = line.other or None
-        whole = s.prepare_line(line.procedure, line.who, other)
-        quick = s.prepare_line(line.procedure, line.who, other, dice=False)
+        whole = s.actions.prepare_line(line.procedure, line.who, other)
+        quick = s.actions.prepare_line(line.procedure, line.who, other, dice=False)
         assert quick.dice == ()
         for field in ("roles", "values", "inputs", "choices", "cannot", "refused", "error"):
             assert getattr(quick, field) == getattr(whole, field), (line, field)
-        assert s.line_refusal(line.procedure, line.who, other) == full_refusal(s, line), line
+        assert s.refusals.line_refusal(line.procedure, line.who, other) == full_refusal(s, line), (
+            line
+        )
         asked += 1
     assert asked >= 6
     s.close()
@@ -261,20 +263,20 @@ def test_owed_rolls_of_both_sides_open_on_the_aircraft_that_owes_them(
             owe(s, aid, values, status)
         found: list[ActingLine] = []
         for _ in range(len(s.ruleset.steps(s.engagement))):  # the step that rolls them
-            found = [line for line in s.acting() if line.procedure == pid]
+            found = [line for line in s.who_acts.acting() if line.procedure == pid]
             if found:
                 break
-            s.next_step()
+            s.clock.next_step()
         assert {line.who for line in found} >= set(owing), found
         for aid in owing:
             line = next(line for line in found if line.who == aid)
-            p = s.prepare_line(pid, aid, None)
+            p = s.actions.prepare_line(pid, aid, None)
             role = "aircraft" if "aircraft" in p.roles else "target"
             assert p.roles[role] == aid
             assert p.roles.get("attacker") != aid
             check_roles(s, line, p)
             before = len(s.events())
-            s.resolve(p, SeededDice(3))
+            s.actions.resolve(p, SeededDice(3))
             rec = s.events()[before].event
             assert isinstance(rec, ProcedureResolved)
             assert (rec.target if role == "target" else rec.attacker) == aid
@@ -287,7 +289,7 @@ def test_an_air_power_damage_roll_reads_the_hit_it_resolves(tmp_path: Path) -> N
     not an attack rating of 0 on the first enemy."""
     s = build(tmp_path / "g.airboss", "airpower")
     owe(s, "red-1", {"hits_to_resolve": [{"attack_rating": 7, "source": "rocket", "rule": "t"}]})
-    p = s.prepare_line("damage", "red-1")
+    p = s.actions.prepare_line("damage", "red-1")
     assert p.roles == {"attacker": None, "target": "red-1"}
     assert (p.value("attack_rating").value, p.value("attack_rating").source) == (7, "card")
     assert p.value("weapon").value == "rocket" and p.value("weapon").locked
@@ -306,15 +308,15 @@ def test_nth_fleet_air_combat_line_opens_on_both_forces_with_exact_odds(tmp_path
     b = s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
     s.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
     s.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
-    s.next_step()
-    line = next(line for line in s.acting() if line.procedure == "air_combat")
+    s.clock.next_step()
+    line = next(line for line in s.who_acts.acting() if line.procedure == "air_combat")
     assert line.who == r and line.other == b
-    p = s.prepare_line("air_combat", line.who, line.other)
+    p = s.actions.prepare_line("air_combat", line.who, line.other)
     assert p.roles == {"attacker": r, "target": b}
     first, second = p.value("first_attack"), p.value("second_attack")
     assert first.source == second.source == "game" and first.locked
     assert p.inputs is not None
-    odds = s.odds(p)
+    odds = s.odds.odds(p)
     assert all(isinstance(v, Fraction) for v in odds.values()) and sum(odds.values()) == 1
     assert odds == s.ruleset.procedures["air_combat"].odds(p.inputs, s.engagement)
     s.close()
@@ -325,12 +327,12 @@ def test_a_stale_prepared_action_is_refused_naming_what_happened(tmp_path: Path)
     (never "the ruleset could not resolve") and writes nothing."""
     path = tmp_path / "g.airboss"
     s = build(path, "phantoms")
-    p = s.prepare("afterburner", {"aircraft": "blue-1"})
+    p = s.actions.prepare("afterburner", {"aircraft": "blue-1"})
     with GameSession.open(path) as other:
         other.perform("afterburner", {"aircraft": "red-1"})
     before = len(s.events())
     with pytest.raises(Exception, match="another station or window acted first: Red 1"):
-        s.resolve(p, SeededDice(1))
+        s.actions.resolve(p, SeededDice(1))
     assert len(s.events()) == before  # the other station's action only: nothing of ours
     s.close()
 
@@ -339,13 +341,13 @@ def test_a_typed_card_value_that_disagrees_is_refused_unless_overridden(tmp_path
     """Issue 15/28: a script's card value that is not what the card says is refused; the
     same value overridden is used and the log records the override."""
     s = build(tmp_path / "g.airboss", "airpower")
-    p = s.prepare("radar_ranging", {"attacker": "blue-1", "target": "red-1"})
+    p = s.actions.prepare("radar_ranging", {"attacker": "blue-1", "target": "red-1"})
     card = p.value("lock_on_number")
     assert card.locked and card.source == "card"
     wrong = {"lock_on_number": card.value + 1}
-    bad = s.prepare("radar_ranging", {"attacker": "blue-1", "target": "red-1"}, wrong)
+    bad = s.actions.prepare("radar_ranging", {"attacker": "blue-1", "target": "red-1"}, wrong)
     assert bad.inputs is None and "is not what" in bad.disagrees
-    ok = s.prepare(
+    ok = s.actions.prepare(
         "radar_ranging", {"attacker": "blue-1", "target": "red-1"}, wrong, {"lock_on_number"}
     )
     assert ok.value("lock_on_number").source == "override"
@@ -358,9 +360,9 @@ def test_set_speed_starts_at_the_current_speed_for_the_umpire_to_change(tmp_path
     to change (not locked), so Enter keeps it."""
     s = build(tmp_path / "g.airboss", "phantoms")
     while s.engagement.step != 0:
-        s.next_step()
+        s.clock.next_step()
     line = next(line for line in lines(s) if line.procedure == "set_speed")
-    p = s.prepare_line("set_speed", line.who)
+    p = s.actions.prepare_line("set_speed", line.who)
     speed = p.value("speed")
     assert speed.source == "card" and not speed.locked
     assert speed.value == s.engagement.aircraft[line.who].attributes["speed"]
@@ -375,10 +377,10 @@ def test_nth_fleet_combat_narrative_reads_as_the_table(tmp_path: Path) -> None:
     b = s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, units=2)
     s.perform("launch_mission", {"aircraft": r, "points": 2, "mission": "rcn"})
     s.perform("launch_mission", {"aircraft": b, "points": 4, "mission": "cap"})
-    s.next_step()
-    p = s.prepare_line("air_combat", r, b)
+    s.clock.next_step()
+    p = s.actions.prepare_line("air_combat", r, b)
     assert [d.spec.die_name for d in p.dice] == ["d5", "d5"]  # the Bears' 10 is below 20
-    res = s.resolve(p, TableDice([1, 2]))
+    res = s.actions.resolve(p, TableDice([1, 2]))
     assert "2d5 = 1 + 2 = 3 +2 = 5 (column 40) = 10 damage points" in res.narrative  # on CAP +2
     s.close()
 
@@ -396,24 +398,26 @@ def test_a_refusal_before_the_dice_is_prepared_once_its_values_are_in(tmp_path: 
         s.add_aircraft("Red", "f4e", "Red 1")
         s.add_aircraft("Red", "f4e", "Red 2")
         while (s.engagement.turn, s.engagement.step) != (1, step_of(1, "h")):
-            s.next_step()
+            s.clock.next_step()
         lock = {"attacker": "blue-1", "target": "red-2", "range_hexes": 3}
         s.perform("radar_lock", lock, TableDice([9, 1]))  # 9+6 against 1+3: locked on Red 2
         while (s.engagement.turn, s.engagement.step) != (1, step_of(2, "g")):
-            s.next_step()
+            s.clock.next_step()
         red1 = {"attacker": "blue-1", "target": "red-1"}
         red2 = {"attacker": "blue-1", "target": "red-2"}
-        p = s.prepare("missile_launch", red1, {"missile": "aim7m"})
+        p = s.actions.prepare("missile_launch", red1, {"missile": "aim7m"})
         assert p.inputs is None and p.value("range_hexes").source == "unset"
         assert p.refused == "Blue 1 has no radar lock-on on Red 1 (7.1.1b)"
-        assert s.prepare("missile_launch", red2, {"missile": "aim7m"}).refused == ""
+        assert s.actions.prepare("missile_launch", red2, {"missile": "aim7m"}).refused == ""
         short = {"missile": "aim7m", "range_hexes": 1}
-        assert "range 1 is outside" in s.prepare("missile_launch", red2, short).refused
-        assert s.prepare("missile_launch", red2, short, pending={"range_hexes"}).refused == ""
-        assert s.prepare("missile_launch", red1, {"missile": "aim9m"}).refused == ""
+        assert "range 1 is outside" in s.actions.prepare("missile_launch", red2, short).refused
+        assert (
+            s.actions.prepare("missile_launch", red2, short, pending={"range_hexes"}).refused == ""
+        )
+        assert s.actions.prepare("missile_launch", red1, {"missile": "aim9m"}).refused == ""
         before = len(s.events())
         with pytest.raises(RuleViolation, match="no radar lock-on"):
             s.perform("missile_launch", {**red1, "missile": "aim7m", "range_hexes": 3})
         assert len(s.events()) == before
         # the line opens on Red 1 with the first missile offered, a Sidewinder: not refused
-        assert s.line_refusal("missile_launch", "blue-1") == ""
+        assert s.refusals.line_refusal("missile_launch", "blue-1") == ""

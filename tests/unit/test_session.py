@@ -46,6 +46,43 @@ def test_api_surface(game: GameSession) -> None:
     assert [e.seq for e in game.events()] == [1, 2, 3]
 
 
+def test_pinned_names_keep_their_signatures() -> None:
+    """Issue 44: the facade moved everything but the names shared/API.md pins to its parts;
+    those keep their parameters, defaults and kinds as the contract writes them."""
+    import inspect
+
+    def params(f) -> list[tuple[str, object, str]]:
+        sig = inspect.signature(f)
+        return [(p.name, p.default, p.kind.name) for p in sig.parameters.values()]
+
+    empty = inspect.Parameter.empty
+    pos = "POSITIONAL_OR_KEYWORD"
+    create = params(GameSession.create)
+    assert create[:4] == [
+        ("target", empty, pos),
+        ("ruleset", empty, pos),
+        ("title", empty, pos),
+    ] + [("variants", (), pos)]
+    assert params(GameSession.open)[:2] == [("target", empty, pos), ("game", None, pos)]
+    assert params(GameSession.add_aircraft) == [
+        ("self", empty, pos),
+        ("side", empty, pos),
+        ("type_id", empty, pos),
+        ("name", empty, pos),
+        ("pilot", "average", pos),
+        ("details", empty, "VAR_KEYWORD"),
+    ]
+    assert params(GameSession.perform)[:4] == [
+        ("self", empty, pos),
+        ("procedure", empty, pos),
+        ("inputs", empty, pos),
+        ("dice", None, pos),
+    ]
+    for name in ("undo", "redo", "events", "close"):
+        assert params(getattr(GameSession, name)) == [("self", empty, pos)], name
+    assert isinstance(GameSession.__dict__["engagement"], property)
+
+
 def test_perform_spends_and_damages(game: GameSession) -> None:
     r = game.perform(
         "gun_attack",
@@ -67,8 +104,8 @@ def test_refusals_append_nothing(game: GameSession) -> None:
     refused(game, lambda: game.add_aircraft(side="Blue", type_id="zeppelin", name="Z"))
     refused(game, lambda: game.add_aircraft(side="Blue", type_id="jet", name="Z", pilot="hero"))
     refused(game, lambda: game.add_aircraft(side="Blue", type_id="jet", name="Z", wings=3))
-    refused(game, lambda: game.change_aircraft(game.blue, pilot="legend"))
-    refused(game, lambda: game.previous_step())
+    refused(game, lambda: game.roster.change_aircraft(game.blue, pilot="legend"))
+    refused(game, lambda: game.clock.previous_step())
     refused(game, lambda: game.redo())
 
 
@@ -85,21 +122,21 @@ def test_rule_refusal_from_resolve(game: GameSession) -> None:
 
 def test_undo_names_the_action_and_round_trips(game: GameSession) -> None:
     game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([2]))
-    assert game.undo_text == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
+    assert game.undoing.undo_text == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
     after = game.engagement
     assert game.undo() == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
     assert game.engagement.aircraft[game.red].damage == 0
-    assert game.redo_text == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
+    assert game.undoing.redo_text == "Blue 1 — Gun attack on Red 1: gun roll 2: hit (Skirmish 1)"
     game.redo()
     assert game.engagement.aircraft == after.aircraft
-    assert game.undone_actions() == set()
+    assert game.log.undone_actions() == set()
 
 
 def test_clock_wraps_into_next_turn(game: GameSession) -> None:
     for _ in range(3):
-        game.next_step()
+        game.clock.next_step()
     assert (game.engagement.turn, game.engagement.step) == (2, 0)
-    game.previous_step()
+    game.clock.previous_step()
     assert (game.engagement.turn, game.engagement.step) == (1, 2)
 
 
@@ -112,13 +149,13 @@ def test_initiative_and_marker(game: GameSession) -> None:
 
 
 def test_changed_since_printed(game: GameSession) -> None:
-    assert set(game.changed_since_printed()) == {game.blue, game.red}
-    game.mark_printed([game.blue, game.red])
-    assert game.changed_since_printed() == []
+    assert set(game.roster.changed_since_printed()) == {game.blue, game.red}
+    game.roster.mark_printed([game.blue, game.red])
+    assert game.roster.changed_since_printed() == []
     game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([2]))
-    assert set(game.changed_since_printed()) == {game.blue, game.red}
+    assert set(game.roster.changed_since_printed()) == {game.blue, game.red}
     game.undo()
-    assert game.changed_since_printed() == []
+    assert game.roster.changed_since_printed() == []
     assert isinstance(game.events()[-2].event, CardsPrinted) is False
 
 
@@ -129,9 +166,9 @@ def test_aircraft_ids_are_readable_and_unique(game: GameSession) -> None:
 
 
 def test_rename_remove_and_undo(game: GameSession) -> None:
-    game.change_aircraft(game.red, name="Red Leader", pilot="green")
+    game.roster.change_aircraft(game.red, name="Red Leader", pilot="green")
     assert game.engagement.aircraft[game.red].name == "Red Leader"
-    game.remove_aircraft(game.red)
+    game.roster.remove_aircraft(game.red)
     assert game.red not in game.engagement.aircraft
     game.undo()
     assert game.engagement.aircraft[game.red].pilot == "green"
@@ -139,7 +176,7 @@ def test_rename_remove_and_undo(game: GameSession) -> None:
 
 def test_an_attack_on_a_removed_aircraft_is_refused_naming_it(game: GameSession) -> None:
     """Issue 13: an attack whose target was removed is refused, by name, and not written."""
-    game.remove_aircraft(game.red)
+    game.roster.remove_aircraft(game.red)
     before = len(game.events())
     with pytest.raises(RuleViolation, match="Red 1 was removed from the roster"):
         game.perform("gun_attack", {"attacker": game.blue, "target": game.red}, TableDice([3]))
@@ -164,20 +201,20 @@ def test_variants_are_checked(tmp_path: Path) -> None:
 
 
 def test_umpire_ledger_correction(game: GameSession) -> None:
-    game.adjust_ledger(game.blue, "ammunition", "-1/2", "jammed gun cleared")
+    game.roster.adjust_ledger(game.blue, "ammunition", "-1/2", "jammed gun cleared")
     assert game.engagement.aircraft[game.blue].ledgers["ammunition"].value == Fraction(5, 2)
     assert "jammed gun cleared" in game.events()[-1].narrative
-    refused(game, lambda: game.adjust_ledger(game.blue, "ammunition", 1, "over the top"))
-    refused(game, lambda: game.adjust_ledger(game.blue, "ammunition", "-1/3", "odd"))
-    refused(game, lambda: game.adjust_ledger(game.blue, "ammunition", -1, " "))
-    refused(game, lambda: game.adjust_ledger(game.blue, "fuel", -1, "no such ledger"))
+    refused(game, lambda: game.roster.adjust_ledger(game.blue, "ammunition", 1, "over the top"))
+    refused(game, lambda: game.roster.adjust_ledger(game.blue, "ammunition", "-1/3", "odd"))
+    refused(game, lambda: game.roster.adjust_ledger(game.blue, "ammunition", -1, " "))
+    refused(game, lambda: game.roster.adjust_ledger(game.blue, "fuel", -1, "no such ledger"))
     game.undo()
     assert game.engagement.aircraft[game.blue].ledgers["ammunition"].value == 3
 
 
 def test_empty_name_or_side_refused(game: GameSession) -> None:
-    refused(game, lambda: game.change_aircraft(game.blue, name="  "))
-    refused(game, lambda: game.change_aircraft(game.blue, side=""))
+    refused(game, lambda: game.roster.change_aircraft(game.blue, name="  "))
+    refused(game, lambda: game.roster.change_aircraft(game.blue, side=""))
 
 
 def test_save_copy(game: GameSession, tmp_path: Path) -> None:
@@ -218,8 +255,8 @@ def test_any_performs_undos_and_redos_keep_ledgers_and_replay(tmp_path: Path, op
         "burner": lambda: s.perform("afterburner", {"aircraft": a}),
         "undo": s.undo,
         "redo": s.redo,
-        "next": s.next_step,
-        "prev": s.previous_step,
+        "next": s.clock.next_step,
+        "prev": s.clock.previous_step,
     }
     for op in ops:
         try:
@@ -239,15 +276,15 @@ def test_place_is_an_undoable_position_event(tmp_path):
     """Positions are events (issue: board geometry): placed, moved, undone, replayed."""
     s = GameSession.create(tmp_path / "p.airboss", ruleset="phantoms", title="board")
     a = s.add_aircraft(side="Blue", type_id=next(iter(s.ruleset.aircraft)), name="Blue 1")
-    s.place(a, 2, 3, facing=90, altitude=4)
+    s.roster.place(a, 2, 3, facing=90, altitude=4)
     assert s.engagement.get(a).position == Position(2, 3, 90, 4)
-    s.place(a, 4, 3, facing=90, altitude=4)
+    s.roster.place(a, 4, 3, facing=90, altitude=4)
     s.undo()
     assert s.engagement.get(a).position == Position(2, 3, 90, 4)
     s.close()
     s = GameSession.open(tmp_path / "p.airboss")
     assert s.engagement.get(a).position == Position(2, 3, 90, 4)
-    s.place(a, None, None)
+    s.roster.place(a, None, None)
     assert s.engagement.get(a).position is None
     s.close()
 
@@ -258,7 +295,7 @@ def test_a_snapshot_is_kept_every_500_events_even_of_one_event_actions(tmp_path,
     monkeypatch.setenv("AIRBOSS_SQLITE_SYNC", "normal")
     s = GameSession.create(tmp_path / "long.airboss", ruleset="skirmish", title="long")
     while s.engagement.seq < 1010:
-        s.next_step()  # one ClockSet event per action
+        s.clock.next_step()  # one ClockSet event per action
     seq, _ = s.store.latest_snapshot(s.game_id)
     assert seq == 1000
     s.close()

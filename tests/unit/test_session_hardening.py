@@ -25,7 +25,7 @@ def test_lone_surrogate_in_a_name_is_refused(game: GameSession) -> None:
     with pytest.raises(RuleViolation, match="cannot be stored"):
         game.add_aircraft(side="Blue", type_id="jet", name="Bad \ud800 name")
     with pytest.raises(RuleViolation, match="cannot be stored"):
-        game.change_aircraft("blue-1", name="x\udfff")
+        game.roster.change_aircraft("blue-1", name="x\udfff")
     assert len(game.events()) == n
 
 
@@ -34,7 +34,7 @@ def test_lone_surrogate_in_a_reason_is_refused(game: GameSession) -> None:
     assert ledger is not None, "the test ruleset's jet carries an ammunition ledger"
     n = len(game.events())
     with pytest.raises(RuleViolation, match="cannot be stored"):
-        game.adjust_ledger("blue-1", ledger, -1, "pasted \udc80")
+        game.roster.adjust_ledger("blue-1", ledger, -1, "pasted \udc80")
     assert len(game.events()) == n
 
 

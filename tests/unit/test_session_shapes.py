@@ -202,9 +202,9 @@ def test_every_builtin_ruleset_refuses_bad_shapes(tmp_path: Path, ruleset: str) 
     s.add_aircraft(side="Red", type_id=t, name="Red 1", **extra)
     for aid, facing in (("blue-1", 30), ("red-1", 210)):  # on the board: the geometry reads
         try:
-            s.place(aid, 0, 2 if aid == "red-1" else 0, facing)
+            s.roster.place(aid, 0, 2 if aid == "red-1" else 0, facing)
         except RuleViolation:
-            s.place(aid, 0, 2 if aid == "red-1" else 0, 0)
+            s.roster.place(aid, 0, 2 if aid == "red-1" else 0, 0)
     for proc in s.ruleset.procedures:
         for bad in BAD:
             _refused_or_done(lambda: s.perform(proc, bad), s)  # noqa: B023

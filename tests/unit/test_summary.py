@@ -56,7 +56,7 @@ def stored(path: Path) -> dict:
 
 def test_a_desk_keeps_the_rows_of_its_game_and_they_are_read_back(game, qapp) -> None:
     assert read_summary(str(game), __version__) is None  # none kept yet
-    desk_on(game, qapp, lambda s: s.next_step())
+    desk_on(game, qapp, lambda s: s.clock.next_step())
     rows = kept_rows(str(game))
     assert rows is not None and well_formed(rows)
     with GameSession.open(game) as s:
@@ -69,7 +69,7 @@ def test_a_desk_keeps_the_rows_of_its_game_and_they_are_read_back(game, qapp) ->
 
 def test_rows_are_kept_for_every_change_undo_included(game, qapp) -> None:
     model = EngagementModel(GameSession.open(game))
-    model.attempt(lambda: model.session.change_aircraft("blue-1", name="Leader"))
+    model.attempt(lambda: model.session.roster.change_aircraft("blue-1", name="Leader"))
     model.keep_summary()
     assert kept_rows(str(game))["roster"]["aircraft"][0]["name"] == "Leader"
     model.attempt(model.session.undo)
@@ -84,8 +84,8 @@ def test_rows_of_a_log_that_went_on_are_not_used(game, qapp) -> None:
     desk_on(game, qapp)
     assert kept_rows(str(game)) is not None
     with GameSession.open(game) as s:
-        s.next_step()
-        s.rows_kept = s.engagement.seq  # (this session keeps none as it closes)
+        s.clock.next_step()
+        s.rows.kept = s.engagement.seq  # (this session keeps none as it closes)
     assert read_summary(str(game), __version__) is None
 
 
@@ -94,7 +94,7 @@ def test_rows_are_never_kept_for_a_log_that_went_on_meanwhile(game, qapp) -> Non
     written over the log's end."""
     with GameSession.open(game) as s, GameSession.open(game) as other:
         seq = s.engagement.seq
-        other.next_step()
+        other.clock.next_step()
         keep_summary(s.store, s.game_id, seq, __version__, {"desk": {}})
         assert read_summary(str(game), __version__) is None
         with sqlite3.connect(game) as db:

@@ -41,7 +41,7 @@ def game(tmp_path: Path) -> Path:
     types = list(s.ruleset.aircraft)
     for i in range(6):
         s.add_aircraft(side="Blue" if i % 2 else "Red", type_id=types[i % len(types)], name=f"J{i}")
-    s.next_step()
+    s.clock.next_step()
     s.close()
     forget_rows(path)
     return path

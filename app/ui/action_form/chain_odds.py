@@ -1,12 +1,12 @@
 """The Combat panel's line of odds to the end of the chain (issue 34): "destroyed 13/200
-(6.5%) · pilot killed ... · fire ...", worked out by ``GameSession.chain_odds`` off the GUI
-thread (a chain of many rolls can take longer than a frame), and shown when it is ready for
-the action still on the form.
+(6.5%) · pilot killed ... · fire ...", worked out by the session's odds (``Odds.chain_odds``)
+off the GUI thread (a chain of many rolls can take longer than a frame), and shown when it is
+ready for the action still on the form.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QLabel, QWidget
@@ -14,19 +14,22 @@ from PySide6.QtWidgets import QLabel, QWidget
 from app.core.chain_odds import ChainOdds
 from app.core.prepared import Prepared
 
+if TYPE_CHECKING:
+    from app.session.odds import Odds
+
 
 class _Done(QObject):
     finished = Signal(object, object)  # the prepared action, ChainOdds or an error text
 
 
 class _Work(QRunnable):
-    def __init__(self, session: Any, prepared: Prepared, done: _Done) -> None:
+    def __init__(self, odds: Odds, prepared: Prepared, done: _Done) -> None:
         super().__init__()
-        self.session, self.prepared, self.done = session, prepared, done
+        self.odds, self.prepared, self.done = odds, prepared, done
 
     def run(self) -> None:
         try:
-            result: object = self.session.chain_odds(self.prepared)
+            result: object = self.odds.chain_odds(self.prepared)
         except Exception as e:  # noqa: BLE001 - said on the line, never fatal
             result = f"{type(e).__name__}: {e}"
         self.done.finished.emit(self.prepared, result)
@@ -56,17 +59,18 @@ class ChainOddsLine(QLabel):
         #: the last chain shown, and for which prepared action
         self.result: ChainOdds | None = None
 
-    def show_for(self, session: Any, prepared: Prepared | None) -> None:
-        """Work out the chain of ``prepared`` (``None``: nothing to show)."""
+    def show_for(self, odds: Odds | None, prepared: Prepared | None) -> None:
+        """Work out the chain of ``prepared`` with the session's ``odds`` (``None``: nothing
+        to show)."""
         self._for = prepared
         self.result = None
-        if session is None or prepared is None or prepared.inputs is None or prepared.is_what_if:
+        if odds is None or prepared is None or prepared.inputs is None or prepared.is_what_if:
             self.clear()
             self.hide()
             return
         self.setText("To the end of the chain: working it out…")
         self.show()
-        self._pool.start(_Work(session, prepared, self._done))
+        self._pool.start(_Work(odds, prepared, self._done))
 
     def _finished(self, prepared: Prepared, result: object) -> None:
         if prepared is not self._for:

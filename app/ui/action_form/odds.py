@@ -150,12 +150,12 @@ class OddsView(QGroupBox):
         p, due, self._due = self.prepared, self._due, False
         if p is None or p.inputs is None or not due or not self.model.has_session:
             return
-        session = self.model.session
+        part = self.model.odds
         if not now:
-            self._worker.ask(p, session.odds, p)
+            self._worker.ask(p, part.odds, p)
             return
         try:
-            odds = session.odds(p)
+            odds = part.odds(p)
         except Exception as e:  # noqa: BLE001 - a ruleset bug must not lose the desk
             self._failed(p, e)
         else:
@@ -205,7 +205,7 @@ class OddsView(QGroupBox):
         if self.message.styleSheet() != style:  # set again, Qt polishes it again
             self.message.setStyleSheet(style)
         self.message.setVisible(bool(message))
-        session = self.model.session if odds and self.model.has_session else None
-        self.chain.show_for(session, self.prepared if odds else None)
+        part = self.model.odds if odds and self.model.has_session else None
+        self.chain.show_for(part, self.prepared if odds else None)
         names = {a.id: a.name for a in self.model.engagement.aircraft.values()}
         self.compare.show_now(self.prepared if odds else None, odds, names)

@@ -69,17 +69,16 @@ def write_report(reading: GameReading, path: Path) -> Path:
         plot_widget,
     )
 
-    session, series = reading.session, reading.series
-    writer = a4_writer(path, f"{session.title} - after-action report")
+    state, series = reading.log.engagement, reading.series
+    writer = a4_writer(path, f"{state.title} - after-action report")
     painter = QPainter(writer)
     if not painter.isActive():
         raise OSError(f"{path}: cannot be written")
     try:
         page = _Page(writer, painter)
-        state = session.engagement
-        page.text(f"After-action report: {session.title}", 16, bold=True)
+        page.text(f"After-action report: {state.title}", 16, bold=True)
         page.text(
-            f"{session.ruleset.title}, turn {state.turn}; {len(state.aircraft)} aircraft, "
+            f"{reading.log.ruleset.title}, turn {state.turn}; {len(state.aircraft)} aircraft, "
             f"{series.last_seq} events in the log (undone actions left out)."
         )
         page.text("The aircraft", 12, bold=True)
@@ -186,7 +185,7 @@ def report_command(game: str, out: str, game_id: str | None = None) -> int:
     with session:
         _ensure_widgets()
         try:
-            reading = GameReading(session)
+            reading = GameReading(session.log, session.clock)
             write_report(reading, target)
         except (OSError, RuleViolation) as e:
             return fail(f"{target}: {e}")

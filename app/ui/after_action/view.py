@@ -133,7 +133,7 @@ class AfterActionView(QWidget):
         )
         self.dice_items: dict[str, Any] = {}
         # which physical dice (or player) a side or an aircraft rolls, set once, for the
-        # rolls typed after it (a record in the log: ``GameSession.set_dice``)
+        # rolls typed after it (a record in the log: ``Roster.set_dice``)
         self.dice_who = QComboBox()
         self.dice_who.setObjectName("dice_who")
         self.dice_name = QLineEdit()
@@ -203,7 +203,7 @@ class AfterActionView(QWidget):
 
     def show_reading(self, reading: GameReading | None) -> None:
         """Show this game (None: no game); the luck and dice tabs draw when first shown."""
-        if reading is None or self.reading is None or reading.session is not self.reading.session:
+        if reading is None or self.reading is None or reading.log is not self.reading.log:
             self._clicked = None  # a point clicked belongs to the game it was clicked in
             self.ruling_button.setEnabled(False)
         self.reading = reading

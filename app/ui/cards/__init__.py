@@ -82,11 +82,11 @@ def cards_command(
         return fail(str(e))
     with session:
         try:
-            ids = choose_cards(session, "side" if side else "all", side)
+            ids = choose_cards(session.roster, "side" if side else "all", side)
         except RuleViolation as e:
             return fail(str(e))
         if changed:
-            wanted = set(session.changed_since_printed())
+            wanted = set(session.roster.changed_since_printed())
             ids = [i for i in ids if i in wanted]
         if not ids:
             print("No cards to print" + (" (none changed since last printed)" if changed else ""))
@@ -97,7 +97,7 @@ def cards_command(
             pages = write_pdf(target, faces, per_page, size, title=f"{session.title} - cards")
         except OSError as e:
             return fail(f"{target}: {e}")
-        session.mark_printed(ids, f"to {target} (airboss cards)")
+        session.roster.mark_printed(ids, f"to {target} (airboss cards)")
     print(
         f"{target}: {len(faces)} card{'s' if len(faces) != 1 else ''} on {pages} "
         f"page{'s' if pages != 1 else ''} ({size.key()}, {per_page} per page)"

@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import RuleViolation
-from app.session import GameSession
+from app.session.roster import Roster
 from app.ui.cards.render import (
     DPI,
     MM,
@@ -221,13 +221,14 @@ WHICH = ("all", "side", "selected", "changed")
 
 
 def choose_cards(
-    session: GameSession,
+    roster: Roster,
     which: str = "all",
     side: str | None = None,
     selected: Sequence[str] = (),
 ) -> list[str]:
-    """The aircraft ids a job prints, in roster order: all, one side, a selection, or changed."""
-    e = session.engagement
+    """The aircraft ids a job prints, in roster order: all, one side, a selection, or changed
+    (since last printed: the game's ``roster`` knows)."""
+    e = roster.engagement
     if which == "all":
         return list(e.aircraft)
     if which == "side":
@@ -240,7 +241,7 @@ def choose_cards(
         chosen = set(selected)
         return [k for k in e.aircraft if k in chosen]
     if which == "changed":
-        return session.changed_since_printed()
+        return roster.changed_since_printed()
     raise ValueError(f"which cards: one of {', '.join(WHICH)}, not {which!r}")
 
 
@@ -452,11 +453,10 @@ class PrintCardsDialog(QDialog):
         if not self._model.has_session:
             return []
         side = self._side.currentText() or None
-        return choose_cards(self._model.session, self.which(), side, self._selection)
+        return choose_cards(self._model.roster, self.which(), side, self._selection)
 
     def faces(self) -> list[CardFace]:
-        s = self._model.session
-        return card_faces(s.ruleset, s.engagement, self.aircraft_ids())
+        return card_faces(self._model.ruleset, self._model.engagement, self.aircraft_ids())
 
     def _side_chosen(self) -> None:
         if self._side.currentText():
@@ -469,8 +469,8 @@ class PrintCardsDialog(QDialog):
             for b in (self._preview_button, self._pdf_button, self._print_button):
                 b.setEnabled(False)
             return
-        s = self._model.session
-        e = s.engagement
+        roster = self._model.roster
+        e = roster.engagement
         sides = list(e.sides)
         if [self._side.itemText(i) for i in range(self._side.count())] != sides:
             current = self._side.currentText()
@@ -482,8 +482,8 @@ class PrintCardsDialog(QDialog):
             self._side.blockSignals(False)
         counts = {
             "all": len(e.aircraft),
-            "selected": len(choose_cards(s, "selected", None, self._selection)),
-            "changed": len(s.changed_since_printed()),
+            "selected": len(choose_cards(roster, "selected", None, self._selection)),
+            "changed": len(roster.changed_since_printed()),
         }
         self._radios["all"].setText(f"All aircraft ({counts['all']})")
         self._radios["side"].setText("One side")
@@ -582,7 +582,7 @@ class PrintCardsDialog(QDialog):
         )
 
     def _title(self) -> str:
-        return self._model.session.title if self._model.has_session else "Airboss"
+        return self._model.engagement.title if self._model.has_session else "Airboss"
 
     def new_printer(self) -> QPrinter:
         """A printer set up with the chosen paper and the cards' margins."""

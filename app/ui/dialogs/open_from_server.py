@@ -1,7 +1,7 @@
 """File > Open from server: the games on a club's server and how to open one (issue 17).
 
 The dialog asks for the server's URL (remembered for next time), lists its games with the same
-overview ``airboss --db URL --list`` prints (``GameSession.overview``) and opens the chosen one
+overview ``airboss --db URL --list`` prints (``opening.overview``) and opens the chosen one
 as a station (the umpire acts), read-only at the desk (HQ follows live, acts on nothing) or as
 the Player display (only what the players may see). Enter lists the games when the URL is new,
 and opens the chosen game once they are listed; Esc closes.
@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.session import OVERVIEW_HEAD, GameSession
+from app.session import opening
+from app.session.opening import OVERVIEW_HEAD
 from app.ui.model import describe_error
 
 #: how a game from a server is opened
@@ -81,8 +82,8 @@ def ask_trust(host: str, port: int, fingerprint: str) -> bool:
 def ask_here() -> None:
     """The desk asks, in dialogs, for a password the keyring lacks and whether to trust a
     club's server met for the first time."""
-    GameSession.ask_passwords_with(ask_password)
-    GameSession.ask_trust_with(ask_trust)
+    opening.ask_passwords_with(ask_password)
+    opening.ask_trust_with(ask_trust)
 
 
 class OpenFromServerDialog(QDialog):
@@ -167,7 +168,7 @@ class OpenFromServerDialog(QDialog):
         # URL remembered and shown without its password
         if url and typed:
             self.password.clear()
-        url = GameSession.server_url(url, typed)
+        url = opening.server_url(url, typed)
         self.url.setText(url)
         self.table.setRowCount(0)
         self.rows = []
@@ -175,16 +176,16 @@ class OpenFromServerDialog(QDialog):
         if not url:
             self.message.setText("Type the server's address, as the club's server printed it.")
             return False
-        GameSession.ask_trust_with(ask_trust)  # the password has its own box here
+        opening.ask_trust_with(ask_trust)  # the password has its own box here
         try:
-            rows = GameSession.overview(url)
+            rows = opening.overview(url)
         except Exception as e:  # noqa: BLE001 - an unreachable server is a message
             self.message.setText(f"Could not list the games: {describe_error(e)}")
             return False
         self.settings.setValue(URL_KEY, url)
         self._listed = url
         self.rows = rows
-        for r, cells in enumerate(GameSession.overview_table(rows)):
+        for r, cells in enumerate(opening.overview_table(rows)):
             self.table.insertRow(r)
             for c, text in enumerate(cells[1:]):
                 self.table.setItem(r, c, QTableWidgetItem(text))

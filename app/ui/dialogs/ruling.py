@@ -177,11 +177,10 @@ def open_ruling(model: EngagementModel, seq: int, parent: QWidget) -> RulingWind
     """Open the ruling of the action that log entry ``seq`` belongs to (``None``: no game)."""
     if not model.has_session:
         return None
-    s = model.session
     # the undone actions as the desk's log index knows them (the whole log if it holds it)
     undone = model.log.undone if model.log_whole else None
     try:
-        ruling = s.ruling(seq, undone)
+        ruling = model.odds.ruling(seq, undone)
     except Exception as e:  # noqa: BLE001 - a log that cannot be read is said, never fatal
         model.refused.emit(f"No ruling for log entry {seq}: {describe_error(e)}")
         return None

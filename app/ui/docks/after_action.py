@@ -140,7 +140,9 @@ class AfterActionDock(QWidget):
         from app.ui.after_action.data import GameReading
 
         model = self.model
-        self.view.show_reading(GameReading(model.session) if model.has_session else None)
+        self.view.show_reading(
+            GameReading(model.game_log, model.clock) if model.has_session else None
+        )
         self.view.dice_set_button.setEnabled(model.can_act)
         self.view.dice_name.setEnabled(model.can_act)
 

@@ -315,17 +315,17 @@ class AngleOffDock(QWidget):
             int(p.altitude),
         ):
             return
-        session = self.model.session
+        roster = self.model.roster
         self.model.attempt(
-            lambda: session.place(aid, p.x, p.y, int(p.facing) % 360, int(p.altitude))
+            lambda: roster.place(aid, p.x, p.y, int(p.facing) % 360, int(p.altitude))
         )
 
     def take_off(self, role: str) -> None:
         """The followed aircraft leaves the board: its forms go back to typed values."""
         aid = self.following(role)
         if aid and self.model.engagement.aircraft[aid].position is not None:
-            session = self.model.session
-            self.model.attempt(lambda: session.place(aid, None, None))
+            roster = self.model.roster
+            self.model.attempt(lambda: roster.place(aid, None, None))
 
     def turn_active(self, steps: int) -> None:
         """Turn the selected piece (else the chosen one) ``steps`` allowed facings left

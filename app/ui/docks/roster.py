@@ -485,24 +485,24 @@ class RosterDock(QWidget):
             self.tree.blockSignals(False)
 
     def set_pilot(self, quality: str) -> None:
-        session = self.model.session
+        roster = self.model.roster
         for aircraft_id in self.selected_ids():
             a = self.model.aircraft_row(aircraft_id)
             if a is None or a["pilot"] == quality:
                 continue
             done, _ = attempt_here(
                 self.model,
-                partial(session.change_aircraft, aircraft_id, pilot=quality),
+                partial(roster.change_aircraft, aircraft_id, pilot=quality),
                 self.message,
             )
             if not done:
                 return
 
     def remove_selected(self) -> None:
-        session = self.model.session
+        roster = self.model.roster
         for aircraft_id in self.selected_ids():
             done, _ = attempt_here(
-                self.model, partial(session.remove_aircraft, aircraft_id), self.message
+                self.model, partial(roster.remove_aircraft, aircraft_id), self.message
             )
             if not done:
                 return
@@ -574,7 +574,7 @@ class AddAircraftDialog(QDialog):
         self.name_edit.setText(f"{side} {n}" if side.strip() else "")
 
     def submit(self) -> None:
-        session = self.model.session
+        roster = self.model.roster
         if self.type_box.count() == 0:
             self.message.show_refusal(f"{self.model.ruleset.title} has no aircraft types.")
             return
@@ -586,7 +586,7 @@ class AddAircraftDialog(QDialog):
         details = settings.model_dump(exclude_defaults=True)
         done, result = attempt_here(
             self.model,
-            lambda: session.add_aircraft(
+            lambda: roster.add_aircraft(
                 side=self.side_box.currentText(),
                 type_id=type_id,
                 name=self.name_edit.text(),

@@ -329,11 +329,11 @@ class TurnDock(QWidget):
             return
         from app.core.events import ProcedureResolved  # loaded with the game, not the desk
 
-        session = self.model.session
+        initiative, actor = self.model.ruleset.initiative, self.model.game_log.actor
         rolled = any(
             isinstance(env.event, ProcedureResolved)
-            and env.event.procedure == session.ruleset.initiative
-            and env.actor == session.actor
+            and env.event.procedure == initiative
+            and env.actor == actor
             for env in envelopes
         )
         if rolled:

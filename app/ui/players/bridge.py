@@ -265,8 +265,7 @@ class PlayersBridge(QObject):
         return ask
 
     def _make_ask(self, key: LineKey, row: Any) -> dict[str, Any] | None:
-        session = self.model.session
-        rs, e = session.ruleset, session.engagement
+        rs, e = self.model.ruleset, self.model.engagement
         pid, who, other = key
         proc = rs.procedures.get(pid)
         if proc is None or pid == rs.initiative:
@@ -282,7 +281,9 @@ class PlayersBridge(QObject):
             slots = d.slots
         else:
             try:
-                p = session.prepare(pid, line_roles(proc, e, who, other or None), check=False)
+                p = self.model.actions.prepare(
+                    pid, line_roles(proc, e, who, other or None), check=False
+                )
             except (RuleViolation, ValueError) as err:
                 return {"kind": "wait", "note": f"Not now: {err}"}
             slots = pools(p.dice)

@@ -94,10 +94,9 @@ class PlayerView(QWidget):
             self.order.clear()
             self._sides({})
             return
-        session = self.model.session
-        e = session.engagement
+        e = self.model.engagement
         try:
-            steps = session.steps()
+            steps = self.model.clock.steps()
         except RuleViolation:
             steps = []  # the desk says why
         step = steps[e.step] if 0 <= e.step < len(steps) else None

@@ -505,7 +505,7 @@ class MainWindow(QMainWindow):
 
     def _appended(self, envelopes: Sequence[Envelope]) -> None:
         self.refusal.clear_refusal()
-        problems = self.model.session.problems if self.model.has_session else []
+        problems = self.model.game_log.problems if self.model.has_session else []
         if len(problems) > self._problems_said:  # left out while following (issue 46)
             from app.ui.shell.ruleset_watch import problems_notice
 
@@ -524,7 +524,7 @@ class MainWindow(QMainWindow):
     def _apply_read_only(self) -> None:
         """A game opened read-only (an HQ desk on a server, a file that cannot be written)
         follows live, but every action that would change it is disabled and says why."""
-        ro = self.model.has_session and self.model.session.read_only
+        ro = self.model.has_session and not self.model.can_act
         label = self.status_labels["role"]
         if not ro:
             label.setText("")
@@ -532,7 +532,7 @@ class MainWindow(QMainWindow):
             for act in (*self._acting_actions(), self.print_action):
                 act.setStatusTip("")
             return
-        why = read_only_reason(self.model.session)
+        why = read_only_reason(self.model.game_log.store.where)
         label.setText("Read-only")
         label.setToolTip(why)
         for act in (*self._acting_actions(), self.print_action):
@@ -624,14 +624,14 @@ class MainWindow(QMainWindow):
     def _undo_or_redo(self, which: str) -> None:
         if not self.model.has_session:
             return
-        session = self.model.session
+        undoing = self.model.undoing
         self.model.follow()  # the others' actions first: the newest is the one in question
         verb, done = ("Undo", "undone") if which == "undo" else ("Redo", "redone")
-        theirs = session.undo_elsewhere if which == "undo" else session.redo_elsewhere
-        act = session.undo if which == "undo" else session.redo
+        theirs = undoing.undo_elsewhere if which == "undo" else undoing.redo_elsewhere
+        act = undoing.undo if which == "undo" else undoing.redo
 
         def text() -> str | None:
-            return session.undo_text if which == "undo" else session.redo_text
+            return undoing.undo_text if which == "undo" else undoing.redo_text
 
         if not theirs:
             self.model.attempt(act)
@@ -651,7 +651,7 @@ class MainWindow(QMainWindow):
         def answered(button: int) -> None:
             if button != QMessageBox.StandardButton.Yes:
                 self.show_refusal(f"Not {done}: {what}")
-            elif self.model.session_or_none is not session or text() != what:
+            elif not self.model.has_session or self.model.undoing is not undoing or text() != what:
                 self.show_refusal(
                     f"Nothing was {done}: the game changed while you were asked; look, then "
                     "ask again."
@@ -690,7 +690,7 @@ class MainWindow(QMainWindow):
 
     @property
     def game_path(self) -> str | None:
-        return self.model.session.store.where if self.model.has_session else None
+        return self.model.game_log.store.where if self.model.has_session else None
 
     def show_session(self, session: GameSession | None) -> None:
         """Show this game (the previous one is closed) and remember it as the last game."""
@@ -711,13 +711,13 @@ class MainWindow(QMainWindow):
                 "follows its changes."
             )
         if session is not None and session.read_only:
-            self.refusal.show_notice(read_only_reason(session))
+            self.refusal.show_notice(read_only_reason(session.store.where))
         self._problems_said = 0
-        if session is not None and session.problems:  # issue 46: what opening left out
+        if session is not None and session.log.problems:  # issue 46: what opening left out
             from app.ui.shell.ruleset_watch import problems_notice
 
-            self._problems_said = len(session.problems)
-            self.refusal.show_notice(problems_notice(session.problems))
+            self._problems_said = len(session.log.problems)
+            self.refusal.show_notice(problems_notice(session.log.problems))
 
     def _remember(self, where: str) -> None:
         recent = [r for r in self.recent_games() if r != where]
@@ -1049,7 +1049,7 @@ class MainWindow(QMainWindow):
         chosen: tuple[str, ...] = ()
         if self.model.has_session:
             current = self.model.ruleset.id
-            chosen = self.model.session.engagement.variants
+            chosen = self.model.engagement.variants
         from app.ui.dialogs.readings import ReadingsDialog
 
         self.readings_dialog = ReadingsDialog(current, chosen, self)
@@ -1110,10 +1110,11 @@ def first_geometry(available: QRect) -> QRect:
     return QRect(x, y, width, height)
 
 
-def read_only_reason(session: GameSession) -> str:
-    """Why nothing can be done at this desk, for the status bar and the disabled actions."""
+def read_only_reason(where: str) -> str:
+    """Why nothing can be done at the desk showing the game at ``where`` (a file or a server),
+    for the status bar and the disabled actions."""
     return (
-        f"{session.store.where} is open read-only: this desk follows the game live but "
+        f"{where} is open read-only: this desk follows the game live but "
         "changes nothing (open it as a station to act)."
     )
 

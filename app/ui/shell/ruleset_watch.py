@@ -46,7 +46,7 @@ class RulesetWatch(QObject):
 
 
 def problems_notice(problems: list[str]) -> str:
-    """What opening or following a game left out (``GameSession.problems``: events that
+    """What opening or following a game left out (``GameLog.problems``: events that
     cannot happen or be read, a snapshot that disagrees with its log), for the message bar:
     the first two in full, then how many more."""
     shown = " ".join(problems[:2])

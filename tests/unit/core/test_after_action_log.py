@@ -58,7 +58,7 @@ def game(tmp_path: Path):
     assert gun(r1, b1, 5) == "hit"
     assert gun(b2, r1, 4) == "hit"
     s.undo()
-    s.next_step()
+    s.clock.next_step()
     assert gun(b1, r1, 2) == "hit"
     assert gun(b2, r1, 1) == "hit"
     yield s, (b1, b2, r1)
@@ -67,7 +67,7 @@ def game(tmp_path: Path):
 
 def test_series_from_a_known_log(game):
     s, (b1, b2, r1) = game
-    events = list(s.iter_stored())
+    events = list(s.log.iter_stored())
     aa = read_after_action(events, steps_per_turn=3, ledger_titles={"ammunition": "Rounds"})
     damage = {x.name: [int(v) for v in x.values] for x in aa.of_aircraft("damage")}
     assert damage == {"Blue 1": [0, 1], "Blue 2": [0], "Red 1": [0, 1, 2, 3]}
@@ -95,7 +95,7 @@ def test_series_from_a_known_log(game):
 
 def test_luck_sums_from_a_known_log(game):
     s, (b1, b2, r1) = game
-    events = list(s.iter_stored())
+    events = list(s.log.iter_stored())
     rolls = luck_rolls(events, s.ruleset.procedures)
     assert [r.outcome for r in rolls] == ["hit", "miss", "hit", "hit", "hit"]  # undone left out
     jet, prop = (
@@ -153,7 +153,7 @@ def test_a_biased_die_over_300_typed_rolls_is_flagged_and_a_fair_one_is_not(tmp_
         with GameSession.create(tmp_path / f"{name}.airboss", "skirmish", name) as s:
             for face in faces:  # critical-table rolls typed at the table, no aircraft named
                 s.perform("critical_hit", {}, TableDice([0 if face == 10 else face]))
-            (check,) = dice_checks(typed_faces(s.iter_stored()))
+            (check,) = dice_checks(typed_faces(s.log.iter_stored()))
         assert check.label == "d10" and check.rolls == 300
         assert check.flagged is (name == "biased"), (name, check.verdict())
     assert "looks unfair" in check.verdict()
@@ -168,7 +168,7 @@ def test_too_few_rolls_are_never_flagged_and_the_panel_says_how_many_are_needed(
 
 def test_typed_dice_of_undone_actions_are_left_out(game):
     s, _ = game
-    assert typed_faces(list(s.iter_stored()), undone={a for a in s.undone_actions()}) == {
+    assert typed_faces(list(s.log.iter_stored()), undone={a for a in s.log.undone_actions()}) == {
         ("d10", ""): [3, 9, 5, 2, 1]
     }
 
@@ -181,19 +181,19 @@ def test_dice_named_per_side_and_per_player_group_the_rolls_typed_after(game):
     def roll(a: str, die: int) -> None:  # a critical-hit roll on ``a``: its side rolls it
         s.perform("critical_hit", {"aircraft": a}, TableDice([die]))
 
-    s.set_dice("Blue", "the blue d10")
-    s.set_dice("Red", "the red d10")
-    s.set_dice("Blue", " Anna's  dice ", aircraft=b2)  # Blue 2's player rolls her own
+    s.roster.set_dice("Blue", "the blue d10")
+    s.roster.set_dice("Red", "the red d10")
+    s.roster.set_dice("Blue", " Anna's  dice ", aircraft=b2)  # Blue 2's player rolls her own
     roll(b1, 7)
     roll(b2, 4)
     roll(r1, 8)
-    s.set_dice("Blue", "a borrowed d10")  # Blue's die changes from now on
-    s.set_dice("Blue", "the blue d10")
+    s.roster.set_dice("Blue", "a borrowed d10")  # Blue's die changes from now on
+    s.roster.set_dice("Blue", "the blue d10")
     s.undo()  # ... and back: the undone naming never counted
     roll(b1, 6)
-    s.set_dice("", "the umpire's d10")  # the rolls no aircraft makes
+    s.roster.set_dice("", "the umpire's d10")  # the rolls no aircraft makes
     s.perform("critical_hit", {}, TableDice([9]))
-    typed = read_typed_dice(list(s.iter_stored()), s.undone_actions())
+    typed = read_typed_dice(list(s.log.iter_stored()), s.log.undone_actions())
     assert typed.faces == {
         ("d10", ""): [3, 9, 5, 2, 1],
         ("d10", "the umpire's d10"): [9],
@@ -212,9 +212,9 @@ def test_dice_named_per_side_and_per_player_group_the_rolls_typed_after(game):
         "d10, the umpire's d10",
     ]  # fmt: skip
     # a name emptied: that player's rolls go back to the side's dice
-    s.set_dice("Blue", "", aircraft=b2)
+    s.roster.set_dice("Blue", "", aircraft=b2)
     roll(b2, 5)
-    assert read_typed_dice(list(s.iter_stored())).faces[("d10", "a borrowed d10")] == [6, 5]
+    assert read_typed_dice(list(s.log.iter_stored())).faces[("d10", "a borrowed d10")] == [6, 5]
 
 
 def test_one_unfair_die_among_the_tables_is_flagged_on_its_own(tmp_path):
@@ -224,14 +224,14 @@ def test_one_unfair_die_among_the_tables_is_flagged_on_its_own(tmp_path):
     with GameSession.create(tmp_path / "two.airboss", "skirmish", "two dice") as s:
         blue = s.add_aircraft("Blue", "jet", "Blue 1")
         red = s.add_aircraft("Red", "jet", "Red 1")
-        s.set_dice("Blue", "Blue's d10")
-        s.set_dice("Red", "Red's d10")
+        s.roster.set_dice("Blue", "Blue's d10")
+        s.roster.set_dice("Red", "Red's d10")
         for _ in range(300):
             fair = rng.randint(1, 10)
             biased = 10 if rng.random() < 0.2 else rng.randint(1, 9)
             for a, face in ((blue, fair), (red, biased)):
                 s.perform("critical_hit", {"aircraft": a}, TableDice([face % 10]))
-        checks = {c.dice: c for c in dice_checks(typed_faces(s.iter_stored()))}
+        checks = {c.dice: c for c in dice_checks(typed_faces(s.log.iter_stored()))}
     assert {d: c.rolls for d, c in checks.items()} == {"Blue's d10": 300, "Red's d10": 300}
     assert not checks["Blue's d10"].flagged and checks["Red's d10"].flagged
     assert checks["Red's d10"].verdict().startswith("d10, Red's d10: looks unfair")
@@ -240,16 +240,16 @@ def test_one_unfair_die_among_the_tables_is_flagged_on_its_own(tmp_path):
 def test_naming_dice_is_refused_with_a_clear_message(game):
     s, (b1, _b2, _r1) = game
     with pytest.raises(RuleViolation, match="no side 'Green' in this game"):
-        s.set_dice("Green", "green dice")
+        s.roster.set_dice("Green", "green dice")
     with pytest.raises(RuleViolation, match="at most 80"):
-        s.set_dice("Blue", "x" * 81)
+        s.roster.set_dice("Blue", "x" * 81)
     with pytest.raises(RuleViolation, match="nope"):
-        s.set_dice("Blue", "a die", aircraft="nope")
-    s.set_dice("Blue", "the blue d10", aircraft=b1)
+        s.roster.set_dice("Blue", "a die", aircraft="nope")
+    s.roster.set_dice("Blue", "the blue d10", aircraft=b1)
     assert s.events()[-1].narrative == "Dice at the table: Blue 1 rolls the blue d10"
-    s.set_dice("Blue", "")
+    s.roster.set_dice("Blue", "")
     assert s.events()[-1].narrative == "Dice at the table: Blue's dice no longer named"
-    s.set_dice("", "the umpire's d6")
+    s.roster.set_dice("", "the umpire's d6")
     assert (
         s.events()[-1].narrative == "Dice at the table: rolls of no aircraft with the umpire's d6"
     )

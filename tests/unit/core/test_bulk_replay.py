@@ -55,11 +55,11 @@ def played(path: Path, rid: str) -> GameSession:
     for n, a in enumerate(planes):
         for facing in (60 * (n % 6), 30 + 60 * (n % 6)):
             try:  # a hex map takes a facing towards a hex side, an open table any
-                s.place(a, float(n), 0.0, facing=facing, altitude=n % 4)
+                s.roster.place(a, float(n), 0.0, facing=facing, altitude=n % 4)
                 break
             except RuleViolation:
                 continue
-    s.next_step()
+    s.clock.next_step()
     for n, proc in enumerate(s.ruleset.procedures.values()):
         try:
             tried = candidates(s, proc)[:3]
@@ -74,12 +74,12 @@ def played(path: Path, rid: str) -> GameSession:
             s.undo()
         if n % 5 == 0 and s.log.timeline.can_redo:
             s.redo()
-        s.next_step()
-    s.set_dice("Blue", "the blue d10s")
-    s.place(planes[0], None, None)
-    s.mark_printed(planes[:2])
-    s.remove_aircraft(planes[-1])
-    s.change_aircraft(planes[1], name="Renamed")
+        s.clock.next_step()
+    s.roster.set_dice("Blue", "the blue d10s")
+    s.roster.place(planes[0], None, None)
+    s.roster.mark_printed(planes[:2])
+    s.roster.remove_aircraft(planes[-1])
+    s.roster.change_aircraft(planes[1], name="Renamed")
     s.undo()
     return s
 
@@ -119,7 +119,7 @@ def test_the_draft_folds_a_real_log_of_every_ruleset_as_one_by_one(
         assert again.engagement == replayed.state
         assert again.log.timeline.undo_stack == replayed.undo_stack
         assert again.log.timeline.redo_stack == replayed.redo_stack
-        assert dict(again.printed) == dict(replayed.printed)
+        assert dict(again.roster.printed) == dict(replayed.printed)
 
 
 def test_the_draft_never_changes_the_state_it_starts_from() -> None:

@@ -16,7 +16,7 @@ def _cannon(tmp_path: Path) -> tuple[GameSession, object, str]:
     t1 = s.add_aircraft("RAF", "tornado", "T1")
     t2 = s.add_aircraft("Rogue", "tornado", "T2")
     for _ in range(3):
-        s.next_step()
+        s.clock.next_step()
     inputs = s.ruleset.procedures["cannon"].parse({"attacker": t1, "target": t2, "range_inches": 0})
     return s, inputs, t2
 

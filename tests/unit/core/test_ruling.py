@@ -44,10 +44,10 @@ def test_phantoms_radar_lock_ruling_lists_inputs_sources_modifiers_odds(tmp_path
     odds, the typed dice, the outcome."""
     s = game(tmp_path, "phantoms")
     blue, red = list(s.engagement.aircraft)[0], list(s.engagement.aircraft)[2]
-    p = s.prepare("radar_lock", {"attacker": blue, "target": red}, {"range_hexes": 5})
+    p = s.actions.prepare("radar_lock", {"attacker": blue, "target": red}, {"range_hexes": 5})
     assert p.inputs is not None, p.error
-    before = s.odds(p)
-    s.resolve(p, TableDice([7, 3]))
+    before = s.odds.odds(p)
+    s.actions.resolve(p, TableDice([7, 3]))
     env = record(s)
     r = ruling_of(s.events(), env.seq, s.ruleset)
     assert (r.procedure, r.rule, r.title) == ("radar_lock", "7.1.1b", "Radar lock-on")
@@ -82,15 +82,15 @@ def first_roll(s: GameSession) -> Any:
                     for k, v in (("attacker", a.id), ("target", t.id), ("aircraft", a.id))
                     if k in fields and not (k == "aircraft" and "attacker" in fields)
                 }
-                p = s.prepare(proc.id, roles)
+                p = s.actions.prepare(proc.id, roles)
                 if p.inputs is None:
                     fill = {v.name: 1 for v in p.values if v.source == "unset"}
-                    p = s.prepare(proc.id, roles, fill)
+                    p = s.actions.prepare(proc.id, roles, fill)
                 if p.inputs is None or p.cannot or not p.dice:
                     continue
                 try:
-                    before = s.odds(p)
-                    s.resolve(p, SeededDice(3))
+                    before = s.odds.odds(p)
+                    s.actions.resolve(p, SeededDice(3))
                 except (RuleViolation, ValidationError):
                     continue
                 return p, before
@@ -143,9 +143,9 @@ def test_stored_odds_survive_a_table_edited_later(tmp_path: Path) -> None:
     again and says so."""
     s = game(tmp_path, "phantoms")
     ids = list(s.engagement.aircraft)
-    p = s.prepare("radar_lock", {"attacker": ids[0], "target": ids[2]}, {"range_hexes": 5})
-    before = s.odds(p)
-    s.resolve(p, TableDice([7, 3]))
+    p = s.actions.prepare("radar_lock", {"attacker": ids[0], "target": ids[2]}, {"range_hexes": 5})
+    before = s.odds.odds(p)
+    s.actions.resolve(p, TableDice([7, 3]))
     env = record(s)
 
     class Edited:
@@ -195,7 +195,7 @@ def test_an_old_record_is_still_read(tmp_path: Path) -> None:
 def test_an_override_says_who_and_what_it_replaced_and_undo_is_said(tmp_path: Path) -> None:
     s = game(tmp_path, "phantoms")
     ids = list(s.engagement.aircraft)
-    p = s.prepare(
+    p = s.actions.prepare(
         "radar_lock",
         {"attacker": ids[0], "target": ids[2]},
         {"range_hexes": 5, "attacker_radar": 1},
@@ -203,7 +203,7 @@ def test_an_override_says_who_and_what_it_replaced_and_undo_is_said(tmp_path: Pa
     )
     read = p.value("attacker_radar").read
     assert read != 1
-    s.resolve(p, TableDice([7, 3]))
+    s.actions.resolve(p, TableDice([7, 3]))
     env = record(s)
     r = ruling_of(s.events(), env.seq, s.ruleset)
     radar = next(i for i in r.inputs if i.name == "attacker_radar")
@@ -224,8 +224,8 @@ def test_variants_in_force_are_listed(tmp_path: Path) -> None:
     variant = load_ruleset("phantoms").variants[0]
     s = game(tmp_path, "phantoms", (variant.id,))
     ids = list(s.engagement.aircraft)
-    p = s.prepare("radar_lock", {"attacker": ids[0], "target": ids[2]}, {"range_hexes": 5})
-    s.resolve(p, TableDice([7, 3]))
+    p = s.actions.prepare("radar_lock", {"attacker": ids[0], "target": ids[2]}, {"range_hexes": 5})
+    s.actions.resolve(p, TableDice([7, 3]))
     r = ruling_of(s.events(), record(s).seq, s.ruleset)
     assert [v[0] for v in r.variants] == [variant.id]
     assert variant.title in r.text()
@@ -250,9 +250,11 @@ def test_the_public_ruling_keeps_back_what_the_player_display_never_shows(
     marks) and who overrode what are left out of every public ruling."""
     s = game(tmp_path, "advanced_air_force")
     ids = list(s.engagement.aircraft)
-    p = s.prepare("speed_change", {"aircraft": ids[0]}, {"current_speed": 5, "power_used": 1})
+    p = s.actions.prepare(
+        "speed_change", {"aircraft": ids[0]}, {"current_speed": 5, "power_used": 1}
+    )
     assert p.inputs is not None, p.error
-    s.resolve(p)
+    s.actions.resolve(p)
     env = record(s)
     r = ruling_of(s.events(), env.seq, s.ruleset)
     pub = r.public()
@@ -272,17 +274,17 @@ def test_the_sessions_ruling_reads_one_action_and_agrees_with_the_log(tmp_path: 
     odds falls back to the log."""
     s = game(tmp_path, "phantoms")
     ids = list(s.engagement.aircraft)
-    p = s.prepare("radar_lock", {"attacker": ids[0], "target": ids[2]}, {"range_hexes": 5})
-    s.resolve(p, TableDice([7, 3]))
+    p = s.actions.prepare("radar_lock", {"attacker": ids[0], "target": ids[2]}, {"range_hexes": 5})
+    s.actions.resolve(p, TableDice([7, 3]))
     env = record(s)
     whole = ruling_of(s.events(), env.seq, s.ruleset)
     for seq in (env.seq, env.seq + 1):  # any entry of the action
-        assert s.ruling(seq) == whole
-        assert s.ruling(seq, set()) == whole
+        assert s.odds.ruling(seq) == whole
+        assert s.odds.ruling(seq, set()) == whole
     s.undo()
-    undone = s.ruling(env.seq)
+    undone = s.odds.ruling(env.seq)
     assert undone.undone and "UNDONE" in undone.text()
-    assert s.ruling(s.engagement.seq).seq == env.seq  # the undo line: the action it undid
+    assert s.odds.ruling(s.engagement.seq).seq == env.seq  # the undo line: the action it undid
     with pytest.raises(KeyError):
-        s.ruling(999)
+        s.odds.ruling(999)
     s.close()

@@ -238,12 +238,12 @@ def rulings(tmp_path: Path, rid: str, pid: str, inputs: dict[str, Any]) -> list[
                 given = {k: ids.get(v, v) if isinstance(v, str) else v for k, v in given.items()}
             if rid == "ufo_interception":
                 for _ in range(3):
-                    s.next_step()
+                    s.clock.next_step()
             proc = s.ruleset.procedures[pid]
             dry = TableDice(faces)  # how many dice it asks for: exactly those are typed
             proc.resolve(proc.parse(given), dry, s.engagement)
             s.perform(pid, given, TableDice(faces[: len(faces) - len(dry.unused)]))
-            out.append(s.ruling(s.events()[-1].seq))
+            out.append(s.odds.ruling(s.events()[-1].seq))
         finally:
             s.close()
     return out
@@ -371,7 +371,7 @@ def test_phantoms_loss_of_control_lists_the_speed_points_below_zero(
     inputs = {"cause": "speed", "pilot": "average", "below_zero": 2}
     s = GameSession.create(tmp_path / "loc.airboss", "phantoms", "loc", variants)
     s.perform("loss_of_control", inputs, TableDice([7]))
-    r = s.ruling(s.events()[-1].seq)
+    r = s.odds.ruling(s.events()[-1].seq)
     s.close()
     (below,) = [t for t in r.terms if t.die == "loss of control"]
     assert (below.value, below.rule) == (value, "6.4.1")

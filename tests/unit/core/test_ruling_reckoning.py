@@ -83,10 +83,10 @@ def _ruling(tmp_path: Path, rid: str, pid: str, inputs: dict[str, Any], seed: in
     s = GameSession.create(tmp_path / f"{rid}-{seed}.airboss", rid, "ruling")
     if rid == "ufo_interception":
         for _ in range(3):
-            s.next_step()
+            s.clock.next_step()
     s.perform(pid, inputs, SeededDice(seed))
     seq = s.events()[-1].seq
-    ruling = s.ruling(seq)
+    ruling = s.odds.ruling(seq)
     s.close()
     return ruling
 

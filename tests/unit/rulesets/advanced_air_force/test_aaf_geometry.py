@@ -29,9 +29,9 @@ def test_high_deflection_is_said_and_the_readings_fill_gun_range_and_gun_fire(tm
     with GameSession.create(tmp_path / "b.airboss", "advanced_air_force", "Board") as s:
         spit = s.add_aircraft("Blue", "spitfire_sample", "Spit")
         bf = s.add_aircraft("Red", "bf110_sample", "Bf 110")
-        s.place(bf, 0, 0, 90, 9000)
-        s.place(spit, 2, 1, 90, 9300)
-        said = s.board_readings({"attacker": spit, "target": bf})
+        s.roster.place(bf, 0, 0, 90, 9000)
+        s.roster.place(spit, 2, 1, 90, 9300)
+        said = s.actions.board_readings({"attacker": spit, "target": bf})
         assert said["target_clock"] == 2 and said["horizontal_hexes"] == 2
         res = s.perform("gun_range", {"attacker": spit, "target": bf})  # nothing typed
         assert res.events[0].inputs["horizontal_hexes"] == 2

@@ -353,7 +353,7 @@ def test_card_values_come_from_the_adc_and_a_contradiction_is_refused(
             TableDice([1]),
             overrides={title: (6, 9)},
         )
-        assert f"umpire's override: {title} 6 -> 9" in s.undo_text
+        assert f"umpire's override: {title} 6 -> 9" in s.undoing.undo_text
 
 
 def test_what_if_asks_for_the_card_values_instead_of_assuming_them(filled: object) -> None:

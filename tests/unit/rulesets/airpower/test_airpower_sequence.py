@@ -26,19 +26,19 @@ def test_one_game_turn_of_who_acts_now(tmp_path: Path, _user_data: Path) -> None
             (scorpion, "flies its move FP by FP; gun or rocket attacks after an FP", "flight"),
             (bear, "flies its move FP by FP; gun or rocket attacks after an FP", "flight"),
         ]
-        s.next_step()  # air-to-air missile launch phase: the Genie carriers (Genie Launch)
+        s.clock.next_step()  # air-to-air missile launch phase: the Genie carriers (Genie Launch)
         lines = walk(s)
         assert [line[0] for line in lines] == [scorpion, bear]
         assert all(line[2] == "genie_launch" for line in lines)
         s.perform("genie_launch", {"attacker": scorpion}, TableDice([3]))  # 3 <= 8: launched
-        s.next_step()  # Genie phase: only the Genie launched this turn flies, scatters, detonates
+        s.clock.next_step()  # Genie phase: only this turn's Genie flies, scatters, detonates
         assert walk(s) == [
             (scorpion, "its Genie flies straight ahead (VFPs as the launcher's)", "genie_flight"),
             (scorpion, "its Genie scatters, then detonates", "genie_scatter"),
         ]
-        s.next_step()  # administration: speeds for next turn, nothing to roll
+        s.clock.next_step()  # administration: speeds for next turn, nothing to roll
         assert all(len(line) == 2 for line in walk(s))
-        s.next_step()  # next turn: last turn's Genie no longer scatters
-        s.next_step()
-        s.next_step()
+        s.clock.next_step()  # next turn: last turn's Genie no longer scatters
+        s.clock.next_step()
+        s.clock.next_step()
         assert walk(s) == []

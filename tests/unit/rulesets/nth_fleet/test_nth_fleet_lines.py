@@ -29,7 +29,7 @@ def strike(tmp_path: Path, filled: None) -> Iterator[GameSession]:
 
 
 def combat_line(s: GameSession) -> ActingLine:
-    return next(line for line in s.acting() if line.procedure == "air_combat")
+    return next(line for line in s.who_acts.acting() if line.procedure == "air_combat")
 
 
 def test_2_11_the_air_combat_line_opens_on_forces_that_can_fight(strike: GameSession) -> None:
@@ -40,14 +40,14 @@ def test_2_11_the_air_combat_line_opens_on_forces_that_can_fight(strike: GameSes
     line = combat_line(s)
     who, other = line.who, line.other
     assert (who, other) == ("vf-1", "1-giap")
-    assert s.line_refusal("air_combat", who, other) == ""
-    p = s.prepare_line("air_combat", who, other)
+    assert s.refusals.line_refusal("air_combat", who, other) == ""
+    p = s.actions.prepare_line("air_combat", who, other)
     assert (p.cannot, p.refused, p.error) == ("", "", "")
     assert p.value("cap").value == "second"
     assert p.value("second").value == ["1-giap"]
     # 2.9: 8 F-14A points x 11 + 8 A-6E points x (4 // 2) = 104; 8 MiG-29 points x 9 = 72
     assert (p.value("first_attack").value, p.value("second_attack").value) == (104, 72)
-    res = s.resolve(p, TableDice([2, 3, 2, 3, 2, 3, 1, 1]))
+    res = s.actions.resolve(p, TableDice([2, 3, 2, 3, 2, 3, 1, 1]))
     assert res.outcome != "" and "4 ODRAP" not in res.narrative
 
 
@@ -58,11 +58,11 @@ def test_2_9_the_force_lists_name_every_counter_counted(strike: GameSession) -> 
     s = strike
     line = combat_line(s)
     who, other = line.who, line.other
-    p = s.prepare_line("air_combat", who, other)
+    p = s.actions.prepare_line("air_combat", who, other)
     assert p.value("first").value == ["vf-1", "va-35"]
     assert [c for c, _label in p.choices["first"]] == ["vf-1", "va-35"]
     assert [c for c, _label in p.choices["second"]] == ["1-giap", "4-odrap"]
-    alone = s.prepare("air_combat", p.roles, {"first": ["va-35"]})
+    alone = s.actions.prepare("air_combat", p.roles, {"first": ["va-35"]})
     assert alone.refused.startswith(
         "VF-1 leads the first force (the Attacker) but is not ticked in it: tick it, or pick "
         "another Attacker"
@@ -74,8 +74,8 @@ def test_2_9_a_force_unticked_follows_its_list(strike: GameSession) -> None:
     s = strike
     line = combat_line(s)
     who, other = line.who, line.other
-    p = s.prepare_line("air_combat", who, other)
-    fewer = s.prepare("air_combat", p.roles, {"first": ["vf-1"]})
+    p = s.actions.prepare_line("air_combat", who, other)
+    fewer = s.actions.prepare("air_combat", p.roles, {"first": ["vf-1"]})
     assert fewer.value("first_attack").value == 88 and fewer.refused == ""
 
 
@@ -85,8 +85,8 @@ def test_2_11_forces_only_on_cap_do_not_meet(tmp_path: Path, filled: None) -> No
     with GameSession.create(tmp_path / "c.airboss", "nth_fleet", "CAPs") as s:
         s.add_aircraft("Blue", "f14a", "VF-1", base="Nimitz", unit_sides=2, track="cap")
         s.add_aircraft("Red", "mig29", "1 GIAP", base="Olenya", unit_sides=2, track="cap")
-        s.next_step()
-        assert [line for line in s.acting() if line.procedure == "air_combat"] == []
+        s.clock.next_step()
+        assert [line for line in s.who_acts.acting() if line.procedure == "air_combat"] == []
 
 
 @pytest.mark.parametrize(
@@ -110,12 +110,12 @@ def test_2_2_a_launch_opens_on_the_mission_the_counter_flies(
     with GameSession.create(tmp_path / "l.airboss", "nth_fleet", "Launch") as s:
         aid = s.add_aircraft("Blue", type_id, "Unit", base="Nimitz", unit_sides=1)
         while s.engagement.step != step:
-            s.next_step()
-        line = next(line for line in s.acting() if line.who == aid)
-        p = s.prepare_line(line.procedure, aid)
+            s.clock.next_step()
+        line = next(line for line in s.who_acts.acting() if line.who == aid)
+        p = s.actions.prepare_line(line.procedure, aid)
         shown = p.value("mission")
         assert (shown.value, shown.locked) == (mission, False)
-        s.resolve(p, SeededDice(1))
+        s.actions.resolve(p, SeededDice(1))
         attributes = s.engagement.aircraft[aid].attributes
         if mission == "cap":  # CAP stays over the base, on its own track (2.1)
             assert attributes["tracks"]["cap"] == 2 and attributes["mission"] is None
@@ -127,5 +127,5 @@ def test_2_2_a_fighter_escorts_its_sides_strike(strike: GameSession) -> None:
     """Nth Fleet 2.2: with its side's strike aloft, a fighter's launch opens on escort."""
     s = strike
     s.add_aircraft("Blue", "f14a", "VF-2", base="Nimitz", unit_sides=2)
-    p = s.prepare_line("launch_mission", "vf-2")
+    p = s.actions.prepare_line("launch_mission", "vf-2")
     assert p.value("mission").value == "escort"

@@ -17,15 +17,15 @@ def test_odds_name_the_missing_table_and_never_raise(tmp_path: Path) -> None:
     )
     s.perform("launch_mission", {"aircraft": "vf-1", "points": 4, "mission": "cap"})
     s.perform("launch_mission", {"aircraft": "fulcrums", "points": 4, "mission": "cap"})
-    p = s.prepare("air_attack", {"attacker": "vf-1", "target": "fulcrums"})
+    p = s.actions.prepare("air_attack", {"attacker": "vf-1", "target": "fulcrums"})
     assert p.inputs is not None, p.error
-    odds = s.odds(p)
+    odds = s.odds.odds(p)
     assert isinstance(odds, UnknownOdds) and not odds
     assert odds.missing.table == "Air-to-air attack table"
     assert "not printed in the rules text" in str(odds.missing)
-    what_if = s.prepare("air_attack", {}, {"attack_total": 20})
+    what_if = s.actions.prepare("air_attack", {}, {"attack_total": 20})
     assert what_if.inputs is not None
-    assert isinstance(s.odds(what_if), UnknownOdds)
-    chain = s.chain_odds(p)  # the chain names it too
+    assert isinstance(s.odds.odds(what_if), UnknownOdds)
+    chain = s.odds.chain_odds(p)  # the chain names it too
     assert chain.missing and "Air-to-air attack table" in chain.missing[0]
     s.close()

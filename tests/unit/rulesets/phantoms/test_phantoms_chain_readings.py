@@ -77,7 +77,7 @@ def test_each_reading_of_the_critical_hits_is_a_variant_the_chain_follows(
     from app.core.events import DamageTaken
 
     e = apply(e, DamageTaken(aircraft=red, points=(t.max_damage or 0) - 2), e.seq)
-    p = s.prepare("gun_attack", {"attacker": olds, "target": red}, {"position_modifier": 0})
+    p = s.actions.prepare("gun_attack", {"attacker": olds, "target": red}, {"position_modifier": 0})
     assert p.inputs is not None
     got = chain_odds(s.ruleset, e, "gun_attack", p.inputs)
     att, dfn = o.gun_totals(p.inputs)

@@ -36,18 +36,18 @@ def test_aircraft_stand_in_hexes_facing_a_hex_side(tmp_path: Path):
     with GameSession.create(tmp_path / "b.airboss", "phantoms", "Board") as s:
         f15 = s.add_aircraft("USAF", "f15c", "Eagle")
         with pytest.raises(RuleViolation, match="not a hex centre"):
-            s.place(f15, 1, 0, 90, 4)  # a hex side
+            s.roster.place(f15, 1, 0, 90, 4)  # a hex side
         with pytest.raises(RuleViolation, match="not towards a hex side"):
-            s.place(f15, 0, 0, 0, 4)
+            s.roster.place(f15, 0, 0, 0, 4)
 
 
 def test_the_board_fills_the_radar_lock_range_and_undo_of_a_move_restores_it(tmp_path: Path):
     with GameSession.create(tmp_path / "b.airboss", "phantoms", "Board") as s:
         f15 = s.add_aircraft("USAF", "f15c", "Eagle", altitude=4)
         mig = s.add_aircraft("VPAF", "mig21", "Fishbed", altitude=1)
-        s.place(f15, 0, 0, 90, 4)
-        s.place(mig, 0, 3, 270, 1)
-        assert s.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 6
+        s.roster.place(f15, 0, 0, 90, 4)
+        s.roster.place(mig, 0, 3, 270, 1)
+        assert s.actions.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 6
         lock = s.ruleset.procedures["radar_lock"]
         inputs = {k: v for k, v in lock.prefill(s.engagement, f15, mig).items()}
         res = s.perform("radar_lock", {**inputs, "attacker": f15, "target": mig}, TableDice([9, 1]))
@@ -58,10 +58,10 @@ def test_the_board_fills_the_radar_lock_range_and_undo_of_a_move_restores_it(tmp
                 {**inputs, "attacker": f15, "target": mig, "range_hexes": 2},
                 TableDice([9, 1]),
             )
-        s.place(mig, 0, 1, 270, 1)
-        assert s.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 4
+        s.roster.place(mig, 0, 1, 270, 1)
+        assert s.actions.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 4
         s.undo()
-        assert s.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 6
+        assert s.actions.board_readings({"attacker": f15, "target": mig})["range_hexes"] == 6
 
 
 # --- the firing position and the radar cone (7.1.1a, 7.1.1b, 7.2) -------------------------------
@@ -125,16 +125,16 @@ def test_the_board_fills_the_gun_position_number_and_the_radar_cone(
     with GameSession.create(tmp_path / "b.airboss", "phantoms", "Board") as s:
         f4 = s.add_aircraft("USAF", "f4e", "Olds", altitude=2)
         mig = s.add_aircraft("VPAF", "mig21", "Fishbed", altitude=2)
-        s.place(mig, 0, 0, 90, 2)
-        s.place(f4, 0, -1, 90, 2)  # right behind it, facing the same way
-        said = s.board_readings({"attacker": f4, "target": mig})
+        s.roster.place(mig, 0, 0, 90, 2)
+        s.roster.place(f4, 0, -1, 90, 2)  # right behind it, facing the same way
+        said = s.actions.board_readings({"attacker": f4, "target": mig})
         assert said["gun_position"] == "adjacent, dead astern" and said["in_radar_cone"] is True
         gun = s.ruleset.procedures["gun_attack"]
         assert gun.board_inputs(said)["position_modifier"] == 2
         lock = s.ruleset.procedures["radar_lock"]
         assert lock.board_inputs(said)["in_radar_cone"] is True
-        s.place(f4, 2, 0, 90, 2)  # abeam, still facing north: the MiG is 90 off its nose
-        beam = s.board_readings({"attacker": f4, "target": mig})
+        s.roster.place(f4, 2, 0, 90, 2)  # abeam, still facing north: the MiG is 90 off its nose
+        beam = s.actions.board_readings({"attacker": f4, "target": mig})
         assert beam["sector"] == "beam" and beam["in_radar_cone"] is False
         inputs = {**lock.prefill(s.engagement, f4, mig), "attacker": f4, "target": mig}
         with pytest.raises(RuleViolation, match="outside the radar cone"):
@@ -160,7 +160,7 @@ def test_6_2_movement_help_shows_where_each_maneuver_ends(tmp_path: Path) -> Non
     with GameSession.create(tmp_path / "m.airboss", "phantoms", "Moves") as s:
         f4 = s.add_aircraft("USAF", "f4e", "Olds", speed=4)
         assert s.ruleset.movement_help(s.engagement, f4).ends == ()  # not on the board
-        s.place(f4, 0, 0, 90, 0)
+        s.roster.place(f4, 0, 0, 90, 0)
         ends = {e[0]: e[1:] for e in s.ruleset.movement_help(s.engagement, f4).ends}
         assert ends["straight"] == (0, 1, 90)
         assert ends["turn left"] == (0, 2, 150) and ends["turn right"] == (0, 2, 30)
@@ -168,7 +168,7 @@ def test_6_2_movement_help_shows_where_each_maneuver_ends(tmp_path: Path) -> Non
         assert ends["slip right"] == (1, 1.5, 90) and ends["slip left"] == (-1, 1.5, 90)
         assert ends["loop"] == (0, 3, 270)
         loaded = s.add_aircraft("USAF", "f4e", "Bomb truck", speed=4, stores=True)
-        s.place(loaded, 4, 0, 90, 0)
+        s.roster.place(loaded, 4, 0, 90, 0)
         ends = {e[0]: e[1:] for e in s.ruleset.movement_help(s.engagement, loaded).ends}
         assert "loop" not in ends and "hard turn left" not in ends
         assert ends["turn left"] == (4, 3, 150)  # 2 + 1 hexes ahead
@@ -201,9 +201,9 @@ def test_7_1_1a_b_the_board_fills_the_missile_launchs_firing_position(
     with GameSession.create(tmp_path / "l.airboss", "phantoms", "Launch") as s:
         f4 = s.add_aircraft("USAF", "f4e", "Olds", altitude=2)
         mig = s.add_aircraft("VPAF", "mig21", "Fishbed", altitude=2)
-        s.place(mig, 0, 0, 90, 2)
-        s.place(f4, 0, -3, 90, 2)  # three hexes behind it, facing the same way
-        said = s.board_readings({"attacker": f4, "target": mig})
+        s.roster.place(mig, 0, 0, 90, 2)
+        s.roster.place(f4, 0, -3, 90, 2)  # three hexes behind it, facing the same way
+        said = s.actions.board_readings({"attacker": f4, "target": mig})
         launch = s.ruleset.procedures["missile_launch"]
         filled = launch.board_inputs(said)
         assert filled["position"] == "dead astern" and filled["range_hexes"] == 3

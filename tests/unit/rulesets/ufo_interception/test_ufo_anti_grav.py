@@ -44,12 +44,12 @@ def game(tmp_path: Path) -> Iterator[GameSession]:
 
 def to_step(s: GameSession, step: int) -> None:
     while s.engagement.step != step:
-        s.next_step()
+        s.clock.next_step()
 
 
 def move_line(s: GameSession) -> ActingLine:
     to_step(s, UFO_MOVES)
-    return next(line for line in s.acting() if line.procedure == "ufo_move")
+    return next(line for line in s.who_acts.acting() if line.procedure == "ufo_move")
 
 
 def test_the_medium_ufo_card_prints_no_anti_grav() -> None:
@@ -68,24 +68,24 @@ def test_its_first_move_asks_for_the_rating_and_starts_the_counter(game: GameSes
     line = move_line(s)
     who, what, proc = line.who, line.what, line.procedure
     assert "the Medium UFO card prints no anti-grav rating: give it" in what
-    assert s.line_refusal(proc, who) == ""
-    p = s.prepare_line(proc, who)
+    assert s.refusals.line_refusal(proc, who) == ""
+    p = s.actions.prepare_line(proc, who)
     assert (p.cannot, p.refused) == ("", "")
     grav = p.value("anti_grav")
     assert (grav.source, grav.error) == ("unset", "needed")
     before = len(s.events())
-    s.resolve(s.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
+    s.actions.resolve(s.actions.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
     assert s.engagement.aircraft["mothership"].ledgers[GRAV] == Ledger(Fraction(5), Fraction(5))
     added = [e.event for e in s.events()[before:] if isinstance(e.event, LedgerAdded)]
     assert [(e.aircraft, e.ledger, e.value) for e in added] == [("mothership", GRAV, 5)]
     # the next turn: read off the counter, locked; the line asks for nothing
     while s.engagement.turn == 1:
-        s.next_step()
+        s.clock.next_step()
     s.perform("initiative", {"planes": ["blue-1"], "reactions": [2]}, TableDice([3]))
     line = move_line(s)
     who, what, proc = line.who, line.what, line.procedure
     assert "anti-grav" not in what
-    again = s.prepare_line(proc, who).value("anti_grav")
+    again = s.actions.prepare_line(proc, who).value("anti_grav")
     assert (again.value, again.source, again.locked) == (5, "card", True)
 
 
@@ -94,8 +94,8 @@ def test_damage_lowers_the_counter_given(game: GameSession) -> None:
     s = game
     line = move_line(s)
     who, proc = line.who, line.procedure
-    p = s.prepare_line(proc, who)
-    s.resolve(s.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
+    p = s.actions.prepare_line(proc, who)
+    s.actions.resolve(s.actions.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
     s.perform("damage_roll", {"target": "mothership", "target_type": "ufo"}, TableDice([1, 3]))
     assert s.engagement.aircraft["mothership"].ledgers[GRAV].value == 4
 
@@ -112,10 +112,10 @@ def test_a_rating_filled_in_the_card_editor_is_read_at_the_first_move(
     line = move_line(s)
     who, what, proc = line.who, line.what, line.procedure
     assert "anti-grav" not in what
-    p = s.prepare_line(proc, who)
+    p = s.actions.prepare_line(proc, who)
     grav = p.value("anti_grav")
     assert (grav.value, grav.source) == (7, "card")
-    s.resolve(s.prepare(proc, p.roles, {"inches": 3}))
+    s.actions.resolve(s.actions.prepare(proc, p.roles, {"inches": 3}))
     assert s.engagement.aircraft["mothership"].ledgers[GRAV].value == 7
 
 
@@ -123,7 +123,7 @@ def test_the_games_card_edited_starts_the_counter_at_once(game: GameSession) -> 
     """Issue 43: the game's Mothership card edited to anti-grav 7 starts its counter at 7."""
     s = game
     card = dict(s.engagement.aircraft["mothership"].card, anti_grav=7)
-    s.change_aircraft("mothership", card=card)
+    s.roster.change_aircraft("mothership", card=card)
     assert s.engagement.aircraft["mothership"].ledgers[GRAV] == Ledger(Fraction(7), Fraction(7))
     assert "anti grav 7 starts" in s.events()[-2].narrative  # the action, said once
 
@@ -140,8 +140,8 @@ def test_the_printed_card_says_where_the_rating_comes_from(game: GameSession) ->
     assert shown() == "not printed: asked for at its first move"
     line = move_line(s)
     who, proc = line.who, line.procedure
-    p = s.prepare_line(proc, who)
-    s.resolve(s.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
+    p = s.actions.prepare_line(proc, who)
+    s.actions.resolve(s.actions.prepare(proc, p.roles, {"inches": 4, "anti_grav": 5}))
     assert shown() == "5 (not printed: given by the umpire)"
 
 
@@ -163,5 +163,5 @@ def test_a_fighter_is_never_asked_for_an_anti_grav_rating(game: GameSession) -> 
     (the Combat panel picking a procedure's first aircraft skips a fighter for it)."""
     s = game
     to_step(s, UFO_MOVES)
-    assert "Blue 1 is not a UFO" in s.prepare_line("ufo_move", "blue-1").cannot
-    assert s.first_roles("ufo_move") == {"aircraft": "mothership"}
+    assert "Blue 1 is not a UFO" in s.actions.prepare_line("ufo_move", "blue-1").cannot
+    assert s.actions.first_roles("ufo_move") == {"aircraft": "mothership"}
