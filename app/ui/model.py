@@ -280,6 +280,8 @@ class EngagementModel(QObject):
             from app.ui.shell import guest_worker  # with the first game, not before the first paint
 
             guest_worker.install()  # the ruleset's calls wait with the desk turning (issue 31)
+            guest_worker.redraw_all = self.reset.emit
+            guest_worker.game_seq = self._game_seq
             self._check_history(session)
             session.subscribe(self._on_append)
             self._follow.start()
@@ -438,6 +440,10 @@ class EngagementModel(QObject):
         session.store.read_only = True
         self.refused.emit(f"{message}. The game is read-only from now on.")
         self.reset.emit()
+
+    def _game_seq(self) -> int:
+        """How far the game shown has gone (its last event's sequence number; 0: no game)."""
+        return self._session.engagement.seq if self._session is not None else 0
 
     def follow(self) -> None:
         """Take in what another window or program appended to this game (issue 14/17): the
