@@ -20,8 +20,8 @@ with ``answer_later(after)``: its guarded calls are waited for at most ``after``
 call still thinking then raises ``GuestPending`` (not an ``Exception``: nothing that catches
 errors swallows it) and goes on in its worker. The caller goes back to its own work and does
 its action again when the call has answered, inside ``replaying(record)``: the calls the first
-run made are not made again but answered from the record, in order, so the action goes
-through as if the ruleset had answered at once. ``give_up`` ends a pending call as its time
+run made are not made again but answered from the record, so the action goes
+through as if the ruleset had answered at once. ``Call.give_up`` ends a pending call as its time
 limit would (or the umpire, stopping the wait): the action done again then meets its
 ``GuestTimeout``. The desk's side of it is ``app.ui.shell.guest_worker``.
 """
@@ -109,6 +109,8 @@ _quick: tuple[threading.Thread, float] | None = None
 #: calls abandoned after their time limit, by (ruleset, call): their job and the seconds waited
 _hanging: dict[tuple[str, str], tuple[_Job, float]] = {}
 _hanging_lock = threading.Lock()
+#: the last call of each (ruleset, call) left to answer later (``answer_later``)
+_thinking: dict[tuple[str, str], Call] = {}
 #: ``worker`` is set in the guest workers' threads (a call made there runs there)
 _inside = threading.local()
 
@@ -192,10 +194,13 @@ class Call:
     error it ended with: a ``GuestTimeout`` when it was given up (``give_up``), or the
     ``GuestError`` its failure made (made once: the message bar hears of it once)."""
 
-    __slots__ = ("call", "job", "ruleset", "started", "time_limit", "verdict")
+    __slots__ = ("asked", "call", "job", "ruleset", "started", "time_limit", "verdict")
 
     def __init__(self, ruleset: str, call: str, job: _Job, time_limit: float) -> None:
         self.ruleset, self.call, self.job, self.time_limit = ruleset, call, job, time_limit
+        #: what was asked (the function, its arguments): an action done again takes this
+        #: answer only for the same question
+        self.asked = (job.fn, job.args, job.kwargs)
         self.started = time.monotonic()
         self.verdict: GuestError | None = None
 
@@ -203,6 +208,19 @@ class Call:
     def answered(self) -> bool:
         """It returned or raised (its answer is in the record), or it was given up."""
         return self.verdict is not None or self.job.done.is_set()
+
+    def give_up(self, stopped_after: float | None = None) -> None:
+        """End it as its time limit does (``stopped_after``: the umpire stopped waiting after
+        that many seconds): abandoned in its worker, and the action done again meets its
+        ``GuestTimeout``."""
+        if self.answered:
+            return
+        waited = self.time_limit if stopped_after is None else max(round(stopped_after, 1), 0.1)
+        self.verdict = GuestTimeout(
+            self.ruleset, self.call, waited, stopped=stopped_after is not None
+        )
+        with _hanging_lock:
+            _hanging[(self.ruleset, self.call)] = (self.job, waited)
 
 
 class GuestPending(BaseException):
@@ -216,13 +234,64 @@ class GuestPending(BaseException):
 
 class Record:
     """The guarded calls one action made, in order (``replaying``): done again, the action
-    takes their answers instead of calling again, as long as it asks the same calls."""
+    takes their answers instead of calling again. Each call takes the first answer of the
+    same (ruleset, call) it has not taken yet in this run: an action done again asks the
+    same questions in the same order, even where it skips one it needs no more (a cache
+    answered it) or asks one more."""
 
-    __slots__ = ("calls", "position")
+    __slots__ = ("calls", "taken")
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
-        self.position = 0
+        self.taken: set[int] = set()
+
+    def take(self, ruleset: str, call: str, asked: tuple[Any, ...]) -> Call | None:
+        """The recorded answer to this question not taken yet in this run, taken: the first
+        one asked with the same arguments, else the first of the same call (arguments made
+        afresh by the action done again: dice, a closure over them)."""
+        same_call = [
+            i
+            for i, made in enumerate(self.calls)
+            if i not in self.taken and made.ruleset == ruleset and made.call == call
+        ]
+        if not same_call:
+            return None
+        i = next((i for i in same_call if _same(self.calls[i].asked, asked)), same_call[0])
+        self.taken.add(i)
+        return self.calls[i]
+
+    def add(self, made: Call) -> None:
+        self.taken.add(len(self.calls))
+        self.calls.append(made)
+
+
+def _same(x: Any, y: Any) -> bool:
+    """The same question: the same object, an equal value, the same function's code over
+    the same values (a closure made afresh by an action done again)."""
+    if x is y:
+        return True
+    if isinstance(x, tuple | list) and isinstance(y, tuple | list):
+        return len(x) == len(y) and all(_same(a, b) for a, b in zip(x, y, strict=True))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_same(x[k], y[k]) for k in x)
+    code = getattr(x, "__code__", None)
+    if code is not None or getattr(y, "__code__", None) is not None:
+        if code is not getattr(y, "__code__", None):
+            return False
+        if not _same(getattr(x, "__self__", None), getattr(y, "__self__", None)):
+            return False
+        cells = getattr(x, "__closure__", None) or ()
+        others = getattr(y, "__closure__", None) or ()
+        try:
+            return len(cells) == len(others) and all(
+                _same(a.cell_contents, b.cell_contents) for a, b in zip(cells, others, strict=True)
+            )
+        except ValueError:  # a cell not filled yet
+            return False
+    try:
+        return bool(x == y)
+    except Exception:  # noqa: BLE001 - values that cannot be compared are not the same
+        return False
 
 
 def answer_later(after: float | None) -> None:
@@ -232,29 +301,36 @@ def answer_later(after: float | None) -> None:
     _quick = None if after is None else (threading.current_thread(), after)
 
 
+def current() -> Record | None:
+    """The record of the action this thread is inside, done again when a call it makes is to
+    be answered later (``replaying``); ``None`` outside any (or ``detached``)."""
+    record: Record | None = getattr(_inside, "record", None)
+    return record
+
+
+@contextmanager
+def detached() -> Iterator[None]:
+    """Calls made within belong to no action done again (what the game's listeners do after
+    an action wrote: they answer their own ``GuestPending``)."""
+    outer = getattr(_inside, "record", None)
+    _inside.record = None
+    try:
+        yield
+    finally:
+        _inside.record = outer
+
+
 @contextmanager
 def replaying(record: Record) -> Iterator[Record]:
     """Calls made within are answered from ``record`` where it has them (in order) and added
     to it otherwise; an inner ``replaying`` has a record of its own."""
     outer = getattr(_inside, "record", None)
-    record.position = 0
+    record.taken = set()
     _inside.record = record
     try:
         yield record
     finally:
         _inside.record = outer
-
-
-def give_up(call: Call, stopped_after: float | None = None) -> None:
-    """End a pending call as its time limit does (``stopped_after``: the umpire stopped
-    waiting after that many seconds): abandoned in its worker, and the action done again
-    meets its ``GuestTimeout``."""
-    if call.answered:
-        return
-    waited = call.time_limit if stopped_after is None else max(round(stopped_after, 1), 0.1)
-    call.verdict = GuestTimeout(call.ruleset, call.call, waited, stopped=stopped_after is not None)
-    with _hanging_lock:
-        _hanging[(call.ruleset, call.call)] = (call.job, waited)
 
 
 def hanging() -> list[tuple[str, str]]:
@@ -347,12 +423,12 @@ def _in_thread(
         except (Exception, SystemExit, KeyboardInterrupt) as e:
             raise GuestError(name, call, _brief(e), e) from e
     record: Record | None = getattr(_inside, "record", None) if _quick else None
-    if record is not None and record.position < len(record.calls):
-        made = record.calls[record.position]
-        if (made.ruleset, made.call) == (name, call):
-            record.position += 1
-            return _answer(made)
-        del record.calls[record.position :]  # the action went another way: asked afresh
+    answer: T
+    if record is not None:
+        made_before = record.take(name, call, (fn, args, kwargs))
+        if made_before is not None:
+            answer = _answer(made_before)
+            return answer
     key = (name, call)
     with _hanging_lock:
         earlier = _hanging.get(key)
@@ -361,20 +437,25 @@ def _in_thread(
         _hanging.pop(key, None)
     job = _Job(fn, args, kwargs)
     _Worker.run(job)
-    quick = _quick is not None and _quick[0] is threading.current_thread()
-    if quick:
+    quick = _quick
+    if quick is not None and quick[0] is threading.current_thread():
         made = Call(name, call, job, time_limit)
         if record is not None:
-            record.calls.append(made)
-            record.position += 1
-        if not job.done.wait(min(_quick[1], time_limit)):  # type: ignore[index]
+            record.add(made)
+        earlier_call = _thinking.get(key)
+        # the same call still thinking for another action: this one is not waited for either
+        wait = 0.0 if earlier_call is not None and not earlier_call.answered else quick[1]
+        if not job.done.wait(min(wait, time_limit)):
+            _thinking[key] = made
             raise GuestPending(made)
-        return _answer(made)
+        answer = _answer(made)
+        return answer
     if not job.done.wait(time_limit):
         with _hanging_lock:
             _hanging[key] = (job, time_limit)
         raise GuestTimeout(name, call, time_limit)
-    return _outcome(name, call, job)
+    answer = _outcome(name, call, job)
+    return answer
 
 
 def _answer(made: Call) -> Any:

@@ -35,7 +35,7 @@ from app.core.chain_odds import ChainOdds
 from app.core.dice import DiceSource
 from app.core.engagement import Engagement
 from app.core.events import Envelope
-from app.core.guest import TIME_LIMIT, still_busy
+from app.core.guest import TIME_LIMIT, GuestPending, still_busy
 from app.core.prepared import DieToType, Prepared
 from app.core.ruleset import Resolution, Ruleset, Step
 from app.core.ruling import Ruling
@@ -139,7 +139,7 @@ class GameSession:
             return
         try:
             self.keep_rows()
-        except Exception as e:  # noqa: BLE001 - never a reason the game did not close
+        except (Exception, GuestPending) as e:  # noqa: BLE001 - never a reason the game did not close
             logger.debug("%s: the desk's rows were not kept: %s", store.where, e)
 
     def keep_rows(self, rows: Mapping[str, Any] | None = None) -> None:

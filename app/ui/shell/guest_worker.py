@@ -22,7 +22,7 @@ Two ways, one for each kind of call:
   held back from the desk (and the game takes in other stations' actions only after it:
   ``waiting``); after ``DIALOG_AFTER_MS`` a small application-modal ``WaitingDialog`` says
   "Waiting for the ruleset X (call)… N s" with **Stop waiting** (Esc), and his input goes to
-  it. Stop waiting, or the time limit, gives the call up (``app.core.guest.give_up``): the
+  it. Stop waiting, or the time limit, gives the call up (``app.core.guest.Call.give_up``): the
   action done again meets "did not answer", names the ruleset and the call, and writes
   nothing. The busy cursor shows meanwhile.
 """
@@ -30,11 +30,12 @@ Two ways, one for each kind of call:
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, ParamSpec
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
@@ -49,7 +50,8 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from app.core import guest
+if TYPE_CHECKING:
+    from app.core import guest
 
 P = ParamSpec("P")
 
@@ -74,7 +76,7 @@ shown: WaitingDialog | None = None
 redraw_all: Callable[[], None] | None = None
 #: how far the game has gone (its last sequence number), as the desk's model says: an action
 #: that wrote before it had to wait is not done again (``redraw_all`` instead)
-game_seq: Callable[[], int] = lambda: 0
+game_seq: Callable[[], int] = int  # (no game: 0)
 
 
 class WaitingDialog(QDialog):
@@ -95,9 +97,6 @@ class WaitingDialog(QDialog):
         self.setWindowTitle("Waiting for the ruleset")
         self.setWindowModality(Qt.WindowModality.ApplicationModal)
         self.stopped = False
-        #: the window active and the widget with the focus before it showed: given them back
-        #: when it goes (it has no parent for Qt to go back to)
-        self.came_from: tuple[QWidget | None, QWidget | None] = (None, None)
         self._what = f"Waiting for the ruleset {ruleset} ({call})…"
         self.since = since
         self.label = QLabel(self)
@@ -151,10 +150,18 @@ class Task:
 
     def __init__(self, body: Callable[[], object]) -> None:
         self.body = body
-        self.record = guest.Record()
+        self.record: guest.Record | None = None
         self.waiting_on: guest.Call | None = None
 
     def run(self) -> None:
+        # (app.core.guest, and pydantic with it, come with the first game's rules, never
+        # before the first paint: until then no ruleset call can be left to answer later)
+        guest = sys.modules.get("app.core.guest")
+        if guest is None:
+            self.body()
+            return
+        if self.record is None:
+            self.record = guest.Record()
         seq = game_seq()
         try:
             with guest.replaying(self.record):
@@ -164,7 +171,7 @@ class Task:
             if game_seq() != seq and redraw_all is not None:
                 # it wrote before it had to wait: not done again (it would write twice); the
                 # desk is drawn afresh from the game as it is once the ruleset has answered
-                self.body, self.record = redraw_all, guest.Record()
+                self.body, self.record = redraw_all, None
             patience().wait_for(self)
 
 
@@ -182,12 +189,12 @@ def patient(handler: Callable[P, object]) -> Callable[P, None]:
     return run
 
 
-def answered_later(pending: guest.GuestPending, redraw: Callable[[], None] | None = None) -> None:
-    """A call that had to be waited for reached the event loop outside any ``patient``
-    action: the desk waits for it all the same, then draws afresh (``redraw``, else
-    ``redraw_all``)."""
-    task = Task(redraw or redraw_all or (lambda: None))
-    task.waiting_on = pending.call
+def when_answered(call: guest.Call, then: Callable[[], object]) -> None:
+    """Do ``then`` (one of the desk's actions) once ``call`` has answered, the event loop
+    turning meanwhile: a draft's prepare that waits, or a call that reached the event loop
+    outside any ``patient`` action (``then``: ``redraw_all``)."""
+    task = Task(then)
+    task.waiting_on = call
     patience().wait_for(task)
 
 
@@ -226,6 +233,9 @@ class Patience(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.tasks: list[Task] = []
+        #: from the first action that waits until every one is done
+        self._active = False
+        self._polling = False
         self._since = 0.0
         self._stopping = False
         self._came_from: tuple[QWidget | None, QWidget | None] = (None, None)
@@ -238,7 +248,8 @@ class Patience(QObject):
         """Do ``task`` again once the call it waits for has answered."""
         global waiting
         app = QCoreApplication.instance()
-        if not self.tasks:
+        if not self._active:  # (an action done again that waits anew: the same wait)
+            self._active = True
             self._since = time.monotonic()
             self._stopping = False
             waiting = True
@@ -256,7 +267,7 @@ class Patience(QObject):
             self.tasks.append(task)
         call = task.waiting_on
         if self._stopping and call is not None:  # the umpire wants his desk back
-            guest.give_up(call, time.monotonic() - call.started)
+            call.give_up(time.monotonic() - call.started)
         if shown is not None and call is not None and task is self.tasks[0]:
             shown.waiting_for(call.ruleset, call.call)
 
@@ -267,10 +278,19 @@ class Patience(QObject):
         now = time.monotonic()
         for task in self.tasks:
             if task.waiting_on is not None:
-                guest.give_up(task.waiting_on, now - task.waiting_on.started)
+                task.waiting_on.give_up(now - task.waiting_on.started)
         self._timer.start(0)
 
     def _poll(self) -> None:
+        if self._polling:  # (an action done again that opened a dialog of its own)
+            return
+        self._polling = True
+        try:
+            self._turn()
+        finally:
+            self._polling = False
+
+    def _turn(self) -> None:
         global shown
         self._timer.setInterval(POLL_MS)
         while self.tasks:
@@ -279,7 +299,7 @@ class Patience(QObject):
             if call is not None and not call.answered:
                 now = time.monotonic()
                 if now - call.started >= call.time_limit:
-                    guest.give_up(call)
+                    call.give_up()
                     continue
                 app = QCoreApplication.instance()
                 if shown is None and isinstance(app, QApplication):
@@ -288,13 +308,18 @@ class Patience(QObject):
                 elif shown is not None:
                     shown.tick()
                 return
-            self.tasks.pop(0)
             task.waiting_on = None
-            task.run()  # done, or waiting again (first in line)
+            try:
+                task.run()  # done, or waiting again (first in line)
+            except Exception:  # noqa: BLE001 - a bug in the action: said, and the desk goes on
+                sys.excepthook(*sys.exc_info())
+            if task.waiting_on is None and task in self.tasks:
+                self.tasks.remove(task)
         self._done()
 
     def _done(self) -> None:
         global waiting, shown
+        self._active = False
         self._timer.stop()
         waiting = False
         app = QCoreApplication.instance()
@@ -304,8 +329,9 @@ class Patience(QObject):
             QGuiApplication.restoreOverrideCursor()
         dialog, shown = shown, None
         if dialog is not None:
-            dialog.came_from = self._came_from
-            _close(dialog)
+            dialog.hide()
+            dialog.deleteLater()
+        _give_back_focus(*self._came_from)
 
 
 _patience: Patience | None = None
@@ -339,6 +365,8 @@ def _show_dialog(ruleset: str, call: str, time_limit: float, since: float) -> Wa
 def install() -> None:
     """Guarded calls made in the GUI thread are waited for ``ANSWER_LATER_AFTER`` at most;
     then the desk's action waits for them with its event loop turning (idempotent)."""
+    from app.core import guest
+
     if threading.current_thread() is threading.main_thread():
         guest.answer_later(ANSWER_LATER_AFTER)
 
@@ -405,16 +433,14 @@ class GuestWorker(QObject):
             self.failed.emit(tag, error)
 
 
-def _close(dialog: WaitingDialog) -> None:
-    """Hide the dialog and give the window and widget it came from back their focus."""
-    window, focus = dialog.came_from
-    dialog.hide()
-    dialog.deleteLater()
-    if window is not None and isValid(window) and window.isVisible():
-        window.activateWindow()
-        if focus is None or not isValid(focus) or not focus.isVisible():
-            # the widget it came from is gone (a form the action closed): the one the window
-            # gave the focus to meanwhile (the next form's first field), else the window
-            focus = window.focusWidget() or window
-        if isValid(focus) and focus.isVisible():
-            focus.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+def _give_back_focus(window: QWidget | None, focus: QWidget | None) -> None:
+    """The window the umpire was on when the action began to wait gets the keyboard back, on
+    the widget it gives the focus to now (the action may have moved it: the next form's first
+    field), else the one he was on, else the window itself."""
+    if window is None or not isValid(window) or not window.isVisible():
+        return
+    window.activateWindow()
+    for widget in (window.focusWidget(), focus, window):
+        if widget is not None and isValid(widget) and widget.isVisible() and widget.isEnabled():
+            widget.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+            return
