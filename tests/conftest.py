@@ -60,6 +60,27 @@ def _cycles_collected_in_the_gui_thread(request: pytest.FixtureRequest) -> Itera
     gc.enable()
 
 
+@pytest.fixture(autouse=True)
+def _the_desk_waits_as_a_test_looks(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A test with Qt drives the desk and looks right after each click: a ruleset call the
+    desk makes in its GUI thread is waited for up to its time limit before the action goes
+    back to the event loop (the desk's own ``ANSWER_LATER_AFTER`` is a tenth of a second, and
+    a call on a busy test machine can take longer). The tests of answering later set it
+    themselves (test_hostile_desk, test_guest_worker, test_answered_later: every call of a
+    whole turn answered later). After the test, calls in this thread wait as in any other."""
+    if not {"qtbot", "qapp"} & set(request.fixturenames):
+        yield
+        return
+    from app.core import guest
+    from app.ui.shell import guest_worker
+
+    monkeypatch.setattr(guest_worker, "ANSWER_LATER_AFTER", 3600.0)
+    yield
+    guest.answer_later(None)
+
+
 HOSTILE_SITE = Path(__file__).parent / "fixtures" / "hostile_site"
 #: the import time limit for hostile plugins in tests (the hang at import costs this once)
 HOSTILE_TIME_LIMIT = 8.0

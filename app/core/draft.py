@@ -20,15 +20,16 @@ Pure Python: no Qt. The desk, a test or a player's page drive it alike.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
 
 from psygnal import Signal
 from pydantic import ValidationError
 
-from app.core import field_text
+from app.core import field_text, guest
 from app.core.acting import ActingLine
 from app.core.dice import DiceError, DiceSource, DiceSpec, SeededDice, TableDice
 from app.core.engagement import Engagement
@@ -43,6 +44,58 @@ __all__ = [
     "Entry",
     "pools",
 ]
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _waits(
+    method: Callable[Concatenate[ActionDraft, P], R],
+) -> Callable[Concatenate[ActionDraft, P], R | None]:
+    """One of the draft's actions (a keystroke, a line opened, Resolve, the game changed).
+    A ruleset call it makes that is to be answered later (``app.core.guest.GuestPending``:
+    the desk's GUI thread does not wait, issue 44) puts the draft back as the action found it
+    (no view was told of the half-done action), ``waiting`` set (no Resolve meanwhile) and
+    ``waits`` emitted; ``prepare_again``, once the call has answered, does the action again,
+    its calls answered from the first run's record, so it goes through as if the ruleset had
+    answered at once. A newer action supersedes it. Within one of the desk's actions that is
+    done again itself (``app.core.guest.current``: a key's, a click's), the draft is put back
+    and the ``GuestPending`` goes on to it."""
+
+    @functools.wraps(method)
+    def run(self: ActionDraft, /, *args: P.args, **kwargs: P.kwargs) -> R | None:
+        outer, here = self._in_action, guest.current()
+        if outer is not None and outer is here:  # within another action of the draft
+            return method(self, *args, **kwargs)
+        if here is not None:  # within one of the desk's actions: that one is done again
+            before = self._state()
+            self._again, self.waiting, self._in_action = None, None, here
+            try:
+                return method(self, *args, **kwargs)
+            except guest.GuestPending:
+                self.__dict__.update(before)
+                raise
+            finally:
+                self._in_action = outer
+        again = functools.partial(method, self, *args, **kwargs)
+        record = self._again[1] if self._again is not None and self._again[2] else guest.Record()
+        self._again, self.waiting, self._in_action = None, None, record
+        before = self._state()
+        try:
+            with guest.replaying(record):
+                return again()
+        except guest.GuestPending as e:
+            # as the action found it (what it changed so far never shown: no view is told of
+            # a half-done action), until it is done again
+            self.__dict__.update(before)
+            self._again, self.waiting = (again, record, False), e.call
+            self.waits.emit(e.call)
+            return None
+        finally:
+            self._in_action = outer
+
+    return run
 
 
 class Desk(Protocol):
@@ -178,6 +231,9 @@ class ActionDraft:
     #: the game changed while no view showed the draft (``shown``): it is prepared again when
     #: next read, and its view should paint it again when it comes into view (issue 48)
     behind = Signal()
+    #: an action waits for a ruleset call (``app.core.guest.Call``): the draft is as the
+    #: action found it until ``prepare_again`` (issue 44)
+    waits = Signal(object)
 
     def __init__(self, desk: Desk | None = None, *, whole_game: bool = False) -> None:
         self._desk = desk
@@ -217,6 +273,12 @@ class ActionDraft:
         self._own: list[tuple[bool, bool]] | None = None
         #: why the action could not be prepared at all (the rules or the ruleset refused)
         self.prepare_error = ""
+        #: the ruleset call the last action waits for (``prepare_again``), if any
+        self.waiting: guest.Call | None = None
+        #: that action, to be done again, its record of answers, and whether it is being
+        #: done again now (``_waits``)
+        self._again: tuple[Callable[[], object], guest.Record, bool] | None = None
+        self._in_action: guest.Record | None = None
         #: a new game, or just resolved: the umpire is not at the form yet, so a refusal of
         #: the action as it stands is said beside the odds, not in red
         self.quiet = True
@@ -373,6 +435,8 @@ class ActionDraft:
         """The red line: what was just refused, or why the action as it stands cannot act."""
         if self._refused:
             return self._refused
+        if self.waiting is not None:
+            return f"Waiting for the ruleset {self.waiting.ruleset} ({self.waiting.call})…"
         p = self.prepared
         if self.prepare_error:
             return self.prepare_error
@@ -388,7 +452,7 @@ class ActionDraft:
     def can_resolve(self) -> bool:
         """Resolve is offered: an action is prepared and the rules do not refuse it as it is."""
         p = self.prepared
-        return p is not None and not p.refused and not p.cannot
+        return p is not None and not p.refused and not p.cannot and self.waiting is None
 
     @property
     def slots(self) -> list[DieSlot]:
@@ -487,6 +551,7 @@ class ActionDraft:
 
     # -- opening an action ---------------------------------------------------------------------
 
+    @_waits
     def reset(self) -> None:
         """A new game (or the same game afresh): the procedure shown stays if the ruleset has
         it, on the first aircraft whose cards it reads; nothing typed; the umpire not at it."""
@@ -527,6 +592,7 @@ class ActionDraft:
         self.line, self._line_listed = None, False
         return had
 
+    @_waits
     def open_line(self, procedure: str, who: str, other: str | None = None) -> None:
         """A "who acts now" line: this procedure with the line's aircraft each in the role the
         rules give it, on a clean form, the cursor in the first field to type. Dice typed for
@@ -547,6 +613,7 @@ class ActionDraft:
         self._prepare()
         self.focus.emit(self.first_entry())
 
+    @_waits
     def choose_procedure(self, procedure: str) -> None:
         """Another procedure picked: a clean form for it with the aircraft picked (or the first
         whose cards it reads); the dice of the last one cleared, and said."""
@@ -566,6 +633,7 @@ class ActionDraft:
         self.notice = "Dice cleared (another procedure): type the dice of this one." if had else ""
         self._prepare()
 
+    @_waits
     def set_role(self, role: str, aircraft: str | None) -> None:
         """The umpire picked ``aircraft`` for ``role`` (``""`` in Target: his own what-if).
         Values typed for what the new cards say give way to them; the dice typed for the last
@@ -608,6 +676,7 @@ class ActionDraft:
         a, t = e.aircraft.get(first or ""), e.aircraft.get(target)
         return t is not None and t.in_play and (a is None or a.side != t.side)
 
+    @_waits
     def choose(self, ids: Sequence[str]) -> str:
         """The Roster's selection: the first aircraft acts, a second is the target. Returns
         what changed hands, also kept as the notice ("" when nothing did)."""
@@ -645,6 +714,7 @@ class ActionDraft:
 
     # -- typing --------------------------------------------------------------------------------
 
+    @_waits
     def type_text(self, name: str, text: str, *, advance: bool = True) -> None:
         """The umpire typed ``text`` in field ``name`` (the whole text the field holds). A
         whole number no further digit could change moves the cursor on (``advance``)."""
@@ -660,6 +730,7 @@ class ActionDraft:
         if field_text.is_complete(text.strip(), low, high):
             self._advance_from(Entry("field", name))
 
+    @_waits
     def pick(self, name: str, value: Any, *, advance: bool = False) -> None:
         """The umpire picked ``value`` in field ``name`` (a choice, a box, ticked items);
         ``advance``: picked by its key, the cursor moves on as after a typed number."""
@@ -671,6 +742,7 @@ class ActionDraft:
         if advance and not self.error(name):
             self._advance_from(Entry("field", name))
 
+    @_waits
     def override(self, name: str) -> None:
         """The umpire overrides a locked value: it becomes his to type (the value read is
         kept as the text until he types another), and the log records it."""
@@ -686,6 +758,7 @@ class ActionDraft:
         self._edited()
         self.focus.emit(Entry("field", name))
 
+    @_waits
     def set_reason(self, text: str) -> None:
         """Why the override: goes into the log and the ruling with the action."""
         if text != self.reason:
@@ -697,6 +770,7 @@ class ActionDraft:
         self._refused = ""
         self._prepare()
 
+    @_waits
     def type_die(self, index: int, text: str) -> None:
         """The umpire typed (or pasted) ``text`` in die slot ``index``. Several dice pasted in
         the field of one die fill it and the fields after it, when there are enough of them
@@ -827,6 +901,7 @@ class ActionDraft:
         if nxt.kind == "die":
             self.focus.emit(nxt)
 
+    @_waits
     def fill_sent(self, dice: Sequence[tuple[str, str]], plot: Mapping[str, Any], said: str) -> str:
         """What a player's page sent for the line this draft is open on, accepted by the
         umpire's key (issue 48): a plot's values go into their fields and the dice into their
@@ -862,6 +937,7 @@ class ActionDraft:
         self.focus.emit(self.next_entry())
         return ""
 
+    @_waits
     def clear_dice(self, why: str) -> None:
         """Empty the typed dice (they belong to the action they were typed for) and say so."""
         if self._clear_dice():
@@ -876,6 +952,7 @@ class ActionDraft:
 
     # -- the flow: Enter, resolve ---------------------------------------------------------------
 
+    @_waits
     def enter(self, at: Entry | None = None) -> None:
         """Enter where the cursor is: on to what is still to type (saying why where the
         cursor stays), else resolve; an action the rules refuse as it stands is resolved, so
@@ -903,6 +980,7 @@ class ActionDraft:
             )
         return self.refusal
 
+    @_waits
     def resolve(self, seen: Prepared | None = None) -> bool:
         """Resolve exactly the prepared action the umpire sees (``seen``: the one the form
         showed, if the draft has prepared again since: another window acted first) with the
@@ -964,10 +1042,20 @@ class ActionDraft:
         self._clear_dice()
         self._refused, self.notice = "", ""
         self.resolved.emit(res, p)
+        # what follows the write is an action of its own: one that waits for the ruleset is
+        # done again by itself, never the resolve (it would write twice; issue 44)
+        with guest.detached():
+            self._after_resolve(res)
+        return True
+
+    @_waits
+    def _after_resolve(self, res: Resolution) -> None:
+        """After a resolve wrote: the roll it owes opened (said), else the form cleared and
+        the desk told to move on."""
         if self.whole_game:  # the roll stays on its panel, ready for the next turn's
             self.quiet = True
             self._prepare()
-            return True
+            return
         if res.follows is not None:
             owed = res.follows
             who, pid = owed.who, owed.procedure
@@ -977,13 +1065,12 @@ class ActionDraft:
             title = self.desk.ruleset.procedures[pid].title
             self.notice = f"Owed now: {title} for {name}. Resolve it next."
             self._emit()
-            return True
+            return
         self.texts, self.picked, self.overridden, self.reason = {}, {}, set(), ""
         self.line, self._line_listed = None, False
         self.quiet = True
         self._prepare()
         self.done.emit()
-        return True
 
     def _resolve_own(self, p: Prepared, dice: DiceSource) -> Resolution:
         """``desk.resolve``, the draft's own ``game_changed`` held meanwhile: once it is
@@ -1052,6 +1139,7 @@ class ActionDraft:
 
     # -- the game changed ----------------------------------------------------------------------
 
+    @_waits
     def game_changed(self, undone: bool = False, elsewhere: bool = False) -> None:
         """Something was appended (a piece moved, a card edited, an undo, another window's
         action): the draft is prepared again on the game as it is. A roll owed that is no
@@ -1109,6 +1197,7 @@ class ActionDraft:
         self.notice = f"{title} for {name} left the form: {why}."
         self._prepare()
 
+    @_waits
     def set_players_roll(self, on: bool) -> None:
         """The desk's dice choice: typed dice (the players roll) or Airboss's."""
         if on != self.players_roll:
@@ -1121,6 +1210,7 @@ class ActionDraft:
             self.missing = e
             self._emit()
 
+    @_waits
     def tables_changed(self) -> None:
         """A table value was saved: prepared again; a resolve that stopped at the missing cell
         goes on with the dice typed."""
@@ -1153,6 +1243,22 @@ class ActionDraft:
             kind, optional = field_text.kind_of(self.proc.Inputs.model_fields[name])
             out[name] = field_text.parse(kind, text, optional)
         return out
+
+    def _state(self) -> dict[str, Any]:
+        """What an action may change, copied (``_waits`` puts it back)."""
+        return {
+            k: v.copy() if isinstance(v, dict | list | set) else v
+            for k, v in self.__dict__.items()
+            if k not in ("_again", "waiting", "_in_action")
+        }
+
+    def prepare_again(self) -> None:
+        """Do the action that ``waiting`` held up again, now that its ruleset call answered."""
+        if self._again is not None:
+            again, record, _ = self._again
+            self._again = (again, record, True)
+            with guest.detached():  # its own record, not that of whoever asks it again
+                _waits(lambda draft: again())(self)
 
     def _prepare(self) -> None:
         """The one call that prepares the action, then ``changed``."""

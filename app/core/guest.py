@@ -13,9 +13,17 @@ Pure Python: no Qt. A call abandoned after its time limit keeps its daemon threa
 returns (Python cannot stop a thread); it can no longer reach the caller, which has moved on.
 While it has not returned, the same call of the same ruleset is refused at once with the same
 "did not answer" message, so a ruleset that hangs costs the desk its time limit once, not on
-every redraw. How the caller waits is pluggable (``set_waiter``): the desk installs a waiter
-that keeps its event loop turning meanwhile and lets the umpire stop waiting before the time
-limit (``app.ui.shell.guest_worker``); a call he stopped waiting for is abandoned the same way.
+every redraw.
+
+A caller that must not wait (the desk's GUI thread, issue 44: no nested event loop) says so
+with ``answer_later(after)``: its guarded calls are waited for at most ``after`` seconds, and a
+call still thinking then raises ``GuestPending`` (not an ``Exception``: nothing that catches
+errors swallows it) and goes on in its worker. The caller goes back to its own work and does
+its action again when the call has answered, inside ``replaying(record)``: the calls the first
+run made are not made again but answered from the record, so the action goes
+through as if the ruleset had answered at once. ``Call.give_up`` ends a pending call as its time
+limit would (or the umpire, stopping the wait): the action done again then meets its
+``GuestTimeout``. The desk's side of it is ``app.ui.shell.guest_worker``.
 """
 
 from __future__ import annotations
@@ -23,7 +31,9 @@ from __future__ import annotations
 import _thread
 import queue
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from math import gcd
 from typing import Any, TypeVar
@@ -33,13 +43,6 @@ from pydantic import ValidationError
 from app.core.errors import RuleViolation
 
 T = TypeVar("T")
-
-#: how a caller waits for a guest call to be done (the event set), at most ``time_limit``
-#: seconds, told the ruleset's name and the call it waits for: the default just waits; the
-#: desk's keeps its window painting and offers to stop waiting (``set_waiter``). It returns
-#: ``None``, or the seconds it waited when it gave up before the time limit (the umpire
-#: stopped waiting): the call is then abandoned as after its time limit
-Waiter = Callable[[threading.Event, float, str, str], float | None]
 
 #: the documented time limit, in seconds, for ruleset calls that may be slow (odds, decide,
 #: steps, acting) when the caller asks for one
@@ -101,14 +104,13 @@ class GuestTimeout(GuestError):
         _tell(self)
 
 
-def _wait(done: threading.Event, time_limit: float, ruleset: str, call: str) -> None:
-    done.wait(time_limit)
-
-
-_waiter: Waiter = _wait
+#: the thread whose guarded calls are waited for only briefly (``answer_later``), and how long
+_quick: tuple[threading.Thread, float] | None = None
 #: calls abandoned after their time limit, by (ruleset, call): their job and the seconds waited
 _hanging: dict[tuple[str, str], tuple[_Job, float]] = {}
 _hanging_lock = threading.Lock()
+#: the last call of each (ruleset, call) left to answer later (``answer_later``)
+_thinking: dict[tuple[str, str], Call] = {}
 #: ``worker`` is set in the guest workers' threads (a call made there runs there)
 _inside = threading.local()
 
@@ -116,8 +118,7 @@ _inside = threading.local()
 class _Done(threading.Event):
     """A ``threading.Event`` set once, by the worker, made of a flag and one bare lock (held
     until set): an ``Event``'s condition variable cost five times the hand-over to the worker
-    itself, more than most guest calls (issue 44). Waiters (``Waiter``) use ``wait`` and
-    ``is_set``."""
+    itself, more than most guest calls (issue 44). Callers use ``wait`` and ``is_set``."""
 
     def __init__(self) -> None:  # noqa: PLW0231 - the Event's condition is what this replaces
         self._is_set = False
@@ -187,12 +188,149 @@ class _Worker:
             job.done.set()
 
 
-def set_waiter(waiter: Waiter | None) -> Waiter:
-    """Wait for guest calls with ``waiter`` from now on (``None``: a plain wait); returns the
-    waiter it replaces."""
-    global _waiter
-    old, _waiter = _waiter, waiter or _wait
-    return old
+class Call:
+    """One guarded call made with ``answer_later``: ``ruleset`` and ``call`` name it, ``job``
+    runs it, ``started`` (``time.monotonic``) and ``time_limit`` bound it; ``verdict`` is the
+    error it ended with: a ``GuestTimeout`` when it was given up (``give_up``), or the
+    ``GuestError`` its failure made (made once: the message bar hears of it once)."""
+
+    __slots__ = ("asked", "call", "job", "ruleset", "started", "time_limit", "verdict")
+
+    def __init__(self, ruleset: str, call: str, job: _Job, time_limit: float) -> None:
+        self.ruleset, self.call, self.job, self.time_limit = ruleset, call, job, time_limit
+        #: what was asked (the function, its arguments): an action done again takes this
+        #: answer only for the same question
+        self.asked = (job.fn, job.args, job.kwargs)
+        self.started = time.monotonic()
+        self.verdict: GuestError | None = None
+
+    @property
+    def answered(self) -> bool:
+        """It returned or raised (its answer is in the record), or it was given up."""
+        return self.verdict is not None or self.job.done.is_set()
+
+    def give_up(self, stopped_after: float | None = None) -> None:
+        """End it as its time limit does (``stopped_after``: the umpire stopped waiting after
+        that many seconds): abandoned in its worker, and the action done again meets its
+        ``GuestTimeout``."""
+        if self.answered:
+            return
+        waited = self.time_limit if stopped_after is None else max(round(stopped_after, 1), 0.1)
+        self.verdict = GuestTimeout(
+            self.ruleset, self.call, waited, stopped=stopped_after is not None
+        )
+        with _hanging_lock:
+            _hanging[(self.ruleset, self.call)] = (self.job, waited)
+
+
+class GuestPending(BaseException):
+    """``call`` (a ``Call``) has not answered within the caller's ``answer_later`` time: it
+    goes on in its worker; the caller does its action again when ``call.answered``."""
+
+    def __init__(self, call: Call) -> None:
+        super().__init__(f"the ruleset {call.ruleset} is still working out {call.call}")
+        self.call = call
+
+
+class Record:
+    """The guarded calls one action made, in order (``replaying``): done again, the action
+    takes their answers instead of calling again. Each call takes the first answer of the
+    same (ruleset, call) it has not taken yet in this run: an action done again asks the
+    same questions in the same order, even where it skips one it needs no more (a cache
+    answered it) or asks one more."""
+
+    __slots__ = ("calls", "taken")
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.taken: set[int] = set()
+
+    def take(self, ruleset: str, call: str, asked: tuple[Any, ...]) -> Call | None:
+        """The recorded answer to this question not taken yet in this run, taken: the first
+        one asked with the same arguments, else the first of the same call (arguments made
+        afresh by the action done again: dice, a closure over them)."""
+        same_call = [
+            i
+            for i, made in enumerate(self.calls)
+            if i not in self.taken and made.ruleset == ruleset and made.call == call
+        ]
+        if not same_call:
+            return None
+        i = next((i for i in same_call if _same(self.calls[i].asked, asked)), same_call[0])
+        self.taken.add(i)
+        return self.calls[i]
+
+    def add(self, made: Call) -> None:
+        self.taken.add(len(self.calls))
+        self.calls.append(made)
+
+
+def _same(x: Any, y: Any) -> bool:
+    """The same question: the same object, an equal value, the same function's code over
+    the same values (a closure made afresh by an action done again)."""
+    if x is y:
+        return True
+    if isinstance(x, tuple | list) and isinstance(y, tuple | list):
+        return len(x) == len(y) and all(_same(a, b) for a, b in zip(x, y, strict=True))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_same(x[k], y[k]) for k in x)
+    code = getattr(x, "__code__", None)
+    if code is not None or getattr(y, "__code__", None) is not None:
+        if code is not getattr(y, "__code__", None):
+            return False
+        if not _same(getattr(x, "__self__", None), getattr(y, "__self__", None)):
+            return False
+        cells = getattr(x, "__closure__", None) or ()
+        others = getattr(y, "__closure__", None) or ()
+        try:
+            return len(cells) == len(others) and all(
+                _same(a.cell_contents, b.cell_contents) for a, b in zip(cells, others, strict=True)
+            )
+        except ValueError:  # a cell not filled yet
+            return False
+    try:
+        return bool(x == y)
+    except Exception:  # noqa: BLE001 - values that cannot be compared are not the same
+        return False
+
+
+def answer_later(after: float | None) -> None:
+    """Guarded calls made in this thread are waited for at most ``after`` s, then raise
+    ``GuestPending`` (``None``: waited for up to their time limit, as in any other thread)."""
+    global _quick
+    _quick = None if after is None else (threading.current_thread(), after)
+
+
+def current() -> Record | None:
+    """The record of the action this thread is inside, done again when a call it makes is to
+    be answered later (``replaying``); ``None`` outside any (or ``detached``)."""
+    record: Record | None = getattr(_inside, "record", None)
+    return record
+
+
+@contextmanager
+def detached() -> Iterator[None]:
+    """Calls made within belong to no action done again (what the game's listeners do after
+    an action wrote: they answer their own ``GuestPending``)."""
+    outer = getattr(_inside, "record", None)
+    _inside.record = None
+    try:
+        yield
+    finally:
+        _inside.record = outer
+
+
+@contextmanager
+def replaying(record: Record) -> Iterator[Record]:
+    """Calls made within are answered from ``record`` where it has them (in order) and added
+    to it otherwise; an inner ``replaying`` has a record of its own."""
+    outer = getattr(_inside, "record", None)
+    record.taken = set()
+    _inside.record = record
+    try:
+        yield record
+    finally:
+        _inside.record = outer
 
 
 def hanging() -> list[tuple[str, str]]:
@@ -284,6 +422,13 @@ def _in_thread(
             raise
         except (Exception, SystemExit, KeyboardInterrupt) as e:
             raise GuestError(name, call, _brief(e), e) from e
+    record: Record | None = getattr(_inside, "record", None) if _quick else None
+    answer: T
+    if record is not None:
+        made_before = record.take(name, call, (fn, args, kwargs))
+        if made_before is not None:
+            answer = _answer(made_before)
+            return answer
     key = (name, call)
     with _hanging_lock:
         earlier = _hanging.get(key)
@@ -292,20 +437,47 @@ def _in_thread(
         _hanging.pop(key, None)
     job = _Job(fn, args, kwargs)
     _Worker.run(job)
-    stopped = _waiter(job.done, time_limit, name, call)
-    if not job.done.is_set():
-        # the umpire's seconds, to a tenth (never said as 0)
-        waited = time_limit if stopped is None else max(round(stopped, 1), 0.1)
+    quick = _quick
+    if quick is not None and quick[0] is threading.current_thread():
+        made = Call(name, call, job, time_limit)
+        if record is not None:
+            record.add(made)
+        earlier_call = _thinking.get(key)
+        # the same call still thinking for another action: this one is not waited for either
+        wait = 0.0 if earlier_call is not None and not earlier_call.answered else quick[1]
+        if not job.done.wait(min(wait, time_limit)):
+            _thinking[key] = made
+            raise GuestPending(made)
+        answer = _answer(made)
+        return answer
+    if not job.done.wait(time_limit):
         with _hanging_lock:
-            _hanging[key] = (job, waited)
-        raise GuestTimeout(name, call, waited, stopped=stopped is not None)
+            _hanging[key] = (job, time_limit)
+        raise GuestTimeout(name, call, time_limit)
+    answer = _outcome(name, call, job)
+    return answer
+
+
+def _answer(made: Call) -> Any:
+    """A recorded call's answer: its value, its error, its verdict, or still pending."""
+    if made.verdict is not None:
+        raise made.verdict
+    if not made.job.done.is_set():
+        raise GuestPending(made)
+    try:
+        return _outcome(made.ruleset, made.call, made.job)
+    except GuestError as e:
+        made.verdict = e
+        raise
+
+
+def _outcome(name: str, call: str, job: _Job) -> Any:
     error = job.error
     if error is not None:
         if isinstance(error, REFUSALS):
             raise error
         raise GuestError(name, call, _brief(error), error) from error
-    value: T = job.value
-    return value
+    return job.value
 
 
 def _checked(name: str, call: str, result: T, returns: Any) -> T:

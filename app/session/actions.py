@@ -209,19 +209,22 @@ class Actions:
         if prepared.inputs is None or prepared.seq != engagement.seq:
             return ""
         proc = procedure_of(self._log.ruleset, prepared.procedure)
-        dice = TableDice(list(typed))
+        so_far = list(typed)
         inputs = prepared.inputs
 
-        def wants_more() -> bool | None:
-            """True: the rules want another die; None: refused or failed (said on resolve)."""
+        def wants_more() -> tuple[bool | None, tuple[str, str] | None]:
+            """True: the rules want another die (the one wanted); None: refused or failed
+            (said on resolve). Its answer is all it tells: a question asked again is
+            answered alike (``app.core.guest.replaying``)."""
+            dice = TableDice(list(so_far))
             try:
                 proc.resolve(inputs, dice, engagement)
             except Exception:  # noqa: BLE001 - only a dry run: the refusal is said on resolve
-                return True if dice.ran_out and dice.wanted is not None else None
-            return False
+                return (True if dice.ran_out and dice.wanted is not None else None), dice.wanted
+            return False, dice.wanted
 
         try:  # the ruleset's code, guarded with the time limit (issue 31)
-            more = call_guest(
+            more, wanted = call_guest(
                 self._log.ruleset,
                 f"resolve {proc.title}",
                 wants_more,
@@ -231,13 +234,13 @@ class Actions:
             return ""
         if more is None:
             return ""
-        if more and dice.wanted is not None:
+        if more and wanted is not None:
             names = {a.id: a.name for a in engagement.aircraft.values()} | {
                 r: engagement.aircraft[a].name
                 for r, a in prepared.roles.items()
                 if a and a in engagement.aircraft
             }
-            return dice_of([dice.wanted], names)[0]
+            return dice_of([wanted], names)[0]
         return None
 
     def resolve(self, prepared: Prepared, dice: DiceSource | None = None) -> Resolution:
@@ -260,14 +263,17 @@ class Actions:
         engagement = log.timeline.state
         before = self._who_acts.owed(proc.id)
 
-        def worked_out() -> tuple[Prepared, Resolution]:
+        def worked_out() -> tuple[Prepared, Resolution, list[int]]:
+            """The action, its resolution and the typed dice it left unused: all it tells (a
+            question asked again is answered alike, ``app.core.guest.replaying``)."""
             prepared = make()
             _ready(prepared)
             chosen = dice if dice is not None else SeededDice()
-            return prepared, proc.resolve(prepared.inputs, chosen, engagement)
+            res = proc.resolve(prepared.inputs, chosen, engagement)
+            return prepared, res, list(getattr(chosen, "unused", None) or [])
 
         try:
-            prepared, res = call_guest(
+            prepared, res, extra = call_guest(
                 log.ruleset,
                 f"resolve {proc.title}",
                 worked_out,
@@ -285,7 +291,6 @@ class Actions:
         if now.seq != prepared.seq:  # taken in while the ruleset worked it out
             raise log.acted_first(prepared.seq)
         check_emitted(log.ruleset, proc, prepared.inputs, res, now)  # issue 46
-        extra = getattr(dice, "unused", None)
         if isinstance(dice, TableDice) and extra:
             used = len(dice.values) - len(extra)
             raise RuleViolation(
@@ -351,7 +356,9 @@ def _ready(prepared: Prepared) -> None:
         raise RuleViolation(prepared.error or "the inputs are not complete")
 
 
-def _resolution(result: tuple[Prepared, Any]) -> tuple[Prepared, Resolution]:
+def _resolution(
+    result: tuple[Prepared, Any, list[int]],
+) -> tuple[Prepared, Resolution, list[int]]:
     """A guest check (``call_guest``'s ``returns``) of ``_resolve``'s answer: its resolution."""
     if not isinstance(result[1], Resolution):
         raise TypeError(f"{type(result[1]).__name__}, not Resolution")

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.core.guest import still_busy
+from app.core.guest import GuestPending, still_busy
 from app.session.log import GameLog
 
 if TYPE_CHECKING:
@@ -55,5 +55,5 @@ class KeptRows:
             return
         try:
             self.keep()
-        except Exception as e:  # noqa: BLE001 - never a reason the game did not close
+        except (Exception, GuestPending) as e:  # noqa: BLE001 - never a reason the game did not close
             logger.debug("%s: the desk's rows were not kept: %s", store.where, e)

@@ -10,6 +10,7 @@ and emits the narrowest signals.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -21,6 +22,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 from app.core.errors import RuleViolation, StoreError
 from app.startup import summary as rows_of
 from app.startup.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
+from app.ui.shell.guest_worker import patient
 from app.ui.widgets.dice_mode import DiceMode
 
 #: how long closing a game waits for the background check of its whole log to end (s)
@@ -151,6 +153,8 @@ class EngagementModel(QObject):
         #: what the players' pages sent (``pending``), made when first asked for: the
         #: players' screens are off by default and the first paint does without them
         self._pending: PendingBook | None = None
+        #: the ruleset call each draft's prepare was last seen waiting for (by the draft's id)
+        self._waited: dict[int, object] = {}
         #: the actions being typed (issue 43): the Combat form's and the initiative roll's,
         #: made with the first panel that asks (the game's models load with the first game)
         self._draft: ActionDraft | None = None
@@ -287,13 +291,18 @@ class EngagementModel(QObject):
             from app.ui.shell import guest_worker  # with the first game, not before the first paint
 
             guest_worker.install()  # the ruleset's calls wait with the desk turning (issue 31)
+            guest_worker.redraw_all = self.reset.emit
+            guest_worker.game_seq = self._game_seq
             self._check_history(session)
             session.subscribe(self._on_append)
             self._follow.start()
         else:
             self._follow.stop()
-        for draft in self.drafts:
-            draft.attach(session.actions if session is not None else None)
+        from app.core import guest
+
+        with guest.detached():  # (a draft that waits for the ruleset is done again itself)
+            for draft in self.drafts:
+                draft.attach(session.actions if session is not None else None)
         if self._pending is not None:
             self._pending.clear()
         self.reset.emit()
@@ -399,11 +408,13 @@ class EngagementModel(QObject):
             return
         if not self.keeps_summary:
             return
+        from app.core.guest import GuestPending
+
         try:  # (a game closed under the model by its owner: nothing to keep)
             rows = self.summary()
             if rows is not None:
                 session.rows.keep(rows)  # (closing the game need not keep them again)
-        except (StoreError, RuleViolation):
+        except (StoreError, RuleViolation, GuestPending):  # (not worth a wait for the ruleset)
             pass
 
     def _kept(self, stored: Summary | None) -> bool:
@@ -411,9 +422,11 @@ class EngagementModel(QObject):
         to keep."""
         if stored is None or self._session is None:
             return False
+        from app.core.guest import GuestPending
+
         try:
             live = self.summary()
-        except (StoreError, RuleViolation):
+        except (StoreError, RuleViolation, GuestPending):
             return False
         kept: dict[str, Any] = dict(stored)
         return (
@@ -449,6 +462,11 @@ class EngagementModel(QObject):
         self.refused.emit(f"{message}. The game is read-only from now on.")
         self.reset.emit()
 
+    def _game_seq(self) -> int:
+        """How far the game shown has gone (its last event's sequence number; 0: no game)."""
+        return self._session.engagement.seq if self._session is not None else 0
+
+    @patient
     def follow(self) -> None:
         """Take in what another window or program appended to this game (issue 14/17): the
         panels update through ``appended`` as for our own actions."""
@@ -605,8 +623,11 @@ class EngagementModel(QObject):
 
             undone = any(isinstance(env.event, Reverted) for env in envelopes)
             elsewhere = self._session.undoing.elsewhere(envelopes)
-            for draft in self.drafts:
-                draft.game_changed(undone=undone, elsewhere=elsewhere)
+            from app.core import guest
+
+            with guest.detached():  # (a draft that waits for the ruleset is done again itself)
+                for draft in self.drafts:
+                    draft.game_changed(undone=undone, elsewhere=elsewhere)
         self.appended.emit(list(envelopes))
         if old is None:
             self.reset.emit()
@@ -633,6 +654,7 @@ class EngagementModel(QObject):
             self._draft.choose(list(ids))
         self.selection_changed.emit(list(ids))
 
+    @patient
     def request_procedure(self, procedure_id: str, who: str, other: str = "") -> None:
         """Open this procedure for a "who acts now" line's aircraft (and the other one): the
         initiative roll in the Initiative panel's draft, any other in the Combat form's. The
@@ -674,8 +696,19 @@ class EngagementModel(QObject):
         draft.done.connect(self.procedure_done.emit)
         draft.refused.connect(self.refused.emit)
         draft.before_resolve = self.follow
+        draft.waits.connect(functools.partial(self._draft_waits, draft))
         draft.attach(self._session.actions if self._session is not None else None)
         return draft
+
+    def _draft_waits(self, draft: ActionDraft, _call: object = None) -> None:
+        """A draft whose prepare waits for a ruleset call (issue 44): prepared again once the
+        call has answered, the desk's event loop turning meanwhile."""
+        call = draft.waiting
+        if call is not None and self._waited.get(id(draft)) is not call:
+            from app.ui.shell import guest_worker
+
+            self._waited[id(draft)] = call
+            guest_worker.when_answered(call, draft.prepare_again)
 
     def _dice_mode(self, players_roll: bool) -> None:
         for draft in self.drafts:
@@ -759,8 +792,11 @@ class EngagementModel(QObject):
     def tables_saved(self) -> None:
         """A table value was saved: the actions being typed are prepared again (a resolve that
         stopped at the missing cell goes on)."""
-        for draft in self.drafts:
-            draft.tables_changed()
+        from app.core import guest
+
+        with guest.detached():  # (a draft that waits for the ruleset is done again itself)
+            for draft in self.drafts:
+                draft.tables_changed()
         self.tables_changed.emit()
 
     def show_ruling(self, ruling: Any) -> None:

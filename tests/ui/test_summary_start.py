@@ -294,6 +294,7 @@ ALLOWED_OWN = {
     "app.ui.shell.desk_layout",
     "app.ui.widgets.dice_mode",
     "app.ui.shell.dock_registry",
+    "app.ui.shell.guest_worker",  # the desk's actions that wait for a ruleset (issue 44): Qt only
     "app.ui.docks",
     "app.ui.docks.roster",
     "app.ui.docks.turn",

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QLineEdit, QWidget
+from shiboken6 import isValid
 
 from app.core.data import save_override
 from app.core.events import ProcedureResolved
@@ -154,11 +155,16 @@ class Walk:
     def key(self, widget: QWidget, key: Qt.Key) -> None:
         self.qtbot.keyClick(widget, key)
         self.keys += 1
+        self.settle()
 
     def type(self, widget: QWidget, text: str) -> None:
         for ch in text:
             self.qtbot.keyClicks(widget, ch)
             self.keys += 1
+            self.settle()
+
+    def settle(self) -> None:
+        """What the umpire waits for after a key before he looks (here: nothing)."""
 
     def face(self, die: DieField) -> str:
         faces = FACES_FOR.get(self.procedure) or FACES.get(die.spec.die_name, "1")
@@ -230,6 +236,7 @@ def fill_cell(walk: Walk, offered: bool) -> None:
     walk.key(line, Qt.Key.Key_Return)
     walk.qtbot.waitUntil(lambda: table.state() != QAbstractItemView.State.EditingState)
     walk.qtbot.keyClick(table, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    walk.settle()
     walk.keys += 1
     walk.cells += 1
     walk.cell_keys += walk.keys - keys
@@ -267,8 +274,11 @@ def play_form(walk: Walk, ruleset_id: str, before: int) -> str:
             if die.edit.text().strip():
                 walk.key(die.edit, Qt.Key.Key_Return)
             else:
-                walk.type(die.edit, walk.face(die))
-                walk.dice += len(die.edit.text().replace(" ", ""))
+                faces = walk.face(die)
+                walk.type(die.edit, faces)
+                walk.dice += len(faces)
+                if not isValid(die.edit):  # the form drew its dice afresh: look again
+                    continue
                 if QApplication.focusWidget() is die.edit:  # the last die: Enter resolves
                     walk.key(die.edit, Qt.Key.Key_Return)
             continue
@@ -304,8 +314,8 @@ def play_form(walk: Walk, ruleset_id: str, before: int) -> str:
     return "no result after 40 actions"
 
 
-def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
-    walk = Walk(qtbot, window)
+def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str, walk: Walk | None = None) -> Walk:
+    walk = walk or Walk(qtbot, window)
     turn = window.panels["turn"]
     s = window.model.session
     combat = window.panels["combat"]
@@ -369,6 +379,7 @@ def walk_turn(qtbot: Any, window: MainWindow, ruleset_id: str) -> Walk:
             QApplication.processEvents()
         turn.next_action.trigger()
         QApplication.processEvents()
+        walk.settle()
     return walk
 
 

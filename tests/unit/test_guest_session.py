@@ -3,8 +3,8 @@
 hostile test ruleset (tests/fixtures/hostile_site/airboss_hostile/guest.py) into a
 ``GuestError`` naming the ruleset, the call and the error, writes nothing, and ends a hang
 within the time limit; a call that still hangs is refused at once; a "who acts now" line's dry
-run never lets a guest's exit or hang out. Also the guard's own parts: how a caller waits
-(``set_waiter``) and the control-card checker."""
+run never lets a guest's exit or hang out. Also the guard's own parts: a caller that must not
+wait (``answer_later``, issue 44) and the control-card checker."""
 
 from __future__ import annotations
 
@@ -160,50 +160,118 @@ def test_a_call_that_still_hangs_is_refused_at_once(
     assert game.who_acts.acting()
 
 
-def test_the_caller_waits_as_the_waiter_says(game: GameSession) -> None:
-    waited: list[tuple[float, str, str]] = []
+@pytest.fixture
+def quick() -> Iterator[None]:
+    """Guarded calls in this thread are waited for a twentieth of a second at most (as the
+    desk's GUI thread waits for them, issue 44)."""
+    guest.answer_later(0.05)
+    yield
+    guest.answer_later(None)
 
-    def waiter(done: threading.Event, limit: float, ruleset: str, call: str) -> None:
-        waited.append((limit, ruleset, call))
-        done.wait(limit)
 
-    old = guest.set_waiter(waiter)
+def test_a_quick_caller_is_answered_later_and_the_action_done_again_asks_nothing_twice(
+    quick: None,
+) -> None:
+    """Issue 44: a call that does not answer within the caller's time raises
+    ``GuestPending`` (which no ``except Exception`` swallows) and goes on in its worker; the
+    action done again in ``replaying`` takes the answers of its first run in order, and the
+    ruleset is asked each question once."""
+    release = threading.Event()
+    asked: list[str] = []
+
+    def quick_one() -> int:
+        asked.append("quick")
+        return 1
+
+    def slow_one() -> int:
+        asked.append("slow")
+        release.wait(5)
+        return 2
+
+    def action() -> int:
+        return call_guest("Odd rules", "quick", quick_one, time_limit=5) + call_guest(
+            "Odd rules", "slow", slow_one, time_limit=5
+        )
+
+    record = guest.Record()
+    with pytest.raises(guest.GuestPending) as e, guest.replaying(record):
+        try:
+            action()
+        except Exception:  # noqa: BLE001 - what a caller's error handling does
+            pytest.fail("GuestPending was caught as an error")
+    pending = e.value.call
+    assert (pending.ruleset, pending.call, pending.answered) == ("Odd rules", "slow", False)
+    release.set()
+    assert pending.job.done.wait(5) and pending.answered
+    with guest.replaying(record):
+        assert action() == 3
+    assert asked == ["quick", "slow"]
+    # outside any record the same questions are asked afresh
+    assert action() == 3 and asked == ["quick", "slow", "quick", "slow"]
+
+
+def test_an_action_done_again_that_asks_another_question_is_answered_afresh(quick: None) -> None:
+    record = guest.Record()
+    release = threading.Event()
+    with pytest.raises(guest.GuestPending), guest.replaying(record):
+        call_guest("Odd rules", "first", release.wait, 5, time_limit=5)
+    release.set()
+    with guest.replaying(record):
+        assert call_guest("Odd rules", "other", lambda: "other", time_limit=5) == "other"
+    assert [c.call for c in record.calls] == ["first", "other"]
+
+
+def test_a_call_given_up_ends_the_action_done_again_as_its_time_limit_would(
+    hostile_site: ModuleType, quick: None
+) -> None:
+    """``Call.give_up`` (the umpire stopped waiting, or the time limit the desk watches): the
+    action done again meets the ``GuestTimeout`` saying so; the same call asked afresh while it
+    still hangs is refused at once; another call goes through."""
+    record = guest.Record()
     try:
-        assert call_guest("Odd rules", "steps", lambda: 7, time_limit=2) == 7
-        assert call_guest("Odd rules", "acting", lambda: 8) == 8  # no limit: no thread
-    finally:
-        assert guest.set_waiter(old) is waiter
-    assert waited == [(2, "Odd rules", "steps")]
-
-
-def test_a_waiter_that_stops_waiting_abandons_the_call(hostile_site: ModuleType) -> None:
-    """The umpire stops waiting (the desk's waiter returns the seconds it waited): the call
-    is abandoned as after its time limit, the message says he stopped waiting, and the same
-    call is refused at once while it still hangs."""
-
-    def stop_soon(done: threading.Event, limit: float, ruleset: str, call: str) -> float:
-        done.wait(0.2)
-        return 1.23
-
-    old = guest.set_waiter(stop_soon)
-    try:
-        with pytest.raises(GuestTimeout) as e:
+        with pytest.raises(guest.GuestPending) as e, guest.replaying(record):
             call_guest("Odd rules", "steps", hostile_site.RELEASE.wait, time_limit=5)
-        assert e.value.stopped and e.value.seconds == 1.2
-        assert str(e.value) == (
+        e.value.call.give_up(1.23)
+        with pytest.raises(GuestTimeout) as timeout, guest.replaying(record):
+            call_guest("Odd rules", "steps", hostile_site.RELEASE.wait, time_limit=5)
+        assert timeout.value.stopped and timeout.value.seconds == 1.2
+        assert str(timeout.value) == (
             "the ruleset Odd rules did not answer in 1.2 s (steps): the umpire stopped "
             "waiting; nothing was recorded"
         )
         assert guest.hanging() == [("Odd rules", "steps")]
         with pytest.raises(GuestTimeout, match="and is still busy with it"):
             call_guest("Odd rules", "steps", lambda: 1, time_limit=5)
-        # a call that answered before the waiter gave up is taken as answered
         assert call_guest("Odd rules", "sum", sum, [1, 2], time_limit=5) == 3
+        # given up at its time limit: said as the time limit
+        record = guest.Record()
+        with pytest.raises(guest.GuestPending) as e, guest.replaying(record):
+            call_guest("Odd rules", "acting", hostile_site.RELEASE.wait, time_limit=0.4)
+        e.value.call.give_up()
+        with (
+            pytest.raises(GuestTimeout, match=r"did not answer in 0.4 s \(acting\); nothing"),
+            guest.replaying(record),
+        ):
+            call_guest("Odd rules", "acting", hostile_site.RELEASE.wait, time_limit=0.4)
     finally:
-        guest.set_waiter(old)
         hostile_site.RELEASE.set()
         assert guest.settle()
         hostile_site.RELEASE.clear()
+
+
+def test_other_threads_wait_for_their_calls(quick: None) -> None:
+    """Only the thread that said ``answer_later`` is answered later: another one waits (up
+    to the time limit) as before."""
+    seen: list[object] = []
+
+    def slow() -> int:
+        time.sleep(0.2)
+        return 7
+
+    other = threading.Thread(target=lambda: seen.append(call_guest("Odd", "s", slow, time_limit=2)))
+    other.start()
+    other.join(5)
+    assert seen == [7]
 
 
 def test_worker_threads_are_reused_and_a_hung_one_is_not(hostile_site: ModuleType) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QLineEdit, QWidg
 from app.core.dice import DiceSpec
 from app.core.draft import ActionDraft, DieSlot, Entry, tokens
 from app.ui.action_form.keys import desk_keys
+from app.ui.shell.guest_worker import patient
 
 
 class DieField(QWidget):
@@ -129,6 +130,7 @@ class DiceView(QWidget):
         if cursor is not None and self.fields:
             self.fields[min(cursor, len(self.fields) - 1)].edit.setFocus()
 
+    @patient
     def _typed(self, index: int, text: str) -> None:
         if not self._painting:
             self.draft.type_die(index, text)

@@ -54,6 +54,7 @@ from app.ui.cards.render import (
     paint_card,
 )
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 
 #: page margin, and the gap between two cards (where the scissors go)
 MARGIN_MM = 8.0
@@ -463,6 +464,7 @@ class PrintCardsDialog(QDialog):
             self._radios["side"].setChecked(True)
         self._refresh()
 
+    @patient
     def _refresh(self) -> None:
         if not self._model.has_session:
             self._summary.setText("No game is open.")
@@ -591,12 +593,14 @@ class PrintCardsDialog(QDialog):
         printer.setDocName(f"{self._title()} - cards")
         return printer
 
+    @patient
     def _ask_print(self) -> None:
         printer = self.new_printer()
         if QPrintDialog(printer, self).exec() == QDialog.DialogCode.Accepted:
             if self.print_to(printer):
                 self.accept()
 
+    @patient
     def _ask_save_pdf(self) -> None:
         name = f"{self._title()} cards.pdf".replace("/", "-")
         path, _ = QFileDialog.getSaveFileName(self, "Save cards as PDF", name, "PDF (*.pdf)")
@@ -613,6 +617,7 @@ class PrintCardsDialog(QDialog):
         dlg.paintRequested.connect(lambda pr: paint_pages(pr, faces, per_page))
         return dlg
 
+    @patient
     def show_print_preview(self) -> None:
         ids = self.aircraft_ids()
         if self.print_preview_dialog().exec() == QDialog.DialogCode.Accepted:

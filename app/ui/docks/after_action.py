@@ -24,6 +24,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 
 if TYPE_CHECKING:
@@ -132,6 +133,7 @@ class AfterActionDock(QWidget):
 
         self.ruling_window = open_ruling(self.model, action, self)
 
+    @patient
     def refresh(self) -> None:
         """Read the game's log again and redraw (nothing until the panel was first shown)."""
         self._later.stop()

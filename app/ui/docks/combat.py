@@ -46,6 +46,7 @@ from app.ui.action_form.fields import DraftForm
 from app.ui.action_form.keys import desk_keys
 from app.ui.action_form.odds import OddsView
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.dice_mode import dice_mode_box
 from app.ui.widgets.message_bar import MessageBar
@@ -261,6 +262,7 @@ class CombatDock(QWidget):
         if target is not None:
             self.draft.set_role("target", target)
 
+    @patient
     def open_for(self, procedure_id: str, who: str, other: str | None = None) -> None:
         """A "who acts now" line on this panel (the desk asks through the model)."""
         self.when_shown.fresh()
@@ -272,6 +274,7 @@ class CombatDock(QWidget):
     def clear_dice(self, why: str) -> None:
         self.draft.clear_dice(why)
 
+    @patient
     def resolve(self) -> None:
         """Resolve exactly the action the form shows. Another window's action taken in now
         makes it refused, saying what was done (the dice stay: Enter resolves again)."""

@@ -11,6 +11,7 @@ from app.core.errors import RuleViolation
 from app.core.guest import TIME_LIMIT, blocks_list, call_guest
 from app.core.ruleset import CardBlock, KeyValues, Lines, Table, Track
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 
 
@@ -60,6 +61,7 @@ class DisplaysDock(QWidget):
         model.appended.connect(self.when_shown.wrap(lambda _envs: self.redraw()))
         self.redraw()
 
+    @patient
     def redraw(self) -> None:
         if not self.model.has_session:
             self.view.setHtml("<p>No game is open.</p>")

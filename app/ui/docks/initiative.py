@@ -32,6 +32,7 @@ from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
 from app.ui.docks.turn import who_name
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.dice_mode import dice_mode_box
 from app.ui.widgets.message_bar import MessageBar, attempt_here
@@ -207,6 +208,7 @@ class InitiativeDock(QWidget):
         self.when_shown.fresh()
         self._focus(self.draft.first_entry())
 
+    @patient
     def roll(self) -> None:
         """Ctrl+I or the button: the roll the form shows, with the dice typed or Airboss's."""
         self.when_shown.fresh()  # Ctrl+I works with the panel tabbed away
@@ -226,6 +228,7 @@ class InitiativeDock(QWidget):
             return True
         return super().eventFilter(watched, event)
 
+    @patient
     def pass_marker(self) -> None:
         """The ruleset's own rule for passing the marker (Phantoms 4.0), through the log."""
         if not self.model.has_session:

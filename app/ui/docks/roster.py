@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from app.core.status import PILOT_QUALITIES, Status
 from app.startup.summary import STATUS_ORDER, AircraftRow, SideRow, ordered_status
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.message_bar import MessageBar, attempt_here
@@ -573,6 +574,7 @@ class AddAircraftDialog(QDialog):
         n = len(self.model.engagement.on_side(side)) + 1
         self.name_edit.setText(f"{side} {n}" if side.strip() else "")
 
+    @patient
     def submit(self) -> None:
         roster = self.model.roster
         if self.type_box.count() == 0:

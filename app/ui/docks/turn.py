@@ -38,6 +38,7 @@ from app.startup.summary import (
     who_name,
 )
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.message_bar import MessageBar, attempt_here, muted
@@ -204,6 +205,7 @@ class TurnDock(QWidget):
         self.next_action.setEnabled(has)
         self.previous_action.setEnabled(has)
 
+    @patient
     def refresh(self) -> None:
         self._enable()
         rows = self.model.turn_rows()
@@ -347,6 +349,7 @@ class TurnDock(QWidget):
         self.when_shown.fresh()
         self.acting.setFocus()
 
+    @patient
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
         if target and self.model.has_session:
@@ -388,6 +391,7 @@ class TurnDock(QWidget):
 
     # -- actions ------------------------------------------------------------------------------
 
+    @patient
     def next_step(self) -> None:
         if self.model.has_session:
             attempt_here(self.model, self.model.clock.next_step, self.message)

@@ -24,6 +24,7 @@ from app.core.ruling import Ruling
 from app.ui.docks.roster import status_words
 from app.ui.docks.turn import step_label, who_name
 from app.ui.model import EngagementModel
+from app.ui.shell.guest_worker import patient
 
 
 class PlayerView(QWidget):
@@ -87,6 +88,7 @@ class PlayerView(QWidget):
         else:
             self.showFullScreen()
 
+    @patient
     def refresh(self, *_: object) -> None:
         if not self.model.has_session:
             self.turn.setText("Airboss")

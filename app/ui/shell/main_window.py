@@ -53,6 +53,7 @@ from app.ui.shell.dock_registry import (
     ShowsActing,
     ShowsLogLine,
 )
+from app.ui.shell.guest_worker import patient
 from app.ui.shell.qt_app import APP_NAME, version
 from app.ui.shell.when_shown import in_view
 from app.ui.widgets.message_bar import MessageBar
@@ -273,6 +274,7 @@ class MainWindow(QMainWindow):
             dock.show()
             dock.raise_()
 
+    @patient
     def open_procedure(self, procedure_id: str, aircraft_id: str, target_id: str = "") -> None:
         """Open this procedure for a "who acts now" line's aircraft (the model's
         ``request_procedure``: its panel comes forward, its draft opens on the line)."""
@@ -485,6 +487,7 @@ class MainWindow(QMainWindow):
         self.refusal.show_refusal(text)
         self._refusal_timer.start(30_000)
 
+    @patient
     def _update_status(self) -> None:
         labels = self.status_labels
         desk = self.model.desk_rows()
@@ -503,6 +506,7 @@ class MainWindow(QMainWindow):
         labels["phase"].setText(desk["phase"])
         labels["segment"].setText(desk["segment"])
 
+    @patient
     def _appended(self, envelopes: Sequence[Envelope]) -> None:
         self.refusal.clear_refusal()
         problems = self.model.game_log.problems if self.model.has_session else []
@@ -554,6 +558,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setToolTip(f"Redo: {redo}" if redo else "Nothing to redo")
         self._apply_read_only()
 
+    @patient
     def _game_changed(self) -> None:
         self._fit_game()
         for entry in PANELS:  # a panel that failed is tried again on another game
@@ -612,12 +617,14 @@ class MainWindow(QMainWindow):
             10_000,
         )
 
+    @patient
     def undo(self) -> None:
         """Edit > Undo (Ctrl+Z wherever the cursor is, a die field included): this window's
         last action at once; another window's or station's is undone only once the umpire
         says so, the question naming it (issue 43)."""
         self._undo_or_redo("undo")
 
+    @patient
     def redo(self) -> None:
         self._undo_or_redo("redo")
 
@@ -648,6 +655,7 @@ class MainWindow(QMainWindow):
         box.setObjectName(f"{which}_question")
         box.setDefaultButton(QMessageBox.StandardButton.No)
 
+        @patient
         def answered(button: int) -> None:
             if button != QMessageBox.StandardButton.Yes:
                 self.show_refusal(f"Not {done}: {what}")

@@ -48,7 +48,15 @@ def show(
     log: Path,
     parent: QWidget | None = None,
 ) -> QMessageBox | None:
-    """The dialog for one uncaught exception (None while one is open already)."""
+    """The dialog for one uncaught exception (None while one is open already). A ruleset
+    call left to answer later that reached the event loop outside the desk's actions is no
+    crash: the desk waits for it all the same, then draws the game afresh (issue 44)."""
+    from app.core.guest import GuestPending
+    from app.ui.shell import guest_worker
+
+    if isinstance(value, GuestPending):
+        guest_worker.when_answered(value.call, guest_worker.redraw_all or (lambda: None))
+        return None
     if _open or QApplication.instance() is None:
         return None
     box = QMessageBox(

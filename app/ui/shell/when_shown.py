@@ -11,6 +11,10 @@ roll) use ``unless_stale`` instead: they run in view or not, except while a rebu
 which would redo their work. What the desk asks of a panel from outside (open a procedure,
 roll, print) first calls ``fresh`` so it never acts on a panel still showing an old game;
 ``rebuilt`` lets the desk give a rebuilt panel the roster's selection again.
+
+Every handler wrapped is one of the desk's actions (``guest_worker.patient``, issue 44): a
+ruleset call it makes that has to be waited for does not stop the event loop; the handler is
+run again once the call has answered.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget
+
+from app.ui.shell.guest_worker import patient
 
 
 class WhenShown(QObject):
@@ -43,6 +49,7 @@ class WhenShown(QObject):
     def wrap(self, handler: Callable[..., Any]) -> Callable[..., None]:
         """``handler`` while the panel is in view; otherwise remember to rebuild."""
 
+        @patient
         def run(*args: Any) -> None:
             if self.on_screen:
                 handler(*args)
@@ -54,6 +61,7 @@ class WhenShown(QObject):
     def unless_stale(self, handler: Callable[..., Any]) -> Callable[..., None]:
         """``handler`` in view or not, unless a rebuild is pending (it would redo the work)."""
 
+        @patient
         def run(*args: Any) -> None:
             if not self.stale:
                 handler(*args)
@@ -67,6 +75,7 @@ class WhenShown(QObject):
             self.rebuild()
             self.rebuilt.emit()
 
+    @patient
     def _visible(self, on: bool) -> None:
         self.on_screen = on
         if on:
