@@ -78,6 +78,8 @@ def _the_desk_waits_as_a_test_looks(
 
     monkeypatch.setattr(guest_worker, "ANSWER_LATER_AFTER", 3600.0)
     yield
+    guest_worker.forget()  # nothing of this test's desk is done again in the next one
+    guest_worker.redraw_all, guest_worker.game_seq = None, int
     guest.answer_later(None)
 
 

@@ -1017,7 +1017,8 @@ class ActionDraft:
             res = self._resolve_own(p, dice)
         except Raced as e:
             self._say_refused(str(e))  # the dice stay: Enter resolves again on the game now
-            self._prepare()
+            with guest.detached():  # an action of its own: the game changed under this one
+                self._prepare_afresh()
             return False
         except MissingTableValue as e:
             self.missing, self._resolving_missing = e, True
@@ -1082,8 +1083,9 @@ class ActionDraft:
             res = self.desk.resolve(p, dice)
         except BaseException:
             missed, self._own = self._own, None
-            for undone, elsewhere in missed:
-                self.game_changed(undone, elsewhere)
+            with guest.detached():  # each an action of its own (issue 44)
+                for undone, elsewhere in missed:
+                    self.game_changed(undone, elsewhere)
             raise
         missed, self._own = self._own, None
         if missed:  # what the append changes beyond the form, followed still
@@ -1251,6 +1253,11 @@ class ActionDraft:
             for k, v in self.__dict__.items()
             if k not in ("_again", "waiting", "_in_action")
         }
+
+    @_waits
+    def _prepare_afresh(self) -> None:
+        """Prepare the action as it stands on the game as it is now."""
+        self._prepare()
 
     def prepare_again(self) -> None:
         """Do the action that ``waiting`` held up again, now that its ruleset call answered."""

@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 from app.core.errors import RuleViolation, StoreError
 from app.startup import summary as rows_of
 from app.startup.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
+from app.ui.shell.guest_worker import forget as forget_waiting
 from app.ui.shell.guest_worker import patient
 from app.ui.widgets.dice_mode import DiceMode
 
@@ -282,6 +283,7 @@ class EngagementModel(QObject):
         self._aircraft_rows, self._steps, self._turn = {}, None, None
         self._session = session
         self._state = session.engagement if session else None
+        forget_waiting()  # the desk's actions still waiting on the game before: dropped
         self._slices.stop()  # a read of the game before goes no further
         self._log = None
         self._step_log = None

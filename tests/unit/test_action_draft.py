@@ -199,20 +199,20 @@ def test_a_resolve_prepares_once_on_the_game_after_it(tmp_path) -> None:
     """Issue 48: the draft's own resolve appends; the draft prepares on the game after it
     once (not on the append and again after it), and what it holds is the game now."""
     s, ids = phantoms_at_guns(tmp_path)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     s.subscribe(lambda _envs: d.game_changed())  # as the desk's model tells it
     d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
     d.type_text("position_modifier", "0")
     d.type_die(0, "0")
     d.type_die(1, "1")
     prepared: list[str] = []
-    prepare = s.prepare
+    prepare = s.actions.prepare
 
     def counted(procedure, *args, **kwargs):
         prepared.append(procedure)
         return prepare(procedure, *args, **kwargs)
 
-    s.prepare = counted  # type: ignore[method-assign]
+    s.actions.prepare = counted  # type: ignore[method-assign]
     before = s.engagement.seq
     d.enter(Entry("resolve"))
     assert s.engagement.seq > before  # recorded
@@ -225,7 +225,7 @@ def test_dice_a_page_sent_fill_the_form_in_one_change(tmp_path) -> None:
     """Issue 48: the umpire's key on a page's dice fills every slot as if typed, and the form
     is told once (painted once), the cursor then on Resolve."""
     s, ids = phantoms_at_guns(tmp_path)
-    d = ActionDraft(s)
+    d = ActionDraft(s.actions)
     d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
     d.type_text("position_modifier", "3")
     changes: list[object] = []

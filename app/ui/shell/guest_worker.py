@@ -337,6 +337,14 @@ class Patience(QObject):
 _patience: Patience | None = None
 
 
+def forget() -> None:
+    """Drop every action still waiting (another game is shown, or none): none of them is
+    done again, and the desk takes the umpire's input at once."""
+    if _patience is not None and isValid(_patience) and _patience.tasks:
+        _patience.tasks.clear()
+        _patience._done()
+
+
 def patience() -> Patience:
     """The desk's one ``Patience``."""
     global _patience
