@@ -67,7 +67,7 @@ def test_the_turn_panel_after_steps_is_drawn_as_afresh(tmp_path, qtbot):
     model = EngagementModel(create_demo_game(tmp_path / "demo.airboss"))
     turn = TurnDock(model)
     qtbot.addWidget(turn)
-    steps = len(model.session.steps())
+    steps = len(model.session.clock.steps())
 
     def lines(dock):
         items = [dock.step_list.item(i) for i in range(dock.step_list.count())]
@@ -95,9 +95,9 @@ def test_the_initiative_roll_out_of_view_is_prepared_when_shown(desk):
     QApplication.processEvents()
     assert not panel.when_shown.on_screen
     counts: Counter = Counter()
-    counting(session, "prepare", counts, key=lambda procedure, *a, **k: procedure)
-    session.next_step()
-    session.next_step()
+    counting(session.actions, "prepare", counts, key=lambda procedure, *a, **k: procedure)
+    session.clock.next_step()
+    session.clock.next_step()
     assert counts[("prepare", initiative)] == 0  # no panel shows it: not prepared
     dock.raise_()
     QApplication.processEvents()
@@ -105,7 +105,7 @@ def test_the_initiative_roll_out_of_view_is_prepared_when_shown(desk):
     assert counts[("prepare", initiative)] == 1  # shown: prepared once, on the game now
     p = panel.prepared
     assert p is not None
-    afresh = session.prepare(initiative, {}, {}, check=True)
+    afresh = session.actions.prepare(initiative, {}, {}, check=True)
     assert [(v.name, v.value, v.source) for v in p.values] == [
         (v.name, v.value, v.source) for v in afresh.values
     ]
