@@ -193,8 +193,9 @@ def do(desk: Desk, move: tuple[Any, ...]) -> None:
             qtbot.keyClick(combat.target, Qt.Key(Qt.Key.Key_0 + move[1]))
     elif kind == "move":
         ids = list(session.engagement.aircraft)
-        aid = ids[move[1] % len(ids)]
-        window.model.attempt(lambda: session.roster.place(aid, move[2], move[3], 0))
+        if ids:  # (every aircraft's joining undone: no piece to move)
+            aid = ids[move[1] % len(ids)]
+            window.model.attempt(lambda: session.roster.place(aid, move[2], move[3], 0))
     elif kind == "table":
         if session.ruleset.id == "airpower":
             values = {**AIRPOWER_MODIFIERS, "attacker_damage": {"damaged": 2 + move[1]}}
