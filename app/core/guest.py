@@ -659,6 +659,15 @@ def acting_lines(result: Any) -> Any:
 
     if isinstance(result, str | bytes) or not isinstance(result, Sequence):
         raise TypeError(f"{_shown(result)}, not a list of ActingLine")
+    if all(
+        type(line) is ActingLine
+        and type(line.who) is str
+        and type(line.what) is str
+        and type(line.procedure) is str
+        and type(line.other) is str
+        for line in result
+    ):
+        return result  # the usual answer, checked without a message made per field (issue 44)
     for i, line in enumerate(result):
         if not isinstance(line, ActingLine):
             raise TypeError(

@@ -88,8 +88,9 @@ class Resolution:
     #: what the result headline says happened (the outcome label unless the procedure names
     #: it: a critical hit's "Minor Damage" is labelled "miss" for the odds, but is not one)
     headline: str = ""
-    #: the "who acts now" line this result makes owed at once, if any (set by the session:
-    #: a roll it owes, which the desk opens next)
+    #: the "who acts now" line this result makes owed at once, if any (set by the session's
+    #: ``actions.resolve`` of a prepared action: a roll it owes, which the desk opens next;
+    #: a script's ``perform`` leaves it None)
     follows: ActingLine | None = None
 
 

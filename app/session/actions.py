@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel
@@ -103,7 +104,7 @@ class Actions:
                 first_roll=False,  # resolve runs the rules next, and says what they refuse
             )
 
-        return self._resolve(proc, prepared, dice)
+        return self._resolve(proc, prepared, dice, follows=False)
 
     def prepare(
         self,
@@ -251,29 +252,38 @@ class Actions:
             raise self._log.acted_first(prepared.seq)
         _ready(prepared)
         proc = procedure_of(self._log.ruleset, prepared.procedure)
-        return self._resolve(proc, lambda: prepared, dice)
+        return self._resolve(proc, lambda: prepared, dice, follows=True)
 
     def _resolve(
-        self, proc: Procedure, make: Callable[[], Prepared], dice: DiceSource | None
+        self,
+        proc: Procedure,
+        make: Callable[[], Prepared],
+        dice: DiceSource | None,
+        *,
+        follows: bool,
     ) -> Resolution:
         """``resolve`` of the action ``make`` prepares: the action made ready (a script's) and
         resolved in one guarded call (issue 44: one hand-over to a worker thread for both; the
-        odds, whose failure or time-out records the action without them, keep their own)."""
+        odds, whose failure or time-out records the action without them, keep their own).
+        ``follows``: the "who acts now" line the result makes owed is found (the desk opens
+        it next; a script's ``perform`` does not ask the ruleset who acts for it, issue 44)."""
         log = self._log
         engagement = log.timeline.state
-        before = self._who_acts.owed(proc.id)
+        before = self._who_acts.owed(proc.id) if follows else []
 
-        def worked_out() -> tuple[Prepared, Resolution, list[int]]:
-            """The action, its resolution and the typed dice it left unused: all it tells (a
-            question asked again is answered alike, ``app.core.guest.replaying``)."""
+        def worked_out() -> Worked:
+            """The action, its resolution, the typed dice it left unused and the odds to keep
+            with it (worked out on the game before the roll): all it tells (a question asked
+            again is answered alike, ``app.core.guest.replaying``)."""
             prepared = make()
             _ready(prepared)
             chosen = dice if dice is not None else SeededDice()
             res = proc.resolve(prepared.inputs, chosen, engagement)
-            return prepared, res, list(getattr(chosen, "unused", None) or [])
+            odds = self._odds.to_store(prepared)
+            return prepared, res, list(getattr(chosen, "unused", None) or []), odds
 
         try:
-            prepared, res, extra = call_guest(
+            prepared, res, extra, odds = call_guest(
                 log.ruleset,
                 f"resolve {proc.title}",
                 worked_out,
@@ -310,9 +320,11 @@ class Actions:
         res = replace(
             res,
             narrative=narrative,
-            events=stamped(res.events, prepared, self._odds.to_store(prepared)),
+            events=stamped(res.events, prepared, odds),
         )
         log.append(res.events, res.narrative, proc.rule)
+        if not follows:
+            return res
         return replace(res, follows=self._who_acts.follows(res, proc.id, before))
 
     def board_readings(self, inputs: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
@@ -356,9 +368,12 @@ def _ready(prepared: Prepared) -> None:
         raise RuleViolation(prepared.error or "the inputs are not complete")
 
 
-def _resolution(
-    result: tuple[Prepared, Any, list[int]],
-) -> tuple[Prepared, Resolution, list[int]]:
+#: what ``_resolve``'s guarded call tells: the action, its resolution, the typed dice it left
+#: unused, the odds to keep with it
+Worked = tuple[Prepared, Resolution, list[int], dict[str, Fraction] | None]
+
+
+def _resolution(result: Worked) -> Worked:
     """A guest check (``call_guest``'s ``returns``) of ``_resolve``'s answer: its resolution."""
     if not isinstance(result[1], Resolution):
         raise TypeError(f"{type(result[1]).__name__}, not Resolution")

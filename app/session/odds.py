@@ -9,7 +9,7 @@ from itertools import islice
 from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import Restored, Reverted
-from app.core.guest import call_guest, odds_table
+from app.core.guest import call_guest, hanging, odds_table, ruleset_name
 from app.core.prepared import Prepared
 from app.core.procedure import Procedure, UnknownOdds
 from app.core.ruleset import Ruleset
@@ -34,8 +34,28 @@ class Odds:
 
     def __init__(self, log: GameLog) -> None:
         self._log = log
-        #: the odds last worked out, and for which prepared action (resolve stores them)
-        self._last: tuple[Prepared, dict[str, Fraction]] | None = None
+        #: the odds last worked out, and what they were worked out of (resolve stores them)
+        self._last: tuple[tuple[object, ...], dict[str, Fraction]] | None = None
+
+    def _key(self, prepared: Prepared) -> tuple[object, ...]:
+        """What odds are worked out of: the ruleset (its tables), the game as it is, the
+        procedure and its inputs. A prepared action made again with the same inputs (the
+        desk's form after a die is typed, a page's dice taken) has the odds it had (issue
+        48: they were worked out again for the roll)."""
+        return (
+            self._log.ruleset,
+            self._log.timeline.state,
+            prepared.procedure,
+            prepared.is_what_if,
+            prepared.inputs,
+        )
+
+    def _kept(self, key: tuple[object, ...]) -> dict[str, Fraction] | None:
+        cached = self._last
+        if cached is None or len(cached[0]) != len(key):
+            return None
+        same = all(a is b for a, b in zip(cached[0][:2], key[:2], strict=True))
+        return dict(cached[1]) if same and cached[0][2:] == key[2:] else None
 
     def odds(self, prepared: Prepared) -> dict[str, Fraction]:
         """The exact odds of the prepared action, in the game as it is (a what-if without
@@ -43,9 +63,10 @@ class Odds:
         need a table cell the rules text does not print: ``UnknownOdds``, empty, naming it."""
         if prepared.inputs is None:
             raise RuleViolation(prepared.error or "the inputs are not complete")
-        cached = self._last
-        if cached is not None and cached[0] is prepared:
-            return dict(cached[1])
+        key = self._key(prepared)
+        kept = self._kept(key)
+        if kept is not None:
+            return kept
         rs = self._log.ruleset
         proc = procedure_of(rs, prepared.procedure)
         args = (
@@ -64,13 +85,26 @@ class Odds:
             )
         except MissingTableValue as e:  # named, not raised (issue 45): the desk offers it
             return UnknownOdds(e)
-        self._last = (prepared, dict(odds))  # resolve stores them with the event
+        self._last = (key, dict(odds))  # resolve stores them with the event
         return odds
 
     def to_store(self, prepared: Prepared) -> dict[str, Fraction] | None:
-        """The odds to keep with the event (issue 34): those the desk showed for this very
-        prepared action, else worked out now, on the game as it is before the roll."""
-        if procedure_of(self._log.ruleset, prepared.procedure).is_calculator:
+        """The odds to keep with the event (issue 34): those the desk showed for these inputs
+        on this game, else worked out now, on the game as it is before the roll. None
+        when they cannot be: they fail, name a cell the text does not print, or were given
+        up after the time limit and are still being worked out (not asked again).
+
+        The session asks for them within the resolve's own guarded call (issue 44: one
+        hand-over to the ruleset's worker for both), so odds that hang there hold up the
+        resolve, which its time limit ends; the desk's odds, worked out first for the
+        Combat panel, are those given up before."""
+        proc = procedure_of(self._log.ruleset, prepared.procedure)
+        if proc.is_calculator:
+            return None
+        kept = self._kept(self._key(prepared)) if prepared.inputs is not None else None
+        if kept is not None:
+            return kept
+        if (ruleset_name(self._log.ruleset), f"odds of {proc.title}") in hanging():
             return None
         try:
             odds = self.odds(prepared)
