@@ -12,9 +12,7 @@ from app.store.file_store import FileStore
 from app.store.store import Store, is_url
 
 
-def open_store(
-    target: str | Path, read_only: bool = False, *, check_beside: bool = False
-) -> Store:
+def open_store(target: str | Path, read_only: bool = False, *, check_beside: bool = False) -> Store:
     """An existing store, checked before anything is written (``app.store.file_store``,
     ``app.store.server_store``). Read-only, a club station's address is opened as the
     viewer's where this computer holds its password (issue 30). ``check_beside``: a game

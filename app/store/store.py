@@ -190,7 +190,7 @@ class Store(ABC):
     def close(self) -> None:
         """Close every connection of this store."""
 
-    def check_beside(self) -> None:
+    def check_beside(self) -> None:  # noqa: B027 - a server's store leaves none
         """Begin a check of the store left to be made while it is read (``damage``)."""
 
     def damage(self) -> StoreError | None:
