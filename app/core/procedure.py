@@ -64,7 +64,8 @@ class OddsTooLarge(RuleViolation):
 
 class UnknownOdds(dict[str, Fraction]):
     """No odds, because a table cell the rules text does not print is needed: empty, with
-    ``missing`` naming the table and the cell (``GameSession.odds`` gives it, never raises)."""
+    ``missing`` naming the table and the cell (the session's ``odds.odds`` gives it, never
+    raises)."""
 
     def __init__(self, missing: MissingTableValue) -> None:
         super().__init__()

@@ -42,7 +42,7 @@ from app.store import (
 )
 from app.store.outline import outline
 
-#: the columns of a server's overview (``GameSession.overview_table``)
+#: the columns of a server's overview (``overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
 
 
