@@ -27,8 +27,9 @@ on a shared machine whatever its load. Each side builds its 20,000- and 100,000-
 once (its own ``bench_session.build_file``), then per round: ``perform`` (the bench's gun
 attack, 200 of them after 20 not counted) on a copy of the 20,000-event game, per call; that
 game's ``GameSession.open`` in a process that opened it once already; the 100,000-event
-game's in a fresh process, its imports done first and not counted. Only the process measured
-is counted, not a child it starts (a third-party ruleset's first import is tried in one, from
+game's in a fresh process, its imports done first and not counted. Every thread of the
+process measured is counted (the ruleset's worker, the check of every page at open), not a
+child it starts (a third-party ruleset's first import is tried in one, from
 issue 44 on, forked: its counts are left out). One round is enough (the counts move by
 well under 1%). ``--games DIR`` keeps each side's games as built (with the data folder of the
 desk that built them, whose trusted snapshots an open reads) and takes them from there the
