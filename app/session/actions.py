@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel
@@ -262,29 +261,29 @@ class Actions:
         *,
         follows: bool,
     ) -> Resolution:
-        """``resolve`` of the action ``make`` prepares: the action made ready (a script's),
-        resolved, and the odds to store with it worked out, in one guarded call (issue 44: one
-        hand-over to a worker thread for all three; odds that fail, or that were given up
-        before and still work, leave the action recorded without them: ``Odds.to_store``).
-        ``follows``: the "who acts now" line the result makes owed is found (the desk opens
-        it next; a script's ``perform`` does not ask the ruleset who acts for it, issue 44)."""
+        """``resolve`` of the action ``make`` prepares: the action made ready (a script's) and
+        resolved in one guarded call (issue 44: one hand-over to a worker thread for both).
+        The odds to store with it are asked for once the result is known to be taken (not
+        for a result refused because the game changed meanwhile), in a guarded call of their
+        own: odds that fail, run out of time, or were given up before leave the action
+        recorded without them (``Odds.to_store``). ``follows``: the "who acts now" line the
+        result makes owed is found (the desk opens it next; a script's ``perform`` does not
+        ask the ruleset who acts for it, issue 44)."""
         log = self._log
         engagement = log.timeline.state
         before = self._who_acts.owed(proc.id) if follows else []
 
         def worked_out() -> Worked:
-            """The action, its resolution, the typed dice it left unused and the odds to keep
-            with it (worked out on the game before the roll): all it tells (a question asked
-            again is answered alike, ``app.core.guest.replaying``)."""
+            """The action, its resolution and the typed dice it left unused: all it tells (a
+            question asked again is answered alike, ``app.core.guest.replaying``)."""
             prepared = make()
             _ready(prepared)
             chosen = dice if dice is not None else SeededDice()
             res = proc.resolve(prepared.inputs, chosen, engagement)
-            odds = self._odds.to_store(prepared)
-            return prepared, res, list(getattr(chosen, "unused", None) or []), odds
+            return prepared, res, list(getattr(chosen, "unused", None) or [])
 
         try:
-            prepared, res, extra, odds = call_guest(
+            prepared, res, extra = call_guest(
                 log.ruleset,
                 f"resolve {proc.title}",
                 worked_out,
@@ -321,7 +320,7 @@ class Actions:
         res = replace(
             res,
             narrative=narrative,
-            events=stamped(res.events, prepared, odds),
+            events=stamped(res.events, prepared, self._odds.to_store(prepared)),
         )
         log.append(res.events, res.narrative, proc.rule)
         if not follows:
@@ -370,8 +369,8 @@ def _ready(prepared: Prepared) -> None:
 
 
 #: what ``_resolve``'s guarded call tells: the action, its resolution, the typed dice it left
-#: unused, the odds to keep with it
-Worked = tuple[Prepared, Resolution, list[int], dict[str, Fraction] | None]
+#: unused
+Worked = tuple[Prepared, Resolution, list[int]]
 
 
 def _resolution(result: Worked) -> Worked:

@@ -92,12 +92,8 @@ class Odds:
         """The odds to keep with the event (issue 34): those the desk showed for these inputs
         on this game, else worked out now, on the game as it is before the roll. None
         when they cannot be: they fail, name a cell the text does not print, or were given
-        up after the time limit and are still being worked out (not asked again).
-
-        The session asks for them within the resolve's own guarded call (issue 44: one
-        hand-over to the ruleset's worker for both), so odds that hang there hold up the
-        resolve, which its time limit ends; the desk's odds, worked out first for the
-        Combat panel, are those given up before."""
+        up after the time limit and are still being worked out (not asked again, not even
+        inside another guarded call, where a call runs unguarded)."""
         proc = procedure_of(self._log.ruleset, prepared.procedure)
         if proc.is_calculator:
             return None
