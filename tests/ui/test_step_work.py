@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QListWidget, QStyledItemDelegate
 
 from app.startup.demo import create_demo_game
 from app.ui.docks.turn import TurnDock
@@ -110,3 +110,66 @@ def test_the_initiative_roll_out_of_view_is_prepared_when_shown(desk):
         (v.name, v.value, v.source) for v in afresh.values
     ]
     assert p.inputs == afresh.inputs
+
+
+class Measuring(QStyledItemDelegate):
+    """The list's delegate, counting the lines it measures (those with no size of their own:
+    a line with one is laid out without measuring its text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.measured = 0
+
+    def sizeHint(self, option, index):  # noqa: N802 - Qt's name
+        if index.data(Qt.ItemDataRole.SizeHintRole) is None:
+            self.measured += 1
+        return super().sizeHint(option, index)
+
+
+def measured_sizes(view) -> list[tuple[int, int]]:
+    """Each line's size as the list's own delegate measures it now (its kept size set aside)."""
+    sizes = []
+    for i in range(view.count()):
+        item = view.item(i).clone()
+        item.setData(Qt.ItemDataRole.SizeHintRole, None)
+        plain = QListWidget()
+        plain.setFont(view.font())
+        plain.addItem(item)
+        sizes.append(plain.sizeHintForIndex(plain.model().index(0, 0)).toTuple())
+        plain.deleteLater()
+    return sizes
+
+
+def test_a_step_measures_only_the_lines_it_changes(desk):
+    """A step on moves the marker in the sequence of play (about a hundred lines in
+    Phantoms): the two lines it changes are measured, not the whole turn at every step; each
+    line shown keeps the size the list would measure for it."""
+    turn = desk.panels["turn"]
+    steps = Measuring()
+    turn.step_list.setItemDelegate(steps)
+    assert turn.step_list.count() > 50
+    for _ in range(4):
+        steps.measured = 0
+        turn.next_step()
+        QApplication.processEvents()
+        turn.repaint()
+        assert steps.measured <= 2
+    for view in (turn.step_list, turn.acting):
+        assert [view.item(i).sizeHint().toTuple() for i in range(view.count())] == (
+            measured_sizes(view)
+        )
+
+
+def test_larger_type_measures_the_lines_again(desk):
+    """Table mode's larger type: every line's kept size is measured again in it."""
+    turn = desk.panels["turn"]
+    before = turn.step_list.item(0).sizeHint().height()
+    desk.set_table_mode(True)
+    QApplication.processEvents()
+    turn.set_compact(False)  # the sequence of play shown, as out of table mode
+    for view in (turn.step_list, turn.acting):
+        assert [view.item(i).sizeHint().toTuple() for i in range(view.count())] == (
+            measured_sizes(view)
+        )
+    assert turn.step_list.item(0).sizeHint().height() > before
+    desk.set_table_mode(False)
