@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QListWidget, QStyledItemDelegate
 
 from app.startup.demo import create_demo_game
@@ -173,3 +173,91 @@ def test_larger_type_measures_the_lines_again(desk):
         )
     assert turn.step_list.item(0).sizeHint().height() > before
     desk.set_table_mode(False)
+
+
+def test_another_lines_roll_takes_the_die_fields_there_are(desk):
+    """Opening another line of the same roll (a page's dice taken, line after line) builds no
+    die field: the fields take the line's slots, and show what fields made afresh show."""
+    from app.ui.action_form.dice import DieField
+
+    model = desk.model
+    combat = desk.panels["combat"]
+    desk.panels["turn"].next_step()  # Phantoms' break-off step: a roll per aircraft
+    QApplication.processEvents()
+    rows = model.turn_rows()
+    lines = [r for r in rows["acting"] if r["procedure"] and not r["done"]]
+    assert len(lines) >= 2
+    fields = None
+    for line in lines[:3]:
+        model.request_procedure(line["procedure"], line["who"], line["target"] or "")
+        QApplication.processEvents()
+        shown = combat.dice_fields
+        assert shown and line["name"] in shown[0].purpose
+        if fields is None:
+            fields = list(shown)
+        assert shown == fields  # the same widgets
+        for f, slot in zip(shown, model.draft.slots, strict=True):
+            fresh = DieField(slot)
+            assert (f.title.text(), f.edit.placeholderText(), f.edit.accessibleName()) == (
+                fresh.title.text(),
+                fresh.edit.placeholderText(),
+                fresh.edit.accessibleName(),
+            )
+            assert f.edit.maximumWidth() == fresh.edit.maximumWidth()
+            fresh.deleteLater()
+
+
+class Counting(QObject):
+    """Counts the events of these types its widgets get."""
+
+    def __init__(self, kinds) -> None:
+        super().__init__()
+        self.kinds, self.seen = kinds, Counter()
+
+    def eventFilter(self, watched, event):  # noqa: N802 - Qt's name
+        if event.type() in self.kinds:
+            self.seen[watched.objectName() or type(watched).__name__] += 1
+        return False
+
+
+def test_a_step_does_not_enable_and_disable_the_forms_picks_again(desk):
+    """The Combat form painted again on a step: a pick the rules lock stays disabled, never
+    enabled and disabled again (each a repaint), and what shows is the same."""
+    combat = desk.panels["combat"]
+    widgets = [row.widget for row in combat.form._rows.values()]
+    assert widgets
+    before = [(w.objectName(), w.isEnabled()) for w in widgets]
+    counting = Counting({QEvent.Type.EnabledChange})
+    for w in widgets:
+        w.installEventFilter(counting)
+    for _ in range(3):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        now = [(w.objectName(), w.isEnabled()) for w in widgets]
+        if now == before:
+            assert not counting.seen, counting.seen
+        before = now
+        counting.seen.clear()
+
+
+def test_the_same_odds_are_not_painted_again(qtbot):
+    from fractions import Fraction
+
+    from app.ui.widgets.odds_chart import OddsChart
+
+    chart = OddsChart()
+    qtbot.addWidget(chart)
+    chart.show()
+    qtbot.waitExposed(chart)
+    odds = [("hit", Fraction(1, 3)), ("miss", Fraction(2, 3))]
+    chart.show_odds(odds)
+    QApplication.processEvents()
+    counting = Counting({QEvent.Type.Paint})
+    chart.installEventFilter(counting)
+    chart.show_odds(list(odds))
+    QApplication.processEvents()
+    assert not counting.seen
+    chart.show_odds([("hit", Fraction(1, 2)), ("miss", Fraction(1, 2))])
+    QApplication.processEvents()
+    assert counting.seen["odds_chart"] + counting.seen["OddsChart"] >= 1
+    assert chart.toolTip() == "hit: 50.0%\nmiss: 50.0%"

@@ -107,13 +107,15 @@ class KeptScrollBars(QObject):
             or bar.style().styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar)
         ):
             return False  # hover, press and transient bars: Qt's own drawing
-        under = background(bar)
-        if under is None:
-            return False
         opt = bar_option(bar)
-        key = (*_key(bar, opt), under.rgba())
+        key = _key(bar, opt)
         kept = self.pictures.get(bar)
         if kept is None or kept[0] != key:
+            # (the colour under the bar is looked up on a change only: a palette changed up
+            # the tree reaches the bar's own palette, which is in the key)
+            under = background(bar)
+            if under is None:
+                return False
             ratio = bar.devicePixelRatioF()
             picture = QPixmap(opt.rect.size() * ratio)
             picture.setDevicePixelRatio(ratio)
