@@ -3,12 +3,9 @@ changed, and the picture is the one Qt draws."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QListWidget, QScrollBar
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QListWidget, QScrollBar
 
-from app.startup.demo import create_demo_game
-from app.ui.model import EngagementModel
-from app.ui.shell.main_window import MainWindow
 from app.ui.widgets.kept_scroll_bar import KeptScrollBars, keep_scroll_bars_under
 
 
@@ -25,14 +22,20 @@ def drawn_by_qt(bar: QScrollBar):
         bar.installEventFilter(keeper)
 
 
-def test_a_kept_bar_shows_what_qt_draws_and_draws_it_once(qtbot):
+def long_list(qtbot, height: int) -> QListWidget:
+    """A list of 300 lines, shown, its bars kept."""
     view = QListWidget()
     qtbot.addWidget(view)
     view.addItems([f"line {i}" for i in range(300)])
-    view.resize(260, 640)
+    view.resize(260, height)
     view.show()
     qtbot.waitExposed(view)
     keep_scroll_bars_under(view)
+    return view
+
+
+def test_a_kept_bar_shows_what_qt_draws_and_draws_it_once(qtbot):
+    view = long_list(qtbot, 640)
     bar = view.verticalScrollBar()
     assert bar.maximum() > 0
     picture_of(bar)
@@ -56,52 +59,9 @@ def test_a_kept_bar_shows_what_qt_draws_and_draws_it_once(qtbot):
     assert view.indexAt(view.viewport().rect().topLeft()).row() == 20
 
 
-def test_the_desk_keeps_the_bars_of_its_panels(tmp_path, qtbot):
-    model = EngagementModel(create_demo_game(tmp_path / "demo.airboss"))
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(model, settings)
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    w.reset_layout()
-    qtbot.wait(50)
-    keeper = QApplication.instance().findChild(KeptScrollBars)
-    combat = w.panels["combat"]
-    bars = [
-        bar
-        for area in combat.findChildren(QAbstractScrollArea)
-        for bar in (area.verticalScrollBar(), area.horizontalScrollBar())
-    ]
-    assert bars and all(bar in keeper.pictures for bar in bars)
-    shown = [bar for bar in bars if bar.isVisible()]
-    assert shown  # the Combat form is taller than its dock at 1366x768
-    for bar in shown:
-        assert picture_of(bar) == drawn_by_qt(bar)
-    dock = w.docks["combat"]
-    kept = dock.grab().toImage()
-    for bar in shown:
-        bar.removeEventFilter(keeper)
-    assert dock.grab().toImage() == kept  # the panel as Qt draws it
-    for bar in shown:
-        bar.installEventFilter(keeper)
-    drawn = KeptScrollBars.drawn
-    w.docks["combat"].repaint()
-    assert KeptScrollBars.drawn == drawn
-    w.close()
-    model.set_session(None)
-
-
 def test_a_bar_under_the_pointer_is_drawn_by_qt(qtbot):
     """Hover and press are drawn from Qt's own state: no picture is put back then."""
-    view = QListWidget()
-    qtbot.addWidget(view)
-    view.addItems([f"line {i}" for i in range(300)])
-    view.resize(260, 400)
-    view.show()
-    qtbot.waitExposed(view)
-    keep_scroll_bars_under(view)
+    view = long_list(qtbot, 400)
     bar = view.verticalScrollBar()
     bar.setAttribute(Qt.WidgetAttribute.WA_UnderMouse, True)
     drawn = KeptScrollBars.drawn

@@ -9,7 +9,12 @@ from collections import Counter
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-from PySide6.QtWidgets import QApplication, QListWidget, QStyledItemDelegate
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QListWidget,
+    QStyledItemDelegate,
+)
 
 from app.startup.demo import create_demo_game
 from app.ui.docks.turn import TurnDock
@@ -261,3 +266,34 @@ def test_the_same_odds_are_not_painted_again(qtbot):
     QApplication.processEvents()
     assert counting.seen["odds_chart"] + counting.seen["OddsChart"] >= 1
     assert chart.toolTip() == "hit: 50.0%\nmiss: 50.0%"
+
+
+def test_the_desk_keeps_the_bars_of_its_panels(desk):
+    """Every panel's scroll bars are kept (issue 48): the Combat form's, painted whole at
+    every change it shows, is drawn once and shows what Qt draws."""
+    from app.ui.widgets.kept_scroll_bar import KeptScrollBars
+    from tests.ui.test_kept_scroll_bar import drawn_by_qt, picture_of
+
+    w = desk
+    keeper = QApplication.instance().findChild(KeptScrollBars)
+    combat = w.panels["combat"]
+    bars = [
+        bar
+        for area in combat.findChildren(QAbstractScrollArea)
+        for bar in (area.verticalScrollBar(), area.horizontalScrollBar())
+    ]
+    assert bars and all(bar in keeper.pictures for bar in bars)
+    shown = [bar for bar in bars if bar.isVisible()]
+    assert shown  # the Combat form is taller than its dock at 1366x768
+    for bar in shown:
+        assert picture_of(bar) == drawn_by_qt(bar)
+    dock = w.docks["combat"]
+    kept = dock.grab().toImage()
+    for bar in shown:
+        bar.removeEventFilter(keeper)
+    assert dock.grab().toImage() == kept  # the panel as Qt draws it
+    for bar in shown:
+        bar.installEventFilter(keeper)
+    drawn = KeptScrollBars.drawn
+    w.docks["combat"].repaint()
+    assert KeptScrollBars.drawn == drawn
