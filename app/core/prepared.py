@@ -6,7 +6,7 @@ will use and where that value came from (the card and state, the board, the game
 umpire's typing, an override, the field's default), which values are locked (read off the
 cards or the board: changed only by an override, which the log records), the dice still to
 type (one entry per die, labelled with printed names), and the validated inputs. The Combat
-and Initiative panels render it and send it back to ``GameSession.resolve``;
+and Initiative panels render it and send it back to the session's ``actions.resolve``;
 ``GameSession.perform`` builds one from a script's inputs. Any change -- a keystroke, a piece
 moved, a card or table edited, another station's action -- makes a new one.
 

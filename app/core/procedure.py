@@ -64,7 +64,8 @@ class OddsTooLarge(RuleViolation):
 
 class UnknownOdds(dict[str, Fraction]):
     """No odds, because a table cell the rules text does not print is needed: empty, with
-    ``missing`` naming the table and the cell (``GameSession.odds`` gives it, never raises)."""
+    ``missing`` naming the table and the cell (the session's ``odds.odds`` gives it, never
+    raises)."""
 
     def __init__(self, missing: MissingTableValue) -> None:
         super().__init__()
@@ -197,6 +198,39 @@ class Draft:
         for e in events:
             check_event(e, self.engagement, self.state_model, self.game_model)
             self.engagement = apply(self.engagement, e, self.engagement.seq)
+            self.events.append(e)
+
+
+class _WalkDraft(Draft):
+    """A ``Draft`` for one path of an odds walk (``Procedure.odds``): every path of the walk
+    starts from the same game and most emit the same events on the way (a hit's damage on
+    every face that hits), so an event already checked and applied to the same game state in
+    this walk is taken from ``applied`` (issue 44: applying was a third of the odds stored
+    with every roll). A game state never changes (every event makes a new one), and the walk
+    holds the states it applied to, so the same object is the same game."""
+
+    def __init__(
+        self,
+        engagement: Engagement,
+        state_model: type[BaseModel] | None,
+        game_model: type[BaseModel] | None,
+        applied: dict[int, list[tuple[Engagement, Event, Engagement]]],
+    ) -> None:
+        super().__init__(engagement, state_model, game_model)
+        self._applied = applied
+
+    def emit(self, *events: Event) -> None:
+        for e in events:
+            before = self.engagement
+            done = self._applied.setdefault(id(before), [])
+            after = next(
+                (r for b, ev, r in done if b is before and type(ev) is type(e) and ev == e), None
+            )
+            if after is None:
+                check_event(e, before, self.state_model, self.game_model)
+                after = apply(before, e, before.seq)
+                done.append((before, e, after))
+            self.engagement = after
             self.events.append(e)
 
 
@@ -588,8 +622,17 @@ class Procedure(ABC):
         if engagement is None:
             engagement = Engagement()
             inputs = what_if(inputs)
+        game: Engagement = engagement
+        if type(self).draft is not Procedure.draft:  # a ruleset's own draft: used as it is
+            return self.arrange(
+                exact_outcomes(lambda d: self.decide(inputs, d, self.draft(game)).outcome)
+            )
+        applied: dict[int, list[tuple[Engagement, Event, Engagement]]] = {}
+        models = self.state_model, self.game_model
         return self.arrange(
-            exact_outcomes(lambda d: self.decide(inputs, d, self.draft(engagement)).outcome)
+            exact_outcomes(
+                lambda d: self.decide(inputs, d, _WalkDraft(game, *models, applied)).outcome
+            )
         )
 
 

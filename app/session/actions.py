@@ -262,9 +262,10 @@ class Actions:
         *,
         follows: bool,
     ) -> Resolution:
-        """``resolve`` of the action ``make`` prepares: the action made ready (a script's) and
-        resolved in one guarded call (issue 44: one hand-over to a worker thread for both; the
-        odds, whose failure or time-out records the action without them, keep their own).
+        """``resolve`` of the action ``make`` prepares: the action made ready (a script's),
+        resolved, and the odds to store with it worked out, in one guarded call (issue 44: one
+        hand-over to a worker thread for all three; odds that fail, or that were given up
+        before and still work, leave the action recorded without them: ``Odds.to_store``).
         ``follows``: the "who acts now" line the result makes owed is found (the desk opens
         it next; a script's ``perform`` does not ask the ruleset who acts for it, issue 44)."""
         log = self._log

@@ -42,7 +42,7 @@ from app.store import (
 )
 from app.store.outline import outline
 
-#: the columns of a server's overview (``GameSession.overview_table``)
+#: the columns of a server's overview (``overview_table``)
 OVERVIEW_HEAD = ("id", "ruleset", "title", "turn", "in play", "last action", "watching")
 
 
@@ -78,7 +78,9 @@ def open_log(target: str | Path, game: str | None, actor: str, read_only: bool) 
     is opened for writing, so a refused file is never changed. A file (or folder) that
     cannot be written, or ``read_only=True``, opens read-only."""
     shapes.open_args(target, game, actor, read_only)  # issue 31: wrong shapes refused
-    store = open_store(target, read_only=read_only)
+    # the check of every page of a game file made meanwhile, in a thread (issue 44): asked
+    # before the file is opened for writing, and first when anything failed
+    store = open_store(target, read_only=read_only, check_beside=True)
     if is_url(target):
         target = store.where  # its password never in a message (issue 30)
     loading: Loading | None = None
@@ -87,6 +89,7 @@ def open_log(target: str | Path, game: str | None, actor: str, read_only: bool) 
         row = store.game(game)
         # a third-party ruleset's first import tried in a child meanwhile (issue 44)
         loading = Loading(row.ruleset)
+        store.check_beside()  # after the fork: a process of one thread forks
         bounds.check_log(store, store.where, row.id)
         # a log changed outside Airboss is not replayed (issue 30); with no snapshot the
         # chain is checked as the log is read for its replay, once (issue 31)
@@ -138,11 +141,14 @@ def open_log(target: str | Path, game: str | None, actor: str, read_only: bool) 
         store.writable()
         if snap is None and doubted is None and timeline.state.seq >= game_log.SNAPSHOT_EVERY:
             _snapshot_on_open(store, gid, timeline)
-    except StoreError:
+    except Exception as e:
+        damage = store.damage()  # a damaged file explains what else failed
         store.close()
-        raise
-    except Exception as e:  # a garbled log, payload or snapshot: refused, never a traceback
-        store.close()
+        if damage is not None:
+            raise damage from None
+        if isinstance(e, StoreError):
+            raise
+        # a garbled log, payload or snapshot: refused, never a traceback
         raise StoreError(f"{target}: not a usable Airboss game ({_one_line(e)})") from None
     finally:
         if loading is not None:

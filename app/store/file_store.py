@@ -13,6 +13,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -170,9 +171,11 @@ def connect(path: Path, read_only: bool = False, create: bool = False) -> sqlite
     return db
 
 
-def inspect_sqlite(path: Path) -> str | None:
+def inspect_sqlite(path: Path, *, check_pages: bool = True) -> str | None:
     """The schema revision of an Airboss file, read without writing; ``StoreError`` if it is
-    not one. ``None`` for a file with no tables at all (a brand-new store)."""
+    not one. ``None`` for a file with no tables at all (a brand-new store). ``check_pages``:
+    SQLite's check of every page (``damaged``) is made here; without it the caller makes it
+    (``PageCheck``)."""
     if not path.exists():
         raise StoreError(f"{path}: no such file")
     try:
@@ -195,16 +198,57 @@ def inspect_sqlite(path: Path) -> str | None:
                     "a game file never has triggers, views or other tables. Refused; the file "
                     "was not changed."
                 )
-            check = db.execute("PRAGMA quick_check").fetchall()
-            if [tuple(r) for r in check] != [("ok",)]:
-                first = str(check[0][0]).splitlines()[0] if check else "no answer"
-                raise StoreError(
-                    f"{path}: the file is damaged (SQLite's check: {first}); it was not changed"
-                )
+            if check_pages:
+                damage = damaged(db, path)
+                if damage is not None:
+                    raise damage
             row = db.execute("SELECT version_num FROM alembic_version").fetchone()
             return str(row[0]) if row else None
     except sqlite3.DatabaseError as e:
         raise StoreError(f"{path}: not a readable Airboss game ({e}); it was not changed") from None
+
+
+def damaged(db: sqlite3.Connection, path: Path) -> StoreError | None:
+    """SQLite's check of every page of the file (``quick_check``): the refusal naming the first
+    damage it found, or None."""
+    check = db.execute("PRAGMA quick_check").fetchall()
+    if [tuple(r) for r in check] == [("ok",)]:
+        return None
+    first = str(check[0][0]).splitlines()[0] if check else "no answer"
+    return StoreError(f"{path}: the file is damaged (SQLite's check: {first}); it was not changed")
+
+
+def damaged_file(path: Path) -> StoreError | None:
+    """``damaged`` on a read-only connection of its own."""
+    with closing(connect(path, read_only=True)) as db:
+        return damaged(db, path)
+
+
+class PageCheck:
+    """``damaged`` made in a thread of its own on its own read-only connection, while the
+    opening reads the game (issue 44: the check reads every page of the file, the longest part
+    of opening a long game; SQLite lets Python's other thread run meanwhile, on the other
+    core). ``verdict()`` waits for it: the refusal, or None. The opening asks for it before the
+    file is opened for writing, and first when anything else failed (damage explains it)."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._verdict: StoreError | None = None
+        self._thread = threading.Thread(target=self._run, name="airboss page check", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            with closing(connect(self._path, read_only=True)) as db:
+                self._verdict = damaged(db, self._path)
+        except sqlite3.DatabaseError as e:
+            self._verdict = StoreError(
+                f"{self._path}: not a readable Airboss game ({e}); it was not changed"
+            )
+
+    def verdict(self) -> StoreError | None:
+        self._thread.join()
+        return self._verdict
 
 
 #: what Airboss makes in a game file (``app.store.tables``, the migrations); SQLite's own
@@ -336,6 +380,9 @@ class FileStore(Store):
         self._immutable = not Path(f"{path}-wal").exists()
         #: how many times they were reopened without ``immutable`` (see ``data_version``)
         self._reopened = 0
+        #: every page still to check (``open(check_beside=True)``), and the check begun
+        self._pages_unchecked = False
+        self._page_check: PageCheck | None = None
 
     @classmethod
     def create(cls, target: str | Path) -> FileStore:
@@ -366,12 +413,16 @@ class FileStore(Store):
         return store
 
     @classmethod
-    def open(cls, target: str | Path, read_only: bool = False) -> FileStore:
+    def open(
+        cls, target: str | Path, read_only: bool = False, *, check_beside: bool = False
+    ) -> FileStore:
         """An existing file, checked before anything is written, migrated after a backup.
 
         A file is opened READ-ONLY (``read_only``, nothing is ever written) when asked, or when
         the file or its folder cannot be written. Call ``writable()`` once the game has been
-        read and found good: only then is the file opened for writing.
+        read and found good: only then is the file opened for writing. ``check_beside``: the
+        check of every page is left to the caller, to begin in a thread while it reads the
+        game (``check_beside()``) and wait for (``damage()``, which ``writable()`` asks).
         """
         path = real_path(target)  # links followed first: the real file is the game
         regular_file(path)  # a FIFO, a device, a folder: refused before anything reads it
@@ -381,7 +432,7 @@ class FileStore(Store):
         no_index = _missing_shm(path)
         if no_index is not None:
             raise no_index
-        revision = inspect_sqlite(path)
+        revision = inspect_sqlite(path, check_pages=not check_beside)
         if revision is None:
             raise StoreError(f"{path}: an empty database, not an Airboss game; it was not changed")
         if revision not in revisions.known_revisions():
@@ -390,14 +441,21 @@ class FileStore(Store):
                 "update Airboss to open it. The file was not changed."
             )
         ro = read_only or not _can_write(path) or not _can_write(path.parent)
+        unchecked = check_beside
         if revision != revisions.head_revision():
             if ro:
                 raise StoreError(
                     f"{path}: written by an older Airboss and needs updating, but the file "
                     "cannot be written; copy it somewhere writable. It was not changed."
                 )
+            if unchecked:  # checked before the migration writes
+                damage = damaged_file(path)
+                if damage is not None:
+                    raise damage
+                unchecked = False
             _migrate_file(path)
         store = cls(path, read_only=ro)
+        store._pages_unchecked = unchecked
         store.open_elsewhere = elsewhere
         store.log_beside = log_beside
         return store
@@ -420,7 +478,25 @@ class FileStore(Store):
             raise StoreError(f"{self.where}: the game is closed")
         return self._db
 
+    def check_beside(self) -> None:
+        """Begin the check of every page left by ``open(check_beside=True)`` in its thread
+        (after a first import of a ruleset is forked: a process of one thread forks)."""
+        if self._pages_unchecked and self._page_check is None:
+            self._page_check = PageCheck(self.file)
+
+    def damage(self) -> StoreError | None:
+        """The check of every page left by ``open(check_beside=True)``, waited for (made
+        now if it was not begun): the refusal naming the damage, or None."""
+        if not self._pages_unchecked:
+            return None
+        pages, self._page_check = self._page_check, None
+        self._pages_unchecked = False
+        return pages.verdict() if pages is not None else damaged_file(self.file)
+
     def writable(self) -> None:
+        damage = self.damage()  # never written before every page is found good
+        if damage is not None:
+            raise damage
         if self.read_only:
             return
         self.close()

@@ -190,6 +190,14 @@ class Store(ABC):
     def close(self) -> None:
         """Close every connection of this store."""
 
+    def check_beside(self) -> None:  # noqa: B027 - a server's store leaves none
+        """Begin a check of the store left to be made while it is read (``damage``)."""
+
+    def damage(self) -> StoreError | None:
+        """A check of the store made beside its opening, waited for: the refusal it ended
+        with, or None (a game file's check of every page, ``FileStore.open``)."""
+        return None
+
     def writable(self) -> None:
         """Switch a store opened for checking to writing (unless it is read-only)."""
         return  # a server's store writes through the connection it checked with

@@ -263,3 +263,40 @@ def test_foreign_sqlite_file_leaves_nothing_beside(tmp_path: Path) -> None:
         GameSession.open(other)
     assert sha(other) == before
     assert os.listdir(tmp_path) == ["other.db"]
+
+
+def test_damage_found_beside_the_reading_is_said_first(
+    good_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: SQLite's check of every page runs in a thread while the game is read; when
+    the reading fails too (here a garbage payload), the refusal says what the check found:
+    damage explains what else failed."""
+    import app.store.file_store as fs
+
+    garbage_payload(good_file)
+    monkeypatch.setattr(
+        fs, "damaged", lambda db, path: StoreError(f"{path}: the file is damaged (test)")
+    )
+    before = sha(good_file)
+    with pytest.raises(StoreError, match=r"the file is damaged \(test\)$"):
+        GameSession.open(good_file)
+    assert sha(good_file) == before
+    assert sorted(p.name for p in good_file.parent.iterdir()) == ["game.airboss"]
+
+
+def test_damage_the_reading_never_meets_is_refused_before_writing(
+    good_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check made beside the reading is waited for before the file is opened for writing:
+    damage where the opening reads nothing (here: the check says so) refuses the game and
+    writes nothing."""
+    import app.store.file_store as fs
+
+    monkeypatch.setattr(
+        fs, "damaged", lambda db, path: StoreError(f"{path}: the file is damaged (test)")
+    )
+    before = sha(good_file)
+    with pytest.raises(StoreError, match="the file is damaged"):
+        GameSession.open(good_file)
+    assert sha(good_file) == before
+    assert sorted(p.name for p in good_file.parent.iterdir()) == ["game.airboss"]

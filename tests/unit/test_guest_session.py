@@ -111,6 +111,85 @@ def test_perform_refuses_a_misbehaving_decide(
     assert len(game.events()) == n
 
 
+def _stored_odds(s: GameSession) -> Any:
+    from app.core.events import ProcedureResolved
+
+    [record] = [e.event for e in s.events()[-3:] if isinstance(e.event, ProcedureResolved)]
+    return record.odds
+
+
+@pytest.mark.parametrize("how", ["raise", "exit", "interrupt", "wrong_type"])
+def test_a_roll_whose_odds_fail_is_recorded_without_them(
+    game: GameSession, hostile_site: ModuleType, how: str
+) -> None:
+    """Issue 44: the odds stored with a roll are worked out in the resolve's own hand-over to
+    the ruleset's worker; odds that fail there (issue 34: the action is recorded without
+    them) never refuse the roll."""
+    n = len(game.events())
+    hostile_site.MISBEHAVE["odds"] = how
+    game.perform("gun_attack", ROLES, SeededDice(3))
+    assert len(game.events()) > n and _stored_odds(game) is None
+
+
+def test_a_roll_whose_odds_were_given_up_is_recorded_at_once_without_them(
+    game: GameSession, hostile_site: ModuleType
+) -> None:
+    """Odds that hung when the desk asked for them (given up after the time limit, still
+    working) are not asked again by the resolve, which would wait for them as long: the roll
+    is recorded at once, without them."""
+    ready = game.actions.prepare("gun_attack", ROLES)
+    hostile_site.MISBEHAVE["odds"] = "hang"
+    with pytest.raises(GuestTimeout):
+        game.odds.odds(ready)
+    n = len(game.events())
+    start = time.monotonic()
+    game.actions.resolve(ready, SeededDice(3))
+    assert time.monotonic() - start < LIMIT  # the odds still hanging were not waited for
+    assert len(game.events()) > n and _stored_odds(game) is None
+
+
+def test_a_scripts_perform_does_not_ask_who_acts_now(
+    game: GameSession, hostile_site: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: a script's ``perform`` is the resolve, the durable append and the apply; the
+    "who acts now" line a result makes owed is the desk's to open (``actions.resolve`` finds
+    it), so a script's action does not ask the ruleset who acts for it."""
+    asked: list[int] = []
+    real = type(game.ruleset).acting
+    monkeypatch.setattr(
+        type(game.ruleset), "acting", lambda rs, e: asked.append(e.seq) or real(rs, e)
+    )
+    res = game.perform("gun_attack", ROLES, SeededDice(3))
+    assert asked == [] and res.follows is None
+    game.actions.resolve(game.actions.prepare("gun_attack", ROLES), SeededDice(3))
+    assert asked  # the desk's resolve asks, to open the roll the result owes
+
+
+def test_the_odds_shown_are_the_odds_stored_and_not_worked_out_again(
+    game: GameSession, hostile_site: ModuleType
+) -> None:
+    """The odds the desk showed for these inputs on this game are those stored with the roll,
+    even for a prepared action made again with the same inputs (a die typed, a page's dice
+    taken; issue 48): the ruleset is not asked for them again."""
+    proc = game.ruleset.procedures["gun_attack"]
+    asked: list[Any] = []
+    real = proc.odds
+
+    def counted(inputs: Any, engagement: Any = None) -> Any:
+        asked.append(inputs)
+        return real(inputs, engagement)
+
+    proc.odds = counted  # type: ignore[method-assign]
+    try:
+        shown = game.odds.odds(game.actions.prepare("gun_attack", ROLES))
+        again = game.actions.prepare("gun_attack", ROLES)  # another object, the same inputs
+        game.actions.resolve(again, SeededDice(3))
+    finally:
+        del proc.odds
+    assert len(asked) == 1
+    assert dict(_stored_odds(game)) == shown
+
+
 @pytest.mark.parametrize("how", ["raise", "exit", "interrupt", "hang", "wrong_type"])
 @pytest.mark.parametrize("method", ["prefill", "decide"])
 def test_a_who_acts_line_never_lets_a_guest_out(
