@@ -119,29 +119,36 @@ class DiceView(QWidget):
         )
 
     def _build(self, slots: list[DieSlot]) -> None:
-        """A field per slot: the fields there are take the new slots (another line's roll
-        of the same dice builds nothing), the others are made or taken away."""
+        """A field per slot: a field there is takes the new slot when it is the same die
+        (another line's roll: only its purpose differs, nothing is built); the others are
+        made afresh or taken away."""
         cursor = next((i for i, f in enumerate(self.fields) if f.edit.hasFocus()), None)
-        for f in self.fields[len(slots) :]:
-            self.grid.removeWidget(f)
-            f.hide()  # never a parentless window of its own (it kept the keyboard focus)
-            f.deleteLater()
-        del self.fields[len(slots) :]
+        old, self.fields = self.fields, []
         self._slots = list(slots)
         for i, slot in enumerate(slots):
-            if i < len(self.fields):
-                self.fields[i].set_slot(slot)
-                continue
-            f = DieField(slot)
-            f.edit.textChanged.connect(lambda text, i=i: self._typed(i, text))
-            f.edit.installEventFilter(self)
-            self.grid.addWidget(f, i, 0)
-            f.show()
+            f = old[i] if i < len(old) else None
+            if f is not None and (f.spec, f.count) == (slot.spec, slot.count):
+                f.set_slot(slot)
+            else:
+                if f is not None:
+                    self._drop(f)
+                f = DieField(slot)
+                f.edit.textChanged.connect(lambda text, i=i: self._typed(i, text))
+                f.edit.installEventFilter(self)
+                self.grid.addWidget(f, i, 0)
+                f.show()
             self.fields.append(f)
+        for f in old[len(slots) :]:
+            self._drop(f)
         for before, after in zip(self.fields, self.fields[1:], strict=False):
             QWidget.setTabOrder(before.edit, after.edit)
         if cursor is not None and self.fields:
             self.fields[min(cursor, len(self.fields) - 1)].edit.setFocus()
+
+    def _drop(self, f: DieField) -> None:
+        self.grid.removeWidget(f)
+        f.hide()  # never a parentless window of its own (it kept the keyboard focus)
+        f.deleteLater()
 
     @patient
     def _typed(self, index: int, text: str) -> None:
