@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QApplication, QListWidget, QScrollBar
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QListWidget, QScrollBar, QStyle
 
-from app.ui.widgets.kept_scroll_bar import KeptScrollBars, keep_scroll_bars_under
+from app.ui.widgets.kept_scroll_bar import KeptScrollBars, background, keep_scroll_bars_under
 
 
 def picture_of(bar: QScrollBar):
@@ -32,10 +33,25 @@ def long_list(qtbot, height: int) -> QListWidget:
     view.show()
     qtbot.waitExposed(view)
     keep_scroll_bars_under(view)
-    # (the pointer of an earlier test may rest where the bar is: a bar under it is Qt's)
+    # (the pointer of an earlier test may rest where the bar is, or hold a button: a bar
+    # under the pointer or while a button is down is drawn by Qt, as it should be)
     QCursor.setPos(view.mapToGlobal(QPoint(-200, -200)))
+    for button in (
+        Qt.MouseButton.LeftButton,
+        Qt.MouseButton.RightButton,
+        Qt.MouseButton.MiddleButton,
+    ):
+        if QApplication.mouseButtons() & button:
+            QTest.mouseRelease(view.viewport(), button, pos=QPoint(1, 1))
     QApplication.processEvents()
     view.verticalScrollBar().setAttribute(Qt.WidgetAttribute.WA_UnderMouse, False)
+    bar = view.verticalScrollBar()
+    assert not bar.underMouse() and QApplication.mouseButtons() == Qt.MouseButton.NoButton
+    assert not bar.style().styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar)
+    assert background(bar) is not None, (
+        bar.palette().window().style(),
+        QApplication.instance().styleSheet(),
+    )
     return view
 
 
