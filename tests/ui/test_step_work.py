@@ -8,8 +8,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QListWidget,
+    QStyledItemDelegate,
+)
 
 from app.startup.demo import create_demo_game
 from app.ui.docks.turn import TurnDock
@@ -110,3 +115,185 @@ def test_the_initiative_roll_out_of_view_is_prepared_when_shown(desk):
         (v.name, v.value, v.source) for v in afresh.values
     ]
     assert p.inputs == afresh.inputs
+
+
+class Measuring(QStyledItemDelegate):
+    """The list's delegate, counting the lines it measures (those with no size of their own:
+    a line with one is laid out without measuring its text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.measured = 0
+
+    def sizeHint(self, option, index):  # noqa: N802 - Qt's name
+        if index.data(Qt.ItemDataRole.SizeHintRole) is None:
+            self.measured += 1
+        return super().sizeHint(option, index)
+
+
+def measured_sizes(view) -> list[tuple[int, int]]:
+    """Each line's size as the list's own delegate measures it now (its kept size set aside)."""
+    sizes = []
+    for i in range(view.count()):
+        item = view.item(i).clone()
+        item.setData(Qt.ItemDataRole.SizeHintRole, None)
+        plain = QListWidget()
+        plain.setFont(view.font())
+        plain.addItem(item)
+        sizes.append(plain.sizeHintForIndex(plain.model().index(0, 0)).toTuple())
+        plain.deleteLater()
+    return sizes
+
+
+def test_a_step_measures_only_the_lines_it_changes(desk):
+    """A step on moves the marker in the sequence of play (about a hundred lines in
+    Phantoms): the two lines it changes are measured, not the whole turn at every step; each
+    line shown keeps the size the list would measure for it."""
+    turn = desk.panels["turn"]
+    steps = Measuring()
+    turn.step_list.setItemDelegate(steps)
+    assert turn.step_list.count() > 50
+    for _ in range(4):
+        steps.measured = 0
+        turn.next_step()
+        QApplication.processEvents()
+        turn.repaint()
+        assert steps.measured <= 2
+    for view in (turn.step_list, turn.acting):
+        assert [view.item(i).sizeHint().toTuple() for i in range(view.count())] == (
+            measured_sizes(view)
+        )
+
+
+def test_larger_type_measures_the_lines_again(desk):
+    """Table mode's larger type: every line's kept size is measured again in it."""
+    turn = desk.panels["turn"]
+    before = turn.step_list.item(0).sizeHint().height()
+    desk.set_table_mode(True)
+    QApplication.processEvents()
+    turn.set_compact(False)  # the sequence of play shown, as out of table mode
+    for view in (turn.step_list, turn.acting):
+        assert [view.item(i).sizeHint().toTuple() for i in range(view.count())] == (
+            measured_sizes(view)
+        )
+    assert turn.step_list.item(0).sizeHint().height() > before
+    desk.set_table_mode(False)
+
+
+def test_another_lines_roll_takes_the_die_fields_there_are(desk):
+    """Opening another line of the same roll (a page's dice taken, line after line) builds no
+    die field: the fields take the line's slots, and show what fields made afresh show."""
+    from app.ui.action_form.dice import DieField
+
+    model = desk.model
+    combat = desk.panels["combat"]
+    desk.panels["turn"].next_step()  # Phantoms' break-off step: a roll per aircraft
+    QApplication.processEvents()
+    rows = model.turn_rows()
+    lines = [r for r in rows["acting"] if r["procedure"] and not r["done"]]
+    assert len(lines) >= 2
+    fields = None
+    for line in lines[:3]:
+        model.request_procedure(line["procedure"], line["who"], line["target"] or "")
+        QApplication.processEvents()
+        shown = combat.dice_fields
+        assert shown and line["name"] in shown[0].purpose
+        if fields is None:
+            fields = list(shown)
+        assert shown == fields  # the same widgets
+        for f, slot in zip(shown, model.draft.slots, strict=True):
+            fresh = DieField(slot)
+            assert (f.title.text(), f.edit.placeholderText(), f.edit.accessibleName()) == (
+                fresh.title.text(),
+                fresh.edit.placeholderText(),
+                fresh.edit.accessibleName(),
+            )
+            assert f.edit.maximumWidth() == fresh.edit.maximumWidth()
+            fresh.deleteLater()
+
+
+class Counting(QObject):
+    """Counts the events of these types its widgets get."""
+
+    def __init__(self, kinds) -> None:
+        super().__init__()
+        self.kinds, self.seen = kinds, Counter()
+
+    def eventFilter(self, watched, event):  # noqa: N802 - Qt's name
+        if event.type() in self.kinds:
+            self.seen[watched.objectName() or type(watched).__name__] += 1
+        return False
+
+
+def test_a_step_does_not_enable_and_disable_the_forms_picks_again(desk):
+    """The Combat form painted again on a step: a pick the rules lock stays disabled, never
+    enabled and disabled again (each a repaint), and what shows is the same."""
+    combat = desk.panels["combat"]
+    widgets = [row.widget for row in combat.form._rows.values()]
+    assert widgets
+    before = [(w.objectName(), w.isEnabled()) for w in widgets]
+    counting = Counting({QEvent.Type.EnabledChange})
+    for w in widgets:
+        w.installEventFilter(counting)
+    for _ in range(3):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        now = [(w.objectName(), w.isEnabled()) for w in widgets]
+        if now == before:
+            assert not counting.seen, counting.seen
+        before = now
+        counting.seen.clear()
+
+
+def test_the_same_odds_are_not_painted_again(qtbot):
+    from fractions import Fraction
+
+    from app.ui.widgets.odds_chart import OddsChart
+
+    chart = OddsChart()
+    qtbot.addWidget(chart)
+    chart.show()
+    qtbot.waitExposed(chart)
+    odds = [("hit", Fraction(1, 3)), ("miss", Fraction(2, 3))]
+    chart.show_odds(odds)
+    QApplication.processEvents()
+    counting = Counting({QEvent.Type.Paint})
+    chart.installEventFilter(counting)
+    chart.show_odds(list(odds))
+    QApplication.processEvents()
+    assert not counting.seen
+    chart.show_odds([("hit", Fraction(1, 2)), ("miss", Fraction(1, 2))])
+    QApplication.processEvents()
+    assert counting.seen["odds_chart"] + counting.seen["OddsChart"] >= 1
+    assert chart.toolTip() == "hit: 50.0%\nmiss: 50.0%"
+
+
+def test_the_desk_keeps_the_bars_of_its_panels(desk):
+    """Every panel's scroll bars are kept (issue 48): the Combat form's, painted whole at
+    every change it shows, is drawn once and shows what Qt draws."""
+    from app.ui.widgets.kept_scroll_bar import KeptScrollBars
+    from tests.ui.test_kept_scroll_bar import drawn_by_qt, picture_of
+
+    w = desk
+    keeper = QApplication.instance().findChild(KeptScrollBars)
+    combat = w.panels["combat"]
+    bars = [
+        bar
+        for area in combat.findChildren(QAbstractScrollArea)
+        for bar in (area.verticalScrollBar(), area.horizontalScrollBar())
+    ]
+    assert bars and all(bar in keeper.pictures for bar in bars)
+    shown = [bar for bar in bars if bar.isVisible()]
+    assert shown  # the Combat form is taller than its dock at 1366x768
+    for bar in shown:
+        assert picture_of(bar) == drawn_by_qt(bar)
+    dock = w.docks["combat"]
+    kept = dock.grab().toImage()
+    for bar in shown:
+        bar.removeEventFilter(keeper)
+    assert dock.grab().toImage() == kept  # the panel as Qt draws it
+    for bar in shown:
+        bar.installEventFilter(keeper)
+    drawn = KeptScrollBars.drawn
+    w.docks["combat"].repaint()
+    assert KeptScrollBars.drawn == drawn

@@ -24,24 +24,15 @@ class DieField(QWidget):
 
     def __init__(self, slot: DieSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.slot = slot
-        self.spec: DiceSpec = slot.spec
-        self.purpose = slot.label
-        self.count = slot.count
         self.edit = QLineEdit()
         self.edit.setObjectName("die")
-        self.edit.setPlaceholderText(slot.hint)
-        self.edit.setMaximumWidth(90 if slot.count == 1 else 160)
-        self.edit.setAccessibleName(f"{slot.name} for {slot.label}")
-        self.edit.setAccessibleDescription(f"type the number rolled, {slot.hint}")
-        #: the hint shown in the empty field (a die the rules skip says "not rolled" instead)
-        self.placeholder = slot.hint
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         self.error.setWordWrap(True)
         self.error.hide()
-        self.title = QLabel(f"{slot.name}, {slot.label}:")
+        self.title = QLabel()
         self.title.setBuddy(self.edit)
+        self.set_slot(slot)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.title)
@@ -49,6 +40,21 @@ class DieField(QWidget):
         row.addWidget(self.error, 1)
         row.addStretch(0)  # the field beside its label, not pushed to the far side
         desk_keys(self.edit)
+
+    def set_slot(self, slot: DieSlot) -> None:
+        """The field for ``slot`` (a field of the slot before it, its text left to the
+        draft's paint): the die, its purpose and its hint."""
+        self.slot = slot
+        self.spec: DiceSpec = slot.spec
+        self.purpose = slot.label
+        self.count = slot.count
+        self.edit.setPlaceholderText(slot.hint)
+        self.edit.setMaximumWidth(90 if slot.count == 1 else 160)
+        self.edit.setAccessibleName(f"{slot.name} for {slot.label}")
+        self.edit.setAccessibleDescription(f"type the number rolled, {slot.hint}")
+        #: the hint shown in the empty field (a die the rules skip says "not rolled" instead)
+        self.placeholder = slot.hint
+        self.title.setText(f"{slot.name}, {slot.label}:")
 
     def values(self) -> list[int] | None:
         """The faces the field shows as numbers (``None`` while one is not a whole number)."""
@@ -100,7 +106,9 @@ class DiceView(QWidget):
                 err = "" if skipped else d.die_error(i)
                 f.error.setText(err)
                 f.error.setVisible(bool(err))
-                f.edit.setStyleSheet("border: 1px solid #c62828;" if err else "")
+                style = "border: 1px solid #c62828;" if err else ""
+                if f.edit.styleSheet() != style:  # set again, Qt polishes it again
+                    f.edit.setStyleSheet(style)
                 f.edit.setAccessibleDescription(err or f"type the number rolled, {f.placeholder}")
         finally:
             self._painting = False
@@ -111,24 +119,36 @@ class DiceView(QWidget):
         )
 
     def _build(self, slots: list[DieSlot]) -> None:
+        """A field per slot: a field there is takes the new slot when it is the same die
+        (another line's roll: only its purpose differs, nothing is built); the others are
+        made afresh or taken away."""
         cursor = next((i for i, f in enumerate(self.fields) if f.edit.hasFocus()), None)
-        for f in self.fields:
-            self.grid.removeWidget(f)
-            f.hide()  # never a parentless window of its own (it kept the keyboard focus)
-            f.deleteLater()
-        self.fields = []
+        old, self.fields = self.fields, []
         self._slots = list(slots)
         for i, slot in enumerate(slots):
-            f = DieField(slot)
-            f.edit.textChanged.connect(lambda text, i=i: self._typed(i, text))
-            f.edit.installEventFilter(self)
-            self.grid.addWidget(f, i, 0)
-            f.show()
+            f = old[i] if i < len(old) else None
+            if f is not None and (f.spec, f.count) == (slot.spec, slot.count):
+                f.set_slot(slot)
+            else:
+                if f is not None:
+                    self._drop(f)
+                f = DieField(slot)
+                f.edit.textChanged.connect(lambda text, i=i: self._typed(i, text))
+                f.edit.installEventFilter(self)
+                self.grid.addWidget(f, i, 0)
+                f.show()
             self.fields.append(f)
+        for f in old[len(slots) :]:
+            self._drop(f)
         for before, after in zip(self.fields, self.fields[1:], strict=False):
             QWidget.setTabOrder(before.edit, after.edit)
         if cursor is not None and self.fields:
             self.fields[min(cursor, len(self.fields) - 1)].edit.setFocus()
+
+    def _drop(self, f: DieField) -> None:
+        self.grid.removeWidget(f)
+        f.hide()  # never a parentless window of its own (it kept the keyboard focus)
+        f.deleteLater()
 
     @patient
     def _typed(self, index: int, text: str) -> None:

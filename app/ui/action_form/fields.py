@@ -172,6 +172,7 @@ class _Row:
         v = p.value(name)
         locked = v.locked and v.source != "override"
         if isinstance(w, QLineEdit):
+            w.setEnabled(True)  # (locked: read-only, not disabled)
             want = d.text(name)
             if w.text() != want:
                 w.setText(want)
@@ -356,7 +357,8 @@ class DraftForm(QWidget):
                 for row in self._rows.values():
                     row.shown_locked = None
             for row in self._rows.values():
-                row.widget.setEnabled(True)
+                # (each row sets its widget enabled or not: not enabled here first, so a
+                # locked pick is not enabled and disabled again, and repainted, at every paint)
                 row.paint()
             general = ""
             if (

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QListWidgetItem,
     QPushButton,
     QVBoxLayout,
@@ -42,6 +41,7 @@ from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.message_bar import MessageBar, attempt_here, muted
+from app.ui.widgets.sized_lines import SizedLines
 
 #: the names other panels have always taken from here
 __all__ = ["TurnDock", "phase_name", "step_heading", "step_label", "step_where", "who_name"]
@@ -136,7 +136,7 @@ class TurnDock(QWidget):
         self.heading.setFont(font)
         self.heading.setWordWrap(True)
 
-        self.step_list = QListWidget()
+        self.step_list = SizedLines()
         self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         named(
@@ -149,7 +149,7 @@ class TurnDock(QWidget):
         self.what.setWordWrap(True)
         self.what.setTextFormat(Qt.TextFormat.PlainText)
         self.acting_title = QLabel("<b>Who acts now, in order</b>")
-        self.acting = QListWidget()
+        self.acting = SizedLines()
         self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         named(
             self.acting,
@@ -248,23 +248,43 @@ class TurnDock(QWidget):
             self.step_list.clear()
             for i, step in enumerate(steps):
                 self.step_list.addItem(self._step_item(step, i == current))
+            self.step_list.keep_sizes(range(len(steps)))
         elif current != self._current_shown:
-            for i in (self._current_shown, current):
-                if 0 <= i < len(steps):
-                    self.step_list.takeItem(i)
-                    self.step_list.insertItem(i, self._step_item(steps[i], i == current))
+            moved = [i for i in (self._current_shown, current) if 0 <= i < len(steps)]
+            for i in moved:
+                self._mark(self.step_list.item(i), steps[i], i == current)
+            self.step_list.keep_sizes(moved)
         self._steps_shown, self._current_shown = steps, current
 
-    def _step_item(self, step: tuple[str, str], here: bool) -> QListWidgetItem:
+    def _step_text(self, step: tuple[str, str], here: bool) -> str:
         label, rule = step
         rule = f"   [{rule}]" if rule else ""
-        item = QListWidgetItem(("▶ " if here else "    ") + label + rule)
+        return ("▶ " if here else "    ") + label + rule
+
+    def _mark(self, item: QListWidgetItem, step: tuple[str, str], here: bool) -> None:
+        """``item`` made what ``_step_item`` makes of ``step``."""
+        item.setText(self._step_text(step, here))
         if here:
-            bold = QFont(self.step_list.font())
-            bold.setBold(True)
-            item.setFont(bold)
-            item.setBackground(self.palette().highlight())
-            item.setForeground(self.palette().highlightedText())
+            self._marked(item)
+        else:  # no font, background or foreground of its own: the list's, as a new line's
+            for role in (
+                Qt.ItemDataRole.FontRole,
+                Qt.ItemDataRole.BackgroundRole,
+                Qt.ItemDataRole.ForegroundRole,
+            ):
+                item.setData(role, None)
+
+    def _marked(self, item: QListWidgetItem) -> None:
+        bold = QFont(self.step_list.font())
+        bold.setBold(True)
+        item.setFont(bold)
+        item.setBackground(self.palette().highlight())
+        item.setForeground(self.palette().highlightedText())
+
+    def _step_item(self, step: tuple[str, str], here: bool) -> QListWidgetItem:
+        item = QListWidgetItem(self._step_text(step, here))
+        if here:
+            self._marked(item)
         return item
 
     def _forget_acting(self) -> None:
@@ -313,7 +333,8 @@ class TurnDock(QWidget):
             item = QListWidgetItem("nobody acts in this step")
             item.setForeground(self.palette().placeholderText())
             self.acting.addItem(item)
-        elif next_row is not None:
+        self.acting.keep_sizes(range(self.acting.count()))
+        if lines and next_row is not None:
             self.acting.setCurrentRow(next_row)
             self.acting.scrollToItem(self.acting.item(next_row))
         style = "" if lines else f"color: {muted(self)}"

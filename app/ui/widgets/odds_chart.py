@@ -65,6 +65,7 @@ class OddsChart(QWidget):
             self.setToolTip("")
             self.update()
             raise
+        changed = (labels, heights) != (self.labels, self.heights)
         self.labels, self.heights = labels, heights
         said = "\n".join(
             f"{label}: {h:.1f}%" for label, h in zip(self.labels, self.heights, strict=True)
@@ -72,7 +73,8 @@ class OddsChart(QWidget):
         self.setToolTip(said)
         # a screen reader says the bars as the tooltip does
         self.setAccessibleDescription(said.replace("\n", "; ") or "No odds yet")
-        self.update()
+        if changed:  # (the same bars are not painted again: a step on shows the same odds)
+            self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(320, 160)
