@@ -120,13 +120,12 @@ class Decision:
         # the frozen dataclass's own ``__init__`` sets each field through a call of
         # ``object.__setattr__``: a quarter of a Decision's making, and the odds make one for
         # every value of the dice (issue 44)
-        self.__dict__.update(
-            outcome=outcome,
-            narrative=narrative,
-            follow_ups=follow_ups,
-            headline=headline,
-            modifiers=modifiers,
-        )
+        fields = self.__dict__
+        fields["outcome"] = outcome
+        fields["narrative"] = narrative
+        fields["follow_ups"] = follow_ups
+        fields["headline"] = headline
+        fields["modifiers"] = modifiers
 
 
 class InvalidState(RuleViolation, TypeError):
@@ -215,16 +214,25 @@ class _WalkDraft(Draft):
         state_model: type[BaseModel] | None,
         game_model: type[BaseModel] | None,
         applied: dict[int, list[tuple[Engagement, Event, Engagement]]],
-    ) -> None:
-        super().__init__(engagement, state_model, game_model)
+    ) -> None:  # not through ``Draft.__init__``: one is made for every path of a walk
+        self.engagement = engagement
+        self.state_model = state_model
+        self.game_model = game_model
+        self.events = []
         self._applied = applied
 
     def emit(self, *events: Event) -> None:
         for e in events:
             before = self.engagement
             done = self._applied.setdefault(id(before), [])
+            kind, values = type(e), e.__dict__  # events are frozen, their fields all they hold
             after = next(
-                (r for b, ev, r in done if b is before and type(ev) is type(e) and ev == e), None
+                (
+                    r
+                    for b, ev, r in done
+                    if b is before and type(ev) is kind and ev.__dict__ == values
+                ),
+                None,
             )
             if after is None:
                 check_event(e, before, self.state_model, self.game_model)
