@@ -49,6 +49,7 @@ __all__ = [
     "Procedure",
     "Resolution",
     "exact_outcomes",
+    "input_value",
     "sure_rolls",
 ]
 
@@ -662,6 +663,15 @@ class Calculator(Procedure):
             engagement = Engagement()
             inputs = what_if(inputs)
         return self.compute(inputs, self.draft(engagement))
+
+
+def input_value(inputs: Any, name: str) -> Any:
+    """The input ``name`` of ``inputs`` (a procedure's ``Inputs``), ``None`` when it has no such
+    field: read from the model's values, since pydantic's answer for a field a model does not
+    have raises an error and catches it (3 us a time, on every action's log line; issue 44)."""
+    if isinstance(inputs, BaseModel):
+        return inputs.__dict__.get(name)
+    return getattr(inputs, name, None)
 
 
 def what_if(inputs: Any) -> Any:

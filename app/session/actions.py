@@ -26,7 +26,7 @@ from app.core.prepared import (
     line_roles,
     prepare,
 )
-from app.core.procedure import Procedure
+from app.core.procedure import Procedure, input_value
 from app.core.ruleset import Resolution, Ruleset
 from app.core.ruling import stamped
 from app.core.text import refuse_control
@@ -344,7 +344,7 @@ class Actions:
         """What the ruleset's geometry reads off the pair these inputs name, when both are on
         the board (issue 18); empty otherwise."""
         get: Callable[[str], Any] = (
-            (lambda f: getattr(inputs, f, None)) if isinstance(inputs, BaseModel) else inputs.get
+            (lambda f: input_value(inputs, f)) if isinstance(inputs, BaseModel) else inputs.get
         )
         first, target = get("attacker") or get("aircraft"), get("target")
         rs = self._log.ruleset
@@ -404,7 +404,7 @@ def _named(engagement: Engagement, inputs: Any, title: str, narrative: str) -> s
     names = {
         f: engagement.aircraft[ref].name
         for f in ("attacker", "aircraft", "target")
-        if isinstance(ref := getattr(inputs, f, None), str) and ref in engagement.aircraft
+        if isinstance(ref := input_value(inputs, f), str) and ref in engagement.aircraft
     }
     who = names.get("attacker") or names.get("aircraft")
     target = names.get("target")
