@@ -297,3 +297,78 @@ def test_the_desk_keeps_the_bars_of_its_panels(desk):
     drawn = KeptScrollBars.drawn
     w.docks["combat"].repaint()
     assert KeptScrollBars.drawn == drawn
+
+
+def form_shown(combat) -> list[tuple[str, ...]]:
+    """What the Combat form paints: the pickers, each field (text, lock, error, note), the dice
+    and the odds' words."""
+    form = combat.form
+    pickers = [
+        (c.currentText(), *(c.itemText(i) for i in range(c.count())))
+        for c in (combat.procedure, combat.attacker, combat.target, combat.aircraft)
+    ]
+    fields = [
+        (form.title(n), form.shown_text(n), str(form.is_locked(n)), form.error_text(n))
+        + (form.note_text(n),)
+        for n in form.names
+    ]
+    dice = [(f.title.text(), f.edit.displayText()) for f in combat.dice_fields]
+    return [*pickers, *fields, *dice, (combat.odds_message.text(),)]
+
+
+def test_a_step_that_leaves_the_form_as_it_is_does_not_paint_it_again(desk):
+    """Issue 48: a step on prepares the open action again on the game as it is (what resolves
+    is the new game's), but a form that shows the same is not painted again (2 ms of every
+    step's frame); its odds follow the game. What shows is what a paint afresh shows."""
+    model, combat = desk.model, desk.panels["combat"]
+    assert model.draft.procedure  # the demo opens a gun attack
+    for _ in range(3):  # past the impulse's movement (aircraft moved: the form follows)
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+    counts: Counter = Counter()
+    for part in (combat.form, combat.dice):
+        counting(part, "paint", counts)
+    for _ in range(4):  # fire check, afterburner, spotting, missile impact: nothing moves
+        seq, aircraft = model.draft.prepared.seq, model.session.engagement.aircraft
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        assert model.session.engagement.aircraft is aircraft
+        assert model.draft.prepared.seq > seq  # prepared again on the game after the step
+        assert combat.odds_view.prepared is model.draft.prepared
+    assert counts == Counter()
+    shown = form_shown(combat)
+    combat.paint()
+    assert form_shown(combat) == shown
+
+
+def test_a_step_that_changes_the_form_paints_it(desk):
+    """A break-off check's game turn is read off the game (Phantoms 10.0): at the turn's end
+    the form shows the new turn. At every step the form shows what a paint afresh shows."""
+    model, combat = desk.model, desk.panels["combat"]
+    model.request_procedure("break_off", "olds-1")
+    QApplication.processEvents()
+    assert combat.form.shown_text("turn") == "1"
+    steps = len(model.session.clock.steps())
+    for _ in range(steps):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        shown = form_shown(combat)
+        combat.paint()
+        assert form_shown(combat) == shown, model.session.engagement.step
+    assert model.session.engagement.turn == 2
+    assert combat.form.shown_text("turn") == "2"
+    assert model.draft.prepared.value("turn").value == 2
+
+
+def test_a_renamed_aircraft_shows_in_the_forms_pickers(desk):
+    """A change of an aircraft the action does not read leaves the action as it was, but the
+    pickers list every aircraft: they show the new name."""
+    model, combat = desk.model, desk.panels["combat"]
+    session = model.session
+    other = next(
+        a for a in session.engagement.aircraft.values() if a.id not in model.draft.roles.values()
+    )
+    session.roster.change_aircraft(other.id, name="Renamed Jet")
+    QApplication.processEvents()
+    listed = [combat.attacker.itemText(i) for i in range(combat.attacker.count())]
+    assert any("Renamed Jet" in t for t in listed), listed
