@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
@@ -372,3 +372,53 @@ def test_a_renamed_aircraft_shows_in_the_forms_pickers(desk):
     QApplication.processEvents()
     listed = [combat.attacker.itemText(i) for i in range(combat.attacker.count())]
     assert any("Renamed Jet" in t for t in listed), listed
+
+
+def test_a_step_does_not_lay_out_the_status_bar_again(desk):
+    """Issue 48: the status bar's step and segment keep the widest of their words in the game,
+    so a step's other words are painted in place: the bar is not laid out again and the labels
+    beside them are not moved and painted. Every label shows its words whole."""
+    bar = desk.statusBar()
+    labels = desk.status_labels
+    steps = len(desk.model.session.clock.steps())
+    for _ in range(steps):  # a whole turn: every step's words seen once
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+    laid_out = Counting({QEvent.Type.LayoutRequest})
+    bar.installEventFilter(laid_out)
+    painted = Counting({QEvent.Type.Paint, QEvent.Type.Move})
+    for label in labels.values():
+        label.installEventFilter(painted)
+    for _ in range(12):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        desk_rows = desk.model.desk_rows()
+        assert labels["phase"].text() == desk_rows["phase"]
+        assert labels["segment"].text() == desk_rows["segment"]
+        for label in labels.values():
+            assert label.width() >= label.sizeHint().width(), label.objectName()
+    assert not laid_out.seen, laid_out.seen
+    assert painted.seen["status-game"] == painted.seen["status-ruleset"] == 0, painted.seen
+    assert painted.seen["status-segment"] > 0  # its words changed: painted in place
+
+
+def test_a_step_does_not_resize_the_turn_panels_lists(desk):
+    """Issue 48: the step's words keep two lines, so a step of one line after one of two does
+    not lay the Turn panel out again (its lists resized, laid out and painted whole). The words
+    show whole."""
+    turn = desk.panels["turn"]
+    counting = Counting({QEvent.Type.Resize})
+    for view in (turn.acting, turn.step_list):
+        view.installEventFilter(counting)
+    lines = set()
+    for _ in range(12):
+        turn.next_step()
+        QApplication.processEvents()
+        what = turn.what
+        words = what.fontMetrics().boundingRect(
+            QRect(0, 0, what.contentsRect().width(), 10_000), Qt.TextFlag.TextWordWrap, what.text()
+        )
+        assert what.contentsRect().height() >= words.height(), what.text()
+        lines.add(words.height() // what.fontMetrics().lineSpacing())
+    assert lines == {1, 2}  # steps of one line and of two
+    assert not counting.seen, counting.seen
