@@ -57,6 +57,7 @@ from app.ui.shell.guest_worker import patient
 from app.ui.shell.qt_app import APP_NAME, version
 from app.ui.shell.when_shown import in_view
 from app.ui.widgets.kept_scroll_bar import keep_scroll_bars_under
+from app.ui.widgets.kept_title_dock import KeptTitleDock
 from app.ui.widgets.kept_width import WidestLabel
 from app.ui.widgets.message_bar import MessageBar
 from app.ui.widgets.wheel_guard import guard_wheel_under
@@ -175,7 +176,7 @@ class MainWindow(QMainWindow):
         """A dock for every registered panel; ``arrange`` puts them in place (the desk's
         layout) and ``_build_panel`` builds each panel into its dock."""
         for entry in PANELS:
-            dock = QDockWidget(entry.title, self)
+            dock = KeptTitleDock(entry.title, self)
             dock.setObjectName(entry.name)
             dock.visibilityChanged.connect(partial(self._dock_seen, entry))
             self.docks[entry.name] = dock
