@@ -26,7 +26,7 @@ from app.core.engagement import AircraftState, Engagement, apply
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import Event, StatusChanged, event_to_json
 from app.core.markov import NotWorkedOut, Weighted
-from app.core.procedure import Draft, exact_outcomes
+from app.core.procedure import Draft, exact_outcomes, input_value
 from app.core.status import Status
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ class ChainModel(ABC, Generic[S]):
 
     def subject(self, procedure: str, inputs: Any, engagement: Engagement) -> str | None:
         """The aircraft the chain of this action is about: its target, or its one aircraft."""
-        return getattr(inputs, "target", None) or getattr(inputs, "aircraft", None)
+        who: str | None = input_value(inputs, "target") or input_value(inputs, "aircraft")
+        return who
 
     @abstractmethod
     def state(self, engagement: Engagement, aircraft: str, before: Engagement | None = None) -> S:

@@ -37,6 +37,7 @@ from app.core.chain_model import ChainModel, GenericModel, walk_events
 from app.core.engagement import Engagement, apply
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.markov import CUT, MOST_STATES, Unknown, Weighted, absorb
+from app.core.procedure import input_value
 
 if TYPE_CHECKING:
     from app.core.ruleset import Ruleset
@@ -231,12 +232,12 @@ def fight_odds(
 def _as_read(proc: Any, inputs: Any, engagement: Engagement) -> bool:
     """Whether ``inputs`` are what the procedure reads off the aircraft (no value typed over
     or overridden): then the roll is the one the chain model owes."""
-    who = getattr(inputs, "attacker", None) or getattr(inputs, "aircraft", None)
+    who = input_value(inputs, "attacker") or input_value(inputs, "aircraft")
     try:
-        read = proc.prefill(engagement, who, getattr(inputs, "target", None))
+        read = proc.prefill(engagement, who, input_value(inputs, "target"))
     except Exception:  # noqa: BLE001 - cannot say: walk the procedure itself
         return False
-    return all(getattr(inputs, k, None) == v for k, v in read.items())
+    return all(input_value(inputs, k) == v for k, v in read.items())
 
 
 class _Default(ChainModel[None]):

@@ -145,15 +145,18 @@ class _Done(threading.Event):
 
 
 class _Job:
-    """One call handed to a worker thread; ``done`` is set when it returned or raised."""
+    """One call handed to a worker thread; ``done`` is set when it returned or raised.
+    ``then``: a job the same worker runs next, given this one's value, without a hand-over
+    (``call_guest_then``)."""
 
-    __slots__ = ("args", "done", "error", "fn", "kwargs", "value")
+    __slots__ = ("args", "done", "error", "fn", "kwargs", "then", "value")
 
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]):
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.done = _Done()
         self.value: Any = None
         self.error: BaseException | None = None
+        self.then: _Job | None = None
 
 
 class _Worker:
@@ -177,15 +180,29 @@ class _Worker:
     def _run(self) -> None:
         _inside.worker = True
         while True:
-            job = self._jobs.get()
-            try:
-                job.value = job.fn(*job.args, **job.kwargs)
-            except BaseException as e:  # noqa: BLE001 - handed to the caller
-                job.error = e
-            job.fn = job.args = job.kwargs = None  # type: ignore[assignment]
-            with self._lock:
-                self._idle.append(self)  # before ``done``: the caller's next call reuses it
-            job.done.set()
+            job: _Job | None = self._jobs.get()
+            while job is not None:
+                try:
+                    job.value = job.fn(*job.args, **job.kwargs)
+                except BaseException as e:  # noqa: BLE001 - handed to the caller
+                    job.error = e
+                job.fn = job.args = job.kwargs = None  # type: ignore[assignment]
+                following, job.then = job.then, None
+                if following is not None and job.error is not None:
+                    following.error = _NotRun("the call it follows failed")
+                    following.done.set()
+                    following = None
+                if following is None:
+                    with self._lock:
+                        self._idle.append(self)  # before ``done``: the caller's next call reuses it
+                else:
+                    following.args = (job.value,)
+                job.done.set()
+                job = following
+
+
+class _NotRun(Exception):
+    """What a job that follows another (``call_guest_then``) ends with when that one failed."""
 
 
 class Call:
@@ -456,6 +473,87 @@ def _in_thread(
         raise GuestTimeout(name, call, time_limit)
     answer = _outcome(name, call, job)
     return answer
+
+
+class Later:
+    """The second call of ``call_guest_then``, going on in the worker that answered the
+    first: ``result`` waits for it (up to its own time limit) and gives its answer as
+    ``call_guest`` would."""
+
+    __slots__ = ("_ask", "_job", "call", "ruleset")
+
+    def __init__(
+        self,
+        ruleset: str,
+        call: str,
+        job: _Job | None = None,
+        ask: Callable[[float | None, Any], Any] | None = None,
+    ) -> None:
+        self.ruleset, self.call, self._job, self._ask = ruleset, call, job, ask
+
+    def result(
+        self,
+        time_limit: float | None = None,
+        returns: type | tuple[type, ...] | Callable[[Any], Any] | None = None,
+    ) -> Any:
+        """Its answer, checked by ``returns``; ``GuestError`` when it failed, ``GuestTimeout``
+        when it did not answer within ``time_limit`` (then it is abandoned, as
+        ``call_guest`` abandons a call, and ``hanging`` lists it)."""
+        job = self._job
+        if job is None:
+            assert self._ask is not None
+            return self._ask(time_limit, returns)
+        name, call = self.ruleset, self.call
+        if not job.done.wait(time_limit):
+            with _hanging_lock:
+                _hanging[(name, call)] = (job, time_limit or 0.0)
+            raise GuestTimeout(name, call, time_limit or 0.0)
+        return _checked(name, call, _outcome(name, call, job), returns)
+
+
+def call_guest_then(
+    ruleset: Any,
+    call: str,
+    fn: Callable[[], T],
+    then_call: str,
+    then: Callable[[T], Any],
+    *,
+    time_limit: float,
+    returns: type | tuple[type, ...] | Callable[[Any], Any] | None = None,
+) -> tuple[T, Later]:
+    """``call_guest(ruleset, call, fn, ...)``, and ``then(its value)`` started at once in the
+    same worker thread, a second guarded call named ``then_call`` whose answer ``Later``
+    gives (issue 44: one hand-over to the worker for both, where the second is wanted
+    whenever the first succeeds: a roll's odds stored with it). Where calls are not handed
+    over as plainly (a call inside a guarded call, a thread that answers later), the second
+    is an ordinary ``call_guest`` made when its answer is asked for."""
+    name = ruleset_name(ruleset)
+    quick = _quick
+    if getattr(_inside, "worker", False) or (
+        quick is not None and quick[0] is threading.current_thread()
+    ):
+        value = call_guest(ruleset, call, fn, time_limit=time_limit, returns=returns)
+
+        def ask(limit: float | None, checked_by: Any) -> Any:
+            return call_guest(ruleset, then_call, then, value, time_limit=limit, returns=checked_by)
+
+        return value, Later(name, then_call, ask=ask)
+    key = (name, call)
+    with _hanging_lock:
+        earlier = _hanging.get(key)
+        if earlier is not None and not earlier[0].done.is_set():
+            raise GuestTimeout(name, call, earlier[1], still=True)
+        _hanging.pop(key, None)
+    job = _Job(fn, (), {})
+    job.then = _Job(then, (), {})
+    following = job.then
+    _Worker.run(job)
+    if not job.done.wait(time_limit):
+        with _hanging_lock:
+            _hanging[key] = (job, time_limit)
+        raise GuestTimeout(name, call, time_limit)
+    value = _checked(name, call, _outcome(name, call, job), returns)
+    return value, Later(name, then_call, following)
 
 
 def _answer(made: Call) -> Any:

@@ -49,6 +49,7 @@ __all__ = [
     "Procedure",
     "Resolution",
     "exact_outcomes",
+    "input_value",
     "sure_rolls",
 ]
 
@@ -120,13 +121,12 @@ class Decision:
         # the frozen dataclass's own ``__init__`` sets each field through a call of
         # ``object.__setattr__``: a quarter of a Decision's making, and the odds make one for
         # every value of the dice (issue 44)
-        self.__dict__.update(
-            outcome=outcome,
-            narrative=narrative,
-            follow_ups=follow_ups,
-            headline=headline,
-            modifiers=modifiers,
-        )
+        fields = self.__dict__
+        fields["outcome"] = outcome
+        fields["narrative"] = narrative
+        fields["follow_ups"] = follow_ups
+        fields["headline"] = headline
+        fields["modifiers"] = modifiers
 
 
 class InvalidState(RuleViolation, TypeError):
@@ -215,16 +215,25 @@ class _WalkDraft(Draft):
         state_model: type[BaseModel] | None,
         game_model: type[BaseModel] | None,
         applied: dict[int, list[tuple[Engagement, Event, Engagement]]],
-    ) -> None:
-        super().__init__(engagement, state_model, game_model)
+    ) -> None:  # not through ``Draft.__init__``: one is made for every path of a walk
+        self.engagement = engagement
+        self.state_model = state_model
+        self.game_model = game_model
+        self.events = []
         self._applied = applied
 
     def emit(self, *events: Event) -> None:
         for e in events:
             before = self.engagement
             done = self._applied.setdefault(id(before), [])
+            kind, values = type(e), e.__dict__  # events are frozen, their fields all they hold
             after = next(
-                (r for b, ev, r in done if b is before and type(ev) is type(e) and ev == e), None
+                (
+                    r
+                    for b, ev, r in done
+                    if b is before and type(ev) is kind and ev.__dict__ == values
+                ),
+                None,
             )
             if after is None:
                 check_event(e, before, self.state_model, self.game_model)
@@ -654,6 +663,15 @@ class Calculator(Procedure):
             engagement = Engagement()
             inputs = what_if(inputs)
         return self.compute(inputs, self.draft(engagement))
+
+
+def input_value(inputs: Any, name: str) -> Any:
+    """The input ``name`` of ``inputs`` (a procedure's ``Inputs``), ``None`` when it has no such
+    field: read from the model's values, since pydantic's answer for a field a model does not
+    have raises an error and catches it (3 us a time, on every action's log line; issue 44)."""
+    if isinstance(inputs, BaseModel):
+        return inputs.__dict__.get(name)
+    return getattr(inputs, name, None)
 
 
 def what_if(inputs: Any) -> Any:

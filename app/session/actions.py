@@ -16,7 +16,7 @@ from app.core.dice import DiceSource, SeededDice, TableDice
 from app.core.emitted import check_emitted
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
-from app.core.guest import GuestError, call_guest, ruleset_name
+from app.core.guest import GuestError, Later, call_guest, call_guest_then, ruleset_name
 from app.core.prepared import (
     ROLES,
     DieToType,
@@ -26,7 +26,7 @@ from app.core.prepared import (
     line_roles,
     prepare,
 )
-from app.core.procedure import Procedure
+from app.core.procedure import Procedure, input_value
 from app.core.ruleset import Resolution, Ruleset
 from app.core.ruling import stamped
 from app.core.text import refuse_control
@@ -263,12 +263,12 @@ class Actions:
     ) -> Resolution:
         """``resolve`` of the action ``make`` prepares: the action made ready (a script's) and
         resolved in one guarded call (issue 44: one hand-over to a worker thread for both).
-        The odds to store with it are asked for once the result is known to be taken (not
-        for a result refused because the game changed meanwhile), in a guarded call of their
-        own: odds that fail, run out of time, or were given up before leave the action
-        recorded without them (``Odds.to_store``). ``follows``: the "who acts now" line the
-        result makes owed is found (the desk opens it next; a script's ``perform`` does not
-        ask the ruleset who acts for it, issue 44)."""
+        The odds to store with it are worked out by the same worker right after, a guarded
+        call of their own (``call_guest_then``: no second hand-over), waited for once the
+        result is known to be taken: odds that fail, run out of time, or were given up
+        before leave the action recorded without them (``Odds.to_store``). ``follows``: the
+        "who acts now" line the result makes owed is found (the desk opens it next; a
+        script's ``perform`` does not ask the ruleset who acts for it, issue 44)."""
         log = self._log
         engagement = log.timeline.state
         before = self._who_acts.owed(proc.id) if follows else []
@@ -282,14 +282,27 @@ class Actions:
             res = proc.resolve(prepared.inputs, chosen, engagement)
             return prepared, res, list(getattr(chosen, "unused", None) or [])
 
+        later: Later | None = None
         try:
-            prepared, res, extra = call_guest(
-                log.ruleset,
-                f"resolve {proc.title}",
-                worked_out,
-                time_limit=guard.TIME_LIMIT,
-                returns=_resolution,
-            )
+            if self._odds.wanted(proc):
+                ahead = self._odds.ahead(log.ruleset, engagement)
+                (prepared, res, extra), later = call_guest_then(
+                    log.ruleset,
+                    f"resolve {proc.title}",
+                    worked_out,
+                    f"odds of {proc.title}",
+                    lambda worked: ahead(worked[0]),
+                    time_limit=guard.TIME_LIMIT,
+                    returns=_resolution,
+                )
+            else:
+                prepared, res, extra = call_guest(
+                    log.ruleset,
+                    f"resolve {proc.title}",
+                    worked_out,
+                    time_limit=guard.TIME_LIMIT,
+                    returns=_resolution,
+                )
         except Exception:
             # a game that another window or station changed meanwhile (an aircraft it
             # removed, say) is said as such, never as the ruleset's failure
@@ -320,7 +333,7 @@ class Actions:
         res = replace(
             res,
             narrative=narrative,
-            events=stamped(res.events, prepared, self._odds.to_store(prepared)),
+            events=stamped(res.events, prepared, self._odds.to_store(prepared, later)),
         )
         log.append(res.events, res.narrative, proc.rule)
         if not follows:
@@ -331,7 +344,7 @@ class Actions:
         """What the ruleset's geometry reads off the pair these inputs name, when both are on
         the board (issue 18); empty otherwise."""
         get: Callable[[str], Any] = (
-            (lambda f: getattr(inputs, f, None)) if isinstance(inputs, BaseModel) else inputs.get
+            (lambda f: input_value(inputs, f)) if isinstance(inputs, BaseModel) else inputs.get
         )
         first, target = get("attacker") or get("aircraft"), get("target")
         rs = self._log.ruleset
@@ -391,7 +404,7 @@ def _named(engagement: Engagement, inputs: Any, title: str, narrative: str) -> s
     names = {
         f: engagement.aircraft[ref].name
         for f in ("attacker", "aircraft", "target")
-        if isinstance(ref := getattr(inputs, f, None), str) and ref in engagement.aircraft
+        if isinstance(ref := input_value(inputs, f), str) and ref in engagement.aircraft
     }
     who = names.get("attacker") or names.get("aircraft")
     target = names.get("target")

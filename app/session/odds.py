@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from fractions import Fraction
 from itertools import islice
 
 from app.core.chain_odds import ChainOdds, chain_odds
+from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import Restored, Reverted
-from app.core.guest import call_guest, hanging, odds_table, ruleset_name
+from app.core.guest import Later, call_guest, hanging, odds_table, ruleset_name
 from app.core.prepared import Prepared
 from app.core.procedure import Procedure, UnknownOdds
 from app.core.ruleset import Ruleset
@@ -37,14 +38,16 @@ class Odds:
         #: the odds last worked out, and what they were worked out of (resolve stores them)
         self._last: tuple[tuple[object, ...], dict[str, Fraction]] | None = None
 
-    def _key(self, prepared: Prepared) -> tuple[object, ...]:
+    def _key(
+        self, prepared: Prepared, ruleset: Ruleset | None = None, state: Engagement | None = None
+    ) -> tuple[object, ...]:
         """What odds are worked out of: the ruleset (its tables), the game as it is, the
         procedure and its inputs. A prepared action made again with the same inputs (the
         desk's form after a die is typed, a page's dice taken) has the odds it had (issue
         48: they were worked out again for the roll)."""
         return (
-            self._log.ruleset,
-            self._log.timeline.state,
+            self._log.ruleset if ruleset is None else ruleset,
+            self._log.timeline.state if state is None else state,
             prepared.procedure,
             prepared.is_what_if,
             prepared.inputs,
@@ -88,22 +91,51 @@ class Odds:
         self._last = (key, dict(odds))  # resolve stores them with the event
         return odds
 
-    def to_store(self, prepared: Prepared) -> dict[str, Fraction] | None:
+    def wanted(self, proc: Procedure) -> bool:
+        """Odds are stored with this procedure's roll (issue 34), unless it is a calculator
+        (no dice) or its odds were given up after the time limit and are still being worked
+        out (not asked again, not even inside another guarded call, where a call runs
+        unguarded)."""
+        return not proc.is_calculator and (
+            (ruleset_name(self._log.ruleset), f"odds of {proc.title}") not in hanging()
+        )
+
+    def ahead(self, ruleset: Ruleset, state: Engagement) -> Callable[[Prepared], object]:
+        """The odds of a prepared action on this game, as the ruleset's worker works them out
+        right after resolving it (``call_guest_then``, issue 44): those kept for the same
+        question, else the walk."""
+
+        def odds(prepared: Prepared) -> object:
+            kept = self._kept(self._key(prepared, ruleset, state))
+            if kept is not None:
+                return kept
+            proc = procedure_of(ruleset, prepared.procedure)
+            if prepared.is_what_if:
+                return proc.odds(prepared.inputs)
+            return proc.odds(prepared.inputs, state)
+
+        return odds
+
+    def to_store(
+        self, prepared: Prepared, later: Later | None = None
+    ) -> dict[str, Fraction] | None:
         """The odds to keep with the event (issue 34): those the desk showed for these inputs
-        on this game, else worked out now, on the game as it is before the roll. None
-        when they cannot be: they fail, name a cell the text does not print, or were given
-        up after the time limit and are still being worked out (not asked again, not even
-        inside another guarded call, where a call runs unguarded)."""
+        on this game, else worked out now (``later``: already being worked out, ``ahead``),
+        on the game as it is before the roll. None when they cannot be: they fail, name a
+        cell the text does not print, or run out of time (see also ``wanted``)."""
         proc = procedure_of(self._log.ruleset, prepared.procedure)
-        if proc.is_calculator:
+        if prepared.inputs is None or not self.wanted(proc):
             return None
-        kept = self._kept(self._key(prepared)) if prepared.inputs is not None else None
+        key = self._key(prepared)
+        kept = self._kept(key)
         if kept is not None:
             return kept
-        if (ruleset_name(self._log.ruleset), f"odds of {proc.title}") in hanging():
-            return None
         try:
-            odds = self.odds(prepared)
+            if later is None:
+                odds = self.odds(prepared)
+            else:
+                odds = later.result(guard.TIME_LIMIT, odds_table)
+                self._last = (key, dict(odds))
         except Exception:  # noqa: BLE001 - odds that cannot be worked out are not stored
             return None
         return None if isinstance(odds, UnknownOdds) else odds

@@ -208,7 +208,7 @@ def test_every_line_of_a_full_turn_resolves_as_offered(
 ) -> None:
     # the odds kept with each action are not what this checks (the odds tests do); worked
     # out for every action of a turn they were most of its time
-    monkeypatch.setattr(Odds, "to_store", lambda self, prepared: None)
+    monkeypatch.setattr(Odds, "wanted", lambda self, proc: False)
     s = GAMES[ruleset_id](tmp_path / f"{ruleset_id}.airboss")
     try:
         met, problems = walk_one_turn(s)

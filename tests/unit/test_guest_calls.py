@@ -24,6 +24,7 @@ from app.core.guest import (
     GuestError,
     GuestTimeout,
     call_guest,
+    call_guest_then,
     mapping_of,
     odds_table,
     sequence_of,
@@ -170,3 +171,54 @@ def test_odds_table_names_what_is_wrong(odds: Any, why: str) -> None:
         call_guest("Odd rules", "odds of Gun attack", lambda: odds, returns=odds_table)
     good = {"hit": Fraction(1, 3), "miss": 2 * Fraction(1, 3)}
     assert call_guest("Odd rules", "odds", lambda: good, returns=odds_table) == good
+
+
+def test_a_call_and_the_one_after_it_run_in_one_worker_without_a_second_hand_over() -> None:
+    """``call_guest_then`` (issue 44): the second call starts in the worker that answered the
+    first, given its value, before anyone asks for it; it is guarded as its own call."""
+    import threading
+
+    started = threading.Event()
+    where: list[str] = []
+
+    def then(value: int) -> int:
+        where.append(threading.current_thread().name)
+        started.set()
+        return value * 2
+
+    value, later = call_guest_then("Tester", "first", lambda: 21, "second", then, time_limit=5)
+    assert value == 21
+    assert started.wait(5)  # begun without ``result`` being asked
+    assert later.result(5, int) == 42 and where == ["airboss guest"]
+    _, failing = call_guest_then(
+        "Tester", "first", lambda: 1, "second", lambda v: 1 / 0, time_limit=5
+    )
+    with pytest.raises(GuestError, match=r"failed in second: ZeroDivisionError"):
+        failing.result(5)
+    _, wrong = call_guest_then("Tester", "first", lambda: 1, "second", lambda v: "x", time_limit=5)
+    with pytest.raises(GuestError, match="returned str, not int"):
+        wrong.result(5, int)
+
+
+def test_the_call_after_a_failed_one_is_never_run() -> None:
+    ran: list[int] = []
+    with pytest.raises(GuestError, match="failed in first"):
+        call_guest_then("Tester", "first", lambda: 1 / 0, "second", ran.append, time_limit=5)
+    time.sleep(0.05)
+    assert ran == []
+
+
+def test_the_call_after_inside_a_guarded_call_is_made_when_asked() -> None:
+    """Inside a guarded call (already in a worker) both run where they are asked, the second
+    only when its answer is wanted."""
+    ran: list[int] = []
+
+    def outer() -> tuple[int, int]:
+        value, later = call_guest_then(
+            "Tester", "first", lambda: 2, "second", lambda v: ran.append(v) or v + 1, time_limit=5
+        )
+        before = len(ran)
+        return before, later.result(5)
+
+    assert call_guest("Tester", "outer", outer, time_limit=5) == (0, 3)
+    assert ran == [2]

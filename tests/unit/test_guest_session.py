@@ -148,6 +148,48 @@ def test_a_roll_whose_odds_were_given_up_is_recorded_at_once_without_them(
     assert len(game.events()) > n and _stored_odds(game) is None
 
 
+def test_a_scripts_perform_hands_its_rules_to_the_worker_once(
+    game: GameSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: a script's ``perform`` gives the ruleset's worker one job: the action made
+    ready and resolved, then the odds stored with it, worked out by the same worker right
+    after (``call_guest_then``) without a second hand-over, each a thread's wake-up that a
+    loaded machine makes wait for a core. The odds are the ones the desk would show."""
+    jobs: list[str] = []
+    real = guest._Worker.run.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: Any, job: Any) -> None:
+        jobs.append(getattr(job.fn, "__qualname__", "?"))
+        real(cls, job)
+
+    monkeypatch.setattr(guest._Worker, "run", classmethod(counted))
+    game.perform("gun_attack", ROLES, SeededDice(3))
+    assert len(jobs) == 1, jobs
+    monkeypatch.undo()
+    shown = game.odds.odds(game.actions.prepare("gun_attack", ROLES))
+    game.perform("gun_attack", ROLES, SeededDice(3))
+    assert dict(_stored_odds(game)) == shown and shown
+
+
+def test_odds_that_hang_after_a_scripts_perform_leave_the_roll_recorded_without_them(
+    game: GameSession, hostile_site: ModuleType
+) -> None:
+    """The odds worked out after the resolve, in the same worker, have a time limit of their
+    own: they hang, the roll is recorded without them once it passes, and they are given up
+    (still busy: the next roll's odds are not asked for again meanwhile, issue 31)."""
+    hostile_site.MISBEHAVE["odds"] = "hang"
+    n = len(game.events())
+    start = time.monotonic()
+    game.perform("gun_attack", ROLES, SeededDice(3))
+    assert time.monotonic() - start < LIMIT + 3
+    assert len(game.events()) > n and _stored_odds(game) is None
+    assert (NAME, "odds of Gun attack") in guest.hanging()
+    start = time.monotonic()
+    game.perform("gun_attack", ROLES, SeededDice(3))
+    assert time.monotonic() - start < LIMIT  # the odds still hanging were not waited for
+    assert _stored_odds(game) is None
+
+
 def test_a_scripts_perform_does_not_ask_who_acts_now(
     game: GameSession, hostile_site: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
