@@ -422,3 +422,60 @@ def test_a_step_does_not_resize_the_turn_panels_lists(desk):
         lines.add(words.height() // what.fontMetrics().lineSpacing())
     assert lines == {1, 2}  # steps of one line and of two
     assert not counting.seen, counting.seen
+
+
+def drawn_by_qt(dock):
+    """The dock as Qt draws it, its title included."""
+    dock.keeps_title = False
+    try:
+        return dock.grab().toImage()
+    finally:
+        dock.keeps_title = True
+
+
+def test_the_desks_docks_keep_their_titles_as_qt_draws_them(desk):
+    """Issue 48: a dock's title bar is drawn from its last picture while it looks the same
+    (Fusion's drawing of it, about 800,000 instructions, at every paint of a dock), and the
+    picture is the one Qt draws, pixel for pixel."""
+    from app.ui.widgets.kept_title_dock import KeptTitleDock
+
+    docks = [d for d in desk.findChildren(KeptTitleDock) if not d.visibleRegion().isEmpty()]
+    assert {d.objectName() for d in docks} >= {"turn", "roster", "combat"}
+    for dock in docks:
+        assert dock.grab().toImage() == drawn_by_qt(dock), dock.objectName()
+
+
+def test_a_title_unchanged_is_put_back_and_a_changed_one_drawn_again(qtbot):
+    from PySide6.QtWidgets import QLabel, QMainWindow
+
+    from app.ui.widgets.kept_title_dock import KeptTitleDock
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    dock = KeptTitleDock("Turn", window)
+    dock.setWidget(QLabel("the sequence of play"))
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    window.resize(500, 300)
+    window.show()
+    qtbot.waitExposed(window)
+    first = dock.grab().toImage()
+    drawn = KeptTitleDock.drawn
+    dock.repaint()
+    assert dock.grab().toImage() == first
+    assert KeptTitleDock.drawn == drawn  # unchanged: the picture put back
+    dock.setWindowTitle("Who acts now")
+    QApplication.processEvents()
+    retitled = dock.grab().toImage()
+    assert KeptTitleDock.drawn > drawn  # another title: drawn again
+    drawn = KeptTitleDock.drawn
+    assert dock.grab().toImage() == retitled
+    assert KeptTitleDock.drawn == drawn
+    assert retitled != first and retitled == drawn_by_qt(dock)
+    dock.setEnabled(False)  # its look changes with its state: drawn again, as Qt draws it
+    QApplication.processEvents()
+    assert dock.grab().toImage() == drawn_by_qt(dock)
+    font = dock.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)  # table mode's larger type
+    dock.setFont(font)
+    QApplication.processEvents()
+    assert dock.grab().toImage() == drawn_by_qt(dock)
