@@ -446,12 +446,7 @@ def _in_thread(
         if made_before is not None:
             answer = _answer(made_before)
             return answer
-    key = (name, call)
-    with _hanging_lock:
-        earlier = _hanging.get(key)
-        if earlier is not None and not earlier[0].done.is_set():
-            raise GuestTimeout(name, call, earlier[1], still=True)
-        _hanging.pop(key, None)
+    _not_still_busy(name, call)
     job = _Job(fn, args, kwargs)
     _Worker.run(job)
     quick = _quick
@@ -459,18 +454,16 @@ def _in_thread(
         made = Call(name, call, job, time_limit)
         if record is not None:
             record.add(made)
-        earlier_call = _thinking.get(key)
+        earlier_call = _thinking.get((name, call))
         # the same call still thinking for another action: this one is not waited for either
         wait = 0.0 if earlier_call is not None and not earlier_call.answered else quick[1]
         if not job.done.wait(min(wait, time_limit)):
-            _thinking[key] = made
+            _thinking[(name, call)] = made
             raise GuestPending(made)
         answer = _answer(made)
         return answer
     if not job.done.wait(time_limit):
-        with _hanging_lock:
-            _hanging[key] = (job, time_limit)
-        raise GuestTimeout(name, call, time_limit)
+        raise _given_up(name, call, job, time_limit)
     answer = _outcome(name, call, job)
     return answer
 
@@ -505,9 +498,7 @@ class Later:
             return self._ask(time_limit, returns)
         name, call = self.ruleset, self.call
         if not job.done.wait(time_limit):
-            with _hanging_lock:
-                _hanging[(name, call)] = (job, time_limit or 0.0)
-            raise GuestTimeout(name, call, time_limit or 0.0)
+            raise _given_up(name, call, job, time_limit or 0.0)
         return _checked(name, call, _outcome(name, call, job), returns)
 
 
@@ -538,22 +529,31 @@ def call_guest_then(
             return call_guest(ruleset, then_call, then, value, time_limit=limit, returns=checked_by)
 
         return value, Later(name, then_call, ask=ask)
-    key = (name, call)
-    with _hanging_lock:
-        earlier = _hanging.get(key)
-        if earlier is not None and not earlier[0].done.is_set():
-            raise GuestTimeout(name, call, earlier[1], still=True)
-        _hanging.pop(key, None)
+    _not_still_busy(name, call)
     job = _Job(fn, (), {})
     job.then = _Job(then, (), {})
     following = job.then
     _Worker.run(job)
     if not job.done.wait(time_limit):
-        with _hanging_lock:
-            _hanging[key] = (job, time_limit)
-        raise GuestTimeout(name, call, time_limit)
+        raise _given_up(name, call, job, time_limit)
     value = _checked(name, call, _outcome(name, call, job), returns)
     return value, Later(name, then_call, following)
+
+
+def _not_still_busy(name: str, call: str) -> None:
+    """Refuse at once a call whose last one was given up and has not returned yet."""
+    with _hanging_lock:
+        earlier = _hanging.get((name, call))
+        if earlier is not None and not earlier[0].done.is_set():
+            raise GuestTimeout(name, call, earlier[1], still=True)
+        _hanging.pop((name, call), None)
+
+
+def _given_up(name: str, call: str, job: _Job, seconds: float) -> GuestTimeout:
+    """A call that did not answer in ``seconds``, abandoned in its worker (``hanging``)."""
+    with _hanging_lock:
+        _hanging[(name, call)] = (job, seconds)
+    return GuestTimeout(name, call, seconds)
 
 
 def _answer(made: Call) -> Any:

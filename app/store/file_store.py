@@ -364,6 +364,16 @@ def _stop(worker: subprocess.Popen[bytes]) -> None:
 _LARGEST_EVENT_ROW = "SELECT mx_payload FROM dbstat('main', 1) WHERE name = 'event'"
 
 
+#: ``Store._counted`` in one statement (one view of the file): every event of the file counted
+#: by SQLite from its index's pages, the game's newest, and whether another game has any
+_COUNTED_ALONE = (
+    "SELECT (SELECT count(*) FROM event), "
+    "(SELECT max(seq) FROM event WHERE game_id = :game), "
+    "EXISTS(SELECT 1 FROM event WHERE game_id < :game) "
+    "OR EXISTS(SELECT 1 FROM event WHERE game_id > :game)"
+)
+
+
 class FileStore(Store):
     """One game in one SQLite file. It is opened read-only for checking; ``writable()``
     reopens it for writing once the game has been read and found good."""
@@ -517,6 +527,16 @@ class FileStore(Store):
         self._db = self._watch = None
 
     # -- statements ---------------------------------------------------------------------------
+
+    def _counted(self, game_id: str) -> tuple[int, int]:
+        """``Store._counted``: when the file holds no other game's events (a game file holds
+        one), the count of the whole table, which SQLite takes from the pages of an index
+        without stepping a row (issue 44: 11 ms of a 100,000-event open, now 2 ms; at every
+        open and every check of a followed game)."""
+        total, newest, others = self._rows(_COUNTED_ALONE, {"game": game_id})[0]
+        if others:
+            return super()._counted(game_id)
+        return int(total or 0), int(newest or 0)
 
     def largest_event_row(self) -> int | None:
         """SQLite's ``dbstat`` table (its pages' cell headers, never a value; about a seventh

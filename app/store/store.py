@@ -405,8 +405,8 @@ class Store(ABC):
         (as many events as the newest's number), the event the desk saw last unchanged, and
         the ``window`` events before it whole. ``check_chain`` checks the whole log."""
         seq, known = head
-        count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
-        if int(count or 0) != int(newest or 0):
+        count, newest = self._counted(game_id)
+        if count != newest:
             first = self._first_gap(game_id)
             raise Tampered(self.where, first)
         if seq < 1:
@@ -417,6 +417,12 @@ class Store(ABC):
         last = self.check_chain(game_id, after=start)
         if last[0] < seq:
             raise Tampered(self.where, last[0] + 1)
+
+    def _counted(self, game_id: str) -> tuple[int, int]:
+        """How many events the game's log holds, and the newest one's number: equal when
+        nothing was removed (issue 30)."""
+        count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
+        return int(count or 0), int(newest or 0)
 
     def _first_gap(self, game_id: str) -> int:
         seqs = [int(r[0]) for r in self._rows(_SELECT_SEQS, {"game": game_id})]
@@ -528,8 +534,8 @@ class Store(ABC):
 
         With ``whole=False`` a log with no such snapshot is left for the caller to check as
         it reads it (``read_checked``): the answer is then ``True``, the chain not checked."""
-        count, newest = self._rows(_SELECT_COUNT, {"game": game_id})[0]
-        if int(count or 0) != int(newest or 0):
+        count, newest = self._counted(game_id)
+        if count != newest:
             raise Tampered(self.where, self._first_gap(game_id))
         anchor = self._rows(_SELECT_ANCHOR, {"game": game_id})
         if not anchor:

@@ -56,6 +56,34 @@ def test_a_file_changed_outside_airboss_is_named_at_open(tmp_path: Path, change,
     assert e.value.seq == seq
 
 
+@pytest.mark.parametrize("other", [None, "aa-before", "zz-after"])
+def test_an_event_removed_is_named_even_with_another_games_event_in_its_place(
+    tmp_path: Path, other: str | None
+) -> None:
+    """The events of a one-game file are counted from the pages of an index (issue 44); a
+    removed event hidden by another game's row put in (so the file holds as many rows as the
+    newest's number) is still named: another game's rows make the game's own count."""
+    path = tmp_path / "g.airboss"
+    s = _game(path)
+    while s.engagement.seq < 520:  # a snapshot past the event removed: its chain not read again
+        s.clock.next_step()
+    s.close()
+    _sql(path, "DELETE FROM event WHERE seq = 4")
+    if other is None:  # removed, nothing put in its place
+        with pytest.raises(Tampered, match="changed outside Airboss at seq 4;"):
+            GameSession.open(path)
+        return
+    _sql(
+        path,
+        "INSERT INTO event (seq, action, time, actor, rule, narrative, kind, payload, id, "
+        "game_id) SELECT seq, action, time, actor, rule, narrative, kind, payload, id + 1000, ? "
+        "FROM event WHERE seq = 3",
+        other,
+    )
+    with pytest.raises(Tampered, match="changed outside Airboss at seq 4;"):
+        GameSession.open(path)
+
+
 def test_a_file_changed_while_a_desk_follows_is_seen_live(tmp_path: Path) -> None:
     path = tmp_path / "g.airboss"
     station = _game(path)
