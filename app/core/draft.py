@@ -24,6 +24,7 @@ import functools
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
 
 from psygnal import Signal
@@ -300,6 +301,10 @@ class ActionDraft:
         #: called before a resolve: the desk takes in what other windows or stations did
         #: first, so an action of theirs refuses this one, saying what they did
         self.before_resolve: Callable[[], object] | None = None
+        #: while ``changed`` is emitted: the change is the game's alone (``game_changed``
+        #: prepared the action again on the game as it is now), nothing the umpire did; a view
+        #: whose ``look`` is as it painted it need paint only what follows the game (issue 48)
+        self.moving_on = False
 
     @property
     def desk(self) -> Desk:
@@ -1161,7 +1166,11 @@ class ActionDraft:
                 return
         self._follow_roles()
         if self.shown is None or self.shown():
-            self._prepare()
+            self.moving_on = True
+            try:
+                self._prepare()
+            finally:
+                self.moving_on = False
         elif not self._behind:  # prepared when next read (issue 48: 20 pages, one frame)
             self._behind = True
             self.behind.emit()
@@ -1245,6 +1254,22 @@ class ActionDraft:
             kind, optional = field_text.kind_of(self.proc.Inputs.model_fields[name])
             out[name] = field_text.parse(kind, text, optional)
         return out
+
+    def look(self) -> dict[str, Any]:
+        """Everything a view shows of the draft, to compare with what it painted (issue 48):
+        the draft's own state, and the prepared action but for the game's sequence number it
+        was prepared at and pydantic's error object (shown as its ``error``). A step on that
+        changes none of it leaves the form as it is; anything else compares unequal."""
+        state = self._state()
+        p = state.pop("_prepared")
+        state.pop("moving_on")
+        state["waiting"] = self.waiting  # (the red line says so)
+        state["_prepared"] = (
+            None
+            if p is None
+            else tuple(getattr(p, f.name) for f in dataclass_fields(p) if f.name not in _NOT_SHOWN)
+        )
+        return state
 
     def _state(self) -> dict[str, Any]:
         """What an action may change, copied (``_waits`` puts it back)."""
@@ -1349,6 +1374,11 @@ class ActionDraft:
 
     def _emit(self) -> None:
         self.changed.emit(self.prepared)
+
+
+#: what of a prepared action no view shows: the sequence number of the game it was prepared
+#: on (a step on moves it), and pydantic's error object (``error`` is its text)
+_NOT_SHOWN = frozenset({"seq", "invalid"})
 
 
 def _message(e: BaseException) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
@@ -297,3 +297,185 @@ def test_the_desk_keeps_the_bars_of_its_panels(desk):
     drawn = KeptScrollBars.drawn
     w.docks["combat"].repaint()
     assert KeptScrollBars.drawn == drawn
+
+
+def form_shown(combat) -> list[tuple[str, ...]]:
+    """What the Combat form paints: the pickers, each field (text, lock, error, note), the dice
+    and the odds' words."""
+    form = combat.form
+    pickers = [
+        (c.currentText(), *(c.itemText(i) for i in range(c.count())))
+        for c in (combat.procedure, combat.attacker, combat.target, combat.aircraft)
+    ]
+    fields = [
+        (form.title(n), form.shown_text(n), str(form.is_locked(n)), form.error_text(n))
+        + (form.note_text(n),)
+        for n in form.names
+    ]
+    dice = [(f.title.text(), f.edit.displayText()) for f in combat.dice_fields]
+    return [*pickers, *fields, *dice, (combat.odds_message.text(),)]
+
+
+def test_a_step_that_leaves_the_form_as_it_is_does_not_paint_it_again(desk):
+    """Issue 48: a step on prepares the open action again on the game as it is (what resolves
+    is the new game's), but a form that shows the same is not painted again (2 ms of every
+    step's frame); its odds follow the game. What shows is what a paint afresh shows."""
+    model, combat = desk.model, desk.panels["combat"]
+    assert model.draft.procedure  # the demo opens a gun attack
+    for _ in range(3):  # past the impulse's movement (aircraft moved: the form follows)
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+    counts: Counter = Counter()
+    for part in (combat.form, combat.dice):
+        counting(part, "paint", counts)
+    for _ in range(4):  # fire check, afterburner, spotting, missile impact: nothing moves
+        seq, aircraft = model.draft.prepared.seq, model.session.engagement.aircraft
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        assert model.session.engagement.aircraft is aircraft
+        assert model.draft.prepared.seq > seq  # prepared again on the game after the step
+        assert combat.odds_view.prepared is model.draft.prepared
+    assert counts == Counter()
+    shown = form_shown(combat)
+    combat.paint()
+    assert form_shown(combat) == shown
+
+
+def test_a_step_that_changes_the_form_paints_it(desk):
+    """A break-off check's game turn is read off the game (Phantoms 10.0): at the turn's end
+    the form shows the new turn. At every step the form shows what a paint afresh shows."""
+    model, combat = desk.model, desk.panels["combat"]
+    model.request_procedure("break_off", "olds-1")
+    QApplication.processEvents()
+    assert combat.form.shown_text("turn") == "1"
+    steps = len(model.session.clock.steps())
+    for _ in range(steps):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        shown = form_shown(combat)
+        combat.paint()
+        assert form_shown(combat) == shown, model.session.engagement.step
+    assert model.session.engagement.turn == 2
+    assert combat.form.shown_text("turn") == "2"
+    assert model.draft.prepared.value("turn").value == 2
+
+
+def test_a_renamed_aircraft_shows_in_the_forms_pickers(desk):
+    """A change of an aircraft the action does not read leaves the action as it was, but the
+    pickers list every aircraft: they show the new name."""
+    model, combat = desk.model, desk.panels["combat"]
+    session = model.session
+    other = next(
+        a for a in session.engagement.aircraft.values() if a.id not in model.draft.roles.values()
+    )
+    session.roster.change_aircraft(other.id, name="Renamed Jet")
+    QApplication.processEvents()
+    listed = [combat.attacker.itemText(i) for i in range(combat.attacker.count())]
+    assert any("Renamed Jet" in t for t in listed), listed
+
+
+def test_a_step_does_not_lay_out_the_status_bar_again(desk):
+    """Issue 48: the status bar's step and segment keep the widest of their words in the game,
+    so a step's other words are painted in place: the bar is not laid out again and the labels
+    beside them are not moved and painted. Every label shows its words whole."""
+    bar = desk.statusBar()
+    labels = desk.status_labels
+    steps = len(desk.model.session.clock.steps())
+    for _ in range(steps):  # a whole turn: every step's words seen once
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+    laid_out = Counting({QEvent.Type.LayoutRequest})
+    bar.installEventFilter(laid_out)
+    painted = Counting({QEvent.Type.Paint, QEvent.Type.Move})
+    for label in labels.values():
+        label.installEventFilter(painted)
+    for _ in range(12):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        desk_rows = desk.model.desk_rows()
+        assert labels["phase"].text() == desk_rows["phase"]
+        assert labels["segment"].text() == desk_rows["segment"]
+        for label in labels.values():
+            assert label.width() >= label.sizeHint().width(), label.objectName()
+    assert not laid_out.seen, laid_out.seen
+    assert painted.seen["status-game"] == painted.seen["status-ruleset"] == 0, painted.seen
+    assert painted.seen["status-segment"] > 0  # its words changed: painted in place
+
+
+def test_a_step_does_not_resize_the_turn_panels_lists(desk):
+    """Issue 48: the step's words keep two lines, so a step of one line after one of two does
+    not lay the Turn panel out again (its lists resized, laid out and painted whole). The words
+    show whole."""
+    turn = desk.panels["turn"]
+    counting = Counting({QEvent.Type.Resize})
+    for view in (turn.acting, turn.step_list):
+        view.installEventFilter(counting)
+    lines = set()
+    for _ in range(12):
+        turn.next_step()
+        QApplication.processEvents()
+        what = turn.what
+        words = what.fontMetrics().boundingRect(
+            QRect(0, 0, what.contentsRect().width(), 10_000), Qt.TextFlag.TextWordWrap, what.text()
+        )
+        assert what.contentsRect().height() >= words.height(), what.text()
+        lines.add(words.height() // what.fontMetrics().lineSpacing())
+    assert lines == {1, 2}  # steps of one line and of two
+    assert not counting.seen, counting.seen
+
+
+def drawn_by_qt(dock):
+    """The dock as Qt draws it, its title included."""
+    dock.keeps_title = False
+    try:
+        return dock.grab().toImage()
+    finally:
+        dock.keeps_title = True
+
+
+def test_the_desks_docks_keep_their_titles_as_qt_draws_them(desk):
+    """Issue 48: a dock's title bar is drawn from its last picture while it looks the same
+    (Fusion's drawing of it, about 800,000 instructions, at every paint of a dock), and the
+    picture is the one Qt draws, pixel for pixel."""
+    from app.ui.widgets.kept_title_dock import KeptTitleDock
+
+    docks = [d for d in desk.findChildren(KeptTitleDock) if not d.visibleRegion().isEmpty()]
+    assert {d.objectName() for d in docks} >= {"turn", "roster", "combat"}
+    for dock in docks:
+        assert dock.grab().toImage() == drawn_by_qt(dock), dock.objectName()
+
+
+def test_a_title_unchanged_is_put_back_and_a_changed_one_drawn_again(qtbot):
+    from PySide6.QtWidgets import QLabel, QMainWindow
+
+    from app.ui.widgets.kept_title_dock import KeptTitleDock
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    dock = KeptTitleDock("Turn", window)
+    dock.setWidget(QLabel("the sequence of play"))
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    window.resize(500, 300)
+    window.show()
+    qtbot.waitExposed(window)
+    first = dock.grab().toImage()
+    drawn = KeptTitleDock.drawn
+    dock.repaint()
+    assert dock.grab().toImage() == first
+    assert KeptTitleDock.drawn == drawn  # unchanged: the picture put back
+    dock.setWindowTitle("Who acts now")
+    QApplication.processEvents()
+    retitled = dock.grab().toImage()
+    assert KeptTitleDock.drawn > drawn  # another title: drawn again
+    drawn = KeptTitleDock.drawn
+    assert dock.grab().toImage() == retitled
+    assert KeptTitleDock.drawn == drawn
+    assert retitled != first and retitled == drawn_by_qt(dock)
+    dock.setEnabled(False)  # its look changes with its state: drawn again, as Qt draws it
+    QApplication.processEvents()
+    assert dock.grab().toImage() == drawn_by_qt(dock)
+    font = dock.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)  # table mode's larger type
+    dock.setFont(font)
+    QApplication.processEvents()
+    assert dock.grab().toImage() == drawn_by_qt(dock)

@@ -385,3 +385,40 @@ def test_pools_group_the_dice_of_one_roll() -> None:
     assert [(sl.label, sl.count) for sl in pools(dice)] == [("ray gun", 3)]
     assert tokens("345", 3) == ["3", "4", "5"] and tokens("10", 1) == ["10"]
     assert tokens("3, 4", 1) == ["3", "4"]
+
+
+def test_the_drafts_look_moves_on_with_the_game_only_when_nothing_shown_changed(tmp_path):
+    """Issue 48: a change of the game prepares the draft again (what resolves is the game's
+    now); its ``look`` (what a view shows of it) is the same when only the game's sequence
+    number moved, so a view need not paint it again, and differs when anything it shows
+    does. ``moving_on`` says the change told is the game's, not the umpire's."""
+    from dataclasses import replace
+
+    s, ids = phantoms_at_guns(tmp_path)
+    d = ActionDraft(s.actions)
+    s.subscribe(lambda _envs: d.game_changed())  # as the desk's model tells it
+    d.open_line("gun_attack", ids["Olds 1"], ids["Red 1"])
+    told: list[tuple[bool, dict]] = []
+    d.changed.connect(lambda _p: told.append((d.moving_on, d.look())))
+    before, seq = d.look(), d.prepared.seq
+    s.clock.next_step()
+    assert told[-1] == (True, before)
+    assert d.prepared.seq == s.engagement.seq > seq
+
+    real = s.actions.prepare
+
+    def read_otherwise(*args, **kwargs):  # the same action, one value read off the game changed
+        p = real(*args, **kwargs)
+        values = tuple(
+            replace(v, value=v.value + 1) if v.name == "attacker_gun_value" else v for v in p.values
+        )
+        return replace(p, values=values)
+
+    s.actions.prepare = read_otherwise  # type: ignore[method-assign]
+    s.clock.next_step()
+    moving_on, look = told[-1]
+    assert moving_on and look != before
+    assert d.text("attacker_gun_value") == str(d.prepared.value("attacker_gun_value").value)
+    d.type_text("position_modifier", "3")
+    assert told[-1][0] is False and not d.moving_on
+    s.close()

@@ -66,6 +66,8 @@ class OddsView(QGroupBox):
         self.prepared: Prepared | None = None
         self._key: tuple[Any, ...] | None = None
         self._odds: dict[str, Fraction] = {}
+        #: the words shown with no odds, and their colour (``None``: odds, or nothing drawn yet)
+        self._bare: tuple[str, str] | None = None
         self._due = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -181,6 +183,11 @@ class OddsView(QGroupBox):
             self._show(None, WORKING)
 
     def _show(self, odds: dict[str, Fraction] | None, message: str = "") -> None:
+        style = f"color: {muted(self)};"
+        bare = None if odds else (message, style)
+        if bare is not None and bare == self._bare:
+            return  # no odds and the same words, as shown (issue 48: a step on drew them again)
+        self._bare = bare
         self._odds = dict(odds or {})
         rows = list(self._odds.items())
         self.table.setRowCount(len(rows))
@@ -201,7 +208,6 @@ class OddsView(QGroupBox):
             + sum(self.table.rowHeight(r) for r in range(len(rows)))
         )
         self.message.setText(message)
-        style = f"color: {muted(self)};"
         if self.message.styleSheet() != style:  # set again, Qt polishes it again
             self.message.setStyleSheet(style)
         self.message.setVisible(bool(message))

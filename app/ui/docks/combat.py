@@ -195,7 +195,10 @@ class CombatDock(QWidget):
 
         #: out of view the panel paints nothing until it is shown (issue 20)
         self.when_shown = WhenShown(self, self.paint)
-        listen(self.draft.changed, self.when_shown.wrap(lambda _p: self.paint()), self)
+        #: what the form was last painted from (``_look``): a step on that leaves it as it is
+        #: paints only what follows the game (issue 48)
+        self._painted: tuple[Any, ...] | None = None
+        listen(self.draft.changed, self.when_shown.wrap(lambda _p: self._draft_changed()), self)
         listen(self.draft.focus, self._focus, self)
         listen(self.draft.resolved, self._resolved, self)
         model.dice_mode.changed.connect(lambda _on: self.paint())
@@ -340,10 +343,42 @@ class CombatDock(QWidget):
         self.result_seq = None
         self.paint()
 
+    def _look(self) -> tuple[Any, ...]:
+        """What the pickers, the fields and the dice are painted from: the draft's look, the
+        game's aircraft (the pickers list them) and ruleset (its procedures), whether the desk
+        may act."""
+        has = self.model.has_session
+        e = self.model.engagement if has else None
+        return (
+            self.draft.look(),
+            e.aircraft if e is not None else None,
+            self.model.ruleset if has else None,
+            self.model.can_act,
+        )
+
+    def _draft_changed(self) -> None:
+        """The draft changed: the form painted from it again. When only the game moved on
+        (a step, another window's action) and the form would show the same, the pickers,
+        fields and dice stay as painted (issue 48: a step on with a form open painted all of
+        it, 2 ms of the step's frame); the odds and what depends on the game are painted."""
+        painted, self._painted = self._painted, None
+        if self.draft.moving_on and painted is not None:
+            look = self._look()
+            try:
+                same = bool(look == painted)
+            except Exception:  # noqa: BLE001 - values that cannot be compared are not the same
+                same = False
+            if same:
+                self._painted = look
+                self._paint_rest()
+                return
+        self.paint()
+
     def paint(self) -> None:
         """Everything the panel shows, from the draft."""
         d = self.draft
         self._painting = True
+        self._painted = None
         try:
             self._paint_pickers()
             self.form.paint()
@@ -354,6 +389,13 @@ class CombatDock(QWidget):
                 self.override_why.setText(d.reason)
         finally:
             self._painting = False
+        self._paint_rest()
+        self._painted = self._look()
+
+    def _paint_rest(self) -> None:
+        """What the panel shows beside the form: the odds (the game's as it is), the red and
+        blue lines, the offer to fill in a table, Resolve, what a page sent."""
+        d = self.draft
         self.odds_view.show_for(d.prepared)
         if d.refusal:
             self.refusal.show_refusal(d.refusal)

@@ -225,6 +225,11 @@ class TurnDock(QWidget):
         if now is not None:
             self.step_list.scrollToItem(self.step_list.item(current))
             rule = f" ({now['rule']})" if now["rule"] else ""
+            # two lines kept for the step's words, most steps' (issue 48): a step of one line
+            # after one of two does not lay out the panel again, its lists resized and painted
+            two = 2 * self.what.fontMetrics().lineSpacing()
+            if self.what.minimumHeight() != two:
+                self.what.setMinimumHeight(two)
             self.what.setText(f"{now['where']}: {now['text']}{rule}")
             self.heading.setToolTip(self.what.text())
         else:

@@ -57,6 +57,8 @@ from app.ui.shell.guest_worker import patient
 from app.ui.shell.qt_app import APP_NAME, version
 from app.ui.shell.when_shown import in_view
 from app.ui.widgets.kept_scroll_bar import keep_scroll_bars_under
+from app.ui.widgets.kept_title_dock import KeptTitleDock
+from app.ui.widgets.kept_width import WidestLabel
 from app.ui.widgets.message_bar import MessageBar
 from app.ui.widgets.wheel_guard import guard_wheel_under
 
@@ -174,7 +176,7 @@ class MainWindow(QMainWindow):
         """A dock for every registered panel; ``arrange`` puts them in place (the desk's
         layout) and ``_build_panel`` builds each panel into its dock."""
         for entry in PANELS:
-            dock = QDockWidget(entry.title, self)
+            dock = KeptTitleDock(entry.title, self)
             dock.setObjectName(entry.name)
             dock.visibilityChanged.connect(partial(self._dock_seen, entry))
             self.docks[entry.name] = dock
@@ -473,9 +475,13 @@ class MainWindow(QMainWindow):
         self.refusal = MessageBar()
         self.refusal.setObjectName("refusal")
         sb.addWidget(self.refusal, 1)
-        self.status_labels: dict[str, QLabel] = {}
+        #: each keeps the widest of its words in the game: a step's shorter words do not move
+        #: the labels beside them, nor lay out and paint the whole bar again (issue 48)
+        self.status_labels: dict[str, WidestLabel] = {}
+        #: the game the status bar's labels keep their widths for (title, ruleset)
+        self._status_game: tuple[str, str] | None = None
         for key in ("role", "game", "ruleset", "turn", "phase", "segment", "initiative"):
-            label = QLabel()
+            label = WidestLabel()
             label.setObjectName(f"status-{key}")
             label.setContentsMargins(6, 0, 6, 0)
             sb.addPermanentWidget(label)
@@ -494,13 +500,20 @@ class MainWindow(QMainWindow):
         labels = self.status_labels
         desk = self.model.desk_rows()
         if desk is None:
+            self._status_game = None
             for label in labels.values():
                 label.setText("")
+                label.forget()
             labels["game"].setText("No game open")
             return
         labels["game"].setText(f"Game: {desk['title']}")
         variants = f" + {', '.join(desk['variants'])}" if desk["variants"] else ""
         labels["ruleset"].setText(f"Ruleset: {desk['ruleset_title']}{variants}")
+        game = (desk["title"], desk["ruleset"])
+        if game != self._status_game:  # another game: its own widest words
+            self._status_game = game
+            for label in labels.values():
+                label.forget()
         labels["turn"].setText(f"Turn {desk['turn']}")
         labels["initiative"].setText(
             f"Initiative: {desk['initiative']}" if desk["initiative"] else ""

@@ -1,0 +1,37 @@
+"""Labels that keep the widest of their words (issue 48, "Fast").
+
+A label whose words change (the status bar's step and segment at every step on) asks its
+layout to lay it out again, and the status bar answers any such request by painting all of
+itself; a label that changed width also moves the labels beside it. A label given a fixed size,
+the widest its words have been, is neither: Qt lays nothing out again for a widget whose size
+cannot change, so only the label is painted. Words wider than any before widen it (once); a
+new type (table mode's larger type) or style measures it afresh, so its words always show whole.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QSize
+from PySide6.QtWidgets import QLabel
+
+
+class WidestLabel(QLabel):
+    """A ``QLabel`` as wide as the widest of its words since ``forget``."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self._fit(self.minimumWidth())
+
+    def forget(self) -> None:
+        """Sized by its words now, the widest before forgotten (another game's)."""
+        self._fit(0)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.forget()  # widths in another type mean nothing in this one
+
+    def _fit(self, widest: int) -> None:
+        hint = self.sizeHint()
+        size = QSize(max(hint.width(), widest), hint.height())
+        if (self.minimumSize(), self.maximumSize()) != (size, size):
+            self.setFixedSize(size)
