@@ -48,8 +48,14 @@ def _cycles_collected_in_the_gui_thread(request: pytest.FixtureRequest) -> Itera
     (``app.ui.shell.collector``), never by a worker thread that happens to allocate (a dead widget's
     timers destroyed there: "Timers cannot be stopped from another thread"); what the test
     left is collected here, in the GUI thread, and the tests without Qt that follow collect
-    as Python does."""
+    as Python does, once whatever Qt tests left is collected here, all generations: left to
+    an automatic collection, a widget's cycle that had grown old was freed in whichever thread
+    allocated next, a ruleset's worker thread in a test without Qt, and the desk it belonged
+    to crashed the test process at its next event (a segmentation fault in a whole-suite run)."""
     if not {"qtbot", "qapp"} & set(request.fixturenames):
+        if not gc.isenabled():  # a test with Qt ran before: its garbage freed in this thread
+            gc.collect()
+            gc.enable()
         yield
         return
     from app.ui.shell import collector
@@ -57,7 +63,6 @@ def _cycles_collected_in_the_gui_thread(request: pytest.FixtureRequest) -> Itera
     collector.install()
     yield
     gc.collect(1)  # what the test made and dropped is young: collection is off meanwhile
-    gc.enable()
 
 
 @pytest.fixture(autouse=True)
