@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from fractions import Fraction
 from itertools import islice
+from typing import Any
 
 from app.core.chain_odds import ChainOdds, chain_odds
 from app.core.engagement import Engagement
@@ -72,11 +73,7 @@ class Odds:
             return kept
         rs = self._log.ruleset
         proc = procedure_of(rs, prepared.procedure)
-        args = (
-            (prepared.inputs,)
-            if prepared.is_what_if
-            else (prepared.inputs, self._log.timeline.state)
-        )
+        args = _asked(prepared, self._log.timeline.state)
         try:
             odds: dict[str, Fraction] = call_guest(
                 rs,
@@ -109,10 +106,7 @@ class Odds:
             kept = self._kept(self._key(prepared, ruleset, state))
             if kept is not None:
                 return kept
-            proc = procedure_of(ruleset, prepared.procedure)
-            if prepared.is_what_if:
-                return proc.odds(prepared.inputs)
-            return proc.odds(prepared.inputs, state)
+            return procedure_of(ruleset, prepared.procedure).odds(*_asked(prepared, state))
 
         return odds
 
@@ -182,3 +176,9 @@ class Odds:
         e = log.timeline.state
         names = {**e.removed, **{a.id: a.name for a in e.aircraft.values()}}
         return ruling_of_action(mine, log.ruleset, names=names, undone=action in gone)
+
+
+def _asked(prepared: Prepared, state: Engagement) -> tuple[Any, ...]:
+    """What a procedure's ``odds`` is asked with: the inputs on this game, or a what-if's
+    inputs alone."""
+    return (prepared.inputs,) if prepared.is_what_if else (prepared.inputs, state)
