@@ -479,3 +479,31 @@ def test_a_title_unchanged_is_put_back_and_a_changed_one_drawn_again(qtbot):
     dock.setFont(font)
     QApplication.processEvents()
     assert dock.grab().toImage() == drawn_by_qt(dock)
+
+
+def test_the_status_bars_words_are_measured_once(desk):
+    """Issue 48: a status bar label measures each of its words once (Qt measures a label's
+    new words three times over, at every step's segment): after a turn, a step measures
+    none, and every label is as wide as its words need, as Qt measures them now."""
+    labels = desk.status_labels
+    steps = len(desk.model.session.clock.steps())
+    for _ in range(steps):  # a whole turn: every step's words seen once
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+    counts: Counter = Counter()
+    for key, label in labels.items():
+        counting(label, "sizeHint", counts, key=lambda *a, key=key: key)
+    for _ in range(12):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        assert labels["segment"].text() == desk.model.desk_rows()["segment"]
+    assert counts == Counter(), counts
+    for label in labels.values():
+        assert label.width() >= type(label).sizeHint(label).width(), label.objectName()
+    font = labels["segment"].font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)  # table mode's larger type: measured afresh
+    desk.statusBar().setFont(font)
+    QApplication.processEvents()
+    assert counts["sizeHint", "segment"] >= 1
+    for label in labels.values():
+        assert label.width() >= type(label).sizeHint(label).width(), label.objectName()
