@@ -481,6 +481,51 @@ def test_a_title_unchanged_is_put_back_and_a_changed_one_drawn_again(qtbot):
     assert dock.grab().toImage() == drawn_by_qt(dock)
 
 
+def test_a_step_does_not_lay_out_the_turn_panel_again(desk):
+    """Issue 48: the Turn panel's heading and step words, which change at every step, are in
+    frames of their own, and the title of who acts now is muted by its colour, not a style
+    sheet: a step that needs no other height lays out neither the panel nor, through it, the
+    dock and the main window. The words show whole, where Qt puts them."""
+    turn = desk.panels["turn"]
+    steps = len(desk.model.session.clock.steps())
+    for _ in range(steps):  # a whole turn: every step's words seen once
+        turn.next_step()
+        QApplication.processEvents()
+    laid_out = Counting({QEvent.Type.LayoutRequest})
+    turn.installEventFilter(laid_out)
+    nobody = set()
+    for _ in range(12):
+        turn.next_step()
+        QApplication.processEvents()
+        for label in (turn.heading, turn.what):
+            assert label.height() >= label.heightForWidth(label.width()), label.text()
+        nobody.add(turn.acting_lines() == ["nobody acts in this step"])
+    assert nobody == {True, False}  # the title muted and not
+    assert not laid_out.seen, laid_out.seen
+
+
+def test_the_muted_title_is_drawn_as_its_style_sheet_drew_it(desk):
+    """The title of who acts now, muted while nobody acts, is the same pixels as with the
+    style sheet that muted it before (the placeholder text's colour)."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QLabel
+
+    turn = desk.panels["turn"]
+    title = turn.acting_title
+    for on in (True, False, True):
+        turn._mute_title(on)
+        QApplication.processEvents()
+        sheet = QLabel(title.text(), turn)
+        sheet.setGeometry(title.geometry())
+        if on:
+            colour = turn.palette().color(QPalette.ColorRole.PlaceholderText).name()
+            sheet.setStyleSheet(f"color: {colour}")
+        sheet.show()
+        QApplication.processEvents()
+        assert title.grab().toImage() == sheet.grab().toImage(), on
+        sheet.deleteLater()
+
+
 def test_the_status_bars_words_are_measured_once(desk):
     """Issue 48: a status bar label measures each of its words once (Qt measures a label's
     new words three times over, at every step's segment): after a turn, a step measures

@@ -310,6 +310,7 @@ ALLOWED_OWN = {
     "app.ui.widgets.kept_scroll_bar",  # panels' scroll bars drawn once (issue 48): Qt only
     "app.ui.widgets.kept_title_dock",  # docks' title bars drawn once (issue 48): Qt only
     "app.ui.widgets.kept_width",  # the status bar's labels (issue 48): Qt only
+    "app.ui.widgets.steady_label",  # the Turn panel's words in frames (issue 48): Qt only
 }
 #: standard-library modules that cost real time and are not needed to paint
 NOT_BEFORE_THE_PAINT = {"importlib.metadata", "uuid", "zoneinfo", "decimal", "fractions", "tomllib"}

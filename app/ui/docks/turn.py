@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -40,8 +40,9 @@ from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
-from app.ui.widgets.message_bar import MessageBar, attempt_here, muted
+from app.ui.widgets.message_bar import MessageBar, attempt_here
 from app.ui.widgets.sized_lines import SizedLines
+from app.ui.widgets.steady_label import SteadyLabel
 
 #: the names other panels have always taken from here
 __all__ = ["TurnDock", "phase_name", "step_heading", "step_label", "step_where", "who_name"]
@@ -65,7 +66,8 @@ class TurnDock(QWidget):
     Its widgets: ``heading``, the Previous and Next buttons (``previous_button``,
     ``next_button``; ``previous_action``, ``next_action``: Shift+Space, Space), the refusal bar
     (``message``), the sequence of play (``step_list``), what the current step says (``what``)
-    and who acts now (``acting_title``, ``acting``).
+    and who acts now (``acting_title``, ``acting``). The heading and the step's words stand in
+    the panel's layout in frames of their own (``heading_frame``, ``what_frame``).
 
     A line of "who acts now" that names a procedure opens it on a double-click (or Enter):
     ``open_procedure(procedure id, aircraft id, target id or "")``. A line whose procedure the
@@ -148,6 +150,10 @@ class TurnDock(QWidget):
         self.what = QLabel()
         self.what.setWordWrap(True)
         self.what.setTextFormat(Qt.TextFormat.PlainText)
+        # each in a frame of its own: a step's words lay the panel out again only when they
+        # need another height (issue 48)
+        self.heading_frame = SteadyLabel(self.heading)
+        self.what_frame = SteadyLabel(self.what)
         self.acting_title = QLabel("<b>Who acts now, in order</b>")
         self.acting = SizedLines()
         self.acting.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -172,11 +178,11 @@ class TurnDock(QWidget):
         self.message = MessageBar()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.heading)
+        layout.addWidget(self.heading_frame)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addWidget(self.step_list, 1)
-        layout.addWidget(self.what)
+        layout.addWidget(self.what_frame)
         layout.addWidget(self.acting_title)
         layout.addWidget(self.acting, 2)
 
@@ -188,7 +194,7 @@ class TurnDock(QWidget):
         self.step_list.setVisible(not on)
         # the heading says where the game is; the step's words (on the heading's tooltip) and
         # the list's title give their lines to "who acts now" (Air Power: 13 for 8 aircraft)
-        self.what.setVisible(not on)
+        self.what_frame.setVisible(not on)
         self.acting_title.setVisible(not on)
         # a line wider than the panel is cut at its edge (its tooltip has it whole): no
         # horizontal scroll bar takes a line's height
@@ -228,8 +234,8 @@ class TurnDock(QWidget):
             # two lines kept for the step's words, most steps' (issue 48): a step of one line
             # after one of two does not lay out the panel again, its lists resized and painted
             two = 2 * self.what.fontMetrics().lineSpacing()
-            if self.what.minimumHeight() != two:
-                self.what.setMinimumHeight(two)
+            if self.what_frame.minimumHeight() != two:
+                self.what_frame.setMinimumHeight(two)
             self.what.setText(f"{now['where']}: {now['text']}{rule}")
             self.heading.setToolTip(self.what.text())
         else:
@@ -342,9 +348,25 @@ class TurnDock(QWidget):
         if lines and next_row is not None:
             self.acting.setCurrentRow(next_row)
             self.acting.scrollToItem(self.acting.item(next_row))
-        style = "" if lines else f"color: {muted(self)}"
-        if self.acting_title.styleSheet() != style:  # set again, Qt polishes it again
-            self.acting_title.setStyleSheet(style)
+        self._mute_title(not lines)
+
+    def _mute_title(self, on: bool) -> None:
+        """The title of "who acts now" in the muted colour while nobody acts. Its text's colour
+        in its palette, not a style sheet: a style sheet set restyles the title and lays out
+        the panel, the dock and the window again (issue 48; the same pixels)."""
+        title = self.acting_title
+        role = QPalette.ColorRole.Text
+        muted_now = title.testAttribute(Qt.WidgetAttribute.WA_SetPalette)
+        if not on:
+            if muted_now:
+                title.setPalette(QPalette())  # the panel's palette again, every colour
+            return
+        colour = self.palette().color(QPalette.ColorRole.PlaceholderText)
+        if muted_now and title.palette().color(role) == colour:
+            return
+        palette = QPalette()
+        palette.setColor(role, colour)
+        title.setPalette(palette)
 
     def acting_lines(self) -> list[str]:
         """The lines of "who acts now", as shown."""
