@@ -56,6 +56,7 @@ from app.ui.shell.dock_registry import (
 from app.ui.shell.guest_worker import patient
 from app.ui.shell.qt_app import APP_NAME, version
 from app.ui.shell.when_shown import in_view
+from app.ui.widgets.kept_frame import keep_frames_under
 from app.ui.widgets.kept_scroll_bar import keep_scroll_bars_under
 from app.ui.widgets.kept_title_dock import KeptTitleDock
 from app.ui.widgets.kept_width import WidestLabel
@@ -238,6 +239,7 @@ class MainWindow(QMainWindow):
         self.panels[entry.name] = widget
         guard_wheel_under(widget)
         keep_scroll_bars_under(widget)
+        keep_frames_under(widget)
         if isinstance(widget, InView):  # out of view, the panel does no work (issue 20)
             widget.when_shown.attach(dock, shown)
         self._connect_panels()
