@@ -552,3 +552,35 @@ def test_the_status_bars_words_are_measured_once(desk):
     assert counts["sizeHint", "segment"] >= 1
     for label in labels.values():
         assert label.width() >= type(label).sizeHint(label).width(), label.objectName()
+
+
+def test_a_paint_of_the_panel_below_draws_no_title(desk, monkeypatch):
+    """Issue 48: a dock's own paint is its title bar; the Turn panel's words changing paint the
+    panel below it alone, and the dock then puts back no title (Qt's would be clipped away).
+    What shows is what Qt draws."""
+    import app.ui.widgets.kept_title_dock as kept
+
+    dock = desk.docks["turn"]
+    looked: list[object] = []
+    background = kept.background
+
+    def counted(widget):
+        looked.append(widget)
+        return background(widget)
+
+    monkeypatch.setattr(kept, "background", counted)
+    title = dock.widget().geometry()
+    title.setTop(0)
+    title.setBottom(dock.widget().geometry().top() - 1)
+    body = dock.widget().geometry()
+    dock.update(body)
+    QApplication.processEvents()
+    assert not looked  # the panel below only: no title put back
+    for _ in range(2):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+    assert not looked
+    dock.update(title)
+    QApplication.processEvents()
+    assert looked  # the title's own paint
+    assert dock.grab().toImage() == drawn_by_qt(dock)

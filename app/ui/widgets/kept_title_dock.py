@@ -4,7 +4,8 @@ Qt's Fusion style draws a dock's title bar (its words laid out and shaped, the b
 each paint of the dock: about 800,000 instructions, and the desk's visible docks are painted
 whole at every step on. A kept title is drawn by the same style into a picture, on the colour
 Qt paints under it, and put back while its words, size, state, type and colours are the same.
-A floating dock, a style sheet's or a custom title bar are drawn by Qt as always.
+A floating dock, a style sheet's or a custom title bar are drawn by Qt as always. A paint of the
+panel below alone (its words changed) draws nothing: a docked dock's own paint is its title.
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ class KeptTitleDock(QDockWidget):
         ):
             super().paintEvent(event)
             return
+        opt = QStyleOptionDockWidget()
+        self.initStyleOption(opt)
+        if not event.region().intersects(opt.rect):
+            return  # only the panel below is painted (its words changed): Qt draws no title
         under = background(self)
         if under is None:
             super().paintEvent(event)
             return
-        opt = QStyleOptionDockWidget()
-        self.initStyleOption(opt)
         font = self.font()
         # as Qt's own paintEvent: a dock in the docks' type has its title in the titles' type
         # (PySide6 takes the class name as text: its stubs say bytes, which crash here)
