@@ -584,3 +584,26 @@ def test_a_paint_of_the_panel_below_draws_no_title(desk, monkeypatch):
     QApplication.processEvents()
     assert looked  # the title's own paint
     assert dock.grab().toImage() == drawn_by_qt(dock)
+
+
+def test_who_acts_now_measures_only_lines_it_has_not_had(desk):
+    """Issue 48: who acts now is made afresh at every step, mostly of lines it had before: a
+    line of the same words in the same type keeps the size measured the first time. After a
+    turn, the steps of the next measure none of its lines; every line keeps the size the
+    list would measure for it."""
+    turn = desk.panels["turn"]
+    steps = len(desk.model.session.clock.steps())
+    for _ in range(steps):  # a whole turn: its lines seen once
+        turn.next_step()
+        QApplication.processEvents()
+    acting = Measuring()
+    turn.acting.setItemDelegate(acting)
+    shown = 0
+    for _ in range(8):
+        turn.next_step()
+        QApplication.processEvents()
+        shown += turn.acting.count()
+        assert [turn.acting.item(i).sizeHint().toTuple() for i in range(turn.acting.count())] == (
+            measured_sizes(turn.acting)
+        )
+    assert shown > 8 and acting.measured == 0
