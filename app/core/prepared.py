@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cache
@@ -359,6 +360,10 @@ def prepare(
         values[name] = Value(name, was.title, value, "game", locked=True, read=value)
         raw[name] = value
 
+    # "can this line act" (a check without the dice): the check's run is the rules' one run up
+    # to their first roll, a ruleset's error there raised as the dry run for the dice raises it
+    # (issue 48: the rules ran twice for every line of every step, three times for one refused)
+    once = check and not dice and first_roll and any(roles.values())
     prepared = _validated(
         proc,
         engagement,
@@ -370,10 +375,10 @@ def prepare(
         cannot=cannot,
         disagrees=disagrees,
         dice=dice,
-        first_roll=first_roll,
+        first_roll=first_roll and not once,
     )
     if check:
-        refused = refused_before_the_dice(proc, engagement, prepared, pending)
+        refused = refused_before_the_dice(proc, engagement, prepared, pending, errors=once)
         if refused:
             prepared = replace(prepared, refused=refused)
     return prepared
@@ -560,7 +565,12 @@ def _so_far(proc: Procedure, p: Prepared, pending: frozenset[str]) -> BaseModel 
 
 
 def refused_before_the_dice(
-    proc: Procedure, engagement: Engagement, p: Prepared, pending: Iterable[str] = ()
+    proc: Procedure,
+    engagement: Engagement,
+    p: Prepared,
+    pending: Iterable[str] = (),
+    *,
+    errors: bool = False,
 ) -> str:
     """Why the rules refuse the prepared action before its first die (no radar lock-on on
     the target picked, a gun already fired this impulse), or "" (issue 29: a refusal is said
@@ -571,7 +581,9 @@ def refused_before_the_dice(
     without reading any is theirs whatever is typed; one that reads a value still to type
     waits for it (so does one that reads a ``pending`` value: shown, not typed). A missing
     table cell (the form offers it), a ruleset's error and a what-if
-    (no aircraft) say nothing here: resolve says them. Nothing is written."""
+    (no aircraft) say nothing here: resolve says them. ``errors``: a ruleset's error in a run
+    on every value (not a stand-in) is raised where ``Procedure.dice_needed`` raises it (for
+    "can this line act", whose one run of the rules this is). Nothing is written."""
     if p.cannot or p.disagrees or p.is_what_if or p.seq != engagement.seq:
         return ""
     waiting = frozenset(pending)
@@ -586,6 +598,11 @@ def refused_before_the_dice(
         return ""
     except RuleViolation as e:
         return str(e)
-    except Exception:  # noqa: BLE001 - a ruleset's bug is said when it is resolved
-        return ""
+    except Exception:
+        if errors and inputs is p.inputs:
+            # the dry run for the dice tells a ruleset's error it raises (said on the line)
+            # from one only resolve meets (a result of the wrong type)
+            with suppress(RuleViolation, ValueError, KeyError):
+                proc.dice_needed(inputs, engagement, limit=1)
+        return ""  # a ruleset's bug is said when it is resolved
     return ""
