@@ -256,6 +256,7 @@ def prepare(
     pending: Iterable[str] = (),
     dice: bool = True,
     first_roll: bool = True,
+    first_offered: bool = False,
 ) -> Prepared:
     """The procedure with these aircraft, what was typed and what was overridden, made ready.
 
@@ -274,7 +275,10 @@ def prepare(
     The rules still run once up to their first roll, so a ruleset's error there says the line
     cannot act, as with the dice (issue 32). ``first_roll=False`` (with ``dice=False``) skips
     that run too: for a script's ``perform``, which resolves the action at once, so the rules
-    run then and say what they refuse (issue 44).
+    run then and say what they refuse (issue 44). ``first_offered``: a pick still to make (a
+    required value nothing gives, the missile) is the first offered, as if typed: "can this
+    line act" asks with it, so a rule that refuses every pick is said now (no lock-on, say),
+    and a refusal the rules reach before they read the pick is the same whichever is picked.
     """
     typed = dict(typed or {})
     over = set(overridden)
@@ -315,6 +319,20 @@ def prepare(
             name in card and (info.is_required() or _is_choice(info) or name in proc.card_fields)
         )
 
+    if first_offered:
+        typed = {
+            **{
+                name: choices[name][0][0]
+                for name, info in model_fields.items()
+                if choices.get(name)
+                and info.is_required()
+                and name not in ROLES
+                and name not in off
+                and name not in from_board
+                and name not in card
+            },
+            **typed,
+        }
     values: dict[str, Value] = {}
     disagrees: list[tuple[str, Any, Any, bool]] = []
     for name, info in model_fields.items():
