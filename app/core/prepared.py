@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cache
@@ -255,6 +256,7 @@ def prepare(
     pending: Iterable[str] = (),
     dice: bool = True,
     first_roll: bool = True,
+    first_offered: bool = False,
 ) -> Prepared:
     """The procedure with these aircraft, what was typed and what was overridden, made ready.
 
@@ -273,7 +275,10 @@ def prepare(
     The rules still run once up to their first roll, so a ruleset's error there says the line
     cannot act, as with the dice (issue 32). ``first_roll=False`` (with ``dice=False``) skips
     that run too: for a script's ``perform``, which resolves the action at once, so the rules
-    run then and say what they refuse (issue 44).
+    run then and say what they refuse (issue 44). ``first_offered``: a pick still to make (a
+    required value nothing gives, the missile) is the first offered, as if typed: "can this
+    line act" asks with it, so a rule that refuses every pick is said now (no lock-on, say),
+    and a refusal the rules reach before they read the pick is the same whichever is picked.
     """
     typed = dict(typed or {})
     over = set(overridden)
@@ -314,6 +319,20 @@ def prepare(
             name in card and (info.is_required() or _is_choice(info) or name in proc.card_fields)
         )
 
+    if first_offered:
+        typed = {
+            **{
+                name: choices[name][0][0]
+                for name, info in model_fields.items()
+                if choices.get(name)
+                and info.is_required()
+                and name not in ROLES
+                and name not in off
+                and name not in from_board
+                and name not in card
+            },
+            **typed,
+        }
     values: dict[str, Value] = {}
     disagrees: list[tuple[str, Any, Any, bool]] = []
     for name, info in model_fields.items():
@@ -359,6 +378,10 @@ def prepare(
         values[name] = Value(name, was.title, value, "game", locked=True, read=value)
         raw[name] = value
 
+    # "can this line act" (a check without the dice): the check's run is the rules' one run up
+    # to their first roll, a ruleset's error there raised as the dry run for the dice raises it
+    # (issue 48: the rules ran twice for every line of every step, three times for one refused)
+    once = check and not dice and first_roll and any(roles.values())
     prepared = _validated(
         proc,
         engagement,
@@ -370,10 +393,10 @@ def prepare(
         cannot=cannot,
         disagrees=disagrees,
         dice=dice,
-        first_roll=first_roll,
+        first_roll=first_roll and not once,
     )
     if check:
-        refused = refused_before_the_dice(proc, engagement, prepared, pending)
+        refused = refused_before_the_dice(proc, engagement, prepared, pending, errors=once)
         if refused:
             prepared = replace(prepared, refused=refused)
     return prepared
@@ -560,7 +583,12 @@ def _so_far(proc: Procedure, p: Prepared, pending: frozenset[str]) -> BaseModel 
 
 
 def refused_before_the_dice(
-    proc: Procedure, engagement: Engagement, p: Prepared, pending: Iterable[str] = ()
+    proc: Procedure,
+    engagement: Engagement,
+    p: Prepared,
+    pending: Iterable[str] = (),
+    *,
+    errors: bool = False,
 ) -> str:
     """Why the rules refuse the prepared action before its first die (no radar lock-on on
     the target picked, a gun already fired this impulse), or "" (issue 29: a refusal is said
@@ -571,7 +599,9 @@ def refused_before_the_dice(
     without reading any is theirs whatever is typed; one that reads a value still to type
     waits for it (so does one that reads a ``pending`` value: shown, not typed). A missing
     table cell (the form offers it), a ruleset's error and a what-if
-    (no aircraft) say nothing here: resolve says them. Nothing is written."""
+    (no aircraft) say nothing here: resolve says them. ``errors``: a ruleset's error in a run
+    on every value (not a stand-in) is raised where ``Procedure.dice_needed`` raises it (for
+    "can this line act", whose one run of the rules this is). Nothing is written."""
     if p.cannot or p.disagrees or p.is_what_if or p.seq != engagement.seq:
         return ""
     waiting = frozenset(pending)
@@ -586,6 +616,11 @@ def refused_before_the_dice(
         return ""
     except RuleViolation as e:
         return str(e)
-    except Exception:  # noqa: BLE001 - a ruleset's bug is said when it is resolved
-        return ""
+    except Exception:
+        if errors and inputs is p.inputs:
+            # the dry run for the dice tells a ruleset's error it raises (said on the line)
+            # from one only resolve meets (a result of the wrong type)
+            with suppress(RuleViolation, ValueError, KeyError):
+                proc.dice_needed(inputs, engagement, limit=1)
+        return ""  # a ruleset's bug is said when it is resolved
     return ""

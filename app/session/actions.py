@@ -118,6 +118,7 @@ class Actions:
         pending: Collection[str] = (),
         dice: bool = True,
         first_roll: bool = True,
+        first_offered: bool = False,
     ) -> Prepared:
         """The procedure with these aircraft (``roles``), the values typed and the locked ones
         overridden, made ready as the form shows it and resolve uses it
@@ -128,7 +129,8 @@ class Actions:
         the form shows but the umpire has not typed); a script's ``perform`` skips it (resolve
         says it). ``dice=False`` leaves the dice unworked (``Prepared.dice`` empty): for "can
         this line act?", never for a form or a resolve; ``first_roll=False`` runs no rules at
-        all (a script's ``perform``, resolved at once)."""
+        all (a script's ``perform``, resolved at once); ``first_offered`` has a pick still to
+        make stand in with the first offered ("can this line act", ``prepared.prepare``)."""
         rs = self._log.ruleset
         proc = procedure_of(rs, procedure)
         e = self._log.timeline.state
@@ -167,6 +169,7 @@ class Actions:
             pending=pending,
             dice=dice,
             first_roll=first_roll,
+            first_offered=first_offered,
             time_limit=guard.TIME_LIMIT,  # the ruleset's prefill and choices run in it (issue 31)
         )
         read = [v for v in prepared.values if v.source == "board"]
@@ -176,7 +179,13 @@ class Actions:
         return prepared
 
     def prepare_line(
-        self, procedure: str, who: str, other: str | None = None, *, dice: bool = True
+        self,
+        procedure: str,
+        who: str,
+        other: str | None = None,
+        *,
+        dice: bool = True,
+        first_offered: bool = False,
     ) -> Prepared:
         """A "who acts now" line (``Ruleset.acting``: who, what, procedure, other aircraft)
         made ready: the line's aircraft in the procedure's ``line_role`` (the aircraft that
@@ -184,7 +193,7 @@ class Actions:
         aircraft opposite; an attack that names no target opens on the first enemy in play."""
         proc = procedure_of(self._log.ruleset, procedure)
         roles = line_roles(proc, self._log.timeline.state, who, other)
-        return self.prepare(procedure, roles, dice=dice)
+        return self.prepare(procedure, roles, dice=dice, first_offered=first_offered)
 
     def first_roles(self, procedure: str) -> dict[str, str | None]:
         """Aircraft for a procedure picked with none: the first in play whose cards it reads

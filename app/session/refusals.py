@@ -69,24 +69,14 @@ class LineRefusals:
         return known[line]
 
     def _refusal(self, procedure: str, who: str, other: str | None) -> str:
-        """``line_refusal`` for one line (in a guest call: the ruleset's code runs here)."""
+        """``line_refusal`` for one line (in a guest call: the ruleset's code runs here): the
+        line prepared before the dice, a pick the umpire has still to make (the missile) the
+        first offered, so a rule that refuses every pick is said now (no lock-on, say). The
+        rules run once, up to their first die as the line stands (``Prepared.refused``): a
+        refusal that needs nothing typed is said on the line (a missing cell is offered in the
+        form, a guest's bug said when the line is opened)."""
         try:
-            p = self._actions.prepare_line(procedure, who, other, dice=False)  # before the dice
+            p = self._actions.prepare_line(procedure, who, other, dice=False, first_offered=True)
         except RuleViolation as e:
             return str(e)
-        if p.cannot:
-            return p.cannot
-        if p.inputs is None and not p.refused:
-            # a pick the umpire has still to make (the missile): the first offered stands in
-            # for it, so a rule that refuses every pick is said now (no lock-on, say)
-            pick = {
-                v.name: p.choices[v.name][0][0]
-                for v in p.values
-                if v.source == "unset" and p.choices.get(v.name)
-            }
-            if pick:
-                p = self._actions.prepare(procedure, p.roles, pick, dice=False)
-        # the rules run up to their first die as the line stands (``Prepared.refused``): a
-        # refusal that needs nothing typed is said on the line (a missing cell is offered in
-        # the form, a guest's bug said when the line is opened)
-        return p.refused
+        return p.cannot or p.refused

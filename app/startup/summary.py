@@ -296,6 +296,22 @@ def step_row(step: Step) -> StepRow:
     return {"label": step_label(step), "rule": step.rule or ""}
 
 
+#: the last sequence of play made into rows: its steps, and their rows
+_step_rows: tuple[list[Step], list[StepRow]] = ([], [])
+
+
+def step_rows(steps: list[Step]) -> list[StepRow]:
+    """The rows of a sequence of play, made again only when its steps change: a ruleset gives
+    the same printed steps at every step of a turn, whose rows the Turn panel and the players'
+    pages ask for at each (issue 48: a hundred rows made at every step)."""
+    global _step_rows
+    kept, rows = _step_rows
+    if len(kept) != len(steps) or any(a is not b for a, b in zip(kept, steps, strict=True)):
+        rows = [step_row(s) for s in steps]
+        _step_rows = (list(steps), rows)
+    return list(rows)
+
+
 def current_step(step: Step) -> CurrentStep:
     return {
         "heading": step_heading(step),
@@ -388,7 +404,7 @@ def turn_rows(
         "turn": e.turn,
         "current": e.step if here else -1,
         "now": current_step(steps[e.step]) if here else None,
-        "steps": [step_row(s) for s in steps],
+        "steps": step_rows(steps),
         "acting": acting,
         "acting_error": error,
         "steps_error": steps_error,

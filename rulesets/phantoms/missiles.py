@@ -17,7 +17,7 @@ from app.core.events import LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft, Party, Procedure
 from app.core.reckoning import Term, sides_total, summed, total
 from app.core.ruleset import PilotQuality, ProcedureInputs
-from rulesets.phantoms.card import Card, Missile
+from rulesets.phantoms.card import Card, Missile, card_of
 from rulesets.phantoms.clock import now_impulse
 from rulesets.phantoms.damage import damage_events, hits_label
 from rulesets.phantoms.geometry import RADAR_ASPECT, readings_of
@@ -135,7 +135,7 @@ class MissileLaunch(Calculator):
         if a is None:
             return {}
         out: list[tuple[Any, str]] = []
-        for m in Card.model_validate(a.card).missiles:
+        for m in card_of(a).missiles:
             left = a.ledgers.get(missile_ledger(m.id))
             n = int(left.value) if left is not None else m.count
             if n > 0:
@@ -167,7 +167,7 @@ class MissileLaunch(Calculator):
         t = draft.get(inputs.target)
         in_play(t)
         check_enemy(a, t, "7.1.2")
-        card = Card.model_validate(a.card)
+        card = card_of(a)
         try:
             m = card.missile(inputs.missile)
         except KeyError:

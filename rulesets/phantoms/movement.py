@@ -15,7 +15,7 @@ from app.core.events import AttributesSet, Event, LedgerChanged
 from app.core.procedure import Calculator, Decision, Draft
 from app.core.reckoning import Term, summed, total
 from app.core.ruleset import AircraftInputs, ProcedureInputs
-from rulesets.phantoms.card import Card, SpeedChart
+from rulesets.phantoms.card import SpeedChart, card_of
 from rulesets.phantoms.clock import clock_of, now_impulse
 from rulesets.phantoms.damage import STRUCTURAL
 from rulesets.phantoms.state import (
@@ -64,7 +64,7 @@ _FACING = {
 
 def speed_chart(a: AircraftState) -> SpeedChart:
     """The Normal or Damaged Engine part of the Speed Chart (5.0)."""
-    c = Card.model_validate(a.card)
+    c = card_of(a)
     return c.speeds.damaged if engine_damaged(a) else c.speeds.normal
 
 
@@ -97,7 +97,7 @@ def control_check_for(a: AircraftState, kind: str) -> str | None:
 
 def move_events(engagement: Engagement, a: AircraftState, now: int) -> list[Event]:
     """6.0, 6.2, 6.3: one hex of movement for an aircraft the chart moves this impulse."""
-    card = Card.model_validate(a.card)
+    card = card_of(a)
     values: dict[str, Any] = {"moved_at": now}
     speed = state_of(a).speed
     altitude = state_of(a).altitude
@@ -222,7 +222,7 @@ class Afterburner(Calculator):
         if a is None:
             return Decision("afterburner", "afterburner: speed added (6.5)")
         in_play(a)
-        card = Card.model_validate(a.card)
+        card = card_of(a)
         if card.afterburner_uses is None:
             raise RuleViolation(f"{a.name} has no afterburner (6.5)")
         if engine_damaged(a) or Status.ON_FIRE in a.status:
@@ -272,7 +272,7 @@ def chart_hexes(a: AircraftState, choice: str) -> int:
     a Straight); ``RuleViolation`` for a maneuver it may not fly (loaded, wounded or
     structurally damaged: no Hard Turns or Loops; none the chart gives at this speed)."""
     kind = _KIND[choice]
-    card = Card.model_validate(a.card)
+    card = card_of(a)
     speed = state_of(a).speed
     if kind in ("hard_turn", "loop"):
         if is_loaded(a):

@@ -13,7 +13,7 @@ from app.core.ruleset import (
     Track,
     critical_lines,
 )
-from rulesets.phantoms.card import MANEUVERS, MAX_SPEED, Card
+from rulesets.phantoms.card import MANEUVERS, MAX_SPEED, card_of
 from rulesets.phantoms.state import is_loaded, state_of
 
 
@@ -25,7 +25,7 @@ def card_spec(rs: Ruleset, aircraft: AircraftState, engagement: Engagement) -> C
     """Speed and maneuver charts, guns, missiles, radar, C/M, damage track with its grey zone,
     ammunition and afterburner tracks, pilot and critical hits."""
     ledger_titles = {s.id: s.title for s in rs.ledgers_for(aircraft.card)}
-    c = Card.model_validate(aircraft.card)
+    c = card_of(aircraft)
     s = c.speeds
     blocks: list[CardBlock] = []
     blocks.append(

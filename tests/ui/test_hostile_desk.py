@@ -22,6 +22,7 @@ import app.core.card_face
 import app.session.guard
 from app.core.ruleset import Lines
 from app.session import GameSession
+from app.ui.action_form.chain_odds import ChainOddsLine
 from app.ui.model import EngagementModel
 from app.ui.shell import guest_worker
 from app.ui.shell.main_window import MainWindow
@@ -53,6 +54,22 @@ def detail(how: str, method: str) -> str:
         "hang": "nothing was recorded",
         "wrong_type": "",
     }[how]
+
+
+@pytest.fixture(autouse=True)
+def _no_desk_left() -> Iterator[None]:
+    """A test's desk is let go of its game when the test ends, and the odds to the end of the
+    chain it queued (worked out in a pool of their own, at the rules' pace) are done with: a
+    desk left following its game (another station acted) would prepare and work out a chain
+    on into the next test, meet that test's misbehaviour and hold its ruleset."""
+    yield
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, MainWindow):
+            w.model.set_session(None)
+    for w in QApplication.allWidgets():
+        if isinstance(w, ChainOddsLine):
+            w._pool.clear()  # noqa: SLF001
+            w._pool.waitForDone()  # noqa: SLF001
 
 
 @pytest.fixture

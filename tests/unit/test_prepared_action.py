@@ -211,6 +211,45 @@ def test_a_line_asked_before_its_dice_is_the_same_line(tmp_path: Path, ruleset_i
     s.close()
 
 
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_can_this_line_act_runs_the_rules_once(
+    tmp_path: Path, ruleset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 48: "can this line act" is asked of every line at every step, so the rules run
+    once for a line, up to their first die: that run says the refusal (issue 29) and a
+    ruleset's error (issue 32), with the first pick offered standing in for one still to make
+    (the missile). They ran twice for a line (the dry run for the dice, then the check), three
+    times for one refused (the dry run tried a what-if after the refusal), and twice more for a
+    pick (the rules run with the pick unset, then again with it)."""
+    s = build(tmp_path / "g.airboss", ruleset_id)
+    runs = 0
+    for proc in s.ruleset.procedures.values():
+
+        def counted(*args: Any, _decide: Any = proc.decide) -> Any:
+            nonlocal runs
+            runs += 1
+            return _decide(*args)
+
+        monkeypatch.setattr(proc, "decide", counted)
+    start, steps, asked, ran = s.engagement.turn, 0, 0, 0
+    refused: set[str] = set()
+    while s.engagement.turn == start:
+        step = lines(s)
+        if step:
+            runs = 0  # every line of the step is asked at once, as the Turn panel asks
+            said = [s.refusals.line_refusal(a.procedure, a.who, a.other or None) for a in step]
+            assert runs <= len(step), (step, said)
+            ran += runs
+            refused.update(why for why in said if why)
+            steps += 1
+            asked += len(step)
+        s.clock.next_step()
+    assert steps >= 2 and asked >= 6 and ran >= 4
+    if ruleset_id in ("advanced_air_force", "ufo_interception"):
+        assert refused  # their turns have lines the rules refuse: counted too
+    s.close()
+
+
 # -- owed rolls: the aircraft that owes a roll is the one it applies to ------------------------
 
 

@@ -175,3 +175,28 @@ def test_the_kept_rows_are_small(tmp_path, qapp) -> None:
     size = len(json.dumps(stored(path)))
     assert kept_rows(str(path)) is not None
     assert size < 32_000, size
+
+
+def test_the_rows_of_a_sequence_of_play_are_made_again_only_when_its_steps_change(
+    monkeypatch,
+) -> None:
+    """Issue 48: a ruleset gives the same printed steps at every step of a turn; their rows
+    (a hundred in Phantoms) are made once, and made again from steps that differ."""
+    from dataclasses import replace
+
+    from app.core.ruleset import Step
+    from app.startup import summary
+
+    made: list[Step] = []
+    label = summary.step_label
+    monkeypatch.setattr(summary, "step_label", lambda s: made.append(s) or label(s))
+    steps = [Step(phase="Impulse 1", title=f"Step {n}", rule=f"{n}.0") for n in range(5)]
+    first = summary.step_rows(steps)
+    again = summary.step_rows(list(steps))
+    assert (
+        again == first == [{"label": f"Impulse 1 · Step {n}", "rule": f"{n}.0"} for n in range(5)]
+    )
+    assert len(made) == 5  # the same steps: no row made again
+    changed = [*steps[:2], replace(steps[2], title="Gunfire"), *steps[3:]]
+    assert summary.step_rows(changed)[2] == {"label": "Impulse 1 · Gunfire", "rule": "2.0"}
+    assert summary.step_rows(steps[:3]) == first[:3]

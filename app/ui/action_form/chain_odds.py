@@ -64,6 +64,7 @@ class ChainOddsLine(QLabel):
         to show)."""
         self._for = prepared
         self.result = None
+        self._pool.clear()  # a chain still queued is for an action the form has left
         if odds is None or prepared is None or prepared.inputs is None or prepared.is_what_if:
             self.clear()
             self.hide()
