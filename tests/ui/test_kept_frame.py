@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QListWidget
 
-from app.startup.demo import create_demo_game
-from app.ui.model import EngagementModel
-from app.ui.shell.main_window import MainWindow
 from app.ui.widgets.kept_frame import KeptFrames, keep_frames_under
+from tests.ui import test_step_work
+
+#: the desk, as the step's tests have it
+desk = test_step_work.desk
 
 
 class QtPaints(QObject):
@@ -99,19 +100,10 @@ def test_an_area_with_both_bars_is_drawn_by_qt(qtbot):
     assert view.grab().toImage() == drawn_by_qt(view)
 
 
-def test_a_step_on_the_desk_draws_no_frame_by_qt(tmp_path, qtbot):
+def test_a_step_on_the_desk_draws_no_frame_by_qt(desk):
     """The desk's visible panels keep their scroll areas' frames: their docks repainted at a
     step show what Qt draws, and Qt draws none of the frames."""
-    session = create_demo_game(tmp_path / "demo.airboss")
-    model = EngagementModel(session)
-    w = MainWindow(model, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    w.reset_layout()
-    qtbot.wait(50)
+    w = desk
     kept = keeper()
     qt = QtPaints()
     shown = {}
@@ -148,5 +140,3 @@ def test_a_step_on_the_desk_draws_no_frame_by_qt(tmp_path, qtbot):
         assert dock.grab().toImage() == image, name
         for area in areas:
             area.installEventFilter(kept)
-    w.close()
-    model.set_session(None)

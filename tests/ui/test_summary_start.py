@@ -309,6 +309,7 @@ ALLOWED_OWN = {
     "app.ui.widgets.sized_lines",  # the Turn panel's lines measured once (issue 48): Qt only
     "app.ui.widgets.kept_scroll_bar",  # panels' scroll bars drawn once (issue 48): Qt only
     "app.ui.widgets.kept_frame",  # scroll areas' frames drawn once (issue 48): Qt only
+    "app.ui.widgets.kept_pictures",  # what the kept pictures share (issue 48): Qt only
     "app.ui.widgets.kept_title_dock",  # docks' title bars drawn once (issue 48): Qt only
     "app.ui.widgets.kept_width",  # the status bar's labels (issue 48): Qt only
     "app.ui.widgets.steady_label",  # the Turn panel's words in frames (issue 48): Qt only

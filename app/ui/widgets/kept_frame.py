@@ -19,11 +19,12 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
-    QApplication,
     QFrame,
     QStyleOptionFrame,
     QWidget,
 )
+
+from app.ui.widgets.kept_pictures import the_keeper, watch
 
 
 def one_colour(piece: QPixmap) -> QColor | None:
@@ -70,10 +71,7 @@ class KeptFrames(QObject):
         ] = {}
 
     def keep(self, area: QAbstractScrollArea) -> None:
-        if area not in self.pictures:
-            self.pictures[area] = None
-            area.installEventFilter(self)
-            area.destroyed.connect(lambda _o=None, a=area: self.pictures.pop(a, None))
+        watch(self, self.pictures, area)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.Paint or not isinstance(watched, QAbstractScrollArea):
@@ -160,18 +158,10 @@ class KeptFrames(QObject):
         return (picture if inside == empty else None), pieces
 
 
-def _filter() -> KeptFrames | None:
-    app = QApplication.instance()
-    if app is None:
-        return None
-    found = app.findChild(KeptFrames)
-    return found if found is not None else KeptFrames(app)
-
-
 def keep_frames_under(root: QWidget) -> None:
     """Keep the pictures of the frames of every scroll area inside ``root`` (a panel, once it
     is built)."""
-    keeper = _filter()
+    keeper = the_keeper(KeptFrames)
     if keeper is None:
         return
     areas = root.findChildren(QAbstractScrollArea)

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.widgets.kept_pictures import the_keeper, watch
+
 
 def bar_option(bar: QScrollBar) -> QStyleOptionSlider:
     """What ``QScrollBar.paintEvent`` draws, with no hover and no press (``initStyleOption``
@@ -91,10 +93,7 @@ class KeptScrollBars(QObject):
         self.pictures: dict[QScrollBar, tuple[tuple[object, ...], QPixmap] | None] = {}
 
     def keep(self, bar: QScrollBar) -> None:
-        if bar not in self.pictures:
-            self.pictures[bar] = None
-            bar.installEventFilter(self)
-            bar.destroyed.connect(lambda _o=None, b=bar: self.pictures.pop(b, None))
+        watch(self, self.pictures, bar)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.Paint or not isinstance(watched, QScrollBar):
@@ -132,18 +131,10 @@ class KeptScrollBars(QObject):
         return True
 
 
-def _filter() -> KeptScrollBars | None:
-    app = QApplication.instance()
-    if app is None:
-        return None
-    found = app.findChild(KeptScrollBars)
-    return found if found is not None else KeptScrollBars(app)
-
-
 def keep_scroll_bars_under(root: QWidget) -> None:
     """Keep the pictures of the scroll bars of every scroll area inside ``root`` (a panel,
     once it is built)."""
-    keeper = _filter()
+    keeper = the_keeper(KeptScrollBars)
     if keeper is None:
         return
     areas = root.findChildren(QAbstractScrollArea)
