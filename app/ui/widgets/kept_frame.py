@@ -145,7 +145,9 @@ class KeptFrames(QObject):
             )
             piece = picture.copy(source)
             piece.setDevicePixelRatio(ratio)
-            pieces.append((strip, one_colour(piece) or piece))
+            # (filled only at a whole device pixel ratio: a fractional one would blur its edge)
+            colour = one_colour(piece) if ratio == int(ratio) else None
+            pieces.append((strip, colour or piece))
         inside = picture.toImage()
         clear = QPainter(inside)
         clear.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
