@@ -611,7 +611,10 @@ def refused_before_the_dice(
     if inputs is None:
         return ""
     try:
-        proc.resolve(inputs, _UntilTheDice(), engagement)
+        if type(proc).resolve is Procedure.resolve:  # the rules alone: no log record made
+            proc.decide(inputs, _UntilTheDice(), proc.draft(engagement))
+        else:  # a ruleset's own resolve (it completes the inputs first): run as it is
+            proc.resolve(inputs, _UntilTheDice(), engagement)
     except (_DiceReached, _Unset, MissingTableValue):
         return ""
     except RuleViolation as e:
