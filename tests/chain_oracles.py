@@ -19,8 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
+from typing import TypeVar
 
 Ends = dict[frozenset[str], Fraction]
+S = TypeVar("S")
 D10 = range(1, 11)
 D6 = range(1, 7)
 
@@ -28,6 +30,11 @@ D6 = range(1, 7)
 def _add(into: Ends, ends: Ends, p: Fraction) -> None:
     for k, v in ends.items():
         into[k] = into.get(k, Fraction(0)) + p * v
+
+
+def _gather(into: dict[S, Fraction], state: S, p: Fraction) -> None:
+    """A next situation and its chance, added to those of the faces that lead to it too."""
+    into[state] = into.get(state, Fraction(0)) + p
 
 
 def marginals(ends: Ends) -> dict[str, Fraction]:
@@ -246,15 +253,16 @@ UFO |= {6: (1, 0, 0, False), 7: (1, 0, 0, False), 8: (2, 0, 0, True), 9: (2, 0, 
 UFO |= {10: (1, 0, 0, False), 11: (1, 0, 1, False), 12: ("2d6", 0, 0, False)}
 
 
-def rolled(value: int | str) -> list[tuple[int, Fraction]]:
+@cache
+def rolled(value: int | str) -> tuple[tuple[int, Fraction], ...]:
     """A number, or the totals of "d6" / "2d6" face by face."""
     if isinstance(value, int):
-        return [(value, Fraction(1))]
+        return ((value, Fraction(1)),)
     n = 2 if value == "2d6" else 1
     out: dict[int, Fraction] = {}
     for fs in faces(n):
         out[sum(fs)] = out.get(sum(fs), Fraction(0)) + Fraction(1, 6**n)
-    return list(out.items())
+    return tuple(out.items())
 
 
 @dataclass(frozen=True)
@@ -292,8 +300,9 @@ def plane_end(p: Plane) -> Ends:
     roll d6. If the result is LESS than the total damage taken ... the pilot ejects')."""
     if p.out:
         return {plane_facts(p): Fraction(1)}
+    # each face's next situation with its chance, gathered as in ``saucer_end``
+    nexts: dict[Plane, Fraction] = {}
     if p.due:
-        out: Ends = {}
         for a, b in faces(2):
             dp, slow, special = FIGHTER[a + b]
             q = replace(p, due=p.due - 1)
@@ -310,20 +319,22 @@ def plane_end(p: Plane) -> Ends:
                     )
                     extra = len(lost & q.extra)
                     for more, v in rolled("d6" if extra else 0):
-                        _add(out, plane_end(take(r, more)), Fraction(1, 36) * w * v)
+                        _gather(nexts, take(r, more), Fraction(1, 36) * w * v)
                 continue
             q = take(q, dp)
             if slow:
                 q = replace(q, speed=q.speed - slow, engine=True)
-            _add(out, plane_end(finish(q)), Fraction(1, 36))
-        return out
-    if p.damaged and not p.checked:
-        out = {}
+            _gather(nexts, finish(q), Fraction(1, 36))
+    elif p.damaged and not p.checked:
         for (face,) in faces(1):
             q = replace(p, checked=True, out="ejected" if face < p.damage else "")
-            _add(out, plane_end(q), Fraction(1, 6))
-        return out
-    return {plane_facts(p): Fraction(1)}
+            _gather(nexts, q, Fraction(1, 6))
+    else:
+        return {plane_facts(p): Fraction(1)}
+    out: Ends = {}
+    for q, w in nexts.items():
+        _add(out, plane_end(q), w)
+    return out
 
 
 def take(p: Plane, dp: int) -> Plane:
@@ -378,7 +389,9 @@ class Saucer:
 def saucer_end(u: Saucer) -> Ends:
     if u.out or not u.due:
         return {saucer_facts(u): Fraction(1)}
-    out: Ends = {}
+    # each face's next situation with its chance, the same situations gathered (their chances
+    # added) before their answers are: an answer is a dict of Fractions, a chance one Fraction
+    nexts: dict[Saucer, Fraction] = {}
     for a, b in faces(2):
         dp_spec, slow, grav, ray = UFO[a + b]
         for dp, p in rolled(dp_spec):
@@ -393,9 +406,12 @@ def saucer_end(u: Saucer) -> Ends:
                         w = replace(v, charge=max(v.charge - loss, 0))
                         if v.charge:
                             w = replace(w, charge_lost=True)
-                        _add(out, saucer_end(saucer_finish(w)), Fraction(1, 36) * p * q * r)
+                        _gather(nexts, saucer_finish(w), Fraction(1, 36) * p * q * r)
                     continue
-                _add(out, saucer_end(saucer_finish(v)), Fraction(1, 36) * p * q)
+                _gather(nexts, saucer_finish(v), Fraction(1, 36) * p * q)
+    out: Ends = {}
+    for v, p in nexts.items():
+        _add(out, saucer_end(v), p)
     return out
 
 
