@@ -396,19 +396,18 @@ def saucer_end(u: Saucer) -> Ends:
         dp_spec, slow, grav, ray = UFO[a + b]
         for dp, p in rolled(dp_spec):
             for _, q in rolled(slow):  # a UFO at 0 max speed does not crash: its loss unread
-                v = replace(u, due=u.due - 1, damage=u.damage + dp)
-                if slow:
-                    v = replace(v, engine=True)
-                if grav:
-                    v = replace(v, grav=max(v.grav - grav, 0), grav_lost=True)
-                if ray:
-                    for loss, r in rolled("d6"):
-                        w = replace(v, charge=max(v.charge - loss, 0))
-                        if v.charge:
-                            w = replace(w, charge_lost=True)
-                        _gather(nexts, saucer_finish(w), Fraction(1, 36) * p * q * r)
-                    continue
-                _gather(nexts, saucer_finish(v), Fraction(1, 36) * p * q)
+                for loss, r in rolled("d6" if ray else 0):  # the ray gun's charge lost
+                    v = Saucer(
+                        due=u.due - 1,
+                        damage=u.damage + dp,
+                        dp=u.dp,
+                        grav=max(u.grav - grav, 0),
+                        charge=max(u.charge - loss, 0),
+                        engine=u.engine or bool(slow),
+                        grav_lost=u.grav_lost or bool(grav),
+                        charge_lost=u.charge_lost or bool(ray and u.charge),
+                    )
+                    _gather(nexts, saucer_finish(v), Fraction(1, 36) * p * q * r)
     out: Ends = {}
     for v, p in nexts.items():
         _add(out, saucer_end(v), p)
