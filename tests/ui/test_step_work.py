@@ -607,3 +607,30 @@ def test_who_acts_now_measures_only_lines_it_has_not_had(desk):
             measured_sizes(turn.acting)
         )
     assert shown > 8 and acting.measured == 0
+
+
+def test_a_step_works_out_the_status_bar_once(desk, monkeypatch):
+    """Issue 48: the main window hears of a step twice (the append, then the clock's change):
+    the status bar's rows are made once a step and each label given its words once; the
+    words are the step's."""
+    import app.startup.summary as rows_of
+
+    counts: Counter = Counter()
+    made = rows_of.desk_rows
+
+    def desk_rows(*args):
+        counts["rows"] += 1
+        return made(*args)
+
+    monkeypatch.setattr(rows_of, "desk_rows", desk_rows)
+    for name, label in desk.status_labels.items():
+        if name != "role":  # (read-only or not: said again after the panels' refresh)
+            counting(label, "setText", counts, key=lambda *_a, n=name: n)
+    for _ in range(3):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        rows = desk.model.desk_rows()
+        assert desk.status_labels["segment"].text() == rows["segment"]
+    assert counts["rows"] == 3
+    set_text = {k[1]: n for k, n in counts.items() if k[0] == "setText"}
+    assert set_text and max(set_text.values()) <= 3, set_text
