@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -14,6 +15,19 @@ from app.core.dice import TableDice
 from app.startup.demo import create_demo_game
 from app.ui.docks.turn import TurnDock
 from app.ui.model import EngagementModel
+
+
+@pytest.fixture
+def rolled(tmp_path, qtbot):
+    """A Turn panel on the Phantoms demo, its initiative rolled (eight aircraft)."""
+    session = create_demo_game(tmp_path / "demo.airboss")
+    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
+    session.perform("initiative", init, TableDice([4, 9]))
+    model = EngagementModel(session)
+    turn = TurnDock(model)
+    qtbot.addWidget(turn)
+    yield turn
+    model.set_session(None)
 
 
 def shown(dock: TurnDock) -> tuple[list[tuple[object, ...]], int, list[int]]:
@@ -116,15 +130,10 @@ def test_lines_ticked_off_leave_no_cursor_as_afresh(tmp_path, qtbot):
     session.close()
 
 
-def test_a_step_that_leaves_the_lines_as_they_were_changes_none(tmp_path, qtbot):
+def test_a_step_that_leaves_the_lines_as_they_were_changes_none(rolled):
     """Two steps in a row where nobody acts: the list is not cleared and filled again (laid
     out and painted whole); the line stays as it was."""
-    session = create_demo_game(tmp_path / "demo.airboss")
-    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
-    session.perform("initiative", init, TableDice([4, 9]))
-    model = EngagementModel(session)
-    turn = TurnDock(model)
-    qtbot.addWidget(turn)
+    turn = rolled
     nobody = ["nobody acts in this step"]
     while turn.acting_lines() != nobody:
         turn.next_step()
@@ -138,18 +147,12 @@ def test_a_step_that_leaves_the_lines_as_they_were_changes_none(tmp_path, qtbot)
     assert turn.acting_lines() == nobody
     assert shown(turn) == before
     assert not seen, seen
-    model.set_session(None)
 
 
-def test_a_step_of_as_many_lines_changes_them_in_place(tmp_path, qtbot):
+def test_a_step_of_as_many_lines_changes_them_in_place(rolled):
     """Eight lines after eight (guns, then break lock and missiles): the lines' words change in
     place, no line taken out or put in."""
-    session = create_demo_game(tmp_path / "demo.airboss")
-    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
-    session.perform("initiative", init, TableDice([4, 9]))
-    model = EngagementModel(session)
-    turn = TurnDock(model)
-    qtbot.addWidget(turn)
+    turn = rolled
     while "may fire guns" not in turn.acting_lines()[0]:
         turn.next_step()
     count = len(turn.acting_lines())
@@ -159,4 +162,3 @@ def test_a_step_of_as_many_lines_changes_them_in_place(tmp_path, qtbot):
     assert "may break lock or launch a missile" in turn.acting_lines()[0]
     assert seen["dataChanged"] > 0
     assert seen["modelReset"] == seen["rowsInserted"] == seen["rowsRemoved"] == 0, seen
-    model.set_session(None)
