@@ -341,6 +341,28 @@ def test_a_step_that_leaves_the_form_as_it_is_does_not_paint_it_again(desk):
     assert form_shown(combat) == shown
 
 
+def test_a_step_that_moves_aircraft_leaves_the_form_as_painted(desk):
+    """Issue 48: aircraft that move at a step are listed in the form's pickers as before (by
+    name and side, in play): when the open action shows the same, the form is not painted
+    again (about 2 ms of the step). What shows is what a paint afresh shows."""
+    model, combat = desk.model, desk.panels["combat"]
+    counts: Counter = Counter()
+    for part in (combat.form, combat.dice):
+        counting(part, "paint", counts)
+    moved = 0
+    for _ in range(12):
+        aircraft, look, painted = model.session.engagement.aircraft, model.draft.look(), +counts
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        if model.session.engagement.aircraft is not aircraft and model.draft.look() == look:
+            moved += 1
+            assert counts == painted, model.session.engagement.step
+        shown = form_shown(combat)
+        combat.paint()
+        assert form_shown(combat) == shown
+    assert moved
+
+
 def test_a_step_that_changes_the_form_paints_it(desk):
     """A break-off check's game turn is read off the game (Phantoms 10.0): at the turn's end
     the form shows the new turn. At every step the form shows what a paint afresh shows."""
