@@ -38,15 +38,10 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ.setdefault("AIRBOSS_DATA_DIR", tempfile.mkdtemp(prefix="airboss-bench-"))
-    from PySide6.QtCore import QSettings
+    from desk import demo_desk
     from PySide6.QtWidgets import QApplication, QDockWidget
 
     from app.core import draft as draft_module
-    from app.core.dice import TableDice
-    from app.startup.demo import create_demo_game
-    from app.ui.model import EngagementModel
-    from app.ui.shell.application import started
-    from app.ui.shell.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     parts: dict[str, float] = {}
@@ -66,20 +61,7 @@ def main() -> None:
     cls._after_resolve = timed("the form after", cls._after_resolve)  # type: ignore[method-assign]
 
     with tempfile.TemporaryDirectory() as d:
-        session = create_demo_game(Path(d) / "demo.airboss")
-        init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
-        session.perform("initiative", init, TableDice([4, 9]))
-        model = EngagementModel(session)
-        settings = QSettings(str(Path(d) / "s.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(model, settings, panels_later=True)
-        window.persist_layout = False
-        window.resize(1366, 768)
-        window.show()
-        window.reset_layout()
-        app.processEvents()
-        window.build_panels()
-        app.processEvents()
-        started()
+        session, model, window = demo_desk(app, Path(d))
 
         def pump(s: float) -> None:
             end = time.monotonic() + s
