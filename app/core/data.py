@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -159,12 +161,45 @@ def _names(ruleset: str, path: Path, data_dir: Path) -> tuple[str, str]:
     return str(path), str(override_path(ruleset, path.stem))
 
 
+#: the tables read within ``steady_tables`` in this thread, by what they were asked with
+_steady = threading.local()
+
+
+@contextmanager
+def steady_tables() -> Iterator[None]:
+    """Within it, each table is looked up once in this thread: asked again, it is the same,
+    its files not looked at again (issue 48: "can this line act" for a step's eight gun
+    attacks read each line's two tables, two files each, by their folder, about a sixth of
+    its time). For one piece of work on one game (every line of a step, a prepare, an odds
+    walk), which no table edit comes in the middle of; ``save_override`` made in it is seen.
+    Nested, the outer one holds."""
+    if getattr(_steady, "tables", None) is not None:
+        yield
+        return
+    _steady.tables = {}
+    try:
+        yield
+    finally:
+        _steady.tables = None
+
+
 def load_table(ruleset: str, path: Path, model: type[M]) -> M:
     """A shipped TOML data file with the umpire's override merged on top, validated.
 
     The one cached table loader (issue 19): the result is kept until either file changes or
     ``save_override`` writes, so a value saved in the tables editor is used by the very next
-    procedure, and odds never re-read TOML."""
+    procedure, and odds never re-read TOML (within ``steady_tables``, looked up once)."""
+    steady: dict[tuple[Any, ...], Any] | None = getattr(_steady, "tables", None)
+    if steady is None:
+        return _load_table(ruleset, path, model)
+    asked = (ruleset, path, model)
+    found = steady.get(asked)
+    if found is None:
+        found = steady[asked] = _load_table(ruleset, path, model)
+    return found
+
+
+def _load_table(ruleset: str, path: Path, model: type[M]) -> M:
     shipped, over_name = _names(ruleset, path, user_data_dir())
     _MODELS[shipped] = model
     key = (ruleset, shipped, model, over_name, _stamp(shipped), _stamp(over_name))
@@ -236,8 +271,11 @@ def _check_override(shipped: Any, over: Any, path: Path, where: str = "") -> Non
 
 
 def clear_table_cache() -> None:
-    """Forget every loaded table (``save_override`` calls it)."""
+    """Forget every loaded table (``save_override`` calls it), also within ``steady_tables``
+    in this thread."""
     _TABLES.clear()
+    if getattr(_steady, "tables", None) is not None:
+        _steady.tables = {}
 
 
 def save_override(ruleset: str, name: str, values: Mapping[str, Any]) -> Path:

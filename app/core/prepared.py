@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal, NoReturn
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
+from app.core.data import steady_tables
 from app.core.dice import DiceSpec
 from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, RuleViolation
@@ -242,6 +243,7 @@ def _same(proc: Procedure, raw: Mapping[str, Any], name: str, a: Any, b: Any) ->
         return False
 
 
+@steady_tables()  # its cards, choices, completion, dry run and check read the tables once
 def prepare(
     proc: Procedure,
     engagement: Engagement,

@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from app.core.acting import ActingLine
+from app.core.data import steady_tables
 from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
 from app.core.errors import MissingTableValue, RuleViolation
@@ -632,17 +633,18 @@ class Procedure(ABC):
             engagement = Engagement()
             inputs = what_if(inputs)
         game: Engagement = engagement
-        if type(self).draft is not Procedure.draft:  # a ruleset's own draft: used as it is
+        with steady_tables():  # every path of the walk reads the same tables
+            if type(self).draft is not Procedure.draft:  # a ruleset's own draft: as it is
+                return self.arrange(
+                    exact_outcomes(lambda d: self.decide(inputs, d, self.draft(game)).outcome)
+                )
+            applied: dict[int, list[tuple[Engagement, Event, Engagement]]] = {}
+            models = self.state_model, self.game_model
             return self.arrange(
-                exact_outcomes(lambda d: self.decide(inputs, d, self.draft(game)).outcome)
+                exact_outcomes(
+                    lambda d: self.decide(inputs, d, _WalkDraft(game, *models, applied)).outcome
+                )
             )
-        applied: dict[int, list[tuple[Engagement, Event, Engagement]]] = {}
-        models = self.state_model, self.game_model
-        return self.arrange(
-            exact_outcomes(
-                lambda d: self.decide(inputs, d, _WalkDraft(game, *models, applied)).outcome
-            )
-        )
 
 
 class Calculator(Procedure):

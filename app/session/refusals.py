@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from app.core.data import steady_tables
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
 from app.core.guest import GuestError, GuestTimeout, call_guest
@@ -51,7 +52,8 @@ class LineRefusals:
                         todo.append((a.procedure, a.who, a.other or None))
             except RuleViolation:
                 pass  # said where who acts now is shown
-            return {each: self._refusal(*each) for each in dict.fromkeys(todo)}
+            with steady_tables():  # every line on one game: its tables read once
+                return {each: self._refusal(*each) for each in dict.fromkeys(todo)}
 
         said: dict[Line, str]
         try:

@@ -181,6 +181,9 @@ class EngagementModel(QObject):
         self._aircraft_rows: dict[str, tuple[AircraftState, AircraftRow]] = {}
         self._steps: tuple[Engagement, list[Step], str] | None = None
         self._turn: tuple[Engagement, TurnRows] | None = None
+        #: the desk's rows (title, status bar) of the latest state asked, and whether the game
+        #: was read-only then (a broken history makes it read-only with the same state)
+        self._desk: tuple[Engagement, bool, DeskRows] | None = None
         #: the summary is kept in the game file a moment after the last change (a desk that
         #: only takes a screenshot keeps none)
         self.keeps_summary = True
@@ -280,7 +283,7 @@ class EngagementModel(QObject):
                 self._history = None
             self._session.close()
         stored, self._stored = self._stored, None
-        self._aircraft_rows, self._steps, self._turn = {}, None, None
+        self._aircraft_rows, self._steps, self._turn, self._desk = {}, None, None, None
         self._session = session
         self._state = session.engagement if session else None
         forget_waiting()  # the desk's actions still waiting on the game before: dropped
@@ -364,11 +367,19 @@ class EngagementModel(QObject):
         return self._steps[1], self._steps[2]
 
     def desk_rows(self) -> DeskRows | None:
-        """The title, ruleset and status bar of the game shown; None with none."""
+        """The title, ruleset and status bar of the game shown; None with none.
+
+        Made once per change of the game, as ``turn_rows``: the main window asks on the
+        append and again on the clock's change (issue 48); the same rows, the same object."""
         if self._session is None:
             return self._stored["desk"] if self._stored is not None else None
+        e, read_only = self.engagement, self._session.read_only
+        if self._desk is not None and self._desk[0] is e and self._desk[1] == read_only:
+            return self._desk[2]
         steps, _ = self._steps_now()
-        return rows_of.desk_rows(self._session, steps)
+        rows = rows_of.desk_rows(self._session, steps)
+        self._desk = (e, read_only, rows)
+        return rows
 
     def turn_rows(self) -> TurnRows | None:
         """The sequence of play, the current step and who acts now; None with no game.

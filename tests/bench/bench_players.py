@@ -106,33 +106,15 @@ async def pages_main(links: list[str], seconds: float, count: int = PAGES) -> No
 def desk_main(args: argparse.Namespace) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ.setdefault("AIRBOSS_DATA_DIR", tempfile.mkdtemp(prefix="airboss-bench-"))
-    from PySide6.QtCore import QSettings
+    from desk import demo_desk
     from PySide6.QtWidgets import QApplication, QDockWidget
 
-    from app.core.dice import TableDice
-    from app.startup.demo import create_demo_game
-    from app.ui.model import EngagementModel
     from app.ui.players.bridge import PlayersBridge
-    from app.ui.shell.application import started
-    from app.ui.shell.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     rng = random.Random(3)
     with tempfile.TemporaryDirectory() as d:
-        session = create_demo_game(Path(d) / "demo.airboss")
-        init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
-        session.perform("initiative", init, TableDice([4, 9]))
-        model = EngagementModel(session)
-        settings = QSettings(str(Path(d) / "s.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(model, settings, panels_later=True)
-        window.persist_layout = False
-        window.resize(1366, 768)
-        window.show()
-        window.reset_layout()
-        app.processEvents()
-        window.build_panels()
-        app.processEvents()
-        started()
+        session, model, window = demo_desk(app, Path(d))
         bridge = PlayersBridge(model)
         publishes: list[float] = []
         publish = bridge.publish

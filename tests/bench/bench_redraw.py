@@ -23,14 +23,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "site"))
 os.environ.setdefault("AIRBOSS_DATA_DIR", tempfile.mkdtemp(prefix="airboss-bench-"))
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from desk import default_desk  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget  # noqa: E402
 
 from app.core.dice import SeededDice  # noqa: E402
 from app.session import GameSession  # noqa: E402
 from app.ui.model import EngagementModel  # noqa: E402
 from app.ui.shell.application import started
-from app.ui.shell.main_window import MainWindow  # noqa: E402
 
 AIRCRAFT = 200
 EVENTS = 20_000
@@ -142,14 +142,7 @@ def main() -> None:
                 window.addDockWidget(area, w)
             window.show()
         else:  # the desk as the umpire sees it: its default layout at 1366x768
-            settings = QSettings(str(Path(d) / "s.ini"), QSettings.Format.IniFormat)
-            window = MainWindow(model, settings, panels_later=True)  # as airboss starts
-            window.persist_layout = False
-            window.resize(1366, 768)
-            window.show()
-            window.reset_layout()
-            app.processEvents()
-            window.build_panels()
+            window = default_desk(app, model, Path(d))
         app.processEvents()
         started()  # the collector as the desk runs it once it has painted (gc.freeze)
         while not model.log_whole:  # the history panels' first read, in slices (issue 20)

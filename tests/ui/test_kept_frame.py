@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QListWidget
 
-from app.ui.widgets.kept_frame import KeptFrames, keep_frames_under
+from app.ui.widgets.kept_frame import KEPT_LOOKS, KeptFrames, keep_frames_under
 from tests.ui import test_step_work
 
 #: the desk, as the step's tests have it
@@ -88,6 +88,34 @@ def test_a_kept_frame_is_the_frame_qt_draws_and_drawn_once(qtbot):
     QApplication.processEvents()
     assert view.grab().toImage() == drawn_by_qt(view)
     assert KeptFrames.drawn > drawn
+
+
+def test_an_area_back_at_an_earlier_size_is_put_back(qtbot):
+    """An area that changes size and back (the Combat form's odds table, with and without its
+    odds, at every resolve: issue 48) shows each earlier look again from its picture, not drawn
+    again, and it is the frame Qt draws; the oldest look gives way past ``KEPT_LOOKS``."""
+    view, qt = listed(qtbot, 3)
+    sizes = ((260, 300), (260, 120), (300, 200))
+    for w, h in sizes:
+        view.resize(w, h)
+        QApplication.processEvents()
+        view.grab()
+    drawn = KeptFrames.drawn
+    qt.seen.clear()
+    for w, h in (*sizes, *reversed(sizes)):
+        view.resize(w, h)
+        QApplication.processEvents()
+        assert view.grab().toImage() == drawn_by_qt(view)
+    assert KeptFrames.drawn == drawn  # every look put back
+    for h in range(140, 140 + KEPT_LOOKS):  # new looks: the oldest ones give way
+        view.resize(260, h)
+        QApplication.processEvents()
+        view.grab()
+    drawn = KeptFrames.drawn
+    view.resize(*sizes[0])
+    QApplication.processEvents()
+    assert view.grab().toImage() == drawn_by_qt(view)
+    assert KeptFrames.drawn == drawn + 1  # given way: drawn again
 
 
 def test_an_area_with_both_bars_is_drawn_by_qt(qtbot):

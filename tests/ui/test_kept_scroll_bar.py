@@ -8,7 +8,12 @@ from PySide6.QtGui import QCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QListWidget, QScrollBar, QStyle
 
-from app.ui.widgets.kept_scroll_bar import KeptScrollBars, background, keep_scroll_bars_under
+from app.ui.widgets.kept_scroll_bar import (
+    KEPT_LOOKS,
+    KeptScrollBars,
+    background,
+    keep_scroll_bars_under,
+)
 
 
 def picture_of(bar: QScrollBar):
@@ -60,7 +65,7 @@ def test_a_kept_bar_shows_what_qt_draws_and_draws_it_once(qtbot):
     bar = view.verticalScrollBar()
     assert bar.maximum() > 0
     picture_of(bar)
-    for row in (150, 299, 0):
+    for row in (150, 299, 40):  # (row 0 is where it was drawn first: its look is kept)
         drawn = KeptScrollBars.drawn
         view.scrollToItem(view.item(row))
         QApplication.processEvents()
@@ -78,6 +83,35 @@ def test_a_kept_bar_shows_what_qt_draws_and_draws_it_once(qtbot):
     view.setEnabled(True)
     bar.setValue(20)
     assert view.indexAt(view.viewport().rect().topLeft()).row() == 20
+
+
+def test_a_bar_back_at_an_earlier_look_is_put_back(qtbot):
+    """A form that grows and shrinks back (a line opened, resolved, the next one opened: issue
+    48, a resolve at the desk) shows its bar's earlier looks again: each is put back from its
+    picture, not drawn again, and is what Qt draws; the oldest look gives way past
+    ``KEPT_LOOKS``."""
+    view = long_list(qtbot, 640)
+    bar = view.verticalScrollBar()
+    looks = (0, 60, 120)
+    for value in looks:
+        bar.setValue(value)
+        QApplication.processEvents()
+        picture_of(bar)
+    drawn = KeptScrollBars.drawn
+    for value in (*looks, *reversed(looks)):
+        bar.setValue(value)
+        QApplication.processEvents()
+        assert picture_of(bar) == drawn_by_qt(bar)
+    assert KeptScrollBars.drawn == drawn  # every look put back
+    for value in range(200, 200 + KEPT_LOOKS):  # new looks: the oldest ones give way
+        bar.setValue(value)
+        QApplication.processEvents()
+        picture_of(bar)
+    drawn = KeptScrollBars.drawn
+    bar.setValue(looks[0])
+    QApplication.processEvents()
+    assert picture_of(bar) == drawn_by_qt(bar)
+    assert KeptScrollBars.drawn == drawn + 1  # given way: drawn again
 
 
 def test_a_bar_under_the_pointer_is_drawn_by_qt(qtbot):

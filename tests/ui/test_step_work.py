@@ -341,6 +341,28 @@ def test_a_step_that_leaves_the_form_as_it_is_does_not_paint_it_again(desk):
     assert form_shown(combat) == shown
 
 
+def test_a_step_that_moves_aircraft_leaves_the_form_as_painted(desk):
+    """Issue 48: aircraft that move at a step are listed in the form's pickers as before (by
+    name and side, in play): when the open action shows the same, the form is not painted
+    again (about 2 ms of the step). What shows is what a paint afresh shows."""
+    model, combat = desk.model, desk.panels["combat"]
+    counts: Counter = Counter()
+    for part in (combat.form, combat.dice):
+        counting(part, "paint", counts)
+    moved = 0
+    for _ in range(12):
+        aircraft, look, painted = model.session.engagement.aircraft, model.draft.look(), +counts
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        if model.session.engagement.aircraft is not aircraft and model.draft.look() == look:
+            moved += 1
+            assert counts == painted, model.session.engagement.step
+        shown = form_shown(combat)
+        combat.paint()
+        assert form_shown(combat) == shown
+    assert moved
+
+
 def test_a_step_that_changes_the_form_paints_it(desk):
     """A break-off check's game turn is read off the game (Phantoms 10.0): at the turn's end
     the form shows the new turn. At every step the form shows what a paint afresh shows."""
@@ -607,3 +629,30 @@ def test_who_acts_now_measures_only_lines_it_has_not_had(desk):
             measured_sizes(turn.acting)
         )
     assert shown > 8 and acting.measured == 0
+
+
+def test_a_step_works_out_the_status_bar_once(desk, monkeypatch):
+    """Issue 48: the main window hears of a step twice (the append, then the clock's change):
+    the status bar's rows are made once a step and each label given its words once; the
+    words are the step's."""
+    import app.startup.summary as rows_of
+
+    counts: Counter = Counter()
+    made = rows_of.desk_rows
+
+    def desk_rows(*args):
+        counts["rows"] += 1
+        return made(*args)
+
+    monkeypatch.setattr(rows_of, "desk_rows", desk_rows)
+    for name, label in desk.status_labels.items():
+        if name != "role":  # (read-only or not: said again after the panels' refresh)
+            counting(label, "setText", counts, key=lambda *_a, n=name: n)
+    for _ in range(3):
+        desk.panels["turn"].next_step()
+        QApplication.processEvents()
+        rows = desk.model.desk_rows()
+        assert desk.status_labels["segment"].text() == rows["segment"]
+    assert counts["rows"] == 3
+    set_text = {k[1]: n for k, n in counts.items() if k[0] == "setText"}
+    assert set_text and max(set_text.values()) <= 3, set_text

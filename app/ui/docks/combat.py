@@ -345,13 +345,17 @@ class CombatDock(QWidget):
 
     def _look(self) -> tuple[Any, ...]:
         """What the pickers, the fields and the dice are painted from: the draft's look, the
-        game's aircraft (the pickers list them) and ruleset (its procedures), whether the desk
+        game's aircraft as the pickers list them (each one's id, name, side and whether it is
+        in play: an aircraft that moved or took damage is listed as it was; what the action
+        reads of it is in the draft's look) and ruleset (its procedures), whether the desk
         may act."""
         has = self.model.has_session
         e = self.model.engagement if has else None
         return (
             self.draft.look(),
-            e.aircraft if e is not None else None,
+            tuple((a.id, a.name, a.side, a.in_play) for a in e.aircraft.values())
+            if e is not None
+            else None,
             self.model.ruleset if has else None,
             self.model.can_act,
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QAction, QBrush, QFont, QKeyEvent, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -50,6 +50,11 @@ __all__ = ["TurnDock", "phase_name", "step_heading", "step_label", "step_where",
 #: the tooltips of Next and Previous
 NEXT_TIP = "Advance to the next step of the sequence of play (Space)"
 PREVIOUS_TIP = "Go back one step (Shift+Space)"
+
+
+#: a line of who acts now as drawn: its words, what it opens (procedure, aircraft, target),
+#: its tooltip and its words' colour (None: the list's own)
+_Line = tuple[str, tuple[str, str, str] | None, str | None, QBrush | None]
 
 
 def acting_text(n: int, line: ActingRow) -> str:
@@ -310,45 +315,76 @@ class TurnDock(QWidget):
         self._show_acting(rows["acting"], rows["acting_error"])
 
     def _show_acting(self, lines: list[ActingRow], error: str) -> None:
-        self.acting.clear()
+        muted = self.palette().placeholderText()
         if error:  # a guest that failed: said in place (issue 31)
-            item = QListWidgetItem(f"who acts now cannot be shown: {error}")
-            item.setForeground(self.palette().placeholderText())
-            self.acting.addItem(item)
+            self._put_acting([(f"who acts now cannot be shown: {error}", None, None, muted)])
+            self.acting.setCurrentRow(-1)
             return
+        wanted: list[_Line] = []
         next_row = None
         for n, line in enumerate(lines, 1):
-            item = QListWidgetItem(acting_text(n, line))
+            text, target, tip, colour = acting_text(n, line), None, None, None
             if line["procedure"]:
-                target = line["target"]
-                item.setData(Qt.ItemDataRole.UserRole, (line["procedure"], line["who"], target))
-                on = f" on {line['target_name']}" if target else ""
-                item.setToolTip(
-                    f"Double-click or Enter: open {line['procedure_title']} for {line['name']}{on}"
-                )
-                sent = self.model.sent_on((line["procedure"], line["who"], target))
+                target = (line["procedure"], line["who"], line["target"])
+                on = f" on {line['target_name']}" if line["target"] else ""
+                opens = f"{line['procedure_title']} for {line['name']}{on}"
+                tip = f"Double-click or Enter: open {opens}"
+                sent = self.model.sent_on(target)
                 if sent is not None:  # a player's page sent it: Enter takes it (issue 48)
                     shown = sent.desk_text(not self.model.sealed(sent))
-                    item.setText(f"{item.text()}  \u2709 {shown}")
-                    item.setToolTip(f"{shown}\nEnter: take it into the form; Delete: reject it")
+                    text = f"{text}  \u2709 {shown}"
+                    tip = f"{shown}\nEnter: take it into the form; Delete: reject it"
                 if line["cannot"]:  # not offered as if it could act (issue 29): opening says why
-                    why = f"{line['cannot']}\n(Double-click or Enter opens it, to see why)"
-                    item.setToolTip(why)
-                    item.setForeground(self.palette().placeholderText())
+                    tip = f"{line['cannot']}\n(Double-click or Enter opens it, to see why)"
+                    colour = muted
             if line["done"]:
-                item.setForeground(self.palette().placeholderText())
+                colour = muted
             elif next_row is None:
                 next_row = n - 1
-            self.acting.addItem(item)
+            wanted.append((text, target, tip, colour))
         if not lines:
-            item = QListWidgetItem("nobody acts in this step")
-            item.setForeground(self.palette().placeholderText())
-            self.acting.addItem(item)
-        self.acting.keep_sizes(range(self.acting.count()))
+            wanted.append(("nobody acts in this step", None, None, muted))
+        self._put_acting(wanted)
         if lines and next_row is not None:
             self.acting.setCurrentRow(next_row)
             self.acting.scrollToItem(self.acting.item(next_row))
+        else:  # no line to act: no cursor, as on a list made afresh
+            self.acting.setCurrentRow(-1)
         self._mute_title(not lines)
+
+    def _put_acting(self, wanted: list[_Line]) -> None:
+        """Who acts now's lines made what ``wanted`` says, changing only the lines that differ
+        (issue 48: most steps change few or none of them; a list cleared and filled again is
+        laid out and painted whole). A line whose words changed is measured again."""
+        acting = self.acting
+        user, tip_role, fg = (
+            Qt.ItemDataRole.UserRole,
+            Qt.ItemDataRole.ToolTipRole,
+            Qt.ItemDataRole.ForegroundRole,
+        )
+        have = acting.count()
+        if have > len(wanted):
+            acting.model().removeRows(len(wanted), have - len(wanted))
+        worded = []
+        for i, (text, target, tip, colour) in enumerate(wanted):
+            roles = ((user, target), (tip_role, tip), (fg, colour))
+            if i >= have:  # a new line, made whole before it is added
+                item = QListWidgetItem(text)
+                for role, value in roles:
+                    if value is not None:
+                        item.setData(role, value)
+                acting.addItem(item)
+                worded.append(i)
+                continue
+            item = acting.item(i)
+            if item.text() != text:
+                item.setText(text)
+                worded.append(i)
+            for role, value in roles:
+                if item.data(role) != value:
+                    item.setData(role, value)
+        if worded:
+            acting.keep_sizes(worded)
 
     def _mute_title(self, on: bool) -> None:
         """The title of "who acts now" in the muted colour while nobody acts. Its text's colour

@@ -482,6 +482,8 @@ class MainWindow(QMainWindow):
         self.status_labels: dict[str, WidestLabel] = {}
         #: the game the status bar's labels keep their widths for (title, ruleset)
         self._status_game: tuple[str, str] | None = None
+        #: the desk's rows the labels show (``EngagementModel.desk_rows``: one per change)
+        self._status_from: object = None
         for key in ("role", "game", "ruleset", "turn", "phase", "segment", "initiative"):
             label = WidestLabel()
             label.setObjectName(f"status-{key}")
@@ -501,6 +503,9 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         labels = self.status_labels
         desk = self.model.desk_rows()
+        if desk is self._status_from and desk is not None:
+            return  # the rows shown already (a step: on the append and the clock's change)
+        self._status_from = desk
         if desk is None:
             self._status_game = None
             for label in labels.values():

@@ -55,6 +55,14 @@ def band(frame: QRect, width: int) -> list[QRect]:
     ]
 
 
+#: how many looks of each area are kept: an area that changes size and back (the Combat
+#: form's odds table, with and without its odds, at every resolve) puts back each of them
+KEPT_LOOKS = 4
+
+#: a look of an area's frame: whether it is put back, and its band's strips with their pieces
+Look = tuple[bool, list[tuple[QRect, QPixmap | QColor]]]
+
+
 class KeptFrames(QObject):
     """The event filter on kept frames: see the module docstring."""
 
@@ -63,12 +71,10 @@ class KeptFrames(QObject):
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
-        #: each kept area's look, its picture (None: Qt draws it, for that look) and its band's
+        #: each kept area's last looks (``KEPT_LOOKS``, the latest last), each with whether
+        #: its picture can be put back (False: Qt draws it, for that look) and its band's
         #: strips, each with its piece of the picture (or its one colour)
-        self.pictures: dict[
-            QAbstractScrollArea,
-            tuple[tuple[object, ...], QPixmap | None, list[tuple[QRect, QPixmap | QColor]]] | None,
-        ] = {}
+        self.pictures: dict[QAbstractScrollArea, dict[tuple[object, ...], Look] | None] = {}
 
     def keep(self, area: QAbstractScrollArea) -> None:
         watch(self, self.pictures, area)
@@ -105,16 +111,20 @@ class KeptFrames(QObject):
             id(style),
             area.frameWidth(),
         )
-        kept = self.pictures.get(area)
-        if kept is None or kept[0] != key:
-            picture, strips = self._draw(area, opt.rect, ratio)
-            kept = (key, picture, strips)
-            self.pictures[area] = kept
+        looks = self.pictures.get(area)
+        if looks is None:
+            looks = self.pictures[area] = {}
+        kept = looks.pop(key, None)
+        if kept is None:
+            kept = self._draw(area, opt.rect, ratio)
             KeptFrames.drawn += 1
-        if kept[1] is None:
+            if len(looks) >= KEPT_LOOKS:
+                del looks[next(iter(looks))]  # the look least recently drawn
+        looks[key] = kept
+        if not kept[0]:
             return False
         painter = QPainter(area)
-        for strip, piece in kept[2]:
+        for strip, piece in kept[1]:
             if isinstance(piece, QColor):
                 painter.fillRect(strip, piece)
             else:
@@ -123,11 +133,9 @@ class KeptFrames(QObject):
         return True
 
     @staticmethod
-    def _draw(
-        area: QAbstractScrollArea, frame: QRect, ratio: float
-    ) -> tuple[QPixmap | None, list[tuple[QRect, QPixmap | QColor]]]:
-        """The area's frame as Qt draws it, on nothing, and its band's strips cut from it; None
-        if the style drew inside the frame's band."""
+    def _draw(area: QAbstractScrollArea, frame: QRect, ratio: float) -> Look:
+        """The area's frame as Qt draws it, on nothing: whether it can be put back (False if
+        the style drew inside the frame's band), and its band's strips cut from it."""
         picture = QPixmap(area.size() * ratio)
         picture.setDevicePixelRatio(ratio)
         picture.fill(Qt.GlobalColor.transparent)
@@ -157,7 +165,7 @@ class KeptFrames(QObject):
         empty = QImage(inside.size(), inside.format())
         empty.setDevicePixelRatio(inside.devicePixelRatio())
         empty.fill(Qt.GlobalColor.transparent)
-        return (picture if inside == empty else None), pieces
+        return inside == empty, pieces
 
 
 def keep_frames_under(root: QWidget) -> None:

@@ -81,6 +81,11 @@ def _key(bar: QScrollBar, opt: QStyleOptionSlider) -> tuple[object, ...]:
     )
 
 
+#: how many looks of each bar are kept: a form that grows and shrinks back (a line opened,
+#: resolved, the next opened) puts back each of its bar's looks
+KEPT_LOOKS = 4
+
+
 class KeptScrollBars(QObject):
     """The event filter on kept bars: see the module docstring."""
 
@@ -89,8 +94,9 @@ class KeptScrollBars(QObject):
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
-        #: each kept bar's picture and what it was drawn from
-        self.pictures: dict[QScrollBar, tuple[tuple[object, ...], QPixmap] | None] = {}
+        #: each kept bar's pictures of its last looks (``KEPT_LOOKS``, the latest last), by
+        #: what each was drawn from
+        self.pictures: dict[QScrollBar, dict[tuple[object, ...], QPixmap] | None] = {}
 
     def keep(self, bar: QScrollBar) -> None:
         watch(self, self.pictures, bar)
@@ -108,8 +114,11 @@ class KeptScrollBars(QObject):
             return False  # hover, press and transient bars: Qt's own drawing
         opt = bar_option(bar)
         key = _key(bar, opt)
-        kept = self.pictures.get(bar)
-        if kept is None or kept[0] != key:
+        looks = self.pictures.get(bar)
+        if looks is None:
+            looks = self.pictures[bar] = {}
+        kept = looks.pop(key, None)
+        if kept is None:
             # (the colour under the bar is looked up on a change only: a palette changed up
             # the tree reaches the bar's own palette, which is in the key)
             under = background(bar)
@@ -122,11 +131,13 @@ class KeptScrollBars(QObject):
             painter = QPainter(picture)
             bar.style().drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, opt, painter, bar)
             painter.end()
-            kept = (key, picture)
-            self.pictures[bar] = kept
+            kept = picture
             KeptScrollBars.drawn += 1
+            if len(looks) >= KEPT_LOOKS:
+                del looks[next(iter(looks))]  # the look least recently drawn
+        looks[key] = kept
         painter = QPainter(bar)
-        painter.drawPixmap(0, 0, kept[1])
+        painter.drawPixmap(0, 0, kept)
         painter.end()
         return True
 
