@@ -9,7 +9,8 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QListWidget
 
-from app.ui.widgets.kept_frame import KEPT_LOOKS, KeptFrames, keep_frames_under
+from app.ui.widgets.kept_frame import KeptFrames, keep_frames_under
+from app.ui.widgets.kept_pictures import KEPT_LOOKS
 from tests.ui import test_step_work
 
 #: the desk, as the step's tests have it

@@ -8,12 +8,8 @@ from PySide6.QtGui import QCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QListWidget, QScrollBar, QStyle
 
-from app.ui.widgets.kept_scroll_bar import (
-    KEPT_LOOKS,
-    KeptScrollBars,
-    background,
-    keep_scroll_bars_under,
-)
+from app.ui.widgets.kept_pictures import KEPT_LOOKS
+from app.ui.widgets.kept_scroll_bar import KeptScrollBars, background, keep_scroll_bars_under
 
 
 def picture_of(bar: QScrollBar):

@@ -15,6 +15,8 @@ A filter on the areas Qt made, not areas of our own: the panels keep their widge
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.widgets.kept_pictures import the_keeper, watch
+from app.ui.widgets.kept_pictures import recall, the_keeper, watch
 
 
 def one_colour(piece: QPixmap) -> QColor | None:
@@ -55,10 +57,6 @@ def band(frame: QRect, width: int) -> list[QRect]:
     ]
 
 
-#: how many looks of each area are kept: an area that changes size and back (the Combat
-#: form's odds table, with and without its odds, at every resolve) puts back each of them
-KEPT_LOOKS = 4
-
 #: a look of an area's frame: whether it is put back, and its band's strips with their pieces
 Look = tuple[bool, list[tuple[QRect, QPixmap | QColor]]]
 
@@ -71,10 +69,10 @@ class KeptFrames(QObject):
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
-        #: each kept area's last looks (``KEPT_LOOKS``, the latest last), each with whether
-        #: its picture can be put back (False: Qt draws it, for that look) and its band's
-        #: strips, each with its piece of the picture (or its one colour)
-        self.pictures: dict[QAbstractScrollArea, dict[tuple[object, ...], Look] | None] = {}
+        #: each kept area's last looks (``recall``), each with whether its picture can be put
+        #: back (False: Qt draws it, for that look) and its band's strips, each with its piece
+        #: of the picture (or its one colour)
+        self.pictures: dict[QAbstractScrollArea, dict[Hashable, Look] | None] = {}
 
     def keep(self, area: QAbstractScrollArea) -> None:
         watch(self, self.pictures, area)
@@ -111,18 +109,14 @@ class KeptFrames(QObject):
             id(style),
             area.frameWidth(),
         )
-        looks = self.pictures.get(area)
-        if looks is None:
-            looks = self.pictures[area] = {}
-        kept = looks.pop(key, None)
-        if kept is None:
-            kept = self._draw(area, opt.rect, ratio)
+
+        def draw() -> Look:
             KeptFrames.drawn += 1
-            if len(looks) >= KEPT_LOOKS:
-                del looks[next(iter(looks))]  # the look least recently drawn
-        looks[key] = kept
-        if not kept[0]:
-            return False
+            return self._draw(area, opt.rect, ratio)
+
+        kept = recall(self.pictures, area, key, draw)
+        if kept is None or not kept[0]:
+            return False  # (the style draws inside the frame's band: Qt draws it)
         painter = QPainter(area)
         for strip, piece in kept[1]:
             if isinstance(piece, QColor):

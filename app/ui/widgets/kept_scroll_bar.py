@@ -13,6 +13,8 @@ A filter on the bars Qt made, not bars of our own: the scroll areas keep their w
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import (
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.widgets.kept_pictures import the_keeper, watch
+from app.ui.widgets.kept_pictures import recall, the_keeper, watch
 
 
 def bar_option(bar: QScrollBar) -> QStyleOptionSlider:
@@ -81,11 +83,6 @@ def _key(bar: QScrollBar, opt: QStyleOptionSlider) -> tuple[object, ...]:
     )
 
 
-#: how many looks of each bar are kept: a form that grows and shrinks back (a line opened,
-#: resolved, the next opened) puts back each of its bar's looks
-KEPT_LOOKS = 4
-
-
 class KeptScrollBars(QObject):
     """The event filter on kept bars: see the module docstring."""
 
@@ -94,9 +91,8 @@ class KeptScrollBars(QObject):
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
-        #: each kept bar's pictures of its last looks (``KEPT_LOOKS``, the latest last), by
-        #: what each was drawn from
-        self.pictures: dict[QScrollBar, dict[tuple[object, ...], QPixmap] | None] = {}
+        #: each kept bar's pictures of its last looks (``recall``), by what each was drawn from
+        self.pictures: dict[QScrollBar, dict[Hashable, QPixmap] | None] = {}
 
     def keep(self, bar: QScrollBar) -> None:
         watch(self, self.pictures, bar)
@@ -114,16 +110,13 @@ class KeptScrollBars(QObject):
             return False  # hover, press and transient bars: Qt's own drawing
         opt = bar_option(bar)
         key = _key(bar, opt)
-        looks = self.pictures.get(bar)
-        if looks is None:
-            looks = self.pictures[bar] = {}
-        kept = looks.pop(key, None)
-        if kept is None:
+
+        def draw() -> QPixmap | None:
             # (the colour under the bar is looked up on a change only: a palette changed up
             # the tree reaches the bar's own palette, which is in the key)
             under = background(bar)
             if under is None:
-                return False
+                return None
             ratio = bar.devicePixelRatioF()
             picture = QPixmap(opt.rect.size() * ratio)
             picture.setDevicePixelRatio(ratio)
@@ -131,11 +124,12 @@ class KeptScrollBars(QObject):
             painter = QPainter(picture)
             bar.style().drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, opt, painter, bar)
             painter.end()
-            kept = picture
             KeptScrollBars.drawn += 1
-            if len(looks) >= KEPT_LOOKS:
-                del looks[next(iter(looks))]  # the look least recently drawn
-        looks[key] = kept
+            return picture
+
+        kept = recall(self.pictures, bar, key, draw)
+        if kept is None:
+            return False
         painter = QPainter(bar)
         painter.drawPixmap(0, 0, kept)
         painter.end()
