@@ -35,6 +35,7 @@ from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.dice_mode import dice_mode_box
+from app.ui.widgets.focus_in_view import keep_focus_in_view
 from app.ui.widgets.message_bar import MessageBar, attempt_here
 
 
@@ -105,6 +106,7 @@ class InitiativeDock(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(self.controls)
+        keep_focus_in_view(scroll)  # the dice and Roll below the modifiers: the cursor seen
         self.scroll_area = scroll
 
         layout = QVBoxLayout(self)
@@ -122,8 +124,11 @@ class InitiativeDock(QWidget):
         listen(self.draft.focus, self._focus, self)
         model.dice_mode.changed.connect(lambda _on: self.paint())
         model.reset.connect(self.when_shown.wrap(self.rebuild))
-        # Ctrl+I follows the game even out of view: enabled only where this desk may roll
+        # Ctrl+I follows the game even out of view: enabled only where this desk may roll,
+        # and once the roll is there (a new game's roll prepared in the ruleset's worker comes
+        # after the reset: the draft says so when it is)
         model.reset.connect(self._enable_roll)
+        listen(self.draft.changed, lambda _p: self._enable_roll(), self)
         model.initiative_changed.connect(self.when_shown.unless_stale(self.show_order))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self.show_order))
         self.rebuild()
