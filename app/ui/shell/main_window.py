@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QTabBar,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.core.errors import StoreError
 from app.core.where import is_url
@@ -928,7 +929,9 @@ class MainWindow(QMainWindow):
             self.table_mode_action.setChecked(False)
             self.set_table_mode(False)
         rs = self.model.ruleset if self.model.has_session else None
+        cursor = self._cursor()
         self.arrange(DESK, used_panels(rs))
+        self._put_cursor_back(cursor)
 
     def show_all_panels(self, untab: bool = False) -> None:
         """Every panel this game uses shown; with ``untab`` tabbed panels are split so each is
@@ -959,6 +962,7 @@ class MainWindow(QMainWindow):
         it puts the desk back as it was."""
         was = self._desk_state is not None
         rs = self.model.ruleset if self.model.has_session else None
+        cursor = self._cursor()
         if on and not was:
             self._desk_state = self.saveState()
             self.arrange(TABLE, used_panels(rs))
@@ -977,6 +981,23 @@ class MainWindow(QMainWindow):
                 panel.set_compact(on)
         self.table_mode_action.setChecked(on)
         self.settings.setValue("view/table_mode", on)
+        self._put_cursor_back(cursor)
+
+    def _cursor(self) -> QWidget | None:
+        """The widget of this window with the keyboard, before the panels are laid out again."""
+        focus = QApplication.focusWidget()
+        return focus if focus is not None and focus.window() is self else None
+
+    def _put_cursor_back(self, cursor: QWidget | None) -> None:
+        """The keyboard where it was before the panels were laid out again (removing a dock
+        takes it from its widgets), or on "who acts now" if that widget is out of view: never
+        nowhere, nor on a tab bar, where Space and Enter do nothing."""
+        if cursor is not None and isValid(cursor) and cursor.isVisible():
+            cursor.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        turn = self.panels.get("turn")
+        if isinstance(turn, ShowsActing) and turn.acting.isVisible():
+            turn.acting.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @property
     def table_mode(self) -> bool:

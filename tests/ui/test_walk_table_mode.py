@@ -1,0 +1,75 @@
+"""The umpire's walk at 1366x768, keys only: Table mode (Ctrl+Shift+T) and Reset layout lay
+the panels out again, and the keyboard stayed nowhere: no widget had the focus, so Space (next
+step) and Enter (the line's roll) did nothing until the umpire clicked somewhere. The cursor
+now stays where it was (a die half typed keeps its field), or is put back on "who acts now"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication
+
+from app.core.dice import TableDice
+from app.startup.demo import create_demo_game
+from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
+from rulesets.phantoms.clock import step_of
+
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
+@pytest.fixture
+def window(tmp_path: Path, qtbot: Any):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("dice/players_roll", True)
+    w = MainWindow(EngagementModel(), settings, panels_later=True)
+    w.persist_layout = False
+    qtbot.addWidget(w)
+    session = create_demo_game(tmp_path / "demo.airboss")
+    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
+    session.perform("initiative", init, TableDice([4, 9]))
+    while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
+        session.clock.next_step()
+    w.show_session(session)
+    w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    w.build_panels()
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    yield w
+    w.model.set_session(None)
+
+
+def test_table_mode_and_back_keep_the_keyboard_on_who_acts_now(window, qtbot) -> None:
+    turn = window.panels["turn"]
+    turn.acting.setFocus()
+    heading = turn.heading.text()
+    qtbot.keyClick(turn.acting, Qt.Key.Key_T, CTRL_SHIFT)
+    assert window.table_mode
+    assert QApplication.focusWidget() is turn.acting
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)  # Next step, by key
+    assert turn.heading.text() != heading
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_T, CTRL_SHIFT)
+    assert not window.table_mode
+    assert QApplication.focusWidget() is turn.acting
+    window.reset_layout_action.trigger()  # View > Reset layout
+    assert QApplication.focusWidget() is turn.acting
+
+
+def test_a_die_half_typed_keeps_its_field_through_table_mode(window, qtbot) -> None:
+    turn, combat = window.panels["turn"], window.panels["combat"]
+    turn.acting.setFocus()
+    qtbot.keyClick(turn.acting, Qt.Key.Key_Return)  # Olds 1 may fire guns
+    qtbot.keyClicks(QApplication.focusWidget(), "2")  # the firing position; on to the dice
+    qtbot.keyClicks(QApplication.focusWidget(), "6")
+    second = combat.dice_fields[1].edit
+    assert QApplication.focusWidget() is second
+    qtbot.keyClick(second, Qt.Key.Key_T, CTRL_SHIFT)
+    assert window.table_mode
+    assert QApplication.focusWidget() is second
+    qtbot.keyClicks(QApplication.focusWidget(), "5")
+    assert [f.edit.displayText() for f in combat.dice_fields] == ["6", "5"]
