@@ -1,7 +1,14 @@
-"""The umpire's walk at 1366x768, keys only: Table mode (Ctrl+Shift+T) and Reset layout lay
-the panels out again, and the keyboard stayed nowhere: no widget had the focus, so Space (next
-step) and Enter (the line's roll) did nothing until the umpire clicked somewhere. The cursor
-now stays where it was (a die half typed keeps its field), or is put back on "who acts now"."""
+"""The umpire's walk at 1366x768, keys only, on the Phantoms demo's gun step (turn 1, impulse 1,
+f).
+
+- Table mode (Ctrl+Shift+T) and Reset layout lay the panels out again, and the keyboard stayed
+  nowhere: no widget had the focus, so Space (next step) and Enter (the line's roll) did
+  nothing until the umpire clicked somewhere. The cursor now stays where it was (a die half
+  typed keeps its field), or is put back on "who acts now".
+- The log line of each action passes through the status bar, beside the game's labels (its
+  title, ruleset, turn, step, initiative): Qt cut it where the labels begin, mid-word ("...
+  critical hit roll 7: er"), with no sign that there was more. It is cut with "…" now, and is
+  whole in the bar's tooltip while it shows."""
 
 from __future__ import annotations
 
@@ -73,3 +80,23 @@ def test_a_die_half_typed_keeps_its_field_through_table_mode(window, qtbot) -> N
     assert QApplication.focusWidget() is second
     qtbot.keyClicks(QApplication.focusWidget(), "5")
     assert [f.edit.displayText() for f in combat.dice_fields] == ["6", "5"]
+
+
+def test_the_log_line_in_the_status_bar_is_cut_with_a_sign_and_whole_in_its_tip(
+    window, qtbot
+) -> None:
+    turn = window.panels["turn"]
+    turn.acting.setFocus()
+    qtbot.keyClick(turn.acting, Qt.Key.Key_Return)  # Olds 1 may fire guns
+    for key in ("2", "6", "5"):  # the firing position and the two dice
+        qtbot.keyClicks(QApplication.focusWidget(), key)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    said = [env.narrative for env in window.model.session.events() if env.narrative][-1]
+    bar = window.statusBar()
+    shown = bar.currentMessage()
+    labels = [w for w in window.status_labels.values() if w.isVisible() and w.width()]
+    room = min(w.x() for w in labels) - 7 - 6  # where Qt paints a passing message
+    assert bar.fontMetrics().horizontalAdvance(said) > room  # the demo's long title
+    assert bar.fontMetrics().horizontalAdvance(shown) <= room
+    assert shown.endswith("…") and said.startswith(shown[:-1])
+    assert bar.toolTip() == said
