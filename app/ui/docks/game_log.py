@@ -30,6 +30,7 @@ from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.log_progress import LogProgress
 from app.ui.widgets.message_bar import muted
+from app.ui.widgets.tab_leaves import let_tab_leave
 
 
 class Line:
@@ -230,6 +231,7 @@ class GameLogDock(QWidget):
             "Enter or a double-click opens the action's ruling.",
         )
         self.list.setModel(self.lines_model)
+        let_tab_leave(self.list)
         self.list.horizontalHeader().hide()
         self.list.horizontalHeader().setStretchLastSection(True)
         self.list.verticalHeader().hide()
