@@ -8,7 +8,9 @@ f).
 - The log line of each action passes through the status bar, beside the game's labels (its
   title, ruleset, turn, step, initiative): Qt cut it where the labels begin, mid-word ("...
   critical hit roll 7: er"), with no sign that there was more. It is cut with "…" now, and is
-  whole in the bar's tooltip while it shows."""
+  whole in the bar's tooltip while it shows.
+- Enter on a line of who acts now that has nothing for the desk (a move, done at the table)
+  did nothing and said nothing; it says so now, until the cursor leaves the line."""
 
 from __future__ import annotations
 
@@ -100,3 +102,22 @@ def test_the_log_line_in_the_status_bar_is_cut_with_a_sign_and_whole_in_its_tip(
     assert bar.fontMetrics().horizontalAdvance(shown) <= room
     assert shown.endswith("…") and said.startswith(shown[:-1])
     assert bar.toolTip() == said
+
+
+def test_enter_on_a_line_done_at_the_table_says_so(window, qtbot) -> None:
+    turn = window.panels["turn"]
+    turn.acting.setFocus()
+    for _ in range(5):  # back from f) Gun to a) Movement, by keys
+        qtbot.keyClick(
+            QApplication.focusWidget(), Qt.Key.Key_Space, Qt.KeyboardModifier.ShiftModifier
+        )
+    assert turn.heading.text() == "Turn 1 — Movement"
+    assert turn.acting.currentItem().text() == "1. Red 1 — moves one hex (6.0)"  # the marker first
+    assert not turn.message.isVisible()
+    before = window.model.session.engagement.seq
+    qtbot.keyClick(turn.acting, Qt.Key.Key_Return)
+    assert turn.message.isVisible()
+    assert turn.message.text().startswith("1. Red 1 — moves one hex (6.0): nothing to roll")
+    assert window.model.session.engagement.seq == before  # nothing recorded
+    qtbot.keyClick(turn.acting, Qt.Key.Key_Down)  # another line: the words go
+    assert not turn.message.isVisible()

@@ -57,6 +57,16 @@ PREVIOUS_TIP = "Go back one step (Shift+Space)"
 _Line = tuple[str, tuple[str, str, str] | None, str | None, QBrush | None]
 
 
+#: the one line of a step in which nobody acts
+NOBODY = "nobody acts in this step"
+#: the start of the one line said when a ruleset failed to say who acts
+CANNOT_SHOW = "who acts now cannot be shown"
+#: what Enter on a line with no roll says (a move, a speed set at the table)
+AT_THE_TABLE = (
+    "nothing to roll or type at the desk for this line: it is done at the table. Space: next step."
+)
+
+
 def acting_text(n: int, line: ActingRow) -> str:
     """One line of who acts now as the panel shows it."""
     tick = "✓ " if line["done"] else ""
@@ -93,6 +103,9 @@ class TurnDock(QWidget):
         self._acting_from: object = None
         self._build()
         self.acting.itemActivated.connect(self._activated)
+        #: the line Enter was pressed on that has nothing for the desk (its notice shown)
+        self._said_for: QListWidgetItem | None = None
+        self.acting.currentItemChanged.connect(self._line_moved)
         # "open this procedure" and "resolved, move on" go through the model (issue 28)
         self.open_procedure.connect(model.request_procedure)
         model.procedure_done.connect(self.focus_next)
@@ -317,7 +330,7 @@ class TurnDock(QWidget):
     def _show_acting(self, lines: list[ActingRow], error: str) -> None:
         muted = self.palette().placeholderText()
         if error:  # a guest that failed: said in place (issue 31)
-            self._put_acting([(f"who acts now cannot be shown: {error}", None, None, muted)])
+            self._put_acting([(f"{CANNOT_SHOW}: {error}", None, None, muted)])
             self.acting.setCurrentRow(-1)
             return
         wanted: list[_Line] = []
@@ -343,7 +356,7 @@ class TurnDock(QWidget):
                 next_row = n - 1
             wanted.append((text, target, tip, colour))
         if not lines:
-            wanted.append(("nobody acts in this step", None, None, muted))
+            wanted.append((NOBODY, None, None, muted))
         self._put_acting(wanted)
         if lines and next_row is not None:
             self.acting.setCurrentRow(next_row)
@@ -436,12 +449,28 @@ class TurnDock(QWidget):
     @patient
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
+        if (
+            not target
+            and self.model.has_session
+            and item.text() != NOBODY
+            and not (item.text().startswith(CANNOT_SHOW))
+        ):
+            # a line done at the table (a move, a speed to set): Enter answers, not silence
+            self.message.show_notice(f"{item.text()}: {AT_THE_TABLE}")
+            self._said_for = item
+            return
         if target and self.model.has_session:
             sent = self.model.sent_on(tuple(target))
             if sent is not None:  # the umpire's key takes what the player's page sent
                 self.model.accept_pending(sent)
                 return
             self.open_procedure.emit(*target)
+
+    def _line_moved(self, *_: object) -> None:
+        """What Enter said of a line done at the table goes when the cursor leaves it."""
+        if self._said_for is not None and self.acting.currentItem() is not self._said_for:
+            self._said_for = None
+            self.message.clear_refusal()
 
     def _reject_current(self) -> bool:
         item = self.acting.currentItem()
