@@ -6,6 +6,9 @@ at 1366x768, keys only.
   the desk waits a tenth of a second, then goes back to its event loop) left Ctrl+I and the
   Roll button disabled for the whole game: the panel enabled them only when a game was opened,
   and the roll was not prepared yet then.
+- Ctrl+I with no die typed tried the roll: "Not resolved: ... type the number rolled" in red in
+  the status bar, still there while the umpire typed the dice (and typed them wrong). The key
+  now brings him to the dice and refuses nothing; a roll half typed is still refused.
 - The cursor the desk puts in a die or on the Roll button is in view: the panel's modifiers
   scroll (Phantoms has eight), and at 1366x768 the second die and the Roll button were below
   the panel's edge, the cursor on them unseen.
@@ -68,11 +71,16 @@ def test_the_roll_is_enabled_once_a_slow_ruleset_has_prepared_it(desk, qtbot) ->
     focus = QApplication.focusWidget()
     assert focus is not None
     qtbot.keyClick(focus, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
-    # Ctrl+I brought the panel forward, the cursor in its first die
+    # Ctrl+I brought the panel forward, the cursor in its first die, nothing refused
     assert QApplication.focusWidget() is initiative.dice_fields[0].edit
+    assert not window.refusal.isVisible() and not initiative.message.isVisible()
+    qtbot.keyClicks(QApplication.focusWidget(), "4")
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    assert window.refusal.isVisible()  # half typed: refused, saying which die
+    assert window.refusal.text().endswith("initiative for VPAF: type the number rolled")
+    assert QApplication.focusWidget() is initiative.dice_fields[1].edit
     before = window.model.session.engagement.seq
-    for die in ("4", "9"):
-        qtbot.keyClicks(QApplication.focusWidget(), die)
+    qtbot.keyClicks(QApplication.focusWidget(), "9")
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     rolled = [
         env.event

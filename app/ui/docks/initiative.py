@@ -215,11 +215,18 @@ class InitiativeDock(QWidget):
 
     @patient
     def roll(self) -> None:
-        """Ctrl+I or the button: the roll the form shows, with the dice typed or Airboss's."""
+        """Ctrl+I or the button: the roll the form shows, with the dice typed or Airboss's; with
+        the players rolling and no die typed yet, the cursor in the first die."""
         self.when_shown.fresh()  # Ctrl+I works with the panel tabbed away
         if self.procedure is None or not self.model.can_act:
             return
-        self.draft.resolve()
+        d = self.draft
+        if d.players_roll and d.slots and not any(t.strip() for t in d.dice_texts):
+            # nothing typed yet: the key brings the umpire to the dice, it refuses nothing (a
+            # red "not resolved: type the number rolled" stayed in the status bar as he typed)
+            self.focus_form()
+            return
+        d.resolve()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Enter on the focused roll button rolls (a roll with nothing to type is one key)."""
