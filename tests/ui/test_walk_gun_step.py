@@ -18,37 +18,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.core.dice import TableDice
+from app.session import GameSession
 from app.startup.demo import create_demo_game
-from app.ui.model import EngagementModel
-from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of
+from tests.players_desk import open_desk
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
 
-@pytest.fixture
-def window(tmp_path: Path, qtbot: Any):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    settings.setValue("dice/players_roll", True)
-    w = MainWindow(EngagementModel(), settings, panels_later=True)
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    session = create_demo_game(tmp_path / "demo.airboss")
+def demo_at_the_gun_step(path: Path) -> GameSession:
+    """The Phantoms demo, initiative rolled (USAF 4+2, VPAF 9: VPAF holds the marker), at turn
+    1, impulse 1, f) Gun."""
+    session = create_demo_game(path)
     init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
     session.perform("initiative", init, TableDice([4, 9]))
     while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
         session.clock.next_step()
-    w.show_session(session)
-    w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    w.build_panels()
-    w.activateWindow()
-    qtbot.waitUntil(w.isActiveWindow)
+    return session
+
+
+@pytest.fixture
+def window(tmp_path: Path, qtbot: Any):
+    w = open_desk(tmp_path, qtbot, demo_at_the_gun_step(tmp_path / "demo.airboss"))
+    w.persist_layout = False
     yield w
     w.model.set_session(None)
 

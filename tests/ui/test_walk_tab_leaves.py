@@ -9,22 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication
 
 from app.core.dice import TableDice
-from app.startup.demo import create_demo_game
-from app.ui.model import EngagementModel
-from app.ui.shell.main_window import MainWindow
-from rulesets.phantoms.clock import step_of
+from tests.players_desk import open_desk
+from tests.ui.test_walk_gun_step import demo_at_the_gun_step
 
 
 def test_tab_and_shift_tab_leave_the_tables_the_umpire_reads(tmp_path: Path, qtbot: Any) -> None:
-    session = create_demo_game(tmp_path / "demo.airboss")
-    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
-    session.perform("initiative", init, TableDice([4, 9]))
-    while (session.engagement.turn, session.engagement.step) != (1, step_of(1, "f")):
-        session.clock.next_step()
+    session = demo_at_the_gun_step(tmp_path / "demo.airboss")
     # Red 1 guns Olds 2 (4 hits, a critical hit owed: 7, engine hit): rows in every table
     session.perform(
         "gun_attack",
@@ -32,17 +26,8 @@ def test_tab_and_shift_tab_leave_the_tables_the_umpire_reads(tmp_path: Path, qtb
         TableDice([8, 2]),
     )
     session.perform("critical_hit", {"aircraft": "olds-2"}, TableDice([7]))
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(EngagementModel(), settings, panels_later=True)
+    window = open_desk(tmp_path, qtbot, session)
     window.persist_layout = False
-    qtbot.addWidget(window)
-    window.show_session(session)
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
-    window.build_panels()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
     try:
         tables: list[tuple[str, QAbstractItemView]] = [
             ("game_log", window.panel("game_log").list),
