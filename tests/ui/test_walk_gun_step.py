@@ -117,3 +117,19 @@ def test_enter_on_a_line_done_at_the_table_says_so(window, qtbot) -> None:
     assert window.model.session.engagement.seq == before  # nothing recorded
     qtbot.keyClick(turn.acting, Qt.Key.Key_Down)  # another line: the words go
     assert not turn.message.isVisible()
+
+
+def _current_step_in_view(turn: Any) -> bool:
+    """The marked step (▶) painted whole inside the sequence of play's list."""
+    steps = turn.step_list
+    item = next(steps.item(i) for i in range(steps.count()) if steps.item(i).text().startswith("▶"))
+    return steps.viewport().rect().contains(steps.visualItemRect(item))
+
+
+def test_the_current_step_is_whole_in_the_sequence_of_play(window, qtbot) -> None:
+    turn = window.panels["turn"]
+    qtbot.waitUntil(lambda: _current_step_in_view(turn), timeout=2000)  # the game as opened
+    turn.acting.setFocus()
+    for _ in range(2):  # table mode (the list left out) and back
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_T, CTRL_SHIFT)
+    qtbot.waitUntil(lambda: _current_step_in_view(turn), timeout=2000)

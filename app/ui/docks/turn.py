@@ -183,6 +183,9 @@ class TurnDock(QWidget):
         )
         for view in (self.step_list, self.acting):
             view.setMinimumHeight(60)
+        # the list is sized after it is filled (the desk laid out, table mode left): the
+        # current step is brought into view again whenever its height changes
+        self.step_list.viewport().installEventFilter(self)
 
         self.previous_button = QPushButton("◀ Previous")
         self.previous_button.setToolTip(PREVIOUS_TIP)
@@ -247,7 +250,7 @@ class TurnDock(QWidget):
         self.heading.setText(f"Turn {rows['turn']}" + (f" — {now['heading']}" if now else ""))
         self._show_steps([(s["label"], s["rule"]) for s in rows["steps"]], current)
         if now is not None:
-            self.step_list.scrollToItem(self.step_list.item(current))
+            self._show_current_step()
             rule = f" ({now['rule']})" if now["rule"] else ""
             # two lines kept for the step's words, most steps' (issue 48): a step of one line
             # after one of two does not lay out the panel again, its lists resized and painted
@@ -284,6 +287,12 @@ class TurnDock(QWidget):
                 self._mark(self.step_list.item(i), steps[i], i == current)
             self.step_list.keep_sizes(moved)
         self._steps_shown, self._current_shown = steps, current
+
+    def _show_current_step(self) -> None:
+        """The marked step whole in view in the sequence of play."""
+        i = self._current_shown
+        if 0 <= i < self.step_list.count():
+            self.step_list.scrollToItem(self.step_list.item(i))
 
     def _step_text(self, step: tuple[str, str], here: bool) -> str:
         label, rule = step
@@ -489,7 +498,11 @@ class TurnDock(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Space on a focused button, check box or combo box of another panel presses it, not
-        Next step; in this panel Space is always Next step (issue 47: Previous focused)."""
+        Next step; in this panel Space is always Next step (issue 47: Previous focused).
+        The sequence of play's list resized: its current step in view again."""
+        if watched is self.step_list.viewport() and event.type() == QEvent.Type.Resize:
+            self._show_current_step()
+            return False
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
