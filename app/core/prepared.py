@@ -29,7 +29,7 @@ from pydantic.fields import FieldInfo
 from app.core.data import steady_tables
 from app.core.dice import DiceSpec
 from app.core.engagement import Engagement
-from app.core.errors import MissingTableValue, RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation, problem_text
 from app.core.procedure import DRY_RUN_LIMIT, Procedure
 
 __all__ = [
@@ -430,7 +430,7 @@ def _validated(
         for err in e.errors():
             loc = err["loc"]
             name = str(loc[0]) if loc else ""
-            msg = err["msg"]
+            msg = problem_text(err)
             if len(loc) > 1:
                 msg = f"item {'.'.join(str(p) for p in loc[1:])}: {msg}"
             if name in values:
