@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.log_index import LogEntry
+from app.core.reckoning import rule_cited
 from app.ui.dialogs.ruling import RulingWindow, open_ruling
 from app.ui.model import EngagementModel
 from app.ui.shell.when_shown import WhenShown
@@ -84,7 +85,8 @@ class Line:
         if self.steps and len(self.steps) > 1:
             return "\n".join(f"#{e.seq} {e.narrative}" for e in self.steps)
         e = self.entry
-        return f"{e.narrative}\n#{e.seq} by {e.actor}" + (f", rule {e.rule}" if e.rule else "")
+        cited = f", {rule_cited(e.rule)}" if e.rule else ""
+        return f"{e.narrative}\n#{e.seq} by {e.actor}{cited}"
 
 
 class LogLines(QAbstractListModel):
