@@ -570,7 +570,7 @@ def _so_far(proc: Procedure, p: Prepared, pending: frozenset[str]) -> BaseModel 
     out: dict[str, Any] = {r: a for r, a in p.roles.items() if r in model.model_fields}
     missing = False
     for v in p.values:
-        if v.source == "unset" or v.error or (v.name in pending and v.source == "typed"):
+        if v.source == "unset" or v.error or v.name in pending:
             out[v.name] = _NOT_TYPED
             missing = True
             continue
@@ -608,7 +608,7 @@ def refused_before_the_dice(
         return ""
     waiting = frozenset(pending)
     inputs = p.inputs
-    if inputs is None or waiting & {v.name for v in p.values if v.source == "typed"}:
+    if inputs is None or waiting & {v.name for v in p.values}:
         inputs = _so_far(proc, p, waiting)
     if inputs is None:
         return ""
