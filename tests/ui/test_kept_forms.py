@@ -14,7 +14,15 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QToolButton,
+    QWidget,
+)
 
 from app.core import field_text
 from app.core.events import ProcedureResolved
@@ -266,3 +274,43 @@ def test_the_forms_kept_are_bounded_and_go_with_the_form(qtbot, tmp_path):
     session.close()
     dock.deleteLater()
     qtbot.waitUntil(lambda: not any(shiboken6.isValid(w) for w in kept))
+
+
+def test_a_card_value_changed_under_the_form_is_said_until_it_is_shown_for_another_action(
+    desk, qtbot
+):
+    """Olds 1's gun attack open, its card edited elsewhere (its gun value one more): the
+    locked field paints the new value and says under it "Changed: now 4 (was 3)", still said
+    while the umpire types the rest; the attack resolved, its critical hit rolled, the kept
+    form shown again for Red 1's gun attack says no change (its rows were reset)."""
+    window, session = desk
+    combat = window.panels["combat"]
+    form = combat.form
+    open_line(qtbot, window, "Olds 1 — may fire guns")
+    gun = editors(combat)
+    value = form.editor("attacker_gun_value")
+    note_label = form.findChild(QLabel, "note_attacker_gun_value")
+    assert form.is_locked("attacker_gun_value") and not note_label.isVisible()
+    was = int(value.displayText())
+    olds_1 = combat.attacker.currentData()
+    card = dict(session.engagement.aircraft[olds_1].card)
+    session.roster.change_aircraft(olds_1, card={**card, "gun_value": was + 1})
+    qtbot.waitUntil(lambda: value.displayText() == str(was + 1))
+    note = f"Changed: now {was + 1} (was {was})"
+    assert note_label.isVisible() and note_label.text() == note
+    assert form.note_text("attacker_gun_value") == note
+    assert value.accessibleDescription() == note
+    assert [n for n in form.names if form.note_text(n)] == ["attacker_gun_value"]
+    assert QApplication.focusWidget() is form.editor("position_modifier")
+    keys(qtbot, "0", "8", "2")  # the umpire goes on: still said
+    assert note_label.isVisible() and note_label.text() == note
+    press(qtbot, Qt.Key.Key_Return)  # 5 hits on Red 1: its critical hit owed
+    assert combat.procedure.currentData() == "critical_hit", combat.refusal.message
+    roll_the_critical(qtbot, window)
+    open_line(qtbot, window, "Red 1 — may fire guns")
+    assert combat.procedure.currentData() == "gun_attack"
+    assert all(form.editor(n) is gun[n] for n in gun), "not the kept form: nothing tested"
+    assert form.is_locked("attacker_gun_value")
+    assert not note_label.isVisible() and form.note_text("attacker_gun_value") == ""
+    assert value.accessibleDescription() == ""
+    assert [n for n in form.names if form.note_text(n)] == []
