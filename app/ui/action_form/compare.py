@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.core.chain_odds import ChainOdds
 from app.core.prepared import Prepared
 from app.core.ruling import odds_text
+from app.ui.widgets.tab_leaves import let_tab_leave
 
 #: the most columns kept beside the one of the form as it is now
 MOST_KEPT = 4
@@ -86,6 +87,7 @@ class CompareOdds(QWidget):
         self.table = QTableWidget(0, 0)
         self.table.setObjectName("compare_table")
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        let_tab_leave(self.table)  # Tab goes on past the columns, never round their cells
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(True)
         row = QHBoxLayout()

@@ -35,6 +35,7 @@ from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import GuestWorker
 from app.ui.widgets.message_bar import muted
 from app.ui.widgets.odds_chart import OddsChart
+from app.ui.widgets.tab_leaves import let_tab_leave
 
 #: how long the odds wait after a keystroke before they are worked out (issue 20)
 ODDS_DELAY_MS = 120
@@ -86,6 +87,7 @@ class OddsView(QGroupBox):
         self.table.setHorizontalHeaderLabels(["Outcome", "Exact", "Percent"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        let_tab_leave(self.table)  # Tab goes on past the odds, never round their cells
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         self.message = QLabel()

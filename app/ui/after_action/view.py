@@ -31,6 +31,7 @@ from app.ui.after_action.data import GameReading
 from app.ui.after_action.export import export_csv, export_plot
 from app.ui.after_action.plots import draw_die, draw_luck, draw_series, plot_widget
 from app.ui.widgets.accessible import named
+from app.ui.widgets.tab_leaves import let_tab_leave
 
 
 class AfterActionView(QWidget):
@@ -102,6 +103,7 @@ class AfterActionView(QWidget):
              "luckier than"]
         )  # fmt: skip
         self.luck_table.verticalHeader().hide()
+        let_tab_leave(self.luck_table)  # Tab goes on past the luck, never round its cells
         self.luck_table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.luck_table.horizontalHeader().setStretchLastSection(True)
         self.luck_table.setMaximumHeight(150)
