@@ -4,15 +4,22 @@
   tables step from cell to cell with Tab and wrap from the last to the first, so 150 Tabs from
   "Other modifiers" stayed in the odds table. Tab leaves them now, as it leaves every table the
   umpire only reads; so does the After-action panel's luck per aircraft.
+- "This procedure rolls no dice." was said where the dice go for rolls that do roll dice (an
+  Air Power gun attack, d10; a Nth Fleet air combat) when a table cell the rules text does not
+  print stopped them being worked out. It says which cell the dice wait for now.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QPushButton, QTableWidget
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTableWidget
 
+from app.session import GameSession
+from tests.games import build, nth_fleet_strike
+from tests.players_desk import open_desk
 from tests.ui.test_after_action_panel import panel, played
 from tests.ui.test_dice_entry import desk, open_line
 
@@ -73,3 +80,40 @@ def test_tab_leaves_the_after_action_luck_table(panel, qtbot: Any) -> None:
         table.setCurrentCell(table.rowCount() - 1, table.columnCount() - 1)  # the last cell
         qtbot.keyClick(table, key)
         assert QApplication.focusWidget() is not table, key
+
+
+def said_where_the_dice_go(window: Any, qtbot: Any, cell: str) -> None:
+    """The dice's place says the roll waits for ``cell`` to be filled in; nothing painted in
+    the Combat panel says the procedure rolls no dice."""
+    combat = window.panels["combat"]
+    label = combat.findChild(QLabel, "no_dice")
+    qtbot.waitUntil(lambda: label.isVisible() and cell in label.text(), timeout=3000)
+    assert label.text().startswith("The dice cannot be worked out until the value for")
+    assert label.text().endswith("is filled in (Tables editor).")
+    shown = [w.text() for w in combat.findChildren(QLabel) if w.isVisible()]
+    assert not [t for t in shown if "rolls no dice" in t], shown
+
+
+def test_an_air_power_gun_attack_waits_for_its_missing_cell(tmp_path: Path, qtbot: Any) -> None:
+    """Air Power, Flight phase, Enter on Blue 1's gun attack (a d10, Air-to-Air Gun Combat):
+    the modifier for angle off 30 arc is not printed in the rules text."""
+    session = GameSession.open(build(tmp_path / "ap.airboss", "airpower"))
+    window = open_desk(tmp_path, qtbot, session)
+    try:
+        open_line(qtbot, window, "2. Blue 1 — may make a gun attack")
+        said_where_the_dice_go(
+            window, qtbot, "angle off 30 arc in Air-to-air gun and rocket modifiers"
+        )
+    finally:
+        window.model.set_session(None)
+
+
+def test_a_nth_fleet_air_combat_waits_for_its_missing_cell(tmp_path: Path, qtbot: Any) -> None:
+    """Nth Fleet 2.8, Enter on "VF-1 — Blue: air combat": the Defence Value of the A-6E it
+    escorts is not printed in the rules text (Table 1)."""
+    window = open_desk(tmp_path, qtbot, nth_fleet_strike(tmp_path / "n.airboss"))
+    try:
+        open_line(qtbot, window, "VF-1 — Blue: air combat")
+        said_where_the_dice_go(window, qtbot, "A-6E (a6e) in Defence Value Table")
+    finally:
+        window.model.set_session(None)

@@ -68,8 +68,13 @@ class DieField(QWidget):
         return vals[0] if vals and len(vals) == 1 else None
 
 
+#: said where the dice would be when the action has none to type
+NO_DICE = "This procedure rolls no dice."
+
+
 class DiceView(QWidget):
-    """The draft's die slots, when the players roll; "rolls no dice" when it has none.
+    """The draft's die slots, when the players roll; "rolls no dice" when it has none, or,
+    when a table cell the rules text does not print stops the dice being worked out, which.
     Painted by its panel (``paint`` after each change of the draft)."""
 
     def __init__(self, draft: ActionDraft, parent: QWidget | None = None) -> None:
@@ -81,7 +86,8 @@ class DiceView(QWidget):
         self.area = QWidget()
         self.grid = QGridLayout(self.area)
         self.grid.setContentsMargins(0, 0, 0, 0)
-        self.no_dice = QLabel("This procedure rolls no dice.")
+        self.no_dice = QLabel(NO_DICE)
+        self.no_dice.setWordWrap(True)
         self.no_dice.setObjectName("no_dice")
         column = QGridLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
@@ -114,9 +120,17 @@ class DiceView(QWidget):
             self._painting = False
         typed = d.players_roll
         self.area.setVisible(typed and bool(self.fields))
-        self.no_dice.setVisible(
-            typed and d.prepared is not None and d.prepared.inputs is not None and not self.fields
-        )
+        p = d.prepared
+        words = NO_DICE
+        m = (p.missing or d.missing) if p is not None else None  # the odds may meet it first
+        if m is not None:  # the dice wait for a cell the rules text does not print
+            words = (
+                f"The dice cannot be worked out until the value for {m.cell} in {m.table} "
+                f"({m.rule}) is filled in (Tables editor)."
+            )
+        if self.no_dice.text() != words:
+            self.no_dice.setText(words)
+        self.no_dice.setVisible(typed and p is not None and p.inputs is not None and not self.fields)
 
     def _build(self, slots: list[DieSlot]) -> None:
         """A field per slot: a field there is takes the new slot when it is the same die
