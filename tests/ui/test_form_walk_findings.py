@@ -7,6 +7,9 @@
 - "This procedure rolls no dice." was said where the dice go for rolls that do roll dice (an
   Air Power gun attack, d10; a Nth Fleet air combat) when a table cell the rules text does not
   print stopped them being worked out. It says which cell the dice wait for now.
+- The last result under Resolve still said "2 hits: Olds 1 — Gun attack on Red 1 ..." after
+  Ctrl+Z had undone the attack (the Roster showing Red 1 undamaged). It says the action was
+  undone now, and the result again after Ctrl+Y.
 """
 
 from __future__ import annotations
@@ -117,3 +120,27 @@ def test_a_nth_fleet_air_combat_waits_for_its_missing_cell(tmp_path: Path, qtbot
         said_where_the_dice_go(window, qtbot, "A-6E (a6e) in Defence Value Table")
     finally:
         window.model.set_session(None)
+
+
+def test_the_last_result_says_when_its_action_is_undone_and_redone(desk, qtbot: Any) -> None:
+    """Olds 1 guns Red 1 (position 2, dice 6 and 5: 2 hits); Ctrl+Z; Ctrl+Y."""
+    window, session = desk
+    combat = window.panels["combat"]
+    open_line(qtbot, window, "Olds 1 — may fire guns")
+    for key in ("2", "6", "5"):  # the firing position and the two dice
+        qtbot.keyClicks(QApplication.focusWidget(), key)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    red_1 = session.engagement.get("red-1")
+    assert red_1.damage == 2
+    result = combat.result.text()
+    assert result.startswith("<b>2 hits</b>: ") and "Gun attack on Red 1" in result
+    control = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z, control)
+    assert session.engagement.get("red-1").damage == 0  # undone: Red 1 undamaged
+    undone = combat.result.text()
+    assert undone.startswith("<b>Undone</b>"), undone
+    assert "2 hits" in undone and "Gun attack on Red 1" in undone  # which action was undone
+    assert "no longer counts" in undone
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Y, control)
+    assert session.engagement.get("red-1").damage == 2
+    assert combat.result.text() == result  # redone: the result stands again

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.draft import ActionDraft, Entry
+from app.core.events import Restored, Reverted
 from app.core.prepared import Prepared
 from app.core.procedure import Procedure, Resolution
 from app.ui.action_form.binding import listen
@@ -75,6 +76,11 @@ class CombatDock(QWidget):
         #: the Tables editor opened from this form on a missing cell
         self.tables_editor: Any = None
         self.result_seq: int | None = None
+        #: the action the last result is of (the seq of its first event), its text as
+        #: resolved, and the actions of the events last appended (seq -> action)
+        self.result_action: int | None = None
+        self._result_text = ""
+        self._appended_actions: dict[int, int] = {}
         self.ruling_window: QWidget | None = None
 
         body = QWidget()
@@ -207,6 +213,7 @@ class CombatDock(QWidget):
         model.dice_mode.changed.connect(lambda _on: self.paint())
         model.reset.connect(self.when_shown.wrap(self._reset))
         model.pending_changed.connect(self._sent_arrived)
+        model.appended.connect(self._appended)
         self._ruling_hooks()
         self._reset()
 
@@ -343,7 +350,9 @@ class CombatDock(QWidget):
 
     def _reset(self) -> None:
         self.result.clear()
-        self.result_seq = None
+        self.result_seq = self.result_action = None
+        self._result_text = ""
+        self._appended_actions = {}
         self.paint()
 
     def _look(self) -> tuple[Any, ...]:
@@ -510,11 +519,32 @@ class CombatDock(QWidget):
 
     def _resolved(self, res: Resolution, p: Prepared) -> None:
         rolled = ", ".join(str(r) for r in res.rolls)
-        self.result.setText(
+        self._result_text = (
             f"<b>{escape(res.headline or res.outcome)}</b>: {escape(res.narrative)} "
             f"[{escape(p.rule)}]" + (f"<br>Dice: {escape(rolled)}" if rolled else "")
         )
+        self.result.setText(self._result_text)
         self.result_seq = self.model.engagement.seq  # its ruling (issue 34)
+        self.result_action = self._appended_actions.get(self.result_seq)
+
+    def _appended(self, envelopes: list[Any]) -> None:
+        """The last result follows its action: undone (Ctrl+Z, here or at another station),
+        it says so; redone, it is the result again."""
+        self._appended_actions = {env.seq: env.action for env in envelopes}
+        if self.result_action is None and self.result_seq in self._appended_actions:
+            self.result_action = self._appended_actions[self.result_seq]  # (resolved first)
+        if self.result_action is None:
+            return
+        for env in envelopes:
+            ev = env.event
+            if isinstance(ev, (Reverted, Restored)) and ev.action == self.result_action:
+                undone = isinstance(ev, Reverted)
+                self.result.setText(
+                    f"<b>Undone</b>: {self._result_text}<br>This action no longer counts "
+                    "(Redo puts it back)."
+                    if undone
+                    else self._result_text
+                )
 
     # -- what a player's page sent for the line open here (issue 48) -----------------------------
 
