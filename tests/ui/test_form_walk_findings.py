@@ -10,6 +10,8 @@
 - The last result under Resolve still said "2 hits: Olds 1 — Gun attack on Red 1 ..." after
   Ctrl+Z had undone the attack (the Roster showing Red 1 undamaged). It says the action was
   undone now, and the result again after Ctrl+Y.
+- The rule shown over the form cut the rule number off a docstring that cites a range or a list
+  of rules: "6.1: -6.3 Maneuver marking". A range or list stays whole now.
 """
 
 from __future__ import annotations
@@ -144,3 +146,24 @@ def test_the_last_result_says_when_its_action_is_undone_and_redone(desk, qtbot: 
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Y, control)
     assert session.engagement.get("red-1").damage == 2
     assert combat.result.text() == result  # redone: the result stands again
+
+
+def test_a_range_or_list_of_rules_stays_whole_over_the_form(desk, qtbot: Any) -> None:
+    """Phantoms 6.1-6.3 (Place maneuver marker), 6.4.2-6.4.3 (Out-of-control recovery), 7.1.1b
+    and 7.1.4 (Missile automatically misses), picked in Procedure by keys; a procedure whose
+    text begins with its rule alone (5.0 Set speed) has it once, in bold."""
+    window, _session = desk
+    combat = window.panels["combat"]
+    shown = {}
+    for typed in ("Place", "Out-", "Missile a", "Set s"):  # how each title begins
+        combat.procedure.setFocus()
+        qtbot.keyClick(combat.procedure, Qt.Key.Key_Home)  # the first procedure, then down
+        down = combat.procedure.findText(typed, Qt.MatchFlag.MatchStartsWith)
+        for _ in range(down):
+            qtbot.keyClick(combat.procedure, Qt.Key.Key_Down)
+        assert combat.procedure.currentText().startswith(typed)
+        shown[typed] = combat.rule.text()
+    assert shown["Place"].startswith("<b>6.1</b>: 6.1-6.3 Maneuver marking: the marker goes")
+    assert shown["Out-"].startswith("<b>6.4.2</b>: 6.4.2-6.4.3 Recovery: d10 within 1-8")
+    assert shown["Missile a"].startswith("<b>7.1.1b</b>: 7.1.1b, 7.1.4: a radar-guided missile")
+    assert shown["Set s"].startswith("<b>5.0</b>: ") and "5.0" not in shown["Set s"][12:20]

@@ -130,7 +130,9 @@ class DiceView(QWidget):
             )
         if self.no_dice.text() != words:
             self.no_dice.setText(words)
-        self.no_dice.setVisible(typed and p is not None and p.inputs is not None and not self.fields)
+        self.no_dice.setVisible(
+            typed and p is not None and p.inputs is not None and not self.fields
+        )
 
     def _build(self, slots: list[DieSlot]) -> None:
         """A field per slot: a field there is takes the new slot when it is the same die

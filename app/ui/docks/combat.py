@@ -18,6 +18,7 @@ result owes (a critical hit, a fire check) opens next.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -58,6 +59,19 @@ NO_AIRCRAFT = "(none: what-if)"
 ROLE_FIELDS = ("attacker", "target", "aircraft")
 #: item data of the "no aircraft" entry: a string, never None (see critical_log.ALL)
 NONE = ""
+
+
+#: what goes on from a rule number to more of them: "-6.3", ", 7.1.4", " and 6.2", "6.1.1"
+MORE_RULES = re.compile(r"\s*(?:[-\u2013\u2014,&/]|and\b|to\b)\s*\d|\.?\w")
+
+
+def without_rule(doc: str, rule: str) -> str:
+    """``doc`` without the rule shown in bold before it: taken off only when the text begins
+    with that rule alone, never off a range or list of rules it begins ("6.1-6.3 Maneuver
+    marking" stays whole for rule 6.1, as "7.1.1b, 7.1.4: ..." does for 7.1.1b)."""
+    if not doc.startswith(rule) or MORE_RULES.match(doc, len(rule)):
+        return doc
+    return doc[len(rule) :].lstrip(" :,.")
 
 
 def aircraft_label(name: str, side: str) -> str:
@@ -476,8 +490,7 @@ class CombatDock(QWidget):
             self.rule.setText("No game is open." if not self.model.has_session else "")
         else:
             doc = " ".join((proc.__doc__ or "").strip().split("\n\n")[0].split())
-            if doc.startswith(proc.rule):
-                doc = doc[len(proc.rule) :].lstrip(" :")
+            doc = without_rule(doc, proc.rule)
             self.rule.setText(f"<b>{escape(proc.rule)}</b>" + (f": {escape(doc)}" if doc else ""))
         fields = proc.Inputs.model_fields if proc is not None else {}
         pair = "attacker" in fields or "target" in fields
