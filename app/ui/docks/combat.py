@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.draft import ActionDraft, Entry
-from app.core.events import Restored, Reverted
 from app.core.prepared import Prepared
 from app.core.procedure import Procedure, Resolution
 from app.ui.action_form.binding import listen
@@ -548,6 +547,8 @@ class CombatDock(QWidget):
             self.result_action = self._appended_actions[self.result_seq]  # (resolved first)
         if self.result_action is None:
             return
+        from app.core.events import Restored, Reverted  # (pydantic: not before the first paint)
+
         for env in envelopes:
             ev = env.event
             if isinstance(ev, (Reverted, Restored)) and ev.action == self.result_action:
