@@ -12,6 +12,7 @@ from app.core.events import Event, GameAttributesSet, InitiativeSet
 from app.core.ruleset import ActingLine, Step
 
 from .card import MISSILE_DATA, card_of, details_of, firing_initiative, printed_anti_grav
+from .geometry import inches
 from .state import Ledger, in_flight, ray_gun_ledger, state_of
 
 RULE = "UFO rules, Turn Order"
@@ -129,7 +130,7 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
                 # asked for in the form, as a table cell the text does not print (issue 43)
                 turn += f"; the {card_of(u).name} card prints no anti-grav rating: give it"
             out.append(
-                ActingLine(u.id, f"moves up to {limit} inches ({turn})", procedure="ufo_move")
+                ActingLine(u.id, f"moves up to {inches(limit)} ({turn})", procedure="ufo_move")
             )
         return out
     planes = moving_order(engagement)
@@ -139,7 +140,7 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
             ActingLine(
                 a.id,
                 f"moves {which} half of its move "
-                f"({Fraction(state_of(a).speed or 0, 2)} inches)" + _score(a, scores),
+                f"({inches(Fraction(state_of(a).speed or 0, 2))})" + _score(a, scores),
                 procedure="aircraft_move",
             )
             for a in planes
