@@ -80,6 +80,13 @@ def problem_text(problem: ErrorDetails) -> str:
     return problem["msg"]
 
 
+def error_text(error: BaseException) -> str:
+    """One message for the umpire from a refusal or a validation error."""
+    if isinstance(error, ValidationError):
+        return problems_text(error)
+    return str(error)
+
+
 def problems_text(error: ValidationError, whole: str = "value") -> str:
     """Every problem of ``error``, each after where it was found ("speed: ...", ``whole`` for
     the value as a whole), joined by "; " (``problem_text``)."""
