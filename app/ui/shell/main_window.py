@@ -1128,11 +1128,17 @@ class MainWindow(QMainWindow):
         self.readings_dialog = ReadingsDialog(current, chosen, self)
         self.readings_dialog.show()
 
-    def open_players_screens(self) -> QWidget:
-        """View > Players' screens (issue 48): each side's page, off until started there."""
-        from app.ui.players.bridge import PlayersBridge
-        from app.ui.players.dialog import PlayersDialog
-
+    def open_players_screens(self) -> QWidget | None:
+        """View > Players' screens (issue 48): each side's page, off until started there; an
+        installation without its web server (starlette, uvicorn) says so, as printing does."""
+        try:
+            from app.ui.players.bridge import PlayersBridge
+            from app.ui.players.dialog import PlayersDialog
+        except ImportError as e:
+            self.show_refusal(
+                f"The players' screens are not available: {e} (run ./scripts/setup again)"
+            )
+            return None
         if self.players_dialog is None:
             self.players_bridge = PlayersBridge(self.model, self)
             self.players_dialog = PlayersDialog(self.players_bridge, self)
