@@ -255,6 +255,8 @@ class ActionDraft:
         self.reason = ""
         #: the dice typed, one text per slot (``slots``)
         self.dice_texts: list[str] = []
+        #: the game's (turn, step) when a die was last typed: dice outlive no step (issue 48)
+        self._dice_step: tuple[int, int] | None = None
         #: slots the rules will not roll with the dice typed before them ("not rolled")
         self.skipped: set[int] = set()
         #: dice a result asked for that nobody could know before the roll (UFO damage 2)
@@ -787,6 +789,8 @@ class ActionDraft:
         self._fit_dice(len(slots))
         self._refused = ""
         self.quiet = False
+        e = self.desk.engagement
+        self._dice_step = (e.turn, e.step)
         faces = tokens(text, slots[index].count)
         spread = self._spread(index, faces) if slots[index].count == 1 and len(faces) > 1 else None
         if spread:
@@ -944,8 +948,10 @@ class ActionDraft:
 
     @_waits
     def clear_dice(self, why: str) -> None:
-        """Empty the typed dice (they belong to the action they were typed for) and say so."""
+        """Empty the typed dice (they belong to the action they were typed for) and say so; a
+        refusal of the dice just cleared is no longer said."""
         if self._clear_dice():
+            self._refused = ""
             self.notice = f"Dice cleared ({why}): type the dice of this action."
             self._prepare()
 
@@ -1157,6 +1163,11 @@ class ActionDraft:
             self._own.append((undone, elsewhere))
             return
         e = self.desk.engagement
+        if any(t.strip() for t in self.dice_texts) and (e.turn, e.step) != self._dice_step:
+            # typed in a step that is over (or undone): they belong to no action now
+            self._clear_dice()
+            self._refused = ""
+            self.notice = "Dice cleared (the step they were typed in is over)."
         if self.whole_game:
             self._follow_roster()
         line = self.line

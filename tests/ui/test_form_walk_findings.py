@@ -12,6 +12,10 @@
   undone now, and the result again after Ctrl+Y.
 - The rule shown over the form cut the rule number off a docstring that cites a range or a list
   of rules: "6.1: -6.3 Maneuver marking". A range or list stays whole now.
+- A die half typed for a line of "who acts now" outlived its step: in Movement the form still
+  showed the break-off check with its 0 and a red "Not resolved: d10, break-off: enemy…". The
+  dice typed for a line are cleared when its step is over, and the form says so (the form
+  itself stays as it was, as a step on leaves it).
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ from typing import Any
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTableWidget
 
+from app.core.dice import TableDice
 from app.session import GameSession
+from app.startup.demo import create_demo_game
 from tests.games import build, nth_fleet_strike
 from tests.players_desk import open_desk
 from tests.ui.test_after_action_panel import panel, played
@@ -167,3 +173,72 @@ def test_a_range_or_list_of_rules_stays_whole_over_the_form(desk, qtbot: Any) ->
     assert shown["Out-"].startswith("<b>6.4.2</b>: 6.4.2-6.4.3 Recovery: d10 within 1-8")
     assert shown["Missile a"].startswith("<b>7.1.1b</b>: 7.1.1b, 7.1.4: a radar-guided missile")
     assert shown["Set s"].startswith("<b>5.0</b>: ") and "5.0" not in shown["Set s"][12:20]
+
+
+def test_a_die_half_typed_leaves_with_its_step(tmp_path: Path, qtbot: Any) -> None:
+    """Phantoms 3.0/10.0, turn 1, the Break-off Check Phase: Enter on Red 1's line, 0 typed
+    (a 10) for Red 1's d10, Enter on the enemy's d10 still empty ("Not resolved"), then Space
+    on who acts now: Movement. The die typed is cleared, and said; the red line is what
+    stands now, not the refusal of the step before."""
+    session = create_demo_game(tmp_path / "demo.airboss")
+    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
+    session.perform("initiative", init, TableDice([4, 9]))
+    while session.engagement.step != 1:  # the Break-off Check Phase (3.0)
+        session.clock.next_step()
+    window = open_desk(tmp_path, qtbot, session)
+    try:
+        turn, combat = window.panels["turn"], window.panels["combat"]
+        assert turn.heading.text() == "Turn 1 — Break-off check"
+        open_line(qtbot, window, "Red 1 — may attempt to break off")
+        first, enemy = combat.dice_fields
+        assert QApplication.focusWidget() is first.edit
+        qtbot.keyClicks(first.edit, "0")
+        assert QApplication.focusWidget() is enemy.edit
+        qtbot.keyClick(enemy.edit, Qt.Key.Key_Return)
+        red = [w.text() for w in combat.findChildren(QLabel) if w.isVisible()]
+        assert any(t.startswith("Not resolved: d10, break-off: enemy") for t in red), red
+        qtbot.mouseClick(
+            turn.acting.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=turn.acting.visualItemRect(turn.acting.item(0)).center(),
+        )
+        qtbot.keyClick(turn.acting, Qt.Key.Key_Space)  # next step
+        assert turn.heading.text() == "Turn 1 — Movement"
+        shown = [w.text() for w in combat.findChildren(QLabel) if w.isVisible()]
+        assert not [t for t in shown if "Not resolved" in t], shown
+        assert "Dice cleared (the step they were typed in is over)." in shown, shown
+        assert [f.edit.displayText() for f in combat.dice_fields] == ["", ""]
+        # what stands is said: this check is not made in Movement
+        assert (
+            "Cannot resolve: break-off checks are made in the Break-Off Check Phase (3.0, 10.0)"
+            in shown
+        ), shown
+    finally:
+        window.model.set_session(None)
+
+
+def test_escape_clears_the_dice_and_the_refusal_they_had(tmp_path: Path, qtbot: Any) -> None:
+    """The same Break-off check: 0 typed, Enter on the enemy's d10 still empty ("Not
+    resolved"), then Escape: the dice are cleared, and so is the refusal that spoke of them
+    (it stood beside "Dice cleared (Escape)")."""
+    session = create_demo_game(tmp_path / "demo.airboss")
+    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
+    session.perform("initiative", init, TableDice([4, 9]))
+    while session.engagement.step != 1:  # the Break-off Check Phase (3.0)
+        session.clock.next_step()
+    window = open_desk(tmp_path, qtbot, session)
+    try:
+        combat = window.panels["combat"]
+        open_line(qtbot, window, "Red 1 — may attempt to break off")
+        first, enemy = combat.dice_fields
+        qtbot.keyClicks(first.edit, "0")
+        qtbot.keyClick(enemy.edit, Qt.Key.Key_Return)
+        red = [w.text() for w in combat.findChildren(QLabel) if w.isVisible()]
+        assert any(t.startswith("Not resolved: d10, break-off: enemy") for t in red), red
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+        shown = [w.text() for w in combat.findChildren(QLabel) if w.isVisible()]
+        assert not [t for t in shown if "Not resolved" in t], shown
+        assert any(t.startswith("Dice cleared (Escape)") for t in shown), shown
+        assert [f.edit.displayText() for f in combat.dice_fields] == ["", ""]
+    finally:
+        window.model.set_session(None)
