@@ -481,14 +481,11 @@ class Procedure(ABC):
         engagement the inputs are a what-if, as for ``odds``; one whose rules refuse the action
         now (not in this step, say) gets the what-if's dice, and the refusal comes when it is
         resolved. ``limit``: the most runs of ``decide`` (``sure_rolls``); 1 runs the rules
-        once, up to their first roll. A table cell the rules need and the text does not print
-        is raised (``MissingTableValue``): the dice are known once the umpire fills it in."""
+        once, up to their first roll."""
         if engagement is not None:
             game = engagement
             try:
                 return sure_rolls(lambda d: self.decide(inputs, d, self.draft(game)), limit)
-            except MissingTableValue:
-                raise
             except RuleViolation:
                 pass
         empty, bare = Engagement(), what_if(inputs)

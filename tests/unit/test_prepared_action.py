@@ -23,7 +23,6 @@ from app.core.errors import MissingTableValue, RuleViolation
 from app.core.events import AttributesSet, ProcedureResolved, StatusChanged
 from app.core.prepared import ROLES, Prepared
 from app.session import GameSession
-from tests.games import build as build_game
 
 #: the umpire's values for cells the rules texts do not print (test values, not the games'):
 #: Air Power's damage table of attack ratings 3 and 7, Nth Fleet's attack and defence tables
@@ -498,23 +497,3 @@ def test_a_refusal_before_the_dice_is_prepared_once_its_values_are_in(tmp_path: 
         assert len(s.events()) == before
         # the line opens on Red 1 with the first missile offered, a Sidewinder: not refused
         assert s.refusals.line_refusal("missile_launch", "blue-1") == ""
-
-
-def test_a_missing_table_cell_is_named_by_the_prepare_itself(tmp_path: Path) -> None:
-    """Air Power, Air-to-Air Gun Combat: the modifier for the angle off of Blue 1's gun attack
-    is a table cell the rules text does not print. The line prepared names it (``missing``:
-    the form offers it, and says the dice wait for it), rather than dice that could not be
-    worked out passing for a roll without dice."""
-    s = GameSession.open(build_game(tmp_path / "ap.airboss", "airpower"))
-    line = next(
-        line
-        for line in s.who_acts.acting()
-        if line.procedure in s.ruleset.procedures and "gun attack" in line.what
-    )
-    p = s.actions.prepare_line(line.procedure, line.who, line.other or None)
-    assert p.missing is not None and p.dice == ()
-    assert (p.missing.table, p.missing.cell) == (
-        "Air-to-air gun and rocket modifiers",
-        "angle off 30 arc",
-    )
-    s.close()
