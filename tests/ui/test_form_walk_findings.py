@@ -175,17 +175,22 @@ def test_a_range_or_list_of_rules_stays_whole_over_the_form(desk, qtbot: Any) ->
     assert shown["Set s"].startswith("<b>5.0</b>: ") and "5.0" not in shown["Set s"][12:20]
 
 
+def break_off_desk(tmp_path: Path, qtbot: Any) -> Any:
+    """The Phantoms demo at turn 1's Break-off Check Phase (3.0), initiative rolled."""
+    session = create_demo_game(tmp_path / "demo.airboss")
+    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
+    session.perform("initiative", init, TableDice([4, 9]))
+    while session.engagement.step != 1:
+        session.clock.next_step()
+    return open_desk(tmp_path, qtbot, session)
+
+
 def test_a_die_half_typed_leaves_with_its_step(tmp_path: Path, qtbot: Any) -> None:
     """Phantoms 3.0/10.0, turn 1, the Break-off Check Phase: Enter on Red 1's line, 0 typed
     (a 10) for Red 1's d10, Enter on the enemy's d10 still empty ("Not resolved"), then Space
     on who acts now: Movement. The die typed is cleared, and said; the red line is what
     stands now, not the refusal of the step before."""
-    session = create_demo_game(tmp_path / "demo.airboss")
-    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
-    session.perform("initiative", init, TableDice([4, 9]))
-    while session.engagement.step != 1:  # the Break-off Check Phase (3.0)
-        session.clock.next_step()
-    window = open_desk(tmp_path, qtbot, session)
+    window = break_off_desk(tmp_path, qtbot)
     try:
         turn, combat = window.panels["turn"], window.panels["combat"]
         assert turn.heading.text() == "Turn 1 — Break-off check"
@@ -221,12 +226,7 @@ def test_escape_clears_the_dice_and_the_refusal_they_had(tmp_path: Path, qtbot: 
     """The same Break-off check: 0 typed, Enter on the enemy's d10 still empty ("Not
     resolved"), then Escape: the dice are cleared, and so is the refusal that spoke of them
     (it stood beside "Dice cleared (Escape)")."""
-    session = create_demo_game(tmp_path / "demo.airboss")
-    init = session.ruleset.procedures["initiative"].prefill(session.engagement, None, None)
-    session.perform("initiative", init, TableDice([4, 9]))
-    while session.engagement.step != 1:  # the Break-off Check Phase (3.0)
-        session.clock.next_step()
-    window = open_desk(tmp_path, qtbot, session)
+    window = break_off_desk(tmp_path, qtbot)
     try:
         combat = window.panels["combat"]
         open_line(qtbot, window, "Red 1 — may attempt to break off")
