@@ -106,15 +106,6 @@ def ufo_firing_initiative(u: AircraftState) -> int | None:
 
 
 def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[ActingLine]:
-    """Who acts now at this step; after it, the damage rolls and vital-system checks still due
-    (``_due``), whatever the step: a hit's rolls on the Damage Table are owed from the hit on
-    ("Cannon- ... this is number of hits on Damage Table"), and stay in view until rolled (a
-    step or a turn moved on does not hide them)."""
-    lines = _step_lines(engagement, variants)
-    return lines + [line for line in _due(engagement, variants) if line not in lines]
-
-
-def _step_lines(engagement: Engagement, variants: frozenset[str]) -> list[ActingLine]:
     step = engagement.step
     scores = engagement.initiative_scores
     if step == INITIATIVE:
