@@ -12,7 +12,7 @@ many turns of the loop, on a loaded machine as on an idle one."""
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication
 
 import app.core.card_face
 import app.session.guard
+from app.core.dice import SeededDice
 from app.core.ruleset import Lines
 from app.session import GameSession
 from app.ui.action_form.chain_odds import ChainOddsLine
@@ -388,15 +389,20 @@ def test_the_game_does_not_change_under_a_ruleset_call(
 ) -> None:
     """While Resolve waits for a slow ruleset the desk keeps turning, but another station's
     action is taken in only after the call: the result worked out on the game as it was is
-    refused as "another station or window acted first", and nothing of it is written."""
+    refused as "another station or window acted first", and nothing of it is written. The
+    ruleset's roll answers only once the other station has acted (whatever the machine's
+    pace, the station acts while the desk waits for it)."""
     monkeypatch.setattr(app.session.guard, "TIME_LIMIT", 5)
     window = open_desk(qtbot, tmp_path, game)
     combat = open_gun_line(qtbot, window)
     gun = game.ruleset.procedures["gun_attack"]
     real = gun.decide
+    rolling, acted = threading.Event(), threading.Event()
 
     def slow(inputs: Any, dice: Any, draft: Any) -> Any:
-        time.sleep(0.8)
+        if isinstance(dice, SeededDice):  # Resolve's roll (not the odds' walks over the dice)
+            rolling.set()
+            acted.wait(WITHIN_MS / 1000)
         return real(inputs, dice, draft)
 
     monkeypatch.setattr(gun, "decide", slow)
@@ -404,17 +410,24 @@ def test_the_game_does_not_change_under_a_ruleset_call(
     seen: list[int] = []
 
     def elsewhere() -> None:
+        if not rolling.is_set() or acted.is_set():
+            return
         station.roster.adjust_ledger("red-1", "ammunition", -1, "another station")
         window.model.follow()  # asked while the ruleset works: taken in after it
         seen.append(game.engagement.seq)
+        acted.set()
 
     before = game.engagement.seq
     refused: list[str] = []  # as the Combat panel said it (the station's action taken in next)
     combat.draft.refused.connect(refused.append)
-    QTimer.singleShot(200, elsewhere)
+    poke = QTimer()  # the other station acts once the desk waits for the roll
+    poke.setInterval(10)
+    poke.timeout.connect(elsewhere)
+    poke.start()
     click(qtbot, combat.resolve_button)
+    poke.stop()
     station.close()
-    assert seen == [before]
+    assert acted.is_set() and seen == [before]
     assert any("another station or window acted first" in r for r in refused), refused
     said = [narrative for _, narrative in log(game)]
     assert said[-1].startswith("Red 1 spends 1") and not any("gun roll" in n for n in said)
