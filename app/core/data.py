@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeVar
 import tomli_w
 from pydantic import BaseModel, ValidationError
 
-from app.core.errors import DataFileError, MissingTableValue
+from app.core.errors import DataFileError, MissingTableValue, problem_text, problems_text
 from app.core.paths import user_data_dir as user_data_dir  # re-exported: its old home
 
 M = TypeVar("M", bound=BaseModel)
@@ -104,11 +104,7 @@ def validate(model: type[M], data: Mapping[str, Any], where: str) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as e:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(top level)'}: {err['msg']}"
-            for err in e.errors()
-        )
-        raise DataFileError(f"{where}: {problems}") from None
+        raise DataFileError(f"{where}: {problems_text(e, '(top level)')}") from None
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,7 +137,7 @@ def table_problems(
     try:
         model.model_validate(data)
     except ValidationError as e:
-        return [(tuple(err["loc"]), err["msg"]) for err in e.errors()]
+        return [(tuple(err["loc"]), problem_text(err)) for err in e.errors()]
     return []
 
 

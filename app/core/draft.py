@@ -34,7 +34,7 @@ from app.core import field_text, guest
 from app.core.acting import ActingLine
 from app.core.dice import DiceError, DiceSource, DiceSpec, SeededDice, TableDice
 from app.core.engagement import Engagement
-from app.core.errors import MissingTableValue, Raced, RuleViolation
+from app.core.errors import MissingTableValue, Raced, RuleViolation, problems_text
 from app.core.prepared import ROLES, DieToType, Prepared, dice_of, line_roles
 from app.core.procedure import Procedure, Resolution
 
@@ -1384,9 +1384,7 @@ _NOT_SHOWN = frozenset({"seq", "invalid"})
 def _message(e: BaseException) -> str:
     """One message for the umpire from a refusal or a validation error."""
     if isinstance(e, ValidationError):
-        return "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()
-        )
+        return problems_text(e)
     return str(e)
 
 

@@ -1,6 +1,9 @@
 """The errors a rule, a die, a data file or a store raises for the umpire to read (a store's
 message names the file or database and the reason)."""
 
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
 
 class RuleViolation(Exception):
     """An action the rules refuse: the message says why, for the umpire; nothing is appended."""
@@ -63,3 +66,24 @@ class Tampered(StoreError):
             "not replayed, and nothing was written: open a copy made before, or ask whoever "
             "holds the server's owner account or the file what was changed"
         )
+
+
+def problem_text(problem: ErrorDetails) -> str:
+    """The umpire's words for one problem pydantic found in a value: a rule's own message as the
+    rule raised it (a validator's ``ValueError`` or ``assert``: "rules 2, 6, 7: fixed guns need
+    the target directly ahead ..."), without pydantic's "Value error, " or "Assertion failed, "
+    before it; pydantic's own words for the rest ("Input should be a valid integer")."""
+    if problem["type"] in ("value_error", "assertion_error"):
+        cause = (problem.get("ctx") or {}).get("error")
+        if cause is not None and str(cause):
+            return str(cause)
+    return problem["msg"]
+
+
+def problems_text(error: ValidationError, whole: str = "value") -> str:
+    """Every problem of ``error``, each after where it was found ("speed: ...", ``whole`` for
+    the value as a whole), joined by "; " (``problem_text``)."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in problem['loc']) or whole}: {problem_text(problem)}"
+        for problem in error.errors()
+    )

@@ -29,7 +29,7 @@ from pydantic.fields import FieldInfo
 from app.core.data import steady_tables
 from app.core.dice import DiceSpec
 from app.core.engagement import Engagement
-from app.core.errors import MissingTableValue, RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation, problem_text
 from app.core.procedure import DRY_RUN_LIMIT, Procedure
 
 __all__ = [
@@ -430,7 +430,7 @@ def _validated(
         for err in e.errors():
             loc = err["loc"]
             name = str(loc[0]) if loc else ""
-            msg = err["msg"]
+            msg = problem_text(err)
             if len(loc) > 1:
                 msg = f"item {'.'.join(str(p) for p in loc[1:])}: {msg}"
             if name in values:
@@ -570,7 +570,7 @@ def _so_far(proc: Procedure, p: Prepared, pending: frozenset[str]) -> BaseModel 
     out: dict[str, Any] = {r: a for r, a in p.roles.items() if r in model.model_fields}
     missing = False
     for v in p.values:
-        if v.source == "unset" or v.error or (v.name in pending and v.source == "typed"):
+        if v.source == "unset" or v.error or v.name in pending:
             out[v.name] = _NOT_TYPED
             missing = True
             continue
@@ -608,7 +608,7 @@ def refused_before_the_dice(
         return ""
     waiting = frozenset(pending)
     inputs = p.inputs
-    if inputs is None or waiting & {v.name for v in p.values if v.source == "typed"}:
+    if inputs is None or waiting & {v.name for v in p.values}:
         inputs = _so_far(proc, p, waiting)
     if inputs is None:
         return ""

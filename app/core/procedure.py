@@ -31,7 +31,7 @@ from app.core.acting import ActingLine
 from app.core.data import steady_tables
 from app.core.dice import DiceSource, DiceSpec, Roll, distribution, faces_of
 from app.core.engagement import AircraftState, Engagement, apply
-from app.core.errors import MissingTableValue, RuleViolation
+from app.core.errors import MissingTableValue, RuleViolation, problems_text
 from app.core.events import (
     AircraftAdded,
     AttributesSet,
@@ -163,10 +163,7 @@ def _valid(model: type[BaseModel], values: Mapping[str, Any], what: str, given: 
     try:
         model.model_validate(values)
     except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(all)'}: {e['msg']}" for e in err.errors()
-        )
-        raise InvalidState(f"{what} {dict(given)!r}: {problems}") from None
+        raise InvalidState(f"{what} {dict(given)!r}: {problems_text(err, '(all)')}") from None
 
 
 class Draft:

@@ -29,15 +29,15 @@ class Term:
 
     @property
     def text(self) -> str:
-        return f"{self.what} {self.value:+d} ({_rule(self.rule)})"
+        return f"{self.what} {self.value:+d} ({rule_cited(self.rule)})"
 
     def as_record(self) -> dict[str, Any]:
         return {"what": self.what, "value": self.value, "rule": self.rule, "die": self.die}
 
 
-def _rule(rule: str) -> str:
-    """A rule as the ruling cites it: a bare number is "rule 7.2"; a name ("Critical Hit Table
-    #4", "Vertical Dive rule 3", "UFO rules, Damage") stands as it is."""
+def rule_cited(rule: str) -> str:
+    """A rule as the ruling and the log cite it: a bare number is "rule 7.2"; a name ("Critical
+    Hit Table #4", "rules 2, 16-21, 29", "UFO rules, Damage") stands as it is."""
     return f"rule {rule}" if rule[:1].isdigit() else rule
 
 

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from app.core.acting import ActingLine
 from app.core.engagement import PILOT_QUALITIES, AircraftState, Engagement, apply
-from app.core.errors import RuleViolation
+from app.core.errors import RuleViolation, problems_text
 from app.core.events import AircraftAdded, Event
 from app.core.procedure import Procedure, Resolution, check_event
 
@@ -528,9 +528,7 @@ def prefill_subject(
 
 
 def _brief(e: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()
-    )
+    return problems_text(e)
 
 
 def ledger_tracks(rs: Ruleset, aircraft: AircraftState) -> list[CardBlock]:

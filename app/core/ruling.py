@@ -39,7 +39,7 @@ from app.core.events import (
     Restored,
     Reverted,
 )
-from app.core.reckoning import Term, by_die, terms_of_record, total
+from app.core.reckoning import Term, by_die, rule_cited, terms_of_record, total
 from app.core.text import shown
 
 if TYPE_CHECKING:
@@ -251,7 +251,7 @@ class Ruling:
     def sections(self) -> list[tuple[str, list[str]]]:
         """The ruling as titled sections of lines (the text, the window and the page)."""
         out: list[tuple[str, list[str]]] = []
-        head = [self.title + (f" (rule {self.rule})" if self.rule else "")]
+        head = [self.title + (f" ({rule_cited(self.rule)})" if self.rule else "")]
         if self.roles:
             head.append(", ".join(f"{role}: {name}" for role, name in self.roles))
         when = f"{self.time:%Y-%m-%d %H:%M:%S}"
@@ -279,7 +279,7 @@ class Ruling:
         elif self.modifiers:
             lines = []
             for i in self.modifiers:
-                cites = f"rule {', '.join(i.rules)}" if i.rules else f"rule {self.rule}"
+                cites = rule_cited(", ".join(i.rules) if i.rules else self.rule)
                 lines.append(f"{i.title}: {said(i.value)} ({cites})")
             out.append(("Modifiers", lines))
         if self.procedure is not None:

@@ -186,14 +186,18 @@ class Actions:
         *,
         dice: bool = True,
         first_offered: bool = False,
+        pending: Collection[str] = (),
     ) -> Prepared:
         """A "who acts now" line (``Ruleset.acting``: who, what, procedure, other aircraft)
         made ready: the line's aircraft in the procedure's ``line_role`` (the aircraft that
         owes a damage, critical, fire or ejection roll is the one it applies to), the other
-        aircraft opposite; an attack that names no target opens on the first enemy in play."""
+        aircraft opposite; an attack that names no target opens on the first enemy in play.
+        ``pending``: as in ``prepare``."""
         proc = procedure_of(self._log.ruleset, procedure)
         roles = line_roles(proc, self._log.timeline.state, who, other)
-        return self.prepare(procedure, roles, dice=dice, first_offered=first_offered)
+        return self.prepare(
+            procedure, roles, dice=dice, first_offered=first_offered, pending=pending
+        )
 
     def first_roles(self, procedure: str) -> dict[str, str | None]:
         """Aircraft for a procedure picked with none: the first in play whose cards it reads

@@ -13,6 +13,7 @@ from app.session import guard
 from app.session.actions import Actions
 from app.session.lines import WhoActs
 from app.session.log import GameLog
+from app.session.odds import procedure_of
 
 Line = tuple[str, str, str | None]
 
@@ -76,9 +77,15 @@ class LineRefusals:
         first offered, so a rule that refuses every pick is said now (no lock-on, say). The
         rules run once, up to their first die as the line stands (``Prepared.refused``): a
         refusal that needs nothing typed is said on the line (a missing cell is offered in the
-        form, a guest's bug said when the line is opened)."""
+        form, a guest's bug said when the line is opened). A value the cards only suggest and
+        the umpire decides (``Procedure.suggested``: the new speed starts at the current one)
+        is the umpire's to type: a refusal that reads it waits for it (an engine hit left the
+        current speed above the new maximum: the line must still set a speed)."""
         try:
-            p = self._actions.prepare_line(procedure, who, other, dice=False, first_offered=True)
+            suggested = procedure_of(self._log.ruleset, procedure).suggested
+            p = self._actions.prepare_line(
+                procedure, who, other, dice=False, first_offered=True, pending=suggested
+            )
         except RuleViolation as e:
             return str(e)
         return p.cannot or p.refused

@@ -120,6 +120,13 @@ def main() -> None:
             draft.open_line(line.procedure, line.who, line.other)
             if "position_modifier" in draft.names:
                 draft.type_text("position_modifier", "0")
+            if draft.prepared is None or draft.prepared.inputs is None:
+                # something else to type or pick first (its target shot down: no one to aim
+                # at): the umpire would not resolve this line as it stands; the next step's
+                session.clock.next_step()
+                steps += 1
+                pump(0.05)
+                continue
             resolve_timed()
             pump(0.3)
             owed = draft.procedure not in (None, "gun_attack") and draft.prepared is not None

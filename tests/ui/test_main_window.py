@@ -107,7 +107,8 @@ def test_undo_and_redo_name_the_action_and_use_the_shortcuts(window, qtbot):
     )
     assert session.engagement.aircraft["red-1"].damage == 1
     assert not window.redo_action.isEnabled()
-    assert window.statusBar().currentMessage() == "Redone: " + SHOT + "gun roll 2: hit (Skirmish 1)"
+    # said in the status bar (cut with "…" to its room), whole in its tooltip
+    assert window.statusBar().toolTip() == "Redone: " + SHOT + "gun roll 2: hit (Skirmish 1)"
 
 
 def test_refusals_are_shown_in_the_status_bar_and_append_nothing(window, qtbot):

@@ -7,6 +7,7 @@ them; a shooter whose shot owes rolls is never their target."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -172,7 +173,8 @@ def test_every_line_of_a_turn_becomes_one_prepared_action(tmp_path: Path, rulese
 def full_refusal(s: GameSession, line: ActingLine) -> str:
     """What a line's refusal was before issue 36 asked it without the dice: the line prepared
     whole (its dice worked out), a pick stood in for, the rules run up to their first die."""
-    p = s.actions.prepare_line(line.procedure, line.who, line.other or None)
+    suggested = s.ruleset.procedures[line.procedure].suggested  # the umpire's to type
+    p = s.actions.prepare_line(line.procedure, line.who, line.other or None, pending=suggested)
     if p.cannot:
         return p.cannot
     if p.inputs is None and not p.refused:
@@ -405,6 +407,41 @@ def test_set_speed_starts_at_the_current_speed_for_the_umpire_to_change(tmp_path
     speed = p.value("speed")
     assert speed.source == "card" and not speed.locked
     assert speed.value == s.engagement.aircraft[line.who].attributes["speed"]
+    s.close()
+
+
+def test_a_set_speed_line_can_act_when_the_current_speed_is_above_the_new_maximum(
+    tmp_path: Path,
+) -> None:
+    """Phantoms 5.0 (found at the desk): an engine hit (8.1) leaves an aircraft at speed 8,
+    above its Damaged Engine level maximum. Its Set speed line must still act -- the umpire
+    types the new speed -- so "who acts now" does not say "cannot: speed 8 is above its level
+    maximum" of the speed the form only suggests; typed, 8 is refused and the maximum is set.
+    A refusal that reads no speed (out of control: 6.4.2) is still said on the line."""
+    s = build(tmp_path / "g.airboss", "phantoms")
+    while s.engagement.step != 0:
+        s.clock.next_step()
+    line = next(line for line in lines(s) if line.procedure == "set_speed")
+    s.log.append(
+        [
+            AttributesSet(aircraft=line.who, values={"speed": 8}),
+            StatusChanged(aircraft=line.who, set=(Status.ENGINE_DAMAGED,)),
+        ],
+        "engine hit at speed 8",
+        "8.1",
+    )
+    assert s.refusals.line_refusal("set_speed", line.who) == ""
+    said = s.actions.prepare_line("set_speed", line.who).refused  # the form says it
+    top = re.search(r"speed 8 is above its level maximum (\d+) \(5\.0\)", said)
+    assert top is not None, said
+    with pytest.raises(RuleViolation, match="above its level maximum"):
+        s.perform("set_speed", {"aircraft": line.who, "speed": 8})
+    s.perform("set_speed", {"aircraft": line.who, "speed": int(top[1])})
+    assert s.engagement.aircraft[line.who].attributes["speed"] == int(top[1])
+    s.log.append(
+        [StatusChanged(aircraft=line.who, set=(Status.OUT_OF_CONTROL,))], "out of control", "6.4.2"
+    )
+    assert "keeps its speed (6.4.2)" in s.refusals.line_refusal("set_speed", line.who)
     s.close()
 
 

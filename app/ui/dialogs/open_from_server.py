@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from app.session import opening
 from app.session.opening import OVERVIEW_HEAD
 from app.ui.model import describe_error
+from app.ui.widgets.tab_leaves import let_tab_leave
 
 #: how a game from a server is opened
 STATION, HQ, PLAYERS = "station", "hq", "players"
@@ -122,6 +123,7 @@ class OpenFromServerDialog(QDialog):
         self.table.setHorizontalHeaderLabels([h.capitalize() for h in OVERVIEW_HEAD[1:]])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        let_tab_leave(self.table)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -43,6 +43,7 @@ from app.ui.docks.angle_board import COLOURS, ROLES, Board
 from app.ui.model import EngagementModel
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
+from app.ui.widgets.tab_leaves import let_tab_leave
 from app.ui.widgets.table_cells import cell_text
 
 
@@ -173,6 +174,7 @@ class AngleOffDock(QWidget):
         panel.addWidget(self.verdict)
         self.lines = QTableWidget(0, 2)
         self.lines.setObjectName("relation")
+        let_tab_leave(self.lines)
         named(
             self.lines,
             "Board readings",

@@ -45,6 +45,7 @@ from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
 from app.ui.action_form.keys import desk_keys
 from app.ui.action_form.odds import OddsView
+from app.ui.action_form.tab_chain import TabChain
 from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
@@ -193,6 +194,8 @@ class CombatDock(QWidget):
         for w in (self.resolve_button, self.open_tables, *self._pickers()):
             w.installEventFilter(self)  # Enter resolves; a number picks (issue 29)
 
+        #: Tab through the panel as the umpire works it (set again as the form or dice change)
+        self.tab_chain = TabChain()
         #: out of view the panel paints nothing until it is shown (issue 20)
         self.when_shown = WhenShown(self, self.paint)
         #: what the form was last painted from (``_look``): a step on that leaves it as it is
@@ -387,6 +390,7 @@ class CombatDock(QWidget):
             self._paint_pickers()
             self.form.paint()
             self.dice.paint()
+            self._order_tabs()
             over = bool(d.overridden)
             self.override_why.setVisible(over)
             if self.override_why.text() != d.reason:
@@ -395,6 +399,25 @@ class CombatDock(QWidget):
             self._painting = False
         self._paint_rest()
         self._painted = self._look()
+
+    def _order_tabs(self) -> None:
+        """Tab goes from the pickers through the form's fields, why the override, what a page
+        sent, the dice, to Resolve and the offer to fill in a table (Shift+Tab back); the odds,
+        who rolls and the last result follow. Set again whenever the form shown or the dice
+        fields change: a form shown again, or a die field made, is put at the end of the
+        window's Tab chain, so Tab from the last field left the panel."""
+        self.tab_chain.order(
+            [
+                *self._pickers(),
+                *(self.form.editor(n) for n in self.form.names),
+                self.override_why,
+                self.take_sent,
+                self.reject_sent,
+                *(f.edit for f in self.dice.fields),
+                self.resolve_button,
+                self.open_tables,
+            ]
+        )
 
     def _paint_rest(self) -> None:
         """What the panel shows beside the form: the odds (the game's as it is), the red and
@@ -508,6 +531,7 @@ class CombatDock(QWidget):
         self.take_sent.clicked.connect(self._take_sent)
         self.take_sent.installEventFilter(self)
         reject = QPushButton("Reject")
+        self.reject_sent = reject
         reject.setObjectName("reject_sent")
         reject.clicked.connect(self._reject_sent)
         row.addWidget(self.sent_text, 1)

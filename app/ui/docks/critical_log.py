@@ -35,6 +35,7 @@ from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.log_progress import LogProgress
 from app.ui.widgets.message_bar import MessageBar
+from app.ui.widgets.tab_leaves import let_tab_leave
 
 COLUMNS = ("Turn", "Side", "Aircraft", "Roll", "Result", "Rule")
 #: the filter combo boxes' "all" entry: a string, never None. Under PySide6 6.12 on Python 3.11
@@ -88,6 +89,7 @@ class CriticalLogDock(QWidget):
 
         self.view = QTableWidget(0, len(COLUMNS))
         self.view.setObjectName("critical_table")
+        let_tab_leave(self.view)
         named(
             self.view,
             "Critical hits and damage",

@@ -24,12 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.log_index import LogEntry
+from app.core.reckoning import rule_cited
 from app.ui.dialogs.ruling import RulingWindow, open_ruling
 from app.ui.model import EngagementModel
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.log_progress import LogProgress
 from app.ui.widgets.message_bar import muted
+from app.ui.widgets.tab_leaves import let_tab_leave
 
 
 class Line:
@@ -83,7 +85,8 @@ class Line:
         if self.steps and len(self.steps) > 1:
             return "\n".join(f"#{e.seq} {e.narrative}" for e in self.steps)
         e = self.entry
-        return f"{e.narrative}\n#{e.seq} by {e.actor}" + (f", rule {e.rule}" if e.rule else "")
+        cited = f", {rule_cited(e.rule)}" if e.rule else ""
+        return f"{e.narrative}\n#{e.seq} by {e.actor}{cited}"
 
 
 class LogLines(QAbstractListModel):
@@ -230,6 +233,7 @@ class GameLogDock(QWidget):
             "Enter or a double-click opens the action's ruling.",
         )
         self.list.setModel(self.lines_model)
+        let_tab_leave(self.list)
         self.list.horizontalHeader().hide()
         self.list.horizontalHeader().setStretchLastSection(True)
         self.list.verticalHeader().hide()

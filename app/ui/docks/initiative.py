@@ -35,6 +35,7 @@ from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
 from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.dice_mode import dice_mode_box
+from app.ui.widgets.focus_in_view import keep_focus_in_view
 from app.ui.widgets.message_bar import MessageBar, attempt_here
 
 
@@ -105,6 +106,7 @@ class InitiativeDock(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(self.controls)
+        keep_focus_in_view(scroll)  # the dice and Roll below the modifiers: the cursor seen
         self.scroll_area = scroll
 
         layout = QVBoxLayout(self)
@@ -122,8 +124,11 @@ class InitiativeDock(QWidget):
         listen(self.draft.focus, self._focus, self)
         model.dice_mode.changed.connect(lambda _on: self.paint())
         model.reset.connect(self.when_shown.wrap(self.rebuild))
-        # Ctrl+I follows the game even out of view: enabled only where this desk may roll
+        # Ctrl+I follows the game even out of view: enabled only where this desk may roll,
+        # and once the roll is there (a new game's roll prepared in the ruleset's worker comes
+        # after the reset: the draft says so when it is)
         model.reset.connect(self._enable_roll)
+        listen(self.draft.changed, lambda _p: self._enable_roll(), self)
         model.initiative_changed.connect(self.when_shown.unless_stale(self.show_order))
         model.aircraft_changed.connect(self.when_shown.unless_stale(self.show_order))
         self.rebuild()
@@ -210,11 +215,18 @@ class InitiativeDock(QWidget):
 
     @patient
     def roll(self) -> None:
-        """Ctrl+I or the button: the roll the form shows, with the dice typed or Airboss's."""
+        """Ctrl+I or the button: the roll the form shows, with the dice typed or Airboss's; with
+        the players rolling and no die typed yet, the cursor in the first die."""
         self.when_shown.fresh()  # Ctrl+I works with the panel tabbed away
         if self.procedure is None or not self.model.can_act:
             return
-        self.draft.resolve()
+        d = self.draft
+        if d.players_roll and d.slots and not any(t.strip() for t in d.dice_texts):
+            # nothing typed yet: the key brings the umpire to the dice, it refuses nothing (a
+            # red "not resolved: type the number rolled" stayed in the status bar as he typed)
+            self.focus_form()
+            return
+        d.resolve()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Enter on the focused roll button rolls (a roll with nothing to type is one key)."""

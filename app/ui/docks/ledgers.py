@@ -35,6 +35,7 @@ from app.ui.shell.when_shown import WhenShown
 from app.ui.widgets.accessible import named
 from app.ui.widgets.log_progress import LogProgress
 from app.ui.widgets.message_bar import MessageBar
+from app.ui.widgets.tab_leaves import let_tab_leave
 from app.ui.widgets.table_cells import row_texts
 
 EMPTY = QColor("#c62828")
@@ -122,6 +123,7 @@ class LedgersDock(QWidget):
         lower_layout.addLayout(title)
         self.history_table = QTableWidget(0, 5)
         self.history_table.setObjectName("ledger_history")
+        let_tab_leave(self.history_table)
         named(
             self.history_table,
             "Ledger history",

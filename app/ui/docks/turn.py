@@ -57,6 +57,16 @@ PREVIOUS_TIP = "Go back one step (Shift+Space)"
 _Line = tuple[str, tuple[str, str, str] | None, str | None, QBrush | None]
 
 
+#: the one line of a step in which nobody acts
+NOBODY = "nobody acts in this step"
+#: the start of the one line said when a ruleset failed to say who acts
+CANNOT_SHOW = "who acts now cannot be shown"
+#: what Enter on a line with no roll says (a move, a speed set at the table)
+AT_THE_TABLE = (
+    "nothing to roll or type at the desk for this line: it is done at the table. Space: next step."
+)
+
+
 def acting_text(n: int, line: ActingRow) -> str:
     """One line of who acts now as the panel shows it."""
     tick = "✓ " if line["done"] else ""
@@ -93,6 +103,9 @@ class TurnDock(QWidget):
         self._acting_from: object = None
         self._build()
         self.acting.itemActivated.connect(self._activated)
+        #: the line Enter was pressed on that has nothing for the desk (its notice shown)
+        self._said_for: QListWidgetItem | None = None
+        self.acting.currentItemChanged.connect(self._line_moved)
         # "open this procedure" and "resolved, move on" go through the model (issue 28)
         self.open_procedure.connect(model.request_procedure)
         model.procedure_done.connect(self.focus_next)
@@ -170,6 +183,9 @@ class TurnDock(QWidget):
         )
         for view in (self.step_list, self.acting):
             view.setMinimumHeight(60)
+        # the list is sized after it is filled (the desk laid out, table mode left): the
+        # current step is brought into view again whenever its height changes
+        self.step_list.viewport().installEventFilter(self)
 
         self.previous_button = QPushButton("◀ Previous")
         self.previous_button.setToolTip(PREVIOUS_TIP)
@@ -234,7 +250,7 @@ class TurnDock(QWidget):
         self.heading.setText(f"Turn {rows['turn']}" + (f" — {now['heading']}" if now else ""))
         self._show_steps([(s["label"], s["rule"]) for s in rows["steps"]], current)
         if now is not None:
-            self.step_list.scrollToItem(self.step_list.item(current))
+            self._show_current_step()
             rule = f" ({now['rule']})" if now["rule"] else ""
             # two lines kept for the step's words, most steps' (issue 48): a step of one line
             # after one of two does not lay out the panel again, its lists resized and painted
@@ -271,6 +287,12 @@ class TurnDock(QWidget):
                 self._mark(self.step_list.item(i), steps[i], i == current)
             self.step_list.keep_sizes(moved)
         self._steps_shown, self._current_shown = steps, current
+
+    def _show_current_step(self) -> None:
+        """The marked step whole in view in the sequence of play."""
+        i = self._current_shown
+        if 0 <= i < self.step_list.count():
+            self.step_list.scrollToItem(self.step_list.item(i))
 
     def _step_text(self, step: tuple[str, str], here: bool) -> str:
         label, rule = step
@@ -317,7 +339,7 @@ class TurnDock(QWidget):
     def _show_acting(self, lines: list[ActingRow], error: str) -> None:
         muted = self.palette().placeholderText()
         if error:  # a guest that failed: said in place (issue 31)
-            self._put_acting([(f"who acts now cannot be shown: {error}", None, None, muted)])
+            self._put_acting([(f"{CANNOT_SHOW}: {error}", None, None, muted)])
             self.acting.setCurrentRow(-1)
             return
         wanted: list[_Line] = []
@@ -343,7 +365,7 @@ class TurnDock(QWidget):
                 next_row = n - 1
             wanted.append((text, target, tip, colour))
         if not lines:
-            wanted.append(("nobody acts in this step", None, None, muted))
+            wanted.append((NOBODY, None, None, muted))
         self._put_acting(wanted)
         if lines and next_row is not None:
             self.acting.setCurrentRow(next_row)
@@ -436,12 +458,28 @@ class TurnDock(QWidget):
     @patient
     def _activated(self, item: QListWidgetItem) -> None:
         target = item.data(Qt.ItemDataRole.UserRole)
+        if (
+            not target
+            and self.model.has_session
+            and item.text() != NOBODY
+            and not (item.text().startswith(CANNOT_SHOW))
+        ):
+            # a line done at the table (a move, a speed to set): Enter answers, not silence
+            self.message.show_notice(f"{item.text()}: {AT_THE_TABLE}")
+            self._said_for = item
+            return
         if target and self.model.has_session:
             sent = self.model.sent_on(tuple(target))
             if sent is not None:  # the umpire's key takes what the player's page sent
                 self.model.accept_pending(sent)
                 return
             self.open_procedure.emit(*target)
+
+    def _line_moved(self, *_: object) -> None:
+        """What Enter said of a line done at the table goes when the cursor leaves it."""
+        if self._said_for is not None and self.acting.currentItem() is not self._said_for:
+            self._said_for = None
+            self.message.clear_refusal()
 
     def _reject_current(self) -> bool:
         item = self.acting.currentItem()
@@ -460,7 +498,11 @@ class TurnDock(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Space on a focused button, check box or combo box of another panel presses it, not
-        Next step; in this panel Space is always Next step (issue 47: Previous focused)."""
+        Next step; in this panel Space is always Next step (issue 47: Previous focused).
+        The sequence of play's list resized: its current step in view again."""
+        if watched is self.step_list.viewport() and event.type() == QEvent.Type.Resize:
+            self._show_current_step()
+            return False
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.data import MISSING, own_aircraft_path, save_aircraft
-from app.core.errors import DataFileError
+from app.core.errors import DataFileError, problem_text
 from app.core.ruleset import Ruleset
 from app.ui.editors.card_tables import MISSING_CSS, NOT_PRINTED, CardTable, shape_of
 from app.ui.editors.forms import InputForm
@@ -150,9 +150,9 @@ class CardEditor(QWidget):
                     continue
                 cell = self.tables[name].locate(loc[1:])
                 if cell is None:
-                    general[name].append(f"{self.form_title(name)}: {err['msg']}")
+                    general[name].append(f"{self.form_title(name)}: {problem_text(err)}")
                 else:
-                    per_table[name].setdefault(cell, err["msg"])
+                    per_table[name].setdefault(cell, problem_text(err))
         except ValueError as e:
             self.card = None
             self.errors.append(str(e))

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import problem_text
 from app.core.field_text import bounds as _bounds
 from app.core.field_text import choices_of as _literal_choices
 from app.core.field_text import render as _text
@@ -377,7 +378,7 @@ class InputForm(QWidget):
             for err in e.errors():
                 loc = err["loc"]
                 name = str(loc[0]) if loc else ""
-                msg = err["msg"]
+                msg = problem_text(err)
                 if len(loc) > 1:
                     msg = f"item {'.'.join(str(p) for p in loc[1:])}: {msg}"
                 if name in self._fields:

@@ -184,6 +184,10 @@ class PlayersDialog(QDialog):
             text = QLineEdit(link)
             text.setReadOnly(True)
             text.setObjectName(f"link-{side}")
+            # longer than its field: shown from its start (the address and port), whole in
+            # the tooltip, still selected whole for a copy
+            text.setCursorPosition(0)
+            text.setToolTip(link)
             code = QLabel()
             code.setObjectName(f"qr-{side}")
             code.setPixmap(qr_pixmap(link))

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QTabBar,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.core.errors import StoreError
 from app.core.where import is_url
@@ -88,6 +89,9 @@ BROUGHT_FORWARD = ("initiative",)
 FALLBACK = {StandardKey.Quit: "Ctrl+Q", StandardKey.Print: "Ctrl+P", StandardKey.Find: "Ctrl+F"}
 #: how much larger type is in table mode
 TABLE_SCALE = 1.4
+#: the status bar's margins around a passing message (QStatusBar paints it from x 6 to the
+#: first label, less 1)
+MESSAGE_MARGINS = 7 + 6
 
 
 class MainWindow(QMainWindow):
@@ -490,9 +494,29 @@ class MainWindow(QMainWindow):
             label.setContentsMargins(6, 0, 6, 0)
             sb.addPermanentWidget(label)
             self.status_labels[key] = label
+        # the whole of a message cut to its room, in the tooltip only while it shows
+        sb.messageChanged.connect(self._message_changed)
         self._refusal_timer = QTimer(self)
         self._refusal_timer.setSingleShot(True)
         self._refusal_timer.timeout.connect(self.refusal.clear_refusal)
+
+    def _message_changed(self, text: str) -> None:
+        if not text:
+            self.statusBar().setToolTip("")
+
+    def say(self, text: str, ms: int = 10_000) -> None:
+        """A passing message in the status bar, beside the game's labels: cut to the room it
+        has with "…" where it is longer (Qt cuts it mid-word, with no sign of more); the whole
+        of it is the bar's tooltip while it shows."""
+        sb = self.statusBar()
+        right = min(
+            (w.x() for w in self.status_labels.values() if w.isVisible() and w.width() > 0),
+            default=sb.width(),
+        )
+        room = max(right - MESSAGE_MARGINS, 0)
+        shown = sb.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        sb.setToolTip(text)
+        sb.showMessage(shown, ms)
 
     def show_refusal(self, text: str) -> None:
         """A refusal in red in the status bar until the next action (or half a minute)."""
@@ -539,7 +563,7 @@ class MainWindow(QMainWindow):
             self._problems_said = len(problems)
         said = [env.narrative for env in envelopes if env.narrative]
         if said:
-            self.statusBar().showMessage(said[-1], 10_000)
+            self.say(said[-1])
         self._update_edit_actions()
         self._update_status()
 
@@ -632,11 +656,10 @@ class MainWindow(QMainWindow):
     def save(self) -> None:
         """File > Save (Ctrl+S): there is nothing to save, and the umpire is told so."""
         where = self.game_path
-        self.statusBar().showMessage(
+        self.say(
             f"Every action is saved the moment it is made: {where} is up to date."
             if where
-            else "No game is open.",
-            10_000,
+            else "No game is open."
         )
 
     @patient
@@ -870,7 +893,7 @@ class MainWindow(QMainWindow):
         except StoreError as e:
             self.show_refusal(str(e))
             return False
-        self.statusBar().showMessage(f"A copy of the game was saved as {target}", 10_000)
+        self.say(f"A copy of the game was saved as {target}")
         return True
 
     def save_copy_dialog(self) -> None:
@@ -928,7 +951,9 @@ class MainWindow(QMainWindow):
             self.table_mode_action.setChecked(False)
             self.set_table_mode(False)
         rs = self.model.ruleset if self.model.has_session else None
+        cursor = self._cursor()
         self.arrange(DESK, used_panels(rs))
+        self._put_cursor_back(cursor)
 
     def show_all_panels(self, untab: bool = False) -> None:
         """Every panel this game uses shown; with ``untab`` tabbed panels are split so each is
@@ -959,6 +984,7 @@ class MainWindow(QMainWindow):
         it puts the desk back as it was."""
         was = self._desk_state is not None
         rs = self.model.ruleset if self.model.has_session else None
+        cursor = self._cursor()
         if on and not was:
             self._desk_state = self.saveState()
             self.arrange(TABLE, used_panels(rs))
@@ -977,6 +1003,23 @@ class MainWindow(QMainWindow):
                 panel.set_compact(on)
         self.table_mode_action.setChecked(on)
         self.settings.setValue("view/table_mode", on)
+        self._put_cursor_back(cursor)
+
+    def _cursor(self) -> QWidget | None:
+        """The widget of this window with the keyboard, before the panels are laid out again."""
+        focus = QApplication.focusWidget()
+        return focus if focus is not None and focus.window() is self else None
+
+    def _put_cursor_back(self, cursor: QWidget | None) -> None:
+        """The keyboard where it was before the panels were laid out again (removing a dock
+        takes it from its widgets), or on "who acts now" if that widget is out of view: never
+        nowhere, nor on a tab bar, where Space and Enter do nothing."""
+        if cursor is not None and isValid(cursor) and cursor.isVisible():
+            cursor.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        turn = self.panels.get("turn")
+        if isinstance(turn, ShowsActing) and turn.acting.isVisible():
+            turn.acting.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @property
     def table_mode(self) -> bool:

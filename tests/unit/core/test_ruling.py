@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from app.core.dice import SeededDice, TableDice
 from app.core.errors import RuleViolation
 from app.core.events import ProcedureResolved
+from app.core.reckoning import rule_cited
 from app.core.ruling import odds_text, ruling_of
 from app.session import GameSession
 
@@ -134,6 +135,10 @@ def test_a_ruling_lists_exactly_the_event_it_belongs_to(tmp_path: Path, rid: str
         assert i.rules or r.rule, i.name  # a modifier cites its rule, or the procedure's
     text = r.text()
     assert r.rule in text and f"Outcome: {r.outcome}" in text
+    # a rule is cited as the ruleset names it: "rule 7.2", "rules 2, 16-21, 29", "UFO rules,
+    # Damage" (found at the desk: "rule rules 2, 16-21, 29", "rule Air Power, ...")
+    assert f"{r.title} ({rule_cited(r.rule)})" in text
+    assert r.rule[:1].isdigit() or f"rule {r.rule}" not in text
     s.close()
 
 
