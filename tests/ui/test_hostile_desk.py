@@ -13,7 +13,7 @@ many turns of the loop, on a loaded machine as on an idle one."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -436,14 +436,22 @@ def test_the_game_does_not_change_under_a_ruleset_call(
 class StopWaiting:
     """Watches for the desk's "Waiting for the ruleset" dialogs from a timer (the desk's event
     loop turns while it waits) and, ``press``, gives up on each with a click on Stop waiting
-    or Esc; notes what the umpire saw. Times are on the desk's ``clock``."""
+    or Esc (once ``ready()``: what the test does while the dialog is up is done); notes what
+    the umpire saw. Times are on the desk's ``clock``."""
 
-    def __init__(self, qtbot: Any, clock: LoopClock, press: str | None = "click") -> None:
-        self.qtbot, self.press, self.clock = qtbot, press, clock
+    def __init__(
+        self,
+        qtbot: Any,
+        clock: LoopClock,
+        press: str | None = "click",
+        ready: Callable[[], bool] = lambda: True,
+    ) -> None:
+        self.qtbot, self.press, self.clock, self.ready = qtbot, press, clock, ready
         self.seen: list[str] = []  # each dialog's first text
         self.appeared_after: list[float] = []  # each dialog: s from the start of its wait
         self.modal: list[bool] = []
         self._dialogs: list[Any] = []
+        self._pressed: list[Any] = []
         self.timer = QTimer()
         self.timer.setInterval(20)
         self.timer.timeout.connect(self._look)
@@ -455,14 +463,16 @@ class StopWaiting:
         from app.ui.shell import guest_worker
 
         dialog = guest_worker.shown
-        if dialog is None or not dialog.isVisible() or dialog in self._dialogs:
+        if dialog is None or not dialog.isVisible():
             return
-        self._dialogs.append(dialog)
-        self.seen.append(dialog.label.text())
-        self.appeared_after.append(self.clock.monotonic() - dialog.since)
-        self.modal.append(QApplication.activeModalWidget() is dialog and dialog.isModal())
-        if self.press is None:
+        if dialog not in self._dialogs:
+            self._dialogs.append(dialog)
+            self.seen.append(dialog.label.text())
+            self.appeared_after.append(self.clock.monotonic() - dialog.since)
+            self.modal.append(QApplication.activeModalWidget() is dialog and dialog.isModal())
+        if self.press is None or dialog in self._pressed or not self.ready():
             return
+        self._pressed.append(dialog)
         if self.press == "click":
             self.qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
         else:
@@ -599,7 +609,9 @@ def test_stop_waiting_for_resolve(
     poke.setInterval(10)
     poke.timeout.connect(click_next_while_waiting)
     poke.start()
-    watch = StopWaiting(qtbot, clock)
+    # Stop waiting once a click on Next step was tried while the dialog is up (both timers
+    # may fire in the same turn of the loop)
+    watch = StopWaiting(qtbot, clock, ready=lambda: bool(clicked_next))
     start = clock.monotonic()
     click(qtbot, combat.resolve_button)
     took = clock.monotonic() - start
