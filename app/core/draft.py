@@ -34,7 +34,7 @@ from app.core import field_text, guest
 from app.core.acting import ActingLine
 from app.core.dice import DiceError, DiceSource, DiceSpec, SeededDice, TableDice
 from app.core.engagement import Engagement
-from app.core.errors import MissingTableValue, Raced, RuleViolation, problems_text
+from app.core.errors import MissingTableValue, Raced, RuleViolation, error_text
 from app.core.prepared import ROLES, DieToType, Prepared, dice_of, line_roles
 from app.core.procedure import Procedure, Resolution
 
@@ -1034,7 +1034,7 @@ class ActionDraft:
             if isinstance(dice, TableDice) and dice.ran_out and dice.wanted is not None:
                 self._ask_more(dice.wanted)
                 return False
-            self._say_refused(_message(e))
+            self._say_refused(error_text(e))
             if self._clear_dice():
                 self.notice = "The dice typed for this action were cleared: it was not resolved."
             self._emit()
@@ -1379,13 +1379,6 @@ class ActionDraft:
 #: what of a prepared action no view shows: the sequence number of the game it was prepared
 #: on (a step on moves it), and pydantic's error object (``error`` is its text)
 _NOT_SHOWN = frozenset({"seq", "invalid"})
-
-
-def _message(e: BaseException) -> str:
-    """One message for the umpire from a refusal or a validation error."""
-    if isinstance(e, ValidationError):
-        return problems_text(e)
-    return str(e)
 
 
 #: a view's callback for a draft's ``changed`` (kept for type checkers)

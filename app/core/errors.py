@@ -1,8 +1,13 @@
 """The errors a rule, a die, a data file or a store raises for the umpire to read (a store's
 message names the file or database and the reason)."""
 
-from pydantic import ValidationError
-from pydantic_core import ErrorDetails
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pydantic is not imported on the start-up path (issue 47)
+    from pydantic import ValidationError
+    from pydantic_core import ErrorDetails
 
 
 class RuleViolation(Exception):
@@ -78,6 +83,15 @@ def problem_text(problem: ErrorDetails) -> str:
         if cause is not None and str(cause):
             return str(cause)
     return problem["msg"]
+
+
+def error_text(error: BaseException) -> str:
+    """One message for the umpire from a refusal or a validation error."""
+    from pydantic import ValidationError
+
+    if isinstance(error, ValidationError):
+        return problems_text(error)
+    return str(error)
 
 
 def problems_text(error: ValidationError, whole: str = "value") -> str:

@@ -75,3 +75,11 @@ def refuse_control(field: str, value: str | None) -> None:
         "line break, a terminal escape or a direction override); type it without it. "
         "Nothing was recorded."
     )
+
+
+def file_stem(text: str, fallback: str = "game") -> str:
+    """``text`` (a game's title) as the start of a file name that every system takes: letters,
+    digits, spaces, "-" and "_" only ("Demo: Phantoms over the Gulf" -> "Demo Phantoms over the
+    Gulf"; a ":" or "/" in a name is refused on Windows or makes a folder), ``fallback`` when
+    nothing is left."""
+    return " ".join("".join(c for c in text if c.isalnum() or c in " -_").split()) or fallback

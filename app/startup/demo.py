@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.core.data import read_toml, user_data_dir, validate
 from app.core.errors import DataFileError, RuleViolation
+from app.core.text import file_stem
 from app.plugins import broken_rulesets, load_ruleset
 from app.resources import DEMO
 from app.session import GameSession
@@ -49,8 +50,7 @@ def new_games_dir() -> Path:
 def fresh_path(stem: str, directory: Path | None = None) -> Path:
     """A game file name that does not exist yet: ``<stem> <date>.airboss`` (numbered if taken)."""
     directory = directory or new_games_dir()
-    safe = " ".join("".join(c for c in stem if c.isalnum() or c in " -_").split()) or "game"
-    base = f"{safe} {dt.date.today():%Y-%m-%d}"
+    base = f"{file_stem(stem)} {dt.date.today():%Y-%m-%d}"
     path, n = directory / f"{base}.airboss", 1
     while path.exists():
         n += 1

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
-from app.core.errors import RuleViolation, StoreError
+from app.core.errors import RuleViolation, StoreError, error_text
 from app.startup import summary as rows_of
 from app.startup.summary import AircraftRow, DeskRows, RosterRows, SideRow, Summary, TurnRows
 from app.ui.shell.guest_worker import forget as forget_waiting
@@ -45,17 +45,6 @@ if TYPE_CHECKING:
     from app.session.odds import Odds
     from app.session.roster import Roster
     from app.session.undo import Undo
-
-
-def describe_error(e: Exception) -> str:
-    """One message for the umpire from a refusal or a validation error."""
-    from pydantic import ValidationError
-
-    if isinstance(e, ValidationError):
-        return "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}" for err in e.errors()
-        )
-    return str(e)
 
 
 #: how often the desk asks the server what became of an action the network hid (ms)
@@ -830,7 +819,7 @@ class EngagementModel(QObject):
         try:
             result = action()
         except (RuleViolation, ValidationError, StoreError) as e:
-            self.refused.emit(describe_error(e))
+            self.refused.emit(error_text(e))
             if self._session is not None and self._session.log.unsettled:
                 self._settle.start()  # asked again in the background (issue 30)
             return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Literal
 
 from app.core.ruleset import Piece, Relation
@@ -12,6 +13,11 @@ from .tables import arcs
 
 #: "Cannon. Range 6 inches"
 CANNON_RANGE = 6
+
+
+def inches(n: float | Fraction) -> str:
+    """A distance in words: "1 inch", "1/2 inch", "12 inches" (a narrative read aloud)."""
+    return f"{n} inch" if 0 < n <= 1 else f"{n} inches"
 
 
 def off_the_nose(target: Piece, attacker: Piece) -> float:

@@ -206,7 +206,7 @@ class RollOff(Procedure):
                     "only planes tied on initiative and pilot reaction roll off ("
                     + RULE
                     + "); tied now: "
-                    + ("; ".join(", ".join(t) for t in ties) or "none")
+                    + ("; ".join(", ".join(e.get(p).name for p in t) for t in ties) or "none")
                 )
             names = [e.get(p).name for p in inputs.planes]
         faces, gs = order_by_dice(

@@ -15,6 +15,7 @@ from app.core.procedure import Calculator, Decision, Draft, Procedure, Resolutio
 from app.core.ruleset import ProcedureInputs
 
 from .card import MISSILE_DATA, card_of
+from .geometry import inches
 from .guns import due_rolls
 from .sequence import MISSILES, require_step
 from .state import (
@@ -105,7 +106,7 @@ class MissileLaunch(Calculator):
         data = MISSILE_DATA[inputs.missile]
         if inputs.range_inches > data.range_inches:
             raise RuleViolation(
-                f"{data.name} targets must be within {data.range_inches} inches "
+                f"{data.name} targets must be within {inches(data.range_inches)} "
                 f"(this one is {inputs.range_inches})"
             )
         what = f"{inputs.count} {data.name}" + ("s" if inputs.count > 1 else "")

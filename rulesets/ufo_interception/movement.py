@@ -15,6 +15,7 @@ from app.core.procedure import Calculator, Decision, Draft
 from app.core.ruleset import AircraftInputs
 
 from .card import card_of, printed_anti_grav
+from .geometry import inches
 from .sequence import FIRST_HALF, SECOND_HALF, UFO_MOVES, require_step
 from .state import Ledger, fighter, state_of, ufo
 
@@ -47,12 +48,12 @@ def ufo_move_problems(inputs: UfoMoveInputs) -> list[str]:
     out = []
     limit = min(UFO_MAX_MOVE, inputs.max_speed)
     if inputs.inches > limit:
-        out.append(f"a UFO may move up to {limit} inches this turn (not {inputs.inches})")
+        out.append(f"a UFO may move up to {inches(limit)} this turn (not {inputs.inches})")
     if inputs.direction_change > UFO_MAX_TURN:
         out.append(f"a UFO may change direction up to {UFO_MAX_TURN} degrees")
     if inputs.direction_change and inputs.moved_last_turn > inputs.anti_grav:
         out.append(
-            f"it may not change direction: it moved {inputs.moved_last_turn} inches last turn, "
+            f"it may not change direction: it moved {inches(inputs.moved_last_turn)} last turn, "
             f"further than its anti-grav rating {inputs.anti_grav}"
         )
     return out
@@ -147,7 +148,7 @@ class UfoMove(Calculator):
         turn = (
             f", turning {inputs.direction_change} degrees first" if inputs.direction_change else ""
         )
-        return Decision("legal", f"UFO moves {inputs.inches} inches{turn} ({self.rule})")
+        return Decision("legal", f"UFO moves {inches(inputs.inches)}{turn} ({self.rule})")
 
 
 class AircraftMoveInputs(AircraftInputs):
@@ -164,10 +165,10 @@ def aircraft_move_problems(inputs: AircraftMoveInputs) -> list[str]:
     """Every way this half move breaks UFO rules, Movement (empty: it is legal)."""
     out = []
     if inputs.speed > inputs.top_speed:
-        out.append(f"top speed is {inputs.top_speed} inches (not {inputs.speed})")
+        out.append(f"top speed is {inches(inputs.top_speed)} (not {inputs.speed})")
     if abs(inputs.speed - inputs.previous_speed) > MAX_SPEED_CHANGE:
         out.append(
-            f"speed may change by up to {MAX_SPEED_CHANGE} inches "
+            f"speed may change by up to {inches(MAX_SPEED_CHANGE)} "
             f"({inputs.previous_speed} -> {inputs.speed})"
         )
     if inputs.turn > MAX_AIRCRAFT_TURN:
@@ -254,7 +255,7 @@ class AircraftMove(Calculator):
                 draft.emit(StatusChanged(aircraft=a.id, set=(Status.CRASHED,)))
         outcome = "crashes" if inputs.speed == 0 else "legal"
         half = Fraction(inputs.speed, 2)
-        narrative = f"half {inputs.half} of the move: {half} inches at speed {inputs.speed}"
+        narrative = f"half {inputs.half} of the move: {inches(half)} at speed {inputs.speed}"
         if inputs.turn:
             narrative += f", turning {inputs.turn} degrees {where}"
         if outcome == "crashes":

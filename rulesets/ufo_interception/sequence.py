@@ -12,6 +12,7 @@ from app.core.events import Event, GameAttributesSet, InitiativeSet
 from app.core.ruleset import ActingLine, Step
 
 from .card import MISSILE_DATA, card_of, details_of, firing_initiative, printed_anti_grav
+from .geometry import inches
 from .state import Ledger, in_flight, ray_gun_ledger, state_of
 
 RULE = "UFO rules, Turn Order"
@@ -105,6 +106,15 @@ def ufo_firing_initiative(u: AircraftState) -> int | None:
 
 
 def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[ActingLine]:
+    """Who acts now at this step; after it, the damage rolls and vital-system checks still due
+    (``_due``), whatever the step: a hit's rolls on the Damage Table are owed from the hit on
+    ("Cannon- ... this is number of hits on Damage Table"), and stay in view until rolled (a
+    step or a turn moved on does not hide them)."""
+    lines = _step_lines(engagement, variants)
+    return lines + [line for line in _due(engagement, variants) if line not in lines]
+
+
+def _step_lines(engagement: Engagement, variants: frozenset[str]) -> list[ActingLine]:
     step = engagement.step
     scores = engagement.initiative_scores
     if step == INITIATIVE:
@@ -129,7 +139,7 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
                 # asked for in the form, as a table cell the text does not print (issue 43)
                 turn += f"; the {card_of(u).name} card prints no anti-grav rating: give it"
             out.append(
-                ActingLine(u.id, f"moves up to {limit} inches ({turn})", procedure="ufo_move")
+                ActingLine(u.id, f"moves up to {inches(limit)} ({turn})", procedure="ufo_move")
             )
         return out
     planes = moving_order(engagement)
@@ -139,7 +149,7 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
             ActingLine(
                 a.id,
                 f"moves {which} half of its move "
-                f"({Fraction(state_of(a).speed or 0, 2)} inches)" + _score(a, scores),
+                f"({inches(Fraction(state_of(a).speed or 0, 2))})" + _score(a, scores),
                 procedure="aircraft_move",
             )
             for a in planes

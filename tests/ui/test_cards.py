@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from PySide6.QtCore import QLocale, QPointF, QRectF, QTimer
 from PySide6.QtGui import QColor, QImage, QPageSize, QPainter
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewWidget
-from PySide6.QtWidgets import QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QProgressDialog
 
 from app.core.dice import TableDice
 from app.core.engagement import Engagement, Ledger
@@ -469,3 +469,26 @@ def test_a_card_the_ruleset_cannot_build_says_why(
     assert "THIS CARD COULD NOT BE DRAWN" in cards[a]
     assert "KeyError: 'hit_number'" in cards[a]
     assert "DAMAGE 0 of 3" in next(v for k, v in cards.items() if k != a)
+
+
+def test_the_pdf_name_offered_is_one_every_system_takes(
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Save as PDF offers "<title> cards.pdf" without the characters a file name cannot hold
+    (found at the desk: the demo's "Demo: Phantoms over the Gulf of Tonkin" offered a ":",
+    refused on Windows); the PDF is written where the umpire chose."""
+    s = GameSession.create(tmp_path / "t.airboss", "skirmish", 'Demo: "Red"/Blue? <1>')
+    s.add_aircraft("Red", "jet", "Red 1")
+    offered: list[str] = []
+
+    def save_as(_parent: Any, _title: str, name: str, _filter: str) -> tuple[str, str]:
+        offered.append(name)
+        return str(tmp_path / name), "PDF"
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    dialog = PrintCardsDialog(EngagementModel(s))
+    qtbot.addWidget(dialog)
+    dialog._pdf_button.click()  # noqa: SLF001 - the dialog's "Save as PDF" button
+    assert offered == ["Demo RedBlue 1 cards.pdf"]
+    qtbot.waitUntil(lambda: (tmp_path / "Demo RedBlue 1 cards.pdf").exists(), timeout=30_000)
+    s.close()

@@ -141,3 +141,19 @@ def test_tls_with_a_certificate_and_a_wrong_one_said(desk, certificate, tmp_path
     assert httpx2.get(link + "/state", verify=context).status_code == 200
     with pytest.raises(httpx2.RemoteProtocolError):
         httpx2.get(link.replace("https://", "http://") + "/state")
+
+
+def test_without_its_web_server_the_menu_says_why(desk, qtbot, monkeypatch):
+    """An installation without starlette/uvicorn (a half-made environment): View > Players'
+    screens says in the window why it cannot open, as Print cards does, instead of an uncaught
+    error."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "app.ui.players.bridge", None)  # the import fails
+    window = desk
+    window.players_action.trigger()
+    assert window.players_dialog is None
+    said = window.refusal.text()
+    assert window.refusal.isVisible()
+    assert said.startswith("The players' screens are not available: ")
+    assert "./scripts/setup" in said

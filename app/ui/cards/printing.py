@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import RuleViolation
+from app.core.text import file_stem
 from app.session.roster import Roster
 from app.ui.cards.render import (
     DPI,
@@ -602,7 +603,7 @@ class PrintCardsDialog(QDialog):
 
     @patient
     def _ask_save_pdf(self) -> None:
-        name = f"{self._title()} cards.pdf".replace("/", "-")
+        name = f"{file_stem(self._title(), 'Airboss')} cards.pdf"
         path, _ = QFileDialog.getSaveFileName(self, "Save cards as PDF", name, "PDF (*.pdf)")
         if path and self.save_pdf(path if path.lower().endswith(".pdf") else path + ".pdf"):
             self.accept()

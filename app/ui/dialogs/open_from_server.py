@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import error_text
 from app.session import opening
 from app.session.opening import OVERVIEW_HEAD
-from app.ui.model import describe_error
 from app.ui.widgets.tab_leaves import let_tab_leave
 
 #: how a game from a server is opened
@@ -182,7 +182,7 @@ class OpenFromServerDialog(QDialog):
         try:
             rows = opening.overview(url)
         except Exception as e:  # noqa: BLE001 - an unreachable server is a message
-            self.message.setText(f"Could not list the games: {describe_error(e)}")
+            self.message.setText(f"Could not list the games: {error_text(e)}")
             return False
         self.settings.setValue(URL_KEY, url)
         self._listed = url

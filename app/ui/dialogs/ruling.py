@@ -33,8 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import error_text
 from app.core.ruling import Ruling
-from app.ui.model import EngagementModel, describe_error
+from app.ui.model import EngagementModel
 from app.ui.widgets.message_bar import MessageBar
 from app.ui.widgets.pdf_page import a4_writer
 
@@ -182,7 +183,7 @@ def open_ruling(model: EngagementModel, seq: int, parent: QWidget) -> RulingWind
     try:
         ruling = model.odds.ruling(seq, undone)
     except Exception as e:  # noqa: BLE001 - a log that cannot be read is said, never fatal
-        model.refused.emit(f"No ruling for log entry {seq}: {describe_error(e)}")
+        model.refused.emit(f"No ruling for log entry {seq}: {error_text(e)}")
         return None
     window = RulingWindow(model, ruling, parent)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -36,12 +36,13 @@ from typing import TYPE_CHECKING, cast
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QImage
 
+from app.core.errors import error_text
 from app.core.paths import user_data_dir
 from app.core.where import is_url
 from app.resources import DEMO
 from app.startup.summary import UNREAD, kept_rows
 from app.startup.summary_child import Pending
-from app.ui.model import EngagementModel, describe_error
+from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow, settle
 from app.ui.shell.qt_app import application
 
@@ -99,7 +100,7 @@ def start_game(
 
             return create_demo_game(demo=demo), ""
         except Exception as e:  # noqa: BLE001 - no demo is a message, not a crash
-            return None, f"No demo game: {describe_error(e)}"
+            return None, f"No demo game: {error_text(e)}"
     if last:
         if not is_url(str(last)) and not Path(str(last)).exists():
             return None, f"The last game, {last}, is no longer there."
@@ -113,7 +114,7 @@ def start_game(
 def _why(target: str, e: Exception) -> str:
     """Why ``target`` was not opened, its name said once: the store's messages begin with the
     game file's name, which the desk's own message has just said."""
-    why = describe_error(e)
+    why = error_text(e)
     head, sep, rest = why.partition(": ")
     if sep and not is_url(target):
         try:

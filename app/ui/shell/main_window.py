@@ -28,10 +28,10 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from app.core.errors import StoreError
+from app.core.errors import StoreError, error_text
 from app.core.where import is_url
 from app.resources import ICON_SVG
-from app.ui.model import EngagementModel, describe_error
+from app.ui.model import EngagementModel
 from app.ui.shell.desk_layout import (
     DESK,
     HEIGHTS,
@@ -797,7 +797,7 @@ class MainWindow(QMainWindow):
         try:
             session = GameSession.create(path, ruleset, title, list(variants))
         except (StoreError, KeyError, ValueError) as e:
-            self.show_refusal(f"New game not created: {describe_error(e)}")
+            self.show_refusal(f"New game not created: {error_text(e)}")
             return False
         except Exception as e:  # noqa: BLE001 - a ruleset's own error, shown not crashed
             self.show_refusal(f"New game not created: {type(e).__name__}: {e}")
@@ -821,7 +821,7 @@ class MainWindow(QMainWindow):
         try:
             session = GameSession.open(where)
         except Exception as e:  # noqa: BLE001 - a corrupt or foreign file is a message
-            self.show_refusal(f"Could not open {where}: {describe_error(e)}")
+            self.show_refusal(f"Could not open {where}: {error_text(e)}")
             return False
         self.show_session(session)
         return True
@@ -860,7 +860,7 @@ class MainWindow(QMainWindow):
         try:
             session = GameSession.open(url, game=game_id, read_only=role != "station")
         except Exception as e:  # noqa: BLE001 - an unreachable server is a message
-            self.show_refusal(f"Could not open the game on the server: {describe_error(e)}")
+            self.show_refusal(f"Could not open the game on the server: {error_text(e)}")
             return False
         if role == PLAYERS:
             model = EngagementModel(session)
@@ -1128,11 +1128,17 @@ class MainWindow(QMainWindow):
         self.readings_dialog = ReadingsDialog(current, chosen, self)
         self.readings_dialog.show()
 
-    def open_players_screens(self) -> QWidget:
-        """View > Players' screens (issue 48): each side's page, off until started there."""
-        from app.ui.players.bridge import PlayersBridge
-        from app.ui.players.dialog import PlayersDialog
-
+    def open_players_screens(self) -> QWidget | None:
+        """View > Players' screens (issue 48): each side's page, off until started there; an
+        installation without its web server (starlette, uvicorn) says so, as printing does."""
+        try:
+            from app.ui.players.bridge import PlayersBridge
+            from app.ui.players.dialog import PlayersDialog
+        except ImportError as e:
+            self.show_refusal(
+                f"The players' screens are not available: {e} (run ./scripts/setup again)"
+            )
+            return None
         if self.players_dialog is None:
             self.players_bridge = PlayersBridge(self.model, self)
             self.players_dialog = PlayersDialog(self.players_bridge, self)

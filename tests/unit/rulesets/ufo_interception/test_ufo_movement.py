@@ -124,3 +124,15 @@ def test_aircraft_reduced_to_0_speed_crashes() -> None:
         e, "aircraft_move", {"aircraft": "blue2", "speed": 0, "previous_speed": 2, "top_speed": 8}
     )
     assert res.outcome == "crashes" and "crashed" in e.aircraft["blue2"].status
+
+
+def test_a_narrative_says_one_inch_not_one_inches() -> None:
+    """UFO rules, Movement (found at the desk: "UFO moves 1 inches"): a distance read aloud
+    is "1 inch" or "1/2 inch", "6 inches" for more."""
+    e = at(standard(), UFO_MOVES)
+    _, res = perform(e, "ufo_move", {"aircraft": "saucer", "inches": 1, "anti_grav": 7})
+    assert "UFO moves 1 inch " in res.narrative
+    e = at(standard(), FIRST_HALF)
+    pre = MOVE.prefill(e, "blue1", None)
+    _, res = perform(e, "aircraft_move", {**pre, "aircraft": "blue1", "speed": 7})
+    assert "7/2 inches at speed 7" in res.narrative

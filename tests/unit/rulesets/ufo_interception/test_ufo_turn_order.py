@@ -13,6 +13,7 @@ from app.core.procedure import Procedure
 from rulesets.ufo_interception import RULESET
 from rulesets.ufo_interception.sequence import (
     CANNON_1,
+    CANNON_2,
     FIRST_HALF,
     INITIATIVE,
     MISSILES,
@@ -97,7 +98,7 @@ def test_roll_off_for_tied_players_only() -> None:
     )
     assert res.outcome == "c, [a = b roll off]"
     assert e.attributes["initiative_ties"] == [["a", "b"]]
-    with pytest.raises(RuleViolation, match="only planes tied"):
+    with pytest.raises(RuleViolation, match=r"only planes tied .*; tied now: A, B$"):
         perform(e, "initiative_roll_off", {"planes": ["a", "c"]}, [1, 2])
     # the roll-off form comes filled with the tied planes, never typed ids (issue 14)
     assert RULESET.procedures["initiative_roll_off"].prefill(e, None, None) == {
@@ -192,6 +193,22 @@ def test_missile_firing_lists_damage_due_and_vital_checks() -> None:
     acts = said(RULESET.acting(at(e, MISSILES)))
     assert ("saucer", "2 roll(s) on the damage table due") in acts
     assert ("blue2", "vital system check: d6 less than total damage ejects") in acts
+
+
+def test_damage_rolls_due_stay_in_view_from_the_hit_until_rolled() -> None:
+    """UFO rules, Hitting ("Cannon- ... this is number of hits on Damage Table"): the rolls a
+    hit owes are listed from the step of the hit on, at every step and into the next turn,
+    until they are rolled (found at the desk: listed only at Missile Firing, so a step or a
+    turn moved on hid them)."""
+    e = at(rolled(), CANNON_1)
+    e, _ = perform(e, "cannon", {"attacker": "blue1", "target": "saucer", "range_inches": 2}, [3])
+    due = ("saucer", "2 roll(s) on the damage table due")
+    for step in (CANNON_1, SECOND_HALF, CANNON_2, MISSILES):
+        assert said(RULESET.acting(at(e, step))).count(due) == 1, step
+    assert due in said(RULESET.acting(at(e, UFO_MOVES, turn=2)))
+    e, _ = perform(e, "damage_roll", {"target": "saucer", "target_type": "ufo"}, [3, 4])
+    e, _ = perform(e, "damage_roll", {"target": "saucer", "target_type": "ufo"}, [3, 4])
+    assert not any("damage table due" in what for _, what in said(RULESET.acting(e)))
 
 
 def test_initiative_for_a_plane_whose_name_is_its_id() -> None:
