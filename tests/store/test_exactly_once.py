@@ -173,7 +173,7 @@ def test_the_desk_says_not_known_yet_then_saved_and_asks_in_the_background(
     qtbot.addWidget(window)
     model.attempt(s.clock.next_step)
     assert "not known yet" in window.refusal.message
-    qtbot.waitUntil(lambda: "saved: Turn 1" in window.refusal.message, timeout=3000)
+    qtbot.waitUntil(lambda: "saved: Turn 1" in window.refusal.message, timeout=30_000)
     assert "The server has answered" in window.refusal.message
     assert s.engagement.step == 1 and not s.log.unsettled
     model.set_session(None)

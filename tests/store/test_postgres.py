@@ -144,9 +144,10 @@ def test_conflict_prints_nothing_on_stderr(
 
 
 def test_a_station_sees_another_stations_action_live(pg_url: str, qtbot) -> None:
-    """Issue 17: a desk on a server game shows another station's action within a second with
-    no action of its own: the append NOTIFYs, the desk LISTENs and catches up from its last
-    seq through the same projection (no reread of the log)."""
+    """Issue 17: a desk on a server game shows another station's action at once with no
+    action of its own: the append NOTIFYs, the desk LISTENs and catches up from its last
+    seq through the same projection (no reread of the log). Its own look put off for a
+    minute, the announcement is what brings the action (however busy the machine)."""
     from app.ui.model import EngagementModel
 
     first = GameSession.create(pg_url, ruleset="skirmish", title="Live")
@@ -154,9 +155,12 @@ def test_a_station_sees_another_stations_action_live(pg_url: str, qtbot) -> None
     model = EngagementModel(GameSession.open(pg_url, game=first.game_id))
     seen: list[int] = []
     model.appended.connect(lambda envs: seen.extend(e.seq for e in envs))
+    model.follow()  # listening
+    model._follow.setInterval(60_000)
+    model._follow.start()
     first.clock.next_step()
     first.perform("afterburner", {"aircraft": blue})
-    qtbot.waitUntil(lambda: model.engagement == first.engagement, timeout=1000)
+    qtbot.waitUntil(lambda: model.engagement == first.engagement, timeout=30_000)
     assert seen == [e.seq for e in first.events()][-len(seen) :] and len(seen) >= 2
     # quiet: asking again reads nothing
     assert model.session.log.follow() == []
@@ -256,7 +260,7 @@ def test_a_server_that_went_away_mid_game_is_reconnected_nothing_lost(qtbot) -> 
         assert model._follow.isActive()
         club_server.start(root=root, port=54341, listen="")  # ... and comes back
         first.perform("afterburner", {"aircraft": blue})
-        qtbot.waitUntil(lambda: model.engagement == first.engagement, timeout=3000)
+        qtbot.waitUntil(lambda: model.engagement == first.engagement, timeout=30_000)
         assert [e.seq for e in model.session.events()] == [e.seq for e in first.events()]
         model.set_session(None)
         first.close()

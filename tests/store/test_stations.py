@@ -115,7 +115,7 @@ def test_a_read_only_desk_follows_live_and_refuses_every_action(pg_url, game, wi
         assert not act.isEnabled() and "read-only" in act.statusTip()
     before = game.engagement.seq
     game.clock.next_step()  # the station acts ...
-    qtbot.waitUntil(lambda: window.model.engagement == game.engagement, timeout=2000)
+    qtbot.waitUntil(lambda: window.model.engagement == game.engagement, timeout=30_000)
     assert "Turn 1" in window.status_labels["turn"].text()
     # ... and the HQ desk's actions stay disabled after the live update
     for act in acting:
@@ -142,7 +142,7 @@ def test_the_player_display_of_a_server_game_shows_nothing_umpire_only(pg_url, g
     assert view.model.session.read_only
     red = next(a.id for a in game.engagement.aircraft.values() if a.name == "Red 1")
     game.perform("gun_attack", {"attacker": blue, "target": red}, TableDice([6]))
-    qtbot.waitUntil(lambda: view.model.engagement == game.engagement, timeout=2000)
+    qtbot.waitUntil(lambda: view.model.engagement == game.engagement, timeout=30_000)
     texts = view.texts()
     shown = "\n".join(texts).lower()
     assert any("Red 1" in t and "damage 2/" in t for t in texts)  # public: the damage taken
@@ -156,7 +156,7 @@ def test_the_player_display_of_a_server_game_shows_nothing_umpire_only(pg_url, g
     view.model.attempt(view.model.session.clock.next_step)
     assert refused and "read-only" in refused[0]
     view.close()
-    qtbot.waitUntil(lambda: not window.player_displays, timeout=2000)
+    qtbot.waitUntil(lambda: not window.player_displays, timeout=30_000)
 
 
 def test_a_refused_password_is_a_clear_message_without_the_password(pg_url, window):
@@ -222,7 +222,8 @@ def test_the_desk_follows_at_the_announcement_not_at_its_next_look(pg_url, game,
     model._follow.setInterval(60_000)
     model._follow.start()
     game.clock.next_step()
-    qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=1000)
+    # well within the minute of the desk's own look, however busy the machine
+    qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=30_000)
     game.clock.next_step()
-    qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=1000)
+    qtbot.waitUntil(lambda: model.engagement == game.engagement, timeout=30_000)
     model.set_session(None)

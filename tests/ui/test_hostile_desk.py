@@ -4,12 +4,16 @@
 KeyboardInterrupt, hangs, returns the wrong type), and the umpire drives the real MainWindow
 through it: it opens, he presses Next step, opens the gun line, reads the odds, resolves,
 looks at the cards. The desk survives every case, shows the message where he looks, writes
-nothing, and a hang ends within the (shortened) time limit while the desk keeps turning."""
+nothing, and a hang ends within the (shortened) time limit while the desk keeps turning.
+
+The desk's waits here are timed on a ``LoopClock`` (tests/ui/loop_clock.py), which moves only
+as the desk's event loop turns: a time limit ends, and the waiting dialog appears, after so
+many turns of the loop, on a loaded machine as on an idle one."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,12 +24,14 @@ from PySide6.QtWidgets import QApplication
 
 import app.core.card_face
 import app.session.guard
+from app.core.dice import SeededDice
 from app.core.ruleset import Lines
 from app.session import GameSession
 from app.ui.action_form.chain_odds import ChainOddsLine
 from app.ui.model import EngagementModel
 from app.ui.shell import guest_worker
 from app.ui.shell.main_window import MainWindow
+from tests.ui.loop_clock import STEP, LoopClock
 
 #: the desk's own ``ANSWER_LATER_AFTER`` (the suite's conftest sets a long one elsewhere)
 DESK_ANSWER_LATER_AFTER = guest_worker.ANSWER_LATER_AFTER
@@ -36,6 +42,9 @@ LIMIT = 0.5
 HOWS = ("raise", "exit", "interrupt", "hang", "wrong_type")
 #: the guarded call that works out whether each "who acts now" line can act
 LINES = "who acts now (can each line act)"
+#: how long a test waits for what the desk does at its own pace (an answer, a time limit on
+#: the loop clock, the window system's activation): generous, the pace is not what is tested
+WITHIN_MS = 30_000
 
 
 def said(how: str, call: str) -> str:
@@ -73,8 +82,16 @@ def _no_desk_left() -> Iterator[None]:
 
 
 @pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopClock]:
+    """The desk's waits for the ruleset timed on the event loop's turns (``LoopClock``)."""
+    loop_clock = LoopClock().install(monkeypatch)
+    yield loop_clock
+    loop_clock.stop()
+
+
+@pytest.fixture
 def game(
-    hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    hostile_site: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: LoopClock
 ) -> Iterator[GameSession]:
     """A guest game in its Combat step (who acts now: each aircraft may fire its guns)."""
     monkeypatch.setattr(app.session.guard, "TIME_LIMIT", LIMIT)
@@ -114,7 +131,7 @@ def open_desk(qtbot: Any, tmp_path: Path, session: GameSession) -> MainWindow:
 def answered(qtbot: Any) -> None:
     """Wait until no action of the desk waits for the ruleset (it answered, or was given up
     at its time limit): the desk's event loop turned meanwhile (issue 44)."""
-    qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=30_000)
+    qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=WITHIN_MS)
 
 
 def click(qtbot: Any, button: Any) -> None:
@@ -148,7 +165,7 @@ def settle(hostile_site: ModuleType) -> None:
 
 
 def wait_for_odds_message(qtbot: Any, combat: Any, text: str) -> None:
-    qtbot.waitUntil(lambda: text in combat.odds_message.text(), timeout=int(LIMIT * 1000) + 5000)
+    qtbot.waitUntil(lambda: text in combat.odds_message.text(), timeout=WITHIN_MS)
 
 
 @pytest.mark.parametrize("how", HOWS)
@@ -305,33 +322,28 @@ def test_cards(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, how
 
 
 def test_the_desk_keeps_turning_while_a_ruleset_hangs(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, clock: LoopClock
 ) -> None:
     """Next step into a ruleset that hangs in ``on_clock``: the desk's event loop keeps
-    turning (a timer ticks all along, the window repaints) until the time limit ends the
-    wait, and then the message is shown."""
+    turning (a timer ticks all along) until the time limit ends the wait, and then the
+    message is shown. The time limit is on the ``LoopClock``, which only the event loop
+    moves: a desk that waited for the call without turning its loop would never reach the
+    limit on it (it would end the wait by the real time, with the clock where it was)."""
     window = open_desk(qtbot, tmp_path, game)
     turn = window.panels["turn"]
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
-    timer.start()
     hostile_site.MISBEHAVE["on_clock"] = "hang"
-    start = time.monotonic()
+    start, ticks = clock.monotonic(), clock.ticks
     click(qtbot, turn.next_button)
-    took = time.monotonic() - start
-    timer.stop()
-    assert LIMIT <= took < LIMIT + 3
-    during = [t for t in ticks if start <= t <= start + took]
-    # the timer fired while the ruleset hung (a few times at least: on a loaded 2-core
-    # machine an idle event loop is woken late)
-    assert len(during) >= 2, during
+    took = clock.monotonic() - start
+    # the loop turned the whole time limit's worth while the ruleset hung, and the wait
+    # ended soon after it (within 300 turns of the loop)
+    assert LIMIT <= took < LIMIT + 3, took
+    assert clock.ticks - ticks >= LIMIT / STEP
     assert said("hang", "on_clock (what happens by itself)") in turn.message.message
     # the same call again while the ruleset still hangs: said at once, no second wait
-    start = time.monotonic()
+    start = clock.monotonic()
     click(qtbot, turn.next_button)
-    assert time.monotonic() - start < LIMIT
+    assert clock.monotonic() - start < LIMIT
     assert "and is still busy with it" in turn.message.message
     settle(hostile_site)  # the ruleset answers at last: the desk asks it again
     click(qtbot, turn.next_button)
@@ -339,27 +351,35 @@ def test_the_desk_keeps_turning_while_a_ruleset_hangs(
 
 
 def test_odds_are_worked_out_off_the_gui_thread(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, monkeypatch
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, monkeypatch
 ) -> None:
-    """Odds that hang: the Combat panel says it is working them out and the umpire types on
-    meanwhile; after the time limit it says the ruleset did not answer; nothing is written."""
-    limit = 2.0  # long enough to see "Working out the odds…" on a busy machine
-    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", limit)
+    """Odds that hang: while the ruleset is in them, the Combat panel says it is working them
+    out and the umpire types on meanwhile; after the time limit (the desk's own, 5 s: the
+    panel is looked at well within it on a loaded machine too) it says the ruleset did not
+    answer; nothing is written."""
     before = log(game)
     window = open_desk(qtbot, tmp_path, game)
+    hanging: list[str] = []  # the odds the ruleset is in, as it enters them
+    misbehave = hostile_site._misbehave  # noqa: SLF001
+
+    def entered(method: str) -> Any:
+        if hostile_site.MISBEHAVE.get(method) == "hang":
+            hanging.append(method)
+        return misbehave(method)
+
+    monkeypatch.setattr(hostile_site, "_misbehave", entered)
     hostile_site.MISBEHAVE["odds"] = "hang"
-    start = time.monotonic()
     combat = open_gun_line(qtbot, window)
-    assert time.monotonic() - start < limit  # the panel opened without waiting for the odds
-    qtbot.waitUntil(lambda: combat.odds_message.text() == "Working out the odds…", timeout=3000)
+    qtbot.waitUntil(lambda: "odds" in hanging, timeout=WITHIN_MS)
+    # the panel opened and says so while the ruleset is in the odds (not after their limit)
+    assert combat.odds_message.text() == "Working out the odds…"
     spin = combat.form.editor("modifier")
     spin.setFocus()
     spin.selectAll()
     qtbot.keyClicks(spin, "2")  # the desk takes the umpire's typing while the odds hang
     assert spin.text() == "2" and combat.prepared.value("modifier").value == 2
-    expected = f"the ruleset {NAME} did not answer in {limit:g} s (odds of Gun attack)"
-    qtbot.waitUntil(lambda: expected in combat.odds_message.text(), timeout=10_000)
-    assert time.monotonic() - start < limit + 5
+    expected = f"the ruleset {NAME} did not answer in {long_limit:g} s (odds of Gun attack)"
+    qtbot.waitUntil(lambda: expected in combat.odds_message.text(), timeout=WITHIN_MS)
     assert combat.odds_table.rowCount() == 0
     assert log(game) == before
 
@@ -369,15 +389,20 @@ def test_the_game_does_not_change_under_a_ruleset_call(
 ) -> None:
     """While Resolve waits for a slow ruleset the desk keeps turning, but another station's
     action is taken in only after the call: the result worked out on the game as it was is
-    refused as "another station or window acted first", and nothing of it is written."""
+    refused as "another station or window acted first", and nothing of it is written. The
+    ruleset's roll answers only once the other station has acted (whatever the machine's
+    pace, the station acts while the desk waits for it)."""
     monkeypatch.setattr(app.session.guard, "TIME_LIMIT", 5)
     window = open_desk(qtbot, tmp_path, game)
     combat = open_gun_line(qtbot, window)
     gun = game.ruleset.procedures["gun_attack"]
     real = gun.decide
+    rolling, acted = threading.Event(), threading.Event()
 
     def slow(inputs: Any, dice: Any, draft: Any) -> Any:
-        time.sleep(0.8)
+        if isinstance(dice, SeededDice):  # Resolve's roll (not the odds' walks over the dice)
+            rolling.set()
+            acted.wait(WITHIN_MS / 1000)
         return real(inputs, dice, draft)
 
     monkeypatch.setattr(gun, "decide", slow)
@@ -385,17 +410,24 @@ def test_the_game_does_not_change_under_a_ruleset_call(
     seen: list[int] = []
 
     def elsewhere() -> None:
+        if not rolling.is_set() or acted.is_set():
+            return
         station.roster.adjust_ledger("red-1", "ammunition", -1, "another station")
         window.model.follow()  # asked while the ruleset works: taken in after it
         seen.append(game.engagement.seq)
+        acted.set()
 
     before = game.engagement.seq
     refused: list[str] = []  # as the Combat panel said it (the station's action taken in next)
     combat.draft.refused.connect(refused.append)
-    QTimer.singleShot(200, elsewhere)
+    poke = QTimer()  # the other station acts once the desk waits for the roll
+    poke.setInterval(10)
+    poke.timeout.connect(elsewhere)
+    poke.start()
     click(qtbot, combat.resolve_button)
+    poke.stop()
     station.close()
-    assert seen == [before]
+    assert acted.is_set() and seen == [before]
     assert any("another station or window acted first" in r for r in refused), refused
     said = [narrative for _, narrative in log(game)]
     assert said[-1].startswith("Red 1 spends 1") and not any("gun roll" in n for n in said)
@@ -404,14 +436,22 @@ def test_the_game_does_not_change_under_a_ruleset_call(
 class StopWaiting:
     """Watches for the desk's "Waiting for the ruleset" dialogs from a timer (the desk's event
     loop turns while it waits) and, ``press``, gives up on each with a click on Stop waiting
-    or Esc; notes what the umpire saw."""
+    or Esc (once ``ready()``: what the test does while the dialog is up is done); notes what
+    the umpire saw. Times are on the desk's ``clock``."""
 
-    def __init__(self, qtbot: Any, press: str | None = "click") -> None:
-        self.qtbot, self.press = qtbot, press
+    def __init__(
+        self,
+        qtbot: Any,
+        clock: LoopClock,
+        press: str | None = "click",
+        ready: Callable[[], bool] = lambda: True,
+    ) -> None:
+        self.qtbot, self.press, self.clock, self.ready = qtbot, press, clock, ready
         self.seen: list[str] = []  # each dialog's first text
         self.appeared_after: list[float] = []  # each dialog: s from the start of its wait
         self.modal: list[bool] = []
         self._dialogs: list[Any] = []
+        self._pressed: list[Any] = []
         self.timer = QTimer()
         self.timer.setInterval(20)
         self.timer.timeout.connect(self._look)
@@ -423,14 +463,16 @@ class StopWaiting:
         from app.ui.shell import guest_worker
 
         dialog = guest_worker.shown
-        if dialog is None or not dialog.isVisible() or dialog in self._dialogs:
+        if dialog is None or not dialog.isVisible():
             return
-        self._dialogs.append(dialog)
-        self.seen.append(dialog.label.text())
-        self.appeared_after.append(time.monotonic() - dialog.since)
-        self.modal.append(QApplication.activeModalWidget() is dialog and dialog.isModal())
-        if self.press is None:
+        if dialog not in self._dialogs:
+            self._dialogs.append(dialog)
+            self.seen.append(dialog.label.text())
+            self.appeared_after.append(self.clock.monotonic() - dialog.since)
+            self.modal.append(QApplication.activeModalWidget() is dialog and dialog.isModal())
+        if self.press is None or dialog in self._pressed or not self.ready():
             return
+        self._pressed.append(dialog)
         if self.press == "click":
             self.qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
         else:
@@ -464,17 +506,23 @@ def assert_gave_up_soon(watch: StopWaiting, took: float, limit: float, call: str
 
 @pytest.mark.parametrize("press", ["click", "escape"])
 def test_stop_waiting_for_steps(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, press
+    hostile_site: ModuleType,
+    game: GameSession,
+    qtbot,
+    tmp_path,
+    long_limit,
+    clock: LoopClock,
+    press,
 ) -> None:
     """``steps`` hangs as the desk opens: the waiting dialog appears within a second, Stop
     waiting (or Esc) ends the wait at once, the desk says which ruleset and call; nothing is
     written."""
     before = log(game)
     hostile_site.MISBEHAVE["steps"] = "hang"
-    watch = StopWaiting(qtbot, press)
-    start = time.monotonic()
+    watch = StopWaiting(qtbot, clock, press)
+    start = clock.monotonic()
     window = open_desk(qtbot, tmp_path, game)
-    took = time.monotonic() - start
+    took = clock.monotonic() - start
     call = "steps (sequence of play)"
     assert_gave_up_soon(watch, took, long_limit, call)
     assert f"the ruleset {NAME} did not answer in " in window.refusal.message
@@ -483,16 +531,16 @@ def test_stop_waiting_for_steps(
 
 
 def test_stop_waiting_for_acting(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, clock: LoopClock
 ) -> None:
     """``acting`` hangs as the desk opens: Stop waiting, and who acts now says why it cannot
     be shown."""
     before = log(game)
     hostile_site.MISBEHAVE["acting"] = "hang"
-    watch = StopWaiting(qtbot)
-    start = time.monotonic()
+    watch = StopWaiting(qtbot, clock)
+    start = clock.monotonic()
     window = open_desk(qtbot, tmp_path, game)
-    took = time.monotonic() - start
+    took = clock.monotonic() - start
     call = "acting (who acts now)"
     assert_gave_up_soon(watch, took, long_limit, call)
     [line] = acting_lines(window)
@@ -502,17 +550,17 @@ def test_stop_waiting_for_acting(
 
 
 def test_stop_waiting_for_prepare(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, clock: LoopClock
 ) -> None:
     """``prefill`` hangs when the umpire opens the gun line: Stop waiting, and the Combat
     panel says the ruleset did not answer in preparing the form."""
     before = log(game)
     window = open_desk(qtbot, tmp_path, game)
     hostile_site.MISBEHAVE["prefill"] = "hang"
-    watch = StopWaiting(qtbot)
-    start = time.monotonic()
+    watch = StopWaiting(qtbot, clock)
+    start = clock.monotonic()
     combat = open_gun_line(qtbot, window)
-    took = time.monotonic() - start
+    took = clock.monotonic() - start
     call = "prepare Gun attack"
     assert_gave_up_soon(watch, took, long_limit, call)
     assert f"the ruleset {NAME} did not answer in " in combat.refusal.message
@@ -521,7 +569,13 @@ def test_stop_waiting_for_prepare(
 
 
 def test_stop_waiting_for_resolve(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, monkeypatch
+    hostile_site: ModuleType,
+    game: GameSession,
+    qtbot,
+    tmp_path,
+    long_limit,
+    clock: LoopClock,
+    monkeypatch,
 ) -> None:
     """The gun attack's ``resolve`` hangs when the umpire presses Resolve: Stop waiting, the
     Combat panel says so, nothing is written; the desk's Next step is not reached while the
@@ -555,10 +609,12 @@ def test_stop_waiting_for_resolve(
     poke.setInterval(10)
     poke.timeout.connect(click_next_while_waiting)
     poke.start()
-    watch = StopWaiting(qtbot)
-    start = time.monotonic()
+    # Stop waiting once a click on Next step was tried while the dialog is up (both timers
+    # may fire in the same turn of the loop)
+    watch = StopWaiting(qtbot, clock, ready=lambda: bool(clicked_next))
+    start = clock.monotonic()
     click(qtbot, combat.resolve_button)
-    took = time.monotonic() - start
+    took = clock.monotonic() - start
     poke.stop()
     call = "resolve Gun attack"
     assert_gave_up_soon(watch, took, long_limit, call)
@@ -570,7 +626,7 @@ def test_stop_waiting_for_resolve(
 
 
 def test_stop_waiting_for_on_clock(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit
+    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, clock: LoopClock
 ) -> None:
     """Next step into an ``on_clock`` that hangs: Esc on the dialog, the clock unmoved, and
     the desk's window and the widget the umpire was on have the focus again."""
@@ -582,26 +638,33 @@ def test_stop_waiting_for_on_clock(
     turn = window.panels["turn"]
     window.activateWindow()
     turn.next_button.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is turn.next_button, timeout=3000)
-    watch = StopWaiting(qtbot, "escape")
-    start = time.monotonic()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is turn.next_button, timeout=WITHIN_MS)
+    watch = StopWaiting(qtbot, clock, "escape")
+    start = clock.monotonic()
     qtbot.keyClick(turn.next_button, Qt.Key.Key_Space)  # Next step from the keyboard
     answered(qtbot)
-    took = time.monotonic() - start
+    took = clock.monotonic() - start
     call = "on_clock (what happens by itself)"
     assert_gave_up_soon(watch, took, long_limit, call)
     assert stopped(call) in turn.message.message
     assert turn.heading.text() == "Turn 1 — Combat"
     assert log(game) == before
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=3000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WITHIN_MS)
     assert QApplication.focusWidget() is turn.next_button
 
 
 def test_a_call_answered_within_the_delay_shows_no_dialog(
-    hostile_site: ModuleType, game: GameSession, qtbot, tmp_path, long_limit, monkeypatch
+    hostile_site: ModuleType,
+    game: GameSession,
+    qtbot,
+    tmp_path,
+    long_limit,
+    clock: LoopClock,
+    monkeypatch,
 ) -> None:
     """A gun attack that takes a tenth of a second (under ``DIALOG_AFTER_MS``) resolves
-    with no waiting dialog; one that takes longer shows it until it answers, and resolves."""
+    with no waiting dialog; one that takes longer shows it until it answers, and resolves.
+    Both take their time on the desk's clock: the event loop turns that long meanwhile."""
     from app.ui.shell import guest_worker
 
     window = open_desk(qtbot, tmp_path, game)
@@ -610,7 +673,7 @@ def test_a_call_answered_within_the_delay_shows_no_dialog(
     pause = [0.1]
 
     def slow(*args: Any, **kwargs: Any) -> Any:
-        time.sleep(pause[0])
+        clock.hold(pause[0])
         return real(*args, **kwargs)
 
     monkeypatch.setattr(gun, "resolve", slow)
@@ -620,14 +683,17 @@ def test_a_call_answered_within_the_delay_shows_no_dialog(
         before = len(log(game))
         combat = open_gun_line(qtbot, window)
         assert combat.prepared is not None
-        watch = StopWaiting(qtbot, press=None)
+        # the umpire's click on Resolve activates the desk's window first (the test's click
+        # does not: it waits for the window system to give it back after the line's own wait)
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WITHIN_MS)
+        watch = StopWaiting(qtbot, clock, press=None)
         click(qtbot, combat.resolve_button)
         watch.stop()
         assert bool(watch.seen) is dialog, watch.seen
         assert guest_worker.shown is None
         assert any("gun roll" in narrative for _, narrative in log(game)[before:])
-        # the desk has the keyboard back at once: the next key goes to its window (activated
-        # by the window system in an event of its own, which comes before the next key)
-        qtbot.waitUntil(lambda: QApplication.focusWidget() is not None, timeout=1000)
+        # the desk has the keyboard back: the next key goes to its window (activated by the
+        # window system in an event of its own, which comes before the next key)
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is not None, timeout=WITHIN_MS)
         focus = QApplication.focusWidget()
         assert focus is not None and focus.window() is window, focus

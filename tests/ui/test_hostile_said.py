@@ -23,8 +23,9 @@ from app.ui.shell.main_window import MainWindow
 from tests.ui import test_hostile_desk as desk
 from tests.ui.test_hostile_desk import HOWS, LIMIT, NAME, detail, open_desk, open_gun_line, said
 
-#: the guest game in its Combat step (the hostile desk's fixture)
-game = desk.game
+#: the guest game in its Combat step, its waits timed on the desk's event loop (the hostile
+#: desk's fixtures)
+game, clock = desk.game, desk.clock
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +40,7 @@ def log(s: GameSession) -> list[tuple[int, str]]:
 def in_the_bar(qtbot: Any, window: MainWindow, how: str, call: str, method: str) -> str:
     """The desk's own message bar says the ruleset, the call and what happened."""
     expected = said(how, call)
-    qtbot.waitUntil(lambda: expected in window.refusal.message, timeout=int(LIMIT * 1000) + 8000)
+    qtbot.waitUntil(lambda: expected in window.refusal.message, timeout=desk.WITHIN_MS)
     message = window.refusal.message
     assert NAME in message and detail(how, method) in message
     return message
@@ -64,7 +65,7 @@ def test_card_spec(hostile_site: ModuleType, game: GameSession, qtbot, tmp_path,
     dialog = PrintCardsDialog(window.model, [], window)  # as File > Print cards makes it
     qtbot.addWidget(dialog)
     dialog.show()  # its preview drawn: the ruleset's calls answered or given up
-    qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=30_000)
+    qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=desk.WITHIN_MS)
     dialog.faces()
     message = in_the_bar(qtbot, window, how, "card_spec (control card)", "card_spec")
     if how == "wrong_type":
@@ -142,7 +143,7 @@ def test_an_event_the_rules_did_not_make_is_refused_and_said(
     combat = open_gun_line(qtbot, window)
     qtbot.mouseClick(combat.resolve_button, Qt.MouseButton.LeftButton)
     expected = f"the ruleset {NAME} failed in resolve Gun attack"
-    qtbot.waitUntil(lambda: expected in window.refusal.message, timeout=8000)
+    qtbot.waitUntil(lambda: expected in window.refusal.message, timeout=desk.WITHIN_MS)
     message = window.refusal.message
     assert "emitted events its rules (decide) did not make with these dice: damage taken" in message
     assert log(game) == before

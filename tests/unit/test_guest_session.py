@@ -28,6 +28,9 @@ from app.session import GameSession
 
 NAME = "Guest (hostile test ruleset) (guest)"
 LIMIT = 0.3
+#: the time limit raised for a call that must not wait for one still hanging: waiting would
+#: take all of it, far beyond what the call takes on the busiest machine (half of it)
+RAISED = 60.0
 HOWS = ("raise", "exit", "interrupt", "hang", "wrong_type")
 
 
@@ -132,7 +135,7 @@ def test_a_roll_whose_odds_fail_is_recorded_without_them(
 
 
 def test_a_roll_whose_odds_were_given_up_is_recorded_at_once_without_them(
-    game: GameSession, hostile_site: ModuleType
+    game: GameSession, hostile_site: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Odds that hung when the desk asked for them (given up after the time limit, still
     working) are not asked again by the resolve, which would wait for them as long: the roll
@@ -142,9 +145,10 @@ def test_a_roll_whose_odds_were_given_up_is_recorded_at_once_without_them(
     with pytest.raises(GuestTimeout):
         game.odds.odds(ready)
     n = len(game.events())
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", RAISED)
     start = time.monotonic()
     game.actions.resolve(ready, SeededDice(3))
-    assert time.monotonic() - start < LIMIT  # the odds still hanging were not waited for
+    assert time.monotonic() - start < RAISED / 2  # the odds still hanging were not waited for
     assert len(game.events()) > n and _stored_odds(game) is None
 
 
@@ -172,7 +176,7 @@ def test_a_scripts_perform_hands_its_rules_to_the_worker_once(
 
 
 def test_odds_that_hang_after_a_scripts_perform_leave_the_roll_recorded_without_them(
-    game: GameSession, hostile_site: ModuleType
+    game: GameSession, hostile_site: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The odds worked out after the resolve, in the same worker, have a time limit of their
     own: they hang, the roll is recorded without them once it passes, and they are given up
@@ -184,9 +188,10 @@ def test_odds_that_hang_after_a_scripts_perform_leave_the_roll_recorded_without_
     assert time.monotonic() - start < LIMIT + 3
     assert len(game.events()) > n and _stored_odds(game) is None
     assert (NAME, "odds of Gun attack") in guest.hanging()
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", RAISED)
     start = time.monotonic()
     game.perform("gun_attack", ROLES, SeededDice(3))
-    assert time.monotonic() - start < LIMIT  # the odds still hanging were not waited for
+    assert time.monotonic() - start < RAISED / 2  # the odds still hanging were not waited for
     assert _stored_odds(game) is None
 
 
@@ -255,7 +260,7 @@ def test_a_who_acts_line_never_lets_a_guest_out(
 
 
 def test_a_call_that_still_hangs_is_refused_at_once(
-    game: GameSession, hostile_site: ModuleType
+    game: GameSession, hostile_site: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The limit is paid once: the same call again, while the first has not returned, is
     refused without waiting; once the ruleset answers, it is asked again."""
@@ -264,10 +269,11 @@ def test_a_call_that_still_hangs_is_refused_at_once(
         game.who_acts.acting()
     assert not first.value.still
     assert (NAME, "acting (who acts now)") in guest.hanging()
+    monkeypatch.setattr(app.session.guard, "TIME_LIMIT", RAISED)
     start = time.monotonic()
     with pytest.raises(GuestTimeout) as again:
         game.who_acts.acting()
-    assert time.monotonic() - start < LIMIT
+    assert time.monotonic() - start < RAISED / 2
     assert again.value.still
     assert str(again.value) == (
         f"the ruleset {NAME} did not answer in {LIMIT:g} s (acting (who acts now)), and is "
