@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.core.dice import TableDice
 from app.session import GameSession
 from app.startup.demo import create_demo_game
+from app.ui.model import EngagementModel
+from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of
 from tests.players_desk import open_desk
 
@@ -133,3 +135,37 @@ def test_the_current_step_is_whole_in_the_sequence_of_play(window, qtbot) -> Non
     for _ in range(2):  # table mode (the list left out) and back
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_T, CTRL_SHIFT)
     qtbot.waitUntil(lambda: _current_step_in_view(turn), timeout=2000)
+
+
+def test_the_log_line_is_cut_before_the_first_starts_dice_question(tmp_path, qtbot) -> None:
+    """The same gun attack on a first start, the question "Dice: Players roll / Airboss rolls"
+    not yet answered (it stands left of the game's labels): the line is cut with "…" before
+    the question, not painted under it and clipped there with no sign ("Red 1 —", seen at
+    1366x768)."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(EngagementModel(), settings, panels_later=True)
+    qtbot.addWidget(window)
+    window.show_session(demo_at_the_gun_step(tmp_path / "demo.airboss"))
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    window.build_panels()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    question = window.dice_question
+    assert question is not None and question.isVisible()
+    try:
+        turn = window.panels["turn"]
+        turn.acting.setFocus()
+        qtbot.keyClick(turn.acting, Qt.Key.Key_Return)  # the first line: a gun attack
+        for key in ("2", "6", "5"):  # the firing position and the two dice
+            qtbot.keyClicks(QApplication.focusWidget(), key)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        said = [env.narrative for env in window.model.session.events() if env.narrative][-1]
+        bar = window.statusBar()
+        shown = bar.currentMessage()
+        assert bar.fontMetrics().horizontalAdvance(shown) <= question.x() - 7 - 6
+        assert shown.endswith("…") and said.startswith(shown[:-1])
+        assert bar.toolTip() == said
+    finally:
+        window.model.set_session(None)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QSizeGrip,
     QTabBar,
     QWidget,
 )
@@ -509,8 +510,15 @@ class MainWindow(QMainWindow):
         has with "…" where it is longer (Qt cuts it mid-word, with no sign of more); the whole
         of it is the bar's tooltip while it shows."""
         sb = self.statusBar()
-        right = min(
-            (w.x() for w in self.status_labels.values() if w.isVisible() and w.width() > 0),
+        right = min(  # the game's labels, and the first start's dice question left of them
+            (
+                w.x()
+                for w in sb.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                if w.isVisible()
+                and w.width() > 0
+                and w is not self.refusal
+                and not isinstance(w, QSizeGrip)
+            ),
             default=sb.width(),
         )
         room = max(right - MESSAGE_MARGINS, 0)
