@@ -12,7 +12,11 @@ from app.ui.model import EngagementModel
 from app.ui.shell.main_window import MainWindow
 
 
-def open_desk(tmp_path: Path, qtbot: Any, session: GameSession) -> MainWindow:
+def open_desk(
+    tmp_path: Path, qtbot: Any, session: GameSession, *, answer_dice: bool = True
+) -> MainWindow:
+    """The desk at 1366x768 on ``session``, active; the first start's question of who rolls
+    the dice answered (the players roll) unless ``answer_dice`` is False."""
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(EngagementModel(), settings, panels_later=True)
     qtbot.addWidget(window)
@@ -23,7 +27,7 @@ def open_desk(tmp_path: Path, qtbot: Any, session: GameSession) -> MainWindow:
     window.build_panels()
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    if window.dice_question is not None:
+    if answer_dice and window.dice_question is not None:
         window.dice_question.players.click()  # the players roll
     return window
 

@@ -18,14 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.core.dice import TableDice
 from app.session import GameSession
 from app.startup.demo import create_demo_game
-from app.ui.model import EngagementModel
-from app.ui.shell.main_window import MainWindow
 from rulesets.phantoms.clock import step_of
 from tests.players_desk import open_desk
 
@@ -82,16 +80,22 @@ def test_a_die_half_typed_keeps_its_field_through_table_mode(window, qtbot) -> N
     assert [f.edit.displayText() for f in combat.dice_fields] == ["6", "5"]
 
 
-def test_the_log_line_in_the_status_bar_is_cut_with_a_sign_and_whole_in_its_tip(
-    window, qtbot
-) -> None:
+def resolve_the_first_gun_line(window: Any, qtbot: Any) -> str:
+    """Enter on the first line of who acts now (a gun attack), the firing position 2 and the
+    dice 6 and 5 typed, Enter: the narrative the log wrote."""
     turn = window.panels["turn"]
     turn.acting.setFocus()
-    qtbot.keyClick(turn.acting, Qt.Key.Key_Return)  # Olds 1 may fire guns
+    qtbot.keyClick(turn.acting, Qt.Key.Key_Return)
     for key in ("2", "6", "5"):  # the firing position and the two dice
         qtbot.keyClicks(QApplication.focusWidget(), key)
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
-    said = [env.narrative for env in window.model.session.events() if env.narrative][-1]
+    return [env.narrative for env in window.model.session.events() if env.narrative][-1]
+
+
+def test_the_log_line_in_the_status_bar_is_cut_with_a_sign_and_whole_in_its_tip(
+    window, qtbot
+) -> None:
+    said = resolve_the_first_gun_line(window, qtbot)
     bar = window.statusBar()
     shown = bar.currentMessage()
     labels = [w for w in window.status_labels.values() if w.isVisible() and w.width()]
@@ -142,26 +146,13 @@ def test_the_log_line_is_cut_before_the_first_starts_dice_question(tmp_path, qtb
     not yet answered (it stands left of the game's labels): the line is cut with "…" before
     the question, not painted under it and clipped there with no sign ("Red 1 —", seen at
     1366x768)."""
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(EngagementModel(), settings, panels_later=True)
-    qtbot.addWidget(window)
-    window.show_session(demo_at_the_gun_step(tmp_path / "demo.airboss"))
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
-    window.build_panels()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+    window = open_desk(
+        tmp_path, qtbot, demo_at_the_gun_step(tmp_path / "demo.airboss"), answer_dice=False
+    )
     question = window.dice_question
     assert question is not None and question.isVisible()
     try:
-        turn = window.panels["turn"]
-        turn.acting.setFocus()
-        qtbot.keyClick(turn.acting, Qt.Key.Key_Return)  # the first line: a gun attack
-        for key in ("2", "6", "5"):  # the firing position and the two dice
-            qtbot.keyClicks(QApplication.focusWidget(), key)
-        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
-        said = [env.narrative for env in window.model.session.events() if env.narrative][-1]
+        said = resolve_the_first_gun_line(window, qtbot)
         bar = window.statusBar()
         shown = bar.currentMessage()
         assert bar.fontMetrics().horizontalAdvance(shown) <= question.x() - 7 - 6
