@@ -114,7 +114,8 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
     table", "explodes for 1d6 rolls on Damage Table", UFO rules, Hitting). So is the
     vital-system check the ``vital_each_damage_roll`` reading owes after each damage roll. The
     once-a-turn check of the text's reading ("Any turn a plane takes damage roll d6", UFO
-    rules, Damage) is listed in Missile Firing, the turn's last step, after the turn's damage."""
+    rules, Damage) is listed in Missile Firing, the turn's last step, once the plane's damage
+    rolls are all rolled (it compares the d6 with "the total damage taken")."""
     if engagement.step == MISSILES:
         return _missile_firing(engagement, variants)
     return _step_lines(engagement) + _due(engagement, variants, end_of_turn=False)
@@ -228,8 +229,9 @@ def _due(
 ) -> list[ActingLine]:
     """Damage rolls waiting, and vital-system checks due (UFO rules, Damage): once in a turn
     the plane took damage, after its damage rolls (listed at the ``end_of_turn`` only, Missile
-    Firing); with the ``vital_each_damage_roll`` reading, one after each damage roll that did
-    damage, before the next (listed in every step, as the damage rolls are)."""
+    Firing, and only once none is due); with the ``vital_each_damage_roll`` reading, one after
+    each damage roll that did damage, before the next (listed in every step, as the damage
+    rolls are)."""
     out: list[ActingLine] = []
     for a in engagement.aircraft.values():
         if not a.in_play:
@@ -248,7 +250,7 @@ def _due(
             )
         damaged = st.damaged_turn == engagement.turn
         checked = st.vital_checked_turn == engagement.turn
-        once = VITAL_EACH_DAMAGE_ROLL not in variants and end_of_turn
+        once = VITAL_EACH_DAMAGE_ROLL not in variants and end_of_turn and not due
         if once and fighter and damaged and not checked:
             out.append(check)
     return out

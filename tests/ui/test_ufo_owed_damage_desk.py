@@ -1,8 +1,8 @@
 """The umpire walk's finding, the UFO game: after a hit, the damage rolls it owes stay in the
 Turn panel's "who acts now" in every step until they are rolled (UFO rules, Hitting: "this is
-number of hits on Damage Table"), and the first opens by itself after the shot, also with every
-ruleset call the desk makes answered later (``test_answered_later``'s deferred desk). Keys and
-clicks only, read on what is painted."""
+number of hits on Damage Table"); the first opens by itself after the shot and each roll opens
+the next, also with every ruleset call the desk makes answered later (the deferred desk of
+``test_answered_later``). Keys and clicks only, read on what is painted."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from tests.ui.test_dice_entry import open_desk
 from tests.ui.test_umpire_pace_turns import play_form, resolved
 
 DUE = "Saucer — {} roll(s) on the damage table due"
+OWED = "Owed now: Damage table for Saucer. Resolve it next."
 #: the steps after the hit at the half way point, into the next turn (UFO rules, Turn Order)
 LATER_STEPS = [
     "Turn 1 — Move second half",
@@ -78,7 +79,7 @@ def test_a_hits_damage_rolls_stay_in_who_acts_now_until_rolled(
         walk.settle()
         assert [r.outcome for r in resolved(window, before)] == ["3 hits"]
         # the first roll opens by itself, said in the form's notice
-        assert combat.notice.text() == "Owed now: Damage table for Saucer. Resolve it next."
+        assert combat.notice.text() == OWED
         assert combat.prepared is not None and combat.prepared.procedure == "damage_roll"
         assert due_line(window, 3) == DUE.format(3)  # painted, not ticked off
         # the umpire steps on without rolling: the rolls are still owed in every step
@@ -87,9 +88,10 @@ def test_a_hits_damage_rolls_stay_in_who_acts_now_until_rolled(
             walk.settle()
             assert turn.heading.text().startswith(heading)
             assert due_line(window, 3) == DUE.format(3), heading
-        # rolled at last: counted down, and gone once all three are rolled
+        # rolled at last, from the line: each roll opens the next by itself, the line counts
+        # down, and goes once all three are rolled
+        enter_on(walk, DUE.format(3))
         for left in (2, 1, 0):
-            enter_on(walk, DUE.format(left + 1))
             before = len(s.events())
             walk.start("damage_roll")
             assert play_form(walk, "ufo_interception", before) == ""
@@ -97,7 +99,10 @@ def test_a_hits_damage_rolls_stay_in_who_acts_now_until_rolled(
             assert [r.procedure for r in resolved(window, before)] == ["damage_roll"]
             assert s.engagement.aircraft["saucer"].attributes["damage_rolls_due"] == left
             if left:
-                assert DUE.format(left) in " ".join(painted_lines(window))
+                assert combat.notice.text() == OWED
+                assert combat.prepared is not None and combat.prepared.procedure == "damage_roll"
+                assert due_line(window, left) == DUE.format(left)
+        assert combat.notice.message != OWED
         assert not any("on the damage table due" in t for t in painted_lines(window))
         qtbot.mouseClick(turn.next_button, Qt.MouseButton.LeftButton)
         walk.settle()

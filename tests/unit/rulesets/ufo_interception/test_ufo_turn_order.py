@@ -271,3 +271,16 @@ def test_the_check_after_each_damage_roll_is_listed_in_every_step() -> None:
     e, _ = perform(e, "damage_roll", fighter, [3, 4], ["vital_each_damage_roll"])
     for turn, step in DUE_STEPS:
         assert CHECK in said(each.acting(at(e, step, turn))), (turn, step)
+
+
+def test_the_once_a_turn_vital_check_waits_for_the_planes_damage_rolls() -> None:
+    """UFO rules, Damage: the check compares the d6 with "the total damage taken", so the
+    text's reading lists it once the plane's damage rolls are all rolled, not between them."""
+    e = at(rolled(), MISSILES)
+    ray = {"attacker": "saucer", "target": "blue1", "charge": 9, "range_inches": 5}
+    e, _ = perform(e, "ray_gun", ray, [5, 1, 6, 4])  # 2 hits
+    check = ("blue1", "vital system check: d6 less than total damage ejects")
+    e, _ = perform(e, "damage_roll", {"target": "blue1", "target_type": "fighter"}, [3, 4])
+    assert check not in said(RULESET.acting(e))
+    e, _ = perform(e, "damage_roll", {"target": "blue1", "target_type": "fighter"}, [3, 4])
+    assert check in said(RULESET.acting(e))
