@@ -61,9 +61,11 @@ logger = logging.getLogger(__name__)
 
 #: milliseconds after the last change before its summary is kept in the game file (issue 36)
 KEEP_MS = 250
-#: milliseconds after a change (the desk has painted it) before the next step is worked out
-#: ahead in a worker (``Clock.look_ahead``, issue 48)
-AHEAD_MS = 60
+#: milliseconds after a change before the next step is worked out ahead in a worker
+#: (``Clock.look_ahead``, issue 48): long enough for the desk to have painted the change on a
+#: busy machine (the worker's Python would otherwise take turns with the paint's), far shorter
+#: than an umpire reading a step
+AHEAD_MS = 150
 #: seconds between two ``log_read`` of the first read: the panels take in several slices at a
 #: time, so the desk repaints them a few times a second rather than after every slice
 SHOW_EVERY_S = 0.1
