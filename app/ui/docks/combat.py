@@ -190,6 +190,9 @@ class CombatDock(QWidget):
 
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        # no Tab stop of its own: Tab goes from control to control inside it (a stop on the
+        # area showed the cursor nowhere)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         scroll.setWidget(body)
         self.scroll_area = scroll
         column = QVBoxLayout(self)

@@ -105,6 +105,7 @@ class InitiativeDock(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops on what is inside it only
         scroll.setWidget(self.controls)
         keep_focus_in_view(scroll)  # the dice and Roll below the modifiers: the cursor seen
         self.scroll_area = scroll
