@@ -4,6 +4,9 @@ reach, or reached where nothing could be seen.
 - The scroll areas of the Combat and Initiative panels (and of the Players' screens dialog) took
   a Tab stop of their own: Tab landed on the invisible area around the form, nothing painted
   showed the cursor, and the next key did nothing the umpire could see.
+- In Table mode (View, Ctrl+Shift+T: larger type) the die fields kept the width set for the
+  desk's type, and their placeholder was painted cut: "1-10 (0 …" in the d10s of a gun
+  attack at 1366x768. A die field is as wide as its placeholder in the type it is painted in.
 """
 
 from __future__ import annotations
@@ -11,10 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QScrollArea, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLineEdit,
+    QScrollArea,
+    QStyle,
+    QStyleOptionFrame,
+    QWidget,
+)
 
 from tests.ui.test_combat_tab_order import walk
-from tests.ui.test_walk_gun_step import window
+from tests.ui.test_dice_entry import gun_line
+from tests.ui.test_walk_gun_step import CTRL_SHIFT, window
 
 __all__ = ["window"]  # the Phantoms demo at its gun step, on the desk (a fixture)
 
@@ -46,3 +57,37 @@ def test_tab_stops_only_on_controls_the_umpire_sees(window, qtbot) -> None:
         assert all(w is not None and w.isVisible() for w in went), key
         # the panels' own controls are among the stops (the areas' insides are reached)
         assert initiative.roll_button in went and combat.resolve_button in went, key
+
+
+def painted_placeholder(edit: QLineEdit) -> str:
+    """The placeholder as an empty ``edit`` paints it: elided with "…" to the room its style
+    leaves for text (QLineEdit::paintEvent: the contents rectangle, less the text margins and
+    the 2 px Qt keeps either side)."""
+    opt = QStyleOptionFrame()
+    edit.initStyleOption(opt)
+    rect = edit.style().subElementRect(QStyle.SubElement.SE_LineEditContents, opt, edit)
+    margins = edit.textMargins()
+    fm = edit.fontMetrics()
+    room = rect.width() - margins.left() - margins.right() - 2 * 2
+    return fm.elidedText(edit.placeholderText(), Qt.TextElideMode.ElideRight, room)
+
+
+def test_the_die_placeholder_is_whole_in_table_mode(window, qtbot) -> None:
+    """Ctrl+Shift+T, Enter on Olds 1's gun line, 2 typed: both d10s paint "1-10 (0 = 10)"
+    whole in Table mode's type, and again once back in the desk's."""
+    turn = window.panels["turn"]
+    turn.acting.setFocus()
+    qtbot.keyClick(turn.acting, Qt.Key.Key_T, CTRL_SHIFT)
+    assert window.table_mode
+    combat = gun_line(qtbot, window)  # (the cursor in the first die)
+    edits = [f.edit for f in combat.dice_fields]
+    larger = edits[0].font().pointSizeF()
+    for back in (False, True):
+        if back:
+            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_T, CTRL_SHIFT)
+            assert not window.table_mode and edits[0].font().pointSizeF() < larger
+        for edit in edits:
+            edit.grab()  # painted, laid out in the type it has now
+            assert edit.isVisible() and edit.displayText() == ""
+            assert edit.placeholderText() == "1-10 (0 = 10)"
+            assert painted_placeholder(edit) == edit.placeholderText(), (back, edit.width())
