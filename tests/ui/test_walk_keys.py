@@ -1,6 +1,12 @@
 """The umpire's walk at 1366x768, keys only (issue 48, eighth stop): what the keyboard could not
 reach, or reached where nothing could be seen.
 
+- No key reached the ✎ beside a value read from the cards (the Combat form's Gun Attack Value,
+  the pilots' quality...): the buttons take no Tab stop (issue 29: Tab goes through what the
+  umpire judges), and nothing else pressed them. F2 in the panel now lists the values read
+  from the cards, each with its number; its number (or Enter) presses its ✎, and the cursor is
+  in the value, to type. Each ✎ says so in its tooltip, and what it overrides in its
+  accessible name.
 - The scroll areas of the Combat and Initiative panels (and of the Players' screens dialog) took
   a Tab stop of their own: Tab landed on the invisible area around the form, nothing painted
   showed the cursor, and the next key did nothing the umpire could see.
@@ -13,13 +19,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
     QLineEdit,
+    QMenu,
     QScrollArea,
     QStyle,
     QStyleOptionFrame,
+    QToolButton,
     QWidget,
 )
 
@@ -91,3 +100,76 @@ def test_the_die_placeholder_is_whole_in_table_mode(window, qtbot) -> None:
             assert edit.isVisible() and edit.displayText() == ""
             assert edit.placeholderText() == "1-10 (0 = 10)"
             assert painted_placeholder(edit) == edit.placeholderText(), (back, edit.width())
+
+
+#: what F2 lists in Olds 1's gun attack on Red 1: the values read from the cards and the
+#: Gun Combat Information Chart, in the form's order, each with the key that overrides it
+OVERRIDES = [
+    "&1  Gun Attack Value: 3",
+    "&2  Attacker pilot: ace",
+    "&3  Target Defense Factor: 2",
+    "&4  Target pilot: experienced",
+    "&5  Gun Combat Information Chart: 1, 1, 2, 2, 3, 3, 4, 4, 5",
+]
+
+
+@pytest.mark.qt_log_ignore("does not support grabbing the keyboard")  # the popup, offscreen
+def test_f2_and_a_number_override_a_value_read_from_the_cards(window, qtbot) -> None:
+    """Olds 1's gun line by keys, the cursor in the first die: F2 lists the values read from
+    the cards (as their ✎ are shown beside them); 1 presses Gun Attack Value's ✎: the cursor is
+    in it, its card's 3 selected, and 4 typed is the value the action takes."""
+    combat = gun_line(qtbot, window)
+    form = combat.form
+    locked = [n for n in form.names if form.is_locked(n)]
+    assert [form.title(n) for n in locked] == [t.split("  ")[1].split(":")[0] for t in OVERRIDES]
+    for name in locked:
+        pencil = combat.findChild(QToolButton, f"override_{name}")
+        assert pencil.isVisible()
+        assert pencil.accessibleName() == f"Override {form.title(name)}"
+        assert "F2" in pencil.toolTip()
+    first_die = combat.dice_fields[0].edit
+    assert QApplication.focusWidget() is first_die
+    qtbot.keyClick(first_die, Qt.Key.Key_F2)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu), "F2 opened nothing"
+    assert [a.text() for a in menu.actions() if a.isVisible()] == OVERRIDES
+    qtbot.keyClick(menu, Qt.Key.Key_1)
+    assert QApplication.activePopupWidget() is None
+    gun_value = form.editor("attacker_gun_value")
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is gun_value, timeout=2000)
+    assert not form.is_locked("attacker_gun_value") and not gun_value.isReadOnly()
+    assert gun_value.selectedText() == "3"
+    assert combat.override_why.isVisible()  # why the override: asked, for the log
+    qtbot.keyClicks(gun_value, "4")
+    assert gun_value.displayText() == "4"
+    assert combat.draft.value("attacker_gun_value") == 4
+    assert form.note_text("attacker_gun_value") == "Overridden: the card and state say 3"
+    # F2 again: the value overridden is no longer listed, the others are numbered afresh
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_F2)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu)
+    assert [a.text() for a in menu.actions() if a.isVisible()] == [
+        t.replace(f"&{n + 2}", f"&{n + 1}") for n, t in enumerate(OVERRIDES[1:])
+    ]
+    qtbot.keyClick(menu, Qt.Key.Key_Escape)
+    assert QApplication.activePopupWidget() is None
+    assert QApplication.focusWidget() is gun_value  # Escape: nothing pressed, the cursor stays
+
+
+@pytest.mark.qt_log_ignore("does not support grabbing the keyboard")  # the popup, offscreen
+def test_f2_says_so_where_nothing_is_read_from_the_cards(window, qtbot) -> None:
+    """The Initiative panel's Phantoms roll: every modifier is the umpire's. F2 in it says
+    there is nothing to override, rather than nothing at all."""
+    initiative = window.panels["initiative"]
+    initiative.focus_form()
+    focus = QApplication.focusWidget()
+    assert focus is not None and initiative.isAncestorOf(focus)
+    qtbot.keyClick(focus, Qt.Key.Key_F2)
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu), "F2 opened nothing"
+    shown = [a for a in menu.actions() if a.isVisible()]
+    assert [(a.text(), a.isEnabled()) for a in shown] == [
+        ("No value here is read from the cards", False)
+    ]
+    qtbot.keyClick(menu, Qt.Key.Key_Escape)
+    assert QApplication.focusWidget() is focus

@@ -46,6 +46,7 @@ from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
 from app.ui.action_form.keys import desk_keys
 from app.ui.action_form.odds import OddsView
+from app.ui.action_form.overrides import override_by_key
 from app.ui.action_form.tab_chain import TabChain
 from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
@@ -209,6 +210,7 @@ class CombatDock(QWidget):
         escape_key = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         escape_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape_key.activated.connect(self._escape)
+        override_by_key(self, self.form)  # F2: the values read from the cards, to override
 
         self.procedure.currentIndexChanged.connect(self._picked_procedure)
         for role, combo in self._combos().items():

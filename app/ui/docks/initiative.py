@@ -30,6 +30,7 @@ from app.core.procedure import Procedure
 from app.ui.action_form.binding import listen
 from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
+from app.ui.action_form.overrides import override_by_key
 from app.ui.docks.turn import who_name
 from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
@@ -67,6 +68,7 @@ class InitiativeDock(QWidget):
         self.roll_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.roll_action.triggered.connect(self.roll)
         self.addAction(self.roll_action)
+        override_by_key(self, self.form)  # F2: the values read from the cards, to override
         self.dice = DiceView(self.draft)
         self.players_roll = dice_mode_box(model.dice_mode)
         self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
