@@ -51,12 +51,27 @@ def start_by_keys(window: MainWindow, qtbot: Any) -> PlayersDialog:
     qtbot.keyClicks(port, "0")
     qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
     assert window.players_bridge.running, dialog.message.text()
-    # each side's box is shown once the dialog's event loop turns
-    sides = len(window.players_bridge.links())
-    qtbot.waitUntil(
-        lambda: [b.isVisible() for b in new_link_buttons(dialog).values()] == [True] * sides
-    )
+    settled(dialog, qtbot)
     return dialog
+
+
+def settled(dialog: PlayersDialog, qtbot: Any) -> None:
+    """Each side's box shown, and only those: the dialog lays them out afresh at each change
+    (shown once its event loop turns, the old ones deleted then)."""
+    links = dialog.bridge.links()
+    qtbot.waitUntil(
+        lambda: (
+            sorted(
+                (b.parentWidget().title(), b.isVisible())
+                for b in dialog.sides_box.findChildren(QPushButton)
+            )
+            == [(side, True) for side in sorted(links)]
+            and all(
+                [f.displayText() for f in dialog.findChildren(QLineEdit, f"link-{side}")] == [link]
+                for side, link in links.items()
+            )
+        )
+    )
 
 
 @GRAB
@@ -117,8 +132,7 @@ def test_each_sides_new_link_has_its_own_key(desk, qtbot: Any) -> None:
         assert {s: v for s, v in after.items() if s != side} == {
             s: v for s, v in before.items() if s != side
         }, side  # the other side's link stands
-        field = dialog.findChild(QLineEdit, f"link-{side}")
-        qtbot.waitUntil(lambda f=field, s=side: f.displayText() == bridge.links()[s])
+        settled(dialog, qtbot)  # the new link shown, in a field of its own
 
 
 @GRAB
