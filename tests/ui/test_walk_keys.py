@@ -13,16 +13,26 @@ reach, or reached where nothing could be seen.
 - In Table mode (View, Ctrl+Shift+T: larger type) the die fields kept the width set for the
   desk's type, and their placeholder was painted cut: "1-10 (0 …" in the d10s of a gun
   attack at 1366x768. A die field is as wide as its placeholder in the type it is painted in.
+- Found beside the walk's "New link" finding, the same fault on the desk: the Combat and
+  Initiative panels' "Players roll &real dice" boxes (both on the desk at 1366x768) shared
+  Alt+R, as did Combat's "Ai&rcraft" with them, and its "&Take them" (a page's dice) shared
+  Alt+T with "&Target": Qt moved the cursor between them and pressed nothing. Each control
+  painted on the desk has its own key now.
 """
 
 from __future__ import annotations
 
+import re
+from collections import defaultdict
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
+    QGroupBox,
+    QLabel,
     QLineEdit,
     QMenu,
     QScrollArea,
@@ -34,9 +44,11 @@ from PySide6.QtWidgets import (
 
 from tests.ui.test_combat_tab_order import walk
 from tests.ui.test_dice_entry import gun_line
+from tests.ui.test_players_desk import line_of, phantoms, send, state
 from tests.ui.test_walk_gun_step import CTRL_SHIFT, window
 
-__all__ = ["window"]  # the Phantoms demo at its gun step, on the desk (a fixture)
+#: fixtures: the Phantoms demo at its gun step on the desk; the same with the players' pages on
+__all__ = ["phantoms", "window"]
 
 
 def tab_round(qtbot: Any, start: QWidget, key: Qt.Key, most: int = 200) -> list[QWidget | None]:
@@ -173,3 +185,66 @@ def test_f2_says_so_where_nothing_is_read_from_the_cards(window, qtbot) -> None:
     ]
     qtbot.keyClick(menu, Qt.Key.Key_Escape)
     assert QApplication.focusWidget() is focus
+
+
+def mnemonics(window: QWidget) -> dict[str, list[str]]:
+    """Each Alt+letter of the window's menu bar and of the buttons, check boxes, group boxes and
+    labels (with a buddy) painted in it now: the texts that underline it."""
+    texts = [a.text() for a in window.menuBar().actions()]
+    for w in window.findChildren(QWidget):
+        if not w.isVisible():
+            continue
+        if isinstance(w, QAbstractButton):
+            texts.append(w.text())
+        elif isinstance(w, QGroupBox):
+            texts.append(w.title())
+        elif isinstance(w, QLabel) and w.buddy() is not None:
+            texts.append(w.text())
+    keys: dict[str, list[str]] = defaultdict(list)
+    for text in texts:
+        m = re.search(r"&([^&])", text.replace("&&", ""))
+        if m:
+            keys[m.group(1).upper()].append(text)
+    return dict(keys)
+
+
+def shared(window: QWidget) -> dict[str, list[str]]:
+    return {k: texts for k, texts in mnemonics(window).items() if len(texts) > 1}
+
+
+def test_alt_r_ticks_who_rolls_on_the_desk(window, qtbot) -> None:
+    """The gun step at 1366x768, the Combat and Initiative panels both shown: no Alt+letter is
+    shared; Alt+R presses Combat's "Players roll real dice" (the desk's one dice choice), and
+    again; Ai&rcraft, shown for a one-aircraft procedure (Set speed), has its own."""
+    combat = gun_line(qtbot, window)
+    assert window.panels["initiative"].players_roll.isVisible()
+    assert not shared(window), shared(window)
+    dice = window.model.dice_mode
+    for _ in range(2):
+        was = dice.players_roll
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(lambda w=was: dice.players_roll is not w, timeout=2000)  # pressed
+        assert combat.players_roll.isChecked() is dice.players_roll
+    combat.procedure.setFocus()
+    qtbot.keyClick(combat.procedure, Qt.Key.Key_Home)
+    for _ in range(combat.procedure.findText("Set s", Qt.MatchFlag.MatchStartsWith)):
+        qtbot.keyClick(combat.procedure, Qt.Key.Key_Down)
+    assert combat.aircraft.isVisible()
+    assert not shared(window), shared(window)
+
+
+def test_alt_k_takes_the_dice_a_page_sent(phantoms, qtbot) -> None:
+    """Olds 1's gun attack, position 2 typed; USAF's page sends 6, 5: Target and "Take them"
+    shown together have a key each; Alt+K takes the dice into the form."""
+    window, _session = phantoms
+    combat = window.panels["combat"]
+    window.model.request_procedure("gun_attack", "olds-1")
+    qtbot.keyClicks(QApplication.focusWidget(), "2")
+    view = state(window, "USAF", qtbot)
+    send(window, "USAF", {"line": line_of(view, "Olds 1")["key"], "dice": ["6", "5"]}, qtbot)
+    assert combat.target.isVisible() and combat.take_sent.isVisible()
+    assert not shared(window), shared(window)
+    key = mnemonics(window)
+    assert [k for k, texts in key.items() if combat.take_sent.text() in texts] == ["K"]
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_K, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: [f.edit.displayText() for f in combat.dice_fields] == ["6", "5"])

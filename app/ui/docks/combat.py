@@ -122,7 +122,7 @@ class CombatDock(QWidget):
         self._labels = {
             "attacker": QLabel("&Attacker"),
             "target": QLabel("&Target"),
-            "aircraft": QLabel("Ai&rcraft"),
+            "aircraft": QLabel("A&ircraft"),  # (Alt+R is "Players roll real dice")
         }
         for role, combo in self._combos().items():
             self._labels[role].setBuddy(combo)
@@ -575,7 +575,7 @@ class CombatDock(QWidget):
         self.sent_text = QLabel()
         self.sent_text.setObjectName("sent_text")
         self.sent_text.setWordWrap(True)
-        self.take_sent = QPushButton("&Take them (Enter)")
+        self.take_sent = QPushButton("Ta&ke them (Enter)")  # (Alt+T is Target)
         self.take_sent.setObjectName("take_sent")
         self.take_sent.clicked.connect(self._take_sent)
         self.take_sent.installEventFilter(self)

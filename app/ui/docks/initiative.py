@@ -71,6 +71,9 @@ class InitiativeDock(QWidget):
         override_by_key(self, self.form)  # F2: the values read from the cards, to override
         self.dice = DiceView(self.draft)
         self.players_roll = dice_mode_box(model.dice_mode)
+        # a key of its own: the Combat panel's box beside it on the desk has Alt+R (one key
+        # shared by both only moved the cursor between them)
+        self.players_roll.setText("Players roll real &dice")
         self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
         self.roll_button.setObjectName("roll")
         self.roll_button.clicked.connect(self.roll_action.trigger)
