@@ -4,7 +4,8 @@ One field per die, or one for a pool of identical dice (issue 29); each field's 
 draft's (``draft.die_text``) and each keystroke or paste goes to it (``draft.type_die``): a
 pasted "3,4" fills two dice or is refused in place, never cut to "3,". A die the rules will not
 roll with the dice typed before it says "not rolled". No length limit is set on a field: what
-was typed is what shows.
+was typed is what shows. A field is as wide as what it says empty (its hint, "not rolled"), in
+the type it is painted in: Table mode's larger type cut the hint ("1-10 (0 …").
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from app.core.dice import DiceSpec
 from app.core.draft import ActionDraft, DieSlot, Entry, tokens
 from app.ui.action_form.keys import desk_keys
 from app.ui.shell.guest_worker import patient
+
+#: a die field's placeholder for a die the rules will not roll with the dice typed before it
+NOT_ROLLED = "not rolled"
+#: the width a die field is given when its hint is narrower (one die, a pool of dice)
+DIE_WIDTH, POOL_WIDTH = 90, 160
 
 
 class DieField(QWidget):
@@ -40,6 +46,7 @@ class DieField(QWidget):
         row.addWidget(self.error, 1)
         row.addStretch(0)  # the field beside its label, not pushed to the far side
         desk_keys(self.edit)
+        self.edit.installEventFilter(self)  # its type or style changed: its width again
 
     def set_slot(self, slot: DieSlot) -> None:
         """The field for ``slot`` (a field of the slot before it, its text left to the
@@ -49,12 +56,30 @@ class DieField(QWidget):
         self.purpose = slot.label
         self.count = slot.count
         self.edit.setPlaceholderText(slot.hint)
-        self.edit.setMaximumWidth(90 if slot.count == 1 else 160)
         self.edit.setAccessibleName(f"{slot.name} for {slot.label}")
         self.edit.setAccessibleDescription(f"type the number rolled, {slot.hint}")
         #: the hint shown in the empty field (a die the rules skip says "not rolled" instead)
         self.placeholder = slot.hint
         self.title.setText(f"{slot.name}, {slot.label}:")
+        self._fit()
+
+    def _fit(self) -> None:
+        """The field as wide as the widest text it says empty, in its type and style now: the
+        room its frame and margins take is its size hint less the 17 "x" Qt sizes a line
+        edit's text for."""
+        fm = self.edit.fontMetrics()
+        beside = self.edit.sizeHint().width() - 17 * fm.horizontalAdvance("x")
+        need = max(fm.horizontalAdvance(t) for t in (self.placeholder, NOT_ROLLED)) + beside + 1
+        self.edit.setMinimumWidth(need)
+        self.edit.setMaximumWidth(max(need, DIE_WIDTH if self.count == 1 else POOL_WIDTH))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.edit and event.type() in (
+            QEvent.Type.FontChange,
+            QEvent.Type.StyleChange,
+        ):
+            self._fit()
+        return super().eventFilter(watched, event)
 
     def values(self) -> list[int] | None:
         """The faces the field shows as numbers (``None`` while one is not a whole number)."""
@@ -108,7 +133,7 @@ class DiceView(QWidget):
                 if f.edit.text() != want:
                     f.edit.setText(want)
                 f.setEnabled(not skipped)
-                f.edit.setPlaceholderText("not rolled" if skipped else f.placeholder)
+                f.edit.setPlaceholderText(NOT_ROLLED if skipped else f.placeholder)
                 err = "" if skipped else d.die_error(i)
                 f.error.setText(err)
                 f.error.setVisible(bool(err))

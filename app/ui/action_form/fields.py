@@ -87,8 +87,12 @@ class _Row:
         self.override.setObjectName(f"override_{name}")
         self.override.setText("✎")
         self.override.setAccessibleName(f"Override {self.title}")
-        self.override.setToolTip("Read from the card: click to override it (the log records it)")
-        # Tab goes through the fields the umpire judges, never to the override buttons
+        self.override.setToolTip(
+            "Read from the card: click, or F2 and its number, to override it (the log records it)"
+        )
+        self.override.setAccessibleDescription("F2 lists the values read from the cards")
+        # Tab goes through the fields the umpire judges, never to the override buttons (F2
+        # reaches them: app/ui/action_form/overrides.py)
         self.override.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.override.hide()
         self.override.clicked.connect(lambda _c=False: form.draft.override(name))
@@ -324,6 +328,10 @@ class DraftForm(QWidget):
 
     def title(self, name: str) -> str:
         return self._rows[name].title
+
+    def override_button(self, name: str) -> QToolButton:
+        """Field ``name``'s ✎ (shown while its value is read from the cards)."""
+        return self._rows[name].override
 
     def is_locked(self, name: str) -> bool:
         return not self._rows[name].override.isHidden()

@@ -46,6 +46,7 @@ from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
 from app.ui.action_form.keys import desk_keys
 from app.ui.action_form.odds import OddsView
+from app.ui.action_form.overrides import override_by_key
 from app.ui.action_form.tab_chain import TabChain
 from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
@@ -121,7 +122,7 @@ class CombatDock(QWidget):
         self._labels = {
             "attacker": QLabel("&Attacker"),
             "target": QLabel("&Target"),
-            "aircraft": QLabel("Ai&rcraft"),
+            "aircraft": QLabel("A&ircraft"),  # (Alt+R is "Players roll real dice")
         }
         for role, combo in self._combos().items():
             self._labels[role].setBuddy(combo)
@@ -190,6 +191,9 @@ class CombatDock(QWidget):
 
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        # no Tab stop of its own: Tab goes from control to control inside it (a stop on the
+        # area showed the cursor nowhere)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         scroll.setWidget(body)
         self.scroll_area = scroll
         column = QVBoxLayout(self)
@@ -206,6 +210,7 @@ class CombatDock(QWidget):
         escape_key = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         escape_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape_key.activated.connect(self._escape)
+        override_by_key(self, self.form)  # F2: the values read from the cards, to override
 
         self.procedure.currentIndexChanged.connect(self._picked_procedure)
         for role, combo in self._combos().items():
@@ -570,7 +575,7 @@ class CombatDock(QWidget):
         self.sent_text = QLabel()
         self.sent_text.setObjectName("sent_text")
         self.sent_text.setWordWrap(True)
-        self.take_sent = QPushButton("&Take them (Enter)")
+        self.take_sent = QPushButton("Ta&ke them (Enter)")  # (Alt+T is Target)
         self.take_sent.setObjectName("take_sent")
         self.take_sent.clicked.connect(self._take_sent)
         self.take_sent.installEventFilter(self)

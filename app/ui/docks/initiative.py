@@ -30,6 +30,7 @@ from app.core.procedure import Procedure
 from app.ui.action_form.binding import listen
 from app.ui.action_form.dice import DiceView, DieField
 from app.ui.action_form.fields import DraftForm
+from app.ui.action_form.overrides import override_by_key
 from app.ui.docks.turn import who_name
 from app.ui.model import EngagementModel
 from app.ui.shell.guest_worker import patient
@@ -67,8 +68,12 @@ class InitiativeDock(QWidget):
         self.roll_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.roll_action.triggered.connect(self.roll)
         self.addAction(self.roll_action)
+        override_by_key(self, self.form)  # F2: the values read from the cards, to override
         self.dice = DiceView(self.draft)
         self.players_roll = dice_mode_box(model.dice_mode)
+        # a key of its own: the Combat panel's box beside it on the desk has Alt+R (one key
+        # shared by both only moved the cursor between them)
+        self.players_roll.setText("Players roll real &dice")
         self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
         self.roll_button.setObjectName("roll")
         self.roll_button.clicked.connect(self.roll_action.trigger)
@@ -105,6 +110,7 @@ class InitiativeDock(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops on what is inside it only
         scroll.setWidget(self.controls)
         keep_focus_in_view(scroll)  # the dice and Roll below the modifiers: the cursor seen
         self.scroll_area = scroll

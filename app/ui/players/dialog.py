@@ -4,13 +4,15 @@ Off by default. The umpire picks where the server listens: this computer only (l
 one address of this laptop on the club's network; TLS with a certificate and key (the club
 server's, when it has one). Each side's link is shown as text and as a QR code to scan with a
 phone; "New link" revokes the side's token at once (its open pages say so) and shows the new
-one. Each game has new links.
+one. Each game has new links. Each side's "New link" has its own key (Alt and a letter of the
+side's name): one key shared by both only moved the cursor between them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
 from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
 from PySide6.QtWidgets import (
@@ -69,6 +71,18 @@ def club_certificate() -> tuple[Path, Path] | None:
     return None
 
 
+def with_mnemonic(text: str, used: set[str]) -> tuple[str, str]:
+    """``text`` as a button's text with a key of its own: "&" before its first letter or digit
+    not in ``used`` (lower case), which is added to it; "&" in ``text`` shown as itself. The
+    text and the key's character ("" when every one is taken)."""
+    shown = text.replace("&", "&&")
+    for i, ch in enumerate(shown):
+        if ch.isascii() and ch.isalnum() and ch.lower() not in used:
+            used.add(ch.lower())
+            return f"{shown[:i]}&{shown[i:]}", ch.upper()
+    return shown, ""
+
+
 def qr_pixmap(text: str, scale: int = 4) -> QPixmap:
     """The text as a QR code (segno), for a phone's camera."""
     import io
@@ -124,6 +138,7 @@ class PlayersDialog(QDialog):
         self.sides = QGridLayout(self.sides_box)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops on the links inside it only
         scroll.setWidget(self.sides_box)
         top = QHBoxLayout()
         top.addWidget(self.start_button)
@@ -178,6 +193,7 @@ class PlayersDialog(QDialog):
                 gone.deleteLater()
         if not on:
             return
+        used = {"s"}  # &Start / &Stop
         for row, (side, link) in enumerate(self.bridge.links().items()):
             box = QGroupBox(side)
             col = QVBoxLayout(box)
@@ -191,7 +207,14 @@ class PlayersDialog(QDialog):
             code = QLabel()
             code.setObjectName(f"qr-{side}")
             code.setPixmap(qr_pixmap(link))
-            revoke = QPushButton("&New link (the old one stops working)")
+            # a key of its own for each side (one shared key only moves between the buttons)
+            named, key = with_mnemonic(side, used)
+            revoke = QPushButton(f"New link for {named} (the old one stops working)")
+            revoke.setObjectName(f"new-link-{side}")
+            revoke.setToolTip(
+                (f"Alt+{key}: " if key else "")
+                + f"a new link for {side}; the old one stops working at once"
+            )
             revoke.clicked.connect(lambda _=False, s=side: self.bridge.revoke(s))
             col.addWidget(text)
             col.addWidget(code)
