@@ -9,6 +9,8 @@
   underlined in its text and said in its tooltip.
 - The sides' links scroll, and their scroll area took a Tab stop of its own, where nothing
   painted showed the cursor.
+- A New link pressed by keys (Tab to it, Space) left the keyboard nowhere: the dialog lays the
+  sides' boxes out afresh, and the button that had the cursor was deleted with it.
 """
 
 from __future__ import annotations
@@ -133,6 +135,28 @@ def test_each_sides_new_link_has_its_own_key(desk, qtbot: Any) -> None:
             s: v for s, v in before.items() if s != side
         }, side  # the other side's link stands
         settled(dialog, qtbot)  # the new link shown, in a field of its own
+
+
+@GRAB
+def test_a_new_link_pressed_by_keys_keeps_the_cursor_on_its_button(desk, qtbot: Any) -> None:
+    """Tab to USAF's New link and Space: the link is new, and the cursor is on USAF's New link
+    as the dialog shows it now, so Space again makes another."""
+    dialog = start_by_keys(desk, qtbot)
+    bridge = desk.players_bridge
+    for _ in range(2):
+        button = new_link_buttons(dialog)["USAF"]
+        for _ in range(30):  # Tab round the dialog to the button
+            if QApplication.focusWidget() is button:
+                break
+            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        assert QApplication.focusWidget() is button
+        before = bridge.links()["USAF"]
+        qtbot.keyClick(button, Qt.Key.Key_Space)
+        qtbot.waitUntil(lambda b=before: bridge.links()["USAF"] != b, timeout=2000)
+        settled(dialog, qtbot)
+        focus = QApplication.focusWidget()
+        assert focus is new_link_buttons(dialog)["USAF"], focus
+        assert focus.isVisible()
 
 
 @GRAB

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
 from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -186,6 +187,11 @@ class PlayersDialog(QDialog):
             self.status.setText(f"Serving the players' pages on {scope}: {self.bridge.server.base}")
         else:
             self.status.setText("Off: no page is served.")
+        # the side's link or button the keyboard was on: on its new one after (a New link
+        # pressed by keys rebuilds the boxes, and the deleted button took the cursor with it)
+        focused = QApplication.focusWidget()
+        keep = focused.objectName() if focused is not None and self.isAncestorOf(focused) else ""
+        made: dict[str, QWidget] = {}
         while self.sides.count():
             item = self.sides.takeAt(0)
             gone = item.widget() if item is not None else None
@@ -220,3 +226,6 @@ class PlayersDialog(QDialog):
             col.addWidget(code)
             col.addWidget(revoke)
             self.sides.addWidget(box, row // 2, row % 2)
+            made.update({text.objectName(): text, revoke.objectName(): revoke})
+        if keep in made:
+            made[keep].setFocus(Qt.FocusReason.OtherFocusReason)
