@@ -302,3 +302,27 @@ def test_nth_fleet_attack_value_typed_in_the_editor_changes_the_next_air_combat(
     res = s.perform("air_combat", strike, TableDice([3, 3, 2, 2]))
     assert res.outcome.startswith("first force 12,")
     s.close()
+
+
+def test_tab_in_the_card_editor_stops_only_on_controls(qtbot):
+    """Tab round the aircraft card editor, from its type id: every stop is a control painted
+    in it, never the scroll area that holds the card's fields (a stop there showed the cursor
+    nowhere; the umpire's walk found the same in the Combat and Initiative panels)."""
+    from PySide6.QtWidgets import QApplication, QScrollArea
+
+    ed = CardEditor(Skirmish(), type_id="jet")
+    qtbot.addWidget(ed)
+    ed.show()
+    qtbot.waitExposed(ed)
+    ed.activateWindow()
+    qtbot.waitUntil(ed.isActiveWindow)
+    ed.type_id.setFocus(Qt.FocusReason.TabFocusReason)
+    went = []
+    for _ in range(60):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        went.append(QApplication.focusWidget())
+        if went[-1] is ed.type_id:
+            break
+    assert went[-1] is ed.type_id  # round the editor and back
+    assert not [w for w in went if isinstance(w, QScrollArea)]
+    assert ed.form.editor("name") in went  # the fields inside the area are reached

@@ -102,6 +102,7 @@ class CardEditor(QWidget):
         self.card_error.hide()
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops on what is inside it only
         scroll.setWidget(body)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.card_error)
