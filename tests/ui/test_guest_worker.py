@@ -174,7 +174,7 @@ def test_the_keyboard_comes_back_after_two_waits_in_a_row(
     its own: here when the test lets it). No window is active when the second wait begins;
     the form is once its activation arrives, and the dialog takes the keyboard from it.
     Once the second call has answered, the umpire's next key, sent where the window system
-    sends keys (the focused window), reaches the form's field."""
+    sends keys (the focused window, when it is shown), reaches the form's field."""
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
@@ -232,15 +232,18 @@ def test_the_keyboard_comes_back_after_two_waits_in_a_row(
         releases[1].set()
         qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=WITHIN_MS)
         assert done == [True, True]
-        # the window system delivers the activation asked for (when one is asked for)
+        # the window system delivers the activation asked for (when one is asked for); until
+        # then the focus window may still be the dialog's, hidden: keys go to no window
         try:
-            qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is not None, timeout=5000)
+            qtbot.waitUntil(
+                lambda: QGuiApplication.focusWindow() is form.windowHandle(), timeout=5000
+            )
         except qtbot.TimeoutError:
             pass
         focused = QGuiApplication.focusWindow()
-        assert focused is not None, "after the second wait no window has the keyboard"
-        QTest.keyClick(focused, Qt.Key.Key_7)
-        assert field.displayText() == "7"
+        if focused is not None and focused.isVisible():  # where the window system sends keys
+            QTest.keyClick(focused, Qt.Key.Key_7)
+        assert field.displayText() == "7", f"the key went to {focused}, not the form's field"
     finally:
         clock.stop()
         for release in releases:
