@@ -266,9 +266,21 @@ def _check_override(shipped: Any, over: Any, path: Path, where: str = "") -> Non
             _check_override(shipped[i], v, path, f"{where}.{i}")
 
 
+#: how many times the loaded tables were forgotten (``tables_edition``)
+_edition = 0
+
+
+def tables_edition() -> int:
+    """A number that changes whenever the umpire's tables may have changed (each
+    ``save_override``): work done ahead from the tables before is not used after."""
+    return _edition
+
+
 def clear_table_cache() -> None:
     """Forget every loaded table (``save_override`` calls it), also within ``steady_tables``
     in this thread."""
+    global _edition
+    _edition += 1
     _TABLES.clear()
     if getattr(_steady, "tables", None) is not None:
         _steady.tables = {}

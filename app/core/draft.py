@@ -35,7 +35,7 @@ from app.core.acting import ActingLine
 from app.core.dice import DiceError, DiceSource, DiceSpec, SeededDice, TableDice
 from app.core.engagement import Engagement
 from app.core.errors import MissingTableValue, Raced, RuleViolation, error_text
-from app.core.prepared import ROLES, DieToType, Prepared, dice_of, line_roles
+from app.core.prepared import ROLES, DieToType, Prepared, Question, dice_of, line_roles
 from app.core.procedure import Procedure, Resolution
 
 __all__ = [
@@ -1255,6 +1255,15 @@ class ActionDraft:
 
     # -- preparing -----------------------------------------------------------------------------
 
+    def question(self) -> Question | None:
+        """What the draft asks the desk to prepare as it stands (``Desk.prepare``, with the
+        rules run to their first die), or ``None`` with no procedure open."""
+        proc = self.proc
+        if proc is None:
+            return None
+        roles = {} if self.whole_game else dict(self.roles)
+        return Question(proc.id, roles, self.typed(), frozenset(self.overridden))
+
     def typed(self) -> dict[str, Any]:
         """What the umpire gave, as the procedure is given it: each text parsed (text that is
         not a value of its field passed on as typed, for the rules to refuse in place)."""
@@ -1312,13 +1321,15 @@ class ActionDraft:
             self.prepared = None
             self._emit()
             return
-        roles = {} if self.whole_game else dict(self.roles)
+        question = self.question()
+        assert question is not None
+        roles = question.roles
         try:
             p = self.desk.prepare(
-                proc.id,
+                question.procedure,
                 roles,
-                self.typed(),
-                frozenset(self.overridden),
+                question.typed,
+                question.overridden,
                 check=True,
             )
         except RuleViolation as e:

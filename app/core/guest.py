@@ -58,6 +58,8 @@ watchers: list[Callable[[GuestError], None]] = []
 
 
 def _tell(error: GuestError) -> None:
+    if getattr(_inside, "ahead", False):
+        return  # met by work done ahead of need (``call_guest_ahead``): said when asked
     for watcher in list(watchers):
         try:
             watcher(error)
@@ -538,6 +540,49 @@ def call_guest_then(
         raise _given_up(name, call, job, time_limit)
     value = _checked(name, call, _outcome(name, call, job), returns)
     return value, Later(name, then_call, following)
+
+
+class Ahead:
+    """A ruleset's work started before anyone asks for it (``call_guest_ahead``)."""
+
+    __slots__ = ("_job",)
+
+    def __init__(self, job: _Job) -> None:
+        self._job = job
+
+    @property
+    def done(self) -> bool:
+        """It returned or raised."""
+        return self._job.done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` s for it to end (tests, a script); True when it has."""
+        return self._job.done.wait(timeout)
+
+    def answer(self) -> Any:
+        """What it gave, once done; ``None`` while it works, and when it failed (the work made
+        again when it is wanted meets the failure and says it, with its time limit)."""
+        job = self._job
+        return job.value if job.done.is_set() and job.error is None else None
+
+
+def call_guest_ahead(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Ahead:
+    """``fn(*args, **kwargs)`` started in a worker thread and not waited for: work the desk
+    will probably want next, done while the umpire reads what is shown (issue 48: the next
+    step worked out ahead). Guarded calls made in it run there with no time limit of their
+    own and their failures are told to no watcher: the answer is used only if it came, and
+    what failed is met again, guarded and said, when the work is done for real."""
+
+    def ahead() -> Any:
+        _inside.ahead = True
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _inside.ahead = False
+
+    job = _Job(ahead, (), {})
+    _Worker.run(job)
+    return Ahead(job)
 
 
 def _not_still_busy(name: str, call: str) -> None:

@@ -80,6 +80,18 @@ class DieToType:
 
 
 @dataclass(frozen=True)
+class Question:
+    """What a form asks to have prepared as it stands: the ``procedure``, its aircraft by
+    role, the values typed and the card values overridden (``Actions.prepare`` with the rules
+    run to their first die: ``app.core.draft``)."""
+
+    procedure: str
+    roles: dict[str, str | None]
+    typed: dict[str, Any]
+    overridden: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Prepared:
     """A procedure ready to resolve: what the form shows and what resolve sends."""
 

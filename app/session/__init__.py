@@ -17,7 +17,8 @@ one job; everything else is asked of the part that does it (``s.clock.next_step(
 - ``actions``  ``Actions``: prepare, next die, resolve and perform the rules procedures
 - ``odds``     ``Odds``: exact odds, odds to the end of the chain, the ruling of an entry
 - ``roster``   ``Roster``: aircraft added, edited, removed, placed; ledgers, cards, dice
-- ``clock``    ``Clock``: the steps of a turn, one step on or back
+- ``clock``    ``Clock``: the steps of a turn, one step on or back, the next worked out
+               ahead (``ahead``)
 - ``undoing``  ``Undo`` (``undo``): the Edit menu's wording, undo and redo
 - ``rows``     ``KeptRows``: the desk's rows kept in the game file for its next start
 - ``guard``    the time limit of a call into the ruleset's code
@@ -65,7 +66,7 @@ class GameSession:
         self.actions = Actions(game_log, self.who_acts, self.odds)
         self.refusals = LineRefusals(game_log, self.who_acts, self.actions)
         self.roster = Roster(game_log)
-        self.clock = Clock(game_log)
+        self.clock = Clock(game_log, ahead_for=(self.who_acts, self.refusals, self.actions))
         self.undoing = Undo(game_log)
         self.rows = KeptRows(game_log, self)
 

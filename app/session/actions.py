@@ -21,6 +21,7 @@ from app.core.prepared import (
     ROLES,
     DieToType,
     Prepared,
+    Question,
     dice_of,
     first_enemy,
     line_roles,
@@ -43,6 +44,8 @@ class Actions:
         self._log = log
         self._who_acts = who_acts
         self._odds = odds
+        #: forms' questions prepared ahead for a game (``keep``), answered once it is the game
+        self._kept: tuple[Engagement, list[tuple[Question, Prepared]]] | None = None
 
     # what a draft reads beside these (``app.core.draft.Desk``: the desk's draft is given this
     # part, not the whole session)
@@ -119,6 +122,7 @@ class Actions:
         dice: bool = True,
         first_roll: bool = True,
         first_offered: bool = False,
+        at: Engagement | None = None,
     ) -> Prepared:
         """The procedure with these aircraft (``roles``), the values typed and the locked ones
         overridden, made ready as the form shows it and resolve uses it
@@ -130,10 +134,19 @@ class Actions:
         says it). ``dice=False`` leaves the dice unworked (``Prepared.dice`` empty): for "can
         this line act?", never for a form or a resolve; ``first_roll=False`` runs no rules at
         all (a script's ``perform``, resolved at once); ``first_offered`` has a pick still to
-        make stand in with the first offered ("can this line act", ``prepared.prepare``)."""
+        make stand in with the first offered ("can this line act", ``prepared.prepare``).
+        ``at``: on that game rather than the game as it is (the next step worked out ahead,
+        ``app.session.ahead``)."""
         rs = self._log.ruleset
         proc = procedure_of(rs, procedure)
-        e = self._log.timeline.state
+        e = self._log.timeline.state if at is None else at
+        kept = self._kept
+        if kept is not None and kept[0] is e and check and dice and first_roll:
+            plain = (choose_target, notes, pending, first_offered) == (True, (), (), False)
+            asked = Question(procedure, dict(roles or {}), dict(typed or {}), frozenset(overridden))
+            found = next((p for q, p in kept[1] if plain and _same_question(q, asked)), None)
+            if found is not None:
+                return found
         roles = dict(roles or {})
         said = list(notes)
         for ref in roles.values():
@@ -150,7 +163,7 @@ class Actions:
         roles = {r: (a or None) for r, a in roles.items()}
         board: dict[str, Any] = {}
         try:
-            board = self.board_readings(roles)
+            board = self.board_readings(roles, at=e)
         except (RuleViolation, ValueError) as err:
             said.append(f"Cannot read the board: {err}")
         prepared: Prepared = call_guest(
@@ -178,6 +191,18 @@ class Actions:
             prepared = replace(prepared, notes=(*prepared.notes, f"From the board: {told}"))
         return prepared
 
+    def ask(self, question: Question, at: Engagement) -> Prepared:
+        """A form's question prepared on the game ``at`` as ``prepare`` does (the rules run to
+        their first die), not kept."""
+        return self.prepare(
+            question.procedure, question.roles, question.typed, question.overridden, at=at
+        )
+
+    def keep(self, at: Engagement, answers: Sequence[tuple[Question, Prepared]]) -> None:
+        """Forms' questions prepared ahead for the game ``at`` (``app.session.ahead``): the
+        same question asked of ``prepare`` once ``at`` is the game is answered from these."""
+        self._kept = (at, list(answers))
+
     def prepare_line(
         self,
         procedure: str,
@@ -187,16 +212,17 @@ class Actions:
         dice: bool = True,
         first_offered: bool = False,
         pending: Collection[str] = (),
+        at: Engagement | None = None,
     ) -> Prepared:
         """A "who acts now" line (``Ruleset.acting``: who, what, procedure, other aircraft)
         made ready: the line's aircraft in the procedure's ``line_role`` (the aircraft that
         owes a damage, critical, fire or ejection roll is the one it applies to), the other
         aircraft opposite; an attack that names no target opens on the first enemy in play.
-        ``pending``: as in ``prepare``."""
+        ``pending`` and ``at``: as in ``prepare``."""
         proc = procedure_of(self._log.ruleset, procedure)
-        roles = line_roles(proc, self._log.timeline.state, who, other)
+        roles = line_roles(proc, self._log.timeline.state if at is None else at, who, other)
         return self.prepare(
-            procedure, roles, dice=dice, first_offered=first_offered, pending=pending
+            procedure, roles, dice=dice, first_offered=first_offered, pending=pending, at=at
         )
 
     def first_roles(self, procedure: str) -> dict[str, str | None]:
@@ -353,9 +379,11 @@ class Actions:
             return res
         return replace(res, follows=self._who_acts.follows(res, proc.id, before))
 
-    def board_readings(self, inputs: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
+    def board_readings(
+        self, inputs: BaseModel | Mapping[str, Any], at: Engagement | None = None
+    ) -> dict[str, Any]:
         """What the ruleset's geometry reads off the pair these inputs name, when both are on
-        the board (issue 18); empty otherwise."""
+        the board (issue 18), on the game ``at`` (as it is, by default); empty otherwise."""
         get: Callable[[str], Any] = (
             (lambda f: input_value(inputs, f)) if isinstance(inputs, BaseModel) else inputs.get
         )
@@ -368,7 +396,7 @@ class Actions:
             "geometry (board readings)",
             board_reading,
             rs.geometry,
-            self._log.timeline.state,
+            self._log.timeline.state if at is None else at,
             first,
             target,
             time_limit=guard.TIME_LIMIT,
@@ -379,6 +407,14 @@ class Actions:
                 ruleset_name(rs), "geometry (board readings)", "readings not a mapping"
             )
         return dict(readings)
+
+
+def _same_question(kept: Question, asked: Question) -> bool:
+    """The same question (values typed that cannot be compared are not the same)."""
+    try:
+        return bool(kept == asked)
+    except Exception:  # noqa: BLE001 - a typed value whose comparison fails: asked afresh
+        return False
 
 
 def _ready(prepared: Prepared) -> None:

@@ -30,17 +30,26 @@ class WhoActs:
         (and asked again the next time)."""
         kept, e = self._lines, self._log.timeline.state
         if kept is None or kept[0] is not e:
-            rs = self._log.ruleset
-            lines = call_guest(
-                rs,
-                "acting (who acts now)",
-                rs.acting,
-                e,
-                time_limit=guard.TIME_LIMIT,
-                returns=acting_lines,
-            )
-            kept = self._lines = (e, list(lines))
+            kept = self._lines = (e, self.ask(e))
         return list(kept[1])
+
+    def ask(self, at: Engagement) -> list[ActingLine]:
+        """The ruleset's lines for the game ``at`` (guarded), not kept."""
+        rs = self._log.ruleset
+        lines = call_guest(
+            rs,
+            "acting (who acts now)",
+            rs.acting,
+            at,
+            time_limit=guard.TIME_LIMIT,
+            returns=acting_lines,
+        )
+        return list(lines)
+
+    def keep(self, at: Engagement, lines: Sequence[ActingLine]) -> None:
+        """The lines worked out ahead for the game ``at`` (``app.session.ahead``): kept as
+        if asked, used once ``at`` is the game."""
+        self._lines = (at, list(lines))
 
     def owed(self, procedure: str) -> list[ActingLine]:
         """The lines of this step that open a roll (to see what a result makes owed)."""

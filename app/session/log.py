@@ -106,8 +106,18 @@ class GameLog:
 
     # -- the one way in -----------------------------------------------------------------------
 
-    def append(self, events: Sequence[Event], narrative: str, rule: str = "") -> list[Envelope]:
-        """Check, append durably and apply one action's events; the envelopes written."""
+    def append(
+        self,
+        events: Sequence[Event],
+        narrative: str,
+        rule: str = "",
+        *,
+        worked: tuple[Engagement, Engagement] | None = None,
+    ) -> list[Envelope]:
+        """Check, append durably and apply one action's events; the envelopes written.
+        ``worked``: (a game, the game these events leave it in, checked by the ruleset's
+        ``check_events``), worked out ahead (``app.session.ahead``): taken as that check when
+        the first is the game as it is now, else the check is made here."""
         if self.closed:
             raise RuleViolation("this game is closed")
         if self.store.read_only:
@@ -127,7 +137,10 @@ class GameLog:
             for i, ev in enumerate(events)
         ]
         _storable(envs)  # a lone surrogate in a name or reason: refused, nothing appended
-        after = self.ruleset.check_events(self.timeline.state, events)  # issue 32
+        if worked is not None and worked[0] is self.timeline.state:
+            after: Engagement | None = worked[1]
+        else:
+            after = self.ruleset.check_events(self.timeline.state, events)  # issue 32
         limits.check_append(envs)  # the documented limits (issue 31): refused, nothing appended
         # each event applied once (issue 44): the state the ruleset's check reached, else (an
         # undo, redo or print record, which it does not apply) the projection's own check

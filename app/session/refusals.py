@@ -3,8 +3,11 @@ not offered as if it could), worked out for all the step's lines at once."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from pydantic import ValidationError
 
+from app.core.acting import ActingLine
 from app.core.data import steady_tables
 from app.core.engagement import Engagement
 from app.core.errors import RuleViolation
@@ -43,18 +46,13 @@ class LineRefusals:
         line = (procedure, who, other)
         if line in known:
             return known[line]
-        procedures = self._log.ruleset.procedures
 
         def every_line() -> dict[Line, str]:
-            todo = [line]
             try:
-                for a in self._who_acts.acting():
-                    if a.procedure in procedures:
-                        todo.append((a.procedure, a.who, a.other or None))
+                lines = self._who_acts.acting()
             except RuleViolation:
-                pass  # said where who acts now is shown
-            with steady_tables():  # every line on one game: its tables read once
-                return {each: self._refusal(*each) for each in dict.fromkeys(todo)}
+                lines = []  # said where who acts now is shown
+            return self.work_out(e, lines, line)
 
         said: dict[Line, str]
         try:
@@ -71,7 +69,21 @@ class LineRefusals:
         known.update(said)
         return known[line]
 
-    def _refusal(self, procedure: str, who: str, other: str | None) -> str:
+    def work_out(self, at: Engagement, lines: Sequence[ActingLine], *also: Line) -> dict[Line, str]:
+        """Why each of these lines (and ``also``) cannot act on the game ``at``, "" for one
+        that can; the ruleset's code runs here (call it guarded). Not kept."""
+        procedures = self._log.ruleset.procedures
+        todo = list(also)
+        todo += [(a.procedure, a.who, a.other or None) for a in lines if a.procedure in procedures]
+        with steady_tables():  # every line on one game: its tables read once
+            return {each: self._refusal(at, *each) for each in dict.fromkeys(todo)}
+
+    def keep(self, at: Engagement, said: Mapping[Line, str]) -> None:
+        """The refusals worked out ahead for the game ``at`` (``app.session.ahead``): kept as
+        if asked, used once ``at`` is the game."""
+        self._known = (at, dict(said))
+
+    def _refusal(self, at: Engagement, procedure: str, who: str, other: str | None) -> str:
         """``line_refusal`` for one line (in a guest call: the ruleset's code runs here): the
         line prepared before the dice, a pick the umpire has still to make (the missile) the
         first offered, so a rule that refuses every pick is said now (no lock-on, say). The
@@ -84,7 +96,7 @@ class LineRefusals:
         try:
             suggested = procedure_of(self._log.ruleset, procedure).suggested
             p = self._actions.prepare_line(
-                procedure, who, other, dice=False, first_offered=True, pending=suggested
+                procedure, who, other, dice=False, first_offered=True, pending=suggested, at=at
             )
         except RuleViolation as e:
             return str(e)

@@ -61,6 +61,11 @@ logger = logging.getLogger(__name__)
 
 #: milliseconds after the last change before its summary is kept in the game file (issue 36)
 KEEP_MS = 250
+#: milliseconds after a change before the next step is worked out ahead in a worker
+#: (``Clock.look_ahead``, issue 48): long enough for the desk to have painted the change on a
+#: busy machine (the worker's Python would otherwise take turns with the paint's), far shorter
+#: than an umpire reading a step
+AHEAD_MS = 150
 #: seconds between two ``log_read`` of the first read: the panels take in several slices at a
 #: time, so the desk repaints them a few times a second rather than after every slice
 SHOW_EVERY_S = 0.1
@@ -180,6 +185,13 @@ class EngagementModel(QObject):
         self._keep.setSingleShot(True)
         self._keep.setInterval(KEEP_MS)
         self._keep.timeout.connect(self.keep_summary)
+        #: the next step is worked out ahead while the umpire reads this one (a test of the
+        #: desk's every call made as the step is taken turns it off)
+        self.looks_ahead = True
+        self._ahead = QTimer(self)
+        self._ahead.setSingleShot(True)
+        self._ahead.setInterval(AHEAD_MS)
+        self._ahead.timeout.connect(self._look_ahead)
         #: an action the network left unsettled (issue 30): the server is asked in the
         #: background until it says "saved" or "not written", and the status bar says which
         self._out_of_touch = False
@@ -290,6 +302,7 @@ class EngagementModel(QObject):
             self._check_history(session)
             session.subscribe(self._on_append)
             self._follow.start()
+            self._ahead.start()
         else:
             self._follow.stop()
         from app.core import guest
@@ -620,6 +633,7 @@ class EngagementModel(QObject):
             else:  # another step: read from it when next asked
                 self._step_log = None
         self._keep.start()
+        self._ahead.start()
         if self.drafts and self._session is not None:
             from app.core.events import Reverted
 
@@ -645,6 +659,13 @@ class EngagementModel(QObject):
             new.initiative_marker,
         ):
             self.initiative_changed.emit()
+
+    def _look_ahead(self) -> None:
+        """The next step worked out in a worker while the umpire reads this one."""
+        if self._session is not None and self.looks_ahead:
+            # (a draft no panel shows is prepared when next read, not ahead)
+            asked = (d.question() for d in self.drafts if d.shown is None or d.shown())
+            self._session.clock.look_ahead([q for q in asked if q is not None])
 
     # -- what the umpire points at (panels listen here, never to each other) --------------------
 

@@ -86,6 +86,7 @@ class DamageRoll(Procedure):
         roll = dice.roll("2d6", "damage table").total
         effect = damage_table().effect(roll, inputs.target_type)
         narrative = f"damage table {roll}: {effect.text}"
+        follow_ups: tuple[tuple[str, str], ...] = ()
         if t is not None:
             effects = DamageEffects(draft, t.id, variants=self.variants)
             extra_dp = EXTRA_DP_ON_LOCATION_ONLY not in self.variants
@@ -104,7 +105,22 @@ class DamageRoll(Procedure):
                 narrative += f" -> {t.name}: " + "; ".join(effects.notes)
             if new:
                 narrative += " (" + ", ".join(s.replace("_", " ") for s in new) + ")"
-        return Decision(effect.label, f"{narrative} ({self.rule})")
+            follow_ups = owed_after_damage(effects.now, self.variants)
+        return Decision(effect.label, f"{narrative} ({self.rule})", follow_ups=follow_ups)
+
+
+def owed_after_damage(a: AircraftState, variants: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """The roll a plane or UFO owes next after a damage roll or a vital-system check, opened
+    by the desk at once (``Decision.follow_ups``): with the ``vital_each_damage_roll`` reading
+    the check a damage roll made owed (before the next roll), else the hit's next roll on the
+    damage table (UFO rules, Hitting: the hits are rolls on the Damage Table); none once it is
+    out of play."""
+    if not a.in_play:
+        return ()
+    st = state_of(a)
+    if VITAL_EACH_DAMAGE_ROLL in variants and st.vital_checks_due:
+        return ((VitalSystem.id, a.id),)
+    return ((DamageRoll.id, a.id),) if st.damage_rolls_due else ()
 
 
 def apply_effect(
@@ -227,7 +243,12 @@ class VitalSystem(Procedure):
             f"vital system check d6={roll} against {inputs.total_damage} damage taken {taken}: "
             + ("a vital system is hit, the pilot ejects safely" if outcome != "miss" else "no")
         )
-        return Decision(outcome, f"{narrative} ({self.rule})", modifiers=terms)
+        follow_ups: tuple[tuple[str, str], ...] = ()
+        if inputs.aircraft and VITAL_EACH_DAMAGE_ROLL in self.variants:
+            follow_ups = owed_after_damage(draft.get(inputs.aircraft), self.variants)
+        return Decision(
+            outcome, f"{narrative} ({self.rule})", follow_ups=follow_ups, modifiers=terms
+        )
 
 
 class HitLocationInputs(AircraftInputs):

@@ -16,6 +16,7 @@ from app.core.reckoning import Term, summed, total, worked
 from app.core.ruleset import AircraftInputs, ProcedureInputs
 
 from .card import card_of
+from .damage import DamageRoll
 from .sequence import CANNON_1, CANNON_2, MISSILES, require_step
 from .state import fighter, fired_this_step, lost_hard_points, need, ray_gun_ledger, state_of, ufo
 
@@ -36,6 +37,16 @@ def due_rolls(target: AircraftState, hits: int) -> list[Event]:
         return []
     due = state_of(target).damage_rolls_due + hits
     return [AttributesSet(aircraft=target.id, values={"damage_rolls_due": due})]
+
+
+def damage_roll_owed(target: str | None, hits: int) -> tuple[tuple[str, str], ...]:
+    """The roll a hit owes at once (``Decision.follow_ups``): the target's roll on the damage
+    table. UFO rules, Hitting rolls the hits as they are scored ("this is number of hits on
+    Damage Table", "Any 5 or 6 is a hit- roll on damage table", "explodes for 1d6 rolls on
+    Damage Table"), so the desk opens it next. Named here, not left for the desk to find as a
+    new line of who acts now: the damage rolls are listed in every step, and a desk that has
+    its ruleset calls answered later has no new lines to compare after the write."""
+    return ((DamageRoll.id, target),) if target and hits > 0 else ()
 
 
 class CannonInputs(ProcedureInputs):
@@ -95,7 +106,12 @@ class Cannon(Procedure):
             f'cannon at {inputs.range_inches}": d6 {roll.total}{m:+d} = {roll.total + m}: '
             f"{outcome}" + (" on the damage table" if hits else "")
         )
-        return Decision(outcome, f"{narrative} ({self.rule})", modifiers=terms)
+        return Decision(
+            outcome,
+            f"{narrative} ({self.rule})",
+            follow_ups=damage_roll_owed(inputs.target, hits),
+            modifiers=terms,
+        )
 
 
 #: UFO rules, Sequence: the UFO fires at initiative 13 minus its charge, so a charge above 12
@@ -191,7 +207,12 @@ class RayGun(Procedure):
             f'ray gun charge {inputs.charge} at {inputs.range_inches}": '
             f"{summed(terms)} dice ({faces}): {outcome}"
         )
-        return Decision(outcome, f"{narrative} ({self.rule})", modifiers=tuple(terms))
+        return Decision(
+            outcome,
+            f"{narrative} ({self.rule})",
+            follow_ups=damage_roll_owed(inputs.target, hits),
+            modifiers=tuple(terms),
+        )
 
 
 class RechargeInputs(AircraftInputs):

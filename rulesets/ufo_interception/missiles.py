@@ -16,7 +16,7 @@ from app.core.ruleset import ProcedureInputs
 
 from .card import MISSILE_DATA, card_of
 from .geometry import inches
-from .guns import due_rolls
+from .guns import damage_roll_owed, due_rolls
 from .sequence import MISSILES, require_step
 from .state import (
     Missile,
@@ -192,6 +192,7 @@ class MissileFlight(Procedure):
                 raise RuleViolation(f"missile {inputs.missile} has already moved this turn")
         name = MISSILE_DATA[record.type].name if record else "missile"
         damage_rolls = 0
+        owed: tuple[tuple[str, str], ...] = ()
         if inputs.came_within_1_inch:
             damage_rolls = dice.roll("d6", "rolls on the damage table").total
             outcome = self._label(damage_rolls)
@@ -218,7 +219,8 @@ class MissileFlight(Procedure):
             target = draft.engagement.aircraft.get(record.target)
             if damage_rolls and target is not None and target.in_play:
                 draft.emit(*due_rolls(target, damage_rolls))
-        return Decision(outcome, f"{narrative} ({self.rule})")
+                owed = damage_roll_owed(target.id, damage_rolls)
+        return Decision(outcome, f"{narrative} ({self.rule})", follow_ups=owed)
 
     def resolve(self, inputs: FlightInputs, dice: DiceSource, engagement: Engagement) -> Resolution:
         """``decide`` once, as every procedure; only the log record is completed first: it

@@ -106,6 +106,23 @@ def ufo_firing_initiative(u: AircraftState) -> int | None:
 
 
 def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[ActingLine]:
+    """Who acts in the current step, in the order of UFO rules, Turn Order, and the rolls owed.
+
+    A hit's rolls on the damage table are owed from the hit until they are rolled, so they are
+    listed in every step, not only in Missile Firing: the text rolls the hits as they are
+    scored ("this is number of hits on Damage Table", "Any 5 or 6 is a hit- roll on damage
+    table", "explodes for 1d6 rolls on Damage Table", UFO rules, Hitting). So is the
+    vital-system check the ``vital_each_damage_roll`` reading owes after each damage roll. The
+    once-a-turn check of the text's reading ("Any turn a plane takes damage roll d6", UFO
+    rules, Damage) is listed in Missile Firing, the turn's last step, once the plane's damage
+    rolls are all rolled (it compares the d6 with "the total damage taken")."""
+    if engagement.step == MISSILES:
+        return _missile_firing(engagement, variants)
+    return _step_lines(engagement) + _due(engagement, variants, end_of_turn=False)
+
+
+def _step_lines(engagement: Engagement) -> list[ActingLine]:
+    """Who acts in a step before Missile Firing."""
     step = engagement.step
     scores = engagement.initiative_scores
     if step == INITIATIVE:
@@ -145,12 +162,18 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
             )
             for a in planes
         ]
-    if step in (CANNON_1, CANNON_2):
-        return [
-            ActingLine(a.id, "may fire its cannon" + _score(a, scores), procedure="cannon")
-            for a in planes[::-1]
-        ]
-    assert step == MISSILES
+    assert step in (CANNON_1, CANNON_2)
+    return [
+        ActingLine(a.id, "may fire its cannon" + _score(a, scores), procedure="cannon")
+        for a in planes[::-1]
+    ]
+
+
+def _missile_firing(engagement: Engagement, variants: frozenset[str]) -> list[ActingLine]:
+    """Missile Firing, highest initiative first (a UFO at 13 minus its ray gun's charge), then
+    the rolls owed, then the missiles in flight (UFO rules, Turn Order; Firing: Missile lock)."""
+    scores = engagement.initiative_scores
+    planes = moving_order(engagement)
     firing: list[tuple[int | None, str, str, str]] = [
         (
             scores.get(a.id),
@@ -186,7 +209,7 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
         ActingLine(aid, f"{what} (no initiative: no ray guns known)", procedure=proc)
         for _, aid, what, proc in unarmed
     ]
-    out += _due(engagement, variants)
+    out += _due(engagement, variants, end_of_turn=True)
     for m in in_flight(engagement):
         target = engagement.aircraft.get(m.target)
         name = MISSILE_DATA[m.type].name
@@ -201,10 +224,14 @@ def acting(engagement: Engagement, variants: frozenset[str] = frozenset()) -> li
     return out
 
 
-def _due(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list[ActingLine]:
+def _due(
+    engagement: Engagement, variants: frozenset[str], *, end_of_turn: bool
+) -> list[ActingLine]:
     """Damage rolls waiting, and vital-system checks due (UFO rules, Damage): once in a turn
-    the plane took damage, after its damage rolls; with the ``vital_each_damage_roll``
-    reading, one after each damage roll that did damage, before the next."""
+    the plane took damage, after its damage rolls (listed at the ``end_of_turn`` only, Missile
+    Firing, and only once none is due); with the ``vital_each_damage_roll`` reading, one after
+    each damage roll that did damage, before the next (listed in every step, as the damage
+    rolls are)."""
     out: list[ActingLine] = []
     for a in engagement.aircraft.values():
         if not a.in_play:
@@ -223,7 +250,8 @@ def _due(engagement: Engagement, variants: frozenset[str] = frozenset()) -> list
             )
         damaged = st.damaged_turn == engagement.turn
         checked = st.vital_checked_turn == engagement.turn
-        if VITAL_EACH_DAMAGE_ROLL not in variants and fighter and damaged and not checked:
+        once = VITAL_EACH_DAMAGE_ROLL not in variants and end_of_turn and not due
+        if once and fighter and damaged and not checked:
             out.append(check)
     return out
 

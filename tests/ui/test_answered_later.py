@@ -59,6 +59,8 @@ def walked(qtbot: Any, tmp_path: Any, ruleset_id: str, later: bool) -> tuple[lis
     where = tmp_path / ("later" if later else "at_once")
     where.mkdir()
     window = open_desk(qtbot, where, ruleset_id)
+    # every call of a step made as it is taken, none worked out ahead (``app.session.ahead``)
+    window.model.looks_ahead = not later
     walk = PatientWalk(qtbot, window)
     with every_call_later() if later else nullcontext():
         walk.settle()

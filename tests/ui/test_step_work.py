@@ -53,17 +53,28 @@ def counting(obj, name: str, counts: Counter, key=lambda *a, **k: "") -> None:
 
 
 def test_a_step_asks_the_ruleset_for_the_steps_and_who_acts_once(desk):
+    """Each game a step on leaves is asked for its steps and who acts now once, wherever
+    that is (the work ahead of the step, ``app.session.ahead``, or the step itself)."""
     session = desk.model.session
-    counts: Counter = Counter()
-    counting(session.ruleset, "steps", counts)
-    counting(session.ruleset, "acting", counts)
-    for _ in range(4):
+    asked: list[tuple[str, object]] = []
+    for name in ("steps", "acting"):
+        real = getattr(session.ruleset, name)
+
+        def spy(engagement, *args, _real=real, _name=name):
+            asked.append((_name, engagement))
+            return _real(engagement, *args)
+
+        setattr(session.ruleset, name, spy)
+    games = []
+    for _ in range(5):
+        work = session.clock.look_ahead()  # (the desk starts it itself a moment after a change)
+        assert work is not None and work.wait(30)
         desk.panels["turn"].next_step()
         QApplication.processEvents()
-    # four steps on: each asked once for the game after it (the step on reads the steps of
-    # the game before it, asked for the desk's rows of the step before)
-    assert counts[("steps", "")] == 4
-    assert counts[("acting", "")] == 4
+        games.append(session.engagement)
+    # (the first step's game may have been worked out before the spies were set)
+    for game in games[1:]:
+        assert [name for name, e in asked if e is game] == ["acting", "steps"]
 
 
 def test_the_turn_panel_after_steps_is_drawn_as_afresh(tmp_path, qtbot):
@@ -100,7 +111,14 @@ def test_the_initiative_roll_out_of_view_is_prepared_when_shown(desk):
     QApplication.processEvents()
     assert not panel.when_shown.on_screen
     counts: Counter = Counter()
-    counting(session.actions, "prepare", counts, key=lambda procedure, *a, **k: procedure)
+    # (on the game as it is: the next step's work ahead prepares a shown form's action on the
+    # game after it, ``at``)
+    counting(
+        session.actions,
+        "prepare",
+        counts,
+        key=lambda procedure, *a, at=None, **k: procedure if at is None else "ahead",
+    )
     session.clock.next_step()
     session.clock.next_step()
     assert counts[("prepare", initiative)] == 0  # no panel shows it: not prepared

@@ -519,9 +519,9 @@ def test_who_acts_now_lines_are_worked_out_together_once_per_state(game: GameSes
     calls: list[object] = []
     real = game.refusals._refusal
 
-    def counted(*line: Any) -> str:
+    def counted(at: Any, *line: Any) -> str:
         calls.append(line)
-        return real(*line)
+        return real(at, *line)
 
     game.refusals._refusal = counted  # type: ignore[method-assign]
     assert [game.refusals.line_refusal(*line) for line in lines] == ["", ""]

@@ -10,7 +10,7 @@ from ufo_helpers import at, fold, perform, standard
 from app.core.errors import RuleViolation
 from app.core.events import LedgerChanged
 from rulesets.ufo_interception import RULESET
-from rulesets.ufo_interception.sequence import CANNON_1
+from rulesets.ufo_interception.sequence import CANNON_1, MISSILES
 
 DAMAGE = RULESET.procedures["damage_roll"]
 WAYS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -255,3 +255,40 @@ def test_vital_system_total_or_this_turn_variant() -> None:
     this_turn = RULESET.bind(["vital_this_turn"]).procedures["vital_system"]
     assert this_turn.prefill(e, "blue1", None) == {"total_damage": 3}
     assert this_turn.prefill(at(e, 0, turn=3), "blue1", None) == {"total_damage": 0}
+
+
+RAY = {"attacker": "saucer", "target": "blue1", "charge": 9, "range_inches": 5}
+
+
+def test_a_damage_roll_opens_the_hits_next_roll() -> None:
+    """UFO rules, Hitting: a cannon's 3 hits are 3 rolls on the Damage Table. Each roll names
+    the next as the roll the desk opens at once while any is due; the last names none, and nor
+    does a roll that puts the target out of play (12: "Critical- plane destroyed")."""
+    e = at(standard(), CANNON_1)
+    e, _ = perform(e, "cannon", {"attacker": "blue1", "target": "saucer", "range_inches": 2}, [4])
+    for left in (2, 1):
+        e, res = hit(e, "saucer", "ufo", [3, 4])  # 7: 1 DP
+        assert res.follow_ups == (("damage_roll", "saucer"),)
+        assert e.aircraft["saucer"].attributes["damage_rolls_due"] == left
+    e, res = hit(e, "saucer", "ufo", [3, 4])
+    assert (e.aircraft["saucer"].attributes["damage_rolls_due"], res.follow_ups) == (0, ())
+    e, _ = perform(at(standard(), MISSILES), "ray_gun", RAY, [5, 1, 6, 4])  # 2 hits
+    e, res = hit(e, "blue1", "fighter", [6, 6])
+    assert not e.aircraft["blue1"].in_play and res.follow_ups == ()
+
+
+def test_the_each_roll_reading_opens_the_check_then_the_next_roll() -> None:
+    """UFO rules, Damage, the ``vital_each_damage_roll`` reading: after a damage roll that
+    does damage the check is owed before the next roll: the roll names the check, the check
+    names the hit's next roll; a check that ejects the pilot names none."""
+    each = ["vital_each_damage_roll"]
+    fighter = {"target": "blue1", "target_type": "fighter"}
+    e, _ = perform(at(standard(), MISSILES), "ray_gun", RAY, [5, 1, 6, 4])  # 2 hits
+    e, res = perform(e, "damage_roll", fighter, [3, 4], each)  # 7: 1 DP
+    assert res.follow_ups == (("vital_system", "blue1"),)
+    e, res = perform(e, "vital_system", {"aircraft": "blue1", "total_damage": 1}, [3], each)
+    assert (res.outcome, res.follow_ups) == ("miss", (("damage_roll", "blue1"),))
+    e, res = perform(e, "damage_roll", fighter, [3, 4], each)
+    assert res.follow_ups == (("vital_system", "blue1"),)
+    e, res = perform(e, "vital_system", {"aircraft": "blue1", "total_damage": 2}, [1], each)
+    assert res.outcome == "vital system hit: pilot ejects" and res.follow_ups == ()

@@ -13,6 +13,7 @@ from app.core.procedure import Procedure
 from rulesets.ufo_interception import RULESET
 from rulesets.ufo_interception.sequence import (
     CANNON_1,
+    CANNON_2,
     FIRST_HALF,
     INITIATIVE,
     MISSILES,
@@ -218,3 +219,68 @@ def test_initiative_odds_are_the_walk_over_decide(n: int) -> None:
     roll_off = RULESET.procedures["initiative_roll_off"]
     tied = roll_off.Inputs(planes=planes)
     assert roll_off.odds(tied) == Procedure.odds(roll_off, tied)
+
+
+DUE_STEPS = [(1, s) for s in (CANNON_1, SECOND_HALF, CANNON_2, MISSILES)] + [
+    (2, s) for s in (INITIATIVE, UFO_MOVES, FIRST_HALF)
+]
+
+
+def test_a_hits_damage_rolls_are_listed_in_every_step_until_rolled() -> None:
+    """UFO rules, Hitting: "Roll d6+1 and subtract range in inches- this is number of hits on
+    Damage Table". The rolls are owed from the hit on: who acts now lists them in the step of
+    the hit and in every step after it (the next turn's too), counting down as they are
+    rolled, and not once all are rolled (not only in Missile Firing: the umpire walk's
+    finding)."""
+    e = at(rolled(), CANNON_1)
+    shot = {"attacker": "blue1", "target": "saucer", "range_inches": 2}
+    e, _ = perform(e, "cannon", shot, [3])  # 3 + 1 - 2 = 2 hits
+    for turn, step in DUE_STEPS:
+        acts = said(RULESET.acting(at(e, step, turn)))
+        assert ("saucer", "2 roll(s) on the damage table due") in acts, (turn, step)
+    ufo_column = {"target": "saucer", "target_type": "ufo"}
+    e, _ = perform(at(e, SECOND_HALF), "damage_roll", ufo_column, [3, 4])
+    for turn, step in DUE_STEPS:
+        acts = said(RULESET.acting(at(e, step, turn)))
+        assert ("saucer", "1 roll(s) on the damage table due") in acts, (turn, step)
+    e, _ = perform(e, "damage_roll", ufo_column, [3, 4])
+    for turn, step in DUE_STEPS:
+        assert all(line.procedure != "damage_roll" for line in RULESET.acting(at(e, step, turn)))
+
+
+CHECK = ("blue2", "vital system check: d6 less than total damage ejects")
+
+
+def test_the_once_a_turn_vital_check_is_listed_in_missile_firing() -> None:
+    """UFO rules, Damage: "Any turn a plane takes damage roll d6" (the text's reading: once a
+    turn, after the turn's damage): a plane damaged at the half way point has its check listed
+    in Missile Firing, the turn's last step, not before (more damage may come)."""
+    e = at(rolled(), CANNON_1)
+    e, _ = perform(e, "damage_roll", {"target": "blue2", "target_type": "fighter"}, [3, 4])
+    for step in (CANNON_1, SECOND_HALF, CANNON_2):
+        assert CHECK not in said(RULESET.acting(at(e, step)))
+    assert CHECK in said(RULESET.acting(at(e, MISSILES)))
+
+
+def test_the_check_after_each_damage_roll_is_listed_in_every_step() -> None:
+    """UFO rules, Damage, the ``vital_each_damage_roll`` reading: a check is owed after each
+    damage roll that does damage, before the next roll; listed from that roll until made."""
+    each = RULESET.bind(["vital_each_damage_roll"])
+    e = at(rolled(), CANNON_1)
+    fighter = {"target": "blue2", "target_type": "fighter"}
+    e, _ = perform(e, "damage_roll", fighter, [3, 4], ["vital_each_damage_roll"])
+    for turn, step in DUE_STEPS:
+        assert CHECK in said(each.acting(at(e, step, turn))), (turn, step)
+
+
+def test_the_once_a_turn_vital_check_waits_for_the_planes_damage_rolls() -> None:
+    """UFO rules, Damage: the check compares the d6 with "the total damage taken", so the
+    text's reading lists it once the plane's damage rolls are all rolled, not between them."""
+    e = at(rolled(), MISSILES)
+    ray = {"attacker": "saucer", "target": "blue1", "charge": 9, "range_inches": 5}
+    e, _ = perform(e, "ray_gun", ray, [5, 1, 6, 4])  # 2 hits
+    check = ("blue1", "vital system check: d6 less than total damage ejects")
+    e, _ = perform(e, "damage_roll", {"target": "blue1", "target_type": "fighter"}, [3, 4])
+    assert check not in said(RULESET.acting(e))
+    e, _ = perform(e, "damage_roll", {"target": "blue1", "target_type": "fighter"}, [3, 4])
+    assert check in said(RULESET.acting(e))

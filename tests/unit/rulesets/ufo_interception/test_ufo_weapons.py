@@ -228,3 +228,28 @@ def test_recharge_d6_read_as_a_roll_for_the_number_of_dice() -> None:
     assert "dice_count" in RECHARGE.inputs_off() and not rolled.inputs_off()
     with pytest.raises(RuleViolation, match="recharge_dice_rolled"):
         perform(e, "recharge", {**pre, "dice_count": 2}, [3, 4])
+
+
+def test_a_hit_names_the_damage_roll_it_owes() -> None:
+    """UFO rules, Hitting: a cannon's, a ray gun's and a missile's hits are rolls on the
+    Damage Table, owed at once: the result names the target's damage roll as the roll the
+    desk opens next (``follow_ups``), so a desk that has its ruleset calls answered later
+    opens it too. A miss, or a what-if with no target, owes none."""
+    owed = (("damage_roll", "saucer"),)
+    shot = {"attacker": "blue1", "target": "saucer", "range_inches": 3}
+    _, res = perform(at(standard(), CANNON_1), "cannon", shot, [5])
+    assert (res.outcome, res.follow_ups) == ("3 hits", owed)
+    _, res = perform(at(standard(), CANNON_1), "cannon", shot, [2])
+    assert (res.outcome, res.follow_ups) == ("miss", ())
+    _, res = perform(at(standard(), CANNON_1), "cannon", {"range_inches": 3}, [5])
+    assert (res.outcome, res.follow_ups) == ("3 hits", ())
+    ray = {"attacker": "saucer", "target": "blue1", "charge": 9, "range_inches": 5}
+    _, res = perform(at(standard(), MISSILES), "ray_gun", ray, [5, 1, 6, 4])
+    assert (res.outcome, res.follow_ups) == ("2 hits", (("damage_roll", "blue1"),))
+    _, res = perform(at(standard(), MISSILES), "ray_gun", ray, [1, 1, 2, 4])
+    assert (res.outcome, res.follow_ups) == ("miss", ())
+    e, _ = launch(at(standard(), MISSILES), missile="sidewinder", range_inches=10)
+    _, res = perform(e, "missile_flight", {"missile": "M1", "came_within_1_inch": True}, [4])
+    assert (res.outcome, res.follow_ups) == ("4 damage rolls", owed)
+    _, res = perform(e, "missile_flight", {"missile": "M1", "came_within_1_inch": False})
+    assert res.follow_ups == ()
