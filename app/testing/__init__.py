@@ -21,12 +21,16 @@ It checks, and fails naming what is wrong:
 3. every aircraft of the catalogue goes on a roster (``new_aircraft``, its initial attributes
    a valid ``State``) and prints its card, and what happens by itself at each step of the
    first turn (``on_clock``) passes the ruleset's one door (``check_events``);
-4. for every procedure, on inputs generated from its ``Inputs`` (``examples`` of them): the
-   odds are exact and sum to 1, and equal what ``resolve`` does over *every face of every
-   die* typed at the table (an independent walk through ``TableDice``, face by face); the
-   dice the desk asks for first (``dice_needed``, a dry run of ``decide``) are the rolls
-   ``resolve`` makes first on every path. A procedure for which no generated input is
-   accepted fails, naming the refusals: no skips. A calculator's ``compute`` gives a
+4. for every procedure, on inputs generated from its ``Inputs`` (``examples`` distinct ones,
+   each one the rules *accept*: a refused one is not counted and another is drawn, up to
+   ``DRAWS_PER_EXAMPLE`` per input claimed, ``LEAST_DRAWS`` at least): the odds are exact
+   and sum to 1, and equal what ``resolve`` does over *every face of every die* typed at the
+   table (an independent walk through ``TableDice``, face by face); the dice the desk asks
+   for first (``dice_needed``, a dry run of ``decide``) are the rolls ``resolve`` makes first
+   on every path. A procedure checked on fewer accepted inputs than claimed fails, naming
+   its refusals: no skips (unless every input its ``Inputs`` allow was drawn). One whose
+   rules accept only a narrow geometry is given inputs they accept (``inputs=``) and claims
+   fewer generated ones (``examples_for=``). A calculator's ``compute`` gives a
    ``Decision`` or refuses by the rules.
 """
 
@@ -36,6 +40,7 @@ import os
 import tempfile
 import types
 import typing
+import unittest
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -66,6 +71,15 @@ __all__ = [
 REFS = frozenset({"attacker", "target", "aircraft"})
 #: ids for list-of-names fields (the planes rolling an initiative, say)
 NAMES = tuple(f"p{i}" for i in range(1, 7))
+#: inputs drawn at most for a procedure, per accepted input it is to be checked on
+#: (``examples``), and at least ``LEAST_DRAWS`` (a procedure that claims few is one whose rules
+#: accept few: it is searched as long): past that, too few were accepted, and the kit says so
+DRAWS_PER_EXAMPLE = 20
+LEAST_DRAWS = 240
+#: hypothesis gives up on its own after this many rejected inputs (and 100 more for each one
+#: accepted: "< 1% of test cases satisfied assumptions"); when it stops before, it has drawn
+#: every input the ``Inputs`` allow
+HYPOTHESIS_REJECTS = 458
 
 
 class ContractFailure(AssertionError):
@@ -215,11 +229,23 @@ def inputs_strategy(model: type[BaseModel]) -> Any:
                 fields[name] = strat if info.is_required() else st.one_of(st.just(None), strat)
         return st.fixed_dictionaries(fields)
 
-    return (
-        st.integers(0, 4)
-        .flatmap(with_lists_of)
-        .map(lambda d: {k: v for k, v in d.items() if v is not None})
-    )
+    def drop_none(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if v is not None}
+
+    if not any(_has_lists(info.annotation) for info in model.model_fields.values()):
+        # no list to size: drawing a length would only draw each input again
+        return with_lists_of(0).map(drop_none)
+    # made once for each length, not at every draw (hypothesis builds and checks a strategy
+    # anew each time: most of the kit's time, before)
+    by_length = [with_lists_of(n) for n in range(5)]
+    return st.integers(0, 4).flatmap(by_length.__getitem__).map(drop_none)
+
+
+def _has_lists(annotation: Any) -> bool:
+    """``annotation`` is, or holds, a list or tuple field (its length drawn)."""
+    if typing.get_origin(annotation) in (list, tuple):
+        return True
+    return any(_has_lists(a) for a in typing.get_args(annotation))
 
 
 # -- odds against resolve --------------------------------------------------------------------
@@ -262,53 +288,59 @@ def typed_outcomes(
     return {k: v / (1 - cut) for k, v in out.items()}, paths
 
 
+class _EnoughDrawn(unittest.SkipTest):
+    """Stops hypothesis drawing for a procedure (``DRAWS_PER_EXAMPLE``): a skip exception is
+    the one it lets through at once, without shrinking."""
+
+
 def _check_procedure(
-    proc: Procedure, examples: int, limit: int, given_inputs: tuple[Mapping[str, Any], ...] = ()
+    proc: Procedure,
+    examples: int,
+    limit: int,
+    given_inputs: tuple[Mapping[str, Any], ...] = (),
 ) -> list[str]:
-    from hypothesis import HealthCheck, example, given, settings
+    """Check ``proc`` on ``given_inputs`` and on ``examples`` distinct generated inputs its
+    rules accept: an input the rules refuse (or whose dice are too many to walk), or one
+    drawn before, is not counted and another is drawn, ``DRAWS_PER_EXAMPLE`` draws at most
+    per input claimed (``LEAST_DRAWS`` at least). Fewer accepted fails, naming the procedure
+    and its refusals, unless hypothesis drew every input its ``Inputs`` allow (a small space:
+    each one accepted was checked). A given input the rules refuse fails too: it checks
+    nothing."""
+    from hypothesis import HealthCheck, given, reject, settings
     from hypothesis.errors import Unsatisfiable
 
     where = f"procedure {proc.id!r}"
     refused: Counter[str] = Counter()
-    checked = 0
-    problems: list[str] = []
+    accepted = 0  # distinct generated inputs accepted, and checked
+    draws = 0
+    seen: set[str] = set()  # the distinct generated inputs drawn
+    most = max(examples * DRAWS_PER_EXAMPLE, LEAST_DRAWS)
+    failing = False  # hypothesis is shrinking a failure: every draw is run as it comes
 
-    def refuse(e: Exception) -> None:
+    def refuse(e: Exception) -> bool:
         text = str(e).splitlines()[0] if str(e) else type(e).__name__
         refused[f"{type(e).__name__}: {text[:160]}"] += 1
+        return False
 
-    @settings(
-        max_examples=examples,
-        deadline=None,
-        database=None,
-        derandomize=True,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(raw=inputs_strategy(proc.Inputs))
-    def run(raw: dict[str, Any]) -> None:
-        nonlocal checked
-        raw = dict(raw)
+    def check(raw: dict[str, Any]) -> bool:
+        """Check ``proc`` on ``raw``; False when the rules refuse it (or it cannot be walked)."""
         try:
             inputs = proc.parse(raw)
         except (ValidationError, RuleViolation) as e:
-            refuse(e)
-            return
+            return refuse(e)
         if isinstance(proc, Calculator):
             try:
                 decision = proc.result(inputs)
             except RuleViolation as e:
-                refuse(e)
-                return
+                return refuse(e)
             assert isinstance(decision, Decision), (
                 f"{where}: compute gave {decision!r}, not a Decision, for {raw}"
             )
-            checked += 1
-            return
+            return True
         try:
             odds = proc.odds(inputs)
         except RuleViolation as e:
-            refuse(e)
-            return
+            return refuse(e)
         assert all(isinstance(v, Fraction) for v in odds.values()), (
             f"{where}: the odds for {raw} are not exact Fractions: {odds}"
         )
@@ -316,7 +348,7 @@ def _check_procedure(
         walked = typed_outcomes(proc, inputs, limit)
         if walked is None:
             refused[f"more than {limit} sequences of typed faces to walk"] += 1
-            return
+            return False
         typed, paths = walked
         shown = {k: v for k, v in odds.items() if v}
         done = {k: v for k, v in typed.items() if v}
@@ -330,22 +362,69 @@ def _check_procedure(
                 f"{where}: for {raw} the desk asks first for the dice {needed}, but resolve "
                 f"rolls {list(path)}"
             )
-        checked += 1
+        return True
 
-    for raw in given_inputs:
-        run = example(raw=dict(raw))(run)
+    @settings(
+        max_examples=max(examples, 1),
+        deadline=None,
+        database=None,
+        derandomize=True,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(raw=inputs_strategy(proc.Inputs))
+    def run(raw: dict[str, Any]) -> None:
+        nonlocal accepted, draws, failing
+        if not failing:
+            draws += 1
+            if draws > most:
+                raise _EnoughDrawn(f"{where}: {most} inputs drawn")
+            key = repr(sorted(raw.items()))
+            if key in seen:
+                reject()  # drawn before: not counted twice
+            seen.add(key)
+        try:
+            ok = check(dict(raw))
+        except AssertionError:
+            failing = True
+            raise
+        if not ok:
+            reject()  # refused: another input is drawn in its place
+        accepted += 1
+
+    problems: list[str] = []
     try:
-        run()
-    except Unsatisfiable:
-        pass
+        for n, raw in enumerate(given_inputs):
+            if not check(dict(raw)):
+                [(why, _)] = refused.most_common(1)
+                problems.append(
+                    f"{where}: inputs[{n}] {dict(raw)} is refused ({why}): it checks nothing"
+                )
+                refused.clear()
+        if examples > 0:
+            run()
+    except (Unsatisfiable, _EnoughDrawn):
+        pass  # too few generated inputs accepted: said below, unless every one was drawn
     except AssertionError as e:
         return [str(e).splitlines()[0] if str(e) else f"{where}: failed"]
-    if checked == 0:
-        why = "; ".join(f"{n}x {r}" for r, n in refused.most_common(3)) or "none generated"
+    if examples == 0 and len(problems) == len(given_inputs):
+        problems.append(f"{where}: no generated input claimed and no input given: nothing checked")
+    if accepted >= examples:
+        return problems
+    why = "; ".join(f"{n}x {r}" for r, n in refused.most_common(3)) or "none generated"
+    if accepted == 0:
         problems.append(
             f"{where}: no generated input was accepted, so nothing was checked (refusals: "
             f"{why}); fill the tables it needs (fills=) or widen its Inputs' bounds"
         )
+    elif draws > min(most, HYPOTHESIS_REJECTS):
+        problems.append(
+            f"{where}: only {accepted} of the {examples} generated inputs claimed were "
+            f"accepted, in {len(seen)} distinct drawn (refusals: {why}); fill the tables it "
+            "needs (fills=), bound its Inputs to what the rules accept, or claim fewer for it "
+            "(examples_for=) and give inputs it accepts (inputs=)"
+        )
+    # else hypothesis drew every input its Inputs allow: each one accepted was checked
     return problems
 
 
@@ -396,16 +475,24 @@ def check_ruleset(
     most_sequences: int = 4000,
     procedures: tuple[str, ...] | None = None,
     inputs: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
+    examples_for: Mapping[str, int] | None = None,
 ) -> None:
     """Check ``ruleset``'s whole contract (see the module's text); ``ContractFailure`` lists
     every problem, each named. ``fills`` fill the tables' unprinted cells (file stem -> the
     override values), ``details`` the roster settings the catalogue check uses,
-    ``examples`` the generated inputs per procedure, ``procedures`` a subset to check (all by
-    default), ``inputs`` raw inputs checked besides the generated ones (procedure id ->
-    inputs: a calculator whose rules accept only a narrow geometry, say)."""
-    unknown = sorted(set(inputs or {}) - set(ruleset.procedures))
-    if unknown:
-        raise ContractFailure(ruleset.id, [f"inputs: {u!r} names no procedure" for u in unknown])
+    ``examples`` the distinct generated inputs each procedure is checked on, all accepted by
+    its rules (a refused one is not counted: another is drawn), ``procedures`` a subset to
+    check (all by default), ``inputs`` raw inputs checked besides the generated ones
+    (procedure id -> inputs: a calculator whose rules accept only a narrow geometry, say),
+    ``examples_for`` how many accepted generated inputs such a procedure is checked on
+    instead of ``examples`` (procedure id -> number, 0 for none: its given inputs only)."""
+    problems = [
+        f"{name}: {u!r} names no procedure"
+        for name, given in (("inputs", inputs), ("examples_for", examples_for))
+        for u in sorted(set(given or {}) - set(ruleset.procedures))
+    ]
+    if problems:
+        raise ContractFailure(ruleset.id, problems)
     problems = ruleset_mistakes(ruleset)
     if problems:
         raise ContractFailure(ruleset.id, problems)
@@ -420,6 +507,7 @@ def check_ruleset(
         for pid, proc in ruleset.procedures.items():
             if procedures is None or pid in procedures:
                 given_inputs = tuple((inputs or {}).get(pid, ()))
-                problems += _check_procedure(proc, examples, most_sequences, given_inputs)
+                claimed = (examples_for or {}).get(pid, examples)
+                problems += _check_procedure(proc, claimed, most_sequences, given_inputs)
     if problems:
         raise ContractFailure(ruleset.id, problems)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 
 from app.core import guest
 from app.core.guest import GuestTimeout, call_guest
@@ -162,4 +162,90 @@ def test_an_action_given_up_at_its_time_limit_meets_did_not_answer(
     finally:
         clock.stop()
         release.set()
+        assert guest.settle()
+
+
+def test_the_keyboard_comes_back_after_two_waits_in_a_row(
+    qtbot, answered_later, monkeypatch
+) -> None:
+    """Two of the desk's actions wait for the ruleset one after the other, each long enough
+    to show the waiting dialog, the second begun before the window system has given the
+    keyboard back to the form after the first (``activateWindow`` takes effect in an event of
+    its own: here when the test lets it). No window is active when the second wait begins;
+    the form is once its activation arrives, and the dialog takes the keyboard from it.
+    Once the second call has answered, the umpire's next key, sent where the window system
+    sends keys (the focused window, when it is shown), reaches the form's field."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
+
+    clock = LoopClock().install(monkeypatch)
+    form = QWidget()
+    form.setWindowTitle("Gun attack")
+    field = QLineEdit(form)
+    QVBoxLayout(form).addWidget(field)
+    qtbot.addWidget(form)
+    form.show()
+    qtbot.waitExposed(form)
+    form.activateWindow()
+    field.setFocus()
+    qtbot.waitUntil(
+        lambda: QApplication.activeWindow() is form and QApplication.focusWidget() is field,
+        timeout=WITHIN_MS,
+    )
+    # the window system activates the form when the test lets it (a slow window manager)
+    activate = form.activateWindow
+    held: list[str] = []
+    holding = [True]
+
+    def requested() -> None:
+        if holding[0]:
+            held.append("activate")
+        else:
+            activate()
+
+    monkeypatch.setattr(form, "activateWindow", requested)
+    releases = [threading.Event(), threading.Event()]
+    done: list[bool] = []
+
+    @guest_worker.patient
+    def action(n: int) -> None:
+        done.append(call_guest("Slow rules", f"think {n}", releases[n].wait, 60, time_limit=60))
+
+    def dialog_has_the_keyboard() -> bool:
+        shown = guest_worker.shown
+        return shown is not None and shown.isVisible() and QApplication.activeWindow() is shown
+
+    try:
+        action(0)
+        qtbot.waitUntil(dialog_has_the_keyboard, timeout=WITHIN_MS)
+        releases[0].set()
+        qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=WITHIN_MS)
+        assert done == [True] and held == ["activate"]  # given back: not yet taken effect
+        assert QApplication.activeWindow() is None
+        action(1)  # the second wait begins now, no window active
+        assert guest_worker.waiting and done == [True]
+        holding[0] = False
+        activate()  # the first wait's activation takes effect
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is form, timeout=WITHIN_MS)
+        qtbot.waitUntil(dialog_has_the_keyboard, timeout=WITHIN_MS)
+        releases[1].set()
+        qtbot.waitUntil(lambda: not guest_worker.waiting, timeout=WITHIN_MS)
+        assert done == [True, True]
+        # the window system delivers the activation asked for (when one is asked for); until
+        # then the focus window may still be the dialog's, hidden: keys go to no window
+        try:
+            qtbot.waitUntil(
+                lambda: QGuiApplication.focusWindow() is form.windowHandle(), timeout=5000
+            )
+        except qtbot.TimeoutError:
+            pass
+        focused = QGuiApplication.focusWindow()
+        if focused is not None and focused.isVisible():  # where the window system sends keys
+            QTest.keyClick(focused, Qt.Key.Key_7)
+        assert field.displayText() == "7", f"the key went to {focused}, not the form's field"
+    finally:
+        clock.stop()
+        for release in releases:
+            release.set()
         assert guest.settle()

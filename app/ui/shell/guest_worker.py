@@ -304,6 +304,15 @@ class Patience(QObject):
                 app = QCoreApplication.instance()
                 if shown is None and isinstance(app, QApplication):
                     if now - self._since >= DIALOG_AFTER_MS / 1000:
+                        if self._came_from[0] is None:
+                            # no window was active when the wait began (the activation of
+                            # the last wait's window, or a window just shown, had not taken
+                            # effect yet): the dialog takes the keyboard from the window
+                            # active now, and gives it back to that one
+                            self._came_from = (
+                                QApplication.activeWindow(),
+                                QApplication.focusWidget(),
+                            )
                         shown = _show_dialog(call.ruleset, call.call, call.time_limit, self._since)
                 elif shown is not None:
                     shown.tick()
@@ -442,8 +451,9 @@ class GuestWorker(QObject):
 
 
 def _give_back_focus(window: QWidget | None, focus: QWidget | None) -> None:
-    """The window the umpire was on when the action began to wait gets the keyboard back, on
-    the widget it gives the focus to now (the action may have moved it: the next form's first
+    """The window the umpire was on when the action began to wait (or, when none was active
+    then, the one the waiting dialog took the keyboard from) gets the keyboard back, on the
+    widget it gives the focus to now (the action may have moved it: the next form's first
     field), else the one he was on, else the window itself."""
     if window is None or not isValid(window) or not window.isVisible():
         return

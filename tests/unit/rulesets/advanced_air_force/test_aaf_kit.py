@@ -17,5 +17,11 @@ SNAPSHOT = {
 }
 
 
+#: accepted generated inputs claimed where the rules accept few of the kit's draws (it draws
+#: 0 to 30 for a number): the altitudes of a generated Snapshot do not line up (rule 8: it is
+#: checked on SNAPSHOT alone), and of the feet only 0 is in steps of 100 ft (rules 9, 30)
+FEW = {"snapshot_check": 0, "altitude_change": 1, "climb_rate": 9}
+
+
 def test_advanced_air_force_keeps_the_ruleset_contract() -> None:
-    check_ruleset(RULESET, inputs={"snapshot_check": (SNAPSHOT,)})
+    check_ruleset(RULESET, inputs={"snapshot_check": (SNAPSHOT,)}, examples_for=FEW)
